@@ -1,0 +1,162 @@
+import type { EndpointInfo } from "./endpoint.js";
+
+/** Every failure of a cloud call is a CloudError naming the endpoint, so callers never see a bare crash. */
+export class CloudError extends Error {
+  override readonly name: string = "CloudError";
+  constructor(
+    readonly endpoint: EndpointInfo,
+    message: string,
+    readonly status?: number,
+    readonly body?: unknown,
+  ) {
+    super(`${endpoint.name} (${endpoint.method} ${endpoint.path}): ${message}`);
+  }
+}
+
+export class AuthenticationError extends CloudError {
+  override readonly name = "AuthenticationError";
+  constructor(endpoint: EndpointInfo, body?: unknown) {
+    super(
+      endpoint,
+      "the API token was refused (401). Create a token in the portal under Account Settings > API tokens, then set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN).",
+      401,
+      body,
+    );
+  }
+}
+
+export class SubscriptionRequiredError extends CloudError {
+  override readonly name = "SubscriptionRequiredError";
+  constructor(endpoint: EndpointInfo, body?: unknown) {
+    super(
+      endpoint,
+      "this account needs a premium subscription to use the API (402). Subscribe in the portal, or archive what you can while access lasts.",
+      402,
+      body,
+    );
+  }
+}
+
+export class ForbiddenError extends CloudError {
+  override readonly name = "ForbiddenError";
+  constructor(endpoint: EndpointInfo, body?: unknown) {
+    super(endpoint, forbiddenMessage(endpoint, body), 403, body);
+  }
+}
+
+function forbiddenMessage(endpoint: EndpointInfo, body: unknown): string {
+  const parts = ["the token or account is not allowed to call this (403)."];
+  if (endpoint.scopes.length > 0) parts.push(`The token needs the scope(s) ${endpoint.scopes.join(", ")}.`);
+  if (endpoint.accountType) parts.push(`The account must be of type ${endpoint.accountType}.`);
+  const serverMessage = messageOf(body);
+  if (serverMessage) parts.push(`The server said: ${serverMessage}`);
+  return parts.join(" ");
+}
+
+export class NotFoundError extends CloudError {
+  override readonly name = "NotFoundError";
+  constructor(endpoint: EndpointInfo, body?: unknown) {
+    super(endpoint, `not found (404)${suffix(body)}`, 404, body);
+  }
+}
+
+export class BadRequestError extends CloudError {
+  override readonly name = "BadRequestError";
+  constructor(endpoint: EndpointInfo, body?: unknown) {
+    super(endpoint, `the request was valid but failed (400)${suffix(body)}`, 400, body);
+  }
+}
+
+/** 422: `errors` maps each invalid field to the server's messages. */
+export class ValidationError extends CloudError {
+  override readonly name = "ValidationError";
+  constructor(
+    endpoint: EndpointInfo,
+    readonly errors: Record<string, string[]>,
+    body?: unknown,
+  ) {
+    const detail = Object.entries(errors)
+      .map(([field, messages]) => `${field}: ${messages.join("; ")}`)
+      .join(", ");
+    super(endpoint, `invalid data (422)${detail ? `: ${detail}` : suffix(body)}`, 422, body);
+  }
+}
+
+export class RateLimitedError extends CloudError {
+  override readonly name = "RateLimitedError";
+  constructor(
+    endpoint: EndpointInfo,
+    readonly retryAtMs: number,
+    body?: unknown,
+  ) {
+    super(endpoint, `rate limit exceeded (429); this token is paused until ${new Date(retryAtMs).toISOString()}`, 429, body);
+  }
+}
+
+/** 5xx: 503 is maintenance, 504 a slow request; all of them are retried for reads. */
+export class ServerError extends CloudError {
+  override readonly name = "ServerError";
+  constructor(endpoint: EndpointInfo, status: number, body?: unknown) {
+    super(endpoint, `${serverMeaning(status)} (${status})${suffix(body)}`, status, body);
+  }
+}
+
+function serverMeaning(status: number): string {
+  if (status === 503) return "the API is offline for maintenance";
+  if (status === 504) return "the request took too long on the server";
+  return "server error";
+}
+
+/** No HTTP answer at all: refused connection, reset, or our own timeout. */
+export class TransportError extends CloudError {
+  override readonly name = "TransportError";
+  constructor(
+    endpoint: EndpointInfo,
+    override readonly cause: unknown,
+    readonly timedOut: boolean,
+  ) {
+    super(endpoint, timedOut ? "no answer before the timeout" : `could not reach the server: ${describe(cause)}`);
+  }
+}
+
+/** The answer did not fit the documented shape; `field` is the path of the first bad field. */
+export class ResponseShapeError extends CloudError {
+  override readonly name = "ResponseShapeError";
+  constructor(
+    endpoint: EndpointInfo,
+    readonly field: string,
+    readonly problem: string,
+    status: number,
+    body?: unknown,
+  ) {
+    super(endpoint, `unexpected response shape at "${field}": ${problem}`, status, body);
+  }
+}
+
+export class UnexpectedStatusError extends CloudError {
+  override readonly name = "UnexpectedStatusError";
+  constructor(endpoint: EndpointInfo, status: number, body?: unknown) {
+    super(endpoint, `unexpected HTTP status ${status}${suffix(body)}`, status, body);
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (typeof body === "object" && body !== null && "message" in body) {
+    const message = (body as { message: unknown }).message;
+    if (typeof message === "string" && message.length > 0) return message;
+  }
+  return undefined;
+}
+
+function suffix(body: unknown): string {
+  const message = messageOf(body);
+  return message ? `: ${message}` : "";
+}
+
+function describe(cause: unknown): string {
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    return typeof code === "string" ? `${code} ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}

@@ -1,0 +1,328 @@
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Dispatcher, request } from "undici";
+import type { z } from "zod";
+import { type EndpointInfo, encodeQuery, fillPath, type QueryInput } from "./endpoint.js";
+import {
+  AuthenticationError,
+  BadRequestError,
+  type CloudError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseShapeError,
+  ServerError,
+  SubscriptionRequiredError,
+  TransportError,
+  UnexpectedStatusError,
+  ValidationError,
+} from "./errors.js";
+import { type Page, page } from "./schemas/common.js";
+import { type Permit, type Priority, RateBudget, type RateHeaders, sharedBudgets } from "./rate-budget.js";
+import { PageIterator } from "./pagination.js";
+
+export const DEFAULT_CONTEXT = "energy2mqtt";
+
+export interface RetryPolicy {
+  /** Attempts in all, the first one included. */
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+export interface CloudClientOptions {
+  /** Base URL ending in /v1, e.g. https://api.givenergy.cloud/v1 or the simulator's. */
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Sent as `context` where the service records who made a change. */
+  readonly context?: string;
+  readonly requestsPerMinute?: number;
+  /** Page size for paginated endpoints (the service's default is 15). */
+  readonly pageSize?: number;
+  readonly timeoutMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** An undici dispatcher: a MockAgent in tests, a tuned Agent elsewhere. */
+  readonly dispatcher?: Dispatcher;
+  /** Supply a budget to share it explicitly; by default one is shared per base URL and token. */
+  readonly budget?: RateBudget;
+  readonly onRequest?: (event: RequestEvent) => void;
+}
+
+export interface RequestEvent {
+  readonly endpoint: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly attempt: number;
+  readonly durationMs: number;
+}
+
+export interface CallOptions {
+  readonly priority?: Priority;
+  readonly signal?: AbortSignal;
+}
+
+export interface RequestInput {
+  readonly params?: Readonly<Record<string, string | number>>;
+  readonly query?: QueryInput;
+  readonly body?: unknown;
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** The transport every section uses: headers, rate budget, retries, status mapping and parsing. */
+export class CloudHttp {
+  readonly context: string;
+  readonly pageSize: number;
+  readonly budget: RateBudget;
+  private readonly base: string;
+  private readonly authorization: string;
+  private readonly budgetKey: string;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly dispatcher: Dispatcher | undefined;
+  private readonly onRequest: ((event: RequestEvent) => void) | undefined;
+
+  constructor(options: CloudClientOptions) {
+    if (!/^https?:\/\//.test(options.baseUrl)) {
+      throw new TypeError(`cloud base URL must start with http:// or https://, got "${options.baseUrl}"`);
+    }
+    if (!options.token) throw new TypeError("an API token is required");
+    this.base = options.baseUrl.replace(/\/+$/, "");
+    this.authorization = `Bearer ${options.token}`;
+    this.context = options.context ?? DEFAULT_CONTEXT;
+    this.pageSize = options.pageSize ?? 100;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.dispatcher = options.dispatcher;
+    this.onRequest = options.onRequest;
+    const tokenHash = createHash("sha256").update(options.token).digest("hex").slice(0, 16);
+    this.budgetKey = `${this.base}|${tokenHash}`;
+    const perMinute = options.requestsPerMinute ?? 300;
+    this.budget =
+      options.budget ?? sharedBudgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000 }));
+  }
+
+  /** Calls an endpoint and parses its answer with `schema`. */
+  async call<S extends z.ZodType>(
+    endpoint: EndpointInfo,
+    input: RequestInput,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
+    const response = await this.send(endpoint, input, options);
+    return this.parse(endpoint, response, schema);
+  }
+
+  /** Pages of a paginated endpoint, fetched lazily; `.items()` walks the items across pages. */
+  paginate<S extends z.ZodType>(
+    endpoint: EndpointInfo,
+    input: RequestInput,
+    item: S,
+    options: CallOptions & { readonly pageSize?: number; readonly firstPage?: number } = {},
+  ): PageIterator<z.output<S>> {
+    const schema = page(item);
+    const pageSize = options.pageSize ?? this.pageSize;
+    return new PageIterator<z.output<S>>(
+      (pageNumber) =>
+        this.call(
+          endpoint,
+          { ...input, query: { ...input.query, page: pageNumber, pageSize } },
+          schema,
+          options,
+        ) as Promise<Page<z.output<S>>>,
+      options.firstPage ?? 1,
+    );
+  }
+
+  /** Sends a request and returns the HTTP answer as it came, for `energy2mqtt api`. */
+  async raw(endpoint: EndpointInfo, input: RequestInput, options: CallOptions = {}): Promise<RawResponse> {
+    return this.send(endpoint, input, options, true);
+  }
+
+  private async send(
+    endpoint: EndpointInfo,
+    input: RequestInput,
+    options: CallOptions,
+    acceptAnyStatus = false,
+  ): Promise<RawResponse> {
+    const url = `${this.base}${fillPath(endpoint.path, input.params)}${encodeQuery(input.query)}`;
+    const priority = options.priority ?? (endpoint.idempotent ? "live" : "command");
+    const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+    for (let attempt = 1; ; attempt++) {
+      let failure: CloudError;
+      try {
+        const response = await this.once(endpoint, url, body, priority, attempt, options.signal);
+        if (acceptAnyStatus || (response.status >= 200 && response.status < 300)) return response;
+        failure =
+          response.status === 429
+            ? new RateLimitedError(endpoint, this.budgetFor(endpoint).state().pausedUntil, response.body)
+            : statusError(endpoint, response);
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        failure = error;
+      }
+      if (attempt >= this.retry.attempts || !this.retryable(endpoint, failure)) throw failure;
+      if (!(failure instanceof RateLimitedError)) await sleep(this.backoff(attempt), undefined, { signal: options.signal });
+    }
+  }
+
+  /** 429s were not processed, so anything may be sent again; the rest only when idempotent. */
+  private retryable(endpoint: EndpointInfo, failure: CloudError): boolean {
+    if (failure instanceof RateLimitedError) return true;
+    if (!endpoint.idempotent) return false;
+    return failure instanceof TransportError || failure instanceof ServerError;
+  }
+
+  private backoff(attempt: number): number {
+    const capped = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    return capped / 2 + Math.random() * (capped / 2);
+  }
+
+  private budgetFor(endpoint: EndpointInfo): RateBudget {
+    const custom = endpoint.customLimit;
+    if (!custom) return this.budget;
+    return sharedBudgets.get(
+      `${this.budgetKey}|${endpoint.method} ${endpoint.path}`,
+      () =>
+        new RateBudget({
+          limit: custom.requests,
+          windowMs: custom.minutes * 60_000,
+          reserve: { live: 0, background: 0 },
+        }),
+    );
+  }
+
+  private async once(
+    endpoint: EndpointInfo,
+    url: string,
+    body: string | undefined,
+    priority: Priority,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResponse> {
+    const budget = this.budgetFor(endpoint);
+    const permit: Permit = await budget.acquire(priority, signal);
+    const started = performance.now();
+    let status: number | undefined;
+    try {
+      const response = await request(url, {
+        method: endpoint.method,
+        headers: {
+          authorization: this.authorization,
+          accept: "application/json",
+          "content-type": "application/json",
+        },
+        body,
+        signal,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      status = response.statusCode;
+      const text = await response.body.text();
+      const headers = flattenHeaders(response.headers);
+      const rate = rateHeaders(headers);
+      permit.settle({ headers: rate, status });
+      if (status === 429) budget.pause(retryAfter(headers, Date.now()));
+      return { status, headers, body: parseBody(text) };
+    } catch (error) {
+      permit.settle();
+      if (signal?.aborted) throw error;
+      throw new TransportError(endpoint, error, isTimeout(error));
+    } finally {
+      this.onRequest?.({
+        endpoint: endpoint.name,
+        method: endpoint.method,
+        path: endpoint.path,
+        status,
+        attempt,
+        durationMs: performance.now() - started,
+      });
+    }
+  }
+
+  private parse<S extends z.ZodType>(endpoint: EndpointInfo, response: RawResponse, schema: S): z.output<S> {
+    const result = schema.safeParse(response.body);
+    if (result.success) return result.data;
+    const issue = result.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.join(".") : "(body)";
+    throw new ResponseShapeError(endpoint, field, issue?.message ?? "invalid", response.status, response.body);
+  }
+}
+
+function statusError(endpoint: EndpointInfo, response: RawResponse): CloudError {
+  const { status, body } = response;
+  switch (status) {
+    case 400:
+      return new BadRequestError(endpoint, body);
+    case 401:
+      return new AuthenticationError(endpoint, body);
+    case 402:
+      return new SubscriptionRequiredError(endpoint, body);
+    case 403:
+      return new ForbiddenError(endpoint, body);
+    case 404:
+      return new NotFoundError(endpoint, body);
+    case 422:
+      return new ValidationError(endpoint, fieldErrors(body), body);
+    default:
+      return status >= 500 ? new ServerError(endpoint, status, body) : new UnexpectedStatusError(endpoint, status, body);
+  }
+}
+
+function fieldErrors(body: unknown): Record<string, string[]> {
+  const errors = typeof body === "object" && body !== null ? (body as { errors?: unknown }).errors : undefined;
+  if (typeof errors !== "object" || errors === null) return {};
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    out[field] = Array.isArray(messages) ? messages.map(String) : [String(messages)];
+  }
+  return out;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function integerHeader(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number.parseInt(value, 10);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+function rateHeaders(headers: Record<string, string>): RateHeaders {
+  return {
+    limit: integerHeader(headers["x-ratelimit-limit"]),
+    remaining: integerHeader(headers["x-ratelimit-remaining"]),
+  };
+}
+
+function retryAfter(headers: Readonly<Record<string, string>>, now: number): number | undefined {
+  const seconds = integerHeader(headers["retry-after"]);
+  return seconds === undefined ? undefined : now + seconds * 1000;
+}
+
+function parseBody(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT";
+}

@@ -1,0 +1,215 @@
+/**
+ * One rate budget per API token, shared by every caller of that token.
+ *
+ * The service's rule: a window starts at the first counted request and lasts the stated
+ * minutes; every request that gets a response counts. We cannot see when the server opened
+ * its window, only that it lies between sending the first request and receiving its answer,
+ * so a window here ends `windowMs` after that first answer arrived. That keeps us behind
+ * the server's window whatever the latency.
+ */
+export type Priority = "command" | "live" | "background";
+
+const PRIORITY_ORDER: Readonly<Record<Priority, number>> = { command: 0, live: 1, background: 2 };
+
+export interface RateBudgetOptions {
+  /** Requests allowed per window. */
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Slots a priority must leave free for the ones above it. */
+  readonly reserve?: { readonly live?: number; readonly background?: number };
+  readonly now?: () => number;
+}
+
+export interface RateHeaders {
+  readonly limit?: number;
+  readonly remaining?: number;
+}
+
+/** A granted slot. Call `settle` once the request has an answer (or none). */
+export interface Permit {
+  settle(answer?: { headers: RateHeaders; status: number }): void;
+}
+
+interface Waiter {
+  readonly priority: Priority;
+  readonly seq: number;
+  readonly resolve: (permit: Permit) => void;
+  readonly reject: (error: unknown) => void;
+  readonly cleanup: () => void;
+}
+
+export interface RateBudgetState {
+  readonly limit: number;
+  readonly used: number;
+  readonly inFlight: number;
+  readonly waiting: number;
+  readonly windowEndsAt: number | undefined;
+  readonly pausedUntil: number;
+}
+
+export class RateBudget {
+  private limit: number;
+  private readonly windowMs: number;
+  private readonly liveReserve: number;
+  private readonly backgroundReserve: number;
+  private readonly now: () => number;
+
+  private used = 0;
+  private inFlight = 0;
+  /** Set when the first request of a window is sent; the anchor once its answer arrives. */
+  private windowOpen = false;
+  private windowAnchor: number | undefined;
+  private generation = 0;
+  private pausedUntil = 0;
+  private waiters: Waiter[] = [];
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RateBudgetOptions) {
+    if (!(options.limit >= 1)) throw new RangeError("rate limit must be at least 1 request per window");
+    this.limit = Math.floor(options.limit);
+    this.windowMs = options.windowMs;
+    this.liveReserve = options.reserve?.live ?? Math.min(3, Math.floor(this.limit / 20));
+    this.backgroundReserve = this.liveReserve + (options.reserve?.background ?? Math.floor(this.limit / 20));
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Waits for a slot. Commands go before live polling, live before background history. */
+  acquire(priority: Priority, signal?: AbortSignal): Promise<Permit> {
+    signal?.throwIfAborted();
+    return new Promise<Permit>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        this.schedule();
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        priority,
+        seq: this.seq++,
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.waiters.sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.seq - b.seq);
+      this.drain();
+    });
+  }
+
+  /** After a 429: nothing is sent until the window ends (or until `untilMs`, if later). */
+  pause(untilMs?: number): void {
+    const windowEnd = this.windowEndsAt() ?? this.now() + this.windowMs;
+    this.pausedUntil = Math.max(this.pausedUntil, untilMs ?? 0, windowEnd);
+    this.used = this.limit;
+    this.schedule();
+  }
+
+  state(): RateBudgetState {
+    return {
+      limit: this.limit,
+      used: this.used,
+      inFlight: this.inFlight,
+      waiting: this.waiters.length,
+      windowEndsAt: this.windowEndsAt(),
+      pausedUntil: this.pausedUntil,
+    };
+  }
+
+  private windowEndsAt(): number | undefined {
+    return this.windowAnchor === undefined ? undefined : this.windowAnchor + this.windowMs;
+  }
+
+  private allowedFor(priority: Priority): number {
+    if (priority === "command") return this.limit;
+    return Math.max(1, this.limit - (priority === "live" ? this.liveReserve : this.backgroundReserve));
+  }
+
+  private rollWindow(now: number): void {
+    const end = this.windowEndsAt();
+    if (end !== undefined && now >= end) {
+      this.windowOpen = false;
+      this.windowAnchor = undefined;
+      this.used = 0;
+      this.generation++;
+    }
+  }
+
+  private drain(): void {
+    const now = this.now();
+    this.rollWindow(now);
+    while (this.waiters.length > 0 && now >= this.pausedUntil) {
+      const head = this.waiters[0];
+      if (!head || this.used >= this.allowedFor(head.priority)) break;
+      this.waiters.shift();
+      head.cleanup();
+      head.resolve(this.grant(now));
+    }
+    this.schedule();
+  }
+
+  private grant(now: number): Permit {
+    this.used++;
+    this.inFlight++;
+    const firstOfWindow = !this.windowOpen;
+    this.windowOpen = true;
+    const generation = this.generation;
+    let settled = false;
+    return {
+      settle: (answer) => {
+        if (settled) return;
+        settled = true;
+        this.inFlight--;
+        const at = this.now();
+        if (generation === this.generation) {
+          if (firstOfWindow && this.windowAnchor === undefined) this.windowAnchor = answer ? at : now;
+          if (answer) this.correct(answer.headers);
+        }
+        this.drain();
+      },
+    };
+  }
+
+  /** The server's count wins when it is stricter than ours. */
+  private correct(headers: RateHeaders): void {
+    if (headers.limit !== undefined && headers.limit >= 1 && headers.limit < this.limit) {
+      this.limit = headers.limit;
+    }
+    if (headers.remaining !== undefined && headers.remaining >= 0) {
+      const serverUsed = this.limit - headers.remaining;
+      this.used = Math.max(this.used, serverUsed + this.inFlight);
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.waiters.length === 0) return;
+    const now = this.now();
+    const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0);
+    // With no window end known yet, an answer in flight will call drain() when it settles.
+    if (wakeAt <= now) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.drain();
+    }, wakeAt - now);
+  }
+}
+
+/** Budgets keyed by base URL and token, so every client of one token shares one. */
+export class RateBudgetRegistry {
+  private readonly budgets = new Map<string, RateBudget>();
+
+  get(key: string, create: () => RateBudget): RateBudget {
+    let budget = this.budgets.get(key);
+    if (!budget) {
+      budget = create();
+      this.budgets.set(key, budget);
+    }
+    return budget;
+  }
+}
+
+export const sharedBudgets = new RateBudgetRegistry();
