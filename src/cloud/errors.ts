@@ -160,3 +160,17 @@ function describe(cause: unknown): string {
   }
   return String(cause);
 }
+
+/** Caught before sending: the request itself breaks the reference's rules, so no budget is spent. */
+export class InvalidRequestError extends CloudError {
+  override readonly name = "InvalidRequestError";
+  constructor(
+    endpoint: EndpointInfo,
+    readonly errors: Record<string, string[]>,
+  ) {
+    const detail = Object.entries(errors)
+      .map(([field, messages]) => `${field}: ${messages.join("; ")}`)
+      .join(", ");
+    super(endpoint, `invalid request, not sent: ${detail}`);
+  }
+}

@@ -7,6 +7,7 @@ import {
   AuthenticationError,
   BadRequestError,
   type CloudError,
+  InvalidRequestError,
   ForbiddenError,
   NotFoundError,
   RateLimitedError,
@@ -118,6 +119,21 @@ export class CloudHttp {
   ): Promise<z.output<S>> {
     const response = await this.send(endpoint, input, options);
     return this.parse(endpoint, response, schema);
+  }
+
+  /**
+   * Checks a request against its zod schema before anything is sent; a bad one throws
+   * InvalidRequestError naming each field, and costs no rate budget.
+   */
+  validate<S extends z.ZodType>(endpoint: EndpointInfo, schema: S, input: unknown): z.output<S> {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    const errors: Record<string, string[]> = {};
+    for (const issue of result.error.issues) {
+      const field = issue.path.length > 0 ? issue.path.join(".") : "(request)";
+      (errors[field] ??= []).push(issue.message);
+    }
+    throw new InvalidRequestError(endpoint, errors);
   }
 
   /** Pages of a paginated endpoint, fetched lazily; `.items()` walks the items across pages. */
