@@ -1,4 +1,4 @@
-import { CloudHttp, type CloudClientOptions } from "./http.js";
+import { type CloudClientOptions, CloudHttp } from "./http.js";
 import { AccountApi } from "./sections/account.js";
 import { CommunicationDevicesApi } from "./sections/communication-devices.js";
 import { EmsApi } from "./sections/ems.js";

@@ -89,7 +89,12 @@ export class RateLimitedError extends CloudError {
     readonly retryAtMs: number,
     body?: unknown,
   ) {
-    super(endpoint, `rate limit exceeded (429); this token is paused until ${new Date(retryAtMs).toISOString()}`, 429, body);
+    super(
+      endpoint,
+      `rate limit exceeded (429); this token is paused until ${new Date(retryAtMs).toISOString()}`,
+      429,
+      body,
+    );
   }
 }
 

@@ -7,8 +7,8 @@ import {
   AuthenticationError,
   BadRequestError,
   type CloudError,
-  InvalidRequestError,
   ForbiddenError,
+  InvalidRequestError,
   NotFoundError,
   RateLimitedError,
   ResponseShapeError,
@@ -18,9 +18,16 @@ import {
   UnexpectedStatusError,
   ValidationError,
 } from "./errors.js";
-import { type Page, page } from "./schemas/common.js";
-import { type Permit, type Priority, RateBudget, type RateHeaders, sharedBudgets } from "./rate-budget.js";
 import { PageIterator } from "./pagination.js";
+import {
+  type Permit,
+  type Priority,
+  RateBudget,
+  type RateBudgetRegistry,
+  type RateHeaders,
+  sharedBudgets,
+} from "./rate-budget.js";
+import { type Page, page } from "./schemas/common.js";
 
 export const DEFAULT_CONTEXT = "energy2mqtt";
 
@@ -46,6 +53,8 @@ export interface CloudClientOptions {
   readonly dispatcher?: Dispatcher;
   /** Supply a budget to share it explicitly; by default one is shared per base URL and token. */
   readonly budget?: RateBudget;
+  /** Where per-token budgets (and per-endpoint ones such as notification send) live; process-wide by default. */
+  readonly budgets?: RateBudgetRegistry;
   readonly onRequest?: (event: RequestEvent) => void;
 }
 
@@ -89,6 +98,7 @@ export class CloudHttp {
   private readonly retry: RetryPolicy;
   private readonly dispatcher: Dispatcher | undefined;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
+  private readonly budgets: RateBudgetRegistry;
 
   constructor(options: CloudClientOptions) {
     if (!/^https?:\/\//.test(options.baseUrl)) {
@@ -106,8 +116,9 @@ export class CloudHttp {
     const tokenHash = createHash("sha256").update(options.token).digest("hex").slice(0, 16);
     this.budgetKey = `${this.base}|${tokenHash}`;
     const perMinute = options.requestsPerMinute ?? 300;
+    this.budgets = options.budgets ?? sharedBudgets;
     this.budget =
-      options.budget ?? sharedBudgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000 }));
+      options.budget ?? this.budgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000 }));
   }
 
   /** Calls an endpoint and parses its answer with `schema`. */
@@ -131,7 +142,7 @@ export class CloudHttp {
     const errors: Record<string, string[]> = {};
     for (const issue of result.error.issues) {
       const field = issue.path.length > 0 ? issue.path.join(".") : "(request)";
-      (errors[field] ??= []).push(issue.message);
+      errors[field] = [...(errors[field] ?? []), issue.message];
     }
     throw new InvalidRequestError(endpoint, errors);
   }
@@ -185,13 +196,18 @@ export class CloudHttp {
         failure = error;
       }
       if (attempt >= this.retry.attempts || !this.retryable(endpoint, failure)) throw failure;
-      if (!(failure instanceof RateLimitedError)) await sleep(this.backoff(attempt), undefined, { signal: options.signal });
+      if (!(failure instanceof RateLimitedError))
+        await sleep(this.backoff(attempt), undefined, { signal: options.signal });
     }
   }
 
-  /** 429s were not processed, so anything may be sent again; the rest only when idempotent. */
+  /**
+   * 429s were not processed, so anything may be sent again once the window ends, except on an
+   * endpoint with a long limit of its own (notification send: an hour), where the caller decides.
+   * Other failures are retried only when the endpoint is idempotent.
+   */
   private retryable(endpoint: EndpointInfo, failure: CloudError): boolean {
-    if (failure instanceof RateLimitedError) return true;
+    if (failure instanceof RateLimitedError) return endpoint.customLimit === undefined;
     if (!endpoint.idempotent) return false;
     return failure instanceof TransportError || failure instanceof ServerError;
   }
@@ -204,7 +220,7 @@ export class CloudHttp {
   private budgetFor(endpoint: EndpointInfo): RateBudget {
     const custom = endpoint.customLimit;
     if (!custom) return this.budget;
-    return sharedBudgets.get(
+    return this.budgets.get(
       `${this.budgetKey}|${endpoint.method} ${endpoint.path}`,
       () =>
         new RateBudget({
@@ -289,7 +305,9 @@ function statusError(endpoint: EndpointInfo, response: RawResponse): CloudError 
     case 422:
       return new ValidationError(endpoint, fieldErrors(body), body);
     default:
-      return status >= 500 ? new ServerError(endpoint, status, body) : new UnexpectedStatusError(endpoint, status, body);
+      return status >= 500
+        ? new ServerError(endpoint, status, body)
+        : new UnexpectedStatusError(endpoint, status, body);
   }
 }
 

@@ -35,16 +35,17 @@ export function isRemoteControlCode(value: unknown): value is RemoteControlCode 
   return typeof value === "number" && Number.isInteger(value) && value >= -7 && value <= -1;
 }
 
-/** Reads `{value, success?, message?}`: a code is a negative value not marked successful. */
+/** Reads `{value, success?, message?}`: a code is a negative value (number or numeric text) not marked successful. */
 export function remoteControlResult<V>(answer: {
   value: V;
   success?: boolean | null;
   message?: string | null;
 }): RemoteControlResult<V> {
   const message = answer.message ?? undefined;
-  if (answer.success !== true && isRemoteControlCode(answer.value)) {
-    const known = REMOTE_CONTROL_CODES[answer.value];
-    return { ok: false, code: answer.value, reason: known.meaning, mayHaveApplied: known.mayHaveApplied, message };
+  const code = typeof answer.value === "string" && /^-\d$/.test(answer.value) ? Number(answer.value) : answer.value;
+  if (answer.success !== true && isRemoteControlCode(code)) {
+    const known = REMOTE_CONTROL_CODES[code];
+    return { ok: false, code, reason: known.meaning, mayHaveApplied: known.mayHaveApplied, message };
   }
   if (answer.success === false) {
     return { ok: false, code: undefined, reason: message ?? "the device refused", mayHaveApplied: true, message };
@@ -105,7 +106,9 @@ export function evCommandResult(answer: {
   const known = code === undefined ? undefined : EV_COMMAND_CODES[code];
   const chargerRefused = code === -5 && typeof answer.error?.code === "string";
   const mayHaveApplied = code === undefined || code === -1 || code === -4 || (code === -5 && !chargerRefused);
-  const detail = answer.error?.message ? `: ${answer.error.code ?? answer.error.type ?? "error"} ${answer.error.message}` : "";
+  const detail = answer.error?.message
+    ? `: ${answer.error.code ?? answer.error.type ?? "error"} ${answer.error.message}`
+    : "";
   return {
     ok: false,
     code,

@@ -30,8 +30,21 @@ const DEVICE = {
 function pageOf<T>(data: T[], current: number, last: number) {
   return {
     data,
-    links: { first: "x?page=1", last: `x?page=${last}`, prev: null, next: current < last ? `x?page=${current + 1}` : null },
-    meta: { current_page: current, from: 1, last_page: last, path: "x", per_page: data.length, to: data.length, total: 99 },
+    links: {
+      first: "x?page=1",
+      last: `x?page=${last}`,
+      prev: null,
+      next: current < last ? `x?page=${current + 1}` : null,
+    },
+    meta: {
+      current_page: current,
+      from: 1,
+      last_page: last,
+      path: "x",
+      per_page: data.length,
+      to: data.length,
+      total: 99,
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { MockAgent } from "undici";
 import { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions } from "../../src/cloud/http.js";
-import { RateBudget } from "../../src/cloud/rate-budget.js";
+import { RateBudget, RateBudgetRegistry } from "../../src/cloud/rate-budget.js";
 
 export const MOCK_ORIGIN = "https://cloud.test";
 export const MOCK_BASE = `${MOCK_ORIGIN}/v1`;
@@ -36,6 +36,7 @@ export function mockCloud(options: Partial<CloudClientOptions> = {}) {
     token: MOCK_TOKEN,
     dispatcher: agent,
     budget: new RateBudget({ limit: 10_000, windowMs: 60_000 }),
+    budgets: new RateBudgetRegistry(),
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     ...options,
   });
@@ -81,6 +82,7 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
     });
     return out;
   }
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) out[name.toLowerCase()] = String(value);
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>))
+    out[name.toLowerCase()] = String(value);
   return out;
 }

@@ -18,24 +18,63 @@ export const list = <T extends z.ZodType>(item: T) =>
     .transform((value) => value ?? []);
 
 /** A number the service sometimes sends as a numeric string. */
-export const numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+export const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+/**
+ * Wrappers are built once per inner schema: zod compiles a schema on first use, and building
+ * a fresh wrapper per request made that compilation the client's largest cost.
+ */
+function memoize<R>(build: (schema: z.ZodType) => R): <T extends z.ZodType>(schema: T) => R {
+  const cache = new WeakMap<z.ZodType, R>();
+  return (schema) => {
+    let built = cache.get(schema);
+    if (built === undefined) {
+      built = build(schema);
+      cache.set(schema, built);
+    }
+    return built;
+  };
+}
+
+const dataWrapper = memoize((schema) => z.object({ data: schema }).transform((body) => body.data));
 
 /** `{ data: T }`, unwrapped. */
-export const data = <T extends z.ZodType>(schema: T) =>
-  z.object({ data: schema }).transform((body): z.output<T> => (body as { data: z.output<T> }).data);
+export const data = <T extends z.ZodType>(schema: T): z.ZodType<z.output<T>> =>
+  dataWrapper(schema) as z.ZodType<z.output<T>>;
+
+const dataOrTopLevelWrapper = memoize((schema) =>
+  z.preprocess((body) => {
+    // Only a body that is nothing but `data` is an envelope: a top-level answer may carry a
+    // `data` of its own (an EV CallError's `data: {extra}`).
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+      const keys = Object.keys(body);
+      const inner = (body as { data?: unknown }).data;
+      if (
+        keys.length === 1 &&
+        keys[0] === "data" &&
+        typeof inner === "object" &&
+        inner !== null &&
+        !Array.isArray(inner)
+      ) {
+        return inner;
+      }
+    }
+    return body;
+  }, schema),
+);
 
 /**
  * Responses that the reference says come either at the top level or inside `data`
  * (e.g. Modify Preset: 201 top-level, or 200 inside data).
  */
-export const dataOrTopLevel = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((body) => {
-    if (typeof body === "object" && body !== null && "data" in body) {
-      const inner = (body as { data: unknown }).data;
-      if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) return inner;
-    }
-    return body;
-  }, schema);
+export const dataOrTopLevel = <T extends z.ZodType>(schema: T): z.ZodType<z.output<T>> =>
+  dataOrTopLevelWrapper(schema) as z.ZodType<z.output<T>>;
 
 export const paginationLinks = z.object({
   first: opt(z.string()),
@@ -54,13 +93,17 @@ export const paginationMeta = z.object({
   total: opt(numeric),
 });
 
-/** The pagination envelope: `data` plus `links` and `meta`. */
-export const page = <T extends z.ZodType>(item: T) =>
+const pageWrapper = memoize((item) =>
   z.object({
     data: z.array(item),
     links: opt(paginationLinks),
     meta: opt(paginationMeta),
-  });
+  }),
+);
+
+/** The pagination envelope: `data` plus `links` and `meta`. */
+export const page = <T extends z.ZodType>(item: T): z.ZodType<Page<z.output<T>>> =>
+  pageWrapper(item) as z.ZodType<Page<z.output<T>>>;
 
 export type Page<T> = {
   data: T[];

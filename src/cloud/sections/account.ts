@@ -1,10 +1,10 @@
+import { z } from "zod";
 import { defineEndpoint } from "../endpoint.js";
 import type { CallOptions, CloudHttp } from "../http.js";
 import type { PageIterator } from "../pagination.js";
 import { type Account, account } from "../schemas/account.js";
 import { data } from "../schemas/common.js";
 import { type CommunicationDevice, communicationDevice } from "../schemas/communication-device.js";
-import { z } from "zod";
 import type { PageOptions } from "./page-options.js";
 
 export const accountEndpoints = {
@@ -65,7 +65,12 @@ export class AccountApi {
   }
 
   devices(username: string, options?: PageOptions): PageIterator<CommunicationDevice> {
-    return this.http.paginate(accountEndpoints.devices, { params: { user_username: username } }, communicationDevice, options);
+    return this.http.paginate(
+      accountEndpoints.devices,
+      { params: { user_username: username } },
+      communicationDevice,
+      options,
+    );
   }
 
   search(username: string, options?: CallOptions): Promise<Account> {

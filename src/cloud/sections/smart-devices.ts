@@ -1,8 +1,87 @@
-import type { CloudHttp } from "../http.js";
+import { defineEndpoint } from "../endpoint.js";
+import type { CallOptions, CloudHttp } from "../http.js";
+import type { PageIterator } from "../pagination.js";
+import { data } from "../schemas/common.js";
+import {
+  type CreateSmartDeviceRequest,
+  createSmartDeviceRequest,
+  oneOrMany,
+  type SmartDevice,
+  type SmartDeviceDataPoint,
+  type SmartDeviceDataRequest,
+  smartDevice,
+  smartDeviceDataPoint,
+  smartDeviceDataRequest,
+} from "../schemas/smart-device.js";
+import type { PageOptions } from "./page-options.js";
 
-// STUB: to be written.
-export const smartDeviceEndpoints = {} as const;
+export const smartDeviceEndpoints = {
+  list: defineEndpoint({
+    name: "Get Smart Devices",
+    method: "GET",
+    path: "/smart-device",
+    scopes: ["api:smart-device:list"],
+  }),
+  create: defineEndpoint({
+    name: "Create Smart Device",
+    method: "POST",
+    path: "/smart-device",
+    scopes: ["api:smart-device:create"],
+  }),
+  get: defineEndpoint({
+    name: "Get Smart Device",
+    method: "GET",
+    path: "/smart-device/{smartDevice_uuid}",
+    scopes: ["api:smart-device:read"],
+  }),
+  data: defineEndpoint({
+    name: "Get Smart Device Data",
+    method: "GET",
+    path: "/smart-device/{smartDevice_uuid}/data",
+    scopes: ["api:smart-device:data"],
+  }),
+  addData: defineEndpoint({
+    name: "Add Smart Device Data",
+    method: "POST",
+    path: "/smart-device/{smartDevice_uuid}/data",
+    scopes: ["api:smart-device:data"],
+  }),
+} as const;
 
 export class SmartDevicesApi {
-  constructor(readonly http: CloudHttp) {}
+  constructor(private readonly http: CloudHttp) {}
+
+  list(options?: PageOptions): PageIterator<SmartDevice> {
+    return this.http.paginate(smartDeviceEndpoints.list, {}, smartDevice, options);
+  }
+
+  /** Registers a smart device; the service answers with one device or several, read as an array. */
+  async create(request: CreateSmartDeviceRequest, options?: CallOptions): Promise<SmartDevice[]> {
+    const body = this.http.validate(smartDeviceEndpoints.create, createSmartDeviceRequest, request);
+    return this.http.call(smartDeviceEndpoints.create, { body }, data(oneOrMany(smartDevice)), options);
+  }
+
+  get(uuid: string, options?: CallOptions): Promise<SmartDevice> {
+    return this.http.call(smartDeviceEndpoints.get, { params: { smartDevice_uuid: uuid } }, data(smartDevice), options);
+  }
+
+  data(uuid: string, options?: PageOptions): PageIterator<SmartDeviceDataPoint> {
+    return this.http.paginate(
+      smartDeviceEndpoints.data,
+      { params: { smartDevice_uuid: uuid } },
+      smartDeviceDataPoint,
+      options,
+    );
+  }
+
+  /** Records a power reading; a Date time is sent as `YYYY-MM-DDThh:mm:ssZ`. */
+  async addData(uuid: string, point: SmartDeviceDataRequest, options?: CallOptions): Promise<SmartDeviceDataPoint[]> {
+    const body = this.http.validate(smartDeviceEndpoints.addData, smartDeviceDataRequest, point);
+    return this.http.call(
+      smartDeviceEndpoints.addData,
+      { params: { smartDevice_uuid: uuid }, body },
+      data(oneOrMany(smartDeviceDataPoint)),
+      options,
+    );
+  }
 }

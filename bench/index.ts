@@ -1,0 +1,9 @@
+import { clientBenchmark } from "./client.bench.js";
+
+const benches: Record<string, () => Promise<void>> = { client: clientBenchmark };
+const only = process.argv.slice(2);
+
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  await run();
+}

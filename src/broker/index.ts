@@ -1,0 +1,1 @@
+export { type EmbeddedBroker, type EmbeddedBrokerOptions, startEmbeddedBroker } from "./embedded-broker.js";

@@ -1,0 +1,73 @@
+import { Command, CommanderError, Option } from "commander";
+import { runApiCommand } from "./commands/api.js";
+import { ConfigError } from "./config/index.js";
+
+/** Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** Commands agreed in the design that later issues build; until then they say so and exit 2. */
+const NOT_BUILT: ReadonlyArray<{ name: string; args?: string; summary: string; issue: number }> = [
+  { name: "run", summary: "run the daemon: cloud to Home Assistant over MQTT", issue: 4 },
+  { name: "simulate", summary: "serve a simulated cloud with a plausible house", issue: 3 },
+  { name: "check", summary: "check a configuration file and the cloud token", issue: 4 },
+  { name: "rules", args: "[action]", summary: "tariff rules: `rules plan` shows what would run", issue: 6 },
+  { name: "archive", summary: "copy the account's whole history into the local store", issue: 5 },
+  { name: "export", summary: "export stored history as CSV or JSON", issue: 5 },
+  { name: "history", summary: "summarise what the local store holds", issue: 5 },
+];
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command("energy2mqtt")
+    .description("Your home's inverter, battery and EV charger in Home Assistant over MQTT.")
+    .version(await packageVersion(), "-V, --version")
+    .exitOverride()
+    .showHelpAfterError("(run energy2mqtt --help for the commands)");
+
+  for (const command of NOT_BUILT) {
+    program
+      .command(`${command.name}${command.args ? ` ${command.args}` : ""}`)
+      .description(`${command.summary} (not built yet)`)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        process.stderr.write(`energy2mqtt ${command.name} is not built yet (issue #${command.issue}).\n`);
+        exitCode = EXIT.usage;
+      });
+  }
+
+  program
+    .command("api")
+    .description("call any cloud API endpoint through the client and print the JSON, like `gh api`")
+    .argument("<method>", "GET, POST, PUT or DELETE")
+    .argument("<path>", "path below the base URL, e.g. /account or /inverter/SA1/presets")
+    .option("-d, --data <json>", "JSON request body")
+    .option("-c, --config <file>", "configuration file (cloud.url and cloud.token)")
+    .addOption(new Option("--include", "print the HTTP status and rate headers to stderr"))
+    .action(async (method: string, path: string, options: { data?: string; config?: string; include?: boolean }) => {
+      exitCode = await runApiCommand({ method, path, ...options });
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  const url = new URL("../package.json", import.meta.url);
+  const parsed: unknown = JSON.parse(await readFile(url, "utf8"));
+  const version = (parsed as { version?: unknown }).version;
+  return typeof version === "string" ? version : "0.0.0";
+}

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { isMap, LineCounter, parseDocument, type ScalarTag } from "yaml";
+import { type Config, configSchema } from "./schema.js";
+
+/** A configuration that cannot be used; the message names the file, line and key. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: readonly string[]) {
+    super(`configuration is not valid:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** The file read, or undefined when running on the embedded defaults. */
+  readonly file: string | undefined;
+}
+
+export const ENV_PREFIX = "ENERGY2MQTT_";
+
+/**
+ * Reads the YAML file (resolving `!secret name` from secrets.yaml beside it), applies
+ * ENERGY2MQTT_<SECTION>_<KEY> overrides, and validates the result against the one schema.
+ */
+export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const path = file ? resolve(file) : undefined;
+  if (path !== undefined && !existsSync(path)) throw new ConfigError([`${path}: file not found`]);
+  const { raw, locate } = path === undefined ? { raw: {}, locate: () => path } : readYaml(path);
+  const overridden = applyEnvOverrides(raw, env);
+  const result = configSchema.safeParse(overridden.value);
+  if (result.success) return { config: result.data, file: path };
+  const problems = result.error.issues.map((issue) => {
+    const key = issue.path.join(".");
+    const fromEnv = overridden.keys.get(key);
+    const where = fromEnv ? `environment ${fromEnv}` : (locate(issue.path) ?? path ?? "defaults");
+    return `${where}: ${key || "(top level)"}: ${describeIssue(issue)}`;
+  });
+  throw new ConfigError(problems);
+}
+
+function describeIssue(issue: { code: string; message: string; keys?: readonly string[] }): string {
+  if (issue.code === "unrecognized_keys" && issue.keys) {
+    return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}; check the spelling against config/configuration.example.yaml`;
+  }
+  return issue.message;
+}
+
+function readYaml(path: string): { raw: unknown; locate: (keyPath: readonly PropertyKey[]) => string | undefined } {
+  const secrets = secretTag(join(dirname(path), "secrets.yaml"));
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(readFileSync(path, "utf8"), { lineCounter, customTags: [secrets], prettyErrors: false });
+  const errors = [...doc.errors, ...doc.warnings].map((error) => {
+    const pos = lineCounter.linePos(error.pos[0]);
+    return `${path}:${pos.line}:${pos.col}: ${error.message.split("\n")[0]}`;
+  });
+  if (errors.length > 0) throw new ConfigError(errors);
+  const locate = (keyPath: readonly PropertyKey[]): string | undefined => {
+    // Point at the deepest node that exists: the key itself, or the section missing it.
+    for (let depth = keyPath.length; depth >= 0; depth--) {
+      const node = doc.getIn(keyPath.slice(0, depth) as unknown[], true) as
+        | { range?: [number, number, number] }
+        | undefined;
+      const start = node?.range?.[0];
+      if (start !== undefined) return `${path}:${lineCounter.linePos(start).line}`;
+    }
+    return path;
+  };
+  const raw: unknown = isMap(doc.contents) || doc.contents === null ? (doc.toJS() ?? {}) : doc.toJS();
+  return { raw, locate };
+}
+
+function secretTag(secretsPath: string): ScalarTag {
+  let secrets: Record<string, unknown> | undefined;
+  return {
+    tag: "!secret",
+    resolve(name, onError) {
+      secrets ??= existsSync(secretsPath) ? (parseDocument(readFileSync(secretsPath, "utf8")).toJS() ?? {}) : {};
+      const value = secrets?.[name];
+      if (value === undefined || value === null) {
+        onError(`secret "${name}" is not defined in ${secretsPath}`);
+        return "";
+      }
+      return String(value);
+    },
+  };
+}
+
+/** ENERGY2MQTT_MQTT_URL=... sets mqtt.url; values stay text and the schema reads numbers and booleans from it. */
+function applyEnvOverrides(raw: unknown, env: NodeJS.ProcessEnv): { value: unknown; keys: Map<string, string> } {
+  const keys = new Map<string, string>();
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { value: raw, keys };
+  const value: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const [name, text] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || !text || name === `${ENV_PREFIX}CONFIG`) continue;
+    const parts = name.slice(ENV_PREFIX.length).toLowerCase();
+    const [section, ...rest] = parts.split("_");
+    if (!section) continue;
+    const scalar = text;
+    if (rest.length === 0) {
+      value[section] = scalar;
+      keys.set(section, name);
+      continue;
+    }
+    const key = rest.join("_");
+    const current = value[section];
+    value[section] = { ...(typeof current === "object" && current !== null ? current : {}), [key]: scalar };
+    keys.set(`${section}.${key}`, name);
+  }
+  return { value, keys };
+}

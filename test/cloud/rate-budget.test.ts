@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type Permit, type Priority, RateBudget } from "../../src/cloud/rate-budget.js";
+
+const HEADERS = { headers: {}, status: 200 };
+
+/** Acquires without awaiting, recording the order in which permits are granted. */
+function track(budget: RateBudget) {
+  const granted: string[] = [];
+  const permits: Permit[] = [];
+  const take = (priority: Priority, label: string, signal?: AbortSignal) =>
+    budget.acquire(priority, signal).then((permit) => {
+      granted.push(label);
+      permits.push(permit);
+      return permit;
+    });
+  return { granted, permits, take };
+}
+
+describe("rate budget", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 1_000_000 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("grants at most `limit` requests in one window and the rest when the window ends", async () => {
+    const budget = new RateBudget({ limit: 3, windowMs: 60_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    for (const label of ["a", "b", "c", "d", "e"]) void take("live", label);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(["a", "b", "c"]);
+    for (const permit of permits) permit.settle(HEADERS);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(granted).toEqual(["a", "b", "c"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("anchors the window at the first answer, so latency cannot open it early", async () => {
+    const budget = new RateBudget({ limit: 1, windowMs: 10_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    void take("live", "first");
+    void take("live", "second");
+    await vi.advanceTimersByTimeAsync(0);
+    // The first answer takes 4 s to come back; the server opened its window somewhere in those 4 s.
+    await vi.advanceTimersByTimeAsync(4_000);
+    permits[0]?.settle(HEADERS);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(granted).toEqual(["first"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(["first", "second"]);
+  });
+
+  it("serves commands before live polling before background history", async () => {
+    const budget = new RateBudget({ limit: 1, windowMs: 1_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    void take("live", "blocker");
+    await vi.advanceTimersByTimeAsync(0);
+    void take("background", "history");
+    void take("live", "poll");
+    void take("command", "command");
+    permits[0]?.settle(HEADERS);
+    for (let i = 0; i < 3; i++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      permits[permits.length - 1]?.settle(HEADERS);
+    }
+    expect(granted).toEqual(["blocker", "command", "poll", "history"]);
+  });
+
+  it("keeps reserved slots for higher priorities", async () => {
+    const budget = new RateBudget({ limit: 10, windowMs: 60_000, reserve: { live: 2, background: 3 } });
+    const { granted, take } = track(budget);
+    for (let i = 0; i < 10; i++) void take("background", `b${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toHaveLength(5);
+    void take("live", "live1");
+    void take("live", "live2");
+    void take("live", "live3");
+    void take("live", "live4");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted.filter((g) => g.startsWith("live"))).toEqual(["live1", "live2", "live3"]);
+    void take("command", "cmd1");
+    void take("command", "cmd2");
+    void take("command", "cmd3");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted.filter((g) => g.startsWith("cmd"))).toEqual(["cmd1", "cmd2"]);
+    expect(budget.state().used).toBe(10);
+  });
+
+  it("believes X-RateLimit-Remaining when the server has counted more than we have", async () => {
+    const budget = new RateBudget({ limit: 300, windowMs: 60_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    void take("live", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    // Another process shares the token: the server has only 2 left for this window.
+    permits[0]?.settle({ headers: { limit: 300, remaining: 2 }, status: 200 });
+    for (const label of ["x", "y", "z"]) void take("live", label);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toEqual(["one", "x", "y"]);
+  });
+
+  it("adopts a lower X-RateLimit-Limit from the server", async () => {
+    const budget = new RateBudget({ limit: 300, windowMs: 60_000 });
+    const { permits, take } = track(budget);
+    void take("command", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    permits[0]?.settle({ headers: { limit: 60, remaining: 59 }, status: 200 });
+    expect(budget.state().limit).toBe(60);
+  });
+
+  it("pauses everything after a 429 until the window ends", async () => {
+    const budget = new RateBudget({ limit: 100, windowMs: 60_000 });
+    const { granted, permits, take } = track(budget);
+    void take("command", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    permits[0]?.settle({ headers: { remaining: 0 }, status: 429 });
+    budget.pause();
+    void take("command", "two");
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(granted).toEqual(["one"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(["one", "two"]);
+  });
+
+  it("honours a Retry-After later than the window end", async () => {
+    const budget = new RateBudget({ limit: 100, windowMs: 10_000 });
+    const { granted, permits, take } = track(budget);
+    void take("command", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    permits[0]?.settle({ headers: {}, status: 429 });
+    budget.pause(Date.now() + 30_000);
+    void take("command", "two");
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(granted).toEqual(["one"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual(["one", "two"]);
+  });
+
+  it("drops a waiter whose signal aborts", async () => {
+    const budget = new RateBudget({ limit: 1, windowMs: 1_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    void take("live", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    const controller = new AbortController();
+    const aborted = take("live", "aborted", controller.signal).catch((error: unknown) => error);
+    void take("live", "three");
+    controller.abort(new Error("shutting down"));
+    expect(await aborted).toMatchObject({ message: "shutting down" });
+    permits[0]?.settle(HEADERS);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(granted).toEqual(["one", "three"]);
+  });
+});

@@ -1,0 +1,107 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/index.js";
+
+function configFile(yaml: string, secrets?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "e2m-config-"));
+  if (secrets !== undefined) writeFileSync(join(dir, "secrets.yaml"), secrets);
+  const file = join(dir, "configuration.yaml");
+  writeFileSync(file, yaml);
+  return file;
+}
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("configuration", () => {
+  it("runs on embedded defaults with no file at all", () => {
+    const { config, file } = loadConfig(undefined, {});
+    expect(file).toBeUndefined();
+    expect(config.cloud.url).toBeUndefined();
+    expect(config.mqtt.url).toBeUndefined();
+    expect(config.mqtt.base_topic).toBe("energy2mqtt");
+    expect(config.cloud.requests_per_minute).toBe(300);
+    expect(config.poll.inverter).toBe(60_000);
+  });
+
+  it("reads the design's example file, with !secret from secrets.yaml and durations", () => {
+    const file = configFile(
+      [
+        "cloud:",
+        "  url: http://127.0.0.1:8787/v1",
+        "  token: !secret cloud_token",
+        "poll:",
+        "  inverter: 2m",
+        "  ev_charger: 15s",
+      ].join("\n"),
+      'cloud_token: "abc.def"\n',
+    );
+    const { config } = loadConfig(file, {});
+    expect(config.cloud.token).toBe("abc.def");
+    expect(config.poll.inverter).toBe(120_000);
+    expect(config.poll.ev_charger).toBe(15_000);
+  });
+
+  it("lets ENERGY2MQTT_<SECTION>_<KEY> override the file, numbers included", () => {
+    const file = configFile("mqtt:\n  url: mqtt://broker:1883\n");
+    const { config } = loadConfig(file, {
+      ENERGY2MQTT_MQTT_URL: "mqtt://other:1884",
+      ENERGY2MQTT_CLOUD_REQUESTS_PER_MINUTE: "120",
+      ENERGY2MQTT_CLOUD_TOKEN: "12345",
+      ENERGY2MQTT_MQTT_BASE_TOPIC: "house",
+    });
+    expect(config.mqtt.url).toBe("mqtt://other:1884");
+    expect(config.cloud.requests_per_minute).toBe(120);
+    expect(config.cloud.token).toBe("12345");
+    expect(config.mqtt.base_topic).toBe("house");
+  });
+
+  it("names file, line and key for a bad value, and says what is allowed", () => {
+    const file = configFile("cloud:\n  url: http://x/v1\n\nmqtt:\n  url: http://broker\n");
+    const [problem] = problemsOf(() => loadConfig(file, {}));
+    expect(problem).toBe(`${file}:5: mqtt.url: must be a URL starting with mqtt:// or mqtts:// or ws:// or wss://`);
+  });
+
+  it("names an unknown key with its line", () => {
+    const file = configFile("poll:\n  inverter: 60s\n  inverterr: 30s\n");
+    const [problem] = problemsOf(() => loadConfig(file, {}));
+    expect(problem).toContain(`${file}:2: poll: unknown key "inverterr"`);
+  });
+
+  it("rejects a malformed duration with the format to use", () => {
+    const file = configFile("poll:\n  inverter: soon\n");
+    const [problem] = problemsOf(() => loadConfig(file, {}));
+    expect(problem).toMatch(/:2: poll\.inverter: "soon" is not a duration: use a number with ms, s, m or h/);
+  });
+
+  it("reports a missing secret at its line", () => {
+    const file = configFile("cloud:\n  token: !secret nope\n", "other: 1\n");
+    const [problem] = problemsOf(() => loadConfig(file, {}));
+    expect(problem).toMatch(/:2:\d+: secret "nope" is not defined in .*secrets\.yaml/);
+  });
+
+  it("reports broken YAML with its line", () => {
+    const file = configFile("cloud:\n  url: [unclosed\n");
+    const [problem] = problemsOf(() => loadConfig(file, {}));
+    expect(problem).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: `));
+  });
+
+  it("names the environment variable when an override is bad", () => {
+    const [problem] = problemsOf(() => loadConfig(undefined, { ENERGY2MQTT_CLOUD_REQUESTS_PER_MINUTE: "lots" }));
+    expect(problem).toMatch(/^environment ENERGY2MQTT_CLOUD_REQUESTS_PER_MINUTE: cloud\.requests_per_minute: /);
+  });
+
+  it("says when the file does not exist", () => {
+    const [problem] = problemsOf(() => loadConfig("/nonexistent/energy2mqtt.yaml", {}));
+    expect(problem).toBe("/nonexistent/energy2mqtt.yaml: file not found");
+  });
+});
