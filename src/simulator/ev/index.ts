@@ -1,0 +1,9 @@
+export { ChargerModel, type MeterQuery, UNSUPPORTED_COMMANDS } from "./model.js";
+export type {
+  ChargerActor,
+  ChargerOptions,
+  ChargerSpec,
+  CommandAnswer,
+  CommandResultBody,
+  ValidationErrorBody,
+} from "./types.js";
