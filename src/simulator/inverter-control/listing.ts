@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { parseRules } from "../../cloud/validation-rules.js";
+import raw from "../data/inverter-settings.gen3-hybrid.json" with { type: "json" };
+
+export interface SettingDefinition {
+  readonly id: number;
+  readonly name: string;
+  /** The human-readable rule the listing carries, e.g. "Value must be between 4 and 100". */
+  readonly validation: string;
+  readonly rules: readonly string[];
+  /** A write-only setting (83 Restart Inverter) holds no value to read. */
+  readonly writeonly: boolean;
+}
+
+const listing = z.object({
+  data: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      validation: z.string(),
+      validation_rules: z.array(z.string()),
+    }),
+  ),
+});
+
+/** The 79 settings of a real Gen3 hybrid listing (see ../data/README.md for its source), in listed order. */
+export const GEN3_HYBRID_SETTINGS: readonly SettingDefinition[] = listing.parse(raw).data.map((setting) => ({
+  id: setting.id,
+  name: setting.name,
+  validation: setting.validation,
+  rules: setting.validation_rules,
+  writeonly: parseRules(setting.validation_rules).some((rule) => rule.kind === "writeonly"),
+}));
