@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { runApiCommand } from "./commands/api.js";
+import { runSimulateCommand } from "./commands/simulate.js";
 import { ConfigError } from "./config/index.js";
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration. */
@@ -8,7 +9,6 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 /** Commands agreed in the design that later issues build; until then they say so and exit 2. */
 const NOT_BUILT: ReadonlyArray<{ name: string; args?: string; summary: string; issue: number }> = [
   { name: "run", summary: "run the daemon: cloud to Home Assistant over MQTT", issue: 4 },
-  { name: "simulate", summary: "serve a simulated cloud with a plausible house", issue: 3 },
   { name: "check", summary: "check a configuration file and the cloud token", issue: 4 },
   { name: "rules", args: "[action]", summary: "tariff rules: `rules plan` shows what would run", issue: 6 },
   { name: "archive", summary: "copy the account's whole history into the local store", issue: 5 },
@@ -35,6 +35,28 @@ export async function main(argv: readonly string[]): Promise<number> {
         exitCode = EXIT.usage;
       });
   }
+
+  program
+    .command("simulate")
+    .description("serve a simulated cloud with a plausible house; prints the base URL and a token per actor")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on; 0 picks a free one", "8787")
+    .option("--speed <x>", "run the simulated clock x times faster", "1")
+    .option("--seed <n>", "seed for a repeatable run", "1")
+    .option("--scenario <name|file>", "demo, fleet:N, or a scenario YAML file", "demo")
+    .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
+    .option("--json", "print one JSON line {url, tokens} when ready")
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      exitCode = await runSimulateCommand({
+        host: String(options.host),
+        port: String(options.port),
+        speed: String(options.speed),
+        seed: String(options.seed),
+        scenario: String(options.scenario),
+        ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
+        json: options.json === true,
+      });
+    });
 
   program
     .command("api")

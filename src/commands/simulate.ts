@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { ScenarioError, startSimulator } from "../simulator/index.js";
+
+const optionsSchema = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.coerce.number().int().min(0).max(65_535).default(8787),
+  speed: z.coerce.number().min(0).max(100_000).default(1),
+  seed: z.coerce.number().int().default(1),
+  scenario: z.string().min(1).default("demo"),
+  requestsPerMinute: z.coerce.number().int().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+export type SimulateOptions = z.input<typeof optionsSchema>;
+
+/** `energy2mqtt simulate`: serves until SIGINT or SIGTERM. */
+export async function runSimulateCommand(
+  raw: SimulateOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) err.write(`--${issue.path.join(".")}: ${issue.message}\n`);
+    return 2;
+  }
+  const options = parsed.data;
+  let simulator: Awaited<ReturnType<typeof startSimulator>>;
+  try {
+    simulator = await startSimulator({
+      host: options.host,
+      port: options.port,
+      speed: options.speed,
+      seed: options.seed,
+      scenario: options.scenario,
+      ...(options.requestsPerMinute ? { requestsPerMinute: options.requestsPerMinute } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ScenarioError) {
+      err.write(`${error.message}\n`);
+      return 2;
+    }
+    if ((error as { code?: unknown }).code === "EADDRINUSE") {
+      err.write(`port ${options.port} is in use: pick another with --port, or --port 0 for a free one\n`);
+      return 1;
+    }
+    throw error;
+  }
+  if (options.json) {
+    out.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens })}\n`);
+  } else {
+    out.write(`energy2mqtt simulator (scenario ${options.scenario}, seed ${options.seed}, speed ${options.speed}x)\n`);
+    out.write(`base URL: ${simulator.url}\n`);
+    for (const [actor, token] of Object.entries(simulator.tokens)) out.write(`token ${actor.padEnd(9)} ${token}\n`);
+    out.write(
+      `try: ENERGY2MQTT_CLOUD_URL=${simulator.url} ENERGY2MQTT_CLOUD_TOKEN=${simulator.tokens.owner ?? "<token>"} npx energy2mqtt api GET /account\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await simulator.stop();
+  return 0;
+}

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { SimClock } from "../clock.js";
+import type { World } from "../world/world.js";
+import { type Answer, invalid, notFound } from "./envelope.js";
+import type { RateLimiter } from "./rate-limiter.js";
+
+/** Fault injection outside /v1, for tests and demos. Documented in docs/simulator.md. */
+export interface AdminState {
+  readonly world: World;
+  readonly clock: SimClock;
+  readonly global: RateLimiter;
+  /** Statuses the next requests answer with, in order (a 5xx or 503 burst). */
+  errorBurst: number[];
+  slow: { ms: number; remaining: number } | undefined;
+}
+
+const deviceFault = z.strictObject({
+  offline: z.boolean().optional(),
+  locked: z.boolean().optional(),
+  timeouts: z.number().int().min(0).max(1000).optional(),
+});
+const errorBurst = z.strictObject({
+  status: z.number().int().min(500).max(599),
+  count: z.number().int().min(1).max(10_000),
+});
+const slow = z.strictObject({ ms: z.number().int().min(0).max(120_000), count: z.number().int().min(1).max(10_000) });
+const rateLimit = z.strictObject({ requests_per_minute: z.number().int().min(1).max(1_000_000) });
+const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
+
+export function handleAdmin(state: AdminState, method: string, path: string, body: unknown): Answer {
+  const device = /^\/devices\/([^/]+)$/.exec(path);
+  if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
+  if (method === "POST" && path === "/errors") {
+    return parsed(errorBurst, body, (b) => {
+      state.errorBurst.push(...Array.from({ length: b.count }, () => b.status));
+      return { pending: state.errorBurst.length };
+    });
+  }
+  if (method === "POST" && path === "/slow") {
+    return parsed(slow, body, (b) => {
+      state.slow = { ms: b.ms, remaining: b.count };
+      return state.slow;
+    });
+  }
+  if (method === "POST" && path === "/rate-limit") {
+    return parsed(rateLimit, body, (b) => {
+      state.global.setLimit(b.requests_per_minute);
+      state.global.reset();
+      return { requests_per_minute: b.requests_per_minute };
+    });
+  }
+  if (method === "POST" && path === "/clock") {
+    return parsed(clockAdvance, body, (b) => {
+      state.clock.advance(b.advance_ms);
+      return { now: new Date(state.clock.now()).toISOString() };
+    });
+  }
+  if (method === "GET" && path === "/notifications") return { status: 200, body: { data: state.world.notifications } };
+  if (method === "GET" && path === "/health") {
+    return { status: 200, body: { data: { ok: true, now: new Date(state.clock.now()).toISOString() } } };
+  }
+  return notFound(`no admin action ${method} ${path}`);
+}
+
+function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer {
+  const inverter = state.world.inverters.get(id);
+  const charger = state.world.chargers.get(id);
+  if (!inverter && !charger) return notFound(`no inverter or charger "${id}"`);
+  return parsed(deviceFault, body, (fault) => {
+    const now = state.clock.now();
+    inverter?.model.advanceTo(now);
+    charger?.model.advanceTo(now);
+    if (inverter) {
+      if (fault.offline !== undefined) {
+        inverter.control.conditions.offline = fault.offline;
+        inverter.model.setOffline(fault.offline);
+      }
+      if (fault.locked !== undefined) inverter.control.conditions.locked = fault.locked;
+      if (fault.timeouts !== undefined) inverter.control.injectTimeouts(fault.timeouts);
+    }
+    if (charger) {
+      if (fault.offline !== undefined) charger.model.setOffline(fault.offline);
+      if (fault.timeouts !== undefined) charger.model.injectTimeouts(fault.timeouts);
+    }
+    return { device: id, ...fault };
+  });
+}
+
+function parsed<S extends z.ZodType>(schema: S, body: unknown, apply: (value: z.output<S>) => unknown): Answer {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of result.error.issues) {
+      const key = issue.path.join(".") || "body";
+      errors[key] = [...(errors[key] ?? []), issue.message];
+    }
+    return invalid(errors);
+  }
+  return { status: 200, body: { data: apply(result.data) } };
+}
