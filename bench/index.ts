@@ -1,6 +1,7 @@
 import { clientBenchmark } from "./client.bench.js";
+import { simulatorBenchmark } from "./simulator.bench.js";
 
-const benches: Record<string, () => Promise<void>> = { client: clientBenchmark };
+const benches: Record<string, () => Promise<void>> = { client: clientBenchmark, simulator: simulatorBenchmark };
 const only = process.argv.slice(2);
 
 for (const [name, run] of Object.entries(benches)) {
