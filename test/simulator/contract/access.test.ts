@@ -99,6 +99,24 @@ describe("simulator: rate limits", () => {
     }
   });
 
+  it("takes a tighter limit from the admin API, with fresh windows", async () => {
+    const sim = await startTestSimulator({ speed: 0, start: START });
+    try {
+      await sim.admin("/rate-limit", { requests_per_minute: 2 });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${sim.simulator.url}/account`, {
+          headers: { authorization: `Bearer ${sim.simulator.tokens.owner}` },
+        });
+        statuses.push(response.status);
+        expect(response.headers.get("x-ratelimit-limit")).toBe("2");
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it("never gets a 429 from the client, which waits for the window instead", async () => {
     const sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 4 });
     try {

@@ -148,6 +148,24 @@ describe("simulator through the client: control", () => {
     expect(applied.success).toBe(true);
     expect(await owner.inverterControl.presetValues(INVERTER, "eco-mode")).toEqual({ enabled: true });
     expect(await owner.presetProfiles.list(INVERTER, { name: "summer" })).toEqual([]);
+
+    await owner.presetProfiles.create(INVERTER, { name: "winter", preset: "pause-battery" });
+    expect(await owner.presetProfiles.delete(INVERTER, { name: "winter", preset: "pause-battery" })).toEqual({
+      success: true,
+    });
+    await expect(
+      owner.presetProfiles.delete(INVERTER, { name: "winter", preset: "pause-battery" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("slow answers time out on the client and a read is tried again", async () => {
+    // undici checks its timeouts on a coarse clock, so the answer is made far slower than the limit.
+    const impatient = sim.clientFor("owner", { timeoutMs: 300 });
+    await sim.admin("/slow", { ms: 2500, count: 1 });
+    expect((await impatient.account.get()).id).toBe(1001);
+    await sim.admin("/slow", { ms: 2500, count: 1 });
+    const error = await impatient.inverterControl.writeSetting(INVERTER, 71, 41).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "TransportError", timedOut: true });
   });
 
   it("answers 422 with errors by field for an energy-flows body that breaks the rules", async () => {
