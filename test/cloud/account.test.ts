@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 const ACCOUNT = {
   id: 42,
@@ -26,27 +26,6 @@ const DEVICE = {
   commission_date: "2025-09-23T00:00:00Z",
   site_id: 61435,
 };
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 99,
-    },
-  };
-}
 
 describe("account section", () => {
   let cloud = mockCloud();

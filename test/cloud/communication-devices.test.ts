@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 const FIXTURE: unknown = JSON.parse(
   readFileSync(new URL("../fixtures/communication-device.example.json", import.meta.url), "utf8"),
@@ -24,27 +24,6 @@ const DEVICE = {
     flags: ["is-controllable"],
   },
 };
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 3,
-    },
-  };
-}
 
 describe("communication devices section", () => {
   let cloud = mockCloud();

@@ -16,7 +16,7 @@ import {
   type EvCommandRequest,
 } from "../../src/cloud/schemas/ev-commands.js";
 import { evChargerEndpoints } from "../../src/cloud/sections/ev-chargers.js";
-import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 const UUID = "9c6f3c1e-6b2a-4f3e-9a51-2b7d1c0e8f44";
 const SCHEDULE_ID = "3f2b8c4d-1a7e-4c55-b0d2-6e9f13a4c7b1";
@@ -42,27 +42,6 @@ const OFFLINE_CHARGER = {
   went_offline_at: "2025-06-14T21:07:33Z",
   status: "SuspendedEVSE",
 };
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 3,
-    },
-  };
-}
 
 const base = `/ev-charger/${UUID}`;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/cloud/errors.js";
 import { inverterDataEndpoints } from "../../src/cloud/sections/inverter-data.js";
-import { type CapturedRequest, MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { type CapturedRequest, MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 // Copied from test/fixtures/system-data-latest.example.json (shape recorded by public clients).
 const SYSTEM_DATA_LATEST = {
@@ -58,27 +58,6 @@ function dataPoint(time: string, solarPower: number) {
     today: METER_DATA_LATEST.data.today,
     total: METER_DATA_LATEST.data.total,
     is_metered: true,
-  };
-}
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 3,
-    },
   };
 }
 

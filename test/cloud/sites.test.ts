@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 const SITE = {
   id: 61435,
@@ -14,27 +14,6 @@ const SITE = {
   type: "SINGLE_PHASE",
   products: [{ name: "GIV-HY3.6", serial: "SA0000G000" }],
 };
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 5,
-    },
-  };
-}
 
 describe("sites section", () => {
   let cloud = mockCloud();

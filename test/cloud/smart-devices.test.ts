@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/cloud/errors.js";
-import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { MOCK_TOKEN, mockCloud, pageOf } from "../helpers/mock-cloud.js";
 
 const UUID = "9a1f3c2e-5b7d-4e8f-a012-3456789abcde";
 
@@ -11,27 +11,6 @@ const DEVICE = {
 };
 
 const POINT = { time: "2025-09-26T18:30:00Z", power: 1200 };
-
-function pageOf<T>(data: T[], current: number, last: number) {
-  return {
-    data,
-    links: {
-      first: "x?page=1",
-      last: `x?page=${last}`,
-      prev: null,
-      next: current < last ? `x?page=${current + 1}` : null,
-    },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: "x",
-      per_page: data.length,
-      to: data.length,
-      total: 3,
-    },
-  };
-}
 
 function expectJsonHeaders(headers: Record<string, string>): void {
   expect(headers.authorization).toBe(`Bearer ${MOCK_TOKEN}`);

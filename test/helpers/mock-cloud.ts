@@ -86,3 +86,25 @@ function normaliseHeaders(headers: unknown): Record<string, string> {
     out[name.toLowerCase()] = String(value);
   return out;
 }
+
+/** A page in the service's pagination envelope, page `current` of `last`. */
+export function pageOf<T>(data: T[], current: number, last: number) {
+  return {
+    data,
+    links: {
+      first: "x?page=1",
+      last: `x?page=${last}`,
+      prev: current > 1 ? `x?page=${current - 1}` : null,
+      next: current < last ? `x?page=${current + 1}` : null,
+    },
+    meta: {
+      current_page: current,
+      from: 1,
+      last_page: last,
+      path: "x",
+      per_page: data.length,
+      to: data.length,
+      total: data.length * last,
+    },
+  };
+}

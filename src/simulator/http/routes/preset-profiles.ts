@@ -1,6 +1,6 @@
 import { PROFILE_PRESETS } from "../../../cloud/schemas/inverter-control.js";
-import type { PresetProfileRecord } from "../../world/world.js";
-import { forbidden, invalid, notFound, ok, topLevel } from "../envelope.js";
+import type { InverterRecord, PresetProfileRecord } from "../../world/world.js";
+import { type Answer, forbidden, invalid, notFound, ok, topLevel } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";
 import { withInverter } from "./inverter-lookup.js";
 import { queryObject, validate } from "./validation.js";
@@ -21,6 +21,18 @@ function profileBody(profile: PresetProfileRecord) {
 
 function profilesOf(c: RequestContext, serial: string): PresetProfileRecord[] {
   return c.world.presetProfiles.filter((p) => p.inverterSerial === serial);
+}
+
+/** The profile named by the body's name and preset on the path's inverter, or 404. */
+function withNamedProfile(
+  c: RequestContext,
+  handle: (record: InverterRecord, profile: PresetProfileRecord) => Answer,
+): Answer {
+  return withInverter(c, (record) => {
+    const { name, preset } = bodyObject(c.body) as { name: string; preset: string };
+    const profile = profilesOf(c, record.serial).find((p) => p.name === name && p.preset === preset);
+    return profile ? handle(record, profile) : notFound(`No ${preset} profile named "${name}".`);
+  });
 }
 
 const nameAndPreset = { name: ["required", "string", "max:32"], preset: ["required", "string", PRESET_RULE] };
@@ -77,11 +89,8 @@ export const presetProfileRoutes: readonly Route[] = [
     scopes: [...MANAGE],
     handle: (c) =>
       validate(c.body, nameAndPreset) ??
-      withInverter(c, (record) => {
-        const { name, preset } = bodyObject(c.body) as { name: string; preset: string };
-        const profile = profilesOf(c, record.serial).find((p) => p.name === name && p.preset === preset);
-        if (!profile) return notFound(`No ${preset} profile named "${name}".`);
-        profile.data = record.control.capturePreset(preset) ?? {};
+      withNamedProfile(c, (record, profile) => {
+        profile.data = record.control.capturePreset(profile.preset) ?? {};
         return topLevel(profileBody(profile));
       }),
   },
@@ -128,10 +137,7 @@ export const presetProfileRoutes: readonly Route[] = [
     scopes: [...MANAGE],
     handle: (c) =>
       validate(c.body, nameAndPreset) ??
-      withInverter(c, (record) => {
-        const { name, preset } = bodyObject(c.body) as { name: string; preset: string };
-        const profile = profilesOf(c, record.serial).find((p) => p.name === name && p.preset === preset);
-        if (!profile) return notFound(`No ${preset} profile named "${name}".`);
+      withNamedProfile(c, (_record, profile) => {
         if (profile.owner !== c.actor.name) return forbidden("Only the actor that created this profile can delete it.");
         c.world.presetProfiles.splice(c.world.presetProfiles.indexOf(profile), 1);
         return topLevel({ success: true });
