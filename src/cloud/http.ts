@@ -289,7 +289,8 @@ export class CloudHttp {
   }
 }
 
-function statusError(endpoint: EndpointInfo, response: RawResponse): CloudError {
+/** The typed error for a non-2xx answer (429 aside, which the transport handles with its budget). */
+export function statusError(endpoint: EndpointInfo, response: RawResponse): CloudError {
   const { status, body } = response;
   switch (status) {
     case 400:

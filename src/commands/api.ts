@@ -1,7 +1,7 @@
 import { findEndpoint } from "../cloud/catalogue.js";
 import { defineEndpoint, type HttpMethod, type QueryInput } from "../cloud/endpoint.js";
 import { CloudError } from "../cloud/errors.js";
-import { CloudHttp } from "../cloud/http.js";
+import { CloudHttp, statusError } from "../cloud/http.js";
 import { loadConfig } from "../config/index.js";
 
 export interface ApiCommandOptions {
@@ -67,7 +67,7 @@ export async function runApiCommand(
     }
     out.write(`${JSON.stringify(response.body ?? null, null, 2)}\n`);
     if (response.status >= 200 && response.status < 300) return 0;
-    err.write(`energy2mqtt api: HTTP ${response.status} from ${endpoint.name}\n`);
+    err.write(`energy2mqtt api: HTTP ${response.status}: ${statusError(endpoint, response).message}\n`);
     return 1;
   } catch (error) {
     if (error instanceof CloudError) {
