@@ -1,0 +1,41 @@
+import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+
+export type SettingValue = string | number | boolean;
+
+/** A change to a device. Whoever asks (Home Assistant, a rule, the CLI), it goes through the gate. */
+export type ChangeRequest =
+  | { readonly kind: "setting"; readonly serial: string; readonly settingId: number; readonly value: SettingValue }
+  | {
+      readonly kind: "preset";
+      readonly serial: string;
+      /** Preset identifier, e.g. timed-charge. */
+      readonly preset: string;
+      /** The preset's fields; for timed presets `slots` may be keyed by 1-based slot number. */
+      readonly fields: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly kind: "ev-command";
+      readonly uuid: string;
+      readonly command: EvCommandId;
+      readonly request: Readonly<Record<string, unknown>>;
+    };
+
+export interface Requester {
+  readonly source: "homeassistant" | "rule" | "cli" | "bridge";
+  /** e.g. the entity, the rule's name, or the MQTT client. */
+  readonly name?: string;
+}
+
+export interface ChangeOutcome {
+  readonly ok: boolean;
+  /** Remote control code (-1..-7) or EV command code (0..-5), when the device answered with one. */
+  readonly code?: number;
+  /** What happened, in words a Home Assistant user understands; for a refusal, what is allowed. */
+  readonly message: string;
+  /** True when the value was read back and matched, or the device confirmed it. */
+  readonly verified: boolean;
+  /** True when nothing was sent because the device already had the value. */
+  readonly skipped: boolean;
+  /** The device's value after the change, when known. */
+  readonly value?: unknown;
+}

@@ -1,0 +1,68 @@
+import type { Account } from "../cloud/schemas/account.js";
+import type { BatteryModule, Meter } from "../cloud/schemas/communication-device.js";
+import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+import type { Site } from "../cloud/schemas/site.js";
+
+/** What the account has, found at start-up and refreshed now and then. */
+export interface Inventory {
+  readonly account: Account;
+  /** IANA zone of the account; slot times are in it. */
+  readonly timezone: string;
+  readonly inverters: readonly InverterDevice[];
+  readonly ems: readonly EmsDevice[];
+  readonly evChargers: readonly EvChargerDevice[];
+  readonly smartDevices: readonly SmartDeviceInfo[];
+  readonly sites: readonly Site[];
+}
+
+export interface InverterDevice {
+  readonly kind: "inverter";
+  readonly serial: string;
+  readonly model: string;
+  /** The communication device (dongle) it hangs off. */
+  readonly dongleSerial: string;
+  readonly firmware: { readonly arm?: number | null; readonly dsp?: number | null; readonly dongle?: string | number | null };
+  /** Set when the inverter is a child of an EMS plant: controlled through the EMS, not directly. */
+  readonly emsSerial?: string;
+  readonly batteryCapacityKwh?: number;
+  readonly batteries: readonly BatteryModule[];
+  readonly meters: readonly Meter[];
+  readonly flags: readonly string[];
+  /** The inverter acts on remote control (flag is-controllable). */
+  readonly controllable: boolean;
+  /** Settings listing (GET .../settings); empty when it could not be read. */
+  readonly settings: readonly SettingDescriptor[];
+  /** Presets listing (GET .../presets); empty when it could not be read. */
+  readonly presets: readonly PresetDescriptor[];
+}
+
+export interface EmsDevice {
+  readonly kind: "ems";
+  readonly serial: string;
+  readonly model: string;
+  readonly inverterSerials: readonly string[];
+}
+
+export interface EvChargerDevice {
+  readonly kind: "ev_charger";
+  readonly uuid: string;
+  readonly serial: string;
+  readonly alias: string;
+  readonly type: string;
+  /** Supported commands that this client knows. */
+  readonly commands: readonly EvCommandId[];
+}
+
+export interface SmartDeviceInfo {
+  readonly kind: "smart_device";
+  readonly uuid: string;
+  readonly alias: string;
+}
+
+export type Device = InverterDevice | EmsDevice | EvChargerDevice | SmartDeviceInfo;
+
+/** The id used in MQTT topics and unique_ids: serial or uuid, lower-cased. */
+export function deviceId(device: Device): string {
+  return (device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial).toLowerCase();
+}
