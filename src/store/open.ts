@@ -1,0 +1,62 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
+import { guard, toStoreError } from "./errors.js";
+import { runMigrations } from "./migrate.js";
+import { MIGRATIONS } from "./migrations/index.js";
+
+export interface StoreOptions {
+  /** How long to wait for another connection's write lock before giving up; 5 s by default. */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface Store {
+  /** The database file, as given. */
+  readonly path: string;
+  /** The schema version the database is at. */
+  readonly version: number;
+  readonly audit: AuditLog;
+  close(): void;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens (or creates) the SQLite store and brings its schema up to date. Throws a StoreError
+ * saying what to do when the file is locked, read-only, on a full disk, damaged, or newer than
+ * this code.
+ */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  const memory = path === ":memory:";
+  if (!memory) guard(path, () => mkdirSync(dirname(path), { recursive: true }));
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+    const opened = db;
+    if (!memory) opened.pragma("journal_mode = WAL");
+    opened.pragma("synchronous = NORMAL");
+    opened.pragma("foreign_keys = ON");
+    const { to } = runMigrations(opened, MIGRATIONS, path);
+    // A write at start-up, so that a read-only or locked file fails now rather than at the first change.
+    opened.pragma(`user_version = ${to}`);
+    return {
+      path,
+      version: to,
+      audit: new SqliteAuditLog(opened, path),
+      close: () => guard(path, () => opened.close()),
+    };
+  } catch (error) {
+    closeQuietly(db);
+    throw toStoreError(error, path);
+  }
+}
+
+/** The error that got us here is the one worth reporting. */
+function closeQuietly(db: Database.Database | undefined): void {
+  try {
+    db?.close();
+  } catch {
+    // already failing
+  }
+}
