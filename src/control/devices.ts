@@ -1,0 +1,32 @@
+import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+
+/**
+ * What the gate needs to know about an inverter. The inventory's InverterDevice fits it; it is
+ * declared here so that control depends on cloud/ only.
+ */
+export interface ControlledInverter {
+  readonly serial: string;
+  /** The inverter acts on remote control (flag is-controllable). */
+  readonly controllable: boolean;
+  /** Set when the inverter is a child of an EMS plant. */
+  readonly emsSerial?: string;
+  /** Settings listing (GET .../settings); empty when it could not be read. */
+  readonly settings: readonly SettingDescriptor[];
+  /** Presets listing (GET .../presets); empty when it could not be read. */
+  readonly presets: readonly PresetDescriptor[];
+}
+
+/** What the gate needs to know about an EV charger; the inventory's EvChargerDevice fits it. */
+export interface ControlledCharger {
+  readonly uuid: string;
+  readonly alias?: string;
+  /** Supported commands that this client knows. */
+  readonly commands: readonly EvCommandId[];
+}
+
+/** The devices as currently known, looked up at each change. */
+export interface ControlDevices {
+  inverter(serial: string): ControlledInverter | undefined;
+  charger(uuid: string): ControlledCharger | undefined;
+}

@@ -1,0 +1,35 @@
+import type { CloudClient } from "../cloud/client.js";
+import type { CallOptions } from "../cloud/http.js";
+import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import { sameValue } from "./same-value.js";
+
+export interface EvReading {
+  readonly matches: boolean;
+  /** What the charger holds now, for the message and the outcome. */
+  readonly value: unknown;
+}
+
+type Verifier = (
+  client: CloudClient,
+  uuid: string,
+  sent: Readonly<Record<string, unknown>>,
+  options: CallOptions,
+) => Promise<EvReading>;
+
+/** The commands whose effect Get Command Data shows; the others are reported as the charger answered. */
+const VERIFIERS: Partial<Record<EvCommandId, Verifier>> = {
+  "change-mode": async (client, uuid, sent, options) => {
+    const data = await client.evChargers.commandData(uuid, "change-mode", options);
+    return { matches: data.active === sent.mode, value: data.active };
+  },
+  "adjust-charge-power-limit": async (client, uuid, sent, options) => {
+    const data = await client.evChargers.commandData(uuid, "adjust-charge-power-limit", options);
+    // The limit is sent in amps; a charger that reports watts cannot be compared.
+    const inAmps = data.unit === undefined || data.unit === null || data.unit.toUpperCase() === "A";
+    return { matches: inAmps && sameValue(data.value, sent.limit), value: data.value };
+  },
+};
+
+export function verifierFor(command: EvCommandId): Verifier | undefined {
+  return VERIFIERS[command];
+}

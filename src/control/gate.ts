@@ -1,0 +1,121 @@
+import { pino } from "pino";
+import type { CloudClient } from "../cloud/client.js";
+import type { Logger } from "../log.js";
+import type { AuditLog } from "../store/index.js";
+import { auditEntry, targetOf } from "./audit-entry.js";
+import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
+import type { ChangeContext } from "./context.js";
+import type { ControlDevices, ControlledInverter } from "./devices.js";
+import { sendEvCommand } from "./ev-command-change.js";
+import { KeyedQueue } from "./keyed-queue.js";
+import { failed, refused } from "./outcome.js";
+import { changePreset } from "./preset-change.js";
+import { SettingCache } from "./setting-cache.js";
+import { changeSetting } from "./setting-change.js";
+
+export interface ControlGateDeps {
+  readonly client: CloudClient;
+  readonly audit: AuditLog;
+  readonly devices: ControlDevices;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+  /** How long a known setting value is trusted to skip a write; 10 minutes by default. */
+  readonly cacheMaxAgeMs?: number;
+}
+
+export interface ApplyOptions {
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * The one gate for every change to a device: validate against the device's own rules, skip
+ * what would change nothing, send once, read back when the answer leaves it open, and record
+ * the outcome in the audit log. One change at a time per device.
+ */
+export class ControlGate {
+  private readonly client: CloudClient;
+  private readonly audit: AuditLog;
+  private readonly devices: ControlDevices;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly cache: SettingCache;
+  private readonly queue = new KeyedQueue();
+
+  constructor(deps: ControlGateDeps) {
+    this.client = deps.client;
+    this.audit = deps.audit;
+    this.devices = deps.devices;
+    this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
+    this.now = deps.now ?? Date.now;
+    this.cache = new SettingCache(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
+  }
+
+  /** Never throws for device or validation problems: every path ends in an outcome and one audit row. */
+  apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
+    const target = targetOf(request);
+    return this.queue.run(`${target.kind}:${target.id}`, async () => {
+      const outcome = await this.decide(request, options.signal);
+      this.record(request, requester, outcome);
+      return outcome;
+    });
+  }
+
+  /** A setting's value as read elsewhere (telemetry, a caller), so that unchanged writes can be skipped. */
+  remember(serial: string, settingId: number, value: SettingValue): void {
+    this.cache.remember(serial, settingId, value);
+  }
+
+  private async decide(request: ChangeRequest, signal: AbortSignal | undefined): Promise<ChangeOutcome> {
+    if (signal?.aborted) return failed("Cancelled before anything was sent");
+    const context: ChangeContext = { client: this.client, cache: this.cache, logger: this.logger, signal };
+    try {
+      if (request.kind === "ev-command") {
+        const charger = this.devices.charger(request.uuid);
+        if (!charger) return refused(`EV charger ${request.uuid} is not one this account has`);
+        return await sendEvCommand(context, charger, request.command, request.request);
+      }
+      const inverter = this.devices.inverter(request.serial);
+      if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
+      if (!inverter.controllable) return notControllable(inverter);
+      return request.kind === "setting"
+        ? await changeSetting(context, inverter, request.settingId, request.value)
+        : await changePreset(context, inverter, request.preset, request.fields);
+    } catch (error) {
+      // Each change handles its own cloud errors; reaching this is a bug, reported rather than thrown.
+      this.logger.error({ err: error }, "unexpected error in the control gate");
+      return failed(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): void {
+    const target = targetOf(request);
+    const fields = {
+      target: target.id,
+      action: target.action,
+      source: requester.source,
+      requester: requester.name,
+      ok: outcome.ok,
+      code: outcome.code,
+      verified: outcome.verified,
+      skipped: outcome.skipped,
+    };
+    if (outcome.ok) this.logger.info(fields, outcome.message);
+    else this.logger.warn(fields, outcome.message);
+    try {
+      this.audit.record(auditEntry(request, requester, outcome, this.now()));
+    } catch (error) {
+      // The change itself is done; a failing store must not hide its outcome from the requester.
+      this.logger.error({ err: error, ...fields }, "the audit log could not record this change");
+    }
+  }
+}
+
+function notControllable(inverter: ControlledInverter): ChangeOutcome {
+  return refused(
+    inverter.emsSerial
+      ? `inverter ${inverter.serial} is part of the EMS plant ${inverter.emsSerial}: control it through the EMS, not directly`
+      : `inverter ${inverter.serial} does not take remote control (it lacks the is-controllable flag): control it through its EMS or gateway`,
+  );
+}

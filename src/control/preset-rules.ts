@@ -1,0 +1,41 @@
+import type { PresetDescriptor } from "../cloud/schemas/inverter-control.js";
+import { checkFields, describeRules } from "../cloud/validation-rules.js";
+
+/** `slots.*.start_time` matches `slots.0.start_time` and `slots.2.start_time`. */
+function patternMatches(pattern: string, path: string): boolean {
+  const wanted = pattern.split(".");
+  const got = path.split(".");
+  return wanted.length === got.length && wanted.every((segment, index) => segment === "*" || segment === got[index]);
+}
+
+/** The problems with a preset's fields against its listed parameters, with what is allowed; undefined when fine. */
+export function presetProblems(
+  descriptor: PresetDescriptor,
+  fields: Readonly<Record<string, unknown>>,
+): string | undefined {
+  const parameters = Object.entries(descriptor.parameters);
+  const names = parameters.map(([key]) => key).filter((key) => !key.includes("."));
+  if (Object.keys(fields).length === 0)
+    return `no fields given for ${descriptor.name} (its fields: ${names.join(", ")})`;
+  // Some presets do not show their parameters; then only the service can check them.
+  if (parameters.length > 0) {
+    const unknown = Object.keys(fields).filter((key) => !names.includes(key));
+    if (unknown.length > 0) {
+      return `${unknown.join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} of ${descriptor.name} (its fields: ${names.join(", ")})`;
+    }
+  }
+  const spec = Object.fromEntries(parameters.map(([key, parameter]) => [key, parameter.validation]));
+  const errors = checkFields(fields, spec);
+  const paths = Object.keys(errors);
+  if (paths.length === 0) return undefined;
+  const problems = Object.values(errors).flat();
+  const allowed = parameters
+    .filter(([pattern]) => paths.some((path) => patternMatches(pattern, path)))
+    .map(([pattern, parameter]) => `${pattern}: ${describeRules(parameter.validation)}`);
+  return `${problems.join("; ")} (allowed: ${allowed.join("; ")})`;
+}
+
+/** The preset the inverter lists under this identifier (or legacy numeric ID). */
+export function findPreset(presets: readonly PresetDescriptor[], reference: string): PresetDescriptor | undefined {
+  return presets.find((preset) => preset.identifier === reference || String(preset.id) === reference);
+}
