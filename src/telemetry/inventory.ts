@@ -22,7 +22,11 @@ export interface InverterDevice {
   readonly model: string;
   /** The communication device (dongle) it hangs off. */
   readonly dongleSerial: string;
-  readonly firmware: { readonly arm?: number | null; readonly dsp?: number | null; readonly dongle?: string | number | null };
+  readonly firmware: {
+    readonly arm?: number | null;
+    readonly dsp?: number | null;
+    readonly dongle?: string | number | null;
+  };
   /** Set when the inverter is a child of an EMS plant: controlled through the EMS, not directly. */
   readonly emsSerial?: string;
   readonly batteryCapacityKwh?: number;

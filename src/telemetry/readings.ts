@@ -24,7 +24,12 @@ export type Reading =
       /** The newest record's values by measurand number. */
       readonly latest: ChargerMeterRecord;
     }
-  | { readonly kind: "ev.session"; readonly uuid: string; readonly at: number; readonly session: ChargingSession | undefined }
+  | {
+      readonly kind: "ev.session";
+      readonly uuid: string;
+      readonly at: number;
+      readonly session: ChargingSession | undefined;
+    }
   | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceDataPoint }
   | {
       readonly kind: "availability";

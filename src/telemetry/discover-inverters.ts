@@ -1,0 +1,109 @@
+import { type CallOptions, type CloudClient, CloudError } from "../cloud/index.js";
+import type { CommunicationDevice, Inverter } from "../cloud/schemas/communication-device.js";
+import type { Logger } from "../log.js";
+import type { EmsDevice, InverterDevice } from "./inventory.js";
+import { orEmpty } from "./tolerate.js";
+
+const CONTROLLABLE = "is-controllable";
+
+interface Found {
+  readonly device: CommunicationDevice;
+  readonly inverter: Inverter;
+}
+
+/** An EMS shows up in the device listing as an inverter whose model (e.g. GIV-EMS) or serial says so. */
+export function isEms(inverter: Inverter): boolean {
+  return /EMS/i.test(inverter.info?.model ?? "") || /EMS/i.test(inverter.serial);
+}
+
+/**
+ * Inverters and EMS plants behind the communication devices. An EMS's children are the
+ * inverters its system data lists, or failing that those whose dongle serial starts with the
+ * EMS serial. Controllable stand-alone inverters get their settings and presets listings.
+ */
+export async function discoverInverters(
+  client: CloudClient,
+  devices: readonly CommunicationDevice[],
+  call: CallOptions,
+  logger?: Logger,
+): Promise<{ inverters: InverterDevice[]; ems: EmsDevice[] }> {
+  const found: Found[] = devices.flatMap((device) => (device.inverter ? [{ device, inverter: device.inverter }] : []));
+  const plants = found.filter((f) => isEms(f.inverter));
+  const ems = await Promise.all(plants.map((plant) => emsOf(client, plant, found, call, logger)));
+  const parentOf = new Map<string, string>();
+  for (const plant of ems) for (const serial of plant.inverterSerials) parentOf.set(serial, plant.serial);
+
+  const inverters = await Promise.all(
+    found
+      .filter((f) => !isEms(f.inverter))
+      .map(async ({ device, inverter }) => {
+        const emsSerial = parentOf.get(inverter.serial);
+        const controllable = emsSerial === undefined && inverter.flags.includes(CONTROLLABLE);
+        const [settings, presets] = controllable
+          ? await Promise.all([
+              orEmpty(client.inverterControl.settings(inverter.serial, call), `settings of ${inverter.serial}`, logger),
+              orEmpty(client.inverterControl.presets(inverter.serial, call), `presets of ${inverter.serial}`, logger),
+            ])
+          : [[], []];
+        return inverterDevice(device, inverter, { emsSerial, controllable, settings, presets });
+      }),
+  );
+  return { inverters, ems };
+}
+
+async function emsOf(
+  client: CloudClient,
+  plant: Found,
+  found: readonly Found[],
+  call: CallOptions,
+  logger?: Logger,
+): Promise<EmsDevice> {
+  const serial = plant.inverter.serial;
+  let listed: string[] = [];
+  try {
+    const data = await client.ems.systemDataLatest(serial, call);
+    listed = data.inverters.flatMap((child) => (child.serial_number ? [child.serial_number] : []));
+  } catch (error) {
+    if (!(error instanceof CloudError)) throw error;
+    logger?.warn(`EMS ${serial}: system data not readable, children taken from dongle serials (${error.message})`);
+  }
+  const byDongle = found
+    .filter((f) => f !== plant && !isEms(f.inverter) && f.device.serial_number.startsWith(serial))
+    .map((f) => f.inverter.serial);
+  return {
+    kind: "ems",
+    serial,
+    model: plant.inverter.info?.model ?? "EMS",
+    inverterSerials: listed.length > 0 ? listed : byDongle,
+  };
+}
+
+function inverterDevice(
+  device: CommunicationDevice,
+  inverter: Inverter,
+  extra: Pick<InverterDevice, "controllable" | "settings" | "presets"> & { emsSerial: string | undefined },
+): InverterDevice {
+  const battery = inverter.info?.battery;
+  const capacityKwh =
+    typeof battery?.nominal_capacity === "number" && typeof battery.nominal_voltage === "number"
+      ? Math.round((battery.nominal_capacity * battery.nominal_voltage) / 100) / 10
+      : undefined;
+  const { emsSerial, ...rest } = extra;
+  return {
+    kind: "inverter",
+    serial: inverter.serial,
+    model: inverter.info?.model ?? "unknown",
+    dongleSerial: device.serial_number,
+    firmware: {
+      arm: inverter.firmware_version?.ARM,
+      dsp: inverter.firmware_version?.DSP,
+      dongle: device.firmware_version,
+    },
+    ...(emsSerial !== undefined ? { emsSerial } : {}),
+    ...(capacityKwh !== undefined && capacityKwh > 0 ? { batteryCapacityKwh: capacityKwh } : {}),
+    batteries: inverter.connections?.batteries ?? [],
+    meters: inverter.connections?.meters ?? [],
+    flags: inverter.flags,
+    ...rest,
+  };
+}

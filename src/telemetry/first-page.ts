@@ -1,0 +1,8 @@
+import type { PageIterator } from "../cloud/index.js";
+import type { Page } from "../cloud/schemas/common.js";
+
+/** Only the first page the iterator asks for: one request, whatever the number of pages. */
+export async function firstPage<T>(pages: PageIterator<T>): Promise<Page<T>> {
+  for await (const page of pages) return page;
+  return { data: [] };
+}

@@ -1,0 +1,93 @@
+import type { Page } from "../../cloud/schemas/common.js";
+import type { InverterDataPoint, MeterData, SystemData } from "../../cloud/schemas/inverter-data.js";
+import { firstPage } from "../first-page.js";
+import { live, type ResourceContext } from "../resource.js";
+import { localDate, timestampMs } from "../time.js";
+
+/** A page holds an hour of 5-minute points: small answers, and a new page only once an hour. */
+const PAGE_SIZE = 12;
+
+/**
+ * Today's data points of one inverter, read from the last page seen on, jumping straight to the
+ * last page the answer names, so a poll costs one request (two when a page has filled). The
+ * fallback when the `latest` endpoints answer 404.
+ */
+export class DataPointFeed {
+  private date: string | undefined;
+  private page = 1;
+  private latest: InverterDataPoint | undefined;
+  private fetchedAt = Number.NEGATIVE_INFINITY;
+  private pending: Promise<InverterDataPoint | undefined> | undefined;
+
+  constructor(
+    private readonly context: ResourceContext,
+    private readonly serial: string,
+    private readonly timezone: string,
+  ) {}
+
+  /**
+   * The newest point, fetched unless the last fetch is younger than `maxAgeMs`. A caller that
+   * comes while a fetch is under way shares it rather than walking the pages a second time.
+   */
+  newest(signal: AbortSignal, maxAgeMs = 0): Promise<InverterDataPoint | undefined> {
+    if (this.pending) return this.pending;
+    const now = this.context.now();
+    if (now - this.fetchedAt < maxAgeMs) return Promise.resolve(this.latest);
+    this.pending = this.fetch(now, signal).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async fetch(now: number, signal: AbortSignal): Promise<InverterDataPoint | undefined> {
+    const today = localDate(now, this.timezone);
+    if (today !== this.date) {
+      this.date = today;
+      this.page = 1;
+    }
+    for (;;) {
+      const page = await firstPage(
+        this.context.client.inverterData.dataPoints(this.serial, today, {
+          ...live(signal),
+          pageSize: PAGE_SIZE,
+          firstPage: this.page,
+        }),
+      );
+      for (const point of page.data) {
+        if (!this.latest || timestampMs(point.time) > timestampMs(this.latest.time)) this.latest = point;
+      }
+      const next = nextPage(page, this.page);
+      if (next === undefined) break;
+      this.page = next;
+    }
+    this.fetchedAt = now;
+    return this.latest;
+  }
+}
+
+/** The last page when the answer names another one; the next one when only links say there is more. */
+function nextPage(page: Page<unknown>, current: number): number | undefined {
+  const last = page.meta?.last_page;
+  if (last !== undefined && last !== null) {
+    const target = Math.max(1, last);
+    return target !== current ? target : undefined;
+  }
+  return page.links?.next ? current + 1 : undefined;
+}
+
+export function systemDataOf(point: InverterDataPoint): SystemData {
+  const power = point.power;
+  return {
+    time: point.time,
+    status: point.status,
+    solar: power?.solar,
+    grid: power?.grid,
+    battery: power?.battery,
+    inverter: power?.inverter,
+    consumption: power?.consumption?.power,
+  };
+}
+
+export function meterDataOf(point: InverterDataPoint): MeterData {
+  return { time: point.time, today: point.today, total: point.total, is_metered: point.is_metered };
+}

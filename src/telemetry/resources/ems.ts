@@ -1,0 +1,39 @@
+import { EMS_INVERTER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
+import type { EmsDevice } from "../inventory.js";
+import { live, type Resource, type ResourceContext } from "../resource.js";
+
+/**
+ * The EMS's system data, which also carries its child inverters' values: the children are not
+ * polled for live data themselves. `onChildStatus` hears each change of a child's status code
+ * after the first one seen (the children's fault events are read on those changes).
+ */
+export function emsResource(
+  context: ResourceContext,
+  ems: EmsDevice,
+  periodMs: number,
+  onChildStatus: (serial: string) => void,
+): Resource {
+  const { client, now } = context;
+  const childIds = ems.inverterSerials.map((serial) => serial.toLowerCase());
+  const statuses = new Map<string, number>();
+  return {
+    name: `ems ${ems.serial}`,
+    devices: [ems.serial.toLowerCase(), ...childIds],
+    periodMs,
+    async poll(signal) {
+      const data = await client.ems.systemDataLatest(ems.serial, live(signal));
+      const down: Record<string, string> = {};
+      for (const child of data.inverters) {
+        const serial = child.serial_number;
+        if (!serial) continue;
+        const previous = statuses.get(serial);
+        statuses.set(serial, child.status);
+        if (previous !== undefined && previous !== child.status) onChildStatus(serial);
+        if (emsCodeName(EMS_INVERTER_STATUS, child.status) === "OFFLINE") {
+          down[serial.toLowerCase()] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
+        }
+      }
+      return { readings: [{ kind: "ems", serial: ems.serial, at: now(), data }], down };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { Subject } from "rxjs";
+import type { Measurand } from "../../cloud/schemas/ev-charger.js";
+import { deviceId, type EvChargerDevice } from "../inventory.js";
+import { live, type Resource, type ResourceContext } from "../resource.js";
+import { isoSeconds, newest } from "../time.js";
+
+/** Energy.Active.Import.Register, Power.Active.Import, Current.Import, Voltage, SoC, Temperature. */
+export const METER_MEASURANDS: readonly Measurand[] = [4, 13, 1, 21, 19, 20];
+/** Records come every 5 minutes: 15 minutes always hold the newest. */
+const METER_WINDOW_MS = 15 * 60_000;
+/** Sessions overlapping the last week: the current one, or the last one if none is open. */
+const SESSION_WINDOW_MS = 7 * 86_400_000;
+
+const LOST = /^(lost|offline)$/i;
+
+/**
+ * An EV charger: its status every `statusMs`; its meter every `meterMs` and at once when the
+ * status changes; its sessions only at start and when the status changes, since a session
+ * opens and closes only with a status change.
+ */
+export function evChargerResources(
+  context: ResourceContext,
+  charger: EvChargerDevice,
+  poll: { readonly statusMs: number; readonly meterMs: number },
+): Resource[] {
+  const { client, now } = context;
+  const { uuid } = charger;
+  const id = deviceId(charger);
+  const statusChanged = new Subject<void>();
+  let lastStatus: string | undefined;
+
+  return [
+    {
+      name: `ev.status ${charger.serial}`,
+      devices: [id],
+      periodMs: poll.statusMs,
+      async poll(signal) {
+        const data = await client.evChargers.get(uuid, live(signal));
+        const status = `${data.online}|${data.status}`;
+        if (lastStatus !== undefined && status !== lastStatus) statusChanged.next();
+        lastStatus = status;
+        const offline = data.online === false || (data.status ? LOST.test(data.status) : false);
+        return {
+          readings: [{ kind: "ev.status", uuid, at: now(), data }],
+          ...(offline ? { down: { [id]: `EV charger ${charger.serial} is offline` } } : {}),
+        };
+      },
+    },
+    {
+      name: `ev.meter ${charger.serial}`,
+      devices: [id],
+      periodMs: poll.meterMs,
+      triggers: statusChanged,
+      async poll(signal) {
+        const at = now();
+        const records = await client.evChargers
+          .meterData(
+            uuid,
+            {
+              start_time: isoSeconds(at - METER_WINDOW_MS),
+              end_time: isoSeconds(at + 60_000),
+              measurands: METER_MEASURANDS,
+              meter_ids: [0],
+            },
+            live(signal),
+          )
+          .all();
+        const latest = newest(records, (record) => record.timestamp);
+        return { readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [] };
+      },
+    },
+    {
+      name: `ev.session ${charger.serial}`,
+      devices: [id],
+      triggers: statusChanged,
+      async poll(signal) {
+        const at = now();
+        const sessions = await client.evChargers
+          .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
+          .all();
+        const session = newest(sessions, (s) => s.started_at);
+        return { readings: [{ kind: "ev.session", uuid, at, session }] };
+      },
+    },
+  ];
+}

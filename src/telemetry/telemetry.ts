@@ -1,0 +1,119 @@
+import {
+  asyncScheduler,
+  defer,
+  filter,
+  merge,
+  mergeMap,
+  type Observable,
+  ReplaySubject,
+  type SchedulerLike,
+  Subject,
+  share,
+  takeUntil,
+  tap,
+} from "rxjs";
+import type { CloudClient } from "../cloud/index.js";
+import type { Logger } from "../log.js";
+import { ChangeFilter } from "./changes.js";
+import { Health } from "./health.js";
+import type { Inventory } from "./inventory.js";
+import { type Outcome, pollLoop } from "./poll-loop.js";
+import type { Reading } from "./readings.js";
+import { buildResources } from "./resources/index.js";
+
+/** Poll intervals in ms; the `poll` section of the configuration. */
+export interface PollConfig {
+  readonly inverter: number;
+  readonly meter: number;
+  readonly ems: number;
+  readonly ev_charger: number;
+  readonly events: number;
+  readonly smart_device: number;
+  readonly battery: number;
+}
+
+export interface TelemetryOptions {
+  readonly client: CloudClient;
+  readonly inventory: Inventory;
+  readonly poll: PollConfig;
+  readonly logger?: Logger;
+  /** Epoch ms for readings and query windows; Date.now by default. */
+  readonly now?: () => number;
+  /** Timers of the poll loops; asyncScheduler by default, a virtual one in tests. */
+  readonly scheduler?: SchedulerLike;
+  /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
+  readonly failuresBeforeUnavailable?: number;
+  /** Longest wait before retrying a failing resource (its period, if longer); 5 minutes by default. */
+  readonly maxBackoffMs?: number;
+}
+
+export interface Telemetry {
+  /**
+   * Changed readings and availability changes. Polling starts with the first subscriber and is
+   * shared: subscribe every consumer before the first answer comes back.
+   */
+  readonly readings$: Observable<Reading>;
+  /** Polls every resource of the device (deviceId()) at once, e.g. after a command. */
+  refresh(deviceId: string): void;
+  /** Abandons in-flight requests and completes readings$. */
+  stop(): void;
+}
+
+export function startTelemetry(options: TelemetryOptions): Telemetry {
+  const { client, inventory, poll, logger } = options;
+  const now = options.now ?? Date.now;
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const threshold = options.failuresBeforeUnavailable ?? 3;
+  const maxBackoffMs = options.maxBackoffMs ?? 300_000;
+  const controller = new AbortController();
+  const stopped$ = new ReplaySubject<void>(1);
+  const refresh$ = new Subject<string>();
+
+  const readings$ = defer(() => {
+    const resources = buildResources({ client, now }, inventory, poll);
+    const changes = new ChangeFilter();
+    const health = new Health(threshold);
+    const loops = resources.map((resource) =>
+      pollLoop(resource, {
+        scheduler,
+        signal: controller.signal,
+        maxBackoffMs,
+        wake: refresh$.pipe(filter((id) => resource.devices.includes(id))),
+      }),
+    );
+    return merge(...loops).pipe(
+      tap((outcome) => logOutcome(logger, outcome, threshold)),
+      mergeMap((outcome) => {
+        const availability = health.record(outcome, now());
+        for (const reading of availability) logAvailability(logger, reading);
+        const data = outcome.ok ? outcome.result.readings.filter((reading) => changes.changed(reading)) : [];
+        return [...availability, ...data];
+      }),
+    );
+  }).pipe(takeUntil(stopped$), share());
+
+  return {
+    readings$,
+    refresh: (deviceId) => refresh$.next(deviceId.toLowerCase()),
+    stop: () => {
+      controller.abort();
+      stopped$.next();
+      stopped$.complete();
+      refresh$.complete();
+    },
+  };
+}
+
+function logAvailability(logger: Logger | undefined, reading: Reading): void {
+  if (!logger || reading.kind !== "availability") return;
+  if (reading.available) logger.info({ device: reading.device }, "device available");
+  else logger.warn({ device: reading.device }, `device unavailable: ${reading.reason}`);
+}
+
+function logOutcome(logger: Logger | undefined, outcome: Outcome, threshold: number): void {
+  if (!logger || outcome.ok) return;
+  const { failures, error } = outcome;
+  const message = `${outcome.resource.name}: poll failed (${failures} in a row): ${error instanceof Error ? error.message : String(error)}`;
+  if (failures === 1 || failures === threshold) logger.warn(message);
+  else logger.debug(message);
+}
