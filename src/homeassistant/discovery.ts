@@ -1,0 +1,201 @@
+import { type Device, deviceId, type Inventory } from "../telemetry/inventory.js";
+import { type DeviceDetails, type EntityDef, entitiesFor, slug } from "./entities/index.js";
+import type { Topics } from "./topics.js";
+
+export interface Origin {
+  readonly name: string;
+  readonly sw_version: string;
+  readonly support_url: string;
+}
+
+export interface DiscoveryOptions {
+  readonly topics: Topics;
+  readonly origin: Origin;
+  /** Layout learnt from readings (solar arrays, EMS meters, EV modes), by deviceId(). */
+  readonly details?: (deviceId: string) => DeviceDetails | undefined;
+}
+
+export interface DiscoveryMessage {
+  readonly topic: string;
+  readonly payload: Record<string, unknown>;
+}
+
+/** Published retained, an empty payload removes the entity from Home Assistant. */
+export interface RemovalMessage {
+  readonly topic: string;
+  readonly payload: "";
+}
+
+const identifier = (id: string): string => `energy2mqtt_${id}`;
+
+function devicesOf(inventory: Inventory): Device[] {
+  return [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices];
+}
+
+function deviceName(device: Device): string {
+  switch (device.kind) {
+    case "inverter":
+      return `Inverter ${device.serial}`;
+    case "ems":
+      return `EMS ${device.serial}`;
+    case "ev_charger":
+      return device.alias || `EV charger ${device.serial}`;
+    case "smart_device":
+      return device.alias || `Smart device ${device.uuid.slice(0, 8)}`;
+  }
+}
+
+/** The start of entity IDs: from serials, which do not change when the user renames a device. */
+function entityBase(device: Device): string {
+  switch (device.kind) {
+    case "inverter":
+      return `inverter_${slug(device.serial)}`;
+    case "ems":
+      return `ems_${slug(device.serial)}`;
+    case "ev_charger":
+      return `ev_charger_${slug(device.serial)}`;
+    case "smart_device":
+      return `smart_device_${slug(device.alias) || slug(device.uuid.slice(0, 8))}`;
+  }
+}
+
+function firmware(device: Device): string | undefined {
+  if (device.kind !== "inverter") return undefined;
+  const parts = [
+    device.firmware.arm == null ? undefined : `ARM ${device.firmware.arm}`,
+    device.firmware.dsp == null ? undefined : `DSP ${device.firmware.dsp}`,
+  ].filter((part) => part !== undefined);
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+/**
+ * An EMS child points at its EMS. The dongle is not a Home Assistant device here, and Home
+ * Assistant refuses a via_device that names no device, so a plain inverter has none.
+ */
+function viaDevice(device: Device, inventory: Inventory): string | undefined {
+  if (device.kind !== "inverter" || device.emsSerial === undefined) return undefined;
+  const ems = inventory.ems.find((one) => one.serial.toLowerCase() === device.emsSerial?.toLowerCase());
+  return ems ? identifier(deviceId(ems)) : undefined;
+}
+
+function deviceBlock(device: Device, inventory: Inventory): Record<string, unknown> {
+  const block: Record<string, unknown> = {
+    identifiers: [identifier(deviceId(device))],
+    name: deviceName(device),
+    manufacturer: "GivEnergy",
+  };
+  const model =
+    device.kind === "inverter" || device.kind === "ems"
+      ? device.model
+      : device.kind === "ev_charger"
+        ? device.type
+        : "Smart device";
+  if (model) block.model = model;
+  if (device.kind !== "smart_device") block.serial_number = device.serial;
+  const sw = firmware(device);
+  if (sw) block.sw_version = sw;
+  const via = viaDevice(device, inventory);
+  if (via) block.via_device = via;
+  return block;
+}
+
+/** Home Assistant fields of the entity, in a fixed order. */
+function entityFields(entity: EntityDef): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (entity.device_class !== undefined) fields.device_class = entity.device_class;
+  if (entity.unit !== undefined) fields.unit_of_measurement = entity.unit;
+  if (entity.state_class !== undefined) fields.state_class = entity.state_class;
+  if (entity.entity_category !== undefined) fields.entity_category = entity.entity_category;
+  if (entity.icon !== undefined) fields.icon = entity.icon;
+  if (entity.enabled_by_default === false) fields.enabled_by_default = false;
+  if (entity.options !== undefined) fields.options = [...entity.options];
+  return fields;
+}
+
+function componentFields(entity: EntityDef): Record<string, unknown> {
+  switch (entity.component) {
+    case "switch":
+      return { payload_on: "ON", payload_off: "OFF", state_on: "ON", state_off: "OFF" };
+    case "binary_sensor":
+      return { payload_on: "ON", payload_off: "OFF" };
+    case "number":
+      return { min: entity.min, max: entity.max, step: entity.step, mode: entity.mode ?? "auto" };
+    case "button":
+      return { payload_press: "PRESS" };
+    default:
+      return {};
+  }
+}
+
+function payloadFor(
+  device: Device,
+  entity: EntityDef,
+  inventory: Inventory,
+  options: DiscoveryOptions,
+): Record<string, unknown> {
+  const { topics } = options;
+  const id = deviceId(device);
+  return {
+    name: entity.name,
+    unique_id: `${identifier(id)}_${entity.key}`,
+    default_entity_id: `${entity.component}.${entityBase(device)}_${entity.key}`,
+    ...entityFields(entity),
+    ...(entity.component === "button"
+      ? {}
+      : { state_topic: topics.deviceState(id), value_template: `{{ value_json.${entity.key} }}` }),
+    ...(entity.command ? { command_topic: topics.command(id, entity.key) } : {}),
+    ...componentFields(entity),
+    availability: [
+      {
+        topic: topics.bridgeState,
+        value_template: "{{ value_json.state }}",
+        payload_available: "online",
+        payload_not_available: "offline",
+      },
+      { topic: topics.availability(id), payload_available: "online", payload_not_available: "offline" },
+    ],
+    availability_mode: "all",
+    device: deviceBlock(device, inventory),
+    origin: {
+      name: options.origin.name,
+      sw_version: options.origin.sw_version,
+      support_url: options.origin.support_url,
+    },
+  };
+}
+
+/** Retained discovery configs for every entity of every device of the inventory. */
+export function discoveryMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
+  return devicesOf(inventory).flatMap((device) => {
+    const id = deviceId(device);
+    return entitiesFor(device, options.details?.(id)).map((entity) => ({
+      topic: options.topics.discovery(entity.component, id, entity.key),
+      payload: payloadFor(device, entity, inventory, options),
+    }));
+  });
+}
+
+function topicsOf(inventory: Inventory, options: Pick<DiscoveryOptions, "topics" | "details">): Set<string> {
+  const topics = new Set<string>();
+  for (const device of devicesOf(inventory)) {
+    const id = deviceId(device);
+    for (const entity of entitiesFor(device, options.details?.(id))) {
+      topics.add(options.topics.discovery(entity.component, id, entity.key));
+    }
+  }
+  return topics;
+}
+
+/**
+ * Empty retained configs for what the previous inventory had and the current one does not:
+ * every entity of a device that went away, and entities a remaining device no longer has
+ * (a setting dropped from its listing).
+ */
+export function removalMessages(
+  previous: Inventory,
+  current: Inventory,
+  options: Pick<DiscoveryOptions, "topics" | "details">,
+): RemovalMessage[] {
+  const kept = topicsOf(current, options);
+  return [...topicsOf(previous, options)].filter((topic) => !kept.has(topic)).map((topic) => ({ topic, payload: "" }));
+}

@@ -1,0 +1,43 @@
+import type { Device, InverterDevice } from "../../telemetry/inventory.js";
+import { batteryModuleEntities } from "./battery-modules.js";
+import { emsEntities } from "./ems.js";
+import { evControlEntities } from "./ev-controls.js";
+import { evSensorEntities } from "./ev-sensors.js";
+import { counterEntities } from "./inverter-counters.js";
+import { eventEntities } from "./inverter-events.js";
+import { liveEntities } from "./inverter-live.js";
+import { presetEntities } from "./inverter-presets.js";
+import { settingEntities } from "./inverter-settings.js";
+import { smartDeviceEntities } from "./smart-device.js";
+import type { DeviceDetails, EntityDef } from "./types.js";
+
+/** Inverters of an EMS plant are controlled through the EMS (api-notes), so they get sensors only. */
+function inverterEntities(device: InverterDevice, details: DeviceDetails | undefined): EntityDef[] {
+  const sensors = [
+    ...liveEntities(device, details),
+    ...counterEntities(),
+    ...eventEntities(),
+    ...batteryModuleEntities(device.batteries),
+  ];
+  if (device.emsSerial !== undefined) return sensors;
+  return [...sensors, ...presetEntities(device.presets), ...settingEntities(device)];
+}
+
+/** Every Home Assistant entity of a device, in a stable order. */
+export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
+  switch (device.kind) {
+    case "inverter":
+      return inverterEntities(device, details);
+    case "ems":
+      return emsEntities(device, details);
+    case "ev_charger":
+      return [...evSensorEntities(), ...evControlEntities(device, details)];
+    case "smart_device":
+      return smartDeviceEntities();
+  }
+}
+
+/** The entity with this key, if the device has one. */
+export function findEntity(device: Device, key: string, details?: DeviceDetails): EntityDef | undefined {
+  return entitiesFor(device, details).find((entity) => entity.key === key);
+}

@@ -1,0 +1,112 @@
+import { EV_COMMANDS } from "../../cloud/schemas/ev-commands.js";
+import { checkValue } from "../../cloud/validation-rules.js";
+import type { ChangeRequest, SettingValue } from "../../control/change.js";
+import type { Device } from "../../telemetry/inventory.js";
+import { entitiesFor } from "./catalogue.js";
+import { parsePayload } from "./payload.js";
+import type { CommandTarget, ControlSource, DeviceDetails, EntityDef } from "./types.js";
+
+export type CommandResult =
+  | { readonly ok: true; readonly request: ChangeRequest }
+  | { readonly ok: false; readonly message: string };
+
+const fail = (message: string): CommandResult => ({ ok: false, message });
+
+function describe(device: Device): string {
+  switch (device.kind) {
+    case "inverter":
+      return `Inverter ${device.serial}`;
+    case "ems":
+      return `EMS ${device.serial}`;
+    case "ev_charger":
+      return `EV charger ${device.alias || device.serial}`;
+    case "smart_device":
+      return `Smart device ${device.alias}`;
+  }
+}
+
+function unknownEntity(device: Device, key: string, entities: readonly EntityDef[]): CommandResult {
+  const controls = entities.filter((entity) => entity.command).map((entity) => entity.key);
+  if (controls.length === 0) return fail(`${describe(device)} has no controls; "${key}" cannot be set`);
+  const shown = controls.slice(0, 12).join(", ");
+  const more = controls.length > 12 ? ` and ${controls.length - 12} more` : "";
+  return fail(`${describe(device)} has no control "${key}"; its controls are ${shown}${more}`);
+}
+
+function presetRequest(
+  device: Device,
+  target: Extract<CommandTarget, { kind: "preset" }>,
+  value: SettingValue | undefined,
+  current: ControlSource | undefined,
+): CommandResult {
+  if (device.kind !== "inverter") return fail(`${describe(device)} has no presets`);
+  const fields: Record<string, unknown> = {};
+  for (const name of target.alsoRequired) {
+    const known = current?.presets?.[target.preset]?.[name];
+    if (known === undefined || known === null) {
+      return fail(
+        `${target.preset} needs ${name} with every change, and its current value is not known yet; try again after the next refresh`,
+      );
+    }
+    fields[name] = known;
+  }
+  if (target.field !== undefined) {
+    if (target.slot === undefined) fields[target.field] = value;
+    else fields.slots = { [target.slot]: { [target.field]: value } };
+  }
+  return { ok: true, request: { kind: "preset", serial: device.serial, preset: target.preset, fields } };
+}
+
+function evRequest(
+  device: Device,
+  entity: EntityDef,
+  target: Extract<CommandTarget, { kind: "ev-command" }>,
+  value: SettingValue | undefined,
+): CommandResult {
+  if (device.kind !== "ev_charger") return fail(`${describe(device)} is not an EV charger`);
+  const none = entity.command?.noneValue !== undefined && value === entity.command.noneValue;
+  const request: Record<string, unknown> = target.field !== undefined && !none ? { [target.field]: value } : {};
+  const checked = EV_COMMANDS[target.command].request.safeParse(request);
+  if (!checked.success) {
+    return fail(`${entity.name}: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
+  }
+  return { ok: true, request: { kind: "ev-command", uuid: device.uuid, command: target.command, request } };
+}
+
+/**
+ * Reads a command published to an entity's command topic and builds the change it asks for.
+ * `current` gives the preset fields a preset needs in every request (pause-battery's mode);
+ * the gate still checks the change against the device's own rules before sending it.
+ */
+export function commandFor(
+  device: Device,
+  entityKey: string,
+  payload: string,
+  current?: ControlSource,
+  details?: DeviceDetails,
+): CommandResult {
+  const entities = entitiesFor(device, details);
+  const entity = entities.find((one) => one.key === entityKey);
+  if (!entity) return unknownEntity(device, entityKey, entities);
+  if (!entity.command) return fail(`${entity.name} is a ${entity.component.replace("_", " ")}; it cannot be set`);
+  const parsed = parsePayload(entity, payload);
+  if (!parsed.ok) return fail(parsed.message);
+  const { target, rules } = entity.command;
+  if (rules.length > 0) {
+    const check = checkValue(parsed.value, rules);
+    if (!check.ok) return fail(`${entity.name} ${check.problems.join("; ")}`);
+  }
+  switch (target.kind) {
+    case "setting":
+      if (device.kind !== "inverter") return fail(`${describe(device)} has no settings`);
+      if (parsed.value === undefined) return fail(`${entity.name} has no value to write`);
+      return {
+        ok: true,
+        request: { kind: "setting", serial: device.serial, settingId: target.settingId, value: parsed.value },
+      };
+    case "preset":
+      return presetRequest(device, target, parsed.value, current);
+    case "ev-command":
+      return evRequest(device, entity, target, parsed.value);
+  }
+}

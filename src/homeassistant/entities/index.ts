@@ -1,0 +1,16 @@
+export { entitiesFor, findEntity } from "./catalogue.js";
+export { type CommandResult, commandFor } from "./command.js";
+export { controlState } from "./control-state.js";
+export { detailsOf, inventoryState, type StatePatch, statePatch } from "./state.js";
+export type {
+  CommandBinding,
+  CommandTarget,
+  Component,
+  ControlSource,
+  DeviceDetails,
+  EntityDef,
+  EvCommandDataMap,
+  StateValue,
+  StateValues,
+} from "./types.js";
+export { slug } from "./values.js";

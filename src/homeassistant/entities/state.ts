@@ -1,0 +1,62 @@
+import { type Device, deviceId } from "../../telemetry/inventory.js";
+import type { Reading } from "../../telemetry/readings.js";
+import { batteryModuleState } from "./battery-modules.js";
+import { emsDetails, emsPatch } from "./ems.js";
+import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";
+import { counterPatch } from "./inverter-counters.js";
+import { eventPatch } from "./inverter-events.js";
+import { liveDetails, livePatch } from "./inverter-live.js";
+import { smartDevicePatch } from "./smart-device.js";
+import type { DeviceDetails, StateValue, StateValues } from "./types.js";
+
+export interface StatePatch {
+  /** deviceId() of the device the reading is for. */
+  readonly device: string;
+  readonly values: StateValues;
+}
+
+/** deviceId() from a reading's serial or uuid: the same lower-casing. */
+const idOf = (serialOrUuid: string): string => serialOrUuid.toLowerCase();
+
+/**
+ * A reading's values under the entity keys, to merge into the device's state JSON.
+ * `stateOf` gives a device's state so far; only an open charging session needs it (its energy
+ * is the import register last seen minus the session's start). Availability is not state: undefined.
+ */
+export function statePatch(
+  reading: Reading,
+  stateOf?: (deviceId: string) => Readonly<Record<string, StateValue>> | undefined,
+): StatePatch | undefined {
+  switch (reading.kind) {
+    case "inverter.live":
+      return { device: idOf(reading.serial), values: livePatch(reading.data) };
+    case "inverter.counters":
+      return { device: idOf(reading.serial), values: counterPatch(reading.data) };
+    case "inverter.events":
+      return { device: idOf(reading.serial), values: eventPatch(reading.active, reading.latest) };
+    case "ems":
+      return { device: idOf(reading.serial), values: emsPatch(reading.data) };
+    case "ev.status":
+      return { device: idOf(reading.uuid), values: evStatusPatch(reading.data) };
+    case "ev.meter":
+      return { device: idOf(reading.uuid), values: evMeterPatch(reading.latest) };
+    case "ev.session":
+      return { device: idOf(reading.uuid), values: evSessionPatch(reading.session, stateOf?.(idOf(reading.uuid))) };
+    case "smart.data":
+      return { device: idOf(reading.uuid), values: smartDevicePatch(reading.point) };
+    case "availability":
+      return undefined;
+  }
+}
+
+/** Values the inventory itself carries (battery modules), to publish with the first state. */
+export function inventoryState(device: Device): StatePatch {
+  return { device: deviceId(device), values: device.kind === "inverter" ? batteryModuleState(device.batteries) : {} };
+}
+
+/** What a reading tells about the device's layout (solar arrays, EMS meters), if anything. */
+export function detailsOf(reading: Reading): DeviceDetails | undefined {
+  if (reading.kind === "inverter.live") return liveDetails(reading.data);
+  if (reading.kind === "ems") return emsDetails(reading.data);
+  return undefined;
+}

@@ -1,0 +1,89 @@
+import type { EvCommandData, EvCommandId } from "../../cloud/schemas/ev-commands.js";
+import type { PresetValues } from "../../cloud/schemas/inverter-control.js";
+import type { SettingValue } from "../../control/change.js";
+
+export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
+
+/** A value in a device's state JSON: numbers as numbers, switches "ON"/"OFF", times "HH:MM:SS". */
+export type StateValue = string | number | boolean | null;
+export type StateValues = Record<string, StateValue>;
+
+/** Where a control's command goes. */
+export type CommandTarget =
+  | { readonly kind: "setting"; readonly settingId: number }
+  | {
+      readonly kind: "preset";
+      /** Preset identifier, e.g. timed-charge. */
+      readonly preset: string;
+      /** Left out for a preset that takes no data (reset-to-defaults). */
+      readonly field?: string;
+      /** 1-based slot number, for a slot field of a timed preset. */
+      readonly slot?: number;
+      /** Other fields the preset needs in every request (its `required` parameters). */
+      readonly alsoRequired: readonly string[];
+    }
+  | {
+      readonly kind: "ev-command";
+      readonly command: EvCommandId;
+      /** The request field that carries the value; none for commands without fields. */
+      readonly field?: string;
+    };
+
+/** How an incoming MQTT payload becomes a ChangeRequest. */
+export interface CommandBinding {
+  readonly target: CommandTarget;
+  /** Validation rules of the listing the value must pass (settings and preset fields). */
+  readonly rules: readonly string[];
+  /** For selects: the value sent for each entry of `options`, in the same order. */
+  readonly optionValues?: readonly (string | number)[];
+  /** For buttons: the value written (a write-only setting's exact value). */
+  readonly pressValue?: SettingValue;
+  /** For numbers: this value sends the command without its field (no limit). */
+  readonly noneValue?: number;
+}
+
+/** One Home Assistant entity of a device. */
+export interface EntityDef {
+  /** snake_case, stable: the key in the device's state JSON and the command topic suffix. */
+  readonly key: string;
+  readonly component: Component;
+  readonly name: string;
+  readonly device_class?: string;
+  readonly unit?: string;
+  readonly state_class?: "measurement" | "total" | "total_increasing";
+  readonly icon?: string;
+  readonly entity_category?: "config" | "diagnostic";
+  /** False for entities most users do not need; they can enable them in Home Assistant. */
+  readonly enabled_by_default?: boolean;
+  readonly options?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  readonly mode?: "auto" | "box" | "slider";
+  readonly command?: CommandBinding;
+}
+
+/**
+ * What the catalogue learns about a device beyond the inventory. Everything is optional; the
+ * catalogue falls back to the usual layout, and discovery can be sent again when this grows.
+ */
+export interface DeviceDetails {
+  /** Solar arrays (MPPT inputs) the inverter's live data reports. */
+  readonly solarArrays?: number;
+  /** Meters behind an EMS, as its system data lists them. */
+  readonly emsMeters?: number;
+  /** Modes the EV charger offers (change-mode's `available`). */
+  readonly evModes?: readonly string[];
+}
+
+export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };
+
+/** The device's current control values, as read from it. */
+export interface ControlSource {
+  /** Setting ID -> value (GET/POST .../settings/{id}/read). */
+  readonly settings?: Readonly<Record<number, SettingValue | null | undefined>>;
+  /** Preset identifier -> values (Get Preset Values). */
+  readonly presets?: Readonly<Record<string, PresetValues | undefined>>;
+  /** EV command ID -> command data (Get Command Data). */
+  readonly evCommands?: EvCommandDataMap;
+}

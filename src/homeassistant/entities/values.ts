@@ -1,0 +1,60 @@
+import { booleanValue, numericValue } from "../../cloud/validation-rules.js";
+import type { StateValue } from "./types.js";
+
+/** A number, or null for anything else (Home Assistant shows null as unknown). */
+export function num(value: unknown): number | null {
+  return numericValue(value) ?? null;
+}
+
+/** Rounds away binary noise from unit conversions (0.1 + 0.2). */
+export function round(value: number, places = 3): number {
+  const factor = 10 ** places;
+  return Math.round(value * factor) / factor;
+}
+
+export function onOff(value: unknown): "ON" | "OFF" | null {
+  const flag = booleanValue(value);
+  return flag === undefined ? null : flag ? "ON" : "OFF";
+}
+
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+
+/** `05:30` or `05:30:00` as Home Assistant's time state `05:30:00`; null for anything else. */
+export function timeState(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const match = TIME.exec(value.trim());
+  return match ? `${match[1]}:${match[2]}:${match[3] ?? "00"}` : null;
+}
+
+/** `05:30` or `05:30:00` as the `HH:mm` that writes use; undefined for anything else. */
+export function writeTime(value: string): string | undefined {
+  const match = TIME.exec(value.trim());
+  return match ? `${match[1]}:${match[2]}` : undefined;
+}
+
+const ZONED = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO 8601 moment for a timestamp sensor, or null: a local datetime carries no zone, and
+ * Home Assistant refuses a timestamp without one.
+ */
+export function zonedTimestamp(value: unknown): string | null {
+  if (typeof value !== "string" || !ZONED.test(value)) return null;
+  const ms = Date.parse(value.replace(" ", "T"));
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+}
+
+/** `Battery Reserve % Limit` -> `battery_reserve_percent_limit`. */
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/%/g, " percent ")
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+/** Text from a list of known states, or null when the device sends one Home Assistant was not told of. */
+export function option(value: unknown, options: readonly string[]): StateValue {
+  return typeof value === "string" && options.includes(value) ? value : null;
+}
