@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { runApiCommand } from "./commands/api.js";
+import { runDaemonCommand } from "./commands/run.js";
 import { runSimulateCommand } from "./commands/simulate.js";
 import { ConfigError } from "./config/index.js";
 
@@ -8,7 +9,6 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /** Commands agreed in the design that later issues build; until then they say so and exit 2. */
 const NOT_BUILT: ReadonlyArray<{ name: string; args?: string; summary: string; issue: number }> = [
-  { name: "run", summary: "run the daemon: cloud to Home Assistant over MQTT", issue: 4 },
   { name: "check", summary: "check a configuration file and the cloud token", issue: 4 },
   { name: "rules", args: "[action]", summary: "tariff rules: `rules plan` shows what would run", issue: 6 },
   { name: "archive", summary: "copy the account's whole history into the local store", issue: 5 },
@@ -35,6 +35,16 @@ export async function main(argv: readonly string[]): Promise<number> {
         exitCode = EXIT.usage;
       });
   }
+
+  program
+    .command("run")
+    .description(
+      "run the daemon: the cloud to Home Assistant over MQTT (embedded simulator and broker when unconfigured)",
+    )
+    .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
+    .action(async (options: { config?: string }) => {
+      exitCode = await runDaemonCommand({ ...options, version: await packageVersion() });
+    });
 
   program
     .command("simulate")

@@ -35,7 +35,7 @@ export class Topics {
   }
 
   get bridgeRequestWildcard(): string {
-    return `${this.base}/bridge/request/+`;
+    return `${this.base}/bridge/request/#`;
   }
 
   bridgeResponse(action: string): string {

@@ -11,6 +11,8 @@ export interface TestBroker {
   readonly url: string;
   readonly kind: BrokerKind;
   stop(): Promise<void>;
+  /** Stops the broker and starts it again on the same port, losing retained messages (no persistence). */
+  restart?(): Promise<void>;
 }
 
 /**
@@ -36,8 +38,17 @@ async function pickBroker(): Promise<TestBroker> {
       "REQUIRE_MOSQUITTO=1 but no mosquitto binary is on PATH (install Debian's mosquitto package) and no Docker engine answers",
     );
   }
-  const embedded = await startEmbeddedBroker({ port: 0 });
-  return { url: embedded.url, kind: "embedded", stop: () => embedded.close() };
+  let embedded = await startEmbeddedBroker({ port: 0 });
+  return {
+    url: embedded.url,
+    kind: "embedded",
+    stop: () => embedded.close(),
+    restart: async () => {
+      const port = embedded.port;
+      await embedded.close();
+      embedded = await startEmbeddedBroker({ port });
+    },
+  };
 }
 
 function findMosquitto(): string | undefined {
@@ -69,18 +80,26 @@ async function startMosquitto(binary: string): Promise<TestBroker> {
     config,
     `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type error\n`,
   );
-  const child = spawn(binary, ["-c", config], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  await waitForPort(port, child, () => stderr);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(binary, ["-c", config], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await waitForPort(port, child, () => stderr);
+    return child;
+  };
+  let child = await launch();
   return {
     url: `mqtt://127.0.0.1:${port}`,
     kind: "mosquitto",
     stop: async () => {
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      await stopChild(child);
+      child = await launch();
     },
   };
 }

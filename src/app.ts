@@ -1,0 +1,193 @@
+import { startEmbeddedBroker } from "./broker/index.js";
+import { CloudClient } from "./cloud/client.js";
+import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
+import type { Config } from "./config/index.js";
+import { ControlGate } from "./control/index.js";
+import { HomeAssistantBridge } from "./homeassistant/bridge.js";
+import { redactUrl } from "./homeassistant/mqtt-connection.js";
+import { Topics } from "./homeassistant/topics.js";
+import type { Logger } from "./log.js";
+import { openStore, type Store } from "./store/index.js";
+import { discoverInventory, startTelemetry } from "./telemetry/index.js";
+import { deviceId, type Inventory } from "./telemetry/inventory.js";
+
+export interface App {
+  readonly inventory: Inventory;
+  readonly cloudUrl: string;
+  readonly mqttUrl: string;
+  /** Set when the daemon started the simulator itself. */
+  readonly simulated: boolean;
+  stop(): Promise<void>;
+}
+
+/** A start-up problem the user can fix; `exitCode` follows the CLI's convention. */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
+
+/**
+ * The composition root: wires cloud, store, control, telemetry and Home Assistant, starting
+ * the embedded simulator and broker when nothing is configured, and stops them in reverse.
+ */
+export async function startApp(config: Config, logger: Logger, version: string): Promise<App> {
+  const stack: (() => Promise<void>)[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stack.reverse())
+      await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
+  };
+  try {
+    const cloud = await startCloud(config, logger, stack);
+    const mqttUrl = await startBroker(config, logger, stack);
+    const store = openStoreOrWarn(config, logger);
+    if (store) stack.push(async () => store.close());
+
+    const client = new CloudClient({
+      baseUrl: cloud.url,
+      token: cloud.token,
+      context: config.cloud.context,
+      requestsPerMinute: config.cloud.requests_per_minute,
+      pageSize: config.cloud.page_size,
+      timeoutMs: config.cloud.timeout,
+    });
+    await checkToken(client);
+    const inventory = await discoverInventory(client, { logger });
+    const gate = new ControlGate({
+      client,
+      audit: store?.audit ?? loggingAudit(logger),
+      devices: {
+        inverter: (serial) => inventory.inverters.find((i) => i.serial === serial),
+        charger: (uuid) => inventory.evChargers.find((c) => c.uuid === uuid),
+      },
+      logger,
+    });
+    const telemetry = startTelemetry({ client, inventory, poll: config.poll, logger });
+    stack.push(async () => telemetry.stop());
+    const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
+    const bridge = new HomeAssistantBridge({
+      mqtt: {
+        url: mqttUrl,
+        ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
+        ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+        ...(config.mqtt.client_id ? { clientId: config.mqtt.client_id } : {}),
+      },
+      topics,
+      statusTopic: config.homeassistant.status_topic,
+      discovery: config.homeassistant.discovery,
+      origin: { ...ORIGIN, sw_version: version },
+      client,
+      gate,
+      logger,
+      refresh: (id) => telemetry.refresh(id),
+    });
+    await bridge.start(inventory, telemetry.readings$);
+    stack.push(() => bridge.stop());
+    const ids = [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices].map(
+      deviceId,
+    );
+    logger.info({ devices: ids }, "running");
+    return { inventory, cloudUrl: cloud.url, mqttUrl, simulated: cloud.simulated, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[]) {
+  if (config.cloud.url) {
+    if (!config.cloud.token) {
+      throw new StartupError(
+        "cloud.url is set but cloud.token is not: create an API token in the portal and set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN)",
+        2,
+      );
+    }
+    return { url: config.cloud.url, token: config.cloud.token, simulated: false };
+  }
+  // Loaded only when needed: a real installation never pays for the simulator.
+  const { startSimulator } = await import("./simulator/index.js");
+  const simulator = await startSimulator({ port: 0, scenario: "demo" });
+  stack.push(() => simulator.stop());
+  const token = simulator.tokens.owner;
+  if (!token) throw new StartupError("the demo scenario has no owner actor", 1);
+  logger.info({ url: simulator.url }, "no cloud configured: started the built-in simulator (demo house)");
+  return { url: simulator.url, token, simulated: true };
+}
+
+async function startBroker(config: Config, logger: Logger, stack: (() => Promise<void>)[]): Promise<string> {
+  if (config.mqtt.url) return config.mqtt.url;
+  const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: 1883, portAttempts: 20 });
+  stack.push(() => broker.close());
+  logger.info({ url: broker.url }, "no MQTT broker configured: started the embedded broker");
+  return broker.url;
+}
+
+function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
+  try {
+    return openStore(config.store.path);
+  } catch (error) {
+    logger.error(
+      { err: (error as Error).message },
+      "the store could not be opened; running without history and audit log",
+    );
+    return undefined;
+  }
+}
+
+async function checkToken(client: CloudClient): Promise<void> {
+  try {
+    await client.account.get({ priority: "command" });
+  } catch (error) {
+    if (error instanceof AuthenticationError || error instanceof ForbiddenError)
+      throw new StartupError(error.message, 2);
+    if (error instanceof SubscriptionRequiredError) throw new StartupError(error.message, 1);
+    throw error;
+  }
+}
+
+/** Used when the store cannot be opened: the audit trail goes to the log instead. */
+function loggingAudit(logger: Logger) {
+  return {
+    record(entry: unknown): void {
+      logger.info({ audit: entry }, "change");
+    },
+    recent(): [] {
+      return [];
+    },
+  };
+}
+
+export function describeStartup(app: App, baseTopic: string): string {
+  const lines = [
+    `energy2mqtt is running with ${app.inventory.inverters.length} inverter(s), ${app.inventory.ems.length} EMS, ${app.inventory.evChargers.length} EV charger(s), ${app.inventory.smartDevices.length} smart device(s).`,
+    app.simulated
+      ? `Cloud: the built-in simulator at ${app.cloudUrl} (demo house; set cloud.url and cloud.token for your own).`
+      : `Cloud: ${app.cloudUrl}`,
+    `MQTT: ${redactUrl(app.mqttUrl)}`,
+    `Watch it: mosquitto_sub -h ${hostOf(app.mqttUrl)} -p ${portOf(app.mqttUrl)} -t '${baseTopic}/#' -v`,
+    `Home Assistant: add the MQTT integration with broker ${hostOf(app.mqttUrl)} and port ${portOf(app.mqttUrl)}; the devices appear by discovery.`,
+  ];
+  return lines.join("\n");
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "127.0.0.1";
+  }
+}
+
+function portOf(url: string): string {
+  try {
+    return new URL(url).port || "1883";
+  } catch {
+    return "1883";
+  }
+}

@@ -1,0 +1,54 @@
+import { existsSync } from "node:fs";
+import { describeStartup, StartupError, startApp } from "../app.js";
+import { loadConfig } from "../config/index.js";
+import { createLogger } from "../log.js";
+
+/** How long shutdown may take before the process exits anyway. */
+const SHUTDOWN_LIMIT_MS = 2000;
+
+/** `energy2mqtt run`: runs until SIGINT or SIGTERM. */
+export async function runDaemonCommand(
+  options: { config?: string; version: string },
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const { config, file } = loadConfig(options.config || process.env.ENERGY2MQTT_CONFIG || defaultConfigFile());
+  const logger = createLogger(config.log.level);
+  logger.info({ config: file ?? "(embedded defaults)" }, "starting energy2mqtt");
+  let app: Awaited<ReturnType<typeof startApp>>;
+  try {
+    app = await startApp(config, logger, options.version);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      err.write(`energy2mqtt could not start: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+  out.write(`${describeStartup(app, config.mqtt.base_topic)}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      logger.info({ signal }, "stopping");
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  const force = setTimeout(() => {
+    err.write("energy2mqtt: shutdown took too long; exiting\n");
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_MS);
+  force.unref();
+  await app.stop();
+  clearTimeout(force);
+  return 0;
+}
+
+/** config/configuration.yaml when it exists, else the embedded defaults. */
+function defaultConfigFile(): string | undefined {
+  return existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined;
+}
+
+const DEFAULT_CONFIG = "config/configuration.yaml";

@@ -1,0 +1,165 @@
+import { z } from "zod";
+import type { CloudClient } from "../cloud/client.js";
+import { CloudError } from "../cloud/errors.js";
+import type { ControlGate } from "../control/index.js";
+
+/** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
+const serialAndName = z.strictObject({ serial: z.string().min(1), name: z.string().min(1).max(32) });
+const profileRef = z.strictObject({
+  serial: z.string().min(1),
+  name: z.string().min(1).max(32),
+  preset: z.string().min(1),
+});
+
+const ACTIONS = {
+  "snapshot/take": serialAndName,
+  "snapshot/exists": serialAndName,
+  "snapshot/restore": serialAndName,
+  "snapshot/delete": serialAndName,
+  "preset-profile/list": z.strictObject({
+    serial: z.string().min(1),
+    name: z.string().max(32).optional(),
+    presets: z.array(z.string()).optional(),
+  }),
+  "preset-profile/create": profileRef,
+  "preset-profile/update": profileRef,
+  "preset-profile/apply": z.strictObject({
+    serial: z.string().min(1),
+    name: z.string().min(1).max(32),
+    presets: z.array(z.string()).optional(),
+    delete_after_apply: z.boolean().optional(),
+  }),
+  "preset-profile/delete": profileRef,
+  "notification/send": z.strictObject({
+    platforms: z.array(z.enum(["persist", "push"])).min(1),
+    title: z.string(),
+    body: z.string(),
+    icon: z.string(),
+  }),
+  "smart-device/data": z.strictObject({ uuid: z.string().min(1), time: z.string(), power: z.number().int() }),
+  "preset/apply": z.strictObject({
+    serial: z.string().min(1),
+    preset: z.string().min(1),
+    fields: z.record(z.string(), z.unknown()),
+  }),
+} as const;
+
+export type BridgeAction = keyof typeof ACTIONS;
+export const BRIDGE_ACTIONS = Object.keys(ACTIONS) as BridgeAction[];
+
+export interface BridgeResponse {
+  readonly status: "ok" | "error";
+  readonly data: unknown;
+  readonly error?: string;
+  readonly transaction?: string | number;
+}
+
+const envelope = z.looseObject({ transaction: z.union([z.string(), z.number()]).optional() });
+
+/** Runs one bridge action; never throws: every failure becomes `{status: "error", error}`. */
+export async function runBridgeAction(
+  action: string,
+  payload: string,
+  deps: { client: CloudClient; gate: ControlGate },
+): Promise<BridgeResponse> {
+  let json: unknown;
+  try {
+    json = payload.trim() === "" ? {} : JSON.parse(payload);
+  } catch {
+    return { status: "error", data: {}, error: "the payload is not valid JSON" };
+  }
+  const outer = envelope.safeParse(json);
+  const transaction = outer.success ? outer.data.transaction : undefined;
+  const reply = (body: Omit<BridgeResponse, "transaction">): BridgeResponse =>
+    transaction === undefined ? body : { ...body, transaction };
+  if (!(action in ACTIONS)) {
+    return reply({
+      status: "error",
+      data: {},
+      error: `unknown action "${action}"; known: ${BRIDGE_ACTIONS.join(", ")}`,
+    });
+  }
+  const { transaction: _ignored, ...fields } = outer.success ? outer.data : {};
+  const schema = ACTIONS[action as BridgeAction];
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ");
+    return reply({ status: "error", data: {}, error: problems });
+  }
+  try {
+    return reply({ status: "ok", data: await perform(action as BridgeAction, parsed.data, deps) });
+  } catch (error) {
+    const message =
+      error instanceof CloudError ? error.message : error instanceof Error ? error.message : String(error);
+    return reply({ status: "error", data: {}, error: message });
+  }
+}
+
+type Parsed<A extends BridgeAction> = z.output<(typeof ACTIONS)[A]>;
+
+async function perform(
+  action: BridgeAction,
+  input: unknown,
+  deps: { client: CloudClient; gate: ControlGate },
+): Promise<unknown> {
+  const { client, gate } = deps;
+  const options = { priority: "command" as const };
+  switch (action) {
+    case "snapshot/take": {
+      const { serial, name } = input as Parsed<"snapshot/take">;
+      return client.snapshots.take(serial, name, options);
+    }
+    case "snapshot/exists": {
+      const { serial, name } = input as Parsed<"snapshot/exists">;
+      return { exists: await client.snapshots.exists(serial, name, options) };
+    }
+    case "snapshot/restore": {
+      const { serial, name } = input as Parsed<"snapshot/restore">;
+      return client.snapshots.restore(serial, name, options);
+    }
+    case "snapshot/delete": {
+      const { serial, name } = input as Parsed<"snapshot/delete">;
+      return client.snapshots.delete(serial, name, options);
+    }
+    case "preset-profile/list": {
+      const { serial, ...filter } = input as Parsed<"preset-profile/list">;
+      return client.presetProfiles.list(
+        serial,
+        filter as Parameters<CloudClient["presetProfiles"]["list"]>[1],
+        options,
+      );
+    }
+    case "preset-profile/create":
+    case "preset-profile/update":
+    case "preset-profile/delete": {
+      const { serial, name, preset } = input as Parsed<"preset-profile/create">;
+      const ref = { name, preset } as Parameters<CloudClient["presetProfiles"]["create"]>[1];
+      if (action === "preset-profile/create") return client.presetProfiles.create(serial, ref, options);
+      if (action === "preset-profile/update") return client.presetProfiles.update(serial, ref, options);
+      return client.presetProfiles.delete(serial, ref, options);
+    }
+    case "preset-profile/apply": {
+      const { serial, ...request } = input as Parsed<"preset-profile/apply">;
+      return client.presetProfiles.apply(
+        serial,
+        request as Parameters<CloudClient["presetProfiles"]["apply"]>[1],
+        options,
+      );
+    }
+    case "notification/send":
+      return client.notifications.send(input as Parsed<"notification/send">, options);
+    case "smart-device/data": {
+      const { uuid, ...point } = input as Parsed<"smart-device/data">;
+      return client.smartDevices.addData(uuid, point, options);
+    }
+    case "preset/apply": {
+      const { serial, preset, fields } = input as Parsed<"preset/apply">;
+      const outcome = await gate.apply(
+        { kind: "preset", serial, preset, fields },
+        { source: "bridge", name: "preset/apply" },
+      );
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome;
+    }
+  }
+}
