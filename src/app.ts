@@ -58,7 +58,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
       timeoutMs: config.cloud.timeout,
     });
     await checkToken(client);
-    const inventory = await discoverInventory(client, { logger });
+    let inventory = await discoverInventory(client, { logger });
     const gate = new ControlGate({
       client,
       audit: store?.audit ?? loggingAudit(logger),
@@ -68,7 +68,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
       },
       logger,
     });
-    const telemetry = startTelemetry({ client, inventory, poll: config.poll, logger });
+    let telemetry = startTelemetry({ client, inventory, poll: config.poll, logger });
     stack.push(async () => telemetry.stop());
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const bridge = new HomeAssistantBridge({
@@ -89,15 +89,55 @@ export async function startApp(config: Config, logger: Logger, version: string):
     });
     await bridge.start(inventory, telemetry.readings$);
     stack.push(() => bridge.stop());
+
+    // New and removed devices, and battery module data, come from the device lists.
+    const refresh = new AbortController();
+    const refreshInventory = async (): Promise<void> => {
+      logger.debug("refreshing the device lists");
+      try {
+        const next = await discoverInventory(client, { previous: inventory, logger, signal: refresh.signal });
+        const changedDevices = deviceSet(next) !== deviceSet(inventory);
+        inventory = next;
+        bridge.setInventory(next);
+        if (changedDevices) {
+          telemetry.stop();
+          telemetry = startTelemetry({ client, inventory: next, poll: config.poll, logger });
+          bridge.follow(telemetry.readings$);
+        }
+      } catch (error) {
+        if (!refresh.signal.aborted)
+          logger.warn({ err: (error as Error).message }, "could not refresh the device lists");
+      }
+    };
+    const timer = setInterval(() => void refreshInventory(), config.poll.inventory);
+    stack.push(async () => {
+      clearInterval(timer);
+      refresh.abort();
+    });
     const ids = [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices].map(
       deviceId,
     );
     logger.info({ devices: ids }, "running");
-    return { inventory, cloudUrl: cloud.url, mqttUrl, simulated: cloud.simulated, stop: stopAll };
+    return {
+      get inventory() {
+        return inventory;
+      },
+      cloudUrl: cloud.url,
+      mqttUrl,
+      simulated: cloud.simulated,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+function deviceSet(inventory: Inventory): string {
+  const ids = [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices].map(
+    deviceId,
+  );
+  return ids.sort().join(",");
 }
 
 async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[]) {

@@ -57,6 +57,8 @@ export const pollConfig = z.strictObject({
   events: duration.default(300_000),
   smart_device: duration.default(300_000),
   battery: duration.default(600_000),
+  /** How often the account's device lists are read again, to find new and removed devices. */
+  inventory: duration.default(1_800_000),
 });
 
 export const storeConfig = z.strictObject({

@@ -73,12 +73,22 @@ export class HomeAssistantBridge {
   ): Promise<void> {
     this.setInventory(inventory);
     await this.connection.start();
+    this.publishInventoryState();
+    this.follow(readings);
+    void this.loadControls();
+  }
+
+  /** Takes readings from a new telemetry (after the inventory changed). */
+  follow(readings: { subscribe: (next: (r: Reading) => void) => Subscription }): void {
+    this.subscription?.unsubscribe();
+    this.subscription = readings.subscribe((reading) => this.onReading(reading));
+  }
+
+  private publishInventoryState(): void {
     for (const device of this.devices.values()) {
       const patch = inventoryState(device);
       if (Object.keys(patch.values).length > 0) this.applyState(patch.device, patch.values);
     }
-    this.subscription = readings.subscribe((reading) => this.onReading(reading));
-    void this.loadControls();
   }
 
   /** Reads the devices' control values in the background, with what the budget leaves. */
@@ -103,6 +113,7 @@ export class HomeAssistantBridge {
         void this.send(message.topic, "", true);
       }
       void this.publishDiscovery();
+      this.publishInventoryState();
     }
   }
 

@@ -1,7 +1,7 @@
 import { type CallOptions, type CloudClient, CloudError } from "../cloud/index.js";
 import type { CommunicationDevice, Inverter } from "../cloud/schemas/communication-device.js";
 import type { Logger } from "../log.js";
-import type { EmsDevice, InverterDevice } from "./inventory.js";
+import type { EmsDevice, Inventory, InverterDevice } from "./inventory.js";
 import { orEmpty } from "./tolerate.js";
 
 const CONTROLLABLE = "is-controllable";
@@ -26,10 +26,15 @@ export async function discoverInverters(
   devices: readonly CommunicationDevice[],
   call: CallOptions,
   logger?: Logger,
+  previous?: Inventory,
 ): Promise<{ inverters: InverterDevice[]; ems: EmsDevice[] }> {
   const found: Found[] = devices.flatMap((device) => (device.inverter ? [{ device, inverter: device.inverter }] : []));
   const plants = found.filter((f) => isEms(f.inverter));
-  const ems = await Promise.all(plants.map((plant) => emsOf(client, plant, found, call, logger)));
+  const knownEms = new Map(previous?.ems.map((e) => [e.serial, e]));
+  const knownInverters = new Map(previous?.inverters.map((i) => [i.serial, i]));
+  const ems = await Promise.all(
+    plants.map((plant) => knownEms.get(plant.inverter.serial) ?? emsOf(client, plant, found, call, logger)),
+  );
   const parentOf = new Map<string, string>();
   for (const plant of ems) for (const serial of plant.inverterSerials) parentOf.set(serial, plant.serial);
 
@@ -39,12 +44,24 @@ export async function discoverInverters(
       .map(async ({ device, inverter }) => {
         const emsSerial = parentOf.get(inverter.serial);
         const controllable = emsSerial === undefined && inverter.flags.includes(CONTROLLABLE);
-        const [settings, presets] = controllable
-          ? await Promise.all([
-              orEmpty(client.inverterControl.settings(inverter.serial, call), `settings of ${inverter.serial}`, logger),
-              orEmpty(client.inverterControl.presets(inverter.serial, call), `presets of ${inverter.serial}`, logger),
-            ])
-          : [[], []];
+        const known = knownInverters.get(inverter.serial);
+        const [settings, presets] =
+          known?.controllable === controllable
+            ? [[...known.settings], [...known.presets]]
+            : controllable
+              ? await Promise.all([
+                  orEmpty(
+                    client.inverterControl.settings(inverter.serial, call),
+                    `settings of ${inverter.serial}`,
+                    logger,
+                  ),
+                  orEmpty(
+                    client.inverterControl.presets(inverter.serial, call),
+                    `presets of ${inverter.serial}`,
+                    logger,
+                  ),
+                ])
+              : [[], []];
         return inverterDevice(device, inverter, { emsSerial, controllable, settings, presets });
       }),
   );

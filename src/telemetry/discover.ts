@@ -7,6 +7,11 @@ import { orEmpty } from "./tolerate.js";
 export interface DiscoverOptions {
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
+  /**
+   * A refresh: the account, sites, listings and supported commands of devices already known
+   * are kept, so only the three device lists are asked for again.
+   */
+  readonly previous?: Inventory;
 }
 
 /**
@@ -15,18 +20,19 @@ export interface DiscoverOptions {
  * comes first so that a bad token fails fast with the client's own message.
  */
 export async function discoverInventory(client: CloudClient, options: DiscoverOptions = {}): Promise<Inventory> {
-  const { logger } = options;
+  const { logger, previous } = options;
   const call: CallOptions = { priority: "live", ...(options.signal ? { signal: options.signal } : {}) };
-  const account = await client.account.get(call);
+  const account = previous?.account ?? (await client.account.get(call));
 
   const [devices, chargers, smart, sites] = await Promise.all([
     orEmpty(client.communicationDevices.list(call).all(), "communication devices", logger),
     orEmpty(client.evChargers.list(call).all(), "EV chargers", logger),
     orEmpty(client.smartDevices.list(call).all(), "smart devices", logger),
-    orEmpty(client.sites.list(call).all(), "sites", logger),
+    previous ? Promise.resolve([...previous.sites]) : orEmpty(client.sites.list(call).all(), "sites", logger),
   ]);
+  const knownCommands = new Map(previous?.evChargers.map((c) => [c.uuid, c.commands]));
   const [{ inverters, ems }, evChargers] = await Promise.all([
-    discoverInverters(client, devices, call, logger),
+    discoverInverters(client, devices, call, logger, previous),
     Promise.all(
       chargers.map(
         async (charger): Promise<EvChargerDevice> => ({
@@ -35,11 +41,13 @@ export async function discoverInventory(client: CloudClient, options: DiscoverOp
           serial: charger.serial_number,
           alias: charger.alias ?? charger.serial_number,
           type: charger.type ?? "unknown",
-          commands: await orEmpty(
-            client.evChargers.knownCommands(charger.uuid, call),
-            `commands of EV charger ${charger.serial_number}`,
-            logger,
-          ),
+          commands:
+            knownCommands.get(charger.uuid) ??
+            (await orEmpty(
+              client.evChargers.knownCommands(charger.uuid, call),
+              `commands of EV charger ${charger.serial_number}`,
+              logger,
+            )),
         }),
       ),
     ),

@@ -24,7 +24,7 @@ describe("the daemon against a real broker and the simulator", () => {
 
   beforeAll(async () => {
     broker = await startTestBroker();
-    sim = await startTestSimulator({ speed: 0, start: Date.UTC(2025, 5, 15, 11, 0, 0), requestsPerMinute: 100_000 });
+    sim = await startTestSimulator({ requestsPerMinute: 100_000 });
     observer = await observe(broker.url, [`${base}/#`, `${prefix}/#`]);
     const config = configSchema.parse({
       cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
@@ -38,11 +38,12 @@ describe("the daemon against a real broker and the simulator", () => {
         events: "2s",
         smart_device: "2s",
         battery: "10s",
+        inventory: "1s",
       },
       store: { path: join(mkdtempSync(join(tmpdir(), "e2m-daemon-")), "e2m.db") },
       log: { level: "silent" },
     });
-    app = await startApp(config, createLogger("silent"), "0.0.0-test");
+    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
   }, 60_000);
 
   afterAll(async () => {
@@ -189,6 +190,17 @@ describe("the daemon against a real broker and the simulator", () => {
       (m) => m.topic === `${prefix}/sensor/${INVERTER}/battery_soc/config` && m.at >= since,
       20_000,
     );
+  }, 40_000);
+
+  it("discovers a new device and removes the discovery of one that left the account", async () => {
+    const owner = sim.clientFor("owner");
+    const [plug] = await owner.smartDevices.create({ serial_number: "PLUG-DAEMON-1", alias: "Garage plug" });
+    const id = plug?.uuid.toLowerCase() ?? "";
+    const topic = `${prefix}/sensor/${id}/power/config`;
+    const added = await observer.waitFor((m) => m.topic === topic && m.payload !== "", 15_000);
+    expect(JSON.parse(added.payload)).toMatchObject({ device: { name: expect.stringContaining("Garage plug") } });
+    sim.simulator.world.smartDevices.delete(plug?.uuid ?? "");
+    await observer.waitFor((m) => m.topic === topic && m.payload === "" && m.retain === false, 15_000, added.at);
   }, 40_000);
 
   it("stops within 2 seconds and leaves the bridge offline", async () => {
