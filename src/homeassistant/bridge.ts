@@ -6,7 +6,7 @@ import { type Device, deviceId, type Inventory } from "../telemetry/inventory.js
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { ControlSync } from "./control-sync.js";
-import { discoveryMessages, removalMessages } from "./discovery.js";
+import { discoveryMessages, dongleState, removalMessages } from "./discovery.js";
 import {
   commandFor,
   controlState,
@@ -88,6 +88,8 @@ export class HomeAssistantBridge {
     for (const device of this.devices.values()) {
       const patch = inventoryState(device);
       if (Object.keys(patch.values).length > 0) this.applyState(patch.device, patch.values);
+      const dongle = device.kind === "inverter" ? dongleState(device) : undefined;
+      if (dongle) this.applyState(dongle.device, dongle.values);
     }
   }
 

@@ -1,4 +1,4 @@
-import { type Device, deviceId, type Inventory } from "../telemetry/inventory.js";
+import { type Device, deviceId, dongleOf, type Inventory, type InverterDevice } from "../telemetry/inventory.js";
 import { type DeviceDetails, type EntityDef, entitiesFor, slug } from "./entities/index.js";
 import type { Topics } from "./topics.js";
 
@@ -68,15 +68,67 @@ function firmware(device: Device): string | undefined {
   return parts.length > 0 ? parts.join(", ") : undefined;
 }
 
-/**
- * An EMS child points at its EMS. The dongle is not a Home Assistant device here, and Home
- * Assistant refuses a via_device that names no device, so a plain inverter has none.
- */
+/** An EMS child points at its EMS; a stand-alone inverter at its dongle, published as a device first. */
 function viaDevice(device: Device, inventory: Inventory): string | undefined {
-  if (device.kind !== "inverter" || device.emsSerial === undefined) return undefined;
+  if (device.kind !== "inverter") return undefined;
+  if (device.emsSerial === undefined) {
+    const dongle = dongleOf(device);
+    return dongle ? identifier(dongle.id) : undefined;
+  }
   const ems = inventory.ems.find((one) => one.serial.toLowerCase() === device.emsSerial?.toLowerCase());
   return ems ? identifier(deviceId(ems)) : undefined;
 }
+
+/**
+ * The dongle's one diagnostic entity (its connection type). It exists so that Home Assistant
+ * knows the dongle as a device before an inverter names it as via_device.
+ */
+function dongleMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
+  return inventory.inverters.flatMap((inverter) => {
+    const dongle = dongleOf(inverter);
+    if (!dongle) return [];
+    const firmware = inverter.firmware.dongle;
+    return [
+      {
+        topic: options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY),
+        payload: {
+          name: "Connection",
+          unique_id: `${identifier(dongle.id)}_${DONGLE_ENTITY}`,
+          default_entity_id: `sensor.dongle_${slug(dongle.serial)}_${DONGLE_ENTITY}`,
+          entity_category: "diagnostic",
+          icon: "mdi:access-point-network",
+          state_topic: options.topics.deviceState(dongle.id),
+          value_template: `{{ value_json.${DONGLE_ENTITY} }}`,
+          availability: [
+            {
+              topic: options.topics.bridgeState,
+              value_template: "{{ value_json.state }}",
+              payload_available: "online",
+              payload_not_available: "offline",
+            },
+          ],
+          device: {
+            identifiers: [identifier(dongle.id)],
+            name: `Dongle ${dongle.serial}`,
+            manufacturer: "GivEnergy",
+            model: inverter.dongleType ? `${inverter.dongleType} dongle` : "Dongle",
+            serial_number: dongle.serial,
+            ...(firmware == null ? {} : { sw_version: String(firmware) }),
+          },
+          origin: { ...options.origin },
+        },
+      },
+    ];
+  });
+}
+
+/** The dongle's state: what its one entity shows. */
+export function dongleState(inverter: InverterDevice): { device: string; values: Record<string, string> } | undefined {
+  const dongle = dongleOf(inverter);
+  return dongle ? { device: dongle.id, values: { [DONGLE_ENTITY]: inverter.dongleType ?? "unknown" } } : undefined;
+}
+
+const DONGLE_ENTITY = "connection_type";
 
 function deviceBlock(device: Device, inventory: Inventory): Record<string, unknown> {
   const block: Record<string, unknown> = {
@@ -166,6 +218,10 @@ function payloadFor(
 
 /** Retained discovery configs for every entity of every device of the inventory. */
 export function discoveryMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
+  return [...dongleMessages(inventory, options), ...deviceMessages(inventory, options)];
+}
+
+function deviceMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
   return devicesOf(inventory).flatMap((device) => {
     const id = deviceId(device);
     return entitiesFor(device, options.details?.(id)).map((entity) => ({
@@ -182,6 +238,10 @@ function topicsOf(inventory: Inventory, options: Pick<DiscoveryOptions, "topics"
     for (const entity of entitiesFor(device, options.details?.(id))) {
       topics.add(options.topics.discovery(entity.component, id, entity.key));
     }
+  }
+  for (const inverter of inventory.inverters) {
+    const dongle = dongleOf(inverter);
+    if (dongle) topics.add(options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY));
   }
   return topics;
 }

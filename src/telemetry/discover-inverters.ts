@@ -111,6 +111,7 @@ function inverterDevice(
     serial: inverter.serial,
     model: inverter.info?.model ?? "unknown",
     dongleSerial: device.serial_number,
+    ...(device.type ? { dongleType: device.type } : {}),
     firmware: {
       arm: inverter.firmware_version?.ARM,
       dsp: inverter.firmware_version?.DSP,

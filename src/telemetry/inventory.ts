@@ -22,6 +22,8 @@ export interface InverterDevice {
   readonly model: string;
   /** The communication device (dongle) it hangs off. */
   readonly dongleSerial: string;
+  /** The dongle's connection, e.g. WIFI or GPRS. */
+  readonly dongleType?: string;
   readonly firmware: {
     readonly arm?: number | null;
     readonly dsp?: number | null;
@@ -69,4 +71,10 @@ export type Device = InverterDevice | EmsDevice | EvChargerDevice | SmartDeviceI
 /** The id used in MQTT topics and unique_ids: serial or uuid, lower-cased. */
 export function deviceId(device: Device): string {
   return (device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial).toLowerCase();
+}
+
+/** The dongle of a stand-alone inverter, published as a device of its own so inverters can name it as via_device. */
+export function dongleOf(inverter: InverterDevice): { readonly id: string; readonly serial: string } | undefined {
+  if (inverter.emsSerial !== undefined || !inverter.dongleSerial) return undefined;
+  return { id: inverter.dongleSerial.toLowerCase(), serial: inverter.dongleSerial };
 }

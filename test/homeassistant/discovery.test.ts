@@ -32,6 +32,7 @@ const INVERTER_DEVICE = {
   model: "GIV-HY5.0",
   serial_number: "SD2024G001",
   sw_version: "ARM 193, DSP 190",
+  via_device: "energy2mqtt_wf2024d001",
 };
 
 describe("discoveryMessages", () => {
@@ -147,13 +148,26 @@ describe("discoveryMessages", () => {
 });
 
 describe("removalMessages", () => {
+  it("announces the dongle before the inverter that names it as via_device", () => {
+    const dongle = messages.findIndex((m) => m.topic === "homeassistant/sensor/wf2024d001/connection_type/config");
+    const firstInverter = messages.findIndex((m) => m.topic.includes("/sd2024g001/"));
+    expect(dongle).toBeGreaterThanOrEqual(0);
+    expect(dongle).toBeLessThan(firstInverter);
+    expect(messages[dongle]?.payload.device).toMatchObject({
+      identifiers: ["energy2mqtt_wf2024d001"],
+      serial_number: "WF2024D001",
+    });
+  });
+
   it("empties the configs of exactly the devices that went away", () => {
     const current: Inventory = { ...inventory, inverters: [emsChild], evChargers: [] };
     const removals = removalMessages(inventory, current, { topics });
     const gone = messages
       .filter(
         (message) =>
-          message.topic.includes("/sd2024g001/") || message.topic.includes(`/${charger.uuid.toLowerCase()}/`),
+          message.topic.includes("/sd2024g001/") ||
+          message.topic.includes("/wf2024d001/") ||
+          message.topic.includes(`/${charger.uuid.toLowerCase()}/`),
       )
       .map((message) => message.topic);
     expect(removals.map((removal) => removal.topic).sort()).toEqual([...gone].sort());
