@@ -9,7 +9,7 @@ import { Topics } from "./homeassistant/topics.js";
 import type { Logger } from "./log.js";
 import { openStore, type Store } from "./store/index.js";
 import { discoverInventory, startTelemetry } from "./telemetry/index.js";
-import { deviceId, type Inventory } from "./telemetry/inventory.js";
+import { deviceId, devicesOf, type Inventory } from "./telemetry/inventory.js";
 
 export interface App {
   readonly inventory: Inventory;
@@ -114,9 +114,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
       clearInterval(timer);
       refresh.abort();
     });
-    const ids = [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices].map(
-      deviceId,
-    );
+    const ids = devicesOf(inventory).map(deviceId);
     logger.info({ devices: ids }, "running");
     return {
       get inventory() {
@@ -134,9 +132,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
 }
 
 function deviceSet(inventory: Inventory): string {
-  const ids = [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices].map(
-    deviceId,
-  );
+  const ids = devicesOf(inventory).map(deviceId);
   return ids.sort().join(",");
 }
 

@@ -2,7 +2,7 @@ import type { Subscription } from "rxjs";
 import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
-import { type Device, deviceId, type Inventory } from "../telemetry/inventory.js";
+import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { ControlSync } from "./control-sync.js";
@@ -108,7 +108,7 @@ export class HomeAssistantBridge {
     const previous = this.inventory;
     this.inventory = inventory;
     this.devices.clear();
-    for (const device of allDevices(inventory)) this.devices.set(deviceId(device), device);
+    for (const device of devicesOf(inventory)) this.devices.set(deviceId(device), device);
     if (previous && this.connection.connected) {
       const details = (id: string) => this.details.get(id);
       for (const message of removalMessages(previous, inventory, { topics: this.options.topics, details })) {
@@ -262,8 +262,4 @@ export class HomeAssistantBridge {
 function evModesOf(data: unknown): readonly string[] | undefined {
   const mode = (data as { "change-mode"?: { available?: unknown } } | undefined)?.["change-mode"];
   return Array.isArray(mode?.available) ? mode.available.filter((m): m is string => typeof m === "string") : undefined;
-}
-
-function allDevices(inventory: Inventory): Device[] {
-  return [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices];
 }

@@ -1,4 +1,12 @@
-import { type Device, deviceId, dongleOf, type Inventory, type InverterDevice } from "../telemetry/inventory.js";
+import {
+  type Device,
+  deviceId,
+  deviceName,
+  devicesOf,
+  dongleOf,
+  type Inventory,
+  type InverterDevice,
+} from "../telemetry/inventory.js";
 import { type DeviceDetails, type EntityDef, entitiesFor, slug } from "./entities/index.js";
 import type { Topics } from "./topics.js";
 
@@ -27,23 +35,6 @@ export interface RemovalMessage {
 }
 
 const identifier = (id: string): string => `energy2mqtt_${id}`;
-
-function devicesOf(inventory: Inventory): Device[] {
-  return [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices];
-}
-
-function deviceName(device: Device): string {
-  switch (device.kind) {
-    case "inverter":
-      return `Inverter ${device.serial}`;
-    case "ems":
-      return `EMS ${device.serial}`;
-    case "ev_charger":
-      return device.alias || `EV charger ${device.serial}`;
-    case "smart_device":
-      return device.alias || `Smart device ${device.uuid.slice(0, 8)}`;
-  }
-}
 
 /** The start of entity IDs: from serials, which do not change when the user renames a device. */
 function entityBase(device: Device): string {

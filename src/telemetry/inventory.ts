@@ -78,3 +78,22 @@ export function dongleOf(inverter: InverterDevice): { readonly id: string; reado
   if (inverter.emsSerial !== undefined || !inverter.dongleSerial) return undefined;
   return { id: inverter.dongleSerial.toLowerCase(), serial: inverter.dongleSerial };
 }
+
+/** Every device of the inventory, in a stable order: inverters, EMS plants, EV chargers, smart devices. */
+export function devicesOf(inventory: Inventory): Device[] {
+  return [...inventory.inverters, ...inventory.ems, ...inventory.evChargers, ...inventory.smartDevices];
+}
+
+/** The name a person sees for a device. */
+export function deviceName(device: Device): string {
+  switch (device.kind) {
+    case "inverter":
+      return `Inverter ${device.serial}`;
+    case "ems":
+      return `EMS ${device.serial}`;
+    case "ev_charger":
+      return device.alias || `EV charger ${device.serial}`;
+    case "smart_device":
+      return device.alias || `Smart device ${device.uuid.slice(0, 8)}`;
+  }
+}

@@ -1,7 +1,7 @@
 import { EV_COMMANDS } from "../../cloud/schemas/ev-commands.js";
 import { checkValue } from "../../cloud/validation-rules.js";
 import type { ChangeRequest, SettingValue } from "../../control/change.js";
-import type { Device } from "../../telemetry/inventory.js";
+import { type Device, deviceName } from "../../telemetry/inventory.js";
 import { entitiesFor } from "./catalogue.js";
 import { parsePayload } from "./payload.js";
 import type { CommandTarget, ControlSource, DeviceDetails, EntityDef } from "./types.js";
@@ -12,17 +12,12 @@ export type CommandResult =
 
 const fail = (message: string): CommandResult => ({ ok: false, message });
 
+/** The device's name with its kind in front where the name alone would not say it. */
 function describe(device: Device): string {
-  switch (device.kind) {
-    case "inverter":
-      return `Inverter ${device.serial}`;
-    case "ems":
-      return `EMS ${device.serial}`;
-    case "ev_charger":
-      return `EV charger ${device.alias || device.serial}`;
-    case "smart_device":
-      return `Smart device ${device.alias}`;
-  }
+  const name = deviceName(device);
+  if (device.kind === "ev_charger" && !name.startsWith("EV charger")) return `EV charger ${name}`;
+  if (device.kind === "smart_device" && !name.startsWith("Smart device")) return `Smart device ${name}`;
+  return name;
 }
 
 function unknownEntity(device: Device, key: string, entities: readonly EntityDef[]): CommandResult {
