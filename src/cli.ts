@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { runApiCommand } from "./commands/api.js";
+import { runCheckCommand } from "./commands/check.js";
 import { runDaemonCommand } from "./commands/run.js";
+import { runSetCommand, SET_USAGE } from "./commands/set.js";
 import { runSimulateCommand } from "./commands/simulate.js";
 import { ConfigError } from "./config/index.js";
 
@@ -9,7 +11,6 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /** Commands agreed in the design that later issues build; until then they say so and exit 2. */
 const NOT_BUILT: ReadonlyArray<{ name: string; args?: string; summary: string; issue: number }> = [
-  { name: "check", summary: "check a configuration file and the cloud token", issue: 4 },
   { name: "rules", args: "[action]", summary: "tariff rules: `rules plan` shows what would run", issue: 6 },
   { name: "archive", summary: "copy the account's whole history into the local store", issue: 5 },
   { name: "export", summary: "export stored history as CSV or JSON", issue: 5 },
@@ -66,6 +67,29 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
         json: options.json === true,
       });
+    });
+
+  program
+    .command("check")
+    .description("check a configuration file and the cloud token, and list what the account has")
+    .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
+    .action(async (options: { config?: string }) => {
+      exitCode = await runCheckCommand(options);
+    });
+
+  program
+    .command("set")
+    .description("change a setting, a preset or an EV charger through the control gate (recorded in the audit log)")
+    .argument("<device>", "inverter serial, or EV charger uuid")
+    .argument("<target>", "a setting id, `preset` or `ev`")
+    .argument("[args...]", "VALUE; or IDENTIFIER JSON for a preset; or COMMAND [JSON] for an EV command")
+    .option("-c, --config <file>", "configuration file (cloud.url, cloud.token and store.path)")
+    .addHelpText(
+      "after",
+      `\n${SET_USAGE}\n\nexamples:\n  energy2mqtt set SD2024G001 71 30\n  energy2mqtt set SD2024G001 preset timed-charge '{"enabled":true,"slots":[{"start_time":"01:00","end_time":"04:30","percent_limit":90}]}'\n  energy2mqtt set 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 ev change-mode '{"mode":"Eco"}'`,
+    )
+    .action(async (device: string, target: string, args: string[], options: { config?: string }) => {
+      exitCode = await runSetCommand({ device, target, args, ...options });
     });
 
   program

@@ -36,6 +36,8 @@ export interface ChangeOutcome {
   readonly verified: boolean;
   /** True when nothing was sent because the device already had the value. */
   readonly skipped: boolean;
+  /** True when the request broke the device's rules (or its access) and nothing was sent. */
+  readonly refused?: boolean;
   /** The device's value after the change, when known. */
   readonly value?: unknown;
 }

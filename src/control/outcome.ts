@@ -2,7 +2,7 @@ import type { ChangeOutcome } from "./change.js";
 
 /** Nothing was sent: the request breaks the device's rules or cannot be checked. */
 export function refused(reason: string): ChangeOutcome {
-  return { ok: false, verified: false, skipped: false, message: `Refused, nothing sent: ${reason}` };
+  return { ok: false, verified: false, skipped: false, refused: true, message: `Refused, nothing sent: ${reason}` };
 }
 
 export function failed(

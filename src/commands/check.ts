@@ -1,0 +1,160 @@
+import { existsSync } from "node:fs";
+import { connect } from "node:net";
+import { AuthenticationError, CloudClient, CloudError, ForbiddenError } from "../cloud/index.js";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import { redactUrl } from "../homeassistant/mqtt-connection.js";
+import { createLogger } from "../log.js";
+import { discoverInventory, type Inventory } from "../telemetry/index.js";
+
+export interface CheckOptions {
+  readonly config?: string;
+}
+
+const DEFAULT_CONFIG = "config/configuration.yaml";
+const MQTT_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * `energy2mqtt check`: validates the configuration, checks the token and lists what the account
+ * has, and says whether the MQTT broker answers. 0 ok, 1 runtime failure (402, cloud down),
+ * 2 bad configuration or token.
+ */
+export async function runCheckCommand(
+  options: CheckOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  let config: Config;
+  try {
+    const loaded = loadConfig(configFile(options.config));
+    config = loaded.config;
+    out.write(
+      loaded.file ? `configuration: ${loaded.file} is valid\n` : "configuration: none found, the embedded defaults\n",
+    );
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err.write(`${error.message}\n`);
+    return 2;
+  }
+  const code = await checkCloud(config, out, err);
+  out.write(await describeMqtt(config.mqtt.url));
+  out.write(`store: ${config.store.path}\n`);
+  return code;
+}
+
+async function checkCloud(config: Config, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { url, token } = config.cloud;
+  if (!url) {
+    out.write(
+      `cloud: none configured; \`energy2mqtt run\` will use the built-in simulator (demo house). Set cloud.url and cloud.token for your own account.${token ? " (cloud.token is set but is unused without cloud.url.)" : ""}\n`,
+    );
+    return 0;
+  }
+  if (!token) {
+    err.write(
+      "cloud.url is set but cloud.token is not: create an API token in the portal and set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN)\n",
+    );
+    return 2;
+  }
+  try {
+    const inventory = await discoverInventory(cloudClient(config, url, token), { logger: cliLogger(config) });
+    out.write(`cloud: ${redactUrl(url)}: the token works\n${describeInventory(inventory)}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CloudError)) throw error;
+    err.write(`cloud: ${redactUrl(url)}: ${error.message}\n`);
+    return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+  }
+}
+
+function describeInventory(inventory: Inventory): string {
+  const { account } = inventory;
+  const lines = [`account: ${account.name} (id ${account.id}, time zone ${inventory.timezone})`];
+  const section = (title: string, items: readonly string[]) => {
+    lines.push(`${title} (${items.length})${items.length === 0 ? ": none" : ":"}`);
+    for (const item of items) lines.push(`  ${item}`);
+  };
+  section(
+    "inverters",
+    inventory.inverters.map((inverter) => {
+      const control = inverter.emsSerial
+        ? `controlled through EMS ${inverter.emsSerial}`
+        : inverter.controllable
+          ? `controllable: ${inverter.settings.length} settings, ${inverter.presets.length} presets`
+          : "not remotely controllable";
+      return `${inverter.serial}  ${inverter.model}  ${inverter.batteries.length} battery module(s), ${inverter.meters.length} meter(s); ${control}`;
+    }),
+  );
+  section(
+    "EMS",
+    inventory.ems.map((ems) => `${ems.serial}  ${ems.model}  inverters ${ems.inverterSerials.join(", ") || "none"}`),
+  );
+  section(
+    "EV chargers",
+    inventory.evChargers.map(
+      (charger) =>
+        `${charger.alias}  ${charger.serial}  uuid ${charger.uuid}  ${charger.commands.length} command(s) supported`,
+    ),
+  );
+  section(
+    "smart devices",
+    inventory.smartDevices.map((device) => `${device.alias}  uuid ${device.uuid}`),
+  );
+  lines.push(`sites: ${inventory.sites.length}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** A TCP connect only: enough to tell a wrong host or port from a running broker, without credentials. */
+async function describeMqtt(url: string | undefined): Promise<string> {
+  if (!url)
+    return "mqtt: none configured; `energy2mqtt run` will start the embedded broker on 127.0.0.1:1883 (or the next free port)\n";
+  const { hostname, port } = hostAndPort(url);
+  const problem = await tcpProbe(hostname, port, MQTT_PROBE_TIMEOUT_MS);
+  return problem
+    ? `mqtt: ${redactUrl(url)}: not reachable (${problem}); \`energy2mqtt run\` keeps retrying, but check the host and port\n`
+    : `mqtt: ${redactUrl(url)}: reachable\n`;
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { "mqtt:": 1883, "mqtts:": 8883, "ws:": 80, "wss:": 443 };
+
+function hostAndPort(url: string): { hostname: string; port: number } {
+  const parsed = new URL(url);
+  return {
+    hostname: parsed.hostname.replace(/^\[|\]$/g, ""),
+    port: parsed.port ? Number(parsed.port) : (DEFAULT_PORTS[parsed.protocol] ?? 1883),
+  };
+}
+
+/** Undefined when something accepted the connection, else what went wrong. */
+function tcpProbe(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (problem: string | undefined) => {
+      socket.destroy();
+      resolve(problem);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
+    socket.once("connect", () => done(undefined));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+  });
+}
+
+/** -c FILE, else ENERGY2MQTT_CONFIG, else config/configuration.yaml when it exists, else the embedded defaults. */
+export function configFile(option: string | undefined): string | undefined {
+  return option || process.env.ENERGY2MQTT_CONFIG || (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+}
+
+export function cloudClient(config: Config, url: string, token: string): CloudClient {
+  return new CloudClient({
+    baseUrl: url,
+    token,
+    context: config.cloud.context,
+    requestsPerMinute: config.cloud.requests_per_minute,
+    pageSize: config.cloud.page_size,
+    timeoutMs: config.cloud.timeout,
+  });
+}
+
+/** The commands print what matters themselves; info logs would only repeat it. */
+export function cliLogger(config: Config) {
+  return createLogger(config.log.level === "info" ? "warn" : config.log.level);
+}

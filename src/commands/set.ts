@@ -1,0 +1,180 @@
+import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
+import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import { type ChangeOutcome, type ChangeRequest, ControlGate, type SettingValue } from "../control/index.js";
+import { openStore, type Store, StoreError } from "../store/index.js";
+import { discoverInventory, type Inventory } from "../telemetry/index.js";
+import { cliLogger, cloudClient, configFile } from "./check.js";
+
+export interface SetOptions {
+  /** Inverter serial, or EV charger uuid (or serial). */
+  readonly device: string;
+  /** A setting id, `preset` or `ev`. */
+  readonly target: string;
+  /** VALUE; IDENTIFIER JSON; or COMMAND [JSON]. */
+  readonly args: readonly string[];
+  readonly config?: string;
+}
+
+export const SET_USAGE = `usage: energy2mqtt set SERIAL SETTING_ID VALUE
+       energy2mqtt set SERIAL preset IDENTIFIER JSON
+       energy2mqtt set UUID ev COMMAND [JSON]`;
+
+type Change =
+  | { readonly kind: "setting"; readonly settingId: number; readonly value: SettingValue }
+  | { readonly kind: "preset"; readonly preset: string; readonly fields: Record<string, unknown> }
+  | { readonly kind: "ev-command"; readonly command: EvCommandId; readonly request: Record<string, unknown> };
+
+/**
+ * `energy2mqtt set`: one change through the control gate, recorded in the store's audit log as
+ * coming from the CLI. 0 ok, 1 the device refused or the change failed, 2 bad usage, an
+ * unknown device or a value the device's rules refuse.
+ */
+export async function runSetCommand(
+  options: SetOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const change = parseChange(options.target, options.args);
+  if (typeof change === "string") {
+    err.write(`${change}\n${SET_USAGE}\n`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(configFile(options.config)).config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err.write(`${error.message}\n`);
+    return 2;
+  }
+  const { url, token } = config.cloud;
+  if (!url || !token) {
+    err.write(
+      "set needs a configured cloud: set cloud.url and cloud.token (or ENERGY2MQTT_CLOUD_URL and ENERGY2MQTT_CLOUD_TOKEN); the built-in simulator runs only inside `energy2mqtt run`\n",
+    );
+    return 2;
+  }
+  let store: Store;
+  try {
+    store = openStore(config.store.path);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    err.write(`the audit log cannot be opened, so nothing was sent: ${error.message}\n`);
+    return 1;
+  }
+  try {
+    const client = cloudClient(config, url, token);
+    const logger = cliLogger(config);
+    let inventory: Inventory;
+    try {
+      inventory = await discoverInventory(client, { logger });
+    } catch (error) {
+      if (!(error instanceof CloudError)) throw error;
+      err.write(`${error.message}\n`);
+      return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+    }
+    const gate = new ControlGate({
+      client,
+      audit: store.audit,
+      devices: {
+        inverter: (serial) => inventory.inverters.find((i) => i.serial === serial),
+        charger: (uuid) => inventory.evChargers.find((c) => c.uuid === uuid),
+      },
+      // The outcome is printed; the gate's own info or warning line about it would repeat it.
+      logger:
+        config.log.level === "info" || config.log.level === "warn" ? logger.child({}, { level: "error" }) : logger,
+    });
+    const request = requestFor(options.device, change, inventory);
+    const outcome = await gate.apply(request, { source: "cli", name: "energy2mqtt set" });
+    if (outcome.ok) {
+      out.write(describeOutcome(outcome));
+      return 0;
+    }
+    err.write(describeOutcome(outcome));
+    const refused = outcome.refused === true;
+    if (refused && !knows(inventory, request)) err.write(`${accountDevices(inventory)}\n`);
+    return refused ? 2 : 1;
+  } finally {
+    store.close();
+  }
+}
+
+function parseChange(target: string, args: readonly string[]): Change | string {
+  const [first, second, ...rest] = args;
+  if (target === "preset") {
+    if (first === undefined || second === undefined || rest.length > 0)
+      return "a preset change takes the preset's identifier and its fields as a JSON object";
+    const fields = jsonObject(second);
+    return typeof fields === "string" ? fields : { kind: "preset", preset: first, fields };
+  }
+  if (target === "ev") {
+    if (first === undefined || rest.length > 0)
+      return "an EV command takes the command and, when it has fields, a JSON object";
+    if (!isEvCommand(first)) return `unknown EV command "${first}"; known: ${Object.keys(EV_COMMANDS).join(", ")}`;
+    const request = second === undefined ? {} : jsonObject(second);
+    return typeof request === "string" ? request : { kind: "ev-command", command: first, request };
+  }
+  if (!/^\d+$/.test(target)) return `"${target}" is not a setting id (a number), \`preset\` or \`ev\``;
+  if (first === undefined || second !== undefined) return "a setting change takes exactly one value";
+  return { kind: "setting", settingId: Number(target), value: parseValue(first) };
+}
+
+/** true/false as booleans and numbers as numbers; anything else (a time, a mode) stays text. */
+function parseValue(text: string): SettingValue {
+  if (text === "true") return true;
+  if (text === "false") return false;
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  return text;
+}
+
+function jsonObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `not valid JSON: ${(error as Error).message}`;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `expected a JSON object such as {"enabled":true}, got ${text}`;
+  return value as Record<string, unknown>;
+}
+
+function isEvCommand(name: string): name is EvCommandId {
+  return Object.hasOwn(EV_COMMANDS, name);
+}
+
+/** The device as the account spells it, so that `sd2024g001` or a charger's serial also work. */
+function requestFor(device: string, change: Change, inventory: Inventory): ChangeRequest {
+  const wanted = device.toLowerCase();
+  if (change.kind === "ev-command") {
+    const charger = inventory.evChargers.find(
+      (c) => c.uuid.toLowerCase() === wanted || c.serial.toLowerCase() === wanted,
+    );
+    return { ...change, uuid: charger?.uuid ?? device };
+  }
+  const serial = inventory.inverters.find((i) => i.serial.toLowerCase() === wanted)?.serial ?? device;
+  return { ...change, serial };
+}
+
+function knows(inventory: Inventory, request: ChangeRequest): boolean {
+  return request.kind === "ev-command"
+    ? inventory.evChargers.some((c) => c.uuid === request.uuid)
+    : inventory.inverters.some((i) => i.serial === request.serial);
+}
+
+function accountDevices(inventory: Inventory): string {
+  const inverters = inventory.inverters.map((i) => i.serial).join(", ") || "none";
+  const chargers = inventory.evChargers.map((c) => `${c.uuid} (${c.alias})`).join(", ") || "none";
+  return `the account has inverters: ${inverters}; EV chargers: ${chargers}`;
+}
+
+function describeOutcome(outcome: ChangeOutcome): string {
+  const flags = [
+    `ok: ${outcome.ok}`,
+    `code: ${outcome.code ?? "-"}`,
+    `verified: ${outcome.verified}`,
+    `skipped: ${outcome.skipped}`,
+  ];
+  return `${outcome.message}\n${flags.join("  ")}\n`;
+}
