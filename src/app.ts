@@ -1,4 +1,3 @@
-import { startEmbeddedBroker } from "./broker/index.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
@@ -158,6 +157,8 @@ async function startCloud(config: Config, logger: Logger, stack: (() => Promise<
 
 async function startBroker(config: Config, logger: Logger, stack: (() => Promise<void>)[]): Promise<string> {
   if (config.mqtt.url) return config.mqtt.url;
+  // Loaded only when needed, like the simulator: a daemon with its own broker never pays for it.
+  const { startEmbeddedBroker } = await import("./broker/index.js");
   const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: 1883, portAttempts: 20 });
   stack.push(() => broker.close());
   logger.info({ url: broker.url }, "no MQTT broker configured: started the embedded broker");

@@ -25,17 +25,19 @@ export async function runDaemonCommand(
     }
     throw error;
   }
-  out.write(`${describeStartup(app, config.mqtt.base_topic)}\n`);
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
       logger.info({ signal }, "stopping");
       resolve();
     };
+    // Installed before anything is printed: a signal sent as soon as the banner appears must stop cleanly.
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  out.write(`${describeStartup(app, config.mqtt.base_topic)}\n`);
+  await stopped;
   const force = setTimeout(() => {
     err.write("energy2mqtt: shutdown took too long; exiting\n");
     process.exit(1);

@@ -56,7 +56,6 @@ export const pollConfig = z.strictObject({
   ev_charger: duration.default(30_000),
   events: duration.default(300_000),
   smart_device: duration.default(300_000),
-  battery: duration.default(600_000),
   /** How often the account's device lists are read again, to find new and removed devices. */
   inventory: duration.default(1_800_000),
 });

@@ -29,7 +29,6 @@ export interface PollConfig {
   readonly ev_charger: number;
   readonly events: number;
   readonly smart_device: number;
-  readonly battery: number;
 }
 
 export interface TelemetryOptions {

@@ -37,7 +37,6 @@ describe("the daemon against a real broker and the simulator", () => {
         ev_charger: "1s",
         events: "2s",
         smart_device: "2s",
-        battery: "10s",
         inventory: "1s",
       },
       store: { path: join(mkdtempSync(join(tmpdir(), "e2m-daemon-")), "e2m.db") },

@@ -23,7 +23,6 @@ export const DEFAULT_POLL: PollConfig = {
   ev_charger: 30_000,
   events: 300_000,
   smart_device: 300_000,
-  battery: 600_000,
 };
 
 export const HOUSE = "SD2024G001";
