@@ -45,10 +45,10 @@ export async function clientBenchmark(): Promise<void> {
       });
       return JSON.parse(await response.body.text());
     };
+    // The client's own transport (node:http with keep-alive), as the daemon runs it.
     const client = new CloudClient({
       baseUrl: `${base}/v1`,
       token: "bench-token",
-      dispatcher,
       budget: new RateBudget({ limit: 1_000_000_000, windowMs: 60_000 }),
     });
     const viaClient = () => client.account.get();

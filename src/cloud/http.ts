@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { type EndpointInfo, encodeQuery, fillPath, type QueryInput } from "./endpoint.js";
 import {
@@ -28,6 +28,7 @@ import {
   sharedBudgets,
 } from "./rate-budget.js";
 import { type Page, page } from "./schemas/common.js";
+import { nodeTransport, type Transport, undiciTransport } from "./transport.js";
 
 export const DEFAULT_CONTEXT = "energy2mqtt";
 
@@ -96,7 +97,7 @@ export class CloudHttp {
   private readonly budgetKey: string;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
-  private readonly dispatcher: Dispatcher | undefined;
+  private readonly transport: Transport;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly budgets: RateBudgetRegistry;
 
@@ -111,7 +112,7 @@ export class CloudHttp {
     this.pageSize = options.pageSize ?? 100;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.dispatcher = options.dispatcher;
+    this.transport = options.dispatcher ? undiciTransport(options.dispatcher) : nodeTransport();
     this.onRequest = options.onRequest;
     const tokenHash = createHash("sha256").update(options.token).digest("hex").slice(0, 16);
     this.budgetKey = `${this.base}|${tokenHash}`;
@@ -244,7 +245,7 @@ export class CloudHttp {
     const started = performance.now();
     let status: number | undefined;
     try {
-      const response = await request(url, {
+      const response = await this.transport(url, {
         method: endpoint.method,
         headers: {
           authorization: this.authorization,
@@ -253,12 +254,10 @@ export class CloudHttp {
         },
         body,
         signal,
-        dispatcher: this.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        timeoutMs: this.timeoutMs,
       });
-      status = response.statusCode;
-      const text = await response.body.text();
+      status = response.status;
+      const text = response.text;
       const headers = flattenHeaders(response.headers);
       const rate = rateHeaders(headers);
       permit.settle({ headers: rate, status });
