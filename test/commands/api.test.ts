@@ -1,18 +1,7 @@
-import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runApiCommand } from "../../src/commands/api.js";
+import { capture } from "../helpers/capture.js";
 import { startHttpServer } from "../helpers/http-server.js";
-
-function capture() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe("energy2mqtt api", () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;

@@ -2,22 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runCheckCommand } from "../../src/commands/check.js";
 import { freePort } from "../helpers/broker.js";
+import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
-
-function capture() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe("energy2mqtt check", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;

@@ -3,25 +3,14 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runSetCommand, type SetOptions } from "../../src/commands/set.js";
 import { openStore } from "../../src/store/index.js";
+import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 const INVERTER = "SD2024G001";
 const CHARGER = "6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11";
-
-function capture() {
-  let text = "";
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 describe("energy2mqtt set", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
