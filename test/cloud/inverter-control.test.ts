@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { InvalidRequestError, ServerError } from "../../src/cloud/errors.js";
 import { PRESETS, slots } from "../../src/cloud/schemas/inverter-control.js";
 import { inverterControlEndpoints } from "../../src/cloud/sections/inverter-control.js";
-import { type CapturedRequest, MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { expectRequest, mockCloud } from "../helpers/mock-cloud.js";
 
 // Entries copied verbatim from a real GET /inverter/{serial}/settings listing of a Gen3 hybrid:
 // the Apache-2.0 project abedegno/givlocal, file api/cloud-data/settings.json
@@ -92,15 +92,6 @@ const PRESET_DESCRIPTORS = {
     { id: 17, name: "Smart Load", description: "Powers the smart-load circuit.", parameters: [] },
   ],
 };
-
-function expectRequest(request: CapturedRequest | undefined, method: string, path: string, body: unknown): void {
-  expect(request?.method).toBe(method);
-  expect(request?.path).toBe(path);
-  expect(request?.headers.authorization).toBe(`Bearer ${MOCK_TOKEN}`);
-  expect(request?.headers.accept).toBe("application/json");
-  expect(request?.headers["content-type"]).toBe("application/json");
-  expect(request?.body).toEqual(body);
-}
 
 const CODES = [
   { code: -1, mayHaveApplied: true },

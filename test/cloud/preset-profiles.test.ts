@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../src/cloud/errors.js";
 import { type ProfileRef, presetProfileEndpoints } from "../../src/cloud/sections/preset-profiles.js";
-import { type CapturedRequest, MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
+import { expectRequest, mockCloud } from "../helpers/mock-cloud.js";
 
 const PROFILE = {
   id: 311,
@@ -15,15 +15,6 @@ const PROFILE = {
 
 const NAME_32 = "a".repeat(32);
 const NAME_33 = "a".repeat(33);
-
-function expectRequest(request: CapturedRequest | undefined, method: string, path: string, body: unknown): void {
-  expect(request?.method).toBe(method);
-  expect(request?.path).toBe(path);
-  expect(request?.headers.authorization).toBe(`Bearer ${MOCK_TOKEN}`);
-  expect(request?.headers.accept).toBe("application/json");
-  expect(request?.headers["content-type"]).toBe("application/json");
-  expect(request?.body).toEqual(body);
-}
 
 describe("preset profiles section", () => {
   let cloud = mockCloud();

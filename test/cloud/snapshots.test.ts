@@ -1,16 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InvalidRequestError, NotFoundError, ValidationError } from "../../src/cloud/errors.js";
 import { snapshotEndpoints } from "../../src/cloud/sections/snapshots.js";
-import { type CapturedRequest, MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
-
-function expectRequest(request: CapturedRequest | undefined, method: string, path: string, body: unknown): void {
-  expect(request?.method).toBe(method);
-  expect(request?.path).toBe(path);
-  expect(request?.headers.authorization).toBe(`Bearer ${MOCK_TOKEN}`);
-  expect(request?.headers.accept).toBe("application/json");
-  expect(request?.headers["content-type"]).toBe("application/json");
-  expect(request?.body).toEqual(body);
-}
+import { expectRequest, mockCloud } from "../helpers/mock-cloud.js";
 
 describe("snapshots section", () => {
   let cloud = mockCloud();

@@ -1,4 +1,5 @@
 import { MockAgent } from "undici";
+import { expect } from "vitest";
 import { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions } from "../../src/cloud/http.js";
 import { RateBudget, RateBudgetRegistry } from "../../src/cloud/rate-budget.js";
@@ -107,4 +108,14 @@ export function pageOf<T>(data: T[], current: number, last: number) {
       total: data.length * last,
     },
   };
+}
+
+/** Asserts the method, exact path and query, the three required headers and the JSON body of a request. */
+export function expectRequest(request: CapturedRequest | undefined, method: string, path: string, body: unknown): void {
+  expect(request?.method).toBe(method);
+  expect(request?.path).toBe(path);
+  expect(request?.headers.authorization).toBe(`Bearer ${MOCK_TOKEN}`);
+  expect(request?.headers.accept).toBe("application/json");
+  expect(request?.headers["content-type"]).toBe("application/json");
+  expect(request?.body).toEqual(body);
 }

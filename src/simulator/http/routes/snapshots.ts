@@ -1,4 +1,5 @@
-import { invalid, notFound, ok } from "../envelope.js";
+import type { InverterRecord, SnapshotRecord } from "../../world/world.js";
+import { type Answer, invalid, notFound, ok } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";
 import { withInverter } from "./inverter-lookup.js";
 import { validate } from "./validation.js";
@@ -9,6 +10,16 @@ function snapshotName(c: RequestContext) {
   return validate({ name: c.params.name }, { name: ["required", "string", "max:32"] });
 }
 
+/** The path's inverter, the snapshot name, and the snapshots the calling actor owns on it. */
+function withSnapshots(
+  c: RequestContext,
+  handle: (record: InverterRecord, name: string, snapshots: Map<string, SnapshotRecord>) => Answer,
+): Answer {
+  return withInverter(c, (record) =>
+    handle(record, c.params.name ?? "", c.world.snapshotsOf(record.serial, c.actor.name)),
+  );
+}
+
 /** Snapshots belong to the actor that took them: another actor sees none of them. */
 export const snapshotRoutes: readonly Route[] = [
   {
@@ -16,10 +27,7 @@ export const snapshotRoutes: readonly Route[] = [
     path: "/inverter/{inverter_serial_number}/snapshot/{name}",
     scopes: ["api:inverter:control", "api:snapshot:read"],
     handle: (c) =>
-      snapshotName(c) ??
-      withInverter(c, (record) =>
-        ok({ exists: c.world.snapshotsOf(record.serial, c.actor.name).has(c.params.name ?? "") }),
-      ),
+      snapshotName(c) ?? withSnapshots(c, (_record, name, snapshots) => ok({ exists: snapshots.has(name) })),
   },
   {
     method: "POST",
@@ -28,9 +36,7 @@ export const snapshotRoutes: readonly Route[] = [
     handle: (c) =>
       snapshotName(c) ??
       validate(c.body, SYNC_RULES) ??
-      withInverter(c, (record) => {
-        const name = c.params.name ?? "";
-        const snapshots = c.world.snapshotsOf(record.serial, c.actor.name);
+      withSnapshots(c, (record, name, snapshots) => {
         if (snapshots.has(name)) return invalid({ snapshot: [`A snapshot named "${name}" already exists.`] });
         snapshots.set(name, { settings: record.control.captureSettings() });
         return ok({ success: true });
@@ -43,9 +49,7 @@ export const snapshotRoutes: readonly Route[] = [
     handle: (c) =>
       snapshotName(c) ??
       validate(c.body, SYNC_RULES) ??
-      withInverter(c, (record) => {
-        const name = c.params.name ?? "";
-        const snapshots = c.world.snapshotsOf(record.serial, c.actor.name);
+      withSnapshots(c, (record, name, snapshots) => {
         const snapshot = snapshots.get(name);
         if (!snapshot) return notFound(`Snapshot "${name}" not found.`);
         const result = record.control.restoreSettings(snapshot.settings);
@@ -61,9 +65,7 @@ export const snapshotRoutes: readonly Route[] = [
     scopes: ["api:inverter:control", "api:snapshot:delete"],
     handle: (c) =>
       snapshotName(c) ??
-      withInverter(c, (record) => {
-        const name = c.params.name ?? "";
-        const snapshots = c.world.snapshotsOf(record.serial, c.actor.name);
+      withSnapshots(c, (_record, name, snapshots) => {
         if (!snapshots.delete(name)) return notFound(`Snapshot "${name}" not found.`);
         return ok({ success: true });
       }),
