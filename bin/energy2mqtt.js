@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli.js";
+import { keepYoungGenerationSmall } from "../dist/memory.js";
+
+if (process.argv[2] === "run") keepYoungGenerationSmall();
+const { main } = await import("../dist/cli.js");
 
 main(process.argv.slice(2)).then(
   (code) => {

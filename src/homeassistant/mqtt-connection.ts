@@ -43,6 +43,9 @@ export class MqttConnection {
       clean: true,
       reconnectPeriod: MIN_RECONNECT_MS,
       connectTimeout: 10_000,
+      // mqtt-packet's cache holds a Buffer for every 16-bit number: 6 MB of heap for a daemon
+      // that sends a few messages a minute.
+      writeCache: false,
       will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: true, qos: 1 },
       ...(options.username ? { username: options.username } : {}),
       ...(options.password ? { password: options.password } : {}),
