@@ -48,10 +48,11 @@ export interface RateBudgetState {
 }
 
 export class RateBudget {
-  private limit: number;
+  private limit = 0;
   private readonly windowMs: number;
-  private readonly liveReserve: number;
-  private readonly backgroundReserve: number;
+  private readonly reserve: RateBudgetOptions["reserve"];
+  private liveReserve = 0;
+  private backgroundReserve = 0;
   private readonly now: () => number;
 
   private used = 0;
@@ -67,10 +68,9 @@ export class RateBudget {
 
   constructor(options: RateBudgetOptions) {
     if (!(options.limit >= 1)) throw new RangeError("rate limit must be at least 1 request per window");
-    this.limit = Math.floor(options.limit);
     this.windowMs = options.windowMs;
-    this.liveReserve = options.reserve?.live ?? Math.min(3, Math.floor(this.limit / 20));
-    this.backgroundReserve = this.liveReserve + (options.reserve?.background ?? Math.floor(this.limit / 20));
+    this.reserve = options.reserve;
+    this.setLimit(Math.floor(options.limit));
     this.now = options.now ?? Date.now;
   }
 
@@ -170,10 +170,17 @@ export class RateBudget {
     };
   }
 
+  /** The reserves scale with the limit: a limit learnt from the server must not leave them sized for a larger one. */
+  private setLimit(limit: number): void {
+    this.limit = limit;
+    this.liveReserve = this.reserve?.live ?? Math.min(3, Math.floor(limit / 20));
+    this.backgroundReserve = this.liveReserve + (this.reserve?.background ?? Math.floor(limit / 20));
+  }
+
   /** The server's count wins when it is stricter than ours. */
   private correct(headers: RateHeaders): void {
     if (headers.limit !== undefined && headers.limit >= 1 && headers.limit < this.limit) {
-      this.limit = headers.limit;
+      this.setLimit(headers.limit);
     }
     if (headers.remaining !== undefined && headers.remaining >= 0) {
       const serverUsed = this.limit - headers.remaining;

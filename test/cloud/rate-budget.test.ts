@@ -109,6 +109,18 @@ describe("rate budget", () => {
     expect(budget.state().limit).toBe(60);
   });
 
+  it("sizes its reserves to a limit learnt from the server, so background work still gets most of it", async () => {
+    // Configured far above the server's limit: reserves worked out from 100,000 would starve background.
+    const budget = new RateBudget({ limit: 100_000, windowMs: 60_000 });
+    const { granted, permits, take } = track(budget);
+    void take("command", "first");
+    await vi.advanceTimersByTimeAsync(0);
+    permits[0]?.settle({ headers: { limit: 300, remaining: 299 }, status: 200 });
+    for (let i = 0; i < 50; i++) void take("background", `b${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toHaveLength(51);
+  });
+
   it("pauses everything after a 429 until the window ends", async () => {
     const budget = new RateBudget({ limit: 100, windowMs: 60_000 });
     const { granted, permits, take } = track(budget);
