@@ -26,46 +26,118 @@ const topic = z
 
 export const cloudConfig = z.strictObject({
   /** Left out: the built-in simulator runs in-process. */
-  url: url(["http:", "https:"]).optional(),
-  token: z.string().min(1).optional(),
-  requests_per_minute: integer().pipe(z.number().min(1).max(10_000)).default(300),
-  context: z.string().min(1).max(64).default("energy2mqtt"),
-  page_size: integer().pipe(z.number().min(1).max(5000)).default(100),
-  timeout: duration.default(30_000),
+  url: url(["http:", "https:"])
+    .optional()
+    .describe("The cloud API's base URL (http:// or https://); left out, the built-in simulator's demo house runs"),
+  token: z.string().min(1).optional().describe("API token from the cloud portal; best as `!secret` or the environment"),
+  requests_per_minute: integer()
+    .pipe(z.number().min(1).max(10_000))
+    .default(300)
+    .describe("The token's rate limit; everything the daemon sends shares it"),
+  context: z
+    .string()
+    .min(1)
+    .max(64)
+    .default("energy2mqtt")
+    .describe("Sent with each setting change, for the portal's log"),
+  page_size: integer()
+    .pipe(z.number().min(1).max(5000))
+    .default(100)
+    .describe("Items per page when reading lists and history"),
+  timeout: duration.default(30_000).describe("How long one request may take"),
 });
 
 export const mqttConfig = z.strictObject({
   /** Left out: the embedded broker. */
-  url: url(["mqtt:", "mqtts:", "ws:", "wss:"]).optional(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  client_id: z.string().min(1).max(64).optional(),
-  base_topic: topic.default("energy2mqtt"),
+  url: url(["mqtt:", "mqtts:", "ws:", "wss:"])
+    .optional()
+    .describe("The broker (mqtt://, mqtts://, ws:// or wss://); left out, the embedded broker on 127.0.0.1:1883"),
+  username: z.string().optional().describe("Broker user name"),
+  password: z.string().optional().describe("Broker password"),
+  client_id: z.string().min(1).max(64).optional().describe("MQTT client id; a random one when left out"),
+  base_topic: topic.default("energy2mqtt").describe("First level of every topic the daemon publishes"),
 });
 
 export const homeAssistantConfig = z.strictObject({
-  discovery: boolean().default(true),
-  discovery_prefix: topic.default("homeassistant"),
-  status_topic: topic.default("homeassistant/status"),
+  discovery: boolean().default(true).describe("Publish Home Assistant MQTT discovery configs"),
+  discovery_prefix: topic.default("homeassistant").describe("Home Assistant's discovery prefix"),
+  status_topic: topic
+    .default("homeassistant/status")
+    .describe("Where Home Assistant announces `online`; discovery is sent again then"),
 });
 
 export const pollConfig = z.strictObject({
-  inverter: duration.default(60_000),
-  meter: duration.default(300_000),
-  ems: duration.default(60_000),
-  ev_charger: duration.default(30_000),
-  events: duration.default(300_000),
-  smart_device: duration.default(300_000),
+  inverter: duration.default(60_000).describe("Live inverter and battery data"),
+  meter: duration.default(300_000).describe("Energy totals (kWh)"),
+  ems: duration.default(60_000).describe("Energy management system data"),
+  ev_charger: duration.default(30_000).describe("EV charger status and meter"),
+  events: duration.default(300_000).describe("Inverter fault events"),
+  smart_device: duration.default(300_000).describe("Smart device data"),
   /** How often the account's device lists are read again, to find new and removed devices. */
-  inventory: duration.default(1_800_000),
+  inventory: duration.default(1_800_000).describe("The account's device lists, to find new and removed devices"),
+});
+
+/** The store's history kinds (store/history-types.ts; config knows nothing of store). */
+const HISTORY_KINDS = [
+  "inverter.point",
+  "inverter.live",
+  "inverter.counters",
+  "ems",
+  "ev.meter",
+  "ev.session",
+  "inverter.event",
+  "flow.half_hour",
+  "flow.day",
+  "smart.data",
+  "battery.module",
+] as const;
+/** The kinds that come more often than half-hourly. */
+const DOWNSAMPLED_KINDS: readonly string[] = ["inverter.point", "inverter.live", "ems", "ev.meter", "smart.data"];
+
+/** A duration that may also be given in days, as retention periods are: "90d". */
+const longDuration = z.preprocess((value) => {
+  const days = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)\s*d\s*$/.exec(value) : null;
+  return days ? `${Number(days[1]) * 24}h` : value;
+}, duration);
+
+const retentionRule = z.strictObject({
+  /** Rows older than this are deleted; left out: kept for ever. */
+  keep: longDuration.optional(),
+  /** Rows older than this are merged to one per half hour. */
+  downsample_after: longDuration.optional(),
 });
 
 export const storeConfig = z.strictObject({
   path: z.string().min(1).default("data/energy2mqtt.db"),
+  /** Per history kind; a kind left out keeps everything at full resolution. */
+  retention: z
+    .partialRecord(z.enum(HISTORY_KINDS), retentionRule)
+    .default({})
+    .superRefine((rules, ctx) => {
+      for (const [kind, rule] of Object.entries(rules)) {
+        if (rule?.downsample_after !== undefined && !DOWNSAMPLED_KINDS.includes(kind)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [kind, "downsample_after"],
+            message: `${kind} is not downsampled; downsample_after applies to ${DOWNSAMPLED_KINDS.join(", ")}`,
+          });
+        }
+        if (rule?.keep !== undefined && rule.downsample_after !== undefined && rule.keep <= rule.downsample_after) {
+          ctx.addIssue({
+            code: "custom",
+            path: [kind, "keep"],
+            message: "keep must be longer than downsample_after, or nothing is left to downsample",
+          });
+        }
+      }
+    }),
 });
 
 export const logConfig = z.strictObject({
-  level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  level: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("How much the daemon logs"),
 });
 
 /** The whole configuration: one schema, every section optional with defaults. */
@@ -75,7 +147,7 @@ export const configSchema = z.strictObject({
   homeassistant: homeAssistantConfig.default(homeAssistantConfig.parse({})),
   poll: pollConfig.default(pollConfig.parse({})),
   store: storeConfig.default(storeConfig.parse({})),
-  rules: z.string().min(1).optional(),
+  rules: z.string().min(1).optional().describe("The tariff rules file (rules.yaml)"),
   log: logConfig.default(logConfig.parse({})),
 });
 

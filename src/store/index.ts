@@ -1,5 +1,33 @@
 export type { AuditLog } from "./audit-log.js";
 export type { AuditEntry, AuditEntryInput, AuditQuery } from "./audit-schema.js";
 export { StoreError, type StoreErrorKind } from "./errors.js";
+export { hasCadence, type StoreHistory } from "./history.js";
+export { DataError } from "./history-codec.js";
+export { type Cell, flattenRecord, historyColumns } from "./history-columns.js";
+export {
+  DOWNSAMPLED_KINDS,
+  type RetentionResult,
+  type RetentionRule,
+  type RetentionRules,
+} from "./history-retention.js";
+export {
+  type FetchedDay,
+  HISTORY_KINDS,
+  type History,
+  type HistoryKind,
+  type HistoryQuery,
+  type HistoryRecord,
+  type HistorySummaryRow,
+  type JsonObject,
+  type JsonValue,
+  type WriteResult,
+} from "./history-types.js";
 export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
+export type {
+  NewObligation,
+  RestorePlan,
+  RuleObligation,
+  RuleObligations,
+  SavedValue,
+} from "./rule-obligations.js";

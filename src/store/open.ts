@@ -3,8 +3,10 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, toStoreError } from "./errors.js";
+import { SqliteHistory, type StoreHistory } from "./history.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
 
 export interface StoreOptions {
   /** How long to wait for another connection's write lock before giving up; 5 s by default. */
@@ -17,6 +19,8 @@ export interface Store {
   /** The schema version the database is at. */
   readonly version: number;
   readonly audit: AuditLog;
+  readonly history: StoreHistory;
+  readonly ruleObligations: RuleObligations;
   close(): void;
 }
 
@@ -44,6 +48,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       path,
       version: to,
       audit: new SqliteAuditLog(opened, path),
+      history: new SqliteHistory(opened, path),
+      ruleObligations: new SqliteRuleObligations(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

@@ -33,7 +33,20 @@ describe("openStore", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all();
-    expect(tables).toEqual([{ name: "audit_log" }, { name: "audit_log_target_at" }]);
+    expect(tables.map((row) => (row as { name: string }).name)).toEqual([
+      "audit_log",
+      "audit_log_target_at",
+      "history",
+      "history_day",
+      "history_shape",
+      "history_source",
+      "rule_obligation",
+      "rule_obligation_open",
+      "rule_state",
+      "sqlite_autoindex_history_shape_1",
+      "sqlite_autoindex_history_source_1",
+      "sqlite_autoindex_rule_state_1",
+    ]);
     db.close();
   });
 
