@@ -1,0 +1,50 @@
+import type { CloudClient } from "../cloud/index.js";
+import type { Logger } from "../log.js";
+import type { History } from "../store/index.js";
+import type { ArchiveKind } from "./kinds.js";
+import { planArchive } from "./plan.js";
+import type { ArchiveReport } from "./report.js";
+import { type Progress, runTasks } from "./run.js";
+import { discoverTargets } from "./targets.js";
+
+export interface ArchiveOptions {
+  readonly client: CloudClient;
+  readonly history: History;
+  /** YYYY-MM-DD, local to the account; by default each device's commission day. */
+  readonly from?: string;
+  /** YYYY-MM-DD, included; by default today. */
+  readonly to?: string;
+  readonly kinds?: readonly ArchiveKind[];
+  readonly now?: () => number;
+  readonly signal?: AbortSignal;
+  readonly stopping?: AbortSignal;
+  readonly concurrency?: number;
+  readonly onProgress?: (progress: Progress) => void;
+  readonly logger?: Logger;
+}
+
+/** Copies the account's history into the store: discover, plan what is not complete yet, run. */
+export async function archiveAccount(options: ArchiveOptions): Promise<ArchiveReport> {
+  const now = options.now ?? Date.now;
+  const call = { priority: "background" as const, ...(options.signal ? { signal: options.signal } : {}) };
+  const targets = await discoverTargets(options.client, call);
+  const tasks = planArchive(targets, options.history, {
+    now: now(),
+    ...(options.from !== undefined ? { from: options.from } : {}),
+    ...(options.to !== undefined ? { to: options.to } : {}),
+    ...(options.kinds ? { kinds: options.kinds } : {}),
+  });
+  options.logger?.info(
+    { inverters: targets.inverters.length, chargers: targets.evChargers.length, tasks: tasks.length },
+    "archive planned",
+  );
+  const report = await runTasks(tasks, { ...options, timezone: targets.timezone, now });
+  const unavailable = (targets.unavailable ?? []).map((u) => ({
+    kind: "devices" as const,
+    device: u.what,
+    reason: u.reason.includes("(403)") ? ("not allowed (403)" as const) : ("not found (404)" as const),
+    message: u.reason,
+  }));
+  // Discovery is four requests (account and three single-page listings) before the tasks.
+  return { ...report, requests: report.requests + 4, missing: [...unavailable, ...report.missing] };
+}

@@ -1,0 +1,116 @@
+import type { CloudClient } from "../cloud/index.js";
+import type { Logger } from "../log.js";
+import type { History } from "../store/index.js";
+import type { Inventory } from "../telemetry/index.js";
+import { addDays, dayOf } from "./days.js";
+import type { ArchiveKind } from "./kinds.js";
+import { planArchive } from "./plan.js";
+import type { ArchiveReport } from "./report.js";
+import { runTasks } from "./run.js";
+import { targetsOf } from "./targets.js";
+
+export interface BackfillOptions {
+  readonly client: CloudClient;
+  readonly history: History;
+  /** The daemon's current inventory, read at every pass so new devices are included. */
+  readonly inventory: () => Inventory | undefined;
+  /** How many local days back, today included; 3 by default. */
+  readonly days?: number;
+  readonly kinds?: readonly ArchiveKind[];
+  readonly now?: () => number;
+  /** Requests in flight at once; 2 by default. */
+  readonly concurrency?: number;
+  readonly logger?: Logger;
+  /** Called after each pass, e.g. for tests or a status entity. */
+  readonly onPass?: (report: ArchiveReport) => void;
+}
+
+export interface Backfill {
+  /** Runs a pass soon: now if idle, else once the pass under way ends. Call it when a device is back. */
+  trigger(): void;
+  /** Resolves when no pass runs or is due. */
+  idle(): Promise<void>;
+  /** Aborts the pass under way (its committed days stay) and ends the backfill. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_BACKFILL_DAYS = 3;
+
+/**
+ * The daemon's gap filler: the last few days of every device, skipping days the store already
+ * has complete, at background priority so live polls and commands always go first. One pass
+ * at start, then one per trigger(); triggers during a pass fold into one more pass.
+ */
+export function startBackfill(options: BackfillOptions): Backfill {
+  const now = options.now ?? Date.now;
+  const controller = new AbortController();
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const pass = async (): Promise<void> => {
+    const inventory = options.inventory();
+    if (!inventory) return;
+    const targets = targetsOf(inventory);
+    const at = now();
+    const from = addDays(dayOf(at, targets.timezone), 1 - Math.max(1, options.days ?? DEFAULT_BACKFILL_DAYS));
+    const tasks = planArchive(targets, options.history, {
+      now: at,
+      from,
+      ...(options.kinds ? { kinds: options.kinds } : {}),
+    });
+    const report = await runTasks(tasks, {
+      client: options.client,
+      history: options.history,
+      timezone: targets.timezone,
+      now,
+      signal: controller.signal,
+      concurrency: options.concurrency ?? 2,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    const log = report.failures.length > 0 ? options.logger?.warn : options.logger?.info;
+    log?.call(
+      options.logger,
+      { from, requests: report.requests, failures: report.failures.length, missing: report.missing.length },
+      "history backfill pass done",
+    );
+    options.onPass?.(report);
+  };
+
+  const loop = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        await pass();
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        options.logger?.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "history backfill failed",
+        );
+      }
+    } while (again && !controller.signal.aborted);
+  };
+
+  const trigger = (): void => {
+    if (controller.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = loop().finally(() => {
+      running = undefined;
+    });
+  };
+
+  trigger();
+  return {
+    trigger,
+    idle: async () => {
+      while (running) await running;
+    },
+    stop: async () => {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import {
+  ARCHIVE_KINDS,
+  type ArchiveKind,
+  type ArchiveReport,
+  archiveAccount,
+  formatReport,
+  isArchiveKind,
+  isDay,
+  progressView,
+} from "../archive/index.js";
+import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import { openStore, type Store, StoreError } from "../store/index.js";
+import { cliLogger, cloudClient, configFile } from "./check.js";
+
+export interface ArchiveCommandOptions {
+  readonly config?: string;
+  readonly from?: string;
+  readonly to?: string;
+  /** One kind, or several separated by commas. */
+  readonly only?: string;
+}
+
+export interface ArchiveIo {
+  readonly out?: NodeJS.WritableStream;
+  readonly err?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Where Ctrl-C comes from; the process by default. */
+  readonly signals?: Pick<NodeJS.Process, "on" | "off">;
+  /** Milliseconds between plain progress lines when stderr is not a terminal. */
+  readonly progressIntervalMs?: number;
+}
+
+/** Exit code after a Ctrl-C: the shell's convention for SIGINT. */
+export const EXIT_INTERRUPTED = 130;
+
+interface Arguments {
+  readonly from?: string;
+  readonly to?: string;
+  readonly kinds?: readonly ArchiveKind[];
+}
+
+/**
+ * `energy2mqtt archive`: copies the account's history into the store. 0 when everything asked
+ * for was read, 1 when something failed, 2 for bad arguments or configuration, 130 after Ctrl-C
+ * (a second Ctrl-C quits at once; either way a rerun resumes).
+ */
+export async function runArchiveCommand(options: ArchiveCommandOptions, io: ArchiveIo = {}): Promise<number> {
+  const out = io.out ?? process.stdout;
+  const err = io.err ?? process.stderr;
+  const args = parseArguments(options);
+  if (typeof args === "string") {
+    err.write(`energy2mqtt archive: ${args}\n`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(configFile(options.config)).config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err.write(`${error.message}\n`);
+    return 2;
+  }
+  const { url, token } = config.cloud;
+  if (!url || !token) {
+    err.write(
+      "energy2mqtt archive: no cloud configured: set cloud.url and cloud.token in the configuration file (-c FILE), or ENERGY2MQTT_CLOUD_URL and ENERGY2MQTT_CLOUD_TOKEN; to try it out, run `energy2mqtt simulate` and point cloud.url at the URL it prints\n",
+    );
+    return 2;
+  }
+  let store: Store;
+  try {
+    store = openStore(config.store.path);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    err.write(`energy2mqtt archive: ${error.message}\n`);
+    return 1;
+  }
+
+  const client = cloudClient(config, url, token);
+  const stopping = new AbortController();
+  const onSigint = (): void => {
+    if (stopping.signal.aborted) {
+      err.write("\nquitting now; a rerun resumes from the last committed request\n");
+      process.exit(EXIT_INTERRUPTED);
+    }
+    stopping.abort();
+    err.write("\nstopping after the requests under way (Ctrl-C again to quit now)\n");
+  };
+  const signals = io.signals ?? process;
+  signals.on("SIGINT", onSigint);
+  const view = progressView(err, {
+    tty: err.isTTY === true,
+    perMinute: () => client.http.budget.state().limit,
+    ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+  });
+  let report: ArchiveReport;
+  try {
+    report = await archiveAccount({
+      client,
+      history: store.history,
+      stopping: stopping.signal,
+      onProgress: (progress) => view.update(progress),
+      logger: cliLogger(config),
+      ...(args.from !== undefined ? { from: args.from } : {}),
+      ...(args.to !== undefined ? { to: args.to } : {}),
+      ...(args.kinds ? { kinds: args.kinds } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof CloudError)) throw error;
+    err.write(`energy2mqtt archive: ${error.message}\n`);
+    return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+  } finally {
+    view.end();
+    signals.off("SIGINT", onSigint);
+    store.close();
+  }
+  out.write(formatReport(report));
+  if (report.failures.length > 0) return 1;
+  return report.interrupted ? EXIT_INTERRUPTED : 0;
+}
+
+function parseArguments(options: ArchiveCommandOptions): Arguments | string {
+  for (const [name, value] of [
+    ["--from", options.from],
+    ["--to", options.to],
+  ] as const) {
+    if (value !== undefined && !isDay(value)) return `${name} must be a date as YYYY-MM-DD, got "${value}"`;
+  }
+  if (options.from !== undefined && options.to !== undefined && options.from > options.to) {
+    return `--from (${options.from}) is after --to (${options.to})`;
+  }
+  let kinds: ArchiveKind[] | undefined;
+  if (options.only !== undefined) {
+    const names = options.only
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name.length > 0);
+    const unknown = names.filter((name) => !isArchiveKind(name));
+    if (names.length === 0 || unknown.length > 0) {
+      return `unknown --only kind ${unknown.map((n) => `"${n}"`).join(", ") || '""'}; allowed: ${ARCHIVE_KINDS.join(", ")} (several separated by commas)`;
+    }
+    kinds = names.filter(isArchiveKind);
+  }
+  return {
+    ...(options.from !== undefined ? { from: options.from } : {}),
+    ...(options.to !== undefined ? { to: options.to } : {}),
+    ...(kinds ? { kinds } : {}),
+  };
+}
