@@ -4,6 +4,7 @@ import { AuthenticationError, CloudClient, CloudError, ForbiddenError } from "..
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { redactUrl } from "../homeassistant/mqtt-connection.js";
 import { createLogger } from "../log.js";
+import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 
 export interface CheckOptions {
@@ -30,8 +31,12 @@ export async function runCheckCommand(
     out.write(
       loaded.file ? `configuration: ${loaded.file} is valid\n` : "configuration: none found, the embedded defaults\n",
     );
+    if (config.rules) {
+      const rules = loadRules(rulesPath(config.rules, loaded.file));
+      out.write(`rules: ${rules.file} is valid (${rules.rules.rules.length} rule(s))\n`);
+    }
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError) && !(error instanceof RulesError)) throw error;
     err.write(`${error.message}\n`);
     return 2;
   }

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { isMap, LineCounter, parseDocument, type ScalarTag } from "yaml";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { type Config, configSchema } from "./schema.js";
+import { readYamlSource } from "./yaml-source.js";
 
 /** A configuration that cannot be used; the message names the file, line and key. */
 export class ConfigError extends Error {
@@ -47,43 +47,9 @@ function describeIssue(issue: { code: string; message: string; keys?: readonly s
 }
 
 function readYaml(path: string): { raw: unknown; locate: (keyPath: readonly PropertyKey[]) => string | undefined } {
-  const secrets = secretTag(join(dirname(path), "secrets.yaml"));
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(readFileSync(path, "utf8"), { lineCounter, customTags: [secrets], prettyErrors: false });
-  const errors = [...doc.errors, ...doc.warnings].map((error) => {
-    const pos = lineCounter.linePos(error.pos[0]);
-    return `${path}:${pos.line}:${pos.col}: ${error.message.split("\n")[0]}`;
-  });
-  if (errors.length > 0) throw new ConfigError(errors);
-  const locate = (keyPath: readonly PropertyKey[]): string | undefined => {
-    // Point at the deepest node that exists: the key itself, or the section missing it.
-    for (let depth = keyPath.length; depth >= 0; depth--) {
-      const node = doc.getIn(keyPath.slice(0, depth) as unknown[], true) as
-        | { range?: [number, number, number] }
-        | undefined;
-      const start = node?.range?.[0];
-      if (start !== undefined) return `${path}:${lineCounter.linePos(start).line}`;
-    }
-    return path;
-  };
-  const raw: unknown = isMap(doc.contents) || doc.contents === null ? (doc.toJS() ?? {}) : doc.toJS();
-  return { raw, locate };
-}
-
-function secretTag(secretsPath: string): ScalarTag {
-  let secrets: Record<string, unknown> | undefined;
-  return {
-    tag: "!secret",
-    resolve(name, onError) {
-      secrets ??= existsSync(secretsPath) ? (parseDocument(readFileSync(secretsPath, "utf8")).toJS() ?? {}) : {};
-      const value = secrets?.[name];
-      if (value === undefined || value === null) {
-        onError(`secret "${name}" is not defined in ${secretsPath}`);
-        return "";
-      }
-      return String(value);
-    },
-  };
+  const source = readYamlSource(path);
+  if (source.errors.length > 0) throw new ConfigError(source.errors);
+  return source;
 }
 
 /** ENERGY2MQTT_MQTT_URL=... sets mqtt.url; values stay text and the schema reads numbers and booleans from it. */

@@ -1,0 +1,100 @@
+import { writeFileSync } from "node:fs";
+import { ConfigError, loadConfig } from "../config/index.js";
+import { loadRules, RulesError, rulesPath } from "../rules/load.js";
+import { planSvg } from "../rules/plan-svg.js";
+import { planText } from "../rules/plan-text.js";
+import { previewRules } from "../rules/preview.js";
+import { AgileTariff, createTariff, type Tariff } from "../rules/tariffs/index.js";
+import { configFile } from "./check.js";
+
+export interface RulesPlanOptions {
+  readonly config?: string;
+  /** A rules file instead of the one the configuration names. */
+  readonly rules?: string;
+  readonly hours?: string;
+  readonly out?: string;
+  /** Battery SoC now, %. */
+  readonly soc?: string;
+  /** Battery capacity, kWh, when rules.yaml leaves battery.capacity_kwh out. */
+  readonly capacity?: string;
+  /** Plan as if it were this time (ISO 8601), for a repeatable plan. */
+  readonly now?: string;
+}
+
+const DEFAULT_SOC = 50;
+const DEFAULT_CAPACITY_KWH = 9.5;
+const DEFAULT_TIME_ZONE = "Europe/London";
+
+/** `energy2mqtt rules plan`: the next hours of prices, planned windows and actions, and the battery SoC. */
+export async function runRulesPlanCommand(
+  options: RulesPlanOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  const usage = (message: string): number => {
+    err.write(`${message}\n`);
+    return 2;
+  };
+  const hours = Number(options.hours ?? 48);
+  if (!Number.isInteger(hours) || hours < 1 || hours > 168)
+    return usage("--hours must be a whole number from 1 to 168");
+  const soc = Number(options.soc ?? DEFAULT_SOC);
+  if (!Number.isFinite(soc) || soc < 0 || soc > 100) return usage("--soc must be a percentage from 0 to 100");
+  const capacityOption = options.capacity === undefined ? undefined : Number(options.capacity);
+  if (capacityOption !== undefined && !(capacityOption > 0))
+    return usage("--capacity must be a positive number of kWh");
+  const now = options.now === undefined ? Date.now() : Date.parse(options.now);
+  if (Number.isNaN(now)) return usage("--now must be an ISO 8601 time, e.g. 2026-11-22T16:00:00Z");
+  if (options.out && !options.out.toLowerCase().endsWith(".svg"))
+    return usage("--out writes an SVG image: name it FILE.svg");
+
+  let file: string;
+  try {
+    const loaded = loadConfig(configFile(options.config));
+    const named = options.rules ?? loaded.config.rules;
+    if (!named)
+      return usage(
+        "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",
+      );
+    file = options.rules ?? rulesPath(named, loaded.file);
+  } catch (error) {
+    if (error instanceof ConfigError) return usage(error.message);
+    throw error;
+  }
+  let rules: ReturnType<typeof loadRules>["rules"];
+  try {
+    rules = loadRules(file).rules;
+  } catch (error) {
+    if (error instanceof RulesError) return usage(error.message);
+    throw error;
+  }
+
+  const timeZone = rules.timezone ?? DEFAULT_TIME_ZONE;
+  const header: string[] = [];
+  const tariffs: { import?: Tariff; export?: Tariff } = {};
+  for (const side of ["import", "export"] as const) {
+    const config = rules.tariffs[side];
+    if (!config) continue;
+    const tariff = createTariff(config, timeZone);
+    if (tariff instanceof AgileTariff) {
+      await tariff.load(now);
+      const status = tariff.status(now);
+      if (status.message) header.push(`${side} prices: ${status.message}`);
+    }
+    tariffs[side] = tariff;
+  }
+  const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? DEFAULT_CAPACITY_KWH;
+  const capacitySource =
+    rules.battery.capacity_kwh !== undefined ? "rules.yaml" : capacityOption !== undefined ? "--capacity" : "default";
+  header.unshift(
+    `Battery: ${soc}% now (${options.soc === undefined ? "default; pass --soc" : "--soc"}) of ${capacityKwh} kWh (${capacitySource}); the house's own use is not modelled`,
+  );
+
+  const preview = previewRules({ rules, tariffs, timeZone, now, hours, state: { socPercent: soc, capacityKwh } });
+  out.write(planText(preview, { timeZone, currency: rules.tariffs.currency, header }));
+  if (options.out) {
+    writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
+    out.write(`\nSVG written to ${options.out}\n`);
+  }
+  return 0;
+}

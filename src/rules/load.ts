@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { readYamlSource } from "../config/yaml-source.js";
+import { type RulesFile, rulesFileSchema } from "./schema.js";
+
+/** A rules file that cannot be used; each problem names the file and line. */
+export class RulesError extends Error {
+  override readonly name = "RulesError";
+  constructor(readonly problems: readonly string[]) {
+    super(`rules are not valid:\n  ${problems.join("\n  ")}`);
+  }
+}
+
+export interface LoadedRules {
+  readonly rules: RulesFile;
+  readonly file: string;
+}
+
+/** Reads and validates rules.yaml; agile `file:` paths come back absolute, relative to the rules file. */
+export function loadRules(file: string): LoadedRules {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new RulesError([`${path}: file not found`]);
+  const source = readYamlSource(path);
+  if (source.errors.length > 0) throw new RulesError(source.errors);
+  const result = rulesFileSchema.safeParse(source.raw ?? {});
+  if (!result.success) {
+    const lineOf = (problem: string) => Number(/:(\d+): /.exec(problem)?.[1] ?? 0);
+    throw new RulesError(
+      result.error.issues
+        .map((issue) => {
+          const key = issue.path.map(String).join(".");
+          const message =
+            issue.code === "unrecognized_keys"
+              ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}; check the spelling against config/rules.example.yaml`
+              : issue.message;
+          return `${source.locate(issue.path)}: ${key || "(top level)"}: ${message}`;
+        })
+        // In file order, whichever check found them.
+        .sort((a, b) => lineOf(a) - lineOf(b)),
+    );
+  }
+  return { rules: withAbsoluteFiles(result.data, dirname(path)), file: path };
+}
+
+/** The rules file a configuration names: relative to the configuration file's folder. */
+export function rulesPath(rules: string, configFile: string | undefined): string {
+  if (isAbsolute(rules)) return rules;
+  return resolve(configFile ? dirname(configFile) : process.cwd(), rules);
+}
+
+function withAbsoluteFiles(rules: RulesFile, dir: string): RulesFile {
+  const fix = <T extends { type: string; file?: string }>(tariff: T | undefined): T | undefined =>
+    tariff?.type === "agile" && tariff.file !== undefined ? { ...tariff, file: resolve(dir, tariff.file) } : tariff;
+  const tariffs = { ...rules.tariffs };
+  const imported = fix(tariffs.import);
+  const exported = fix(tariffs.export);
+  if (imported) tariffs.import = imported;
+  if (exported) tariffs.export = exported;
+  return { ...rules, tariffs };
+}

@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { type Action, actionSchema } from "./action-schema.js";
+import { timeZone } from "./schema-common.js";
+import { tariffsSchema } from "./tariff-schema.js";
+import { conditionSchema, type Trigger, triggerKind, triggerSchema, WINDOW_TRIGGERS } from "./trigger-schema.js";
+
+/** The house's battery, for the planner. Capacity left out: read from the inverter. */
+export const batterySchema = z.strictObject({
+  capacity_kwh: z.number().positive().optional(),
+  charge_kw: z.number().positive().default(3),
+  /** Round trip from the grid into the battery, 0 to 1. */
+  efficiency: z.number().gt(0).max(1).default(0.9),
+});
+
+export const evSchema = z.strictObject({
+  charge_kw: z.number().positive().default(7.2),
+});
+
+const ruleName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]{0,47}$/,
+    "use lower-case letters, digits, - and _ (at most 48): it names the rule's Home Assistant switch and button",
+  );
+
+export const ruleSchema = z
+  .strictObject({
+    name: ruleName,
+    enabled: z.boolean().default(true),
+    /** When two rules act on the same control, the higher priority wins. */
+    priority: z.number().int().default(0),
+    /** Log and publish what would be done; write nothing. */
+    dry_run: z.boolean().default(false),
+    when: z
+      .union([triggerSchema, z.array(triggerSchema).min(1)])
+      .transform((when) => (Array.isArray(when) ? when : [when])),
+    if: conditionSchema.optional(),
+    do: z.array(actionSchema).min(1),
+    /** after_window: snapshot before the first change, put it back when the window ends. */
+    restore: z.enum(["after_window", "never"]).optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.restore === "after_window" && !asList(rule.when).some(isWindowTrigger)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["restore"],
+        message: `after_window needs a trigger with a window (${WINDOW_TRIGGERS.join(", ")}); use never for cron and state triggers`,
+      });
+    }
+  })
+  .transform((rule) => ({
+    ...rule,
+    // Window rules put things back by default: the project's promise. Others have no end to restore at.
+    restore: rule.restore ?? (rule.when.some(isWindowTrigger) ? "after_window" : "never"),
+  }));
+
+export const rulesFileSchema = z
+  .strictObject({
+    /** Local time for hours, deadlines and zones; left out: the account's time zone, else Europe/London. */
+    timezone: timeZone.optional(),
+    /** Every rule dry-runs. */
+    dry_run: z.boolean().default(false),
+    battery: batterySchema.default(batterySchema.parse({})),
+    ev: evSchema.default(evSchema.parse({})),
+    tariffs: tariffsSchema.default(tariffsSchema.parse({})),
+    rules: z.array(ruleSchema).default([]),
+  })
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.rules.forEach((rule, index) => {
+      if (seen.has(rule.name))
+        ctx.addIssue({ code: "custom", path: ["rules", index, "name"], message: `"${rule.name}" is used twice` });
+      seen.add(rule.name);
+      asList(rule.when).forEach((trigger, at) => {
+        const tariff = tariffOf(trigger);
+        if (tariff && !file.tariffs[tariff]) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["rules", index, "when", at],
+            message: `uses the ${tariff} tariff, but tariffs.${tariff} is not defined`,
+          });
+        }
+      });
+    });
+  });
+
+/** Checks of the whole also run when a part failed, before its transforms: read `when` either way. */
+function asList(when: Trigger | readonly Trigger[]): readonly Trigger[] {
+  return Array.isArray(when) ? when : [when as Trigger];
+}
+
+export function isWindowTrigger(trigger: Trigger): boolean {
+  return (WINDOW_TRIGGERS as readonly string[]).includes(triggerKind(trigger));
+}
+
+/** The tariff whose prices a trigger reads, if any. */
+export function tariffOf(trigger: Trigger): "import" | "export" | undefined {
+  if (trigger.price) return trigger.price.tariff;
+  if (trigger.cheapest) return trigger.cheapest.tariff;
+  if (trigger.most_expensive) return trigger.most_expensive.tariff;
+  if (trigger.battery || trigger.ev) return "import";
+  return undefined;
+}
+
+export type RulesFile = z.infer<typeof rulesFileSchema>;
+export type RulesFileInput = z.input<typeof rulesFileSchema>;
+export type Rule = z.infer<typeof ruleSchema>;
+export type { ActionKind } from "./action-schema.js";
+export { actionKind, chargerCommand } from "./action-schema.js";
+export type { AgileTariffConfig, TariffConfig, TariffsConfig, Zone } from "./tariff-schema.js";
+export type { Condition, TriggerKind } from "./trigger-schema.js";
+export { triggerKind } from "./trigger-schema.js";
+export type { Action, Trigger };

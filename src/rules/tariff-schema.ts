@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { duration } from "../config/duration.js";
+import { clock, days, hoursRange, months, price } from "./schema-common.js";
+
+/** A time-of-use zone: every field given must match; the last matching zone of the list wins. */
+export const zoneSchema = z.strictObject({
+  price,
+  hours: hoursRange.optional(),
+  days: days.optional(),
+  months: months.optional(),
+});
+
+export const fixedTariffSchema = z.strictObject({ type: z.literal("fixed"), price });
+
+/** A base price with time-of-use zones: Octopus Go, Cosy, Flux, Economy 7. */
+export const zonesTariffSchema = z.strictObject({
+  type: z.literal("zones"),
+  price,
+  zones: z.array(zoneSchema).min(1),
+});
+
+/** For slots without a published price: a plain price, or a price with zones. */
+export const fallbackSchema = z.union([price, z.strictObject({ price, zones: z.array(zoneSchema).min(1).optional() })]);
+
+const httpUrl = z.string().refine((text) => {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}, "must be a URL starting with http:// or https://");
+
+/** Half-hourly prices in the Octopus format, from a file (relative to rules.yaml) or a URL. */
+export const agileTariffSchema = z
+  .strictObject({
+    type: z.literal("agile"),
+    file: z.string().min(1).optional(),
+    url: httpUrl.optional(),
+    /** How often to look again while tomorrow's prices are still missing. */
+    refresh: duration.default(30 * 60_000),
+    /** When the next day's prices are usually out (Octopus: about 16:00 UK time). */
+    published_at: clock.default("16:00"),
+    /** Multiplies value_inc_vat: Octopus publishes pence per kWh, 0.01 makes pounds. */
+    scale: z.number().positive().default(0.01),
+    fallback: fallbackSchema.optional(),
+  })
+  .refine((tariff) => (tariff.file === undefined) !== (tariff.url === undefined), {
+    message: "an agile tariff needs file: or url: (one of them)",
+  });
+
+export const tariffSchema = z.discriminatedUnion("type", [fixedTariffSchema, zonesTariffSchema, agileTariffSchema]);
+
+export const tariffsSchema = z.strictObject({
+  /** ISO 4217 code; prices are per kWh in this currency (GBP/kWh). */
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "expected a currency code like GBP")
+    .default("GBP"),
+  import: tariffSchema.optional(),
+  export: tariffSchema.optional(),
+});
+
+export type Zone = z.infer<typeof zoneSchema>;
+export type TariffConfig = z.infer<typeof tariffSchema>;
+export type AgileTariffConfig = z.infer<typeof agileTariffSchema>;
+export type FallbackConfig = z.infer<typeof fallbackSchema>;
+export type TariffsConfig = z.infer<typeof tariffsSchema>;

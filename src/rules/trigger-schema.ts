@@ -1,0 +1,110 @@
+import { validateDetailed } from "node-cron";
+import { z } from "zod";
+import { clock, days, exactlyOneKey, hoursRange, price } from "./schema-common.js";
+
+const tariffName = z.enum(["import", "export"]);
+const percent = z.number().min(0).max(100);
+/** Watts. */
+const watts = z.number();
+
+const cron = z.string().superRefine((expression, ctx) => {
+  const result = validateDetailed(expression);
+  if (result.valid) return;
+  const detail = result.errors.map((error) => error.message).join("; ");
+  ctx.addIssue({
+    code: "custom",
+    message: `"${expression}" is not a cron expression (${detail || "wrong number of fields"}); e.g. "30 7 * * 1-5" for 07:30 on weekdays`,
+  });
+});
+
+const priceWindow = z
+  .strictObject({ below: price.optional(), above: price.optional(), tariff: tariffName.default("import") })
+  .refine((value) => value.below !== undefined || value.above !== undefined, {
+    message: "price needs below: or above: (or both)",
+  });
+
+/** The N cheapest (or dearest) hours before a local deadline, from `after` (default: now). */
+const hoursWindow = (tariff: "import" | "export") =>
+  z.strictObject({
+    hours: z.number().positive().max(24),
+    before: clock,
+    after: clock.optional(),
+    tariff: tariffName.default(tariff),
+    /** false: one continuous window; true: the best half-hours wherever they fall. */
+    split: z.boolean().default(false),
+  });
+
+/** Planner: reach a battery SoC by a deadline in the cheapest import slots. */
+const batteryPlan = z.strictObject({
+  target_soc: z.number().min(1).max(100),
+  before: clock,
+  after: clock.optional(),
+  split: z.boolean().default(true),
+  /** Overrides battery.charge_kw for this rule. */
+  charge_kw: z.number().positive().optional(),
+});
+
+/** Planner: deliver kWh to the car by a deadline in the cheapest import slots. */
+const evPlan = z.strictObject({
+  kwh: z.number().positive().max(250),
+  before: clock,
+  after: clock.optional(),
+  split: z.boolean().default(false),
+  /** Overrides ev.charge_kw for this rule. */
+  charge_kw: z.number().positive().optional(),
+});
+
+/** Live state: the same keys serve as triggers (fire when it becomes true) and as conditions. */
+const stateShape = {
+  battery_soc_below: percent.optional(),
+  battery_soc_above: percent.optional(),
+  pv_power_above: watts.optional(),
+  pv_power_below: watts.optional(),
+  grid_import_above: watts.optional(),
+  grid_import_below: watts.optional(),
+  ev_plugged: z.boolean().optional(),
+  ev_status: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+};
+export const STATE_KEYS = Object.keys(stateShape) as readonly (keyof typeof stateShape)[];
+
+export const WINDOW_TRIGGERS = ["price", "cheapest", "most_expensive", "battery", "ev"] as const;
+export const TRIGGER_KINDS = ["cron", ...WINDOW_TRIGGERS, ...STATE_KEYS] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+export const triggerSchema = z
+  .strictObject({
+    cron: cron.optional(),
+    price: priceWindow.optional(),
+    cheapest: hoursWindow("import").optional(),
+    most_expensive: hoursWindow("export").optional(),
+    battery: batteryPlan.optional(),
+    ev: evPlan.optional(),
+    ...stateShape,
+  })
+  .superRefine((trigger, ctx) => {
+    const one = exactlyOneKey(trigger, TRIGGER_KINDS, "a trigger (when:)");
+    if ("problem" in one) ctx.addIssue({ code: "custom", message: one.problem });
+  });
+
+/** All keys given must hold. */
+export const conditionSchema = z
+  .strictObject({
+    ...stateShape,
+    /** Local hours, may cross midnight. */
+    time: hoursRange.optional(),
+    days: days.optional(),
+    /** The current import price. */
+    price_below: price.optional(),
+    price_above: price.optional(),
+  })
+  .refine((condition) => Object.values(condition).some((value) => value !== undefined), {
+    message: "an empty if: holds always; leave it out instead",
+  });
+
+export type Trigger = z.infer<typeof triggerSchema>;
+export type Condition = z.infer<typeof conditionSchema>;
+
+/** Which kind of trigger this is (the schema made sure there is exactly one). */
+export function triggerKind(trigger: Trigger): TriggerKind {
+  return TRIGGER_KINDS.find((kind) => trigger[kind] !== undefined) ?? "cron";
+}

@@ -1,0 +1,111 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
+import { capture } from "../helpers/capture.js";
+
+const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
+
+function setup(rules: readonly string[]): { dir: string; config: string } {
+  const dir = mkdtempSync(join(tmpdir(), "e2m-rules-plan-"));
+  copyFileSync(FIXTURE, join(dir, "agile.json"));
+  writeFileSync(join(dir, "rules.yaml"), `${rules.join("\n")}\n`);
+  const config = join(dir, "configuration.yaml");
+  writeFileSync(config, "rules: rules.yaml\n");
+  return { dir, config };
+}
+
+const AGILE_RULES = [
+  "timezone: Europe/London",
+  "battery: { capacity_kwh: 10, charge_kw: 2.5, efficiency: 1 }",
+  "tariffs:",
+  "  import: { type: agile, file: agile.json, fallback: 0.3 }",
+  "  export: { type: fixed, price: 0.15 }",
+  "rules:",
+  "  - name: night-charge",
+  '    when: { battery: { target_soc: 80, before: "07:00" } }',
+  "    do:",
+  "      - preset: timed-charge",
+  '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: "{{ plan.target_soc }}" }] }',
+];
+
+async function plan(options: Parameters<typeof runRulesPlanCommand>[0]) {
+  const out = capture();
+  const err = capture();
+  const code = await runRulesPlanCommand(options, out.stream, err.stream);
+  return { code, out: out.text(), err: err.text() };
+}
+
+describe("energy2mqtt rules plan", () => {
+  beforeEach(() => vi.stubEnv("ENERGY2MQTT_CONFIG", ""));
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("plans an Agile night: the windows with their actions, a row per half-hour, the chart and the SoC", async () => {
+    const { config } = setup(AGILE_RULES);
+    const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30" });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    const lines = result.out.split("\n");
+    expect(lines[0]).toBe("Rules plan 2026-11-22 23:00 to 2026-11-23 23:00 (Europe/London), prices in GBP/kWh");
+    expect(lines[1]).toBe("Battery: 30% now (--soc) of 10 kWh (rules.yaml); the house's own use is not modelled");
+    // 5 kWh at 2.5 kW: 2 hours in the four cheapest half-hours before 07:00 (the negative one included).
+    const windowLines = lines.filter((line) => line.includes("battery to 80% before 07:00"));
+    expect(windowLines.length).toBeGreaterThan(0);
+    expect(result.out).toContain(
+      'preset timed-charge {"enabled":true,"slots":[{"start_time":"02:30","end_time":"03:00","percent_limit":80}]}',
+    );
+    const rows = lines.filter((line) => /^ {2}2026-11-2\d \d\d:\d\d +-?\d/.test(line));
+    expect(rows).toHaveLength(48);
+    const plannedRows = rows.filter((line) => line.endsWith("night-charge"));
+    expect(plannedRows).toHaveLength(4);
+    expect(rows[0]).toMatch(/^ {2}2026-11-22 23:00 +0\.1542 +0\.1500 +30%/);
+    expect(rows[47]).toMatch(/ 80%/);
+    expect(result.out).toContain("night-charge        ");
+    expect(result.out).toMatch(/battery SoC +[▁-█]+/);
+  });
+
+  it("says when tomorrow's prices are missing and marks the fallback slots", async () => {
+    const { config } = setup(AGILE_RULES);
+    const result = await plan({ config, now: "2026-11-23T17:00:00Z", hours: "12", soc: "30" });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(
+      "import prices: tomorrow's prices are not published yet (published prices end 2026-11-23 23:00); slots without a price use the fallback (marked estimated)",
+    );
+    expect(result.out).toMatch(/2026-11-23 23:00 +0\.3000 +0\.1500 .*\(estimated\)/);
+  });
+
+  it("writes an SVG with a price bar per half-hour, the rule's windows and the SoC line", async () => {
+    const { config, dir } = setup(AGILE_RULES);
+    const file = join(dir, "plan.svg");
+    const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30", out: file });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`SVG written to ${file}`);
+    const svg = readFileSync(file, "utf8");
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
+    expect(svg.match(/<rect class="import"/g)).toHaveLength(48);
+    expect(svg.match(/<rect class="export"/g)).toHaveLength(48);
+    expect(svg.match(/<rect class="window"/g)?.length).toBeGreaterThan(0);
+    expect(svg).toContain('<polyline class="soc"');
+    expect(svg).toContain(">night-charge</text>");
+  });
+
+  it("exits 2 with file and line for bad rules, without rules configured, and for bad options", async () => {
+    const { config, dir } = setup([
+      "rules:",
+      "  - name: x",
+      '    when: { cheapest: { hours: 2, before: "7" } }',
+      "    do: [{ snapshot: take }]",
+    ]);
+    const bad = await plan({ config });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(
+      `${join(dir, "rules.yaml")}:3: rules.0.when.cheapest.before: expected a local time as HH:MM`,
+    );
+    writeFileSync(config, "log:\n  level: error\n");
+    expect((await plan({ config })).err).toContain("no rules file");
+    expect((await plan({ config, rules: join(dir, "rules.yaml"), hours: "0" })).code).toBe(2);
+    expect((await plan({ config, rules: join(dir, "rules.yaml"), out: "plan.png" })).err).toContain("SVG");
+  });
+});
