@@ -2,6 +2,7 @@ import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
 import { ControlGate } from "./control/index.js";
+import { healthFilePath, startHealthWriter } from "./health/index.js";
 import { HomeAssistantBridge } from "./homeassistant/bridge.js";
 import { redactUrl } from "./homeassistant/mqtt-connection.js";
 import { Topics } from "./homeassistant/topics.js";
@@ -47,8 +48,11 @@ export async function startApp(config: Config, logger: Logger, version: string):
     const mqttUrl = await startBroker(config, logger, stack);
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
+    const health = startHealthWriter({ file: healthFilePath(config.store.path), logger });
+    stack.push(async () => health.stop());
 
     const client = new CloudClient({
+      onRequest: (event) => health.cloudRequest(event.status),
       baseUrl: cloud.url,
       token: cloud.token,
       context: config.cloud.context,
@@ -88,6 +92,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
     });
     await bridge.start(inventory, telemetry.readings$);
     stack.push(() => bridge.stop());
+    health.watchMqtt(() => bridge.connected);
 
     // New and removed devices, and battery module data, come from the device lists.
     const refresh = new AbortController();

@@ -67,6 +67,11 @@ export class HomeAssistantBridge {
     });
   }
 
+  /** Whether the MQTT connection is up right now (for the health file). */
+  get connected(): boolean {
+    return this.connection.connected;
+  }
+
   async start(
     inventory: Inventory,
     readings: { subscribe: (next: (r: Reading) => void) => Subscription },

@@ -1,0 +1,42 @@
+import { type HealthStatus, healthStatusSchema } from "./status.js";
+
+export interface HealthVerdict {
+  readonly healthy: boolean;
+  /** One line per finding: why it is unhealthy, or what it looks like when it is not. */
+  readonly lines: readonly string[];
+}
+
+/**
+ * Judges a health file's text: healthy when the daemon wrote it within `maxAgeMs` and MQTT has
+ * not been disconnected for longer than that. Cloud failures are reported but do not count:
+ * restarting the daemon cannot fix an outage of the cloud.
+ */
+export function judgeHealth(text: string, nowMs: number, maxAgeMs: number): HealthVerdict {
+  let status: HealthStatus;
+  try {
+    status = healthStatusSchema.parse(JSON.parse(text));
+  } catch {
+    return { healthy: false, lines: ["the health file is not a status the daemon wrote (damaged or foreign)"] };
+  }
+  const age = nowMs - Date.parse(status.at);
+  const problems: string[] = [];
+  if (age > maxAgeMs) {
+    problems.push(
+      `the daemon (pid ${status.pid}) last wrote its status ${seconds(age)} ago, more than the ${seconds(maxAgeMs)} allowed: it is stopped or stuck`,
+    );
+  }
+  const disconnectedFor = Date.parse(status.at) - Date.parse(status.mqtt.since);
+  if (!status.mqtt.connected && disconnectedFor > maxAgeMs) {
+    problems.push(`MQTT has been disconnected for ${seconds(disconnectedFor)}: check the broker and mqtt.url`);
+  }
+  const cloud = status.cloud.last_success
+    ? `cloud: last answered ${seconds(nowMs - Date.parse(status.cloud.last_success))} ago`
+    : "cloud: no successful request yet";
+  if (problems.length > 0) return { healthy: false, lines: [...problems, cloud] };
+  const mqtt = status.mqtt.connected ? "MQTT connected" : "MQTT reconnecting";
+  return { healthy: true, lines: [`healthy: pid ${status.pid}, status ${seconds(age)} old, ${mqtt}; ${cloud}`] };
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 1000))}s`;
+}

@@ -1,0 +1,3 @@
+export { type HealthVerdict, judgeHealth } from "./check.js";
+export { HEALTH_FILE_ENV, type HealthStatus, healthFilePath, healthStatusSchema } from "./status.js";
+export { HEALTH_INTERVAL_MS, type HealthWriter, type HealthWriterOptions, startHealthWriter } from "./writer.js";

@@ -1,0 +1,81 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Logger } from "../log.js";
+import type { HealthStatus } from "./status.js";
+
+export interface HealthWriterOptions {
+  /** Where to write; undefined writes nothing (an in-memory store and no ENERGY2MQTT_HEALTH_FILE). */
+  readonly file: string | undefined;
+  readonly logger: Logger;
+  /** 30 s by default; `energy2mqtt health` allows 90 s, so two missed writes are tolerated. */
+  readonly intervalMs?: number;
+  readonly now?: () => number;
+}
+
+export interface HealthWriter {
+  /** Reports a finished cloud request; a 2xx status counts as a success. */
+  cloudRequest(status: number | undefined): void;
+  /** Where the MQTT connection state comes from, once the bridge exists. */
+  watchMqtt(connected: () => boolean): void;
+  /** Writes the file now (also done on every tick). */
+  write(): void;
+  /** Stops writing and removes the file, so a stopped daemon does not look healthy. */
+  stop(): void;
+}
+
+export const HEALTH_INTERVAL_MS = 30_000;
+
+/** Writes the daemon's heartbeat now and then every interval, replacing the file atomically. */
+export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
+  const { file, logger } = options;
+  const now = options.now ?? Date.now;
+  let mqttConnected: () => boolean = () => false;
+  let connected = false;
+  let since = now();
+  let lastSuccess: number | undefined;
+  let warned = false;
+
+  const write = (): void => {
+    if (file === undefined) return;
+    const at = now();
+    const current = mqttConnected();
+    if (current !== connected) {
+      connected = current;
+      since = at;
+    }
+    const status: HealthStatus = {
+      at: new Date(at).toISOString(),
+      pid: process.pid,
+      mqtt: { connected, since: new Date(since).toISOString() },
+      cloud: { last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString() },
+    };
+    // A reader must never see half a file: write beside it, then rename over it.
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(temporary, `${JSON.stringify(status)}\n`);
+      renameSync(temporary, file);
+    } catch (error) {
+      if (!warned) logger.warn({ file, err: (error as Error).message }, "could not write the health file");
+      warned = true;
+    }
+  };
+
+  write();
+  const timer = setInterval(write, options.intervalMs ?? HEALTH_INTERVAL_MS);
+  timer.unref();
+  return {
+    cloudRequest(status) {
+      if (status !== undefined && status >= 200 && status < 300) lastSuccess = now();
+    },
+    watchMqtt(source) {
+      mqttConnected = source;
+      write();
+    },
+    write,
+    stop() {
+      clearInterval(timer);
+      if (file !== undefined) rmSync(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type HealthWriter, healthFilePath, healthStatusSchema, startHealthWriter } from "../../src/health/index.js";
+import { createLogger } from "../../src/log.js";
+
+const T0 = Date.parse("2026-01-10T12:00:00Z");
+
+describe("the health writer", () => {
+  let writer: HealthWriter | undefined;
+  afterEach(() => writer?.stop());
+
+  const start = (clock: { t: number }) => {
+    const dir = mkdtempSync(join(tmpdir(), "e2m-health-"));
+    const file = join(dir, "nested", "health.json");
+    writer = startHealthWriter({ file, logger: createLogger("silent"), now: () => clock.t });
+    const read = () => healthStatusSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+    return { dir, file, read, writer };
+  };
+
+  it("writes a status at once, creating the folder, with no temporary file left behind", () => {
+    const { read, dir } = start({ t: T0 });
+    expect(read()).toEqual({
+      at: "2026-01-10T12:00:00.000Z",
+      pid: process.pid,
+      mqtt: { connected: false, since: "2026-01-10T12:00:00.000Z" },
+      cloud: { last_success: null },
+    });
+    expect(readdirSync(join(dir, "nested"))).toEqual(["health.json"]);
+  });
+
+  it("records the last 2xx cloud answer, ignoring failures", () => {
+    const clock = { t: T0 };
+    const { read, writer } = start(clock);
+    clock.t = T0 + 5_000;
+    writer.cloudRequest(200);
+    clock.t = T0 + 9_000;
+    writer.cloudRequest(503);
+    writer.cloudRequest(undefined);
+    writer.write();
+    expect(read().cloud.last_success).toBe("2026-01-10T12:00:05.000Z");
+    expect(read().at).toBe("2026-01-10T12:00:09.000Z");
+  });
+
+  it("tracks since when MQTT has been connected or not", () => {
+    const clock = { t: T0 };
+    const { read, writer } = start(clock);
+    let connected = true;
+    clock.t = T0 + 1_000;
+    writer.watchMqtt(() => connected);
+    expect(read().mqtt).toEqual({ connected: true, since: "2026-01-10T12:00:01.000Z" });
+    clock.t = T0 + 40_000;
+    writer.write();
+    expect(read().mqtt.since).toBe("2026-01-10T12:00:01.000Z");
+    connected = false;
+    clock.t = T0 + 70_000;
+    writer.write();
+    expect(read().mqtt).toEqual({ connected: false, since: "2026-01-10T12:01:10.000Z" });
+  });
+
+  it("removes the file when stopped, so a stopped daemon does not look healthy", () => {
+    const { file, writer } = start({ t: T0 });
+    writer.stop();
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("the health file's path", () => {
+  it("is ENERGY2MQTT_HEALTH_FILE, else next to the store, else none for an in-memory store", () => {
+    expect(healthFilePath("/data/e2m.db", { ENERGY2MQTT_HEALTH_FILE: "/run/h.json" })).toBe("/run/h.json");
+    expect(healthFilePath("/data/e2m.db", {})).toBe("/data/health.json");
+    expect(healthFilePath("data/energy2mqtt.db", {})).toBe("data/health.json");
+    expect(healthFilePath(":memory:", {})).toBeUndefined();
+  });
+});
