@@ -1,11 +1,17 @@
+import { archiveBenchmark } from "./archive.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
+import { plannerBenchmark } from "./planner.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
+import { storeBenchmark } from "./store.bench.js";
 
 const benches: Record<string, () => Promise<void>> = {
   client: clientBenchmark,
   simulator: simulatorBenchmark,
   daemon: daemonBenchmark,
+  planner: plannerBenchmark,
+  archive: archiveBenchmark,
+  store: storeBenchmark,
 };
 const only = process.argv.slice(2);
 

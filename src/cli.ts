@@ -1,6 +1,11 @@
 import { Command, CommanderError, Option } from "commander";
 import { runApiCommand } from "./commands/api.js";
+import { runArchiveCommand } from "./commands/archive.js";
 import { runCheckCommand } from "./commands/check.js";
+import { runExportCommand } from "./commands/export.js";
+import { runHealthCommand } from "./commands/health.js";
+import { runHistoryCommand } from "./commands/history.js";
+import { runRulesPlanCommand } from "./commands/rules-plan.js";
 import { runDaemonCommand } from "./commands/run.js";
 import { runSetCommand, SET_USAGE } from "./commands/set.js";
 import { runSimulateCommand } from "./commands/simulate.js";
@@ -8,14 +13,6 @@ import { ConfigError } from "./config/index.js";
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
-
-/** Commands agreed in the design that later issues build; until then they say so and exit 2. */
-const NOT_BUILT: ReadonlyArray<{ name: string; args?: string; summary: string; issue: number }> = [
-  { name: "rules", args: "[action]", summary: "tariff rules: `rules plan` shows what would run", issue: 6 },
-  { name: "archive", summary: "copy the account's whole history into the local store", issue: 5 },
-  { name: "export", summary: "export stored history as CSV or JSON", issue: 5 },
-  { name: "history", summary: "summarise what the local store holds", issue: 5 },
-];
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -25,17 +22,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError("(run energy2mqtt --help for the commands)");
 
-  for (const command of NOT_BUILT) {
-    program
-      .command(`${command.name}${command.args ? ` ${command.args}` : ""}`)
-      .description(`${command.summary} (not built yet)`)
-      .allowUnknownOption()
-      .allowExcessArguments()
-      .action(() => {
-        process.stderr.write(`energy2mqtt ${command.name} is not built yet (issue #${command.issue}).\n`);
-        exitCode = EXIT.usage;
-      });
-  }
+  program
+    .command("rules")
+    .description("tariff rules: `rules plan` shows what would run")
+    .command("plan")
+    .description("the next hours: prices, planned windows and actions per rule, expected battery SoC")
+    .option("-c, --config <file>", "configuration file naming the rules file (its `rules:` key)")
+    .option("-r, --rules <file>", "a rules file instead of the configuration's")
+    .option("--hours <n>", "how many hours ahead", "48")
+    .option("--out <file.svg>", "also write the plan as an SVG image")
+    .option("--soc <percent>", "battery state of charge now (default 50)")
+    .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
+    .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
+    .action(async (options: Record<string, string | undefined>) => {
+      exitCode = await runRulesPlanCommand(options);
+    });
 
   program
     .command("run")
@@ -45,6 +46,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
       exitCode = await runDaemonCommand({ ...options, version: await packageVersion() });
+    });
+
+  program
+    .command("health")
+    .description("exit 0 when the daemon's status file is fresh, else say why (the image's HEALTHCHECK)")
+    .option("--file <file>", "the status file (default ENERGY2MQTT_HEALTH_FILE, else health.json next to store.path)")
+    .option("--max-age <duration>", "how old the status may be", "90s")
+    .option("-c, --config <file>", "configuration file, to find store.path")
+    .action(async (options: { file?: string; maxAge?: string; config?: string }) => {
+      exitCode = await runHealthCommand(options);
     });
 
   program
@@ -90,6 +101,43 @@ export async function main(argv: readonly string[]): Promise<number> {
     )
     .action(async (device: string, target: string, args: string[], options: { config?: string }) => {
       exitCode = await runSetCommand({ device, target, args, ...options });
+    });
+
+  program
+    .command("archive")
+    .description("copy the account's whole history into the local store; resumes where it stopped")
+    .option("-c, --config <file>", "configuration file (cloud.url, cloud.token and store.path)")
+    .option("--from <date>", "first day to copy, YYYY-MM-DD (default: each device's commission date)")
+    .option("--to <date>", "last day to copy, YYYY-MM-DD (default: today)")
+    .option("--only <kind>", "copy only these kinds, separated by commas (see the help text)")
+    .addHelpText(
+      "after",
+      "\nkinds: inverter.point, flow.half_hour, flow.day, inverter.event, ev.session, ev.meter, smart.data",
+    )
+    .action(async (options: { config?: string; from?: string; to?: string; only?: string }) => {
+      exitCode = await runArchiveCommand(options);
+    });
+
+  program
+    .command("export")
+    .description("export stored history of one kind as CSV or JSON, columns named with their units")
+    .option("--kind <kind>", "what to export (required): inverter.point, flow.half_hour, ev.meter, ...")
+    .option("--device <id>", "one inverter serial, or charger / smart device uuid")
+    .option("--from <date>", "YYYY-MM-DD (a UTC day) or a time with its zone, e.g. 2025-06-01T10:00:00Z")
+    .option("--to <date>", "YYYY-MM-DD (that UTC day included) or a time with its zone (excluded)")
+    .option("--format <format>", "csv (a header row) or json (one array of objects)", "csv")
+    .option("--out <file>", "write to a file instead of stdout")
+    .option("-c, --config <file>", "configuration file (store.path)")
+    .action(async (options: Record<string, string | undefined>) => {
+      exitCode = await runExportCommand(options);
+    });
+
+  program
+    .command("history")
+    .description("summarise what the local store holds: first, last, count and gaps per device and kind")
+    .option("-c, --config <file>", "configuration file (store.path)")
+    .action(async (options: { config?: string }) => {
+      exitCode = await runHistoryCommand(options);
     });
 
   program

@@ -28,12 +28,6 @@ describe("energy2mqtt CLI", () => {
     }
   });
 
-  it("a command not built yet says so and exits 2", async () => {
-    const std = captureStd();
-    expect(await main(["archive", "--from", "2025-01-01"])).toBe(2);
-    expect(std.err()).toContain("energy2mqtt archive is not built yet (issue #5)");
-  });
-
   it("an unknown command exits 2", async () => {
     captureStd();
     expect(await main(["frobnicate"])).toBe(2);
