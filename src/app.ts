@@ -1,3 +1,4 @@
+import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
@@ -7,7 +8,7 @@ import { HomeAssistantBridge } from "./homeassistant/bridge.js";
 import { redactUrl } from "./homeassistant/mqtt-connection.js";
 import { Topics } from "./homeassistant/topics.js";
 import type { Logger } from "./log.js";
-import { openStore, type Store } from "./store/index.js";
+import { type HistoryRecord, openStore, type Store } from "./store/index.js";
 import { discoverInventory, startTelemetry } from "./telemetry/index.js";
 import { deviceId, devicesOf, type Inventory } from "./telemetry/inventory.js";
 
@@ -71,7 +72,26 @@ export async function startApp(config: Config, logger: Logger, version: string):
       },
       logger,
     });
-    let telemetry = startTelemetry({ client, inventory, poll: config.poll, logger });
+    const history: DaemonHistory | undefined =
+      store && startDaemonHistory(config, client, store, () => inventory, logger);
+    if (history) {
+      stack.push(() => history.stop());
+      history.inventoryRead(inventory);
+    }
+    const telemetryFor = (current: Inventory) =>
+      startTelemetry({
+        client,
+        inventory: current,
+        poll: config.poll,
+        logger,
+        ...(history
+          ? {
+              onHistory: (records: readonly HistoryRecord[]) => history.record(records),
+              onAvailability: outageWatcher(() => history.deviceBack()),
+            }
+          : {}),
+      });
+    let telemetry = telemetryFor(inventory);
     stack.push(async () => telemetry.stop());
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const bridge = new HomeAssistantBridge({
@@ -103,9 +123,10 @@ export async function startApp(config: Config, logger: Logger, version: string):
         const changedDevices = deviceSet(next) !== deviceSet(inventory);
         inventory = next;
         bridge.setInventory(next);
+        history?.inventoryRead(next);
         if (changedDevices) {
           telemetry.stop();
-          telemetry = startTelemetry({ client, inventory: next, poll: config.poll, logger });
+          telemetry = telemetryFor(next);
           bridge.follow(telemetry.readings$);
         }
       } catch (error) {
@@ -133,6 +154,15 @@ export async function startApp(config: Config, logger: Logger, version: string):
     await stopAll();
     throw error;
   }
+}
+
+/** Calls `back` when a device that had become unavailable is available again. */
+function outageWatcher(back: () => void): (reading: { device: string; available: boolean }) => void {
+  const down = new Set<string>();
+  return (reading) => {
+    if (!reading.available) down.add(reading.device);
+    else if (down.delete(reading.device)) back();
+  };
 }
 
 function deviceSet(inventory: Inventory): string {

@@ -1,6 +1,6 @@
 import { type CallOptions, type CloudClient, ForbiddenError, NotFoundError } from "../cloud/index.js";
+import { dayOf } from "../telemetry/days.js";
 import type { Inventory } from "../telemetry/index.js";
-import { dayOf } from "./days.js";
 
 export interface ArchiveDevice {
   /** Inverter serial, or charger / smart device uuid, as the cloud spells it. */

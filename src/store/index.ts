@@ -10,6 +10,7 @@ export {
   type RetentionRule,
   type RetentionRules,
 } from "./history-retention.js";
+export { HistorySink } from "./history-sink.js";
 export {
   type FetchedDay,
   HISTORY_KINDS,

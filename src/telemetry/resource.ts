@@ -1,5 +1,6 @@
 import type { Observable } from "rxjs";
 import type { CallOptions, CloudClient } from "../cloud/index.js";
+import type { HistoryRecord } from "../store/history-types.js";
 import type { Reading } from "./readings.js";
 
 /** One thing polled on its own cadence, with its own backoff: e.g. one inverter's live data. */
@@ -23,6 +24,8 @@ export interface PollResult {
    * A device of `devices` left out is reachable as far as this resource knows.
    */
   readonly down?: Readonly<Record<string, string>>;
+  /** What this poll fetched, as history rows: the same answer feeds the state and the store. */
+  readonly history?: readonly HistoryRecord[];
 }
 
 /** What the pipelines need to make requests. */
@@ -30,6 +33,8 @@ export interface ResourceContext {
   readonly client: CloudClient;
   /** Epoch ms: readings' `at`, today's date, query windows. */
   readonly now: () => number;
+  /** The account's time zone, for the service's local datetimes. */
+  readonly timezone: string;
 }
 
 /** Telemetry is live traffic: it yields to commands in the shared rate budget, and stop() aborts it. */

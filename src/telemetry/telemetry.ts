@@ -14,6 +14,7 @@ import {
 } from "rxjs";
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
+import type { HistoryRecord } from "../store/history-types.js";
 import { ChangeFilter } from "./changes.js";
 import { Health } from "./health.js";
 import type { Inventory } from "./inventory.js";
@@ -40,6 +41,10 @@ export interface TelemetryOptions {
   readonly now?: () => number;
   /** Timers of the poll loops; asyncScheduler by default, a virtual one in tests. */
   readonly scheduler?: SchedulerLike;
+  /** Every poll's history rows, changed or not (writing them again changes nothing). */
+  readonly onHistory?: (records: readonly HistoryRecord[]) => void;
+  /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
+  readonly onAvailability?: (reading: Extract<Reading, { kind: "availability" }>) => void;
   /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
   readonly failuresBeforeUnavailable?: number;
   /** Longest wait before retrying a failing resource (its period, if longer); 5 minutes by default. */
@@ -69,7 +74,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const refresh$ = new Subject<string>();
 
   const readings$ = defer(() => {
-    const resources = buildResources({ client, now }, inventory, poll);
+    const resources = buildResources({ client, now, timezone: inventory.timezone }, inventory, poll);
     const changes = new ChangeFilter();
     const health = new Health(threshold);
     const loops = resources.map((resource) =>
@@ -84,7 +89,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
       tap((outcome) => logOutcome(logger, outcome, threshold)),
       mergeMap((outcome) => {
         const availability = health.record(outcome, now());
-        for (const reading of availability) logAvailability(logger, reading);
+        const history = outcome.ok ? outcome.result.history : undefined;
+        if (history && history.length > 0) options.onHistory?.(history);
+        for (const reading of availability) {
+          logAvailability(logger, reading);
+          if (reading.kind === "availability") options.onAvailability?.(reading);
+        }
         const data = outcome.ok ? outcome.result.readings.filter((reading) => changes.changed(reading)) : [];
         return [...availability, ...data];
       }),

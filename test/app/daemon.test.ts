@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
+import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -19,6 +20,7 @@ describe("the daemon against a real broker and the simulator", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let app: App;
   let observer: Awaited<ReturnType<typeof observe>>;
+  const storePath = join(mkdtempSync(join(tmpdir(), "e2m-daemon-")), "e2m.db");
   const base = `e2m${process.pid}`;
   const prefix = `ha${process.pid}`;
 
@@ -39,7 +41,7 @@ describe("the daemon against a real broker and the simulator", () => {
         smart_device: "2s",
         inventory: "1s",
       },
-      store: { path: join(mkdtempSync(join(tmpdir(), "e2m-daemon-")), "e2m.db") },
+      store: { path: storePath },
       log: { level: "silent" },
     });
     app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
@@ -92,6 +94,25 @@ describe("the daemon against a real broker and the simulator", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it("keeps what it fetches in the store, and fills the last days in the background", async () => {
+    const reader = openStore(storePath);
+    try {
+      const countOf = (kind: string, device: string) =>
+        reader.history.summary().find((row) => row.kind === kind && row.device === device)?.count ?? 0;
+      const deadline = Date.now() + 20_000;
+      // Yesterday and the day before come whole from the backfill: 2 x 288 points at least.
+      while (countOf("inverter.point", "SD2024G001") < 2 * 288 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(countOf("inverter.point", "SD2024G001")).toBeGreaterThanOrEqual(2 * 288);
+      expect(countOf("flow.half_hour", "SD2024G001")).toBeGreaterThanOrEqual(2 * 48);
+      expect(countOf("inverter.live", "SD2024G001")).toBeGreaterThan(0);
+      expect(countOf("ems", "EM2024E001")).toBeGreaterThan(0);
+      expect(countOf("battery.module", "SD2024G001")).toBeGreaterThan(0);
+    } finally {
+      reader.close();
+    }
   });
 
   it("publishes live values to the device's state topic", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { dayStartMs } from "../../src/archive/days.js";
+import { dayStartMs } from "../../src/telemetry/days.js";
 import { type ArchiveKind, archiveAccount } from "../../src/archive/index.js";
 import { type CloudClient, RateBudget } from "../../src/cloud/index.js";
 import { MEASURANDS, type Measurand } from "../../src/cloud/schemas/ev-charger.js";

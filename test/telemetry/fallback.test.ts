@@ -10,14 +10,11 @@ describe("inverter data when the latest endpoints answer 404", () => {
     h = undefined;
   });
 
-  it("reads live values and counters from today's newest data point, asking only for new ones", async () => {
+  it("reads live values from today's newest data point, asking only for new ones", async () => {
     h = await startHarness();
     const live = vi
       .spyOn(h.client.inverterData, "systemDataLatest")
       .mockRejectedValue(new NotFoundError(inverterDataEndpoints.systemDataLatest));
-    const counters = vi
-      .spyOn(h.client.inverterData, "meterDataLatest")
-      .mockRejectedValue(new NotFoundError(inverterDataEndpoints.meterDataLatest));
     const points = vi.spyOn(h.client.inverterData, "dataPoints");
     const { readings } = await h.start();
 
@@ -55,9 +52,8 @@ describe("inverter data when the latest endpoints answer 404", () => {
     await h.advance(60_000);
     expect(ofKind(readings, "inverter.live").map((r) => r.data.time)).toEqual(["2025-06-18T09:05:00Z"]);
 
-    // The endpoints that answered 404 are not asked again.
+    // The endpoint that answered 404 is not asked again.
     expect(live).toHaveBeenCalledTimes(1);
-    expect(counters).toHaveBeenCalledTimes(1);
     expect(ofKind(readings, "availability")).toEqual([]);
   });
 });

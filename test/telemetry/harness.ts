@@ -2,6 +2,7 @@ import { setImmediate as turn } from "node:timers/promises";
 import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
 import type { RequestEvent } from "../../src/cloud/http.js";
+import type { HistoryRecord } from "../../src/store/index.js";
 import {
   discoverInventory,
   type Inventory,
@@ -90,7 +91,15 @@ export async function startHarness(actor = "owner") {
   /** Starts telemetry on `inventory` (discovered when left out) and collects what it emits. */
   async function start(poll: PollConfig = DEFAULT_POLL, inventory?: Inventory) {
     const found = inventory ?? (await discoverInventory(client));
-    const telemetry = startTelemetry({ client, inventory: found, poll, now, scheduler });
+    const history: HistoryRecord[] = [];
+    const telemetry = startTelemetry({
+      client,
+      inventory: found,
+      poll,
+      now,
+      scheduler,
+      onHistory: (records) => history.push(...records),
+    });
     const readings: Reading[] = [];
     let completed = false;
     const subscription = telemetry.readings$.subscribe({
@@ -101,7 +110,7 @@ export async function startHarness(actor = "owner") {
     });
     running = { telemetry, subscription };
     await idle();
-    return { telemetry, readings, inventory: found, isCompleted: () => completed };
+    return { telemetry, readings, history, inventory: found, isCompleted: () => completed };
   }
 
   return {

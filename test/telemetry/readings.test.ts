@@ -44,11 +44,11 @@ describe("telemetry readings on the demo", () => {
   it("does not poll the EMS's children for live data or counters", async () => {
     h = await startHarness();
     const live = vi.spyOn(h.client.inverterData, "systemDataLatest");
-    const counters = vi.spyOn(h.client.inverterData, "meterDataLatest");
+    const points = vi.spyOn(h.client.inverterData, "dataPoints");
     await h.start();
     await h.advance(10 * 60_000);
     expect(new Set(live.mock.calls.map(([serial]) => serial))).toEqual(new Set([HOUSE]));
-    expect(new Set(counters.mock.calls.map(([serial]) => serial))).toEqual(new Set([HOUSE]));
+    expect(new Set(points.mock.calls.map(([serial]) => serial))).toEqual(new Set([HOUSE]));
     expect(live).toHaveBeenCalledTimes(11);
   });
 
@@ -81,7 +81,7 @@ describe("telemetry readings on the demo", () => {
         .slice(before)
         .map((r) => r.endpoint)
         .sort(),
-    ).toEqual(["Get Inverter Events", "Get Latest Meter Data", "Get Latest System Data"]);
+    ).toEqual(["Get Inverter Data Points", "Get Inverter Events", "Get Latest System Data"]);
 
     const next = h.requests.length;
     telemetry.refresh("se2024g101");

@@ -9,13 +9,16 @@ const PAGE_SIZE = 12;
 
 /**
  * Today's data points of one inverter, read from the last page seen on, jumping straight to the
- * last page the answer names, so a poll costs one request (two when a page has filled). The
- * fallback when the `latest` endpoints answer 404.
+ * last page the answer names, so a poll costs one request (two when a page has filled). It
+ * serves the energy counters and the history's 5-minute points, and live values when
+ * system-data/latest answers 404. Pages skipped by the jump are left to the gap backfill.
  */
 export class DataPointFeed {
   private date: string | undefined;
   private page = 1;
   private latest: InverterDataPoint | undefined;
+  /** Points newer than any seen before, not yet taken for the history. */
+  private unseen: InverterDataPoint[] = [];
   private fetchedAt = Number.NEGATIVE_INFINITY;
   private pending: Promise<InverterDataPoint | undefined> | undefined;
 
@@ -39,6 +42,13 @@ export class DataPointFeed {
     return this.pending;
   }
 
+  /** The points fetched since the last call, oldest first: each one is handed out once. */
+  takeNew(): InverterDataPoint[] {
+    const taken = this.unseen.sort((a, b) => timestampMs(a.time) - timestampMs(b.time));
+    this.unseen = [];
+    return taken;
+  }
+
   private async fetch(now: number, signal: AbortSignal): Promise<InverterDataPoint | undefined> {
     const today = localDate(now, this.timezone);
     if (today !== this.date) {
@@ -53,7 +63,9 @@ export class DataPointFeed {
           firstPage: this.page,
         }),
       );
+      const seenUntil = this.latest ? timestampMs(this.latest.time) : Number.NEGATIVE_INFINITY;
       for (const point of page.data) {
+        if (timestampMs(point.time) > seenUntil) this.unseen.push(point);
         if (!this.latest || timestampMs(point.time) > timestampMs(this.latest.time)) this.latest = point;
       }
       const next = nextPage(page, this.page);

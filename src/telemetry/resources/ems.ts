@@ -1,4 +1,5 @@
 import { EMS_INVERTER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
+import { momentRecords } from "../history-records.js";
 import type { EmsDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 
@@ -33,7 +34,11 @@ export function emsResource(
           down[serial.toLowerCase()] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
         }
       }
-      return { readings: [{ kind: "ems", serial: ems.serial, at: now(), data }], down };
+      return {
+        readings: [{ kind: "ems", serial: ems.serial, at: now(), data }],
+        down,
+        history: momentRecords("ems", ems.serial, data, context.timezone),
+      };
     },
   };
 }

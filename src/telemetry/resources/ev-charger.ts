@@ -1,5 +1,6 @@
 import { Subject } from "rxjs";
 import type { Measurand } from "../../cloud/schemas/ev-charger.js";
+import { meterRecords, sessionRecords } from "../history-records.js";
 import { deviceId, type EvChargerDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { isoSeconds, newest } from "../time.js";
@@ -66,7 +67,10 @@ export function evChargerResources(
           )
           .all();
         const latest = newest(records, (record) => record.timestamp);
-        return { readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [] };
+        return {
+          readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [],
+          history: meterRecords(uuid, records, context.timezone),
+        };
       },
     },
     {
@@ -79,7 +83,10 @@ export function evChargerResources(
           .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
           .all();
         const session = newest(sessions, (s) => s.started_at);
-        return { readings: [{ kind: "ev.session", uuid, at, session }] };
+        return {
+          readings: [{ kind: "ev.session", uuid, at, session }],
+          history: sessionRecords(uuid, sessions, context.timezone),
+        };
       },
     },
   ];

@@ -1,5 +1,6 @@
 import type { Observable } from "rxjs";
 import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
+import { eventRecords } from "../history-records.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { isoSeconds, newest, timestampMs } from "../time.js";
 
@@ -49,7 +50,10 @@ export function eventsResource(
       if (ended) cleared = newest([ended, ...(cleared ? [cleared] : [])], (event) => event.start_time);
       active = current;
       const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time);
-      return { readings: [{ kind: "inverter.events", serial, at: now(), active: current, latest }] };
+      return {
+        readings: [{ kind: "inverter.events", serial, at: now(), active: current, latest }],
+        history: eventRecords(serial, [...current, ...(ended ? [ended] : [])], context.timezone),
+      };
     },
   };
 }

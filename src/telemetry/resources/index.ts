@@ -21,7 +21,7 @@ export function buildResources(context: ResourceContext, inventory: Inventory, p
     const id = inverter.serial.toLowerCase();
     if (inverter.emsSerial === undefined) {
       resources.push(
-        ...inverterResources(context, inverter, inventory.timezone, { live: poll.inverter, counters: poll.meter }),
+        ...inverterResources(context, inverter, { live: poll.inverter, counters: poll.meter }),
         eventsResource(context, inverter.serial, id, { periodMs: poll.events }),
       );
     } else {

@@ -1,5 +1,6 @@
 import { NotFoundError } from "../../cloud/index.js";
-import type { MeterData, SystemData } from "../../cloud/schemas/inverter-data.js";
+import type { SystemData } from "../../cloud/schemas/inverter-data.js";
+import { momentRecords, pointRecords } from "../history-records.js";
 import { deviceId, type InverterDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { DataPointFeed, meterDataOf, systemDataOf } from "./data-points.js";
@@ -9,8 +10,8 @@ const LOST = /^(lost|offline)$/i;
 
 /**
  * An endpoint that answered 404 once is not asked again: the data points serve instead.
- * The two `latest` endpoints come from the API notes, not the reference, so some inverters
- * (or emulators of the API) may lack them.
+ * system-data/latest comes from the API notes, not the reference, so some inverters (or
+ * emulators of the API) may lack it.
  */
 class Fallback<T> {
   private missing = false;
@@ -19,6 +20,10 @@ class Fallback<T> {
     private readonly primary: (signal: AbortSignal) => Promise<T>,
     private readonly secondary: (signal: AbortSignal) => Promise<T | undefined>,
   ) {}
+
+  get usesFallback(): boolean {
+    return this.missing;
+  }
 
   async read(signal: AbortSignal): Promise<T | undefined> {
     if (!this.missing) {
@@ -38,14 +43,13 @@ export interface InverterPolls {
   readonly counters: number;
 }
 
-/** Live data (system-data/latest) and energy counters (meter-data/latest) of a stand-alone inverter. */
-export function inverterResources(
-  context: ResourceContext,
-  inverter: InverterDevice,
-  timezone: string,
-  poll: InverterPolls,
-): Resource[] {
-  const { client, now } = context;
+/**
+ * Live data (system-data/latest) and energy counters of a stand-alone inverter. The counters
+ * come from today's new data points, so the one request also brings the history its 5-minute
+ * points.
+ */
+export function inverterResources(context: ResourceContext, inverter: InverterDevice, poll: InverterPolls): Resource[] {
+  const { client, now, timezone } = context;
   const { serial } = inverter;
   const id = deviceId(inverter);
   const points = new DataPointFeed(context, serial, timezone);
@@ -55,14 +59,6 @@ export function inverterResources(
     async (signal) => {
       const point = await points.newest(signal);
       return point && systemDataOf(point);
-    },
-  );
-  const counters = new Fallback<MeterData>(
-    (signal) => client.inverterData.meterDataLatest(serial, live(signal)),
-    async (signal) => {
-      // The live pipeline keeps the feed fresh when both endpoints are missing: reuse its point.
-      const point = await points.newest(signal, poll.live);
-      return point && meterDataOf(point);
     },
   );
 
@@ -77,6 +73,7 @@ export function inverterResources(
         const lost = data.status && LOST.test(data.status);
         return {
           readings: [{ kind: "inverter.live", serial, at: now(), data }],
+          history: momentRecords("inverter.live", serial, data, timezone),
           ...(lost ? { down: { [id]: `the cloud reports inverter ${serial} as ${data.status}` } } : {}),
         };
       },
@@ -86,8 +83,13 @@ export function inverterResources(
       devices: [id],
       periodMs: poll.counters,
       async poll(signal) {
-        const data = await counters.read(signal);
-        return { readings: data ? [{ kind: "inverter.counters", serial, at: now(), data }] : [] };
+        // When the live pipeline reads the points too (system-data/latest missing), reuse its fetch.
+        const point = await points.newest(signal, liveData.usesFallback ? poll.live : 0);
+        const fresh = points.takeNew();
+        return {
+          readings: point ? [{ kind: "inverter.counters", serial, at: now(), data: meterDataOf(point) }] : [],
+          history: pointRecords(serial, fresh, timezone),
+        };
       },
     },
   ];

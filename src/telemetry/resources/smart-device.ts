@@ -1,4 +1,5 @@
 import { firstPage } from "../first-page.js";
+import { smartRecords } from "../history-records.js";
 import { deviceId, type SmartDeviceInfo } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 
@@ -13,7 +14,11 @@ export function smartDeviceResource(context: ResourceContext, device: SmartDevic
     async poll(signal) {
       const page = await firstPage(client.smartDevices.data(uuid, { ...live(signal), pageSize: 1 }));
       const point = page.data[0];
-      return { readings: point ? [{ kind: "smart.data", uuid, at: now(), point }] : [] };
+      if (!point) return { readings: [] };
+      return {
+        readings: [{ kind: "smart.data", uuid, at: now(), point }],
+        history: smartRecords(uuid, [point], context.timezone),
+      };
     },
   };
 }

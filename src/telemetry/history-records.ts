@@ -1,8 +1,9 @@
+import type { BatteryModule } from "../cloud/schemas/communication-device.js";
 import type { ChargerMeterRecord, ChargingSession } from "../cloud/schemas/ev-charger.js";
 import { measurandName, meterUnitName } from "../cloud/schemas/ev-charger.js";
 import type { EnergyFlowRecord, InverterDataPoint, InverterFaultEvent } from "../cloud/schemas/inverter-data.js";
 import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
-import type { HistoryRecord, JsonObject, JsonValue } from "../store/index.js";
+import type { HistoryRecord, JsonObject, JsonValue } from "../store/history-types.js";
 import { localCandidates, timestampMs } from "./days.js";
 
 /** Cloud answers as history rows. Anything without a readable time is dropped: it has no place in the history. */
@@ -119,4 +120,32 @@ function jsonValue(value: unknown): JsonValue | undefined {
   if (Array.isArray(value)) return value.map((item) => jsonValue(item) ?? null);
   if (typeof value === "object") return jsonObject(value);
   return undefined;
+}
+
+/** A reading that stands for one moment (live data, EMS data): one row at its own time, when it has one. */
+export function momentRecords(
+  kind: "inverter.live" | "inverter.counters" | "ems",
+  device: string,
+  reading: { readonly time?: string | null | undefined },
+  tz: string,
+): HistoryRecord[] {
+  if (!reading.time) return [];
+  return rows([reading], (item) => ({
+    kind,
+    device,
+    at: timestampMs(reading.time ?? "", tz),
+    key: "",
+    data: jsonObject(item),
+  }));
+}
+
+/** Battery modules as the device lists show them (capacity, cycles): one row per module per read. */
+export function batteryRecords(serial: string, modules: readonly BatteryModule[], at: number): HistoryRecord[] {
+  return modules.map((module) => ({
+    kind: "battery.module",
+    device: serial,
+    at,
+    key: module.serial,
+    data: jsonObject(module),
+  }));
 }

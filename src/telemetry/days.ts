@@ -95,8 +95,3 @@ export function timestampMs(text: string, timeZone: string): number {
   if (DATE.test(text)) return dayStartMs(text, timeZone);
   return localToMs(text.replace("T", " ").slice(0, 19), timeZone);
 }
-
-/** `YYYY-MM-DDThh:mm:ssZ`: the service refuses fractions of a second. */
-export function isoSeconds(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
