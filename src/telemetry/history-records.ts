@@ -14,7 +14,7 @@ export function pointRecords(serial: string, points: readonly InverterDataPoint[
     device: serial,
     at: timestampMs(point.time, tz),
     key: "",
-    data: jsonObject(point),
+    data: withoutTime(point),
   }));
 }
 
@@ -95,6 +95,12 @@ export function smartRecords(uuid: string, points: readonly SmartDeviceDataPoint
   }));
 }
 
+/** The row's `at` holds the time: a copy in the data would only be another column to export. */
+function withoutTime(value: object): JsonObject {
+  const { time: _time, ...data } = jsonObject(value);
+  return data;
+}
+
 function rows<T>(items: readonly T[], toRecord: (item: T) => HistoryRecord): HistoryRecord[] {
   const out: HistoryRecord[] = [];
   for (const item of items) {
@@ -135,7 +141,7 @@ export function momentRecords(
     device,
     at: timestampMs(reading.time ?? "", tz),
     key: "",
-    data: jsonObject(item),
+    data: withoutTime(item),
   }));
 }
 
