@@ -2,6 +2,7 @@ import { archiveBenchmark } from "./archive.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
 import { plannerBenchmark } from "./planner.bench.js";
+import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
 import { storeBenchmark } from "./store.bench.js";
 
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   simulator: simulatorBenchmark,
   daemon: daemonBenchmark,
   planner: plannerBenchmark,
+  rules: rulesBenchmark,
   archive: archiveBenchmark,
   store: storeBenchmark,
 };

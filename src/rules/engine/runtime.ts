@@ -1,0 +1,116 @@
+import type { Observable } from "rxjs";
+
+/**
+ * What the rest of the daemon (the MQTT side, app.ts) sees of the running rules. Fields may be
+ * added; none of these will change shape.
+ */
+
+export interface TimeWindow {
+  /** Epoch ms. */
+  readonly start: number;
+  /** Epoch ms. */
+  readonly end: number;
+}
+
+export interface RuleLastRun {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+export interface RuleStatus {
+  readonly name: string;
+  /** Switched on (rules.yaml's enabled:, or the last setEnabled, which is persisted). */
+  readonly enabled: boolean;
+  /** The rule's own dry_run or the file's. */
+  readonly dryRun: boolean;
+  readonly priority: number;
+  /** The planned window now open, or the next one. */
+  readonly nextWindow?: TimeWindow;
+  readonly lastRun?: RuleLastRun;
+}
+
+export interface RuleActionResult {
+  /** e.g. `preset timed-charge {"enabled":true,...}`. */
+  readonly action: string;
+  readonly ok: boolean;
+  /** Nothing was sent: dry run, lost a conflict, or the device already had the value. */
+  readonly skipped: boolean;
+  readonly message: string;
+}
+
+export interface RuleRunResult {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly dryRun: boolean;
+  readonly message: string;
+  readonly actions: readonly RuleActionResult[];
+}
+
+export interface Prices {
+  readonly import?: number;
+  readonly export?: number;
+  /** ISO 4217, e.g. GBP; prices are per kWh. */
+  readonly currency: string;
+}
+
+export interface CheapWindow extends TimeWindow {
+  /** Average import price per kWh over the window. */
+  readonly price: number;
+}
+
+interface EventBase {
+  /** The rule's name. */
+  readonly rule: string;
+  /** Epoch ms (the engine's clock). */
+  readonly at: number;
+  readonly message: string;
+}
+
+/** Everything the engine does or means to do, for logging and publishing. */
+export type RuleEvent =
+  | (EventBase & {
+      readonly type: "action";
+      /**
+       * planned: about to be sent; applied: sent; skipped: not sent (the device had the value, or
+       * the rule lost a conflict); dry-run: logged only (dry_run is true); failed: refused or failed.
+       */
+      readonly status: "planned" | "applied" | "skipped" | "dry-run" | "failed";
+      readonly action: string;
+      readonly dry_run: boolean;
+      /** The control acted on, e.g. `preset:SA123:timed-charge`. */
+      readonly control?: string;
+    })
+  | (EventBase & {
+      readonly type: "conflict";
+      /** The rule that won the control (higher priority). */
+      readonly winner: string;
+      /** The rule whose action was not sent. */
+      readonly loser: string;
+      readonly control: string;
+      readonly action: string;
+    })
+  | (EventBase & {
+      readonly type: "restore";
+      readonly ok: boolean;
+      /** snapshot: the API's snapshot; local: the values recorded before the change. */
+      readonly method: "snapshot" | "local";
+    })
+  | (EventBase & { readonly type: "failure"; readonly error: string })
+  | (EventBase & { readonly type: "window"; readonly phase: "open" | "close"; readonly window: TimeWindow });
+
+export interface RulesRuntime {
+  list(): RuleStatus[];
+  /** Switches a rule on or off; persisted in the store, so it survives restarts. Throws for an unknown name. */
+  setEnabled(name: string, enabled: boolean): void;
+  /** Runs the rule's actions now (conditions are not checked; the rule's dry run still holds). */
+  runNow(name: string): Promise<RuleRunResult>;
+  /** Import and export price per kWh at `at` (default now). */
+  prices(at?: number): Prices;
+  /** The cheapest import window planned next (from the rules' planned windows), if any. */
+  nextCheapWindow(): CheapWindow | undefined;
+  readonly events$: Observable<RuleEvent>;
+  /** Stops triggers and timers; obligations still open stay in the store for the next start. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,108 @@
+import type { CloudClient } from "../../cloud/client.js";
+import type { ChangeRequest } from "../../control/index.js";
+import { sameValue } from "../../control/index.js";
+import type { SavedValue } from "../../store/index.js";
+
+const HH_MM_SS = /^(\d{2}:\d{2}):\d{2}$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Slots as a list filled from slot 1, or keyed by slot number: keyed. */
+function byNumber(slots: unknown): Record<string, unknown> {
+  if (Array.isArray(slots)) return Object.fromEntries(slots.map((slot, index) => [String(index + 1), slot]));
+  return isRecord(slots) ? slots : {};
+}
+
+/** Values read from the device, in the form a write takes: times without seconds. */
+function writable(value: unknown): unknown {
+  if (typeof value === "string") return HH_MM_SS.exec(value)?.[1] ?? value;
+  if (Array.isArray(value)) return value.map(writable);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, writable(item)]));
+  return value;
+}
+
+/** Whether `actual` holds every value of `expected`, the way the inverter compares them. */
+export function holds(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected))
+    return Array.isArray(actual) && expected.every((item, index) => holds(actual[index], item));
+  if (isRecord(expected))
+    return isRecord(actual) && Object.entries(expected).every(([key, item]) => holds(actual[key], item));
+  return sameValue(actual, expected);
+}
+
+/** The preset's current values of just the fields (and slot numbers) a change is about to write. */
+export function presetPart(current: Readonly<Record<string, unknown>>, fields: Readonly<Record<string, unknown>>) {
+  const part: Record<string, unknown> = {};
+  for (const key of Object.keys(fields)) {
+    if (key === "slots") {
+      const now = byNumber(current.slots);
+      part.slots = Object.fromEntries(
+        Object.keys(byNumber(fields.slots)).map((number) => [number, writable(now[number] ?? {})]),
+      );
+    } else if (key in current) part[key] = writable(current[key]);
+  }
+  return part;
+}
+
+/** The part of a saved preset that differs from the device's values now; empty when nothing does. */
+export function presetDifference(current: Readonly<Record<string, unknown>>, saved: Readonly<Record<string, unknown>>) {
+  const difference: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(saved)) {
+    if (key === "slots") {
+      const now = byNumber(current.slots);
+      const slots = Object.fromEntries(
+        Object.entries(byNumber(value)).filter(([number, slot]) => !holds(now[number], slot)),
+      );
+      if (Object.keys(slots).length > 0) difference.slots = slots;
+    } else if (!holds(current[key], value)) difference[key] = value;
+  }
+  return difference;
+}
+
+/** Reads what a change is about to overwrite, so it can be put back; undefined when it cannot be. */
+export async function recordBefore(client: CloudClient, request: ChangeRequest): Promise<SavedValue | undefined> {
+  switch (request.kind) {
+    case "preset": {
+      const current = await client.inverterControl.presetValues(request.serial, request.preset, {
+        priority: "command",
+      });
+      return {
+        kind: "preset",
+        serial: request.serial,
+        preset: request.preset,
+        fields: presetPart(current, request.fields),
+      };
+    }
+    case "setting": {
+      const read = await client.inverterControl.readSetting(request.serial, request.settingId, { priority: "command" });
+      if (!read.ok || read.value === null || read.value === undefined) return undefined;
+      return { kind: "setting", serial: request.serial, settingId: request.settingId, value: read.value };
+    }
+    case "ev-command": {
+      if (request.command === "change-mode") {
+        const data = await client.evChargers.commandData(request.uuid, "change-mode", { priority: "command" });
+        return typeof data.active === "string"
+          ? { kind: "ev-command", uuid: request.uuid, command: "change-mode", request: { mode: data.active } }
+          : undefined;
+      }
+      if (request.command === "start-charge" || request.command === "stop-charge") {
+        const charger = await client.evChargers.get(request.uuid, { priority: "command" });
+        const charging = inSession(charger.status);
+        return {
+          kind: "ev-command",
+          uuid: request.uuid,
+          command: charging ? "start-charge" : "stop-charge",
+          request: {},
+        };
+      }
+      return undefined;
+    }
+  }
+}
+
+/** A session runs (the charger may pause it) until stop-charge or unplugging. */
+export function inSession(status: string | null | undefined): boolean {
+  return status === "Charging" || status === "SuspendedEV" || status === "SuspendedEVSE";
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from "rxjs";
+import { ControlGate } from "../../../src/control/index.js";
+import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
+import { loadRules } from "../../../src/rules/load.js";
+import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
+import type { SimClock } from "../../../src/simulator/index.js";
+import { loadScenario } from "../../../src/simulator/scenario/load.js";
+import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
+import { openStore, type Store } from "../../../src/store/index.js";
+import type { Inventory } from "../../../src/telemetry/inventory.js";
+import type { Reading } from "../../../src/telemetry/readings.js";
+import { chargerDevice, inverterDevice } from "../../control/helpers/devices.js";
+import { startTestSimulator } from "../../helpers/simulator.js";
+
+export const INVERTER = "SD2024G001";
+export const CHARGER = "6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11";
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+/** Timers on the simulator's manual clock: advanceTo() runs each due timer at its time and lets the engine finish. */
+export class VirtualScheduler implements SchedulerLike {
+  private tasks: { due: number; seq: number; run: () => void; done: boolean }[] = [];
+  private seq = 0;
+  constructor(private readonly clock: SimClock) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay = 0, state?: T): Subscription {
+    const subscription = new Subscription();
+    const action = Object.assign(subscription, { schedule: () => subscription }) as unknown as SchedulerAction<T>;
+    const task = { due: this.now() + delay, seq: this.seq++, run: () => work.call(action, state), done: false };
+    this.tasks.push(task);
+    subscription.add(() => {
+      task.done = true;
+    });
+    return subscription;
+  }
+
+  async advanceTo(target: number, settle: () => Promise<void>, each?: () => Promise<void>): Promise<void> {
+    for (;;) {
+      this.tasks = this.tasks.filter((task) => !task.done);
+      const next = this.tasks.filter((task) => task.due <= target).sort((a, b) => a.due - b.due || a.seq - b.seq)[0];
+      if (!next) break;
+      if (next.due > this.now()) this.clock.advance(next.due - this.now());
+      next.done = true;
+      next.run();
+      await settle();
+      await each?.();
+    }
+    if (target > this.now()) this.clock.advance(target - this.now());
+  }
+}
+
+/** The fixture's Agile day moved so that it starts at `dayStart` (23:00 UTC). */
+export function shiftedAgile(dayStart: number): string {
+  const fixture = JSON.parse(
+    readFileSync(new URL("../../fixtures/octopus-agile-prices.example.json", import.meta.url), "utf8"),
+  ) as { results: { valid_from: string; valid_to: string; value_inc_vat: number }[] };
+  const first = Math.min(...fixture.results.map((slot) => Date.parse(slot.valid_from)));
+  const shift = dayStart - first;
+  const move = (text: string) => new Date(Date.parse(text) + shift).toISOString().replace(".000Z", "Z");
+  return JSON.stringify({
+    results: fixture.results.map((slot) => ({
+      ...slot,
+      valid_from: move(slot.valid_from),
+      valid_to: move(slot.valid_to),
+    })),
+  });
+}
+
+export interface EnvOptions {
+  readonly start: number;
+  /** rules.yaml lines; `agile.json` next to it holds the shifted fixture. */
+  readonly rules: readonly string[];
+  /** The actor whose token the engine uses. */
+  readonly actor?: string;
+  readonly dryRun?: boolean;
+}
+
+/** The simulator (manual clock), a real SQLite file, the gate, and the engine on virtual time. */
+export async function startEnv(options: EnvOptions) {
+  const scenario = loadScenario("demo");
+  // A token that may control the inverter but not take snapshots: the local fallback.
+  const withoutSnapshots = ALL_SCOPES.filter((scope) => !scope.startsWith("api:snapshot"));
+  const sim = await startTestSimulator({
+    speed: 0,
+    start: options.start,
+    scenario: {
+      ...scenario,
+      actors: [...scenario.actors, { name: "nosnap", account: "demo-owner", type: "user", scopes: withoutSnapshots }],
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), "e2m-engine-"));
+  const dayStart = Date.UTC(
+    new Date(options.start).getUTCFullYear(),
+    new Date(options.start).getUTCMonth(),
+    new Date(options.start).getUTCDate(),
+    23,
+  );
+  writeFileSync(join(dir, "agile.json"), shiftedAgile(dayStart));
+  writeFileSync(join(dir, "rules.yaml"), `${options.rules.join("\n")}\n`);
+  const loaded = loadRules(join(dir, "rules.yaml"));
+  const dbPath = join(dir, "energy2mqtt.db");
+  const requests: string[] = [];
+  const client = sim.clientFor(options.actor ?? "owner", { onRequest: (event) => requests.push(event.endpoint) });
+  const checker = sim.clientFor("owner");
+  const inventory: Inventory = {
+    account: await checker.account.get(),
+    timezone: "Europe/London",
+    inverters: [await inverterDevice(checker, INVERTER)],
+    ems: [],
+    evChargers: [await chargerDevice(checker, CHARGER)],
+    smartDevices: [],
+    sites: [],
+  };
+  const logs: string[] = [];
+  const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
+  const stores: Store[] = [];
+
+  /** One run of the daemon: its own store connection, readings, timers and engine. */
+  async function startRuntime() {
+    const store = openStore(dbPath);
+    stores.push(store);
+    const gate = new ControlGate({
+      client,
+      audit: store.audit,
+      devices: {
+        inverter: (serial) => inventory.inverters.find((found) => found.serial === serial),
+        charger: (uuid) => inventory.evChargers.find((found) => found.uuid === uuid),
+      },
+      logger,
+      now: () => sim.simulator.clock.now(),
+    });
+    const tariffs: { import?: Tariff; export?: Tariff } = {};
+    const config = loaded.rules.tariffs.import;
+    if (config) tariffs.import = createTariff(config, "Europe/London");
+    const readings = new Subject<Reading>();
+    const scheduler = new VirtualScheduler(sim.simulator.clock);
+    const events: RuleEvent[] = [];
+    const runtime: RulesEngine = await startRules({
+      rules: loaded.rules,
+      tariffs,
+      gate,
+      client,
+      store,
+      inventory,
+      readings$: readings,
+      scheduler,
+      logger,
+      ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+    });
+    runtime.events$.subscribe((event) => events.push(event));
+    /** Feeds the engine the inverter's live data, as telemetry would. */
+    const pushLive = async () => {
+      const data = await checker.inverterData.systemDataLatest(INVERTER);
+      readings.next({ kind: "inverter.live", serial: INVERTER, at: sim.simulator.clock.now(), data });
+      await runtime.idle();
+    };
+    /** Advances virtual time, running the engine's timers and `each` after every one of them. */
+    const advanceTo = (target: number, each?: () => Promise<void>) =>
+      scheduler.advanceTo(target, () => runtime.idle(), each);
+    return { runtime, store, events, readings, pushLive, advanceTo, scheduler };
+  }
+
+  return {
+    sim,
+    client,
+    checker,
+    requests,
+    logs,
+    dir,
+    dbPath,
+    startRuntime,
+    now: () => sim.simulator.clock.now(),
+    stop: async () => {
+      for (const store of stores) store.close();
+      rmSync(dir, { recursive: true, force: true });
+      await sim.stop();
+    },
+  };
+}
+
+export type Env = Awaited<ReturnType<typeof startEnv>>;
