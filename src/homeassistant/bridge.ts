@@ -2,6 +2,7 @@ import type { Subscription } from "rxjs";
 import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
+import type { RulesRuntime } from "../rules/engine/runtime.js";
 import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
@@ -16,6 +17,7 @@ import {
   statePatch,
 } from "./entities/index.js";
 import { MqttConnection } from "./mqtt-connection.js";
+import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
 import type { Topics } from "./topics.js";
 
 export interface BridgeOptions {
@@ -47,6 +49,7 @@ export class HomeAssistantBridge {
   private readonly available = new Map<string, boolean>();
   private readonly details = new Map<string, DeviceDetails>();
   private readonly controls: ControlSync;
+  private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
   private readonly connection: MqttConnection;
   private subscription: Subscription | undefined;
@@ -57,11 +60,23 @@ export class HomeAssistantBridge {
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
     this.controls = new ControlSync(options.client, options.logger);
+    this.rules = new RulesEntities({
+      topics,
+      origin: options.origin,
+      discovery: options.discovery,
+      logger: options.logger,
+      send: (topic, payload, retain) => this.send(topic, payload, retain),
+    });
     this.connection = new MqttConnection({
       ...options.mqtt,
       will: { topic: topics.bridgeState, payload: JSON.stringify({ state: "offline" }) },
       logger: options.logger,
-      subscriptions: [topics.commandWildcard, topics.bridgeRequestWildcard, options.statusTopic],
+      subscriptions: [
+        topics.commandWildcard,
+        topics.bridgeRequestWildcard,
+        options.statusTopic,
+        ...this.rules.subscriptions,
+      ],
       onConnect: (reconnected) => this.publishEverything(reconnected),
       onMessage: (topic, payload) => this.onMessage(topic, payload),
     });
@@ -81,6 +96,17 @@ export class HomeAssistantBridge {
     this.publishInventoryState();
     this.follow(readings);
     void this.loadControls();
+  }
+
+  /**
+   * Publishes the tariff rules to Home Assistant (switches, buttons, prices, today's cost, events);
+   * call after start(), and again with the new runtime when the rules are reloaded. Today's cost
+   * reads the grid counters of the readings the bridge follows. The time zone defaults to the
+   * account's.
+   */
+  attachRules(runtime: RulesRuntime, options: Partial<AttachRulesOptions> = {}): Promise<void> {
+    const timeZone = options.timeZone ?? this.inventory?.timezone ?? "Europe/London";
+    return this.rules.attach(runtime, { ...options, timeZone });
   }
 
   /** Takes readings from a new telemetry (after the inventory changed). */
@@ -130,6 +156,7 @@ export class HomeAssistantBridge {
     this.stopped = true;
     this.abort.abort();
     this.subscription?.unsubscribe();
+    this.rules.stop();
     const deadline = Date.now() + timeoutMs;
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, timeoutMs / 2))]);
     await this.connection.stop(
@@ -147,6 +174,7 @@ export class HomeAssistantBridge {
       const state = this.states.get(id);
       if (state) await this.send(topics.deviceState(id), JSON.stringify(state), true);
     }
+    await this.rules.publishAll();
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
@@ -161,6 +189,7 @@ export class HomeAssistantBridge {
   }
 
   private onReading(reading: Reading): void {
+    this.rules.onReading(reading);
     if (reading.kind === "availability") {
       if (this.available.get(reading.device) === reading.available) return;
       this.available.set(reading.device, reading.available);
@@ -201,6 +230,10 @@ export class HomeAssistantBridge {
     const { topics } = this.options;
     if (topic === this.options.statusTopic) {
       if (payload.trim() === "online") void this.publishEverything(true);
+      return;
+    }
+    if (this.rules.handles(topic)) {
+      this.track(this.rules.onMessage(topic, payload));
       return;
     }
     const requestPrefix = `${topics.base}/bridge/request/`;

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { addDays, dayOf } from "../../src/telemetry/days.js";
 import { runArchiveCommand } from "../../src/commands/archive.js";
 import { openStore } from "../../src/store/index.js";
+import { addDays, dayOf } from "../../src/telemetry/days.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 

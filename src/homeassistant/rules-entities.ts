@@ -1,0 +1,277 @@
+import type { Subscription } from "rxjs";
+import type { Logger } from "../log.js";
+import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../rules/engine/runtime.js";
+import type { Reading } from "../telemetry/readings.js";
+import type { Origin } from "./discovery.js";
+import { parseRulesCommand } from "./rules-commands.js";
+import { CostMeter } from "./rules-cost.js";
+import {
+  type RulesTopics,
+  ruleOfDiscoveryTopic,
+  rulesDiscoveryMessages,
+  rulesRemovalMessages,
+  rulesTopics,
+} from "./rules-discovery.js";
+import { rulesState } from "./rules-state.js";
+import type { Topics } from "./topics.js";
+
+export interface RulesClock {
+  now(): number;
+  /** Calls `tick` every `ms` until the returned function is called. */
+  every(ms: number, tick: () => Promise<void>): () => void;
+}
+
+export const systemClock: RulesClock = {
+  now: () => Date.now(),
+  every: (ms, tick) => {
+    const timer = setInterval(() => void tick(), ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+export interface RulesEntitiesOptions {
+  readonly topics: Topics;
+  readonly origin: Origin;
+  /** Publish discovery configs (homeassistant.discovery). */
+  readonly discovery: boolean;
+  readonly logger: Logger;
+  /** The bridge's publish: logs failures, never throws. */
+  readonly send: (topic: string, payload: string, retain: boolean) => Promise<void>;
+}
+
+export interface AttachRulesOptions {
+  /** Local midnight for today's cost; the rules file's timezone. */
+  readonly timeZone: string;
+  /** Tests drive time here; by default the wall clock. */
+  readonly clock?: RulesClock;
+}
+
+/** Prices change on zone and half-hour boundaries: a look every minute catches them. */
+const TICK_MS = 60_000;
+const HALF_HOUR_MS = 30 * 60_000;
+
+interface Outcome {
+  readonly ok: boolean;
+  readonly message: string;
+  readonly run?: RuleRunResult;
+}
+
+/**
+ * The rules in Home Assistant: a switch and a button per rule, the tariff sensors and today's
+ * cost, commands answered on `<base>/rules/result`, and every rule event on `<base>/rules/event`.
+ * Lives as long as the bridge; a runtime is attached (and replaced when rules are reloaded).
+ */
+export class RulesEntities {
+  private readonly own: RulesTopics;
+  private runtime: RulesRuntime | undefined;
+  private events: Subscription | undefined;
+  private stopTicker: (() => void) | undefined;
+  private clock: RulesClock = systemClock;
+  private meter: CostMeter | undefined;
+  /** Rules whose switch and button are published. */
+  private announced: readonly string[] = [];
+  private announcedCurrency: string | undefined;
+  /** Rules with retained configs from an earlier run, seen before a runtime was attached. */
+  private readonly seenRetained = new Set<string>();
+  private publishedState: string | undefined;
+  private publishedSlot: number | undefined;
+  private costOnline: boolean | undefined;
+  /** Refreshes one after the other, so that an older state never overwrites a newer one. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: RulesEntitiesOptions) {
+    this.own = rulesTopics(options.topics);
+  }
+
+  /** Extra topics the bridge subscribes to. */
+  get subscriptions(): readonly string[] {
+    return this.options.discovery ? this.own.discoveryWildcards : [];
+  }
+
+  handles(topic: string): boolean {
+    return topic.startsWith(this.own.commandPrefix) || ruleOfDiscoveryTopic(topic, this.options.topics) !== undefined;
+  }
+
+  async attach(runtime: RulesRuntime, options: AttachRulesOptions): Promise<void> {
+    this.stop();
+    this.runtime = runtime;
+    this.clock = options.clock ?? systemClock;
+    // Today's cost carries over a rules reload, unless the day itself changed meaning.
+    if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
+    this.events = runtime.events$.subscribe({
+      next: (event) => void this.onEvent(event),
+      error: (error: unknown) => this.options.logger.error({ err: error }, "the rules' event stream failed"),
+    });
+    this.stopTicker = this.clock.every(TICK_MS, () => this.refresh(false));
+    await this.publishAll();
+  }
+
+  /** Stops following the runtime (the bridge is stopping or another runtime comes). */
+  stop(): void {
+    this.events?.unsubscribe();
+    this.events = undefined;
+    this.stopTicker?.();
+    this.stopTicker = undefined;
+    this.runtime = undefined;
+  }
+
+  /** Discovery, availability and state again: after (re)connecting, and when Home Assistant comes online. */
+  async publishAll(): Promise<void> {
+    if (!this.runtime) return;
+    this.costOnline = undefined;
+    await this.options.send(this.own.availability, "online", true);
+    await this.refresh(true);
+  }
+
+  async onMessage(topic: string, payload: string): Promise<void> {
+    const retained = ruleOfDiscoveryTopic(topic, this.options.topics);
+    if (retained !== undefined) {
+      if (payload !== "") this.noteRetained(retained);
+      return;
+    }
+    await this.handleCommand(topic.slice(this.own.commandPrefix.length), payload);
+  }
+
+  /** Grid counters feed today's cost. */
+  onReading(reading: Reading): void {
+    const { runtime, meter } = this;
+    if (reading.kind !== "inverter.counters" || !runtime || !meter) return;
+    const grid = reading.data.today?.grid;
+    if (typeof grid?.import !== "number") return;
+    const prices = this.pricesAt(runtime, reading.at);
+    if (!prices) return;
+    const counters = { import: grid.import, export: typeof grid.export === "number" ? grid.export : 0 };
+    if (meter.add(reading.serial, reading.at, counters, prices)) void this.refresh(false);
+  }
+
+  private noteRetained(rule: string): void {
+    if (!this.runtime) {
+      this.seenRetained.add(rule);
+      return;
+    }
+    if (this.runtime.list().some((status) => status.name === rule)) return;
+    this.options.logger.info({ rule }, "removing the Home Assistant entities of a rule that is gone");
+    for (const message of rulesRemovalMessages([rule], this.options.topics)) {
+      void this.options.send(message.topic, message.payload, true);
+    }
+  }
+
+  private async handleCommand(entity: string, payload: string): Promise<void> {
+    const runtime = this.runtime;
+    if (!runtime) {
+      await this.result(entity, { ok: false, message: "no rules are loaded" });
+      return;
+    }
+    const parsed = parseRulesCommand(
+      entity,
+      payload,
+      runtime.list().map((rule) => rule.name),
+    );
+    if (!parsed.ok) {
+      await this.result(entity, parsed);
+      return;
+    }
+    const { command } = parsed;
+    try {
+      if (command.kind === "enable") {
+        runtime.setEnabled(command.rule, command.enabled);
+        await this.result(entity, {
+          ok: true,
+          message: `${command.rule} switched ${command.enabled ? "on" : "off"}`,
+        });
+      } else {
+        const run = await runtime.runNow(command.rule);
+        await this.result(entity, { ok: run.ok, message: run.message, run });
+      }
+    } catch (error) {
+      this.options.logger.error({ err: error, rule: command.rule, command: command.kind }, "rule command failed");
+      await this.result(entity, { ok: false, message: `the command failed: ${(error as Error).message}` });
+    }
+    await this.refresh(false);
+  }
+
+  private result(entity: string, outcome: Outcome): Promise<void> {
+    const body = {
+      entity,
+      ok: outcome.ok,
+      code: null,
+      message: outcome.message,
+      ...(outcome.run ? { run: outcome.run } : {}),
+    };
+    return this.options.send(this.own.result, JSON.stringify(body), false);
+  }
+
+  private async onEvent(event: RuleEvent): Promise<void> {
+    if (event.type === "conflict") {
+      const { rule, winner, loser, control, action } = event;
+      this.options.logger.warn({ rule, winner, loser, control, action }, `rules conflict: ${event.message}`);
+    }
+    await this.options.send(this.own.event, JSON.stringify(event), false);
+    await this.refresh(false);
+  }
+
+  private refresh(force: boolean): Promise<void> {
+    const next = this.queue.then(() => this.publishState(force));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private pricesAt(runtime: RulesRuntime, at?: number): Prices | undefined {
+    try {
+      return runtime.prices(at);
+    } catch (error) {
+      this.options.logger.warn({ err: (error as Error).message }, "the rules could not say the prices");
+      return undefined;
+    }
+  }
+
+  private async publishState(force: boolean): Promise<void> {
+    const { runtime, meter } = this;
+    if (!runtime) return;
+    const now = this.clock.now();
+    const prices = this.pricesAt(runtime, now);
+    if (!prices) return;
+    const rules = runtime.list();
+    await this.announce(
+      rules.map((rule) => rule.name),
+      prices.currency,
+      force,
+    );
+    meter?.rollOver(now);
+    const cost = meter?.value;
+    const costOnline = cost !== undefined && prices.import !== undefined;
+    if (costOnline !== this.costOnline) {
+      this.costOnline = costOnline;
+      await this.options.send(this.own.costAvailability, costOnline ? "online" : "offline", true);
+    }
+    const text = JSON.stringify(rulesState({ rules, prices, window: runtime.nextCheapWindow(), cost }));
+    const slot = Math.floor(now / HALF_HOUR_MS);
+    if (!force && text === this.publishedState && slot === this.publishedSlot) return;
+    this.publishedState = text;
+    this.publishedSlot = slot;
+    await this.options.send(this.own.state, text, true);
+  }
+
+  /** Configs for the rules there are; removals for those that went away. */
+  private async announce(rules: readonly string[], currency: string, force: boolean): Promise<void> {
+    const gone = [...new Set([...this.announced, ...this.seenRetained])].filter((rule) => !rules.includes(rule));
+    const same =
+      currency === this.announcedCurrency &&
+      rules.length === this.announced.length &&
+      rules.every((rule, at) => this.announced[at] === rule);
+    this.announced = rules;
+    this.announcedCurrency = currency;
+    this.seenRetained.clear();
+    if (!this.options.discovery || (same && gone.length === 0 && !force)) return;
+    const { topics, origin } = this.options;
+    if (gone.length > 0)
+      this.options.logger.info({ rules: gone }, "removing the Home Assistant entities of rules that are gone");
+    await Promise.all([
+      ...rulesRemovalMessages(gone, topics).map((m) => this.options.send(m.topic, m.payload, true)),
+      ...rulesDiscoveryMessages(rules, { topics, origin, currency }).map((m) =>
+        this.options.send(m.topic, JSON.stringify(m.payload), true),
+      ),
+    ]);
+  }
+}
