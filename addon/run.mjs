@@ -23,6 +23,7 @@ const OPTION_ENV = {
   poll_ev_charger: "ENERGY2MQTT_POLL_EV_CHARGER",
   log_level: "ENERGY2MQTT_LOG_LEVEL",
   rules_file: "ENERGY2MQTT_RULES",
+  dry_run: "ENERGY2MQTT_DRY_RUN",
   mqtt_url: "ENERGY2MQTT_MQTT_URL",
   mqtt_username: "ENERGY2MQTT_MQTT_USERNAME",
   mqtt_password: "ENERGY2MQTT_MQTT_PASSWORD",

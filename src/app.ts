@@ -1,4 +1,10 @@
+import { StartupError } from "./app-errors.js";
+
+export { StartupError };
+
+import { type Observable, Subject, tap } from "rxjs";
 import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
+import { loadDaemonRules, startDaemonRules } from "./app-rules.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
@@ -9,7 +15,7 @@ import { redactUrl } from "./homeassistant/mqtt-connection.js";
 import { Topics } from "./homeassistant/topics.js";
 import type { Logger } from "./log.js";
 import { type HistoryRecord, openStore, type Store } from "./store/index.js";
-import { discoverInventory, startTelemetry } from "./telemetry/index.js";
+import { discoverInventory, type Reading, startTelemetry } from "./telemetry/index.js";
 import { deviceId, devicesOf, type Inventory } from "./telemetry/inventory.js";
 
 export interface App {
@@ -21,30 +27,25 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** A start-up problem the user can fix; `exitCode` follows the CLI's convention. */
-export class StartupError extends Error {
-  override readonly name = "StartupError";
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
-}
-
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
 
 /**
  * The composition root: wires cloud, store, control, telemetry and Home Assistant, starting
  * the embedded simulator and broker when nothing is configured, and stops them in reverse.
  */
-export async function startApp(config: Config, logger: Logger, version: string): Promise<App> {
+export async function startApp(
+  config: Config,
+  logger: Logger,
+  version: string,
+  options: { readonly configFile?: string } = {},
+): Promise<App> {
   const stack: (() => Promise<void>)[] = [];
   const stopAll = async (): Promise<void> => {
     for (const stop of stack.reverse())
       await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
   };
   try {
+    const rulesFile = loadDaemonRules(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
     const mqttUrl = await startBroker(config, logger, stack);
     const store = openStoreOrWarn(config, logger);
@@ -110,8 +111,25 @@ export async function startApp(config: Config, logger: Logger, version: string):
       logger,
       refresh: (id) => telemetry.refresh(id),
     });
-    await bridge.start(inventory, telemetry.readings$);
+    // The rules see every reading the bridge sees, from the first, across telemetry restarts.
+    const readings = new Subject<Reading>();
+    const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
+    await bridge.start(inventory, relayed(telemetry.readings$));
     stack.push(() => bridge.stop());
+    const rules = await startDaemonRules({
+      config,
+      loaded: rulesFile,
+      client,
+      gate,
+      store,
+      inventory,
+      readings$: readings,
+      logger,
+    });
+    if (rules) {
+      await bridge.attachRules(rules, { timeZone: rulesFile?.rules.timezone ?? inventory.timezone });
+      stack.push(() => rules.stop());
+    }
     health.watchMqtt(() => bridge.connected);
 
     // New and removed devices, and battery module data, come from the device lists.
@@ -127,7 +145,7 @@ export async function startApp(config: Config, logger: Logger, version: string):
         if (changedDevices) {
           telemetry.stop();
           telemetry = telemetryFor(next);
-          bridge.follow(telemetry.readings$);
+          bridge.follow(relayed(telemetry.readings$));
         }
       } catch (error) {
         if (!refresh.signal.aborted)

@@ -17,7 +17,7 @@ export async function runDaemonCommand(
   logger.info({ config: file ?? "(embedded defaults)" }, "starting energy2mqtt");
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
-    app = await startApp(config, logger, options.version);
+    app = await startApp(config, logger, options.version, file ? { configFile: file } : {});
   } catch (error) {
     if (error instanceof StartupError) {
       err.write(`energy2mqtt could not start: ${error.message}\n`);

@@ -60,6 +60,12 @@ function applyEnvOverrides(raw: unknown, env: NodeJS.ProcessEnv): { value: unkno
   for (const [name, text] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || !text || name === `${ENV_PREFIX}CONFIG`) continue;
     const parts = name.slice(ENV_PREFIX.length).toLowerCase();
+    // A top-level key with an underscore of its own (dry_run) is not a section and a key.
+    if (parts in configSchema.shape) {
+      value[parts] = text;
+      keys.set(parts, name);
+      continue;
+    }
     const [section, ...rest] = parts.split("_");
     if (!section) continue;
     const scalar = text;

@@ -108,7 +108,11 @@ const retentionRule = z.strictObject({
 });
 
 export const storeConfig = z.strictObject({
-  path: z.string().min(1).default("data/energy2mqtt.db"),
+  path: z
+    .string()
+    .min(1)
+    .default("data/energy2mqtt.db")
+    .describe("The SQLite file for history, the audit log and the rules' restore promises"),
   /** Per history kind; a kind left out keeps everything at full resolution. */
   retention: z
     .partialRecord(z.enum(HISTORY_KINDS), retentionRule)
@@ -130,7 +134,10 @@ export const storeConfig = z.strictObject({
           });
         }
       }
-    }),
+    })
+    .describe(
+      "Per history kind (e.g. inverter.point): `keep` (delete older rows) and `downsample_after` (merge older rows to one per half hour), as durations such as 90d; left out, everything is kept",
+    ),
 });
 
 export const logConfig = z.strictObject({
@@ -147,7 +154,12 @@ export const configSchema = z.strictObject({
   homeassistant: homeAssistantConfig.default(homeAssistantConfig.parse({})),
   poll: pollConfig.default(pollConfig.parse({})),
   store: storeConfig.default(storeConfig.parse({})),
-  rules: z.string().min(1).optional().describe("The tariff rules file (rules.yaml)"),
+  rules: z.string().min(1).optional().describe("The tariff rules file (rules.yaml), relative to this file"),
+  dry_run: boolean()
+    .default(false)
+    .describe(
+      "Rules only log and publish what they would do; nothing is written (Home Assistant's own commands still apply)",
+    ),
   log: logConfig.default(logConfig.parse({})),
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,8 @@ describe("the daemon against a real broker and the simulator", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let app: App;
   let observer: Awaited<ReturnType<typeof observe>>;
-  const storePath = join(mkdtempSync(join(tmpdir(), "e2m-daemon-")), "e2m.db");
+  const dir = mkdtempSync(join(tmpdir(), "e2m-daemon-"));
+  const storePath = join(dir, "e2m.db");
   const base = `e2m${process.pid}`;
   const prefix = `ha${process.pid}`;
 
@@ -42,8 +43,24 @@ describe("the daemon against a real broker and the simulator", () => {
         inventory: "1s",
       },
       store: { path: storePath },
+      rules: join(dir, "rules.yaml"),
       log: { level: "silent" },
     });
+    // A rule that never fires during the test: its entities and the prices are what is checked.
+    writeFileSync(
+      join(dir, "rules.yaml"),
+      [
+        "tariffs:",
+        "  currency: GBP",
+        "  import: { type: fixed, price: 0.25 }",
+        "  export: { type: fixed, price: 0.15 }",
+        "rules:",
+        "  - name: new-year-note",
+        '    when: { cron: "0 12 1 1 *" }',
+        "    do:",
+        '      - notify: { title: "Happy new year", body: "The house is running on its rules." }',
+      ].join("\n"),
+    );
     app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
   }, 60_000);
 
@@ -77,9 +94,16 @@ describe("the daemon against a real broker and the simulator", () => {
         problems.push(`${message.topic}: unknown device_class ${deviceClass}`);
         continue;
       }
-      // Non-numeric classes (timestamp, date, enum) say so in words: no unit at all.
-      const allowedUnits = typeof rule.units === "string" ? [null] : rule.units;
-      if (!allowedUnits.includes((config.unit_of_measurement as string | undefined) ?? null)) {
+      // The rules say two things in words: NONE (timestamp, date, enum: no unit at all) and ANY
+      // (monetary: an ISO 4217 currency).
+      const unit = (config.unit_of_measurement as string | undefined) ?? null;
+      const unitAllowed =
+        typeof rule.units !== "string"
+          ? rule.units.includes(unit)
+          : rule.units.startsWith("ANY")
+            ? unit !== null && /^[A-Z]{3}$/.test(unit)
+            : unit === null;
+      if (!unitAllowed) {
         problems.push(`${message.topic}: unit ${String(config.unit_of_measurement)} not allowed for ${deviceClass}`);
       }
       const allowed = rule.state_classes_allowed;
@@ -93,7 +117,7 @@ describe("the daemon against a real broker and the simulator", () => {
         problems.push(`${message.topic}: energy must be kWh total_increasing`);
       }
     }
-    expect(problems).toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
   });
 
   it("keeps what it fetches in the store, and fills the last days in the background", async () => {
@@ -113,6 +137,23 @@ describe("the daemon against a real broker and the simulator", () => {
     } finally {
       reader.close();
     }
+  });
+
+  it("runs the tariff rules: a switch and a button per rule, and the prices, in Home Assistant", async () => {
+    const node = `${base}_rules`;
+    const config = await observer.waitFor(
+      (m) => m.topic === `${prefix}/switch/${node}/enabled_new-year-note/config` && m.payload !== "",
+    );
+    const commandTopic = String((JSON.parse(config.payload) as { command_topic: string }).command_topic);
+    await observer.waitFor((m) => m.topic === `${prefix}/button/${node}/run_new-year-note/config`);
+    const price = await observer.waitFor(
+      (m) => m.topic.startsWith(`${prefix}/sensor/${node}/`) && m.payload.includes("GBP/kWh"),
+    );
+    expect(JSON.parse(price.payload)).toMatchObject({ unit_of_measurement: "GBP/kWh", state_class: "measurement" });
+
+    // Switched off from Home Assistant: the rule's state says so.
+    await observer.publish(commandTopic, "OFF");
+    await observer.waitFor((m) => m.topic === `${base}/rules` && m.payload.includes('"enabled_new-year-note":"OFF"'));
   });
 
   it("publishes live values to the device's state topic", async () => {

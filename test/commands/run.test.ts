@@ -76,4 +76,18 @@ describe("energy2mqtt run", () => {
     expect(code).toBe(2);
     expect(stderr()).toMatch(/configuration\.yaml:3: poll\.ev_charger: "often" is not a duration/);
   }, 30_000);
+
+  it("refuses a bad rules file with its file and line, exit code 2", async () => {
+    const config = writeConfig(
+      `mqtt:\n  url: ${broker.url}\nstore:\n  path: DIR/e2m.db\nrules: rules.yaml\nlog:\n  level: silent\n`,
+    );
+    writeFileSync(
+      join(config, "..", "rules.yaml"),
+      'tariffs:\n  import: { type: fixed, price: 0.25 }\nrules:\n  - name: night\n    when: { cron: "not a cron" }\n    do:\n      - notify: { title: "Hello there world", body: "A body of at least twenty characters" }\n',
+    );
+    const { child, stderr } = run(config);
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr()).toMatch(/rules\.yaml:5: rules\.0\.when\.cron: "not a cron" is not a cron expression/);
+  }, 30_000);
 });

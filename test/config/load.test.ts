@@ -65,6 +65,13 @@ describe("configuration", () => {
     expect(config.mqtt.base_topic).toBe("house");
   });
 
+  it("overrides top-level keys, including those with an underscore (ENERGY2MQTT_DRY_RUN)", () => {
+    const file = configFile("rules: rules.yaml\n");
+    const { config } = loadConfig(file, { ENERGY2MQTT_DRY_RUN: "true", ENERGY2MQTT_RULES: "other.yaml" });
+    expect(config.dry_run).toBe(true);
+    expect(config.rules).toBe("other.yaml");
+  });
+
   it("names file, line and key for a bad value, and says what is allowed", () => {
     const file = configFile("cloud:\n  url: http://x/v1\n\nmqtt:\n  url: http://broker\n");
     const [problem] = problemsOf(() => loadConfig(file, {}));

@@ -44,6 +44,7 @@ const EVERY_OPTION: Record<
   poll_ev_charger: { value: "15s", lands: (c) => c.poll.ev_charger, expected: 15_000 },
   log_level: { value: "debug", lands: (c) => c.log.level, expected: "debug" },
   rules_file: { value: "/config/my-rules.yaml", lands: (c) => c.rules, expected: "/config/my-rules.yaml" },
+  dry_run: { value: true, lands: (c) => c.dry_run, expected: true },
   mqtt_url: { value: "mqtt://broker.lan:1884", lands: (c) => c.mqtt.url, expected: "mqtt://broker.lan:1884" },
   mqtt_username: { value: "me", lands: (c) => c.mqtt.username, expected: "me" },
   mqtt_password: { value: "pw", lands: (c) => c.mqtt.password, expected: "pw" },

@@ -1,0 +1,70 @@
+import type { Observable } from "rxjs";
+import { StartupError } from "./app-errors.js";
+import type { CloudClient } from "./cloud/index.js";
+import type { Config } from "./config/index.js";
+import type { ControlGate } from "./control/index.js";
+import type { Logger } from "./log.js";
+import { type RulesEngine, startRules } from "./rules/engine/index.js";
+import { type LoadedRules, loadRules, RulesError, rulesPath } from "./rules/load.js";
+import { createTariff, type Tariff } from "./rules/tariffs/index.js";
+import type { Store } from "./store/index.js";
+import type { Inventory, Reading } from "./telemetry/index.js";
+
+/**
+ * The rules file the configuration names, read and checked before anything starts: a bad one
+ * stops start-up (exit 2) with its problems by line.
+ */
+export function loadDaemonRules(config: Config, configFile: string | undefined): LoadedRules | undefined {
+  if (!config.rules) return undefined;
+  try {
+    return loadRules(rulesPath(config.rules, configFile));
+  } catch (error) {
+    if (error instanceof RulesError) throw new StartupError(error.message, 2);
+    throw error;
+  }
+}
+
+export interface DaemonRulesOptions {
+  readonly config: Config;
+  readonly loaded: LoadedRules | undefined;
+  readonly client: CloudClient;
+  readonly gate: ControlGate;
+  readonly store: Store | undefined;
+  readonly inventory: Inventory;
+  readonly readings$: Observable<Reading>;
+  readonly logger: Logger;
+}
+
+/**
+ * Starts the tariff rules, or nothing when the configuration names none. Without the store the
+ * rules do not run, since the promise to put things back must outlive the process.
+ */
+export async function startDaemonRules(options: DaemonRulesOptions): Promise<RulesEngine | undefined> {
+  const { config, loaded, logger } = options;
+  if (!loaded) return undefined;
+  if (!options.store) {
+    logger.error(
+      { rules: loaded.file },
+      "the tariff rules are not running: they need the store to keep their promise to restore; fix store.path",
+    );
+    return undefined;
+  }
+  const timeZone = loaded.rules.timezone ?? options.inventory.timezone;
+  const tariffs: { import?: Tariff; export?: Tariff } = {};
+  if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, timeZone);
+  if (loaded.rules.tariffs.export) tariffs.export = createTariff(loaded.rules.tariffs.export, timeZone);
+  const engine = await startRules({
+    rules: loaded.rules,
+    tariffs,
+    gate: options.gate,
+    client: options.client,
+    store: options.store,
+    inventory: options.inventory,
+    readings$: options.readings$,
+    logger,
+    dryRun: config.dry_run,
+  });
+  const names = engine.list().map((rule) => rule.name);
+  logger.info({ rules: loaded.file, names, dryRun: config.dry_run || loaded.rules.dry_run }, "tariff rules running");
+  return engine;
+}
