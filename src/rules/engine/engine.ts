@@ -63,7 +63,8 @@ export class RulesEngine implements RulesRuntime {
   private readonly opened = new Set<string>();
   private readonly lastRuns = new Map<string, RuleLastRun>();
   private readonly claims = new Claims();
-  private readonly cronNext = new Map<string, number>();
+  /** Each cron rule's next check: `fire` is false when no cron time fell within the lookahead (look again then). */
+  private readonly cronNext = new Map<string, { at: number; fire: boolean }>();
   private readonly cronTasks: ScheduledTask[] = [];
   private readonly stateHeld = new Map<string, boolean | undefined>();
   private state: LiveState = {};
@@ -99,9 +100,16 @@ export class RulesEngine implements RulesRuntime {
     await this.enqueue(() => this.tick());
   }
 
-  /** Resolves when everything already due has been done (for tests and shutdown). */
-  idle(): Promise<void> {
-    return this.queue;
+  /**
+   * Resolves when everything already due has been done (for tests and shutdown), including work
+   * that queued work adds (a reading's check queues the rule it fires).
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const queued = this.queue;
+      await queued;
+      if (queued === this.queue) return;
+    }
   }
 
   list(): RuleStatus[] {
@@ -134,13 +142,19 @@ export class RulesEngine implements RulesRuntime {
   }
 
   runNow(name: string): Promise<RuleRunResult> {
-    const rule = this.rule(name);
     return new Promise((resolve, reject) => {
-      this.enqueue(async () => {
-        const now = this.now();
-        const window = this.open.get(name) ?? { start: now, end: now };
-        resolve(await this.act(rule, "manual", window, {}));
-      }).catch(reject);
+      // An unknown name rejects like any other failure, rather than throwing before a promise exists.
+      const rule = this.rule(name);
+      if (this.stopped) throw new Error(`rule ${name} was not run: the rules engine is stopped`);
+      void this.enqueue(async () => {
+        try {
+          const now = this.now();
+          const window = this.open.get(name) ?? { start: now, end: now };
+          resolve(await this.act(rule, "manual", window, {}));
+        } catch (error) {
+          reject(error);
+        }
+      }).then(() => reject(new Error(`rule ${name} was not run: the rules engine stopped`)));
     });
   }
 
@@ -196,7 +210,7 @@ export class RulesEngine implements RulesRuntime {
     this.cancelTimer?.();
     if (this.stopped) return;
     const now = this.now();
-    const times = [this.nextReplan, this.nextRefresh, ...this.cronNext.values()];
+    const times = [this.nextReplan, this.nextRefresh, ...[...this.cronNext.values()].map((next) => next.at)];
     for (const window of this.open.values()) times.push(window.end);
     for (const [name, windows] of this.planned) {
       if (this.open.has(name) || this.enabled.get(name) === false) continue;
@@ -226,11 +240,11 @@ export class RulesEngine implements RulesRuntime {
         ?.find((found) => found.start <= now && found.end > now && !this.opened.has(`${rule.name}@${found.start}`));
       if (window) await this.openWindow(rule, window);
     }
-    for (const [name, at] of [...this.cronNext]) {
-      if (at > now) continue;
-      this.cronNext.set(name, this.nextCronTime(this.rule(name), at + 1));
+    for (const [name, next] of [...this.cronNext]) {
+      if (next.at > now) continue;
       const rule = this.rule(name);
-      if (this.enabled.get(name) !== false) await this.fire(rule, "cron");
+      this.cronNext.set(name, this.nextCronTime(rule, next.fire ? next.at + 1 : next.at));
+      if (next.fire && this.enabled.get(name) !== false) await this.fire(rule, "cron");
     }
     this.schedule();
   }
@@ -255,13 +269,14 @@ export class RulesEngine implements RulesRuntime {
     }
   }
 
-  private nextCronTime(rule: Rule, from: number): number {
+  /** The rule's next cron time from `from`; none within the lookahead: a check (not a run) at its end. */
+  private nextCronTime(rule: Rule, from: number): { at: number; fire: boolean } {
     const times = rule.when.flatMap((trigger) =>
       trigger.cron === undefined
         ? []
         : cronTimes(trigger.cron, from, from + CRON_LOOKAHEAD_MS, this.timeZone).slice(0, 1),
     );
-    return times.length > 0 ? Math.min(...times) : from + CRON_LOOKAHEAD_MS;
+    return times.length > 0 ? { at: Math.min(...times), fire: true } : { at: from + CRON_LOOKAHEAD_MS, fire: false };
   }
 
   // --- prices and plans -------------------------------------------------------------------

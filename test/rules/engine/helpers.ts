@@ -119,6 +119,8 @@ export async function startEnv(options: EnvOptions) {
     smartDevices: [],
     sites: [],
   };
+  const baseLive = await checker.inverterData.systemDataLatest(INVERTER);
+  const baseCharger = await checker.evChargers.get(CHARGER);
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const stores: Store[] = [];
@@ -138,8 +140,11 @@ export async function startEnv(options: EnvOptions) {
       now: () => sim.simulator.clock.now(),
     });
     const tariffs: { import?: Tariff; export?: Tariff } = {};
+    const zone = loaded.rules.timezone ?? "Europe/London";
     const config = loaded.rules.tariffs.import;
-    if (config) tariffs.import = createTariff(config, "Europe/London");
+    if (config) tariffs.import = createTariff(config, zone);
+    const exportConfig = loaded.rules.tariffs.export;
+    if (exportConfig) tariffs.export = createTariff(exportConfig, zone);
     const readings = new Subject<Reading>();
     const scheduler = new VirtualScheduler(sim.simulator.clock);
     const events: RuleEvent[] = [];
@@ -162,10 +167,36 @@ export async function startEnv(options: EnvOptions) {
       readings.next({ kind: "inverter.live", serial: INVERTER, at: sim.simulator.clock.now(), data });
       await runtime.idle();
     };
+    /** Feeds the engine one reading and waits until it has acted on it. */
+    const push = async (reading: Reading) => {
+      readings.next(reading);
+      await runtime.idle();
+    };
+    /**
+     * Feeds the engine the inverter's live data, shaped as telemetry's (the simulator's own reading)
+     * but with only the battery, solar and grid values given here.
+     */
+    const pushInverter = (values: { soc?: number; pv?: number; grid?: number }, serial = INVERTER) => {
+      const { battery, solar, grid, ...rest } = baseLive;
+      return push({
+        kind: "inverter.live",
+        serial,
+        at: sim.simulator.clock.now(),
+        data: {
+          ...rest,
+          ...(values.soc === undefined ? {} : { battery: { ...battery, percent: values.soc } }),
+          ...(values.pv === undefined ? {} : { solar: { arrays: [], ...solar, power: values.pv } }),
+          ...(values.grid === undefined ? {} : { grid: { ...grid, power: values.grid } }),
+        },
+      });
+    };
+    /** Feeds the engine the charger's status, as the EV telemetry would. */
+    const pushCharger = (status: string) =>
+      push({ kind: "ev.status", uuid: CHARGER, at: sim.simulator.clock.now(), data: { ...baseCharger, status } });
     /** Advances virtual time, running the engine's timers and `each` after every one of them. */
     const advanceTo = (target: number, each?: () => Promise<void>) =>
       scheduler.advanceTo(target, () => runtime.idle(), each);
-    return { runtime, store, events, readings, pushLive, advanceTo, scheduler };
+    return { runtime, store, events, readings, pushLive, push, pushInverter, pushCharger, advanceTo, scheduler };
   }
 
   return {
@@ -187,3 +218,11 @@ export async function startEnv(options: EnvOptions) {
 }
 
 export type Env = Awaited<ReturnType<typeof startEnv>>;
+export type Run = Awaited<ReturnType<Env["startRuntime"]>>;
+
+/** When a rule with one action ran it: the times its action was about to be sent (or logged in dry run). */
+export function runsOf(events: readonly RuleEvent[], rule: string): number[] {
+  return events
+    .filter((event) => event.type === "action" && event.rule === rule && ["planned", "dry-run"].includes(event.status))
+    .map((event) => event.at);
+}
