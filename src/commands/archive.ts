@@ -9,9 +9,7 @@ import {
   progressView,
 } from "../archive/index.js";
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
-import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { openStore, type Store, StoreError } from "../store/index.js";
-import { cliLogger, cloudClient, configFile } from "./check.js";
+import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface ArchiveCommandOptions {
   readonly config?: string;
@@ -52,29 +50,13 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
     err.write(`energy2mqtt archive: ${args}\n`);
     return 2;
   }
-  let config: Config;
-  try {
-    config = loadConfig(configFile(options.config)).config;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    err.write(`${error.message}\n`);
-    return 2;
-  }
-  const { url, token } = config.cloud;
-  if (!url || !token) {
-    err.write(
-      "energy2mqtt archive: no cloud configured: set cloud.url and cloud.token in the configuration file (-c FILE), or ENERGY2MQTT_CLOUD_URL and ENERGY2MQTT_CLOUD_TOKEN; to try it out, run `energy2mqtt simulate` and point cloud.url at the URL it prints\n",
-    );
-    return 2;
-  }
-  let store: Store;
-  try {
-    store = openStore(config.store.path);
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    err.write(`energy2mqtt archive: ${error.message}\n`);
-    return 1;
-  }
+  const config = readConfig(options.config, err);
+  if (typeof config === "number") return config;
+  const cloud = requireCloud(config, err, "energy2mqtt archive");
+  if (typeof cloud === "number") return cloud;
+  const { url, token } = cloud;
+  const store = openStoreOr(config, err, "energy2mqtt archive: ");
+  if (typeof store === "number") return store;
 
   const client = cloudClient(config, url, token);
   const stopping = new AbortController();

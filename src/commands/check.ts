@@ -1,17 +1,15 @@
-import { existsSync } from "node:fs";
 import { connect } from "node:net";
-import { AuthenticationError, CloudClient, CloudError, ForbiddenError } from "../cloud/index.js";
+import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { redactUrl } from "../homeassistant/mqtt-connection.js";
-import { createLogger } from "../log.js";
 import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
+import { cliLogger, cloudClient, configFile } from "./shared.js";
 
 export interface CheckOptions {
   readonly config?: string;
 }
 
-const DEFAULT_CONFIG = "config/configuration.yaml";
 const MQTT_PROBE_TIMEOUT_MS = 3000;
 
 /**
@@ -141,25 +139,4 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<string
     socket.once("connect", () => done(undefined));
     socket.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
   });
-}
-
-/** -c FILE, else ENERGY2MQTT_CONFIG, else config/configuration.yaml when it exists, else the embedded defaults. */
-export function configFile(option: string | undefined): string | undefined {
-  return option || process.env.ENERGY2MQTT_CONFIG || (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
-}
-
-export function cloudClient(config: Config, url: string, token: string): CloudClient {
-  return new CloudClient({
-    baseUrl: url,
-    token,
-    context: config.cloud.context,
-    requestsPerMinute: config.cloud.requests_per_minute,
-    pageSize: config.cloud.page_size,
-    timeoutMs: config.cloud.timeout,
-  });
-}
-
-/** The commands print what matters themselves; info logs would only repeat it. */
-export function cliLogger(config: Config) {
-  return createLogger(config.log.level === "info" ? "warn" : config.log.level);
 }

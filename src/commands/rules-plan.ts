@@ -5,7 +5,7 @@ import { planSvg } from "../rules/plan-svg.js";
 import { planText } from "../rules/plan-text.js";
 import { previewRules } from "../rules/preview.js";
 import { AgileTariff, createTariff, type Tariff } from "../rules/tariffs/index.js";
-import { configFile } from "./check.js";
+import { configFile } from "./shared.js";
 
 export interface RulesPlanOptions {
   readonly config?: string;

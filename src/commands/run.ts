@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import { describeStartup, StartupError, startApp } from "../app.js";
 import { loadConfig } from "../config/index.js";
 import { createLogger } from "../log.js";
+import { configFile } from "./shared.js";
 
 /** How long shutdown may take before the process exits anyway. */
 const SHUTDOWN_LIMIT_MS = 2000;
@@ -12,7 +12,7 @@ export async function runDaemonCommand(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
-  const { config, file } = loadConfig(options.config || process.env.ENERGY2MQTT_CONFIG || defaultConfigFile());
+  const { config, file } = loadConfig(configFile(options.config));
   const logger = createLogger(config.log.level);
   logger.info({ config: file ?? "(embedded defaults)" }, "starting energy2mqtt");
   let app: Awaited<ReturnType<typeof startApp>>;
@@ -47,10 +47,3 @@ export async function runDaemonCommand(
   clearTimeout(force);
   return 0;
 }
-
-/** config/configuration.yaml when it exists, else the embedded defaults. */
-function defaultConfigFile(): string | undefined {
-  return existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined;
-}
-
-const DEFAULT_CONFIG = "config/configuration.yaml";

@@ -1,10 +1,8 @@
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
-import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { type ChangeOutcome, type ChangeRequest, ControlGate, type SettingValue } from "../control/index.js";
-import { openStore, type Store, StoreError } from "../store/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
-import { cliLogger, cloudClient, configFile } from "./check.js";
+import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface SetOptions {
   /** Inverter serial, or EV charger uuid (or serial). */
@@ -40,29 +38,13 @@ export async function runSetCommand(
     err.write(`${change}\n${SET_USAGE}\n`);
     return 2;
   }
-  let config: Config;
-  try {
-    config = loadConfig(configFile(options.config)).config;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    err.write(`${error.message}\n`);
-    return 2;
-  }
-  const { url, token } = config.cloud;
-  if (!url || !token) {
-    err.write(
-      "set needs a configured cloud: set cloud.url and cloud.token (or ENERGY2MQTT_CLOUD_URL and ENERGY2MQTT_CLOUD_TOKEN); the built-in simulator runs only inside `energy2mqtt run`\n",
-    );
-    return 2;
-  }
-  let store: Store;
-  try {
-    store = openStore(config.store.path);
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    err.write(`the audit log cannot be opened, so nothing was sent: ${error.message}\n`);
-    return 1;
-  }
+  const config = readConfig(options.config, err);
+  if (typeof config === "number") return config;
+  const cloud = requireCloud(config, err, "set");
+  if (typeof cloud === "number") return cloud;
+  const { url, token } = cloud;
+  const store = openStoreOr(config, err, "the audit log cannot be opened, so nothing was sent: ");
+  if (typeof store === "number") return store;
   try {
     const client = cloudClient(config, url, token);
     const logger = cliLogger(config);

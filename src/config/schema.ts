@@ -1,4 +1,6 @@
 import { z } from "zod";
+// The history's kinds are part of the store's public shape, a file of plain constants.
+import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../store/history-types.js";
 import { duration } from "./duration.js";
 
 /** Numbers and booleans may arrive as text from environment overrides. */
@@ -77,23 +79,6 @@ export const pollConfig = z.strictObject({
   inventory: duration.default(1_800_000).describe("The account's device lists, to find new and removed devices"),
 });
 
-/** The store's history kinds (store/history-types.ts; config knows nothing of store). */
-const HISTORY_KINDS = [
-  "inverter.point",
-  "inverter.live",
-  "inverter.counters",
-  "ems",
-  "ev.meter",
-  "ev.session",
-  "inverter.event",
-  "flow.half_hour",
-  "flow.day",
-  "smart.data",
-  "battery.module",
-] as const;
-/** The kinds that come more often than half-hourly. */
-const DOWNSAMPLED_KINDS: readonly string[] = ["inverter.point", "inverter.live", "ems", "ev.meter", "smart.data"];
-
 /** A duration that may also be given in days, as retention periods are: "90d". */
 const longDuration = z.preprocess((value) => {
   const days = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)\s*d\s*$/.exec(value) : null;
@@ -119,7 +104,7 @@ export const storeConfig = z.strictObject({
     .default({})
     .superRefine((rules, ctx) => {
       for (const [kind, rule] of Object.entries(rules)) {
-        if (rule?.downsample_after !== undefined && !DOWNSAMPLED_KINDS.includes(kind)) {
+        if (rule?.downsample_after !== undefined && !(DOWNSAMPLED_KINDS as readonly string[]).includes(kind)) {
           ctx.addIssue({
             code: "custom",
             path: [kind, "downsample_after"],

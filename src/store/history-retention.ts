@@ -2,7 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { HistoryCodec } from "./history-codec.js";
 import { mergeRuleOf } from "./history-quantities.js";
 import type { Source } from "./history-sources.js";
-import type { HistoryKind, JsonObject, JsonValue } from "./history-types.js";
+import { DOWNSAMPLED_KINDS, type HistoryKind, type JsonObject, type JsonValue } from "./history-types.js";
 
 /** Per kind, in epoch milliseconds; the shape of `store.retention` in the configuration. */
 export interface RetentionRule {
@@ -19,15 +19,6 @@ export interface RetentionResult {
   /** Rows folded into another by downsampling. */
   readonly merged: number;
 }
-
-/** The kinds that come faster than half-hourly, where downsampling makes sense. */
-export const DOWNSAMPLED_KINDS: readonly HistoryKind[] = [
-  "inverter.point",
-  "inverter.live",
-  "ems",
-  "ev.meter",
-  "smart.data",
-];
 
 const HALF_HOUR = 30 * 60_000;
 const DAY = 24 * 60 * 60_000;

@@ -31,6 +31,15 @@ export const HISTORY_KINDS = [
 
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
+/** The kinds that come faster than half-hourly, where downsampling makes sense. */
+export const DOWNSAMPLED_KINDS: readonly HistoryKind[] = [
+  "inverter.point",
+  "inverter.live",
+  "ems",
+  "ev.meter",
+  "smart.data",
+];
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 

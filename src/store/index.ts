@@ -4,14 +4,14 @@ export { StoreError, type StoreErrorKind } from "./errors.js";
 export { hasCadence, type StoreHistory } from "./history.js";
 export { DataError } from "./history-codec.js";
 export { type Cell, flattenRecord, historyColumns } from "./history-columns.js";
-export {
-  DOWNSAMPLED_KINDS,
-  type RetentionResult,
-  type RetentionRule,
-  type RetentionRules,
+export type {
+  RetentionResult,
+  RetentionRule,
+  RetentionRules,
 } from "./history-retention.js";
 export { HistorySink } from "./history-sink.js";
 export {
+  DOWNSAMPLED_KINDS,
   type FetchedDay,
   HISTORY_KINDS,
   type History,

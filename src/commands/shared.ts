@@ -1,0 +1,66 @@
+import { existsSync } from "node:fs";
+import { CloudClient } from "../cloud/index.js";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import { createLogger } from "../log.js";
+import { openStore, type Store, StoreError } from "../store/index.js";
+
+/** What the commands share: finding and reading the configuration, and the cloud and store it names. */
+
+const DEFAULT_CONFIG = "config/configuration.yaml";
+
+/** -c FILE, else ENERGY2MQTT_CONFIG, else config/configuration.yaml when it exists, else the embedded defaults. */
+export function configFile(option: string | undefined): string | undefined {
+  return option || process.env.ENERGY2MQTT_CONFIG || (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+}
+
+/** The configuration, or exit code 2 after printing what is wrong with it. */
+export function readConfig(option: string | undefined, err: NodeJS.WritableStream): Config | 2 {
+  try {
+    return loadConfig(configFile(option)).config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    err.write(`${error.message}\n`);
+    return 2;
+  }
+}
+
+/** cloud.url and cloud.token, or exit code 2 after saying why the command needs them. */
+export function requireCloud(
+  config: Config,
+  err: NodeJS.WritableStream,
+  needs: string,
+): { url: string; token: string } | 2 {
+  const { url, token } = config.cloud;
+  if (url && token) return { url, token };
+  err.write(
+    `${needs} needs a configured cloud: set cloud.url and cloud.token in the configuration file (-c FILE), or ENERGY2MQTT_CLOUD_URL and ENERGY2MQTT_CLOUD_TOKEN; to try it out, run \`energy2mqtt simulate\` and point cloud.url at the URL it prints\n`,
+  );
+  return 2;
+}
+
+/** The store at store.path, or exit code 1 after printing the store's advice (with `context` before it). */
+export function openStoreOr(config: Config, err: NodeJS.WritableStream, context = ""): Store | 1 {
+  try {
+    return openStore(config.store.path);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    err.write(`${context}${error.message}\n`);
+    return 1;
+  }
+}
+
+export function cloudClient(config: Config, url: string, token: string): CloudClient {
+  return new CloudClient({
+    baseUrl: url,
+    token,
+    context: config.cloud.context,
+    requestsPerMinute: config.cloud.requests_per_minute,
+    pageSize: config.cloud.page_size,
+    timeoutMs: config.cloud.timeout,
+  });
+}
+
+/** The commands print what matters themselves; info logs would only repeat it. */
+export function cliLogger(config: Config) {
+  return createLogger(config.log.level === "info" ? "warn" : config.log.level);
+}
