@@ -16,9 +16,33 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
+  const program = buildProgram(
+    (code) => {
+      exitCode = code;
+    },
+    await packageVersion(),
+  );
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+/** The commander program, built without running: `main` parses with it, the CLI reference reads it. */
+export function buildProgram(setExitCode: (code: number) => void, version: string): Command {
   const program = new Command("energy2mqtt")
     .description("Your home's inverter, battery and EV charger in Home Assistant over MQTT.")
-    .version(await packageVersion(), "-V, --version")
+    .version(version, "-V, --version")
     .exitOverride()
     .showHelpAfterError("(run energy2mqtt --help for the commands)");
 
@@ -35,7 +59,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .action(async (options: Record<string, string | undefined>) => {
-      exitCode = await runRulesPlanCommand(options);
+      setExitCode(await runRulesPlanCommand(options));
     });
 
   program
@@ -45,7 +69,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     )
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      exitCode = await runDaemonCommand({ ...options, version: await packageVersion() });
+      setExitCode(await runDaemonCommand({ ...options, version }));
     });
 
   program
@@ -55,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--max-age <duration>", "how old the status may be", "90s")
     .option("-c, --config <file>", "configuration file, to find store.path")
     .action(async (options: { file?: string; maxAge?: string; config?: string }) => {
-      exitCode = await runHealthCommand(options);
+      setExitCode(await runHealthCommand(options));
     });
 
   program
@@ -69,15 +93,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
     .option("--json", "print one JSON line {url, tokens} when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
-      exitCode = await runSimulateCommand({
-        host: String(options.host),
-        port: String(options.port),
-        speed: String(options.speed),
-        seed: String(options.seed),
-        scenario: String(options.scenario),
-        ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
-        json: options.json === true,
-      });
+      setExitCode(
+        await runSimulateCommand({
+          host: String(options.host),
+          port: String(options.port),
+          speed: String(options.speed),
+          seed: String(options.seed),
+          scenario: String(options.scenario),
+          ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
+          json: options.json === true,
+        }),
+      );
     });
 
   program
@@ -85,7 +111,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description("check a configuration file and the cloud token, and list what the account has")
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      exitCode = await runCheckCommand(options);
+      setExitCode(await runCheckCommand(options));
     });
 
   program
@@ -100,7 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       `\n${SET_USAGE}\n\nexamples:\n  energy2mqtt set SD2024G001 71 30\n  energy2mqtt set SD2024G001 preset timed-charge '{"enabled":true,"slots":[{"start_time":"01:00","end_time":"04:30","percent_limit":90}]}'\n  energy2mqtt set 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 ev change-mode '{"mode":"Eco"}'`,
     )
     .action(async (device: string, target: string, args: string[], options: { config?: string }) => {
-      exitCode = await runSetCommand({ device, target, args, ...options });
+      setExitCode(await runSetCommand({ device, target, args, ...options }));
     });
 
   program
@@ -115,7 +141,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       "\nkinds: inverter.point, flow.half_hour, flow.day, inverter.event, ev.session, ev.meter, smart.data",
     )
     .action(async (options: { config?: string; from?: string; to?: string; only?: string }) => {
-      exitCode = await runArchiveCommand(options);
+      setExitCode(await runArchiveCommand(options));
     });
 
   program
@@ -129,7 +155,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--out <file>", "write to a file instead of stdout")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: Record<string, string | undefined>) => {
-      exitCode = await runExportCommand(options);
+      setExitCode(await runExportCommand(options));
     });
 
   program
@@ -137,7 +163,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description("summarise what the local store holds: first, last, count and gaps per device and kind")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: { config?: string }) => {
-      exitCode = await runHistoryCommand(options);
+      setExitCode(await runHistoryCommand(options));
     });
 
   program
@@ -149,23 +175,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("-c, --config <file>", "configuration file (cloud.url and cloud.token)")
     .addOption(new Option("--include", "print the HTTP status and rate headers to stderr"))
     .action(async (method: string, path: string, options: { data?: string; config?: string; include?: boolean }) => {
-      exitCode = await runApiCommand({ method, path, ...options });
+      setExitCode(await runApiCommand({ method, path, ...options }));
     });
 
-  try {
-    await program.parseAsync([...argv], { from: "user" });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here too, with exit code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
+  return program;
 }
 
 async function packageVersion(): Promise<string> {

@@ -1,0 +1,186 @@
+import { CloudClient } from "../cloud/client.js";
+import { startSimulator } from "../simulator/index.js";
+import { discoverInventory } from "../telemetry/discover.js";
+import { type Device, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import { type EntityDef, entitiesFor } from "./entities/index.js";
+import { rulesDiscoveryMessages } from "./rules-discovery.js";
+import { Topics } from "./topics.js";
+
+/** One line of the reference: an entity, or a numbered family of them (`numbers` set). */
+export interface EntityRow {
+  readonly component: string;
+  readonly key: string;
+  readonly name: string;
+  readonly unit?: string | undefined;
+  readonly device_class?: string | undefined;
+  readonly state_class?: string | undefined;
+  /** For a family such as `solar_array_{n}_power`: the values of {n}. */
+  readonly numbers?: readonly number[];
+}
+
+type Kind = "sensors" | "preset" | "setting" | "ev-command";
+
+const GROUP_INTRO: Record<Kind, string> = {
+  sensors: "",
+  preset:
+    "Presets: these come from the inverter's own preset listing (`GET /inverter/{serial}/presets`), so another model or firmware shows other ones.",
+  setting:
+    "Settings: these come from the inverter's own settings listing (`GET /inverter/{serial}/settings`), so another model or firmware shows other ones. Each key is `setting_` and the setting's name in snake case, with its id added when two settings share a name.",
+  "ev-command": "Commands: one or more entities for each command the charger says it supports.",
+};
+
+/** Rows of a family share everything but one number, which is in both the key and the name. */
+function familyOf(row: EntityRow): { id: string; key: string; name: string; n: number } | undefined {
+  const numbers = row.key.match(/(?<=_)\d+(?=_|$)/g);
+  if (numbers?.length !== 1) return undefined;
+  const n = numbers[0] as string;
+  const inName = new RegExp(`\\b${n}\\b`, "g");
+  if (row.name.match(inName)?.length !== 1) return undefined;
+  const key = row.key.replace(new RegExp(`(?<=_)${n}(?=_|$)`), "{n}");
+  const name = row.name.replace(inName, "{n}");
+  const id = [row.component, key, name, row.unit, row.device_class, row.state_class].join("\u0000");
+  return { id, key, name, n: Number(n) };
+}
+
+/** Folds numbered families (slots, arrays, modules) into one row each, in order of first appearance. */
+export function compactRows(rows: readonly EntityRow[]): EntityRow[] {
+  const families = new Map<string, EntityRow[]>();
+  for (const row of rows) {
+    const id = familyOf(row)?.id ?? `\u0001${row.key}`;
+    families.set(id, [...(families.get(id) ?? []), row]);
+  }
+  return [...families.values()].map((members) => {
+    const first = members[0] as EntityRow;
+    const family = familyOf(first);
+    if (members.length < 2 || !family) return first;
+    const numbers = members.map((member) => familyOf(member)?.n ?? 0).sort((a, b) => a - b);
+    return { ...first, key: family.key, name: family.name, numbers };
+  });
+}
+
+function rowOf(entity: EntityDef): EntityRow {
+  return {
+    component: entity.component,
+    key: entity.key,
+    name: entity.name,
+    unit: entity.unit,
+    device_class: entity.device_class,
+    state_class: entity.state_class,
+  };
+}
+
+function numbersText(numbers: readonly number[]): string {
+  const first = numbers[0];
+  const last = numbers[numbers.length - 1];
+  const contiguous = numbers.every((n, index) => index === 0 || n === (numbers[index - 1] as number) + 1);
+  return contiguous ? `${first}–${last}` : numbers.join(", ");
+}
+
+const cell = (text: string | undefined): string => (text ?? "").replace(/\|/g, "\\|");
+
+export function entityTable(rows: readonly EntityRow[]): string[] {
+  return [
+    "| component | key | name | unit | device_class | state_class |",
+    "|---|---|---|---|---|---|",
+    ...compactRows(rows).map((row) => {
+      const key = row.numbers ? `\`${row.key}\` ({n} = ${numbersText(row.numbers)})` : `\`${row.key}\``;
+      return `| ${row.component} | ${key} | ${cell(row.name)} | ${cell(row.unit)} | ${cell(row.device_class)} | ${cell(row.state_class)} |`;
+    }),
+  ];
+}
+
+function title(device: Device): { heading: string; note?: string } {
+  switch (device.kind) {
+    case "inverter":
+      return device.emsSerial === undefined
+        ? { heading: `Inverter (${device.model}, \`${device.serial}\`)` }
+        : {
+            heading: `Inverter in an EMS plant (${device.model}, \`${device.serial}\`)`,
+            note: "Inverters of an EMS plant are controlled through the EMS, so they have sensors only.",
+          };
+    case "ems":
+      return { heading: `EMS (\`${device.serial}\`)` };
+    case "ev_charger":
+      return { heading: `EV charger (\`${device.serial}\`)` };
+    case "smart_device":
+      return { heading: `Smart device (${device.alias})` };
+  }
+}
+
+function deviceSection(device: Device): string[] {
+  const { heading, note } = title(device);
+  const groups = new Map<Kind, EntityRow[]>();
+  for (const entity of entitiesFor(device)) {
+    const kind: Kind = entity.command?.target.kind ?? "sensors";
+    groups.set(kind, [...(groups.get(kind) ?? []), rowOf(entity)]);
+  }
+  const lines = [`## ${heading}`, ""];
+  if (note) lines.push(note, "");
+  for (const [kind, rows] of groups) {
+    if (GROUP_INTRO[kind]) lines.push(GROUP_INTRO[kind], "");
+    lines.push(...entityTable(rows), "");
+  }
+  return lines;
+}
+
+/** The rules device's entities, read from its discovery configs for one rule named `{rule}`. */
+function rulesSection(): string[] {
+  const messages = rulesDiscoveryMessages(["{rule}"], {
+    topics: new Topics("energy2mqtt", "homeassistant"),
+    origin: { name: "energy2mqtt", sw_version: "", support_url: "" },
+    currency: "GBP",
+  });
+  const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+  const rows = messages.map(({ topic, payload }): EntityRow => {
+    const [, component = "", , key = ""] = topic.split("/");
+    return {
+      component,
+      key,
+      name: text(payload.name) ?? "",
+      unit: text(payload.unit_of_measurement),
+      device_class: text(payload.device_class),
+      state_class: text(payload.state_class),
+    };
+  });
+  return [
+    "## Tariff rules (one device, `energy2mqtt rules`)",
+    "",
+    "Present when `rules` names a rules file: the tariff sensors, then a switch and a button for each rule (`{rule}` is the rule's name). Prices are in the tariffs' currency, GBP here.",
+    "",
+    ...entityTable(rows),
+    "",
+  ];
+}
+
+export const ENTITY_REFERENCE_HEADER =
+  "<!-- Generated by `npm run docs:entities` from the simulator's demo house: do not edit by hand. A test fails when it is out of date. -->";
+
+/** docs/entities.md for an inventory. */
+export function entityReference(inventory: Inventory): string {
+  return [
+    ENTITY_REFERENCE_HEADER,
+    "",
+    "# Home Assistant entities",
+    "",
+    "Every entity energy2mqtt announces by MQTT discovery, device by device, for the simulator's demo house (`energy2mqtt simulate`, or `energy2mqtt run` with no cloud configured). A real account's devices get the same entities, except the controls that come from a device's own listings, as noted below. Numbered families such as solar arrays, battery modules, EMS meters and preset slots follow what the device reports; `{n}` stands for the number. Each entity's state is the key of the same name in the device's state JSON (`energy2mqtt/<device>`), and controls take commands on `energy2mqtt/<device>/set/<key>`.",
+    "",
+    ...devicesOf(inventory).flatMap(deviceSection),
+    ...rulesSection(),
+  ]
+    .join("\n")
+    .replace(/\n+$/, "\n");
+}
+
+/** Starts the demo simulator on a free port, discovers its inventory as the daemon does, and renders it. */
+export async function demoEntityReference(): Promise<string> {
+  // A fixed seed and start time, so that nothing in the inventory depends on when this runs.
+  const simulator = await startSimulator({ port: 0, scenario: "demo", seed: 1, start: Date.UTC(2025, 0, 1) });
+  try {
+    const token = simulator.tokens.owner;
+    if (!token) throw new Error("the demo scenario has no owner actor");
+    const inventory = await discoverInventory(new CloudClient({ baseUrl: simulator.url, token }));
+    return entityReference(inventory);
+  } finally {
+    await simulator.stop();
+  }
+}
