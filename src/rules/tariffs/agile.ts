@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { fetch } from "undici";
 import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../local-time.js";
 import type { AgileTariffConfig } from "../tariff-schema.js";
 import { octopusRates, slotPrices } from "./octopus.js";
