@@ -35,8 +35,8 @@ process.once("message", (message: ToChild) => {
 
 async function run(input: ConfigInput): Promise<void> {
   // As bin/energy2mqtt.js does for `run`, before the modules load.
-  const { keepYoungGenerationSmall } = await import("../src/memory.js");
-  keepYoungGenerationSmall();
+  const { tuneV8ForDaemon } = await import("../src/memory.js");
+  tuneV8ForDaemon();
   const [{ startApp }, { configSchema }, { createLogger }, { discoveryMessages }, { Topics }] = await Promise.all([
     import("../src/app.js"),
     import("../src/config/index.js"),

@@ -260,10 +260,15 @@ function report(figures: Figures): void {
   const live = Object.entries(LIVE).map(([endpoint, key]) => {
     const interval = poll[key];
     const gap = gaps.get(endpoint) ?? Number.POSITIVE_INFINITY;
-    // A gap is the cadence plus the scheduler's delay, scaled up SPEED times: allow 2 %.
-    return { text: `${endpoint} ${(gap / 1000).toFixed(0)} s (poll ${interval / 1000} s)`, ok: gap <= interval * 1.02 };
+    // What delays a read (request time, a busy event loop) takes as long at any clock speed, so
+    // it is judged in real time: at most 2 % of the poll interval late, as it would be at 1x.
+    const lateMs = (gap - interval) / SPEED;
+    return {
+      text: `${endpoint} ${(gap / 1000).toFixed(0)} s (poll ${interval / 1000} s, ${Math.max(0, lateMs).toFixed(0)} ms late)`,
+      ok: lateMs <= interval * 0.02,
+    };
   });
   console.log(
-    `  live values, longest gap between reads: ${live.map((l) => l.text).join(", ")} (never older than the poll interval: ${verdict(live.every((l) => l.ok))})`,
+    `  live values, longest gap between reads, in simulated time: ${live.map((l) => l.text).join(", ")} (a read at most 2 % of its interval late in real time: ${verdict(live.every((l) => l.ok))})`,
   );
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { keepYoungGenerationSmall } from "../dist/memory.js";
+import { tuneV8ForDaemon } from "../dist/memory.js";
 
-if (process.argv[2] === "run") keepYoungGenerationSmall();
+if (process.argv[2] === "run") tuneV8ForDaemon();
 const { main } = await import("../dist/cli.js");
 
 main(process.argv.slice(2)).then(

@@ -4,9 +4,10 @@ import type { CloudClient } from "./cloud/index.js";
 import type { Config } from "./config/index.js";
 import type { ControlGate } from "./control/index.js";
 import type { Logger } from "./log.js";
-import { type RulesEngine, startRules } from "./rules/engine/index.js";
-import { type LoadedRules, loadRules, RulesError, rulesPath } from "./rules/load.js";
-import { createTariff, type Tariff } from "./rules/tariffs/index.js";
+// Only types at the top: the rules are loaded when a configuration names them.
+import type { RulesEngine } from "./rules/engine/index.js";
+import type { LoadedRules } from "./rules/load.js";
+import type { Tariff } from "./rules/tariffs/index.js";
 import type { Store } from "./store/index.js";
 import type { Inventory, Reading } from "./telemetry/index.js";
 
@@ -14,8 +15,12 @@ import type { Inventory, Reading } from "./telemetry/index.js";
  * The rules file the configuration names, read and checked before anything starts: a bad one
  * stops start-up (exit 2) with its problems by line.
  */
-export function loadDaemonRules(config: Config, configFile: string | undefined): LoadedRules | undefined {
+export async function loadDaemonRules(
+  config: Config,
+  configFile: string | undefined,
+): Promise<LoadedRules | undefined> {
   if (!config.rules) return undefined;
+  const { loadRules, RulesError, rulesPath } = await import("./rules/load.js");
   try {
     return loadRules(rulesPath(config.rules, configFile));
   } catch (error) {
@@ -49,6 +54,10 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     );
     return undefined;
   }
+  const [{ startRules }, { createTariff }] = await Promise.all([
+    import("./rules/engine/index.js"),
+    import("./rules/tariffs/index.js"),
+  ]);
   const timeZone = loaded.rules.timezone ?? options.inventory.timezone;
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, timeZone);

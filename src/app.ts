@@ -45,7 +45,7 @@ export async function startApp(
       await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
   };
   try {
-    const rulesFile = loadDaemonRules(config, options.configFile);
+    const rulesFile = await loadDaemonRules(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
     const mqttUrl = await startBroker(config, logger, stack);
     const store = openStoreOrWarn(config, logger);

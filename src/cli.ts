@@ -1,15 +1,9 @@
 import { Command, CommanderError, Option } from "commander";
-import { runApiCommand } from "./commands/api.js";
-import { runArchiveCommand } from "./commands/archive.js";
-import { runCheckCommand } from "./commands/check.js";
-import { runExportCommand } from "./commands/export.js";
-import { runHealthCommand } from "./commands/health.js";
-import { runHistoryCommand } from "./commands/history.js";
-import { runRulesPlanCommand } from "./commands/rules-plan.js";
-import { runDaemonCommand } from "./commands/run.js";
-import { runSetCommand, SET_USAGE } from "./commands/set.js";
-import { runSimulateCommand } from "./commands/simulate.js";
+import { SET_USAGE } from "./commands/set-usage.js";
 import { ConfigError } from "./config/index.js";
+
+// Each command's module is loaded when the command runs: the daemon never pays the memory for
+// the archive, the export or the rules preview.
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 bad usage or configuration. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -59,7 +53,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .action(async (options: Record<string, string | undefined>) => {
-      setExitCode(await runRulesPlanCommand(options));
+      setExitCode(await (await import("./commands/rules-plan.js")).runRulesPlanCommand(options));
     });
 
   program
@@ -69,7 +63,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     )
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await runDaemonCommand({ ...options, version }));
+      setExitCode(await (await import("./commands/run.js")).runDaemonCommand({ ...options, version }));
     });
 
   program
@@ -79,7 +73,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--max-age <duration>", "how old the status may be", "90s")
     .option("-c, --config <file>", "configuration file, to find store.path")
     .action(async (options: { file?: string; maxAge?: string; config?: string }) => {
-      setExitCode(await runHealthCommand(options));
+      setExitCode(await (await import("./commands/health.js")).runHealthCommand(options));
     });
 
   program
@@ -94,7 +88,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--json", "print one JSON line {url, tokens} when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       setExitCode(
-        await runSimulateCommand({
+        await (await import("./commands/simulate.js")).runSimulateCommand({
           host: String(options.host),
           port: String(options.port),
           speed: String(options.speed),
@@ -111,7 +105,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .description("check a configuration file and the cloud token, and list what the account has")
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await runCheckCommand(options));
+      setExitCode(await (await import("./commands/check.js")).runCheckCommand(options));
     });
 
   program
@@ -126,7 +120,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       `\n${SET_USAGE}\n\nexamples:\n  energy2mqtt set SD2024G001 71 30\n  energy2mqtt set SD2024G001 preset timed-charge '{"enabled":true,"slots":[{"start_time":"01:00","end_time":"04:30","percent_limit":90}]}'\n  energy2mqtt set 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 ev change-mode '{"mode":"Eco"}'`,
     )
     .action(async (device: string, target: string, args: string[], options: { config?: string }) => {
-      setExitCode(await runSetCommand({ device, target, args, ...options }));
+      setExitCode(await (await import("./commands/set.js")).runSetCommand({ device, target, args, ...options }));
     });
 
   program
@@ -141,7 +135,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "\nkinds: inverter.point, flow.half_hour, flow.day, inverter.event, ev.session, ev.meter, smart.data",
     )
     .action(async (options: { config?: string; from?: string; to?: string; only?: string }) => {
-      setExitCode(await runArchiveCommand(options));
+      setExitCode(await (await import("./commands/archive.js")).runArchiveCommand(options));
     });
 
   program
@@ -155,7 +149,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--out <file>", "write to a file instead of stdout")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: Record<string, string | undefined>) => {
-      setExitCode(await runExportCommand(options));
+      setExitCode(await (await import("./commands/export.js")).runExportCommand(options));
     });
 
   program
@@ -163,7 +157,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .description("summarise what the local store holds: first, last, count and gaps per device and kind")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await runHistoryCommand(options));
+      setExitCode(await (await import("./commands/history.js")).runHistoryCommand(options));
     });
 
   program
@@ -175,7 +169,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("-c, --config <file>", "configuration file (cloud.url and cloud.token)")
     .addOption(new Option("--include", "print the HTTP status and rate headers to stderr"))
     .action(async (method: string, path: string, options: { data?: string; config?: string; include?: boolean }) => {
-      setExitCode(await runApiCommand({ method, path, ...options }));
+      setExitCode(await (await import("./commands/api.js")).runApiCommand({ method, path, ...options }));
     });
 
   return program;

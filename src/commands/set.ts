@@ -2,6 +2,7 @@ import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.
 import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
 import { type ChangeOutcome, type ChangeRequest, ControlGate, type SettingValue } from "../control/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
+import { SET_USAGE } from "./set-usage.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface SetOptions {
@@ -14,9 +15,7 @@ export interface SetOptions {
   readonly config?: string;
 }
 
-export const SET_USAGE = `usage: energy2mqtt set SERIAL SETTING_ID VALUE
-       energy2mqtt set SERIAL preset IDENTIFIER JSON
-       energy2mqtt set UUID ev COMMAND [JSON]`;
+export { SET_USAGE };
 
 type Change =
   | { readonly kind: "setting"; readonly settingId: number; readonly value: SettingValue }
