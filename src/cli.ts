@@ -49,8 +49,14 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("-r, --rules <file>", "a rules file instead of the configuration's")
     .option("--hours <n>", "how many hours ahead", "48")
     .option("--out <file.svg>", "also write the plan as an SVG image")
-    .option("--soc <percent>", "battery state of charge now (default 50)")
-    .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
+    .option(
+      "--soc <percent>",
+      "battery state of charge now (default: the inverter's, read from the configured cloud; else 50)",
+    )
+    .option(
+      "--capacity <kwh>",
+      "battery capacity when rules.yaml has no battery.capacity_kwh (default: the inverter's; else 9.5)",
+    )
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .action(async (options: Record<string, string | undefined>) => {
       setExitCode(await (await import("./commands/rules-plan.js")).runRulesPlanCommand(options));

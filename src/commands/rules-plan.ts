@@ -1,11 +1,12 @@
 import { writeFileSync } from "node:fs";
-import { ConfigError, loadConfig } from "../config/index.js";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { planSvg } from "../rules/plan-svg.js";
 import { planText } from "../rules/plan-text.js";
 import { previewRules } from "../rules/preview.js";
 import { AgileTariff, createTariff, type Tariff } from "../rules/tariffs/index.js";
-import { configFile } from "./shared.js";
+import { discoverInventory } from "../telemetry/index.js";
+import { cliLogger, cloudClient, configFile } from "./shared.js";
 
 export interface RulesPlanOptions {
   readonly config?: string;
@@ -49,8 +50,10 @@ export async function runRulesPlanCommand(
     return usage("--out writes an SVG image: name it FILE.svg");
 
   let file: string;
+  let config: Config;
   try {
     const loaded = loadConfig(configFile(options.config));
+    config = loaded.config;
     const named = options.rules ?? loaded.config.rules;
     if (!named)
       return usage(
@@ -69,8 +72,12 @@ export async function runRulesPlanCommand(
     throw error;
   }
 
-  const timeZone = rules.timezone ?? DEFAULT_TIME_ZONE;
   const header: string[] = [];
+  // The house's own battery when a cloud is configured and the options leave SoC or capacity out.
+  const needsLive =
+    options.soc === undefined || (rules.battery.capacity_kwh === undefined && capacityOption === undefined);
+  const live = needsLive ? await liveBattery(config, header) : undefined;
+  const timeZone = rules.timezone ?? live?.timeZone ?? DEFAULT_TIME_ZONE;
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   for (const side of ["import", "export"] as const) {
     const config = rules.tariffs[side];
@@ -83,18 +90,61 @@ export async function runRulesPlanCommand(
     }
     tariffs[side] = tariff;
   }
-  const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? DEFAULT_CAPACITY_KWH;
+  const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? live?.capacityKwh ?? DEFAULT_CAPACITY_KWH;
   const capacitySource =
-    rules.battery.capacity_kwh !== undefined ? "rules.yaml" : capacityOption !== undefined ? "--capacity" : "default";
+    rules.battery.capacity_kwh !== undefined
+      ? "rules.yaml"
+      : capacityOption !== undefined
+        ? "--capacity"
+        : live?.capacityKwh !== undefined
+          ? `inverter ${live.serial}`
+          : "default";
+  const socNow = options.soc === undefined ? (live?.socPercent ?? soc) : soc;
+  const socSource =
+    options.soc !== undefined
+      ? "--soc"
+      : live?.socPercent !== undefined
+        ? `inverter ${live.serial}`
+        : "default; pass --soc";
   header.unshift(
-    `Battery: ${soc}% now (${options.soc === undefined ? "default; pass --soc" : "--soc"}) of ${capacityKwh} kWh (${capacitySource}); the house's own use is not modelled`,
+    `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); the house's own use is not modelled`,
   );
 
-  const preview = previewRules({ rules, tariffs, timeZone, now, hours, state: { socPercent: soc, capacityKwh } });
+  const preview = previewRules({ rules, tariffs, timeZone, now, hours, state: { socPercent: socNow, capacityKwh } });
   out.write(planText(preview, { timeZone, currency: rules.tariffs.currency, header }));
   if (options.out) {
     writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
     out.write(`\nSVG written to ${options.out}\n`);
   }
   return 0;
+}
+
+interface LiveBattery {
+  readonly serial: string;
+  readonly timeZone: string;
+  readonly socPercent?: number;
+  readonly capacityKwh?: number;
+}
+
+/** The first stand-alone inverter's battery as the cloud reports it now; undefined without a cloud. */
+async function liveBattery(config: Config, header: string[]): Promise<LiveBattery | undefined> {
+  const { url, token } = config.cloud;
+  if (!url || !token) return undefined;
+  try {
+    const client = cloudClient(config, url, token);
+    const inventory = await discoverInventory(client, { logger: cliLogger(config) });
+    const inverter = inventory.inverters.find((i) => i.emsSerial === undefined) ?? inventory.inverters[0];
+    if (!inverter) return undefined;
+    const data = await client.inverterData.systemDataLatest(inverter.serial);
+    const percent = data.battery?.percent;
+    return {
+      serial: inverter.serial,
+      timeZone: inventory.timezone,
+      ...(typeof percent === "number" ? { socPercent: percent } : {}),
+      ...(inverter.batteryCapacityKwh !== undefined ? { capacityKwh: inverter.batteryCapacityKwh } : {}),
+    };
+  } catch (error) {
+    header.push(`could not read the battery from the cloud (${(error as Error).message}); using the defaults`);
+    return undefined;
+  }
 }

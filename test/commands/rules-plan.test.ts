@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { capture } from "../helpers/capture.js";
+import { startTestSimulator } from "../helpers/simulator.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
 
@@ -63,6 +64,26 @@ describe("energy2mqtt rules plan", () => {
     expect(rows[47]).toMatch(/ 80%/);
     expect(result.out).toContain("night-charge        ");
     expect(result.out).toMatch(/battery SoC +[▁-█]+/);
+  });
+
+  it("starts from the house's own battery when a cloud is configured and --soc is left out", async () => {
+    const sim = await startTestSimulator({ speed: 0 });
+    try {
+      const { dir, config } = setup(AGILE_RULES.map((line) => line.replace("capacity_kwh: 10, ", "")));
+      writeFileSync(
+        config,
+        `rules: rules.yaml\ncloud:\n  url: ${sim.simulator.url}\n  token: ${sim.simulator.tokens.owner}\nstore:\n  path: ${join(dir, "e.db")}\n`,
+      );
+      const client = sim.clientFor("owner");
+      const soc = (await client.inverterData.systemDataLatest("SD2024G001")).battery?.percent;
+      const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24" });
+      expect(result.code).toBe(0);
+      expect(result.out.split("\n")[1]).toMatch(
+        new RegExp(`^Battery: ${soc}% now \\(inverter SD2024G001\\) of [\\d.]+ kWh \\(inverter SD2024G001\\)`),
+      );
+    } finally {
+      await sim.stop();
+    }
   });
 
   it("says when tomorrow's prices are missing and marks the fallback slots", async () => {
