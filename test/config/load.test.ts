@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,15 @@ describe("configuration", () => {
     expect(config.mqtt.base_topic).toBe("energy2mqtt");
     expect(config.cloud.requests_per_minute).toBe(300);
     expect(config.poll.inverter).toBe(60_000);
+  });
+
+  it("accepts the repository's commented example, copied with its secrets file as the README says", () => {
+    const example = (name: string) => readFileSync(new URL(`../../config/${name}`, import.meta.url), "utf8");
+    const file = configFile(example("configuration.example.yaml"), example("secrets.example.yaml"));
+    const { config } = loadConfig(file, {});
+    expect(config.cloud.url).toBe("https://api.givenergy.cloud/v1");
+    expect(config.cloud.token).toBe("paste the API token from the portal here");
+    expect(config.poll.meter).toBe(300_000);
   });
 
   it("reads the design's example file, with !secret from secrets.yaml and durations", () => {
