@@ -1,9 +1,10 @@
 import { actionKind } from "./action-schema.js";
 import { cronTimes } from "./cron-times.js";
-import { HOUR_MS, localClockText, localDateTimeText, nextLocalTime, SLOT_MS } from "./local-time.js";
-import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
+import { planRuleWindows } from "./engine/windows.js";
+import { HOUR_MS, localClockText, localDateTimeText, SLOT_MS } from "./local-time.js";
+import type { Interval } from "./planner.js";
 import type { Action, Rule, RulesFile, Trigger } from "./schema.js";
-import { tariffOf, triggerKind } from "./schema.js";
+import { isWindowTrigger, triggerKind } from "./schema.js";
 import type { Tariff } from "./tariffs/index.js";
 import { renderTemplates, type TemplateContext } from "./templates.js";
 
@@ -79,107 +80,45 @@ export function previewRules(input: PreviewInput): Preview {
 }
 
 function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: number; soc: number }[]): RulePreview {
-  const windows: PreviewWindow[] = [];
-  const notes: string[] = [];
-  for (const trigger of rule.when) {
-    const tariff = tariffOf(trigger);
-    const rates = tariff ? (input.tariffs[tariff]?.rates(input.now, to) ?? []) : [];
-    const addPlan = (plan: WindowPlan, label: string, cost: number | undefined, extra: TemplateContext = {}) => {
-      for (const note of plan.notes) if (plan.fallback !== "none") notes.push(`${label}: ${note}`);
-      for (const window of plan.windows) windows.push(windowOf(rule, input, window, label, cost, plan, extra));
-    };
-    const kind = triggerKind(trigger);
+  // The tariff triggers' windows as the engine plans them; the SoC each period starts from is taken as today's.
+  const planned = planRuleWindows(rule, {
+    rules: input.rules,
+    tariffs: input.tariffs,
+    timeZone: input.timeZone,
+    now: input.now,
+    to,
+    soc: input.state.socPercent,
+    capacityKwh: input.state.capacityKwh,
+  });
+  if (rule.enabled) soc.push(...planned.soc);
+  const windows: { trigger: number; window: PreviewWindow }[] = planned.windows.map((window) => ({
+    trigger: window.trigger,
+    window: windowOf(rule, input, window, window.label, window.cost, window.plan),
+  }));
+  const notes = [...planned.notes];
+  rule.when.forEach((trigger, index) => {
     if (trigger.cron !== undefined) {
       for (const at of cronTimes(trigger.cron, input.now, to, input.timeZone)) {
-        windows.push(windowOf(rule, input, { start: at, end: at }, `cron ${trigger.cron}`, undefined));
+        windows.push({ trigger: index, window: windowOf(rule, input, { start: at, end: at }, `cron ${trigger.cron}`) });
       }
-    } else if (trigger.price) {
-      const { below, above } = trigger.price;
-      const matching = rates.filter(
-        (rate) => (below === undefined || rate.price < below) && (above === undefined || rate.price > above),
+    } else if (!isWindowTrigger(trigger)) {
+      notes.push(
+        `when ${triggerKind(trigger)}: ${JSON.stringify(stateValue(trigger))} fires on live state; not predicted`,
       );
-      const label = `${trigger.price.tariff} price${below !== undefined ? ` below ${below}` : ""}${above !== undefined ? ` above ${above}` : ""}`;
-      for (const window of mergeRates(matching)) windows.push(windowOf(rule, input, window, label, undefined));
-    } else if (trigger.cheapest || trigger.most_expensive) {
-      const spec = trigger.cheapest ?? trigger.most_expensive;
-      if (!spec) continue;
-      const label = `${trigger.cheapest ? "cheapest" : "most expensive"} ${spec.hours} h before ${spec.before}`;
-      for (const period of periods(input, to, spec.before, spec.after)) {
-        const plan = planWindow({
-          ...period,
-          rates,
-          durationMs: spec.hours * HOUR_MS,
-          split: spec.split,
-          prefer: trigger.cheapest ? "cheapest" : "dearest",
-        });
-        addPlan(plan, label, undefined);
-      }
-    } else if (trigger.battery) {
-      const spec = trigger.battery;
-      const label = `battery to ${spec.target_soc}% before ${spec.before}`;
-      for (const period of periods(input, to, spec.before, spec.after)) {
-        const plan = planBattery({
-          ...period,
-          rates,
-          capacityKwh: input.rules.battery.capacity_kwh ?? input.state.capacityKwh,
-          soc: input.state.socPercent,
-          targetSoc: spec.target_soc,
-          efficiency: input.rules.battery.efficiency,
-          chargeKw: spec.charge_kw ?? input.rules.battery.charge_kw,
-          split: spec.split,
-        });
-        if (rule.enabled) soc.push(...plan.soc);
-        addPlan(plan, label, plan.cost, { "plan.target_soc": spec.target_soc, "plan.kwh": plan.plannedKwh });
-      }
-    } else if (trigger.ev) {
-      const spec = trigger.ev;
-      const label = `EV ${spec.kwh} kWh before ${spec.before}`;
-      for (const period of periods(input, to, spec.before, spec.after)) {
-        const plan = planEv({
-          ...period,
-          rates,
-          kwh: spec.kwh,
-          chargeKw: spec.charge_kw ?? input.rules.ev.charge_kw,
-          split: spec.split,
-        });
-        addPlan(plan, label, plan.cost, { "plan.kwh": plan.plannedKwh });
-      }
-    } else {
-      notes.push(`when ${kind}: ${JSON.stringify(stateValue(trigger))} fires on live state; not predicted`);
     }
-  }
-  windows.sort((a, b) => a.start - b.start);
-  return { name: rule.name, enabled: rule.enabled, dryRun: rule.dry_run || input.rules.dry_run, windows, notes };
+  });
+  windows.sort((a, b) => a.window.start - b.window.start || a.trigger - b.trigger);
+  return {
+    name: rule.name,
+    enabled: rule.enabled,
+    dryRun: rule.dry_run || input.rules.dry_run,
+    windows: windows.map((found) => found.window),
+    notes,
+  };
 }
 
 function stateValue(trigger: Trigger): unknown {
   return trigger[triggerKind(trigger)];
-}
-
-/**
- * The planning periods in the horizon: one per deadline, each from the later of now, the previous
- * deadline and the `after` time before it. The battery SoC at each start is taken as today's.
- */
-function periods(input: PreviewInput, to: number, before: string, after: string | undefined) {
-  const found: { now: number; deadline: number }[] = [];
-  let previous = input.now;
-  for (let deadline = nextLocalTime(input.now, before, input.timeZone); deadline <= to; ) {
-    const opens = after ? nextLocalTime(deadline - 24 * HOUR_MS, after, input.timeZone) : previous;
-    found.push({ now: Math.max(previous, opens >= deadline ? previous : opens), deadline });
-    previous = deadline;
-    deadline = nextLocalTime(deadline, before, input.timeZone);
-  }
-  return found;
-}
-
-function mergeRates(rates: readonly Interval[]): Interval[] {
-  const windows: Interval[] = [];
-  for (const rate of rates) {
-    const last = windows[windows.length - 1];
-    if (last && last.end === rate.start) windows[windows.length - 1] = { start: last.start, end: rate.end };
-    else windows.push({ start: rate.start, end: rate.end });
-  }
-  return windows;
 }
 
 function windowOf(
@@ -187,9 +126,8 @@ function windowOf(
   input: PreviewInput,
   window: Interval,
   trigger: string,
-  cost: number | undefined,
-  plan?: WindowPlan,
-  extra: TemplateContext = {},
+  cost?: number,
+  plan: TemplateContext = {},
 ): PreviewWindow {
   const context: TemplateContext = {
     "window.start": localClockText(window.start, input.timeZone),
@@ -197,7 +135,7 @@ function windowOf(
     "window.start_iso": new Date(window.start).toISOString(),
     "window.end_iso": new Date(window.end).toISOString(),
     "window.hours": Math.round(((window.end - window.start) / HOUR_MS) * 100) / 100,
-    "window.average_price": plan?.averagePrice ?? null,
+    "window.average_price": null,
     "prices.current": input.tariffs.import?.priceAt(window.start) ?? null,
     "prices.import": input.tariffs.import?.priceAt(window.start) ?? null,
     "prices.export": input.tariffs.export?.priceAt(window.start) ?? null,
@@ -207,9 +145,15 @@ function windowOf(
     "rule.name": rule.name,
     "now.time": localClockText(window.start, input.timeZone),
     "now.date": localDateTimeText(window.start, input.timeZone).slice(0, 10),
-    ...extra,
+    ...plan,
   };
-  return { ...window, trigger, cost, actions: rule.do.map((action) => describeAction(action, context)) };
+  return {
+    start: window.start,
+    end: window.end,
+    trigger,
+    cost,
+    actions: rule.do.map((action) => describeAction(action, context)),
+  };
 }
 
 /** One line per action, as the engine would send it. */

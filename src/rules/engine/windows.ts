@@ -8,12 +8,16 @@ import type { TemplateContext } from "../templates.js";
 /** One window a rule's tariff trigger planned. */
 export interface PlannedWindow extends Interval {
   readonly rule: string;
+  /** The index in the rule's `when` of the trigger that planned it. */
+  readonly trigger: number;
   /** The planning period (trigger and deadline) it belongs to: once one of its windows opens, it is kept. */
   readonly period: string;
   /** e.g. "cheapest 3 h before 07:00". */
   readonly label: string;
   /** Average price of the tariff the trigger reads, when known. */
   readonly averagePrice: number | undefined;
+  /** What the plan it belongs to costs (battery and EV plans); undefined for others or when a slot has no price. */
+  readonly cost: number | undefined;
   /** True for windows meant for cheap import (cheapest, battery, ev, price below). */
   readonly cheapImport: boolean;
   /** Plan values for the templates (plan.*, window.average_price). */
@@ -31,23 +35,49 @@ export interface WindowInput {
   readonly capacityKwh: number | undefined;
 }
 
+/** A point of the SoC a battery plan expects. */
+export interface SocPoint {
+  readonly at: number;
+  /** %. */
+  readonly soc: number;
+}
+
+export interface RuleWindows {
+  /** In time order. */
+  readonly windows: PlannedWindow[];
+  /** Fallbacks the plans took, and why a plan could not be made. */
+  readonly notes: string[];
+  /** The SoC the rule's battery plans expect, period by period; the house's own use is not modelled. */
+  readonly soc: SocPoint[];
+}
+
 /** The windows a rule's tariff triggers plan between now and `to`, in time order. */
-export function planRuleWindows(rule: Rule, input: WindowInput): { windows: PlannedWindow[]; notes: string[] } {
+export function planRuleWindows(rule: Rule, input: WindowInput): RuleWindows {
   const windows: PlannedWindow[] = [];
   const notes: string[] = [];
+  const soc: SocPoint[] = [];
   rule.when.forEach((trigger, index) => {
     const tariff = tariffOf(trigger);
     const rates = tariff ? (input.tariffs[tariff]?.rates(input.now, input.to) ?? []) : [];
-    const add = (plan: WindowPlan, period: string, label: string, cheapImport: boolean, extra: TemplateContext) => {
+    const add = (
+      plan: WindowPlan,
+      period: string,
+      label: string,
+      cheapImport: boolean,
+      cost: number | undefined,
+      extra: TemplateContext,
+    ) => {
       if (plan.fallback !== "none") for (const note of plan.notes) notes.push(`${label}: ${note}`);
       const average = plan.averagePrice ?? null;
       for (const window of plan.windows) {
         windows.push({
           ...window,
           rule: rule.name,
+          trigger: index,
           period,
           label,
           averagePrice: plan.averagePrice,
+          cost,
           cheapImport,
           plan: { "window.average_price": average, ...extra },
         });
@@ -65,9 +95,11 @@ export function planRuleWindows(rule: Rule, input: WindowInput): { windows: Plan
           start: run.start,
           end: run.end,
           rule: rule.name,
+          trigger: index,
           period: `${index}:${run.start}`,
           label,
           averagePrice: average,
+          cost: undefined,
           cheapImport: trigger.price.tariff === "import" && below !== undefined,
           plan: { "window.average_price": average },
         });
@@ -85,7 +117,14 @@ export function planRuleWindows(rule: Rule, input: WindowInput): { windows: Plan
           split: spec.split,
           prefer: trigger.cheapest ? "cheapest" : "dearest",
         });
-        add(plan, `${index}:${period.deadline}`, label, trigger.cheapest !== undefined && spec.tariff === "import", {});
+        add(
+          plan,
+          `${index}:${period.deadline}`,
+          label,
+          trigger.cheapest !== undefined && spec.tariff === "import",
+          undefined,
+          {},
+        );
       }
       return;
     }
@@ -108,7 +147,8 @@ export function planRuleWindows(rule: Rule, input: WindowInput): { windows: Plan
           chargeKw: battery.charge_kw ?? input.rules.battery.charge_kw,
           split: battery.split,
         });
-        add(plan, `${index}:${period.deadline}`, label, true, {
+        soc.push(...plan.soc);
+        add(plan, `${index}:${period.deadline}`, label, true, plan.cost, {
           "plan.target_soc": battery.target_soc,
           "plan.kwh": plan.plannedKwh,
           "plan.cost": plan.cost ?? null,
@@ -127,7 +167,7 @@ export function planRuleWindows(rule: Rule, input: WindowInput): { windows: Plan
           chargeKw: ev.charge_kw ?? input.rules.ev.charge_kw,
           split: ev.split,
         });
-        add(plan, `${index}:${period.deadline}`, label, true, {
+        add(plan, `${index}:${period.deadline}`, label, true, plan.cost, {
           "plan.kwh": plan.plannedKwh,
           "plan.cost": plan.cost ?? null,
         });
@@ -135,7 +175,7 @@ export function planRuleWindows(rule: Rule, input: WindowInput): { windows: Plan
     }
   });
   windows.sort((a, b) => a.start - b.start);
-  return { windows, notes };
+  return { windows, notes, soc };
 }
 
 /** One planning period per deadline in the horizon, from the later of now, the previous deadline and `after`. */
