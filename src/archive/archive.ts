@@ -1,26 +1,16 @@
-import type { CloudClient } from "../cloud/index.js";
-import type { Logger } from "../log.js";
-import type { History } from "../store/index.js";
 import type { ArchiveKind } from "./kinds.js";
 import { planArchive } from "./plan.js";
 import type { ArchiveReport } from "./report.js";
-import { type Progress, runTasks } from "./run.js";
+import { type RunOptions, runTasks } from "./run.js";
 import { discoverTargets } from "./targets.js";
 
-export interface ArchiveOptions {
-  readonly client: CloudClient;
-  readonly history: History;
+/** What runTasks takes, less the time zone (found by discovery), plus the span and kinds to copy. */
+export interface ArchiveOptions extends Omit<RunOptions, "timezone"> {
   /** YYYY-MM-DD, local to the account; by default each device's commission day. */
   readonly from?: string;
   /** YYYY-MM-DD, included; by default today. */
   readonly to?: string;
   readonly kinds?: readonly ArchiveKind[];
-  readonly now?: () => number;
-  readonly signal?: AbortSignal;
-  readonly stopping?: AbortSignal;
-  readonly concurrency?: number;
-  readonly onProgress?: (progress: Progress) => void;
-  readonly logger?: Logger;
 }
 
 /** Copies the account's history into the store: discover, plan what is not complete yet, run. */
