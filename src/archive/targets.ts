@@ -1,5 +1,6 @@
 import { type CallOptions, type CloudClient, ForbiddenError, NotFoundError } from "../cloud/index.js";
 import { dayOf } from "../telemetry/days.js";
+import { isEms } from "../telemetry/discover-inverters.js";
 import type { Inventory } from "../telemetry/index.js";
 
 export interface ArchiveDevice {
@@ -55,7 +56,7 @@ export async function discoverTargets(client: CloudClient, call: CallOptions): P
   ]);
   const inverters = devices.flatMap((device): ArchiveDevice[] => {
     const inverter = device.inverter;
-    if (!inverter || /EMS/i.test(inverter.info?.model ?? "") || /EMS/i.test(inverter.serial)) return [];
+    if (!inverter || isEms(inverter)) return [];
     const commissioned = inverter.commission_date ?? device.commission_date;
     const since = commissioned ? dayOf(Date.parse(withZone(commissioned)), timezone) : undefined;
     return [since ? { id: inverter.serial, since } : { id: inverter.serial }];

@@ -1,15 +1,3 @@
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** `YYYY-MM-DD` of an instant in an IANA zone (the data-points endpoint takes the system's local date). */
-export function localDate(ms: number, timeZone: string): string {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dateFormats.set(timeZone, format);
-  }
-  return format.format(ms);
-}
-
 /** `YYYY-MM-DDThh:mm:ssZ`: the service refuses fractions of a second in query datetimes. */
 export function isoSeconds(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;

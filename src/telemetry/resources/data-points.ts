@@ -1,8 +1,9 @@
 import type { Page } from "../../cloud/schemas/common.js";
 import type { InverterDataPoint, MeterData, SystemData } from "../../cloud/schemas/inverter-data.js";
+import { dayOf } from "../days.js";
 import { firstPage } from "../first-page.js";
 import { live, type ResourceContext } from "../resource.js";
-import { localDate, timestampMs } from "../time.js";
+import { timestampMs } from "../time.js";
 
 /** A page holds an hour of 5-minute points: small answers, and a new page only once an hour. */
 const PAGE_SIZE = 12;
@@ -50,7 +51,8 @@ export class DataPointFeed {
   }
 
   private async fetch(now: number, signal: AbortSignal): Promise<InverterDataPoint | undefined> {
-    const today = localDate(now, this.timezone);
+    // The data-points endpoint takes the system's local date.
+    const today = dayOf(now, this.timezone);
     if (today !== this.date) {
       this.date = today;
       this.page = 1;
