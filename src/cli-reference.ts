@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Command } from "commander";
 import { buildProgram, EXIT } from "./cli.js";
+import { withMarkedBlock } from "./config/reference.js";
 
 /** What each exit code means; typed by EXIT so that a new code cannot go undocumented. */
 const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
@@ -82,10 +83,5 @@ export const CLI_REFERENCE_END = "<!-- cli-reference:end -->";
 
 /** The README with the generated reference between its markers; throws when the markers are missing. */
 export function withCliReference(readme: string, reference: string = cliReference()): string {
-  const start = readme.indexOf(CLI_REFERENCE_START);
-  const end = readme.indexOf(CLI_REFERENCE_END);
-  if (start < 0 || end < start) {
-    throw new Error(`README.md needs ${CLI_REFERENCE_START} and ${CLI_REFERENCE_END} markers`);
-  }
-  return `${readme.slice(0, start + CLI_REFERENCE_START.length)}\n${reference}\n${readme.slice(end)}`;
+  return withMarkedBlock(readme, CLI_REFERENCE_START, CLI_REFERENCE_END, reference);
 }

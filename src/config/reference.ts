@@ -142,8 +142,13 @@ export const REFERENCE_END = "<!-- config-reference:end -->";
 
 /** The README with the generated reference between its markers; throws when the markers are missing. */
 export function withConfigReference(readme: string, reference: string = configReference()): string {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) throw new Error(`README.md needs ${REFERENCE_START} and ${REFERENCE_END} markers`);
-  return `${readme.slice(0, start + REFERENCE_START.length)}\n${reference}\n${readme.slice(end)}`;
+  return withMarkedBlock(readme, REFERENCE_START, REFERENCE_END, reference);
+}
+
+/** `text` with what lies between the `start` and `end` markers replaced; throws when they are missing. */
+export function withMarkedBlock(text: string, start: string, end: string, content: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md needs ${start} and ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
 }
