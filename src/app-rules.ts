@@ -54,11 +54,12 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     );
     return undefined;
   }
-  const [{ startRules }, { createTariff }] = await Promise.all([
+  const [{ startRules }, { createTariff }, { rulesTimeZone }] = await Promise.all([
     import("./rules/engine/index.js"),
     import("./rules/tariffs/index.js"),
+    import("./rules/schema.js"),
   ]);
-  const timeZone = loaded.rules.timezone ?? options.inventory.timezone;
+  const timeZone = rulesTimeZone(loaded.rules, options.inventory.timezone);
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, timeZone);
   if (loaded.rules.tariffs.export) tariffs.export = createTariff(loaded.rules.tariffs.export, timeZone);

@@ -127,7 +127,7 @@ export async function startApp(
       logger,
     });
     if (rules) {
-      await bridge.attachRules(rules, { timeZone: rulesFile?.rules.timezone ?? inventory.timezone });
+      await bridge.attachRules(rules, { timeZone: rules.timeZone });
       stack.push(() => rules.stop());
     }
     health.watchMqtt(() => bridge.connected);

@@ -4,6 +4,7 @@ import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { planSvg } from "../rules/plan-svg.js";
 import { planText } from "../rules/plan-text.js";
 import { previewRules } from "../rules/preview.js";
+import { rulesTimeZone } from "../rules/schema.js";
 import { AgileTariff, createTariff, type Tariff } from "../rules/tariffs/index.js";
 import { discoverInventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile } from "./shared.js";
@@ -24,7 +25,6 @@ export interface RulesPlanOptions {
 
 const DEFAULT_SOC = 50;
 const DEFAULT_CAPACITY_KWH = 9.5;
-const DEFAULT_TIME_ZONE = "Europe/London";
 
 /** `energy2mqtt rules plan`: the next hours of prices, planned windows and actions, and the battery SoC. */
 export async function runRulesPlanCommand(
@@ -77,7 +77,7 @@ export async function runRulesPlanCommand(
   const needsLive =
     options.soc === undefined || (rules.battery.capacity_kwh === undefined && capacityOption === undefined);
   const live = needsLive ? await liveBattery(config, header) : undefined;
-  const timeZone = rules.timezone ?? live?.timeZone ?? DEFAULT_TIME_ZONE;
+  const timeZone = rulesTimeZone(rules, live?.timeZone);
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   for (const side of ["import", "export"] as const) {
     const config = rules.tariffs[side];

@@ -104,6 +104,11 @@ export function tariffOf(trigger: Trigger): "import" | "export" | undefined {
 
 export type RulesFile = z.infer<typeof rulesFileSchema>;
 export type RulesFileInput = z.input<typeof rulesFileSchema>;
+
+/** The zone a rules file's hours and deadlines are in: its own `timezone`, else the account's, else Europe/London. */
+export function rulesTimeZone(rules: RulesFile, accountTimeZone: string | undefined): string {
+  return rules.timezone ?? accountTimeZone ?? "Europe/London";
+}
 export type Rule = z.infer<typeof ruleSchema>;
 export type { ActionKind } from "./action-schema.js";
 export { actionKind, chargerCommand } from "./action-schema.js";

@@ -7,7 +7,7 @@ import { cronTimes } from "../cron-times.js";
 import { HOUR_MS, localClockText, localDateTimeText } from "../local-time.js";
 import type { Interval } from "../planner.js";
 import type { Rule } from "../schema.js";
-import { isWindowTrigger, triggerKind } from "../schema.js";
+import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
 import { AgileTariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { Claims } from "./claims.js";
@@ -28,7 +28,6 @@ import type {
 import { type Timers, timersOn } from "./timers.js";
 import { type PlannedWindow, planRuleWindows } from "./windows.js";
 
-const DEFAULT_TIME_ZONE = "Europe/London";
 /** Plans are made again at least this often (and whenever agile prices change). */
 const REPLAN_MS = HOUR_MS;
 /** How far ahead the virtual-time cron looks for its next run. */
@@ -51,7 +50,8 @@ export class RulesEngine implements RulesRuntime {
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly timers: Timers;
-  private readonly timeZone: string;
+  /** The zone the rules' hours are read in (rulesTimeZone). */
+  readonly timeZone: string;
   private readonly horizonMs: number;
   private readonly rules: readonly Rule[];
   private readonly enabled = new Map<string, boolean>();
@@ -81,7 +81,7 @@ export class RulesEngine implements RulesRuntime {
     this.now = options.now ?? (() => scheduler.now());
     this.timers = timersOn(scheduler, this.now);
     this.logger = (options.logger ?? pino({ enabled: false })).child({ module: "rules" });
-    this.timeZone = options.rules.timezone ?? options.inventory.timezone ?? DEFAULT_TIME_ZONE;
+    this.timeZone = rulesTimeZone(options.rules, options.inventory.timezone);
     this.horizonMs = (options.horizonHours ?? 48) * HOUR_MS;
     this.rules = [...options.rules.rules].sort((a, b) => b.priority - a.priority);
   }
