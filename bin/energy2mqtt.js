@@ -2,6 +2,11 @@
 import { tuneV8ForDaemon } from "../dist/memory.js";
 
 if (process.argv[2] === "run") tuneV8ForDaemon();
+// A reader that goes away (`energy2mqtt export ... | head`) ends any command quietly, not with EPIPE.
+process.stdout.on("error", (error) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
 const { main } = await import("../dist/cli.js");
 
 main(process.argv.slice(2)).then(

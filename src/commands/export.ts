@@ -106,21 +106,12 @@ async function writeExport(
   target: NodeJS.WritableStream,
 ): Promise<number> {
   const columns = collectColumns(history, query);
-  // A reader that goes away (`export ... | head`) ends the export quietly rather than with EPIPE.
-  let closed = false;
-  target.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    closed = true;
-    target.emit("drain");
-  });
   const write = async (text: string) => {
-    if (closed) return;
     if (!target.write(text)) await once(target, "drain");
   };
   let count = 0;
   let chunk = format === "csv" ? `${columns.map(csvField).join(",")}\n` : "[";
   for (const record of history.query(query)) {
-    if (closed) break;
     const cells = flattenRecord(record);
     const values = columns.map((column) => cells.get(column) ?? null);
     chunk +=
