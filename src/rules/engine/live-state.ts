@@ -43,10 +43,6 @@ export function nextState(
   return state;
 }
 
-export function isPlugged(status: string): boolean {
-  return PLUGGED.has(status);
-}
-
 type StateKeys = Pick<
   Condition,
   | "battery_soc_below"
