@@ -114,7 +114,7 @@ export async function startApp(
     // The rules see every reading the bridge sees, from the first, across telemetry restarts.
     const readings = new Subject<Reading>();
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
-    await bridge.start(inventory, relayed(telemetry.readings$));
+    await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound);
     stack.push(() => bridge.stop());
     const rules = await startDaemonRules({
       config,

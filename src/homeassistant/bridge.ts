@@ -3,21 +3,29 @@ import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../rules/engine/runtime.js";
+import { dayOf } from "../telemetry/days.js";
 import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
+import { completeState } from "./complete-state.js";
 import { ControlSync } from "./control-sync.js";
-import { discoveryMessages, dongleState, removalMessages } from "./discovery.js";
+import { CounterGuard } from "./counter-guard.js";
+import { discoveryMessages, dongleState } from "./discovery.js";
+import { DiscoveryRegistry } from "./discovery-registry.js";
 import {
   commandFor,
   controlState,
   type DeviceDetails,
   detailsOf,
+  type EntityDef,
+  entitiesFor,
   inventoryState,
   statePatch,
 } from "./entities/index.js";
 import { MqttConnection } from "./mqtt-connection.js";
+import { rulesNode } from "./rules-discovery.js";
 import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
+import { staleConfigs } from "./stale-configs.js";
 import type { Topics } from "./topics.js";
 
 export interface BridgeOptions {
@@ -32,14 +40,24 @@ export interface BridgeOptions {
   readonly logger: Logger;
   /** Asks telemetry to poll a device at once, after a command. */
   readonly refresh: (deviceId: string) => void;
+  /** Longest wait for the first round of reads before announcing the devices anyway; 30 s by default. */
+  readonly announceWithinMs?: number;
+  /** Epoch ms; Date.now by default. */
+  readonly now?: () => number;
 }
+
+const LOST = /^(lost|offline)$/i;
 
 type StateValue = string | number | boolean | null;
 
 /**
  * Home Assistant over MQTT: discovery, availability (bridge and device), one retained state
- * per device (published only when it changed), commands through the gate with a result per
- * command, and bridge actions.
+ * per device (published only when it changed, complete with every key its entities read),
+ * commands through the gate with a result per command, and bridge actions.
+ *
+ * Nothing about the devices is announced until the first round of reads is in (or a time
+ * limit passes): discovery then lists only entities the devices have data for, and each
+ * device's first state is complete.
  */
 export class HomeAssistantBridge {
   private inventory: Inventory | undefined;
@@ -48,6 +66,11 @@ export class HomeAssistantBridge {
   private readonly published = new Map<string, string>();
   private readonly available = new Map<string, boolean>();
   private readonly details = new Map<string, DeviceDetails>();
+  /** Keys each device has reported a value for; entities that need data follow it. */
+  private readonly seen = new Map<string, Set<string>>();
+  private readonly discovery: DiscoveryRegistry;
+  private readonly counters: CounterGuard;
+  private announced = false;
   private readonly controls: ControlSync;
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
@@ -60,6 +83,8 @@ export class HomeAssistantBridge {
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
     this.controls = new ControlSync(options.client, options.logger);
+    this.discovery = new DiscoveryRegistry((topic, payload, retain) => this.send(topic, payload, retain));
+    this.counters = new CounterGuard(options.logger);
     this.rules = new RulesEntities({
       topics,
       origin: options.origin,
@@ -87,14 +112,35 @@ export class HomeAssistantBridge {
     return this.connection.connected;
   }
 
+  /**
+   * Connects, follows the readings, and announces the devices once `firstRound` settles (what
+   * is known at start-up has been read) or the time limit passes.
+   */
   async start(
     inventory: Inventory,
     readings: { subscribe: (next: (r: Reading) => void) => Subscription },
+    firstRound: Promise<void> = Promise.resolve(),
   ): Promise<void> {
     this.setInventory(inventory);
     await this.connection.start();
     this.publishInventoryState();
     this.follow(readings);
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.announceWithinMs ?? 30_000);
+    });
+    await Promise.race([
+      firstRound,
+      limit,
+      new Promise((resolve) => this.abort.signal.addEventListener("abort", resolve)),
+    ]);
+    clearTimeout(timer);
+    if (this.stopped) return;
+    this.announced = true;
+    if (this.connection.connected) {
+      await this.publishEverything(false);
+      await this.removeStaleConfigs();
+    }
     void this.loadControls();
   }
 
@@ -124,6 +170,29 @@ export class HomeAssistantBridge {
     }
   }
 
+  /**
+   * Removes retained configs of ours that a previous run left and that no longer apply: a
+   * device removed while the daemon was down, an entity that no longer has data. The rules
+   * device keeps its own.
+   */
+  private async removeStaleConfigs(): Promise<void> {
+    if (!this.options.discovery) return;
+    const { topics, logger } = this.options;
+    const retained = await this.connection.collectRetained(
+      `${topics.discoveryPrefix}/+/+/+/config`,
+      `${topics.base}/bridge/sync`,
+    );
+    const current = this.discovery.topics;
+    const rulesNodeId = rulesNode(topics);
+    const stale = staleConfigs(retained, {
+      baseTopic: topics.base,
+      keep: (topic) => current.has(topic) || topic.split("/")[2] === rulesNodeId,
+    });
+    if (stale.length === 0) return;
+    logger.info({ configs: stale.length }, "removing Home Assistant entities that no longer apply");
+    await Promise.all(stale.map((topic) => this.send(topic, "", true)));
+  }
+
   /** Reads the devices' control values in the background, with what the budget leaves. */
   private async loadControls(): Promise<void> {
     for (const [id, device] of this.devices) {
@@ -140,13 +209,9 @@ export class HomeAssistantBridge {
     this.inventory = inventory;
     this.devices.clear();
     for (const device of devicesOf(inventory)) this.devices.set(deviceId(device), device);
-    if (previous && this.connection.connected) {
-      const details = (id: string) => this.details.get(id);
-      for (const message of removalMessages(previous, inventory, { topics: this.options.topics, details })) {
-        void this.send(message.topic, "", true);
-      }
-      void this.publishDiscovery();
+    if (previous) {
       this.publishInventoryState();
+      if (this.announced && this.connection.connected) void this.publishDiscovery(false);
     }
   }
 
@@ -165,27 +230,44 @@ export class HomeAssistantBridge {
     );
   }
 
+  /**
+   * Everything retained, again: after (re)connecting, since a broker without persistence has
+   * lost it, and when Home Assistant comes online. States go before discovery, so that an
+   * entity never reads a state without its key.
+   */
   private async publishEverything(reconnected: boolean): Promise<void> {
     const { topics, logger } = this.options;
     await this.send(topics.bridgeState, JSON.stringify({ state: "online" }), true);
-    await this.publishDiscovery();
-    for (const id of this.devices.keys()) {
-      await this.send(topics.availability(id), this.available.get(id) === false ? "offline" : "online", true);
-      const state = this.states.get(id);
-      if (state) await this.send(topics.deviceState(id), JSON.stringify(state), true);
+    if (!this.announced) return;
+    for (const id of this.states.keys()) {
+      if (this.devices.has(id))
+        await this.send(topics.availability(id), this.available.get(id) === false ? "offline" : "online", true);
+      this.published.delete(id);
+      this.publishState(id);
     }
+    await this.publishDiscovery(true);
     await this.rules.publishAll();
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
-  private async publishDiscovery(): Promise<void> {
+  private async publishDiscovery(force: boolean): Promise<void> {
     if (!this.options.discovery || !this.inventory) return;
     const messages = discoveryMessages(this.inventory, {
       topics: this.options.topics,
       origin: this.options.origin,
-      details: (id) => this.details.get(id),
+      details: (id) => this.detailsFor(id),
     });
-    await Promise.all(messages.map((m) => this.send(m.topic, JSON.stringify(m.payload), true)));
+    await this.discovery.sync(messages, force);
+  }
+
+  /** What the catalogue knows of a device: its layout, and which keys it has reported. */
+  private detailsFor(id: string): DeviceDetails {
+    return { ...this.details.get(id), seenKeys: [...(this.seen.get(id) ?? [])].sort() };
+  }
+
+  private entitiesOf(id: string): readonly EntityDef[] {
+    const device = this.devices.get(id);
+    return device ? entitiesFor(device, this.detailsFor(id)) : [];
   }
 
   private onReading(reading: Reading): void {
@@ -202,28 +284,79 @@ export class HomeAssistantBridge {
     }
     const patch = statePatch(reading, (id) => this.states.get(id));
     if (!patch) return;
+    if (reading.kind === "inverter.live") this.dongleHeard(reading.serial, reading.data.status);
     const learnt = detailsOf(reading);
-    if (learnt) this.learnDetails(patch.device, learnt);
+    const newKeys = this.noteReported(patch.device, patch.values);
     this.applyState(patch.device, patch.values);
+    if (learnt || newKeys) this.learnDetails(patch.device, learnt ?? {});
   }
 
-  /** Layout seen in readings (solar arrays, EMS meters, EV modes); discovery follows when it changes. */
+  /** The dongle is heard while the cloud does not report its inverter lost. */
+  private dongleHeard(serial: string, status: string | null | undefined): void {
+    const inverter = this.inventory?.inverters.find((one) => one.serial === serial);
+    if (!inverter || !status) return;
+    const dongle = dongleState(inverter, !LOST.test(status));
+    if (dongle) this.applyState(dongle.device, dongle.values);
+  }
+
+  /** Records which keys the device reported a value for; true when one is new. */
+  private noteReported(id: string, values: Readonly<Record<string, StateValue>>): boolean {
+    let seen = this.seen.get(id);
+    if (!seen) {
+      seen = new Set();
+      this.seen.set(id, seen);
+    }
+    let added = false;
+    for (const [key, value] of Object.entries(values)) {
+      if (value === null || seen.has(key)) continue;
+      seen.add(key);
+      added = true;
+    }
+    return added;
+  }
+
+  /**
+   * Layout seen in readings (solar arrays, EMS meters, EV modes) and newly reported keys:
+   * the state goes out complete for the new entities first, then the discovery that changed.
+   */
   private learnDetails(id: string, learnt: DeviceDetails): void {
     const before = this.details.get(id);
     const after = { ...before, ...learnt };
-    if (JSON.stringify(before ?? {}) === JSON.stringify(after)) return;
-    this.details.set(id, after);
-    if (this.connection.connected) void this.publishDiscovery();
+    if (JSON.stringify(before ?? {}) !== JSON.stringify(after)) this.details.set(id, after);
+    if (!this.announced || !this.connection.connected) return;
+    this.publishState(id);
+    void this.publishDiscovery(false);
   }
 
   /** Merges values into the device's state and publishes it when it changed. */
   applyState(id: string, values: Readonly<Record<string, StateValue>>): void {
-    const state = { ...this.states.get(id), ...values };
+    const state = { ...this.states.get(id), ...this.guardCounters(id, values) };
     this.states.set(id, state);
-    const text = JSON.stringify(state);
+    this.publishState(id);
+  }
+
+  /** Publishes the device's complete state if it changed since last sent; nothing before the announcement. */
+  private publishState(id: string): void {
+    const state = this.states.get(id);
+    if (!this.announced || !state) return;
+    const text = JSON.stringify(this.devices.has(id) ? completeState(this.entitiesOf(id), state) : state);
     if (this.published.get(id) === text) return;
     this.published.set(id, text);
     void this.send(this.options.topics.deviceState(id), text, true);
+  }
+
+  /** Energy counters that went backwards by a glitch keep their last value. */
+  private guardCounters(id: string, values: Readonly<Record<string, StateValue>>): Record<string, StateValue> {
+    const device = this.devices.get(id);
+    if (!device) return { ...values };
+    const guarded: Record<string, StateValue> = { ...values };
+    const day = dayOf((this.options.now ?? Date.now)(), this.inventory?.timezone ?? "UTC");
+    for (const entity of entitiesFor(device)) {
+      const value = guarded[entity.key];
+      if (!entity.counter || typeof value !== "number") continue;
+      guarded[entity.key] = this.counters.accept(id, entity.key, value, entity.counter, day);
+    }
+    return guarded;
   }
 
   private onMessage(topic: string, payload: string): void {
@@ -283,7 +416,7 @@ export class HomeAssistantBridge {
       return;
     }
     await result(outcome);
-    const source = await this.controls.afterChange(id, parsed.request, outcome, this.abort.signal);
+    const source = await this.controls.afterChange(id, parsed.request, outcome, this.abort.signal, device);
     this.applyState(id, controlState(device, source, this.details.get(id)));
     this.options.refresh(id);
   }

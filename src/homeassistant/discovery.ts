@@ -36,6 +36,12 @@ export interface RemovalMessage {
 
 const identifier = (id: string): string => `energy2mqtt_${id}`;
 
+/**
+ * The key's value, or none (Home Assistant's unknown, without a template warning) should the
+ * key ever be missing: states are published complete, this is the second line of defence.
+ */
+export const valueTemplate = (key: string): string => `{{ value_json.${key} | default(none) }}`;
+
 /** The start of entity IDs: from serials, which do not change when the user renames a device. */
 function entityBase(device: Device): string {
   switch (device.kind) {
@@ -71,55 +77,74 @@ function viaDevice(device: Device, inventory: Inventory): string | undefined {
 }
 
 /**
- * The dongle's one diagnostic entity (its connection type). It exists so that Home Assistant
- * knows the dongle as a device before an inverter names it as via_device.
+ * The dongle's diagnostic entities: its connection type, and whether the cloud hears it.
+ * Published before the inverters, so that Home Assistant knows the dongle as a device when
+ * an inverter names it as via_device.
  */
+const DONGLE_ENTITIES = [
+  { key: "connection_type", component: "sensor", name: "Connection", icon: "mdi:access-point-network" },
+  { key: "online", component: "binary_sensor", name: "Online", device_class: "connectivity" },
+] as const;
+
 function dongleMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
   return inventory.inverters.flatMap((inverter) => {
     const dongle = dongleOf(inverter);
     if (!dongle) return [];
     const firmware = inverter.firmware.dongle;
-    return [
-      {
-        topic: options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY),
-        payload: {
-          name: "Connection",
-          unique_id: `${identifier(dongle.id)}_${DONGLE_ENTITY}`,
-          default_entity_id: `sensor.dongle_${slug(dongle.serial)}_${DONGLE_ENTITY}`,
-          entity_category: "diagnostic",
-          icon: "mdi:access-point-network",
-          state_topic: options.topics.deviceState(dongle.id),
-          value_template: `{{ value_json.${DONGLE_ENTITY} }}`,
-          availability: [
-            {
-              topic: options.topics.bridgeState,
-              value_template: "{{ value_json.state }}",
-              payload_available: "online",
-              payload_not_available: "offline",
-            },
-          ],
-          device: {
-            identifiers: [identifier(dongle.id)],
-            name: `Dongle ${dongle.serial}`,
-            manufacturer: "GivEnergy",
-            model: inverter.dongleType ? `${inverter.dongleType} dongle` : "Dongle",
-            serial_number: dongle.serial,
-            ...(firmware == null ? {} : { sw_version: String(firmware) }),
+    const device = {
+      identifiers: [identifier(dongle.id)],
+      name: `Dongle ${dongle.serial}`,
+      manufacturer: "GivEnergy",
+      model: inverter.dongleType ? `${inverter.dongleType} dongle` : "Dongle",
+      serial_number: dongle.serial,
+      ...(firmware == null ? {} : { sw_version: String(firmware) }),
+    };
+    return DONGLE_ENTITIES.map((entity) => ({
+      topic: options.topics.discovery(entity.component, dongle.id, entity.key),
+      payload: {
+        name: entity.name,
+        unique_id: `${identifier(dongle.id)}_${entity.key}`,
+        default_entity_id: `${entity.component}.dongle_${slug(dongle.serial)}_${entity.key}`,
+        ...("device_class" in entity ? { device_class: entity.device_class } : {}),
+        entity_category: "diagnostic",
+        ...("icon" in entity ? { icon: entity.icon } : {}),
+        state_topic: options.topics.deviceState(dongle.id),
+        value_template: valueTemplate(entity.key),
+        ...(entity.component === "binary_sensor" ? { payload_on: "ON", payload_off: "OFF" } : {}),
+        availability: [
+          {
+            topic: options.topics.bridgeState,
+            value_template: "{{ value_json.state }}",
+            payload_available: "online",
+            payload_not_available: "offline",
           },
-          origin: { ...options.origin },
-        },
+        ],
+        device,
+        origin: { ...options.origin },
       },
-    ];
+    }));
   });
 }
 
-/** The dongle's state: what its one entity shows. */
-export function dongleState(inverter: InverterDevice): { device: string; values: Record<string, string> } | undefined {
+/**
+ * The dongle's state: its connection type, and online unless the cloud reports its inverter
+ * lost (`online` false) or has not said yet (undefined: the inverter's status in the listing).
+ */
+export function dongleState(
+  inverter: InverterDevice,
+  online?: boolean,
+): { device: string; values: Record<string, string | null> } | undefined {
   const dongle = dongleOf(inverter);
-  return dongle ? { device: dongle.id, values: { [DONGLE_ENTITY]: inverter.dongleType ?? "unknown" } } : undefined;
+  if (!dongle) return undefined;
+  const heard = online ?? (inverter.status === undefined ? undefined : !/^(lost|offline)$/i.test(inverter.status));
+  return {
+    device: dongle.id,
+    values: {
+      connection_type: inverter.dongleType ?? "unknown",
+      online: heard === undefined ? null : heard ? "ON" : "OFF",
+    },
+  };
 }
-
-const DONGLE_ENTITY = "connection_type";
 
 function deviceBlock(device: Device, inventory: Inventory): Record<string, unknown> {
   const block: Record<string, unknown> = {
@@ -185,7 +210,7 @@ function payloadFor(
     ...entityFields(entity),
     ...(entity.component === "button"
       ? {}
-      : { state_topic: topics.deviceState(id), value_template: `{{ value_json.${entity.key} }}` }),
+      : { state_topic: topics.deviceState(id), value_template: valueTemplate(entity.key) }),
     ...(entity.command ? { command_topic: topics.command(id, entity.key) } : {}),
     ...componentFields(entity),
     availability: [
@@ -220,33 +245,4 @@ function deviceMessages(inventory: Inventory, options: DiscoveryOptions): Discov
       payload: payloadFor(device, entity, inventory, options),
     }));
   });
-}
-
-function topicsOf(inventory: Inventory, options: Pick<DiscoveryOptions, "topics" | "details">): Set<string> {
-  const topics = new Set<string>();
-  for (const device of devicesOf(inventory)) {
-    const id = deviceId(device);
-    for (const entity of entitiesFor(device, options.details?.(id))) {
-      topics.add(options.topics.discovery(entity.component, id, entity.key));
-    }
-  }
-  for (const inverter of inventory.inverters) {
-    const dongle = dongleOf(inverter);
-    if (dongle) topics.add(options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY));
-  }
-  return topics;
-}
-
-/**
- * Empty retained configs for what the previous inventory had and the current one does not:
- * every entity of a device that went away, and entities a remaining device no longer has
- * (a setting dropped from its listing).
- */
-export function removalMessages(
-  previous: Inventory,
-  current: Inventory,
-  options: Pick<DiscoveryOptions, "topics" | "details">,
-): RemovalMessage[] {
-  const kept = topicsOf(current, options);
-  return [...topicsOf(previous, options)].filter((topic) => !kept.has(topic)).map((topic) => ({ topic, payload: "" }));
 }

@@ -101,6 +101,43 @@ export class MqttConnection {
     await client.publishAsync(topic, payload, { qos: 1, retain: options.retain ?? false });
   }
 
+  /**
+   * The retained messages under `filter` right now: subscribes, waits until an echo sent to
+   * `markerTopic` comes back (the broker delivers a subscription's retained messages before
+   * anything published after it), then unsubscribes. Empty when not connected or on time-out.
+   */
+  async collectRetained(filter: string, markerTopic: string, timeoutMs = 5000): Promise<Map<string, string>> {
+    const client = this.client;
+    const found = new Map<string, string>();
+    if (!client?.connected) return found;
+    const marker = `${markerTopic}/${Math.random().toString(16).slice(2, 10)}`;
+    let done: () => void = () => undefined;
+    const echoed = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const listener = (topic: string, payload: Buffer, packet: { retain?: boolean }): void => {
+      if (topic === marker) done();
+      else if (packet.retain && topicMatches(filter, topic)) found.set(topic, payload.toString("utf8"));
+    };
+    client.on("message", listener);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await client.subscribeAsync([filter, marker], { qos: 1 });
+      await client.publishAsync(marker, "sync", { qos: 1 });
+      await Promise.race([
+        echoed,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      await client.unsubscribeAsync([filter, marker]);
+    } finally {
+      clearTimeout(timer);
+      client.off("message", listener);
+    }
+    return found;
+  }
+
   /** Sends `payload` to `topic` (the bridge's offline state) and disconnects, within `timeoutMs`. */
   async stop(final?: { topic: string; payload: string }, timeoutMs = 1000): Promise<void> {
     this.closing = true;
@@ -124,4 +161,15 @@ export function redactUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** MQTT topic filter matching with + and # wildcards. */
+export function topicMatches(filter: string, topic: string): boolean {
+  const f = filter.split("/");
+  const t = topic.split("/");
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === "#") return true;
+    if (i >= t.length || (f[i] !== "+" && f[i] !== t[i])) return false;
+  }
+  return f.length === t.length;
 }

@@ -64,6 +64,9 @@ export interface RulesDiscoveryOptions {
 /** Jinja for a key of the state JSON: bracketed, since rule names may hold "-". */
 const field = (key: string): string => `value_json['${key}']`;
 
+/** The key's value, or none (unknown, without a template warning) should it be missing. */
+const keyTemplate = (key: string): string => `{{ ${field(key)} | default(none) }}`;
+
 function common(options: RulesDiscoveryOptions) {
   const { topics, origin } = options;
   const node = rulesNode(topics);
@@ -110,7 +113,7 @@ function ruleMessages(rule: string, options: RulesDiscoveryOptions): DiscoveryMe
         default_entity_id: `switch.${node}_${slug(rule)}`,
         icon: "mdi:script-text-outline",
         state_topic: own.state,
-        value_template: `{{ ${field(enabled)} }}`,
+        value_template: keyTemplate(enabled),
         json_attributes_topic: own.state,
         json_attributes_template: `{{ value_json.rules['${rule}'] | tojson }}`,
         command_topic: `${own.commandPrefix}${enabled}`,
@@ -163,7 +166,7 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
       icon: key === "import_price" ? "mdi:cash-minus" : "mdi:cash-plus",
       suggested_display_precision: 4,
       state_topic: own.state,
-      value_template: `{{ ${field(key)} }}`,
+      value_template: keyTemplate(key),
     });
   return [
     price("import_price", "Import price"),
@@ -172,7 +175,7 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
       device_class: "timestamp",
       icon: "mdi:clock-start",
       state_topic: own.state,
-      value_template: `{{ ${field("next_cheap_window_start")} }}`,
+      value_template: keyTemplate("next_cheap_window_start"),
       json_attributes_topic: own.state,
       json_attributes_template:
         "{{ {'end': value_json.next_cheap_window_end, 'price': value_json.next_cheap_window_price} | tojson }}",
@@ -181,7 +184,7 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
       device_class: "timestamp",
       icon: "mdi:clock-end",
       state_topic: own.state,
-      value_template: `{{ ${field("next_cheap_window_end")} }}`,
+      value_template: keyTemplate("next_cheap_window_end"),
     }),
     sensor(
       "today_cost",
@@ -192,8 +195,9 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
         state_class: "total",
         suggested_display_precision: 2,
         state_topic: own.state,
-        value_template: `{{ ${field("today_cost")} }}`,
-        last_reset_value_template: `{{ ${field("today_cost_last_reset")} }}`,
+        value_template: keyTemplate("today_cost"),
+        // Unset, it renders empty, which Home Assistant ignores; "None" would be an invalid last_reset.
+        last_reset_value_template: `{{ ${field("today_cost_last_reset")} | default('', true) }}`,
       },
       [{ topic: own.costAvailability, payload_available: "online", payload_not_available: "offline" }],
     ),

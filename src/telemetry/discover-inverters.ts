@@ -112,6 +112,7 @@ function inverterDevice(
     model: inverter.info?.model ?? "unknown",
     dongleSerial: device.serial_number,
     ...(device.type ? { dongleType: device.type } : {}),
+    ...(inverter.status ? { status: inverter.status } : {}),
     firmware: {
       arm: inverter.firmware_version?.ARM,
       dsp: inverter.firmware_version?.DSP,

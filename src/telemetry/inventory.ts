@@ -24,6 +24,8 @@ export interface InverterDevice {
   readonly dongleSerial: string;
   /** The dongle's connection, e.g. WIFI or GPRS. */
   readonly dongleType?: string;
+  /** The listing's status (NORMAL, LOST, ...), as last read. */
+  readonly status?: string;
   readonly firmware: {
     readonly arm?: number | null;
     readonly dsp?: number | null;

@@ -57,6 +57,11 @@ export interface Telemetry {
    * shared: subscribe every consumer before the first answer comes back.
    */
   readonly readings$: Observable<Reading>;
+  /**
+   * Settles once every resource has been polled once, answered or not: what is known at
+   * start-up has been read, so Home Assistant can be told the devices' layout.
+   */
+  readonly firstRound: Promise<void>;
   /** Polls every resource of the device (deviceId()) at once, e.g. after a command. */
   refresh(deviceId: string): void;
   /** Abandons in-flight requests and completes readings$. */
@@ -72,9 +77,15 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const controller = new AbortController();
   const stopped$ = new ReplaySubject<void>(1);
   const refresh$ = new Subject<string>();
+  let firstRoundDone: () => void = () => undefined;
+  const firstRound = new Promise<void>((resolve) => {
+    firstRoundDone = resolve;
+  });
 
   const readings$ = defer(() => {
     const resources = buildResources({ client, now, timezone: inventory.timezone }, inventory, poll);
+    const unpolled = new Set(resources.map((resource) => resource.name));
+    if (unpolled.size === 0) firstRoundDone();
     const changes = new ChangeFilter();
     const health = new Health(threshold);
     const loops = resources.map((resource) =>
@@ -87,6 +98,9 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     );
     return merge(...loops).pipe(
       tap((outcome) => logOutcome(logger, outcome, threshold)),
+      tap((outcome) => {
+        if (unpolled.delete(outcome.resource.name) && unpolled.size === 0) firstRoundDone();
+      }),
       mergeMap((outcome) => {
         const availability = health.record(outcome, now());
         const history = outcome.ok ? outcome.result.history : undefined;
@@ -103,8 +117,10 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
 
   return {
     readings$,
+    firstRound,
     refresh: (deviceId) => refresh$.next(deviceId.toLowerCase()),
     stop: () => {
+      firstRoundDone();
       controller.abort();
       stopped$.next();
       stopped$.complete();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { discoveryMessages, removalMessages } from "../../src/homeassistant/discovery.js";
+import { discoveryMessages } from "../../src/homeassistant/discovery.js";
+import { DiscoveryRegistry } from "../../src/homeassistant/discovery-registry.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
 import { charger, emsChild, inventory, inverter } from "./entities/inventory.js";
@@ -47,7 +48,7 @@ describe("discoveryMessages", () => {
       state_class: "total_increasing",
       icon: "mdi:transmission-tower-import",
       state_topic: "energy2mqtt/sd2024g001",
-      value_template: "{{ value_json.total_grid_import_energy }}",
+      value_template: "{{ value_json.total_grid_import_energy | default(none) }}",
       availability: AVAILABILITY,
       availability_mode: "all",
       device: INVERTER_DEVICE,
@@ -64,7 +65,7 @@ describe("discoveryMessages", () => {
       default_entity_id: "switch.inverter_sd2024g001_eco_mode",
       icon: "mdi:leaf",
       state_topic: "energy2mqtt/sd2024g001",
-      value_template: "{{ value_json.eco_mode }}",
+      value_template: "{{ value_json.eco_mode | default(none) }}",
       command_topic: "energy2mqtt/sd2024g001/set/eco_mode",
       payload_on: "ON",
       payload_off: "OFF",
@@ -91,7 +92,7 @@ describe("discoveryMessages", () => {
     });
     expect(payloadAt("homeassistant/time/sd2024g001/timed_charge_slot_1_start_time/config")).toMatchObject({
       command_topic: "energy2mqtt/sd2024g001/set/timed_charge_slot_1_start_time",
-      value_template: "{{ value_json.timed_charge_slot_1_start_time }}",
+      value_template: "{{ value_json.timed_charge_slot_1_start_time | default(none) }}",
     });
     expect(payloadAt("homeassistant/select/sd2024g001/pause_battery_mode/config")).toMatchObject({
       options: ["Not Paused", "Pause Charge", "Pause Discharge", "Pause Charge and Discharge"],
@@ -147,7 +148,7 @@ describe("discoveryMessages", () => {
   });
 });
 
-describe("removalMessages", () => {
+describe("discovery across inventory changes", () => {
   it("announces the dongle before the inverter that names it as via_device", () => {
     const dongle = messages.findIndex((m) => m.topic === "homeassistant/sensor/wf2024d001/connection_type/config");
     const firstInverter = messages.findIndex((m) => m.topic.includes("/sd2024g001/"));
@@ -159,9 +160,21 @@ describe("removalMessages", () => {
     });
   });
 
-  it("empties the configs of exactly the devices that went away", () => {
+  /** The empty retained configs the registry sends going from one inventory to the next. */
+  async function removalsBetween(before: Inventory, after: Inventory): Promise<{ topic: string; payload: string }[]> {
+    const sent: { topic: string; payload: string }[] = [];
+    const registry = new DiscoveryRegistry(async (topic, payload) => {
+      sent.push({ topic, payload });
+    });
+    await registry.sync(discoveryMessages(before, { topics, origin }));
+    sent.length = 0;
+    await registry.sync(discoveryMessages(after, { topics, origin }));
+    return sent.filter((message) => message.payload === "");
+  }
+
+  it("empties the configs of exactly the devices that went away", async () => {
     const current: Inventory = { ...inventory, inverters: [emsChild], evChargers: [] };
-    const removals = removalMessages(inventory, current, { topics });
+    const removals = await removalsBetween(inventory, current);
     const gone = messages
       .filter(
         (message) =>
@@ -174,11 +187,11 @@ describe("removalMessages", () => {
     expect(removals.every((removal) => removal.payload === "")).toBe(true);
   });
 
-  it("removes nothing when nothing went away, and entities a device no longer has", () => {
-    expect(removalMessages(inventory, inventory, { topics })).toEqual([]);
+  it("removes nothing when nothing went away, and entities a device no longer has", async () => {
+    expect(await removalsBetween(inventory, inventory)).toEqual([]);
     const fewer = inverter.settings.filter((setting) => setting.id !== 271);
     const current: Inventory = { ...inventory, inverters: [{ ...inverter, settings: fewer }, emsChild] };
-    expect(removalMessages(inventory, current, { topics })).toEqual([
+    expect(await removalsBetween(inventory, current)).toEqual([
       { topic: "homeassistant/switch/sd2024g001/setting_enable_eps/config", payload: "" },
     ]);
   });

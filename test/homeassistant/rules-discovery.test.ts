@@ -75,7 +75,7 @@ describe("rules in Home Assistant: discovery", () => {
           default_entity_id: "switch.energy2mqtt_rules_overnight_top_up",
           icon: "mdi:script-text-outline",
           state_topic: "energy2mqtt/rules",
-          value_template: "{{ value_json['enabled_overnight-top-up'] }}",
+          value_template: "{{ value_json['enabled_overnight-top-up'] | default(none) }}",
           json_attributes_topic: "energy2mqtt/rules",
           json_attributes_template: "{{ value_json.rules['overnight-top-up'] | tojson }}",
           command_topic: "energy2mqtt/rules/set/enabled_overnight-top-up",
@@ -107,7 +107,7 @@ describe("rules in Home Assistant: discovery", () => {
           icon: "mdi:cash-minus",
           suggested_display_precision: 4,
           state_topic: "energy2mqtt/rules",
-          value_template: "{{ value_json['import_price'] }}",
+          value_template: "{{ value_json['import_price'] | default(none) }}",
           ...tail,
         }),
       );
@@ -119,7 +119,7 @@ describe("rules in Home Assistant: discovery", () => {
           device_class: "timestamp",
           icon: "mdi:clock-start",
           state_topic: "energy2mqtt/rules",
-          value_template: "{{ value_json['next_cheap_window_start'] }}",
+          value_template: "{{ value_json['next_cheap_window_start'] | default(none) }}",
           json_attributes_topic: "energy2mqtt/rules",
           json_attributes_template:
             "{{ {'end': value_json.next_cheap_window_end, 'price': value_json.next_cheap_window_price} | tojson }}",
@@ -136,8 +136,8 @@ describe("rules in Home Assistant: discovery", () => {
           state_class: "total",
           suggested_display_precision: 2,
           state_topic: "energy2mqtt/rules",
-          value_template: "{{ value_json['today_cost'] }}",
-          last_reset_value_template: "{{ value_json['today_cost_last_reset'] }}",
+          value_template: "{{ value_json['today_cost'] | default(none) }}",
+          last_reset_value_template: "{{ value_json['today_cost_last_reset'] | default('', true) }}",
           availability: [
             ...availability,
             {

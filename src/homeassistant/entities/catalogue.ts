@@ -1,5 +1,5 @@
 import type { Device, InverterDevice } from "../../telemetry/inventory.js";
-import { batteryModuleEntities } from "./battery-modules.js";
+import { batteryEntities, batteryModuleEntities } from "./battery-modules.js";
 import { emsEntities } from "./ems.js";
 import { evControlEntities } from "./ev-controls.js";
 import { evSensorEntities } from "./ev-sensors.js";
@@ -17,14 +17,14 @@ function inverterEntities(device: InverterDevice, details: DeviceDetails | undef
     ...liveEntities(device, details),
     ...counterEntities(),
     ...eventEntities(),
+    ...batteryEntities(device),
     ...batteryModuleEntities(device.batteries),
   ];
   if (device.emsSerial !== undefined) return sensors;
   return [...sensors, ...presetEntities(device.presets), ...settingEntities(device)];
 }
 
-/** Every Home Assistant entity of a device, in a stable order. */
-export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
+function catalogue(device: Device, details: DeviceDetails | undefined): EntityDef[] {
   switch (device.kind) {
     case "inverter":
       return inverterEntities(device, details);
@@ -35,6 +35,15 @@ export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[
     case "smart_device":
       return smartDeviceEntities();
   }
+}
+
+/** Every Home Assistant entity of a device, in a stable order: those that need data only once it came. */
+export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
+  const entities = catalogue(device, details);
+  const seen = details?.seenKeys;
+  if (seen === undefined) return entities;
+  const reported = new Set(seen);
+  return entities.filter((entity) => !entity.requiresData || reported.has(entity.key));
 }
 
 /** The entity with this key, if the device has one. */

@@ -7,7 +7,7 @@ import {
   emsCodeName,
 } from "../../cloud/schemas/ems.js";
 import type { EmsDevice } from "../../telemetry/inventory.js";
-import { batteryLevel, enumSensor, plain, power, storedEnergy, temperature } from "./sensors.js";
+import { batteryLevel, enumSensor, plain, power, reported, storedEnergy, temperature } from "./sensors.js";
 import type { DeviceDetails, EntityDef, StateValues } from "./types.js";
 import { num, round } from "./values.js";
 
@@ -57,7 +57,7 @@ export function emsEntities(device: EmsDevice, details?: DeviceDetails): EntityD
     ...PLANT,
     ...count(device.inverterSerials.length).flatMap(inverterEntities),
     ...count(details?.emsMeters ?? DEFAULT_METERS).flatMap(meterEntities),
-  ];
+  ].map(reported);
 }
 
 /** Powers in W; the battery's Wh remaining as kWh. A code the tables do not list reads as unknown. */

@@ -13,6 +13,7 @@ import {
   enumSensor,
   frequency,
   power,
+  reported,
   temperature,
   timestamp,
   voltage,
@@ -48,7 +49,11 @@ interface MeasurandField {
 
 const MEASURANDS: readonly MeasurandField[] = [
   { measurand: 13, entity: power("power", "Charging power", { icon: "mdi:ev-plug-type2" }), convert: toW },
-  { measurand: 4, entity: energy("energy", "Energy delivered", { icon: "mdi:counter" }), convert: toKwh },
+  {
+    measurand: 4,
+    entity: { ...energy("energy", "Energy delivered", { icon: "mdi:counter" }), counter: "lifetime" },
+    convert: toKwh,
+  },
   { measurand: 1, entity: current("current", "Charging current"), convert: as(10) },
   { measurand: 21, entity: voltage("voltage", "Voltage"), convert: as(11) },
   { measurand: 20, entity: temperature("temperature", "Temperature", diagnostic), convert: toCelsius },
@@ -62,7 +67,7 @@ export function evSensorEntities(): EntityDef[] {
   return [
     enumSensor("status", "Status", EV_CHARGER_STATUSES, { icon: "mdi:ev-station" }),
     binary("online", "Online", "connectivity", diagnostic),
-    ...MEASURANDS.map((field) => field.entity),
+    ...MEASURANDS.map((field) => reported(field.entity)),
     energy("session_energy", "Session energy", { icon: "mdi:battery-charging-high" }),
     timestamp("session_started_at", "Session started"),
   ];

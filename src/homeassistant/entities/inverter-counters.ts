@@ -1,5 +1,5 @@
 import type { EnergyTotals, MeterData } from "../../cloud/schemas/inverter-data.js";
-import { energy } from "./sensors.js";
+import { energy, reported } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";
 
@@ -47,12 +47,17 @@ const PERIODS = [
 
 export function counterEntities(): EntityDef[] {
   return PERIODS.flatMap((period) =>
-    COUNTERS.map((counter) =>
-      energy(
-        `${period.prefix}_${counter.key}`,
-        `${period.label} ${counter.name}`,
-        counter.icon ? { icon: counter.icon } : {},
-      ),
+    COUNTERS.map(
+      (counter): EntityDef => ({
+        ...reported(
+          energy(
+            `${period.prefix}_${counter.key}`,
+            `${period.label} ${counter.name}`,
+            counter.icon ? { icon: counter.icon } : {},
+          ),
+        ),
+        counter: period.prefix === "today" ? "daily" : "lifetime",
+      }),
     ),
   );
 }

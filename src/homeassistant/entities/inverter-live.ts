@@ -1,6 +1,6 @@
 import type { SystemData } from "../../cloud/schemas/inverter-data.js";
 import type { InverterDevice } from "../../telemetry/inventory.js";
-import { batteryLevel, current, frequency, power, temperature, text, voltage } from "./sensors.js";
+import { batteryLevel, current, frequency, power, reported, temperature, text, voltage } from "./sensors.js";
 import type { DeviceDetails, EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";
 
@@ -54,12 +54,12 @@ function arrayEntities(array: number): EntityDef[] {
     power(`${prefix}_power`, `${name} power`, { icon: "mdi:solar-power" }),
     voltage(`${prefix}_voltage`, `${name} voltage`, diagnostic),
     current(`${prefix}_current`, `${name} current`, diagnostic),
-  ];
+  ].map(reported);
 }
 
 export function liveEntities(device: InverterDevice, details?: DeviceDetails): EntityDef[] {
   const arrays = Array.from({ length: solarArrayCount(device, details) }, (_, index) => arrayEntities(index + 1));
-  return [...FIELDS.map((field) => field.entity), ...arrays.flat()];
+  return [...FIELDS.map((field) => reported(field.entity)), ...arrays.flat()];
 }
 
 export function livePatch(data: SystemData): StateValues {

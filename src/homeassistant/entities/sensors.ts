@@ -54,6 +54,9 @@ export const plain = (
   fields: Pick<EntityDef, "unit" | "state_class"> & Extra = {},
 ): EntityDef => sensor(key, name, fields);
 
+/** The entity is announced only once the device has reported a value for it. */
+export const reported = (entity: EntityDef): EntityDef => ({ ...entity, requiresData: true });
+
 export const binary = (key: string, name: string, deviceClass?: string, extra: Extra = {}): EntityDef => ({
   key,
   component: "binary_sensor",

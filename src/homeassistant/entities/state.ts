@@ -1,6 +1,6 @@
 import { type Device, deviceId } from "../../telemetry/inventory.js";
 import type { Reading } from "../../telemetry/readings.js";
-import { batteryModuleState } from "./battery-modules.js";
+import { batteryModuleState, batteryState } from "./battery-modules.js";
 import { emsDetails, emsPatch } from "./ems.js";
 import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";
 import { counterPatch } from "./inverter-counters.js";
@@ -51,7 +51,8 @@ export function statePatch(
 
 /** Values the inventory itself carries (battery modules), to publish with the first state. */
 export function inventoryState(device: Device): StatePatch {
-  return { device: deviceId(device), values: device.kind === "inverter" ? batteryModuleState(device.batteries) : {} };
+  const values = device.kind === "inverter" ? { ...batteryState(device), ...batteryModuleState(device.batteries) } : {};
+  return { device: deviceId(device), values };
 }
 
 /** What a reading tells about the device's layout (solar arrays, EMS meters), if anything. */

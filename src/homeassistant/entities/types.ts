@@ -61,6 +61,16 @@ export interface EntityDef {
   readonly step?: number;
   readonly mode?: "auto" | "box" | "slider";
   readonly command?: CommandBinding;
+  /**
+   * Announced only once the device has reported a value for it (live data, counters, meter
+   * measurands): a gateway, an EMS child or a charger that never sends it gets no entity.
+   */
+  readonly requiresData?: boolean;
+  /**
+   * An energy counter the Energy dashboard reads: it never goes down, except a daily counter
+   * at the device's local midnight. A drop otherwise is a glitch to hold back.
+   */
+  readonly counter?: "daily" | "lifetime";
 }
 
 /**
@@ -74,6 +84,12 @@ export interface DeviceDetails {
   readonly emsMeters?: number;
   /** Modes the EV charger offers (change-mode's `available`). */
   readonly evModes?: readonly string[];
+  /**
+   * State keys the device has reported a value (not null) for, sorted. Left out, every entity
+   * of the catalogue is listed (the reference docs); set, entities that require data are
+   * listed only for these keys.
+   */
+  readonly seenKeys?: readonly string[];
 }
 
 export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };

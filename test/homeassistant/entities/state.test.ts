@@ -105,7 +105,12 @@ describe("statePatch: inverter", () => {
   it("gives the battery modules' values from the inventory", () => {
     expect(inventoryState(inverter)).toEqual({
       device: "sd2024g001",
-      values: { battery_1_capacity: 184.82, battery_1_design_capacity: 186, battery_1_cycle_count: 212 },
+      values: {
+        battery_capacity: 9.5,
+        battery_1_capacity: 184.82,
+        battery_1_design_capacity: 186,
+        battery_1_cycle_count: 212,
+      },
     });
     expect(inventoryState(charger).values).toEqual({});
   });
