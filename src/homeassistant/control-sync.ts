@@ -4,6 +4,7 @@ import type { ChangeOutcome, ChangeRequest } from "../control/index.js";
 import type { Logger } from "../log.js";
 import type { Device, EvChargerDevice, InverterDevice } from "../telemetry/inventory.js";
 import type { ControlSource, EvCommandDataMap } from "./entities/index.js";
+import { presetsOfSetting, settingsOfPreset } from "./linked-controls.js";
 
 /** EV commands whose data is the state of a control. */
 const EV_STATE_COMMANDS: readonly EvCommandId[] = [
@@ -42,15 +43,59 @@ export class ControlSync {
     return this.source(id);
   }
 
-  /** After a change: takes the confirmed value, or reads back what the change touched. */
+  /**
+   * After a change: takes the confirmed value, or reads back what the change touched, and
+   * reads the other side of a preset and its settings (the reserve preset and the reserve
+   * setting), so both show the device's value.
+   */
   async afterChange(
     id: string,
     request: ChangeRequest,
     outcome: ChangeOutcome,
     signal?: AbortSignal,
+    device?: Device,
   ): Promise<ControlSource> {
     const source = this.entry(id);
     const options = { priority: "command" as const, ...(signal ? { signal } : {}) };
+    await this.readTouched(source, request, outcome, options);
+    if (device?.kind === "inverter" && request.kind !== "ev-command" && outcome.ok)
+      await this.readLinked(id, device, request, options);
+    return source;
+  }
+
+  private async readLinked(
+    id: string,
+    device: InverterDevice,
+    request: Exclude<ChangeRequest, { kind: "ev-command" }>,
+    options: { priority: "command"; signal?: AbortSignal },
+  ): Promise<void> {
+    const source = this.entry(id);
+    const known = (preset: string) => device.presets.some((one) => one.identifier === preset);
+    try {
+      if (request.kind === "preset") {
+        for (const settingId of settingsOfPreset(request.preset, device.settings)) {
+          const read = await this.client.inverterControl.readSetting(device.serial, settingId, options);
+          if (read.ok && read.value !== null && read.value !== undefined)
+            source.settings = { ...source.settings, [settingId]: read.value };
+        }
+      } else {
+        for (const preset of presetsOfSetting(request.settingId, device.settings).filter(known)) {
+          const values = await this.client.inverterControl.presetValues(device.serial, preset, options);
+          source.presets = { ...source.presets, [preset]: values };
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ device: id, err: (error as Error).message }, "could not read a linked control after a change");
+    }
+  }
+
+  private async readTouched(
+    source: Mutable<ControlSource>,
+    request: ChangeRequest,
+    outcome: ChangeOutcome,
+    options: { priority: "command"; signal?: AbortSignal },
+  ): Promise<void> {
+    const id = request.kind === "ev-command" ? request.uuid : request.serial;
     try {
       if (request.kind === "setting") {
         const value = outcome.verified && outcome.value !== undefined ? outcome.value : undefined;
@@ -72,7 +117,6 @@ export class ControlSync {
     } catch (error) {
       this.logger.warn({ device: id, err: (error as Error).message }, "could not read back a control after a change");
     }
-    return source;
   }
 
   private entry(id: string): Mutable<ControlSource> {
