@@ -61,6 +61,17 @@ describe("the daemon against a real broker and the simulator", () => {
         '      - notify: { title: "Happy new year", body: "The house is running on its rules." }',
       ].join("\n"),
     );
+    // Left by an earlier run: a device that has since left the account, and another integration's config.
+    await observer.client.publishAsync(
+      `${prefix}/sensor/gone0001/battery_soc/config`,
+      JSON.stringify({ unique_id: "energy2mqtt_gone0001_battery_soc", state_topic: `${base}/gone0001` }),
+      { qos: 1, retain: true },
+    );
+    await observer.client.publishAsync(
+      `${prefix}/sensor/0xabc/temperature/config`,
+      JSON.stringify({ unique_id: "0xabc_temperature", state_topic: "zigbee2mqtt/0xabc" }),
+      { qos: 1, retain: true },
+    );
     app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
   }, 60_000);
 
@@ -75,7 +86,9 @@ describe("the daemon against a real broker and the simulator", () => {
     await observer.waitFor((m) => m.topic === `${base}/bridge/state` && JSON.parse(m.payload).state === "online");
     await observer.waitFor((m) => m.topic === `${prefix}/sensor/${INVERTER}/battery_soc/config`);
     const sensorConfigs = () =>
-      [...observer.latest.values()].filter((m) => m.topic.startsWith(`${prefix}/sensor/`) && m.payload !== "");
+      [...observer.latest.values()].filter(
+        (m) => m.topic.startsWith(`${prefix}/sensor/`) && m.payload.includes('"unique_id":"energy2mqtt_'),
+      );
     // Discovery arrives as a burst: wait until it has been quiet for a moment.
     for (let count = -1; count !== sensorConfigs().length; await new Promise((r) => setTimeout(r, 300)))
       count = sensorConfigs().length;
@@ -118,6 +131,29 @@ describe("the daemon against a real broker and the simulator", () => {
       }
     }
     expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("removes the retained configs an earlier run left for a device that is gone, and only those", async () => {
+    await observer.waitFor((m) => m.topic === `${prefix}/sensor/gone0001/battery_soc/config` && m.payload === "");
+    expect(observer.latest.get(`${prefix}/sensor/0xabc/temperature/config`)?.payload).not.toBe("");
+    await observer.client.publishAsync(`${prefix}/sensor/0xabc/temperature/config`, "", { qos: 1, retain: true });
+  });
+
+  it("publishes each device's first state complete, after its discovery is known, with no partial state before", async () => {
+    const states = observer.messages.filter((m) => m.topic === `${base}/${INVERTER}`);
+    expect(states.length).toBeGreaterThan(0);
+    const first = JSON.parse(states[0]?.payload ?? "{}") as Record<string, unknown>;
+    const keys = new Set(Object.keys(first));
+    const configs = [...observer.latest.values()].filter(
+      (m) => m.topic.startsWith(`${prefix}/`) && m.topic.includes(`/${INVERTER}/`) && m.payload !== "",
+    );
+    const read = configs
+      .map(
+        (m) => (JSON.parse(m.payload) as { value_template?: string }).value_template?.match(/value_json\.(\w+)/)?.[1],
+      )
+      .filter((key): key is string => key !== undefined);
+    expect(read.length).toBeGreaterThan(20);
+    expect(read.filter((key) => !keys.has(key))).toEqual([]);
   });
 
   it("keeps what it fetches in the store, and fills the last days in the background", async () => {
@@ -175,6 +211,12 @@ describe("the daemon against a real broker and the simulator", () => {
     expect(await owner.inverterControl.readSetting("SD2024G001", 71)).toMatchObject({ ok: true, value: 30 });
     await observer.waitFor(
       (m) => m.topic === `${base}/${INVERTER}` && JSON.parse(m.payload).battery_operating_range_reserve_percent === 30,
+      15_000,
+      since,
+    );
+    // The reserve setting's own entity follows the change made through the preset.
+    await observer.waitFor(
+      (m) => m.topic === `${base}/${INVERTER}` && JSON.parse(m.payload).setting_battery_reserve_percent_limit === 30,
       15_000,
       since,
     );
