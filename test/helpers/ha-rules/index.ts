@@ -1,0 +1,3 @@
+export { checkHomeAssistantRules, type ReplayResult, replayHomeAssistant } from "./checker.js";
+export { countByRule, summariseFindings } from "./summary.js";
+export type { CheckOptions, DiscoveredEntity, Finding, RecordedMessage } from "./types.js";
