@@ -283,9 +283,33 @@ export class CloudHttp {
     const result = schema.safeParse(response.body);
     if (result.success) return result.data;
     const issue = result.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.join(".") : "(body)";
-    throw new ResponseShapeError(endpoint, field, issue?.message ?? "invalid", response.status, response.body);
+    const { path, message } = issue ? furthest(issue) : { path: [], message: "invalid" };
+    const field = path.length > 0 ? path.join(".") : "(body)";
+    throw new ResponseShapeError(endpoint, field, message, response.status, response.body);
   }
+}
+
+/**
+ * The issue to report: for a union that matched no branch (a lone object or a list, `[]` or an
+ * object), the branch that got furthest into the body, so the message names the bad field
+ * rather than "Invalid input" at the union. Ties go to the first branch, the usual shape.
+ */
+function furthest(
+  issue: z.core.$ZodIssue,
+  prefix: readonly PropertyKey[] = [],
+): { path: PropertyKey[]; message: string } {
+  const here = [...prefix, ...issue.path];
+  if (issue.code === "invalid_union") {
+    let best: { path: PropertyKey[]; message: string } | undefined;
+    for (const branch of issue.errors) {
+      const first = branch[0];
+      if (!first) continue;
+      const candidate = furthest(first, here);
+      if (!best || candidate.path.length > best.path.length) best = candidate;
+    }
+    if (best) return best;
+  }
+  return { path: here, message: issue.message };
 }
 
 /** The typed error for a non-2xx answer (429 aside, which the transport handles with its budget). */

@@ -24,10 +24,11 @@ export async function discoverInventory(client: CloudClient, options: DiscoverOp
   const call: CallOptions = { priority: "live", ...(options.signal ? { signal: options.signal } : {}) };
   const account = previous?.account ?? (await client.account.get(call));
 
+  const strict = { oddBodyStands: previous !== undefined };
   const [devices, chargers, smart, sites] = await Promise.all([
-    orEmpty(client.communicationDevices.list(call).all(), "communication devices", logger),
-    orEmpty(client.evChargers.list(call).all(), "EV chargers", logger),
-    orEmpty(client.smartDevices.list(call).all(), "smart devices", logger),
+    orEmpty(client.communicationDevices.list(call).all(), "communication devices", logger, strict),
+    orEmpty(client.evChargers.list(call).all(), "EV chargers", logger, strict),
+    orEmpty(client.smartDevices.list(call).all(), "smart devices", logger, strict),
     previous ? Promise.resolve([...previous.sites]) : orEmpty(client.sites.list(call).all(), "sites", logger),
   ]);
   const knownCommands = new Map(previous?.evChargers.map((c) => [c.uuid, c.commands]));

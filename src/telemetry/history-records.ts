@@ -1,6 +1,7 @@
+import { normalised } from "../cloud/meter-units.js";
 import type { BatteryModule } from "../cloud/schemas/communication-device.js";
 import type { ChargerMeterRecord, ChargingSession } from "../cloud/schemas/ev-charger.js";
-import { measurandName, meterUnitName } from "../cloud/schemas/ev-charger.js";
+import { measurandName } from "../cloud/schemas/ev-charger.js";
 import type { EnergyFlowRecord, InverterDataPoint, InverterFaultEvent } from "../cloud/schemas/inverter-data.js";
 import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
 import type { HistoryRecord, JsonObject, JsonValue } from "../store/history-types.js";
@@ -65,15 +66,15 @@ export function sessionRecords(uuid: string, sessions: readonly ChargingSession[
   }));
 }
 
-/** One row per meter and moment: `{"Energy.Active.Import.Register": {"value": 12.3, "unit": "kWh"}, ...}`. */
+/**
+ * One row per meter and moment: `{"Energy.Active.Import.Register": {"value": 12.3, "unit": "kWh"}, ...}`.
+ * Energies are kept in kWh and powers in W whatever unit the charger sent (see meter-units).
+ */
 export function meterRecords(uuid: string, records: readonly ChargerMeterRecord[], tz: string): HistoryRecord[] {
   return rows(records, (record) => {
     const data: JsonObject = {};
     for (const m of record.measurements) {
-      data[measurandName(m.measurand) ?? String(m.measurand)] = {
-        value: m.value,
-        unit: meterUnitName(m.unit) ?? null,
-      };
+      data[measurandName(m.measurand) ?? String(m.measurand)] = normalised(m);
     }
     return {
       kind: "ev.meter",

@@ -27,8 +27,8 @@ export interface InverterDevice {
   /** The listing's status (NORMAL, LOST, ...), as last read. */
   readonly status?: string;
   readonly firmware: {
-    readonly arm?: number | null;
-    readonly dsp?: number | null;
+    readonly arm?: number | string | null;
+    readonly dsp?: number | string | null;
     readonly dongle?: string | number | null;
   };
   /** Set when the inverter is a child of an EMS plant: controlled through the EMS, not directly. */

@@ -279,7 +279,12 @@ const CASES: { readonly [C in EvCommandId]: CommandCase<C> } = {
     answer: { min: 6, max: 32, value: 16, unit: "A" },
     parsed: { min: 6, max: 32, value: 16, unit: "A" },
   },
-  "set-plug-and-go": { request: { enabled: true }, body: { enabled: true }, answer: true, parsed: true },
+  "set-plug-and-go": {
+    request: { enabled: true },
+    body: { enabled: true },
+    answer: { value: true, disabled: false, message: null },
+    parsed: { value: true, disabled: false, message: null },
+  },
   "set-session-energy-limit": {
     request: { limit: 12.5 },
     body: { limit: 12.5 },
@@ -468,7 +473,7 @@ describe("EV chargers section: commands", () => {
     });
     const api = cloud.client.evChargers;
     expect(await api.commandData(UUID, "adjust-charge-power-limit")).toEqual({ min: 6, max: 32, value: 10 });
-    expect(await api.commandData(UUID, "set-plug-and-go")).toBe(false);
+    expect(await api.commandData(UUID, "set-plug-and-go")).toEqual({ value: false, disabled: false, message: null });
     expect(await api.commandData(UUID, "start-charge")).toEqual([]);
     expect(await api.commandData(UUID, "delete-id-tags")).toBeNull();
     expect(await api.commandData(UUID, "set-schedule")).toEqual({

@@ -1,7 +1,7 @@
 import { setImmediate as turn } from "node:timers/promises";
 import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
-import type { RequestEvent } from "../../src/cloud/http.js";
+import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import {
   discoverInventory,
@@ -48,12 +48,12 @@ function trackInflight(client: CloudClient): () => number {
  * together: `advance` runs each due timer at its own simulated instant and waits for the
  * requests it starts before going on.
  */
-export async function startHarness(actor = "owner") {
+export async function startHarness(actor = "owner", clientOptions: Partial<CloudClientOptions> = {}) {
   // Simulated hours pass in a wall-clock second: the server's per-minute limit (which the
   // client's budget learns from its headers) would otherwise stall the test.
   const sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 1_000_000 });
   const requests: RequestEvent[] = [];
-  const client = sim.clientFor(actor, { onRequest: (event) => requests.push(event) });
+  const client = sim.clientFor(actor, { onRequest: (event) => requests.push(event), ...clientOptions });
   const inflight = trackInflight(client);
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
   const now = () => START + scheduler.frame;

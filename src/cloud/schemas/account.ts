@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { list, opt } from "./common.js";
+import { emptyAsObject, list, opt } from "./common.js";
 
 export const account = z.object({
   id: z.number().int(),
@@ -16,7 +16,7 @@ export const account = z.object({
   timezone: opt(z.string()),
   /** IANA zone name; slot times are in this zone. */
   standard_timezone: opt(z.string()),
-  company: opt(z.record(z.string(), z.unknown())),
+  company: emptyAsObject(z.record(z.string(), z.unknown())).nullish(),
   flags: list(z.string()),
 });
 export type Account = z.infer<typeof account>;

@@ -17,6 +17,39 @@ export const list = <T extends z.ZodType>(item: T) =>
     .nullish()
     .transform((value) => value ?? []);
 
+const isEmptyArray = (input: unknown): boolean => Array.isArray(input) && input.length === 0;
+
+/**
+ * `schema`, reading PHP's `[]` (how it encodes an empty map) as `replacement` first. A
+ * preprocess, so a bad field inside is still reported by its own path; typed with the
+ * schema's own input, so code that builds such bodies (the simulator) keeps its checks.
+ */
+export function emptyArrayAs<T extends z.ZodType>(replacement: unknown, schema: T): z.ZodType<z.output<T>, z.input<T>> {
+  return z.preprocess((input) => (isEmptyArray(input) ? replacement : input), schema) as unknown as z.ZodType<
+    z.output<T>,
+    z.input<T>
+  >;
+}
+
+/** `schema` (an object or record) that also takes `[]` as `{}`. */
+export const emptyAsObject = <T extends z.ZodType>(schema: T) => emptyArrayAs({}, schema);
+
+/**
+ * An object the service may send as `[]`, as null, or leave out: `[]` reads as `{}` (its lists
+ * then read as empty and its optional fields as absent), null and a missing value stay absent.
+ * Unknown keys are dropped, never refused.
+ */
+export const obj = <S extends z.ZodRawShape>(shape: S) => emptyAsObject(z.object(shape)).nullish();
+
+/** Firmware and hardware versions: an integer (904) on some devices, a string ("D0.449-A0.449") on others. */
+export const version = z.union([z.number(), z.string()]);
+
+/** One object or an array of them, read as an array (the service answers either for some endpoints). */
+export const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z
+    .union([z.array(item), item])
+    .transform((value): z.output<T>[] => (Array.isArray(value) ? (value as z.output<T>[]) : [value as z.output<T>]));
+
 /** A number the service sometimes sends as a numeric string. */
 export const numeric = z.union([
   z.number(),
@@ -42,9 +75,40 @@ function memoize<R>(build: (schema: z.ZodType) => R): <T extends z.ZodType>(sche
   };
 }
 
-const dataWrapper = memoize((schema) => z.object({ data: schema }).transform((body) => body.data));
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** `{ data: T }`, unwrapped. */
+/** What a body that is not a JSON object was, for the error: text that is not JSON, an array, nothing. */
+function bodyKind(body: unknown): string {
+  if (body === undefined) return "empty";
+  if (typeof body === "string") {
+    const start = body.replace(/\s+/g, " ").trim().slice(0, 60);
+    return `not JSON (it starts ${JSON.stringify(start)})`;
+  }
+  return Array.isArray(body) ? "an array, not an object" : `${JSON.stringify(body)}, not an object`;
+}
+
+const dataWrapper = memoize((schema) =>
+  z.preprocess(
+    (body, ctx) => {
+      if (!isRecord(body)) {
+        // The field the caller wanted is `data`; say what was expected there (the schema's
+        // description, e.g. "the preset list") and what came instead.
+        const expected = schema.description ?? "the answer";
+        ctx.addIssue({
+          code: "custom",
+          path: ["data"],
+          message: `expected ${expected}, but the body is ${bodyKind(body)}`,
+          input: body,
+        });
+      }
+      return body;
+    },
+    z.object({ data: schema }).transform((body) => body.data),
+  ),
+);
+
+/** `{ data: T }`, unwrapped. A body that is not a JSON object fails at `data`, saying what came. */
 export const data = <T extends z.ZodType>(schema: T): z.ZodType<z.output<T>> =>
   dataWrapper(schema) as z.ZodType<z.output<T>>;
 
@@ -95,9 +159,10 @@ export const paginationMeta = z.object({
 
 const pageWrapper = memoize((item) =>
   z.object({
-    data: z.array(item),
-    links: opt(paginationLinks),
-    meta: opt(paginationMeta),
+    // A list with nothing in it may come as null.
+    data: list(item),
+    links: emptyAsObject(paginationLinks).nullish(),
+    meta: emptyAsObject(paginationMeta).nullish(),
   }),
 );
 

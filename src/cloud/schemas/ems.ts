@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { list, opt } from "./common.js";
+import { list, numeric, opt } from "./common.js";
 
 /** EMS status (top-level `status`). */
 export const EMS_STATUS = {
@@ -53,24 +53,24 @@ export const emsInverter = z.object({
   number: z.number().int(),
   serial_number: opt(z.string()),
   /** W. */
-  active_power: opt(z.number()),
+  active_power: opt(numeric),
   /** %. */
-  soc: opt(z.number()),
+  soc: opt(numeric),
   /** EMS_INVERTER_STATUS. */
   status: z.number().int(),
   /** °C. */
-  temperature: opt(z.number()),
+  temperature: opt(numeric),
 });
 export type EmsInverter = z.infer<typeof emsInverter>;
 
 export const emsMeter = z.object({
   number: z.number().int(),
   /** W. */
-  active_power: opt(z.number()),
+  active_power: opt(numeric),
   /** EMS_METER_STATUS. */
-  status: z.number().int(),
+  status: opt(z.number().int()),
   /** EMS_METER_TYPE. */
-  type: z.number().int(),
+  type: opt(z.number().int()),
 });
 export type EmsMeter = z.infer<typeof emsMeter>;
 
@@ -78,17 +78,17 @@ export type EmsMeter = z.infer<typeof emsMeter>;
 export const emsSystemData = z.object({
   /** Kept as sent; the reference gives no format, and it may be null. */
   time: opt(z.string()),
-  /** EMS_STATUS. */
-  status: z.number().int(),
+  /** EMS_STATUS; null when the EMS has not reported. */
+  status: opt(z.number().int()),
   // The reference types these as integers, but a missing value is null by its conventions,
   // and one absent reading should not cost the whole poll.
-  battery_power: opt(z.number()),
-  battery_wh_remaining: opt(z.number()),
-  calculated_load_power: opt(z.number()),
-  car_power: opt(z.number()),
-  grid_power: opt(z.number()),
-  measured_load_power: opt(z.number()),
-  total_generation: opt(z.number()),
+  battery_power: opt(numeric),
+  battery_wh_remaining: opt(numeric),
+  calculated_load_power: opt(numeric),
+  car_power: opt(numeric),
+  grid_power: opt(numeric),
+  measured_load_power: opt(numeric),
+  total_generation: opt(numeric),
   error_code: opt(z.number().int()),
   warning_code: opt(z.number().int()),
   inverters: list(emsInverter),

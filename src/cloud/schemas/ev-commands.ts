@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { list, numeric, opt, timestamp } from "./common.js";
+import { emptyAsObject, list, numeric, opt, timestamp } from "./common.js";
 
 /*
  * The 26 EV charger commands of the reference's Commands table: for each, the request body (with the
@@ -59,17 +59,16 @@ export const CONFIGURATION_MODE_INFO = {
 
 // ---- command data building blocks ----------------------------------------------------------
 
-/** "empty array": read as []; null, a missing `data` and `{}` too. */
-const emptyData = z
-  .union([z.array(z.unknown()), z.record(z.string(), z.unknown())])
-  .nullish()
-  .transform((): [] => []);
+/*
+ * Command data the reference calls "empty array" or "null" carries nothing the client uses, so
+ * whatever a charger answers there (`[]`, null, nothing, an object) is read as that, never refused.
+ */
 
-/** "null": read as null; a missing `data`, [] and {} too. */
-const nullData = z
-  .union([z.null(), z.array(z.unknown()).length(0), z.strictObject({})])
-  .optional()
-  .transform((): null => null);
+/** "empty array": read as []. */
+const emptyData = z.unknown().transform((): [] => []);
+
+/** "null": read as null (real chargers answer `[]`). */
+const nullData = z.unknown().transform((): null => null);
 
 /** "no description": kept as sent. */
 const undescribedData = z.unknown();
@@ -113,6 +112,69 @@ export const idTagData = z.object({
 });
 export type EvIdTag = z.infer<typeof idTagData>;
 
+/** Plug and go as read: whether it is on, whether the charger lets it be changed, and why not. */
+export interface EvPlugAndGo {
+  /** Null when the charger does not say. */
+  readonly value: boolean | null;
+  /** True when plug and go cannot be changed now; false when the answer does not say. */
+  readonly disabled: boolean;
+  readonly message: string | null;
+}
+
+/**
+ * set-plug-and-go data. The real service sends `{value, disabled, message}` (a real charger's
+ * answer: `{"value": false, "disabled": false, "message": null}`); the reference shows a bare
+ * boolean. Both, and 0/1, read as one shape.
+ */
+const plugAndGoData = z
+  .union([emptyAsObject(z.object({ value: opt(flag), disabled: opt(flag), message: opt(z.string()) })), flag])
+  .nullish()
+  .transform((data): EvPlugAndGo => {
+    if (data === null || data === undefined) return { value: null, disabled: false, message: null };
+    if (typeof data === "boolean") return { value: data, disabled: false, message: null };
+    return { value: data.value ?? null, disabled: data.disabled ?? false, message: data.message ?? null };
+  });
+
+/**
+ * change-mode data. The reference shows `{active, available: [mode ids]}`; a real charger
+ * answers a list of modes, each `{key, title, active, available, ...}`. Both read as the
+ * reference's shape: the active mode's key, and the keys of the modes available.
+ */
+const changeModeData = z.union([
+  z.object({ active: opt(z.string()), available: list(z.string()) }),
+  z
+    .array(
+      z.object({
+        key: z.string(),
+        active: opt(flag),
+        available: opt(flag),
+      }),
+    )
+    .transform((modes) => ({
+      active: modes.find((mode) => mode.active === true)?.key,
+      available: modes.filter((mode) => mode.available !== false).map((mode) => mode.key),
+    })),
+]);
+
+/**
+ * set-active-schedule data: `{schedule_id}` in the reference; a real charger answers
+ * `{"schedule": null}`. `schedule` (an id, or a schedule with an id) is read as schedule_id.
+ */
+const activeScheduleData = z
+  .object({
+    schedule_id: opt(idString),
+    schedule: opt(z.union([idString, z.object({ id: idString })])),
+  })
+  .transform((data) => {
+    const fromSchedule =
+      data.schedule === null || data.schedule === undefined
+        ? data.schedule
+        : typeof data.schedule === "string"
+          ? data.schedule
+          : data.schedule.id;
+    return { schedule_id: data.schedule_id ?? fromSchedule };
+  });
+
 // ---- the commands --------------------------------------------------------------------------
 
 export const EV_COMMANDS = {
@@ -125,7 +187,7 @@ export const EV_COMMANDS = {
   },
   "set-plug-and-go": {
     request: z.strictObject({ enabled: z.boolean() }),
-    data: opt(flag),
+    data: plugAndGoData,
   },
   "set-session-energy-limit": {
     /** kWh; leave `limit` out to send none. */
@@ -149,7 +211,7 @@ export const EV_COMMANDS = {
   },
   "change-mode": {
     request: z.strictObject({ mode: z.string().min(1) }),
-    data: z.object({ active: opt(z.string()), available: list(z.string()) }),
+    data: changeModeData,
   },
   "restart-charger": {
     request: z.strictObject({ hard_reset: z.boolean().optional() }),
@@ -184,7 +246,7 @@ export const EV_COMMANDS = {
   "set-active-schedule": {
     /** Leave schedule_id out to deactivate the active schedule. */
     request: z.strictObject({ schedule_id: z.string().optional() }),
-    data: z.object({ schedule_id: opt(idString) }),
+    data: activeScheduleData,
   },
   "set-max-import-capacity": {
     /** Amps. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type RemoteControlResult, remoteControlResult } from "../results.js";
-import { dataOrTopLevel, list, numeric, opt } from "./common.js";
+import { dataOrTopLevel, list, numeric, oneOrMany, opt } from "./common.js";
 
 /** PHP sends an empty map as `[]`; read it as `{}`. */
 const emptyArrayAsObject = (input: unknown): unknown => (Array.isArray(input) && input.length === 0 ? {} : input);
@@ -14,6 +14,9 @@ export const settingDescriptor = z.object({
   validation_rules: list(z.string()),
 });
 export type SettingDescriptor = z.infer<typeof settingDescriptor>;
+
+/** GET .../settings: a list; the documentation's example shows a lone setting, read as a list of one. */
+export const settingList = oneOrMany(settingDescriptor).describe("the setting list");
 
 /** The value a setting holds or is written with. */
 export const settingValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -85,6 +88,13 @@ export const presetDescriptor = z.object({
   ),
 });
 export type PresetDescriptor = z.infer<typeof presetDescriptor>;
+
+/** GET .../presets. */
+export const presetList = z
+  .array(presetDescriptor, {
+    error: (issue) => (issue.code === "invalid_type" ? "expected the preset list (an array of presets)" : undefined),
+  })
+  .describe("the preset list");
 
 /** `H:i` as written (`05:30`); reads may answer `HH:mm:ss`. In the account's local time. */
 export const slotTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "expected a time as HH:mm");

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { list, numeric, opt, timestamp } from "./common.js";
+import { emptyAsObject, list, numeric, obj, opt, timestamp } from "./common.js";
+
+/*
+ * Every value here may be null or missing: a gateway or a lost inverter has nothing to say for
+ * some of them, and whole sections (`today`, `total`, `battery`) come as null, or as PHP's `[]`
+ * for an empty object. Each section is an `obj`, which reads both as absent or empty.
+ */
 
 /** A measured value: a number (or numeric string), null or left out. */
 const value = opt(numeric);
@@ -12,48 +18,56 @@ export const solarArray = z.object({
 });
 export type SolarArray = z.infer<typeof solarArray>;
 
-export const solarPower = z.object({
+const solarShape = {
   power: value,
   arrays: list(solarArray),
-});
+};
+export const solarPower = z.object(solarShape);
 
 /** Grid power is positive when exporting, negative when importing. */
-export const gridPower = z.object({
+const gridShape = {
   voltage: value,
   current: value,
   power: value,
   frequency: value,
-});
+};
+export const gridPower = z.object(gridShape);
 
 /** Battery power is positive when discharging, negative when charging. */
-export const batteryPower = z.object({
+const batteryShape = {
   percent: value,
   power: value,
   temperature: value,
-});
+};
+export const batteryPower = z.object(batteryShape);
 
-export const inverterPower = z.object({
+const inverterShape = {
   temperature: value,
   power: value,
   output_voltage: value,
   output_frequency: value,
   eps_power: value,
-});
+};
+export const inverterPower = z.object(inverterShape);
 
 /**
  * The data point resource has `consumption: {power}`; system-data/latest sends a plain number.
  * Either form reads as `{power}` here.
  */
-export const consumptionPower = z.union([z.object({ power: value }), numeric.transform((power) => ({ power }))]);
+export const consumptionPower = emptyAsObject(
+  z.union([z.object({ power: value }), numeric.transform((power) => ({ power }))]),
+);
 
-/** Energy counters in kWh: today's or lifetime totals. */
-export const energyTotals = z.object({
+const totalsShape = {
   solar: value,
-  grid: opt(z.object({ import: value, export: value })),
-  battery: opt(z.object({ charge: value, discharge: value })),
+  grid: obj({ import: value, export: value }),
+  battery: obj({ charge: value, discharge: value }),
   consumption: value,
+  /** Energy charged from the grid (AC charge); on the real service, not in the reference. */
   ac_charge: value,
-});
+};
+/** Energy counters in kWh: today's or lifetime totals. */
+export const energyTotals = z.object(totalsShape);
 export type EnergyTotals = z.infer<typeof energyTotals>;
 
 /** One 5-minute data point of GET /inverter/{serial}/data-points/{date}. */
@@ -61,17 +75,15 @@ export const inverterDataPoint = z.object({
   time: timestamp,
   /** Values seen: LOST, ERROR (and "Normal" in system-data); kept as sent. */
   status: opt(z.string()),
-  power: opt(
-    z.object({
-      solar: opt(solarPower),
-      grid: opt(gridPower),
-      battery: opt(batteryPower),
-      consumption: opt(consumptionPower),
-      inverter: opt(inverterPower),
-    }),
-  ),
-  today: opt(energyTotals),
-  total: opt(energyTotals),
+  power: obj({
+    solar: obj(solarShape),
+    grid: obj(gridShape),
+    battery: obj(batteryShape),
+    consumption: opt(consumptionPower),
+    inverter: obj(inverterShape),
+  }),
+  today: obj(totalsShape),
+  total: obj(totalsShape),
   is_metered: opt(z.boolean()),
 });
 export type InverterDataPoint = z.infer<typeof inverterDataPoint>;
@@ -81,21 +93,23 @@ export type InverterDataPoint = z.infer<typeof inverterDataPoint>;
  * `consumption` a plain number there (a `{power}` object is read as its power).
  */
 export const systemData = z.object({
-  time: timestamp,
+  /** Null or missing when the device has never reported. */
+  time: opt(timestamp),
   status: opt(z.string()),
-  solar: opt(solarPower),
-  grid: opt(gridPower),
-  battery: opt(batteryPower),
-  inverter: opt(inverterPower),
+  solar: obj(solarShape),
+  grid: obj(gridShape),
+  battery: obj(batteryShape),
+  inverter: obj(inverterShape),
   consumption: opt(consumptionPower.transform((consumption) => consumption.power)),
 });
 export type SystemData = z.infer<typeof systemData>;
 
 /** GET /inverter/{serial}/meter-data/latest (API notes): today's and lifetime counters in kWh. */
 export const meterData = z.object({
-  time: timestamp,
-  today: opt(energyTotals),
-  total: opt(energyTotals),
+  /** Null or missing when the device has never reported. */
+  time: opt(timestamp),
+  today: obj(totalsShape),
+  total: obj(totalsShape),
   is_metered: opt(z.boolean()),
 });
 export type MeterData = z.infer<typeof meterData>;

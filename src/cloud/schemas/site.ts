@@ -2,7 +2,8 @@ import { z } from "zod";
 import { list, numeric, opt, timestamp } from "./common.js";
 
 export const site = z.object({
-  id: z.number().int(),
+  /** The documentation's examples leave it out. */
+  id: opt(z.number().int()),
   name: z.string(),
   /** The owner's username. */
   account: opt(z.string()),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { opt, timestamp } from "./common.js";
+import { emptyAsObject, numeric, opt, timestamp } from "./common.js";
 
 /** Free-form on creation, so keys beyond the documented three are kept. */
 export const smartDeviceOtherData = z.looseObject({
@@ -12,14 +12,15 @@ export type SmartDeviceOtherData = z.infer<typeof smartDeviceOtherData>;
 export const smartDevice = z.object({
   uuid: z.string(),
   alias: opt(z.string()),
-  other_data: opt(smartDeviceOtherData),
+  /** `[]` when empty (PHP's empty map), as the documentation's examples show. */
+  other_data: emptyAsObject(smartDeviceOtherData).nullish(),
 });
 export type SmartDevice = z.infer<typeof smartDevice>;
 
 export const smartDeviceDataPoint = z.object({
   time: timestamp,
   /** W. */
-  power: z.number(),
+  power: numeric,
 });
 export type SmartDeviceDataPoint = z.infer<typeof smartDeviceDataPoint>;
 
@@ -50,8 +51,4 @@ export const smartDeviceDataRequest = z.object({
 });
 export type SmartDeviceDataRequest = z.input<typeof smartDeviceDataRequest>;
 
-/** One object or an array of them, read as an array. */
-export const oneOrMany = <T extends z.ZodType>(item: T) =>
-  z
-    .union([z.array(item), item])
-    .transform((value): z.output<T>[] => (Array.isArray(value) ? (value as z.output<T>[]) : [value as z.output<T>]));
+export { oneOrMany } from "./common.js";

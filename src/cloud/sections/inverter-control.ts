@@ -9,17 +9,20 @@ import {
   type PresetIdentifier,
   type PresetLegacyId,
   type PresetValues,
-  presetDescriptor,
+  presetList,
   presetValues,
   remoteControlAnswer,
   type SettingDescriptor,
   type SettingValue,
   type SlotsInput,
-  settingDescriptor,
+  settingList,
   slotsInput,
 } from "../schemas/inverter-control.js";
 
 const CONTROL = ["api:inverter:control"] as const;
+
+const presetsAnswer = data(presetList);
+const settingsAnswer = data(settingList);
 
 export const inverterControlEndpoints = {
   presets: defineEndpoint({
@@ -146,7 +149,7 @@ export class InverterControlApi {
     return this.http.call(
       inverterControlEndpoints.presets,
       { params: { inverter_serial_number: serial } },
-      data(z.array(presetDescriptor)),
+      presetsAnswer,
       options,
     );
   }
@@ -192,7 +195,7 @@ export class InverterControlApi {
     return this.http.call(
       inverterControlEndpoints.settings,
       { params: { inverter_serial_number: serial } },
-      data(z.array(settingDescriptor)),
+      settingsAnswer,
       options,
     );
   }

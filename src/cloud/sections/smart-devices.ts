@@ -1,11 +1,11 @@
 import { defineEndpoint } from "../endpoint.js";
+import { ResponseShapeError } from "../errors.js";
 import type { CallOptions, CloudHttp } from "../http.js";
 import type { PageIterator } from "../pagination.js";
-import { data } from "../schemas/common.js";
+import { data, oneOrMany } from "../schemas/common.js";
 import {
   type CreateSmartDeviceRequest,
   createSmartDeviceRequest,
-  oneOrMany,
   type SmartDevice,
   type SmartDeviceDataPoint,
   type SmartDeviceDataRequest,
@@ -48,6 +48,10 @@ export const smartDeviceEndpoints = {
   }),
 } as const;
 
+/** The service answers one device or several where one is expected; both read as a list. */
+const devicesAnswer = data(oneOrMany(smartDevice));
+const pointsAnswer = data(oneOrMany(smartDeviceDataPoint));
+
 export class SmartDevicesApi {
   constructor(private readonly http: CloudHttp) {}
 
@@ -58,11 +62,28 @@ export class SmartDevicesApi {
   /** Registers a smart device; the service answers with one device or several, read as an array. */
   async create(request: CreateSmartDeviceRequest, options?: CallOptions): Promise<SmartDevice[]> {
     const body = this.http.validate(smartDeviceEndpoints.create, createSmartDeviceRequest, request);
-    return this.http.call(smartDeviceEndpoints.create, { body }, data(oneOrMany(smartDevice)), options);
+    return this.http.call(smartDeviceEndpoints.create, { body }, devicesAnswer, options);
   }
 
-  get(uuid: string, options?: CallOptions): Promise<SmartDevice> {
-    return this.http.call(smartDeviceEndpoints.get, { params: { smartDevice_uuid: uuid } }, data(smartDevice), options);
+  /**
+   * One device. The documentation's example answers a list here: the device with this uuid is
+   * taken from it (or its only entry); a list without it fails at `data`, rather than handing
+   * back another device.
+   */
+  async get(uuid: string, options?: CallOptions): Promise<SmartDevice> {
+    const endpoint = smartDeviceEndpoints.get;
+    const devices = await this.http.call(endpoint, { params: { smartDevice_uuid: uuid } }, devicesAnswer, options);
+    const wanted = uuid.toLowerCase();
+    const found =
+      devices.find((device) => device.uuid.toLowerCase() === wanted) ?? (devices.length === 1 ? devices[0] : undefined);
+    if (found) return found;
+    throw new ResponseShapeError(
+      endpoint,
+      "data",
+      `expected the smart device ${uuid}, but the answer lists ${devices.length === 0 ? "no device" : `only ${devices.map((device) => device.uuid).join(", ")}`}`,
+      200,
+      devices,
+    );
   }
 
   data(uuid: string, options?: PageOptions): PageIterator<SmartDeviceDataPoint> {
@@ -80,7 +101,7 @@ export class SmartDevicesApi {
     return this.http.call(
       smartDeviceEndpoints.addData,
       { params: { smartDevice_uuid: uuid }, body },
-      data(oneOrMany(smartDeviceDataPoint)),
+      pointsAnswer,
       options,
     );
   }

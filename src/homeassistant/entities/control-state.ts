@@ -44,7 +44,7 @@ function evValue(entity: EntityDef, data: EvCommandDataMap): unknown {
     case "change-mode":
       return data["change-mode"]?.active;
     case "set-plug-and-go":
-      return data["set-plug-and-go"];
+      return data["set-plug-and-go"]?.value;
     case "adjust-charge-power-limit": {
       const range = data["adjust-charge-power-limit"];
       return range && (range.unit ?? "A") === "A" ? range.value : undefined;

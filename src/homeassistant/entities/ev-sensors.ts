@@ -1,3 +1,4 @@
+import { toKwh, toW } from "../../cloud/meter-units.js";
 import {
   type ChargerMeterRecord,
   type ChargingSession,
@@ -25,9 +26,16 @@ const diagnostic = { entity_category: "diagnostic" } as const;
 
 type Convert = (value: number, unit: number | null | undefined) => number | null;
 
-/** OCPP 1.6 implies Wh, W, A, V, Celsius and Percent when a record leaves the unit out. */
-const toKwh: Convert = (value, unit) => (unit === 1 ? value : unit === 0 || unit == null ? round(value / 1000) : null);
-const toW: Convert = (value, unit) => (unit === 4 || unit == null ? value : unit === 5 ? round(value * 1000) : null);
+/** Energy and power by the record's unit code; what a missing unit means is in cloud/meter-units. */
+const kwh: Convert = (value, unit) => {
+  const converted = toKwh({ value, unit });
+  return converted === null ? null : round(converted);
+};
+const watts: Convert = (value, unit) => {
+  const converted = toW({ value, unit });
+  return converted === null ? null : round(converted);
+};
+/** A, V, Celsius and Percent are taken as implied when a record leaves the unit out. */
 const toCelsius: Convert = (value, unit) =>
   unit === 12 || unit == null
     ? value
@@ -48,18 +56,18 @@ interface MeasurandField {
 }
 
 const MEASURANDS: readonly MeasurandField[] = [
-  { measurand: 13, entity: power("power", "Charging power", { icon: "mdi:ev-plug-type2" }), convert: toW },
+  { measurand: 13, entity: power("power", "Charging power", { icon: "mdi:ev-plug-type2" }), convert: watts },
   {
     measurand: 4,
     entity: { ...energy("energy", "Energy delivered", { icon: "mdi:counter" }), counter: "lifetime" },
-    convert: toKwh,
+    convert: kwh,
   },
   { measurand: 1, entity: current("current", "Charging current"), convert: as(10) },
   { measurand: 21, entity: voltage("voltage", "Voltage"), convert: as(11) },
   { measurand: 20, entity: temperature("temperature", "Temperature", diagnostic), convert: toCelsius },
   { measurand: 19, entity: batteryLevel("soc", "Car battery level"), convert: as(15) },
   { measurand: 2, entity: current("current_offered", "Current offered", diagnostic), convert: as(10) },
-  { measurand: 15, entity: power("power_offered", "Power offered", diagnostic), convert: toW },
+  { measurand: 15, entity: power("power_offered", "Power offered", diagnostic), convert: watts },
   { measurand: 11, entity: frequency("frequency", "Frequency", diagnostic), convert: (value) => value },
 ];
 
