@@ -89,7 +89,11 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--port <port>", "port to listen on; 0 picks a free one", "8787")
     .option("--speed <x>", "run the simulated clock x times faster", "1")
     .option("--seed <n>", "seed for a repeatable run", "1")
-    .option("--scenario <name|file>", "demo, fleet:N, or a scenario YAML file", "demo")
+    .option(
+      "--scenario <name|file>",
+      "demo, hybrid, ac-coupled, aio, gateway, three-phase, plant-ems, fleet:N, or a scenario YAML file",
+      "demo",
+    )
     .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
     .option("--json", "print one JSON line {url, tokens} when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {

@@ -16,7 +16,7 @@ export interface SimulatorOptions {
   readonly port?: number;
   readonly speed?: number;
   readonly seed?: number;
-  /** `demo`, `fleet:N`, a YAML file, or an already loaded scenario. */
+  /** A built-in name (demo, hybrid, ac-coupled, aio, gateway, three-phase, plant-ems), `fleet:N`, a YAML file, or an already loaded scenario. */
   readonly scenario?: string | Scenario;
   /** Simulated time at start-up, epoch ms; defaults to now. */
   readonly start?: number;

@@ -70,7 +70,7 @@ describe("energy2mqtt check", () => {
     expect(out).toContain("account: demo-owner (id 1001");
     expect(out).toMatch(/^ {2}SD2024G001 {2}GIV-HY5\.0 .*controllable: \d+ settings, \d+ presets$/m);
     expect(out).toContain("SE2024G101  GIV-AC3.0  1 battery module(s), 0 meter(s); controlled through EMS EM2024E001");
-    expect(out).toContain("EM2024E001  GIV-EMS  inverters SE2024G101, SE2024G102");
+    expect(out).toContain("EM2024E001  Plant EMS  inverters SE2024G101, SE2024G102");
     expect(out).toMatch(/Driveway {2}EVC2024A001 {2}uuid 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 {2}\d+ command/);
     expect(out).toContain("Dishwasher  uuid 9d7e4c2a-1b3f-4e5d-8a6c-0f1e2d3c4b5a");
     expect(out).toContain(`mqtt: mqtt://127.0.0.1:${brokerPort}: reachable`);

@@ -70,11 +70,13 @@ describe("control gate: EV charger commands", () => {
     const { outcome, requests } = await setup.apply({
       kind: "ev-command",
       uuid: CHARGER,
-      command: "enable-local-control",
-      request: { value: true },
+      command: "adjust-cp-voltage-range",
+      request: { min: 7.7, max: 10.4 },
     });
     expect(requests).toEqual([]);
-    expect(outcome.message).toBe(`Refused, nothing sent: Driveway (${CHARGER}) does not support enable-local-control`);
+    expect(outcome.message).toBe(
+      `Refused, nothing sent: Driveway (${CHARGER}) does not support adjust-cp-voltage-range`,
+    );
   });
 
   it("after a timeout reads the mode back once and follows it", async () => {

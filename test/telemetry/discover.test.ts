@@ -27,7 +27,7 @@ describe("discoverInventory", () => {
       dongleSerial: "WF2024D001",
       controllable: true,
       batteryCapacityKwh: 9.5,
-      firmware: { arm: 193, dsp: 190, dongle: "904" },
+      firmware: { arm: 193, dsp: 190, dongle: 904 },
     });
     expect(house?.emsSerial).toBeUndefined();
     expect(house?.settings).toHaveLength(79);
@@ -36,7 +36,7 @@ describe("discoverInventory", () => {
     expect(house?.meters).toHaveLength(1);
 
     expect(inventory.ems).toEqual([
-      { kind: "ems", serial: EMS, model: "GIV-EMS", inverterSerials: ["SE2024G101", "SE2024G102"] },
+      { kind: "ems", serial: EMS, model: "Plant EMS", inverterSerials: ["SE2024G101", "SE2024G102"] },
     ]);
     const children = inventory.inverters.filter((inverter) => inverter.emsSerial === EMS);
     expect(children.map((child) => child.serial).sort()).toEqual(["SE2024G101", "SE2024G102"]);

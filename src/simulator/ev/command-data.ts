@@ -11,7 +11,17 @@ import {
 } from "./settings.js";
 
 type DataOf<K extends EvCommandId> = z.input<(typeof EV_COMMANDS)[K]["data"]>;
-type DataBuilders = { [K in EvCommandId]: (settings: ChargerSettings) => DataOf<K> };
+
+/** set-plug-and-go's data as the real service answers it (predbat_comment_evc_cmd_set_plug_and_go.json). */
+export interface PlugAndGoData {
+  value: boolean;
+  disabled: boolean;
+  message: string | null;
+}
+
+type DataBuilders = { [K in Exclude<EvCommandId, "set-plug-and-go">]: (settings: ChargerSettings) => DataOf<K> } & {
+  "set-plug-and-go": (settings: ChargerSettings) => PlugAndGoData;
+};
 
 /** The installation mode (deprecated) each configuration mode corresponds to. */
 export const INSTALLATION_OF_CONFIGURATION = {
@@ -22,7 +32,10 @@ export const INSTALLATION_OF_CONFIGURATION = {
   E: "hybrid_inverter_control",
 } as const;
 
-/** Get Command Data for each command, from the charger's settings. */
+/**
+ * Get Command Data for each command, from the charger's settings. Where the evidence shows a
+ * command's data (predbat_comment_evc_cmd_*.json), this is its shape; elsewhere the reference's.
+ */
 export const COMMAND_DATA: DataBuilders = {
   "start-charge": () => [],
   "stop-charge": () => [],
@@ -32,7 +45,8 @@ export const COMMAND_DATA: DataBuilders = {
     value: s.currentLimitA,
     unit: "A",
   }),
-  "set-plug-and-go": (s) => s.plugAndGo,
+  // Nothing shows when the real service sets `disabled` or a message: the simulator never does.
+  "set-plug-and-go": (s) => ({ value: s.plugAndGo, disabled: false, message: null }),
   "set-session-energy-limit": (s) => ({
     min: SESSION_ENERGY_MIN_KWH,
     max: SESSION_ENERGY_MAX_KWH,

@@ -10,14 +10,21 @@ export type MeterRecord = z.input<typeof chargerMeterRecord>;
 /** The charger's only meter. */
 export const METER_ID = 0;
 
-/** Measurand and unit numbers of the reference's tables; a null unit is implied. */
+/**
+ * Measurand and unit numbers of the reference's tables; a null unit is implied. Public clients
+ * of the real service read the energy register as Wh and powers as kW (real-responses README),
+ * so the simulator sends them so, each labelled with its unit code: a client that honours the
+ * code and one that assumes those units both read them right.
+ */
 const M = {
   currentImport: { measurand: 1, unit: 10 },
   currentOffered: { measurand: 2, unit: 10 },
-  energyImportRegister: { measurand: 4, unit: 1 },
+  /** Wh (unit 0). */
+  energyImportRegister: { measurand: 4, unit: 0 },
   frequency: { measurand: 11, unit: null },
-  powerImport: { measurand: 13, unit: 4 },
-  powerOffered: { measurand: 15, unit: 4 },
+  /** kW (unit 5). */
+  powerImport: { measurand: 13, unit: 5 },
+  powerOffered: { measurand: 15, unit: 5 },
   soc: { measurand: 19, unit: 15 },
   temperature: { measurand: 20, unit: 12 },
   voltage: { measurand: 21, unit: 11 },
@@ -54,16 +61,15 @@ export function meterRecord(
   state: MeterState,
   wanted: ReadonlySet<number> | null,
 ): MeterRecord | null {
+  const voltage = round(ctx.voltage + (hash01(ctx.seed, "voltage", ms) - 0.5) * 8 - (state.powerW > 0 ? 1.5 : 0), 1);
   const all: Measurement[] = [
-    { ...M.energyImportRegister, value: round(state.registerKwh, 3) },
-    { ...M.powerImport, value: Math.round(state.powerW) },
-    { ...M.currentImport, value: round(state.powerW / (ctx.voltage * ctx.phases), 2) },
+    { ...M.energyImportRegister, value: round(state.registerKwh * 1000, 1) },
+    { ...M.powerImport, value: round(state.powerW / 1000, 3) },
+    // The current the measured power draws at the measured voltage.
+    { ...M.currentImport, value: round(state.powerW / (voltage * ctx.phases), 2) },
     { ...M.currentOffered, value: round(state.offeredA, 1) },
-    { ...M.powerOffered, value: Math.round(state.offeredA * ctx.voltage * ctx.phases) },
-    {
-      ...M.voltage,
-      value: round(ctx.voltage + (hash01(ctx.seed, "voltage", ms) - 0.5) * 8 - (state.powerW > 0 ? 1.5 : 0), 1),
-    },
+    { ...M.powerOffered, value: round((state.offeredA * ctx.voltage * ctx.phases) / 1000, 3) },
+    { ...M.voltage, value: voltage },
     { ...M.frequency, value: round(50 + (hash01(ctx.seed, "frequency", ms) - 0.5) * 0.1, 2) },
     { ...M.temperature, value: round(temperatureAt(ctx, ms, state.powerW), 1) },
   ];

@@ -13,8 +13,39 @@ import { callError, OFFLINE_BODY, resultBody, serverErrorBody, TIMEOUT_BODY } fr
 import { type ChargerSettings, defaultSettings } from "./settings.js";
 import type { ChargerActor, ChargerOptions, ChargerSpec, CommandAnswer, Session } from "./types.js";
 
-/** Rare commands this charger's firmware does not implement: they answer a NotSupported CallError. */
-export const UNSUPPORTED_COMMANDS: readonly EvCommandId[] = ["enable-local-control", "read-cp-voltage-and-duty-cycle"];
+/**
+ * The commands a real charger lists, in its order (predbat_comment_evc_commands.json). The
+ * reference's other commands are not among them: they answer a NotSupported CallError.
+ */
+export const LISTED_COMMANDS: readonly EvCommandId[] = [
+  "start-charge",
+  "stop-charge",
+  "adjust-charge-power-limit",
+  "set-plug-and-go",
+  "set-session-energy-limit",
+  "set-schedule",
+  "unlock-connector",
+  "delete-charging-profile",
+  "change-mode",
+  "restart-charger",
+  "change-randomised-delay-duration",
+  "add-id-tags",
+  "delete-id-tags",
+  "rename-id-tag",
+  "installation-mode",
+  "setup-version",
+  "set-active-schedule",
+  "set-max-import-capacity",
+  "enable-front-panel-led",
+  "configure-inverter-control",
+  "perform-factory-reset",
+  "configuration-mode",
+  "enable-local-control",
+];
+
+export const UNSUPPORTED_COMMANDS: readonly EvCommandId[] = EV_COMMAND_IDS.filter(
+  (id) => !LISTED_COMMANDS.includes(id),
+);
 
 export interface MeterQuery {
   startMs: number;
@@ -132,7 +163,7 @@ export class ChargerModel {
   }
 
   supportedCommands(): string[] {
-    return EV_COMMAND_IDS.filter((id) => !UNSUPPORTED_COMMANDS.includes(id));
+    return [...LISTED_COMMANDS];
   }
 
   /** The command's current data; undefined for a command the reference does not list. */

@@ -1,6 +1,5 @@
-import type { z } from "zod";
-import type { energyFlowRecord } from "../../cloud/schemas/inverter-data.js";
 import { dateOfDayNumber, dayNumber, formatLocal, localDate, localDateTimeToMs, utcMsOfLocal } from "../time.js";
+import type { EnergyFlowBody } from "./bodies.js";
 import { FLOW_COUNT } from "./dispatch.js";
 
 const HALF_HOUR_MS = 1_800_000;
@@ -69,7 +68,7 @@ export function energyFlowRecords(
   existsFrom: number,
   existsTo: number,
   sum: RangeSum,
-): z.input<typeof energyFlowRecord>[] {
+): EnergyFlowBody[] {
   const startMs = localDateTimeToMs(query.start, timeZone);
   const endMs = localDateTimeToMs(query.end, timeZone);
   const from = Math.max(startMs, existsFrom);
@@ -81,7 +80,7 @@ export function energyFlowRecords(
 
   const intervals: Iterable<[number, number]> =
     query.grouping === 4 ? [[startMs, endMs]] : buckets(query.grouping, from, to, timeZone);
-  const records: z.input<typeof energyFlowRecord>[] = [];
+  const records: EnergyFlowBody[] = [];
   const totals = new Float64Array(FLOW_COUNT);
   for (const [bucketStart, bucketEnd] of intervals) {
     totals.fill(0);

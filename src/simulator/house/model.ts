@@ -1,12 +1,5 @@
-import type { z } from "zod";
-import type {
-  energyFlowRecord,
-  inverterDataPoint,
-  inverterFaultEvent,
-  meterData,
-  systemData,
-} from "../../cloud/schemas/inverter-data.js";
 import { dateOfDayNumber, dayNumber, isoUtc, localDate } from "../time.js";
+import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
 import { type ControlSettings, readControl } from "./control.js";
 import { type DayDetail, DayRun, powersOf } from "./day-run.js";
 import { FLOW_COUNT } from "./dispatch.js";
@@ -44,7 +37,7 @@ export class InverterModel {
   private readonly liveDetails = new Map<number, DayDetail>();
   private offlineSince: number | undefined;
   private readonly offlineSpans: [number, number][] = [];
-  private offlineSnapshot: { system: z.input<typeof systemData>; meter: z.input<typeof meterData> } | undefined;
+  private offlineSnapshot: { system: SystemDataBody; meter: MeterDataBody } | undefined;
 
   constructor(
     readonly spec: InverterSpec,
@@ -76,17 +69,17 @@ export class InverterModel {
     }
   }
 
-  systemDataLatest(): z.input<typeof systemData> {
+  systemDataLatest(): SystemDataBody {
     if (this.offlineSince !== undefined) return this.lastHeard().system;
     return systemDataWire(this.currentReading(), this.status());
   }
 
-  meterDataLatest(): z.input<typeof meterData> {
+  meterDataLatest(): MeterDataBody {
     if (this.offlineSince !== undefined) return this.lastHeard().meter;
     return this.meterNow();
   }
 
-  dataPoints(date: string): z.input<typeof inverterDataPoint>[] {
+  dataPoints(date: string): DataPointBody[] {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return [];
     const day = dayNumber(date);
     if (dateOfDayNumber(day) !== date) return [];
@@ -100,19 +93,19 @@ export class InverterModel {
     });
   }
 
-  energyFlows(query: EnergyFlowQuery): z.input<typeof energyFlowRecord>[] {
+  energyFlows(query: EnergyFlowQuery): EnergyFlowBody[] {
     this.ensureLive();
     return energyFlowRecords(query, this.context.timezone, this.spec.commissionDate, this.nowMs(), (from, to, out) =>
       this.sumRange(from, to, out),
     );
   }
 
-  events(query: EventQuery): z.input<typeof inverterFaultEvent>[] {
+  events(query: EventQuery): FaultEventBody[] {
     const now = this.nowMs();
     const from = Math.max(query.startMs ?? this.spec.commissionDate, this.spec.commissionDate);
     const to = Math.min(query.endMs ?? now, now);
     if (from > to) return [];
-    const events: z.input<typeof inverterFaultEvent>[] = [];
+    const events: FaultEventBody[] = [];
     for (let day = this.dayOf(from) - 1; day <= this.dayOf(to); day++) {
       for (const fault of faultsStartingOn(this.context, day)) {
         if (fault.startMs >= now || fault.startMs > to || fault.endMs <= from) continue;
@@ -252,7 +245,7 @@ export class InverterModel {
     return readControl(this.settings);
   }
 
-  private meterNow(): z.input<typeof meterData> {
+  private meterNow(): MeterDataBody {
     const run = this.ensureLive();
     const today = counterUnits(run.flows, new Float64Array(COUNTER_COUNT));
     const before = this.history.ledger.unitsBefore(run.frame.day);
@@ -260,13 +253,13 @@ export class InverterModel {
     return meterDataWire(this.nowMs(), today, total);
   }
 
-  private lastHeard(): { system: z.input<typeof systemData>; meter: z.input<typeof meterData> } {
+  private lastHeard(): { system: SystemDataBody; meter: MeterDataBody } {
     this.offlineSnapshot ??= this.snapshot();
     return this.offlineSnapshot;
   }
 
   /** What the cloud last heard before going offline. */
-  private snapshot(): { system: z.input<typeof systemData>; meter: z.input<typeof meterData> } {
+  private snapshot(): { system: SystemDataBody; meter: MeterDataBody } {
     return { system: systemDataWire(this.currentReading(), "LOST"), meter: this.meterNow() };
   }
 

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import type { inverterDataPoint } from "../../cloud/schemas/inverter-data.js";
+import type { DataPointBody } from "./bodies.js";
 import {
   type DayDetail,
   STATE_BATTERY,
@@ -33,13 +32,9 @@ export interface PointWindow {
  * The 5-minute data points of a day's detail that the cloud received: none before
  * commissioning, while communication was lost or offline, or from `nowMs` on.
  */
-export function dataPointsOf(
-  context: HouseContext,
-  detail: DayDetail,
-  window: PointWindow,
-): z.input<typeof inverterDataPoint>[] {
+export function dataPointsOf(context: HouseContext, detail: DayDetail, window: PointWindow): DataPointBody[] {
   const { frame, slotFlows, slotState } = detail;
-  const points: z.input<typeof inverterDataPoint>[] = [];
+  const points: DataPointBody[] = [];
   const cumulative = new Float64Array(FLOW_COUNT);
   const today = new Float64Array(COUNTER_COUNT);
   const total = new Float64Array(COUNTER_COUNT);

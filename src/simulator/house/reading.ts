@@ -15,6 +15,7 @@ export interface Reading extends Powers {
   readonly inverterTempC: number;
   readonly gridVoltage: number;
   readonly gridFrequency: number;
+  readonly phases: 1 | 3;
 }
 
 /** Outdoor temperature: a seasonal swing and a daily one peaking mid-afternoon. */
@@ -49,11 +50,12 @@ export function reading(
     inverterW: powers.inverterW,
     timeMs,
     socPercent,
-    arraysW: shares.map((share) => powers.pvW * share),
+    arraysW: context.pvStrings ? shares.map((share) => powers.pvW * share) : [],
     arrayKwp: context.site.arrays.map((array) => array.kwp),
     batteryTempC,
     inverterTempC,
     gridVoltage,
     gridFrequency,
+    phases: context.phases,
   };
 }

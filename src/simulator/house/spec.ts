@@ -21,8 +21,15 @@ export interface InverterSpec {
   /** Epoch ms. */
   readonly commissionDate: number;
   readonly pvArrays: readonly PvArray[];
+  /**
+   * false: the PV is on another inverter and seen through a generation meter (an AC-coupled
+   * inverter, an All-In-One), so live data shows its power but no strings (`arrays: []`).
+   */
+  readonly pvStrings?: boolean;
   readonly battery: BatterySpec | null;
   readonly inverterMaxW: number;
+  /** 3 for a three-phase inverter: the grid current is shown per phase. Defaults to 1. */
+  readonly phases?: 1 | 3;
   readonly annualLoadKwh: number;
   readonly faultsPerMonth?: number;
 }
@@ -35,6 +42,8 @@ export interface HouseContext {
   readonly commissionMs: number;
   readonly site: SolarSite;
   readonly plant: Plant;
+  readonly phases: 1 | 3;
+  readonly pvStrings: boolean;
   readonly annualLoadKwh: number;
   readonly faultsPerMonth: number;
   readonly initialSocWh: number;
@@ -58,6 +67,8 @@ export function houseContext(spec: InverterSpec, seed: number): HouseContext {
       dodFloorPercent: (1 - depth) * 100,
       inverterMaxW: Math.max(0, spec.inverterMaxW),
     },
+    phases: spec.phases ?? 1,
+    pvStrings: spec.pvStrings ?? true,
     annualLoadKwh: Math.max(0, spec.annualLoadKwh),
     faultsPerMonth: spec.faultsPerMonth ?? 2,
     initialSocWh: (Math.min(100, Math.max(0, initialPercent)) / 100) * capacityWh,

@@ -1,17 +1,16 @@
-import type { z } from "zod";
-import type {
-  energyTotals,
-  inverterDataPoint,
-  inverterPower,
-  meterData,
-  solarPower,
-  systemData,
-} from "../../cloud/schemas/inverter-data.js";
 import { isoUtc } from "../time.js";
+import type {
+  BatteryBody,
+  DataPointBody,
+  EnergyTotalsBody,
+  GridBody,
+  InverterPowerBody,
+  MeterDataBody,
+  SolarBody,
+  SystemDataBody,
+} from "./bodies.js";
 import { WH_PER_UNIT } from "./ledger.js";
 import type { Reading } from "./reading.js";
-
-type EnergyTotals = z.input<typeof energyTotals>;
 
 const round = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;
@@ -20,7 +19,7 @@ const round = (value: number, decimals: number): number => {
 const kwh = (units: number | undefined): number => round(((units ?? 0) * WH_PER_UNIT) / 1000, 2);
 
 /** Counters in units of 0.01 kWh as the API's energy totals. */
-export function energyTotalsWire(units: ArrayLike<number>): EnergyTotals {
+export function energyTotalsWire(units: ArrayLike<number>): EnergyTotalsBody {
   return {
     solar: kwh(units[0]),
     grid: { import: kwh(units[1]), export: kwh(units[2]) },
@@ -30,7 +29,7 @@ export function energyTotalsWire(units: ArrayLike<number>): EnergyTotals {
   };
 }
 
-function solarWire(value: Reading): z.input<typeof solarPower> {
+function solarWire(value: Reading): SolarBody {
   return {
     power: Math.round(value.pvW),
     arrays: value.arraysW.map((watts, index) => {
@@ -46,16 +45,17 @@ function solarWire(value: Reading): z.input<typeof solarPower> {
   };
 }
 
-function gridWire(value: Reading) {
+function gridWire(value: Reading): GridBody {
   return {
     voltage: round(value.gridVoltage, 1),
-    current: round(Math.abs(value.gridW) / value.gridVoltage, 1),
+    // Per phase: a three-phase inverter's grid power is spread over three lines.
+    current: round(Math.abs(value.gridW) / value.gridVoltage / value.phases, 1),
     power: Math.round(value.gridW),
     frequency: round(value.gridFrequency, 2),
   };
 }
 
-function batteryWire(value: Reading) {
+function batteryWire(value: Reading): BatteryBody {
   return {
     percent: Math.round(value.socPercent),
     power: Math.round(value.batteryW),
@@ -63,7 +63,7 @@ function batteryWire(value: Reading) {
   };
 }
 
-function inverterWire(value: Reading): z.input<typeof inverterPower> {
+function inverterWire(value: Reading): InverterPowerBody {
   return {
     temperature: round(value.inverterTempC, 1),
     power: Math.round(value.inverterW),
@@ -78,7 +78,7 @@ export function dataPointWire(
   status: string,
   today: ArrayLike<number>,
   total: ArrayLike<number>,
-): z.input<typeof inverterDataPoint> {
+): DataPointBody {
   return {
     time: isoUtc(value.timeMs),
     status,
@@ -96,7 +96,7 @@ export function dataPointWire(
 }
 
 /** system-data/latest says "Normal" where the device listing says NORMAL. */
-export function systemDataWire(value: Reading, status: string): z.input<typeof systemData> {
+export function systemDataWire(value: Reading, status: string): SystemDataBody {
   return {
     time: isoUtc(value.timeMs),
     status: status.charAt(0) + status.slice(1).toLowerCase(),
@@ -108,10 +108,6 @@ export function systemDataWire(value: Reading, status: string): z.input<typeof s
   };
 }
 
-export function meterDataWire(
-  timeMs: number,
-  today: ArrayLike<number>,
-  total: ArrayLike<number>,
-): z.input<typeof meterData> {
+export function meterDataWire(timeMs: number, today: ArrayLike<number>, total: ArrayLike<number>): MeterDataBody {
   return { time: isoUtc(timeMs), today: energyTotalsWire(today), total: energyTotalsWire(total), is_metered: true };
 }

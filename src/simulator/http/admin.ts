@@ -63,9 +63,9 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
 }
 
 function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer {
-  const inverter = state.world.inverters.get(id);
+  const inverter = state.world.servedInverter(id);
   const charger = state.world.chargers.get(id);
-  if (!inverter && !charger) return notFound(`no inverter or charger "${id}"`);
+  if (!inverter && !charger) return notFound(`no inverter, EMS, gateway or charger "${id}"`);
   return parsed(deviceFault, body, (fault) => {
     const now = state.clock.now();
     inverter?.model.advanceTo(now);

@@ -18,6 +18,7 @@ import { findPreset, legacyId, PRESET_DEFINITIONS } from "./presets/catalogue.js
 import { internalFactory } from "./presets/internal.js";
 import type { DischargeOwner, InternalValues, PresetContext, PresetDefinition, PresetPlan } from "./presets/types.js";
 import { type SettingValue, storedValue } from "./stored-value.js";
+import { writtenValue } from "./written-value.js";
 
 export interface DeviceConditions {
   offline: boolean;
@@ -114,12 +115,14 @@ export class InverterControl {
 
   /**
    * The value is checked against the setting's rules before the inverter is asked (-4 with the
-   * problem in plain words), so a bad value is refused even when the inverter is offline.
+   * problem in plain words), so a bad value is refused even when the inverter is offline. Values
+   * sent as text are taken as the real service takes them (see written-value.ts).
    */
-  write(id: number, value: unknown): ControlAnswer {
+  write(id: number, sent: unknown): ControlAnswer {
     const setting = this.definitions.get(id);
     if (this.conditions.noAccess) return NO_ACCESS;
     if (!setting) return unknownSetting(id);
+    const value = writtenValue(setting.rules, sent);
     const check = checkValue(value, setting.rules);
     if (!check.ok) return invalid(`${setting.name} ${check.problems.join("; ")}`);
     const stored = storedValue(setting.rules, value);

@@ -30,6 +30,7 @@ export function demoScenario(): ScenarioInput {
             inverters: [
               {
                 serial: "SE2024G101",
+                kind: "ac-coupled",
                 model: "GIV-AC3.0",
                 commission_date: "2024-06-01",
                 pv_kwp: 0,
@@ -71,6 +72,177 @@ export function demoScenario(): ScenarioInput {
     ],
   };
 }
+
+const OWNER_ACTORS: ScenarioInput["actors"] = [
+  { name: "owner", account: "owner" },
+  { name: "readonly", account: "owner", scopes: "read" },
+];
+
+/** One account called `owner` with the given devices, on site 61435. */
+function oneHouse(name: string, devices: Omit<ScenarioInput["accounts"][number], "id" | "username">): ScenarioInput {
+  return {
+    name,
+    accounts: [{ id: 1001, username: "owner", site: { id: 61435, name: "Home" }, ...devices }],
+    actors: OWNER_ACTORS,
+  };
+}
+
+/** A single-phase hybrid with PV, battery and a meter. */
+export function hybridScenario(): ScenarioInput {
+  return oneHouse("hybrid", {
+    devices: [
+      {
+        serial: "WF2024H001",
+        inverter: {
+          serial: "SH2024G001",
+          kind: "hybrid",
+          commission_date: "2024-04-02",
+          pv_kwp: 5.2,
+          battery_kwh: 9.5,
+        },
+      },
+    ],
+  });
+}
+
+/** An AC-coupled battery inverter beside an existing PV system, which it sees through a generation meter. */
+export function acCoupledScenario(): ScenarioInput {
+  return oneHouse("ac-coupled", {
+    devices: [
+      {
+        serial: "WF2024C001",
+        inverter: {
+          serial: "SA2024G001",
+          kind: "ac-coupled",
+          commission_date: "2024-02-20",
+          pv_kwp: 3.2,
+          battery_kwh: 8.2,
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * A stand-alone All-In-One as the real listing shows one (GPRS dongle, integer firmware 904,
+ * `connections: {batteries, meters: []}`), and a smart plug with no other data (`other_data: []`).
+ */
+export function aioScenario(): ScenarioInput {
+  return oneHouse("aio", {
+    devices: [
+      {
+        serial: "WG2024A001",
+        type: "GPRS",
+        firmware_version: 904,
+        inverter: {
+          serial: "CH2024A001",
+          kind: "all-in-one",
+          commission_date: "2024-08-16",
+          pv_kwp: 4.5,
+          battery_kwh: 13.58,
+        },
+      },
+    ],
+    smart_devices: [
+      { uuid: "3c5e7a90-4b1d-4f2e-9a8c-7d6e5f4a3b2c", alias: "Heat pump plug", power_w: 2200, other_data: {} },
+    ],
+  });
+}
+
+/**
+ * A Gateway with two All-In-Ones behind it, shaped as the real listing of such a site
+ * (predbat_doc_communication_device_list.json): the gateway carries `connections.datalog`, the
+ * batteries of both, two meters and is-controllable; the All-In-Ones are not controllable.
+ */
+export function gatewayScenario(): ScenarioInput {
+  const aio = (n: number, date: string, firmware: number) => ({
+    serial: `WG2024A00${n}`,
+    type: "GPRS" as const,
+    firmware_version: firmware,
+    inverter: {
+      serial: `CH2024A00${n}`,
+      kind: "all-in-one" as const,
+      commission_date: date,
+      // 52 Ah at 307.2 V, 85% of it usable, as the real listing shows.
+      battery_kwh: 13.58,
+      pv_kwp: 3.6,
+      flags: ["full-power-discharge-in-eco-mode"],
+    },
+  });
+  return oneHouse("gateway", {
+    gateways: [
+      {
+        serial: "GW2024G001",
+        commission_date: "2024-05-24",
+        dongle: { serial: "WK2024G001", type: "GPRS", firmware_version: 206 },
+        meters: 2,
+        devices: [aio(1, "2024-08-16", 904), aio(2, "2024-05-24", 206)],
+      },
+    ],
+  });
+}
+
+/** A three-phase hybrid with a high-voltage battery. */
+export function threePhaseScenario(): ScenarioInput {
+  return oneHouse("three-phase", {
+    devices: [
+      {
+        serial: "WF2024T001",
+        inverter: {
+          serial: "ST2024G001",
+          kind: "three-phase",
+          commission_date: "2024-07-01",
+          pv_kwp: 8.4,
+          battery_kwh: 10.2,
+          annual_load_kwh: 6500,
+        },
+      },
+    ],
+  });
+}
+
+/** An EMS listed as "Plant EMS", and its two child inverters, which it controls. */
+export function plantEmsScenario(): ScenarioInput {
+  return oneHouse("plant-ems", {
+    ems: [
+      {
+        serial: "EM2025E001",
+        model: "Plant EMS",
+        commission_date: "2025-01-15",
+        meters: 2,
+        inverters: [
+          {
+            serial: "SE2025G201",
+            kind: "hybrid",
+            commission_date: "2025-01-15",
+            pv_kwp: 6,
+            battery_kwh: 9.5,
+            flags: ["full-power-discharge-in-eco-mode"],
+          },
+          {
+            serial: "SE2025G202",
+            kind: "ac-coupled",
+            commission_date: "2025-01-15",
+            pv_kwp: 2.4,
+            battery_kwh: 8.2,
+            flags: [],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+/** The built-in scenarios by name; `fleet:N` is built apart. */
+export const BUILTIN_SCENARIOS: Readonly<Record<string, () => ScenarioInput>> = {
+  demo: demoScenario,
+  hybrid: hybridScenario,
+  "ac-coupled": acCoupledScenario,
+  aio: aioScenario,
+  gateway: gatewayScenario,
+  "three-phase": threePhaseScenario,
+  "plant-ems": plantEmsScenario,
+};
 
 /** N inverters on one account, for scale. */
 export function fleetScenario(count: number): ScenarioInput {

@@ -1,17 +1,20 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { demoScenario, fleetScenario } from "./builtin.js";
+import { BUILTIN_SCENARIOS, fleetScenario } from "./builtin.js";
 import { type Scenario, scenarioSchema } from "./schema.js";
 
 export class ScenarioError extends Error {
   override readonly name = "ScenarioError";
 }
 
-/** `demo`, `fleet:N`, or a YAML file in the scenario format (see docs/simulator.md). */
+/** The built-in names `loadScenario` takes besides `fleet:N` and a file. */
+export const BUILTIN_SCENARIO_NAMES: readonly string[] = Object.keys(BUILTIN_SCENARIOS);
+
+/** A built-in (demo, hybrid, aio, gateway, ...), `fleet:N`, or a YAML file in the scenario format (see docs/simulator.md). */
 export function loadScenario(nameOrFile: string): Scenario {
   const fleet = /^fleet:(\d+)$/.exec(nameOrFile);
-  const input =
-    nameOrFile === "demo" ? demoScenario() : fleet ? fleetScenario(Number(fleet[1])) : readScenarioFile(nameOrFile);
+  const builtin = Object.hasOwn(BUILTIN_SCENARIOS, nameOrFile) ? BUILTIN_SCENARIOS[nameOrFile] : undefined;
+  const input = builtin ? builtin() : fleet ? fleetScenario(Number(fleet[1])) : readScenarioFile(nameOrFile);
   const result = scenarioSchema.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(top level)"}: ${issue.message}`);
@@ -26,7 +29,9 @@ function readScenarioFile(file: string): unknown {
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    throw new ScenarioError(`scenario "${file}" is neither a built-in (demo, fleet:N) nor a readable file`);
+    throw new ScenarioError(
+      `scenario "${file}" is neither a built-in (${BUILTIN_SCENARIO_NAMES.join(", ")}, fleet:N) nor a readable file`,
+    );
   }
   try {
     return parse(text);
@@ -49,6 +54,11 @@ function checkReferences(scenario: Scenario, source: string): void {
   const serials = scenario.accounts.flatMap((a) => [
     ...a.devices.flatMap((d) => [d.serial, d.inverter.serial]),
     ...a.ems.flatMap((e) => [e.serial, ...e.inverters.map((i) => i.serial)]),
+    ...a.gateways.flatMap((g) => [
+      g.serial,
+      g.dongle.serial,
+      ...g.devices.flatMap((d) => [d.serial, d.inverter.serial]),
+    ]),
   ]);
   const seen = new Set<string>();
   for (const serial of serials) {

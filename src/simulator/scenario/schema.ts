@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INVERTER_KINDS, KIND_PROFILES } from "./kinds.js";
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD");
 
@@ -36,22 +37,51 @@ export const READ_SCOPES: readonly Scope[] = ALL_SCOPES.filter(
   (scope) => !/control|write|delete|create|send|manage/.test(scope),
 );
 
-const inverterSchema = z.strictObject({
-  serial: z.string().regex(/^[A-Z0-9]{6,20}$/, "must be 6 to 20 upper-case letters and digits"),
-  model: z.string().default("GIV-HY5.0"),
+const serial = z.string().regex(/^[A-Z0-9]{6,20}$/, "must be 6 to 20 upper-case letters and digits");
+
+const inverterFields = z.strictObject({
+  serial,
+  /** Decides the defaults below and the hardware the listing shows (see kinds.ts). */
+  kind: z.enum(INVERTER_KINDS).default("hybrid"),
+  /** info.model; defaults by kind. */
+  model: z.string().min(1).optional(),
   commission_date: date,
-  pv_kwp: z.number().min(0).max(100).default(4.2),
+  /**
+   * PV on the site. Defaults to 4.2, or 0 for kinds without a PV input (ac-coupled, all-in-one),
+   * whose PV is on another inverter and seen through a generation meter.
+   */
+  pv_kwp: z.number().min(0).max(100).optional(),
+  /** Usable capacity. */
   battery_kwh: z.number().min(0).max(200).default(9.5),
-  max_power_w: z.number().min(500).max(100_000).default(5000),
+  /** Defaults by kind. */
+  max_power_w: z.number().min(500).max(100_000).optional(),
+  /** Defaults by kind: 3 for three-phase, else 1. */
+  phases: z.union([z.literal(1), z.literal(3)]).optional(),
   annual_load_kwh: z.number().min(0).max(100_000).default(3800),
   faults_per_month: z.number().min(0).max(100).default(2),
   /** Inverter flags, e.g. is-controllable, full-power-discharge-in-eco-mode. */
   flags: z.array(z.string()).default(["is-controllable", "full-power-discharge-in-eco-mode"]),
 });
 
+const inverterSchema = inverterFields.transform((inverter) => {
+  const profile = KIND_PROFILES[inverter.kind];
+  return {
+    ...inverter,
+    model: inverter.model ?? profile.model,
+    pv_kwp: inverter.pv_kwp ?? (profile.pvStrings ? 4.2 : 0),
+    max_power_w: inverter.max_power_w ?? profile.maxPowerW,
+    phases: inverter.phases ?? profile.phases,
+  };
+});
+
+/** A firmware version as the real service sends it: an integer (904), or text. */
+const firmware = z.union([z.number().int().min(0), z.string().min(1)]);
+
 const deviceSchema = z.strictObject({
-  serial: z.string().regex(/^[A-Z0-9]{6,20}$/, "must be 6 to 20 upper-case letters and digits"),
+  serial,
   type: z.enum(["WIFI", "GPRS"]).default("WIFI"),
+  /** The dongle's firmware; the real service sends an integer. */
+  firmware_version: firmware.default(904),
   inverter: inverterSchema,
 });
 
@@ -66,11 +96,31 @@ const chargerSchema = z.strictObject({
 });
 
 const emsSchema = z.strictObject({
-  serial: z.string().regex(/^[A-Z0-9]{6,20}$/),
+  serial,
+  /** info.model of the EMS's entry in the device listing. */
+  model: z.string().min(1).default("Plant EMS"),
   commission_date: date,
   /** Child inverters of the plant (controlled through the EMS). */
   inverters: z.array(inverterSchema).min(1).max(16),
   meters: z.number().int().min(1).max(8).default(2),
+  flags: z.array(z.string()).default(["is-controllable"]),
+});
+
+const gatewaySchema = z.strictObject({
+  /** The gateway, listed as an inverter whose model is Gateway. */
+  serial,
+  model: z.string().min(1).default("Gateway"),
+  commission_date: date,
+  /** The gateway's own dongle, also shown as its `connections.datalog`. */
+  dongle: z.strictObject({
+    serial,
+    type: z.enum(["WIFI", "GPRS"]).default("GPRS"),
+    firmware_version: firmware.default(206),
+  }),
+  meters: z.number().int().min(0).max(8).default(2),
+  flags: z.array(z.string()).default(["full-power-discharge-in-eco-mode", "is-controllable"]),
+  /** The All-In-Ones behind it, each with a dongle of its own; controlled through the gateway. */
+  devices: z.array(deviceSchema).min(1).max(8),
 });
 
 const smartDeviceSchema = z.strictObject({
@@ -78,6 +128,8 @@ const smartDeviceSchema = z.strictObject({
   alias: z.string(),
   /** Typical running power in W. */
   power_w: z.number().min(0).max(20_000).default(1200),
+  /** Left out: a graph colour, hardware id and local key. Empty: sent as `[]`, as PHP sends an empty map. */
+  other_data: z.record(z.string(), z.string()).optional(),
 });
 
 const accountSchema = z.strictObject({
@@ -95,6 +147,7 @@ const accountSchema = z.strictObject({
     .optional(),
   devices: z.array(deviceSchema).default([]),
   ems: z.array(emsSchema).default([]),
+  gateways: z.array(gatewaySchema).default([]),
   ev_chargers: z.array(chargerSchema).default([]),
   smart_devices: z.array(smartDeviceSchema).default([]),
 });
@@ -125,3 +178,5 @@ export type ScenarioAccount = Scenario["accounts"][number];
 export type ScenarioInverter = z.infer<typeof inverterSchema>;
 export type ScenarioCharger = z.infer<typeof chargerSchema>;
 export type ScenarioEms = z.infer<typeof emsSchema>;
+export type ScenarioGateway = z.infer<typeof gatewaySchema>;
+export type ScenarioDevice = z.infer<typeof deviceSchema>;

@@ -1,30 +1,61 @@
 import { ChargerModel } from "../ev/index.js";
 import { InverterModel, type InverterSpec } from "../house/index.js";
 import { InverterControl } from "../inverter-control/index.js";
+import type { InverterData } from "../plant/inverter-data.js";
+import { PlantModel } from "../plant/model.js";
 import { hash32, sequence } from "../random.js";
-import type { Scenario, ScenarioAccount, ScenarioInverter } from "../scenario/schema.js";
+import { KIND_PROFILES, nominalWh } from "../scenario/kinds.js";
+import type {
+  Scenario,
+  ScenarioAccount,
+  ScenarioDevice,
+  ScenarioEms,
+  ScenarioGateway,
+  ScenarioInverter,
+} from "../scenario/schema.js";
 import { utcMsOfLocal } from "../time.js";
 import { type AccountRecord, type Actor, buildAccounts, buildActors, reachableAccounts } from "./accounts.js";
+import { SerialMap } from "./serial-map.js";
 
-export interface InverterRecord {
+/** A device the `/inverter/{serial}/...` endpoints serve: an inverter, an EMS or a gateway. */
+export interface ServedInverter {
   readonly serial: string;
   readonly account: AccountRecord;
-  readonly deviceSerial: string;
-  readonly deviceType: "WIFI" | "GPRS";
   readonly commissionMs: number;
-  readonly source: ScenarioInverter;
-  readonly model: InverterModel;
+  readonly model: InverterData;
   readonly control: InverterControl;
-  /** Set for a child inverter of an EMS plant. */
-  readonly emsSerial?: string;
 }
 
-export interface EmsRecord {
-  readonly serial: string;
-  readonly account: AccountRecord;
-  readonly commissionMs: number;
+export interface InverterRecord extends ServedInverter {
+  readonly deviceSerial: string;
+  readonly deviceType: "WIFI" | "GPRS";
+  /** The dongle's firmware: an integer, as the real service sends it, unless the scenario says otherwise. */
+  readonly deviceFirmware: number | string;
+  readonly source: ScenarioInverter;
+  readonly model: InverterModel;
+  /** Set for a child inverter of an EMS plant. */
+  readonly emsSerial?: string;
+  /** Set for an All-In-One behind a gateway. */
+  readonly gatewaySerial?: string;
+}
+
+/** An EMS or a gateway: served as an inverter, its data the sum of its children's. */
+export interface PlantRecord extends ServedInverter {
+  readonly kind: "ems" | "gateway";
   readonly inverters: readonly InverterRecord[];
   readonly meterCount: number;
+  readonly modelName: string;
+  readonly flags: readonly string[];
+  readonly model: PlantModel;
+}
+
+export interface EmsRecord extends PlantRecord {
+  readonly kind: "ems";
+}
+
+export interface GatewayRecord extends PlantRecord {
+  readonly kind: "gateway";
+  readonly dongle: ScenarioGateway["dongle"];
 }
 
 export interface ChargerRecord {
@@ -76,10 +107,12 @@ export interface SentNotification {
 export class World {
   readonly accounts: Map<string, AccountRecord>;
   readonly actors: Map<string, Actor>;
-  readonly inverters = new Map<string, InverterRecord>();
-  readonly ems = new Map<string, EmsRecord>();
-  readonly chargers = new Map<string, ChargerRecord>();
-  readonly smartDevices = new Map<string, SmartDeviceRecord>();
+  /** Serials and UUIDs match without regard to case, as the real service matches them. */
+  readonly inverters = new SerialMap<InverterRecord>();
+  readonly ems = new SerialMap<EmsRecord>();
+  readonly gateways = new SerialMap<GatewayRecord>();
+  readonly chargers = new SerialMap<ChargerRecord>();
+  readonly smartDevices = new SerialMap<SmartDeviceRecord>();
   /** Keyed by inverter serial, then owner actor name, then snapshot name. */
   readonly snapshots = new Map<string, Map<string, SnapshotRecord>>();
   readonly presetProfiles: PresetProfileRecord[] = [];
@@ -109,12 +142,17 @@ export class World {
     return this.visibleAccounts(actor).has(account.username);
   }
 
-  /** The inverter, advanced to `now`, when the actor may see it. */
-  inverter(serial: string, actor: Actor, now: number): InverterRecord | undefined {
-    const record = this.inverters.get(serial);
+  /** The inverter, EMS or gateway with this serial (any case), advanced to `now`, when the actor may see it. */
+  inverter(serial: string, actor: Actor, now: number): ServedInverter | undefined {
+    const record = this.servedInverter(serial);
     if (!record || !this.canSee(actor, record.account)) return undefined;
     record.model.advanceTo(now);
     return record;
+  }
+
+  /** The inverter, EMS or gateway with this serial, in any case, whoever asks. */
+  servedInverter(serial: string): ServedInverter | undefined {
+    return this.inverters.get(serial) ?? this.ems.get(serial) ?? this.gateways.get(serial);
   }
 
   charger(uuid: string, actor: Actor, now: number): ChargerRecord | undefined {
@@ -124,6 +162,7 @@ export class World {
     return record;
   }
 
+  /** `serial` is the device's own spelling (record.serial), so every case finds the same snapshots. */
   snapshotsOf(serial: string, owner: string): Map<string, SnapshotRecord> {
     let byOwner = this.snapshots.get(`${serial}|${owner}`);
     if (!byOwner) {
@@ -142,21 +181,9 @@ export class World {
   private addDevices(source: ScenarioAccount): void {
     const account = this.accounts.get(source.username);
     if (!account) return;
-    for (const device of source.devices) {
-      this.addInverter(account, device.inverter, device.serial, device.type);
-    }
-    for (const ems of source.ems) {
-      const inverters = ems.inverters.map((inverter) =>
-        this.addInverter(account, inverter, ems.serial, "WIFI", ems.serial),
-      );
-      this.ems.set(ems.serial, {
-        serial: ems.serial,
-        account,
-        commissionMs: this.dayMs(ems.commission_date),
-        inverters,
-        meterCount: ems.meters,
-      });
-    }
+    for (const device of source.devices) this.addDevice(account, device);
+    for (const ems of source.ems) this.addEms(account, ems);
+    for (const gateway of source.gateways) this.addGateway(account, gateway);
     for (const charger of source.ev_chargers) {
       const firstInverter = source.devices[0]?.inverter.serial;
       const model = new ChargerModel(
@@ -193,7 +220,11 @@ export class World {
         account,
         alias: smart.alias,
         serialNumber: `SD-${smart.uuid.slice(0, 8).toUpperCase()}`,
-        otherData: { graph_color: "#3f51b5", hardware_id: smart.uuid.slice(0, 12), local_key: "0123456789abcdef" },
+        otherData: smart.other_data ?? {
+          graph_color: "#3f51b5",
+          hardware_id: smart.uuid.slice(0, 12),
+          local_key: "0123456789abcdef",
+        },
         powerW: smart.power_w,
         posted: [],
         createdMs: this.startMs - 90 * 86_400_000,
@@ -201,15 +232,93 @@ export class World {
     }
   }
 
+  private addDevice(
+    account: AccountRecord,
+    device: ScenarioDevice,
+    parent: { emsSerial?: string; gatewaySerial?: string } = {},
+  ): InverterRecord {
+    return this.addInverter(account, device.inverter, {
+      deviceSerial: device.serial,
+      deviceType: device.type,
+      deviceFirmware: device.firmware_version,
+      ...parent,
+    });
+  }
+
+  private addEms(account: AccountRecord, ems: ScenarioEms): void {
+    const inverters = ems.inverters.map((inverter) =>
+      this.addInverter(account, inverter, {
+        deviceSerial: ems.serial,
+        deviceType: "WIFI",
+        deviceFirmware: 904,
+        emsSerial: ems.serial,
+      }),
+    );
+    const commissionMs = this.dayMs(ems.commission_date);
+    this.ems.set(ems.serial, {
+      kind: "ems",
+      serial: ems.serial,
+      account,
+      commissionMs,
+      inverters,
+      meterCount: ems.meters,
+      modelName: ems.model,
+      flags: ems.flags,
+      model: this.plantModel(inverters, commissionMs, true),
+      control: this.plantControl(ems.serial, ems.flags),
+    });
+  }
+
+  private addGateway(account: AccountRecord, gateway: ScenarioGateway): void {
+    const inverters = gateway.devices.map((device) =>
+      this.addDevice(account, device, { gatewaySerial: gateway.serial }),
+    );
+    const commissionMs = this.dayMs(gateway.commission_date);
+    this.gateways.set(gateway.serial, {
+      kind: "gateway",
+      serial: gateway.serial,
+      account,
+      commissionMs,
+      inverters,
+      meterCount: gateway.meters,
+      modelName: gateway.model,
+      flags: gateway.flags,
+      dongle: gateway.dongle,
+      model: this.plantModel(inverters, commissionMs, false),
+      control: this.plantControl(gateway.serial, gateway.flags),
+    });
+  }
+
+  private plantModel(inverters: readonly InverterRecord[], commissionMs: number, counters: boolean): PlantModel {
+    return new PlantModel(
+      inverters.map((record) => ({
+        model: record.model,
+        capacityWh: nominalWh(record.source.kind, record.source.battery_kwh),
+      })),
+      { commissionMs, counters },
+    );
+  }
+
+  /** An EMS's or gateway's own settings and presets; no evidence shows its listing, so it has the Gen3 one. */
+  private plantControl(serial: string, flags: readonly string[]): InverterControl {
+    return new InverterControl({ serial, flags, random: sequence(hash32(this.seed, serial)) });
+  }
+
   private addInverter(
     account: AccountRecord,
     source: ScenarioInverter,
-    deviceSerial: string,
-    deviceType: "WIFI" | "GPRS",
-    emsSerial?: string,
+    device: {
+      deviceSerial: string;
+      deviceType: "WIFI" | "GPRS";
+      deviceFirmware: number | string;
+      emsSerial?: string;
+      gatewaySerial?: string;
+    },
   ): InverterRecord {
     const seed = hash32(this.seed, source.serial);
     const control = new InverterControl({ serial: source.serial, flags: source.flags, random: sequence(seed) });
+    const profile = KIND_PROFILES[source.kind];
+    const rateW = Math.min(profile.maxBatteryRateW, source.max_power_w);
     const spec: InverterSpec = {
       serial: source.serial,
       model: source.model,
@@ -218,17 +327,19 @@ export class World {
       longitude: this.scenario.longitude,
       commissionDate: this.dayMs(source.commission_date),
       pvArrays: source.pv_kwp > 0 ? [{ kwp: source.pv_kwp, tiltDeg: 35, azimuthDeg: 180 }] : [],
+      pvStrings: profile.pvStrings,
       battery:
         source.battery_kwh > 0
           ? {
-              capacityWh: source.battery_kwh * 1000,
-              nominalVoltage: 51.2,
-              maxChargeW: Math.min(3600, source.max_power_w),
-              maxDischargeW: Math.min(3600, source.max_power_w),
-              depthOfDischarge: 1,
+              capacityWh: nominalWh(source.kind, source.battery_kwh),
+              nominalVoltage: profile.battery.nominalVoltage,
+              maxChargeW: rateW,
+              maxDischargeW: rateW,
+              depthOfDischarge: profile.battery.depthOfDischarge,
             }
           : null,
       inverterMaxW: source.max_power_w,
+      phases: source.phases,
       annualLoadKwh: source.annual_load_kwh,
       faultsPerMonth: source.faults_per_month,
     };
@@ -236,13 +347,11 @@ export class World {
     const record: InverterRecord = {
       serial: source.serial,
       account,
-      deviceSerial,
-      deviceType,
       commissionMs: spec.commissionDate,
       source,
       model,
       control,
-      ...(emsSerial ? { emsSerial } : {}),
+      ...device,
     };
     this.inverters.set(source.serial, record);
     return record;

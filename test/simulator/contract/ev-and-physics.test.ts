@@ -45,8 +45,8 @@ describe("simulator through the client: EV charger commands", () => {
   });
 
   it("a command the charger does not support is refused with a NotSupported CallError", async () => {
-    expect(await owner.evChargers.commands(CHARGER)).not.toContain("enable-local-control");
-    const unsupported = await owner.evChargers.sendCommand(CHARGER, "enable-local-control", { value: true });
+    expect(await owner.evChargers.commands(CHARGER)).not.toContain("adjust-cp-voltage-range");
+    const unsupported = await owner.evChargers.sendCommand(CHARGER, "adjust-cp-voltage-range", { min: 7.7, max: 10.4 });
     expect(unsupported).toMatchObject({ ok: false, code: -5, mayHaveApplied: false, error: { code: "NotSupported" } });
   });
 

@@ -4,6 +4,12 @@ import { UNSUPPORTED_COMMANDS } from "../../../src/simulator/ev/index.js";
 import { CarPlan, dayOf } from "../../../src/simulator/ev/plan.js";
 import { ACTOR, charger, info, MINUTE_MS, nextVisit, pluggedIn, SEED, START, send, sessions } from "./helpers.js";
 
+/** set-plug-and-go's `value`: its data is `{value, disabled, message}`, as the real service answers. */
+function plugAndGo(model: ReturnType<typeof charger>): unknown {
+  const data = model.commandData("set-plug-and-go");
+  return typeof data === "object" && data !== null && "value" in data ? data.value : undefined;
+}
+
 function modeData(model: ReturnType<typeof charger>) {
   return EV_COMMANDS["change-mode"].data.parse(model.commandData("change-mode"));
 }
@@ -21,12 +27,13 @@ describe("command data and support", () => {
   it("lists every command but the unsupported ones", () => {
     const supported = charger().supportedCommands();
     expect(supported.length).toBe(EV_COMMAND_IDS.length - UNSUPPORTED_COMMANDS.length);
-    expect(supported).not.toContain("enable-local-control");
+    expect(supported).not.toContain("adjust-cp-voltage-range");
+    expect(supported).toContain("enable-local-control");
     expect(supported).toContain("set-schedule");
   });
 
   it("answers a CallError NotSupported for an unsupported command", () => {
-    expect(send(charger(), "enable-local-control", { value: true })).toEqual({
+    expect(send(charger(), "adjust-cp-voltage-range", { min: 7.7, max: 10.4 })).toEqual({
       code: -5,
       success: false,
       message: "CallError",
@@ -223,9 +230,9 @@ describe("faults", () => {
       model.injectTimeouts(8);
       const outcomes: boolean[] = [];
       for (let i = 0; i < 8; i++) {
-        const before = model.commandData("set-plug-and-go");
+        const before = plugAndGo(model);
         send(model, "set-plug-and-go", { enabled: !before });
-        outcomes.push(model.commandData("set-plug-and-go") !== before);
+        outcomes.push(plugAndGo(model) !== before);
       }
       return outcomes;
     };
@@ -266,12 +273,12 @@ describe("settings commands", () => {
       max_battery_discharge_power_to_evc: 500,
       mode: "Eco",
     });
-    send(model, "adjust-cp-voltage-range", { min: 7.7, max: 10.4 });
-    expect(model.commandData("adjust-cp-voltage-range")).toEqual({ min: 7.7, max: 10.4 });
-    send(model, "adjust-suspended-state-wait-timeout", { value: 3600 });
-    expect(model.commandData("adjust-suspended-state-wait-timeout")).toEqual({ value: 3600 });
+    send(model, "enable-local-control", { value: true });
+    expect(model.commandData("enable-local-control")).toEqual({ value: true });
     send(model, "set-plug-and-go", { enabled: false });
-    expect(model.commandData("set-plug-and-go")).toBe(false);
+    expect(model.commandData("set-plug-and-go")).toEqual({ value: false, disabled: false, message: null });
+    send(model, "set-plug-and-go", { enabled: true });
+    expect(model.commandData("set-plug-and-go")).toEqual({ value: true, disabled: false, message: null });
     send(model, "set-session-energy-limit", { limit: 20 });
     expect(model.commandData("set-session-energy-limit")).toEqual({ min: 0.1, max: 250, value: 20, unit: "kWh" });
     send(model, "set-session-energy-limit", {});

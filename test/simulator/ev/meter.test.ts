@@ -4,7 +4,8 @@ import { charger, DAY_MS, HOUR_MS, MINUTE_MS, meter, nextVisit, reading, START }
 const FIVE_MINUTES = 5 * MINUTE_MS;
 /** The first five-minute boundary at or after `ms`. */
 const boundary = (ms: number) => Math.ceil(ms / FIVE_MINUTES) * FIVE_MINUTES;
-const UNITS: Record<number, number | null> = { 4: 1, 13: 4, 1: 10, 2: 10, 15: 4, 21: 11, 11: null, 20: 12, 19: 15 };
+/** The register in Wh (0) and powers in kW (5), as public clients read the real service's; the rest as OCPP implies. */
+const UNITS: Record<number, number | null> = { 4: 0, 13: 5, 1: 10, 2: 10, 15: 5, 21: 11, 11: null, 20: 12, 19: 15 };
 
 describe("meter data", () => {
   it("has a record every five minutes, oldest first, in [start, end)", () => {
@@ -61,10 +62,11 @@ describe("meter data", () => {
     model.advanceTo(from + 2 * HOUR_MS);
     const records = meter(model, from, from + 2 * HOUR_MS + 1, [4, 13]);
     expect(records.length).toBe(25);
-    expect(reading(records[1] ?? { measurements: [] }, 13)).toBe(6 * 230);
+    // 6 A at 230 V is 1.38 kW; two hours of it put 2760 Wh on the register.
+    expect(reading(records[1] ?? { measurements: [] }, 13)).toBe((6 * 230) / 1000);
     const first = reading(records[0] ?? { measurements: [] }, 4) ?? 0;
     const last = reading(records.at(-1) ?? { measurements: [] }, 4) ?? 0;
-    expect(last - first).toBeCloseTo(1.38 * 2, 2);
+    expect(last - first).toBeCloseTo(1380 * 2, 0);
   });
 
   it("history is the same for the same seed and differs for another", () => {

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import type { energyFlowRecord, inverterDataPoint } from "../../../src/cloud/schemas/inverter-data.js";
+import type { DataPointBody, EnergyFlowBody } from "../../../src/simulator/house/bodies.js";
 import type { InverterSpec, SettingsView, SettingValue } from "../../../src/simulator/house/index.js";
 import { utcMsOfLocal } from "../../../src/simulator/time.js";
 
@@ -47,8 +46,8 @@ export function house(overrides: Partial<InverterSpec> = {}, initialSocPercent =
   };
 }
 
-export type Point = z.input<typeof inverterDataPoint>;
-export type FlowRecord = z.input<typeof energyFlowRecord>;
+export type Point = DataPointBody;
+export type FlowRecord = EnergyFlowBody;
 
 export const num = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0));
 

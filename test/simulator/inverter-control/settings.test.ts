@@ -62,7 +62,7 @@ describe("settings of the simulated Gen3 hybrid", () => {
       message: "Battery Reserve % Limit must be between 4 and 100",
     });
     expect(control.write(64, "24:00").message).toBe("AC Charge 1 Start Time must be a time as HH:mm");
-    expect(control.write(24, "true").message).toBe("Enable Eco Mode must be true or false");
+    expect(control.write(24, "yes").message).toBe("Enable Eco Mode must be true or false");
     expect(control.write(96, 4).message).toBe("Pause Battery must be one of 0, 1, 2, 3");
     expect(control.write(83, 99).message).toBe("Restart Inverter must be exactly 100");
     expect(writes).toEqual([]);

@@ -4,7 +4,7 @@ import type { AccountRecord } from "../../world/accounts.js";
 import type { World } from "../../world/world.js";
 import { notFound, ok, paginate } from "../envelope.js";
 import type { RequestContext, Route } from "../route.js";
-import { devicesOf } from "./devices.js";
+import { devicesOf } from "./device-bodies.js";
 
 export function accountBody(world: World, account: AccountRecord): z.input<typeof accountSchema> {
   const offsetHours = tzOffsetHours(world.scenario.timezone, Date.now());

@@ -1,9 +1,18 @@
+import type { ControlAnswer } from "../../inverter-control/index.js";
 import { notFound, ok, topLevel } from "../envelope.js";
 import { bodyObject, type Route } from "../route.js";
 import { withInverter } from "./inverter-lookup.js";
 import { validate } from "./validation.js";
 
 const NO_ACCESS = { value: -3, success: false, message: "Device does not exist or access denied" };
+
+/**
+ * A read that worked answers `{value}` only (avasapollo_read_*.json); one that did not keeps
+ * the remote control code with success and message, as a refused write does.
+ */
+function readAnswer(answer: ControlAnswer): ControlAnswer | { value: ControlAnswer["value"] } {
+  return answer.success ? { value: answer.value } : answer;
+}
 
 function settingId(text: string | undefined): number | undefined {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
@@ -56,7 +65,7 @@ export const inverterControlRoutes: readonly Route[] = [
       if (id === undefined) return notFound("Setting not found.");
       return (
         validate(c.body, { context: ["optional", "string"] }) ??
-        withInverter(c, (record) => ok(record.control.read(id)))
+        withInverter(c, (record) => ok(readAnswer(record.control.read(id))))
       );
     },
   },

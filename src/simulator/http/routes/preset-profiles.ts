@@ -1,5 +1,5 @@
 import { PROFILE_PRESETS } from "../../../cloud/schemas/inverter-control.js";
-import type { InverterRecord, PresetProfileRecord } from "../../world/world.js";
+import type { PresetProfileRecord, ServedInverter } from "../../world/world.js";
 import { type Answer, forbidden, invalid, notFound, ok, topLevel } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";
 import { withInverter } from "./inverter-lookup.js";
@@ -26,7 +26,7 @@ function profilesOf(c: RequestContext, serial: string): PresetProfileRecord[] {
 /** The profile named by the body's name and preset on the path's inverter, or 404. */
 function withNamedProfile(
   c: RequestContext,
-  handle: (record: InverterRecord, profile: PresetProfileRecord) => Answer,
+  handle: (record: ServedInverter, profile: PresetProfileRecord) => Answer,
 ): Answer {
   return withInverter(c, (record) => {
     const { name, preset } = bodyObject(c.body) as { name: string; preset: string };

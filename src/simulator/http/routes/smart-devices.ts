@@ -10,8 +10,10 @@ import { validate } from "./validation.js";
 const HALF_HOUR = 1_800_000;
 const HISTORY_DAYS = 7;
 
+/** PHP sends an empty map as `[]` (doc_get_smart_device.json: `other_data: []`). */
 function deviceBody(record: SmartDeviceRecord) {
-  return { uuid: record.uuid, alias: record.alias, other_data: record.otherData };
+  const otherData = Object.keys(record.otherData).length > 0 ? record.otherData : [];
+  return { uuid: record.uuid, alias: record.alias, other_data: otherData };
 }
 
 /** A week of half-hourly readings: the appliance runs for an hour or two on most days. */
@@ -67,7 +69,8 @@ export const smartDeviceRoutes: readonly Route[] = [
       const digest = createHash("sha256").update(`${c.world.seed}:${serial}`).digest("hex");
       const uuid = `${digest.slice(0, 8)}-${digest.slice(8, 12)}-4${digest.slice(13, 16)}-a${digest.slice(17, 20)}-${digest.slice(20, 32)}`;
       const existing = c.world.smartDevices.get(uuid);
-      if (existing) return ok(deviceBody(existing));
+      // The documented answers carry a list of devices (doc_post_smart_device.json).
+      if (existing) return ok([deviceBody(existing)]);
       const record: SmartDeviceRecord = {
         uuid,
         account: c.actor.account,
@@ -82,14 +85,15 @@ export const smartDeviceRoutes: readonly Route[] = [
         createdMs: c.now,
       };
       c.world.smartDevices.set(uuid, record);
-      return ok(deviceBody(record), 201);
+      return ok([deviceBody(record)], 201);
     },
   },
   {
     method: "GET",
     path: "/smart-device/{smartDevice_uuid}",
     scopes: ["api:smart-device:read"],
-    handle: (c) => withDevice(c, (record) => ok(deviceBody(record))),
+    // A list holding the one device, as documented (doc_get_smart_device_id.json).
+    handle: (c) => withDevice(c, (record) => ok([deviceBody(record)])),
   },
   {
     method: "GET",
@@ -112,7 +116,7 @@ export const smartDeviceRoutes: readonly Route[] = [
         const body = bodyObject(c.body);
         const point = { time: isoUtc(Date.parse(String(body.time))), power: Number(body.power) };
         record.posted.push(point);
-        return ok(point, 201);
+        return ok([point], 201);
       }),
   },
 ];

@@ -1,4 +1,4 @@
-import type { InverterRecord, SnapshotRecord } from "../../world/world.js";
+import type { ServedInverter, SnapshotRecord } from "../../world/world.js";
 import { type Answer, invalid, notFound, ok } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";
 import { withInverter } from "./inverter-lookup.js";
@@ -13,7 +13,7 @@ function snapshotName(c: RequestContext) {
 /** The path's inverter, the snapshot name, and the snapshots the calling actor owns on it. */
 function withSnapshots(
   c: RequestContext,
-  handle: (record: InverterRecord, name: string, snapshots: Map<string, SnapshotRecord>) => Answer,
+  handle: (record: ServedInverter, name: string, snapshots: Map<string, SnapshotRecord>) => Answer,
 ): Answer {
   return withInverter(c, (record) =>
     handle(record, c.params.name ?? "", c.world.snapshotsOf(record.serial, c.actor.name)),
