@@ -68,7 +68,8 @@ export async function startApp(
       client,
       audit: store?.audit ?? loggingAudit(logger),
       devices: {
-        inverter: (serial) => inventory.inverters.find((i) => i.serial === serial),
+        inverter: (serial) =>
+          inventory.inverters.find((i) => i.serial === serial) ?? inventory.ems.find((e) => e.serial === serial),
         charger: (uuid) => inventory.evChargers.find((c) => c.uuid === uuid),
       },
       logger,

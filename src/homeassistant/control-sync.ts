@@ -2,7 +2,7 @@ import type { CloudClient } from "../cloud/client.js";
 import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
 import type { ChangeOutcome, ChangeRequest } from "../control/index.js";
 import type { Logger } from "../log.js";
-import type { Device, EvChargerDevice, InverterDevice } from "../telemetry/inventory.js";
+import { type ControllableDevice, type Device, type EvChargerDevice, hasControls } from "../telemetry/inventory.js";
 import type { ControlSource, EvCommandDataMap } from "./entities/index.js";
 import { presetsOfSetting, settingsOfPreset } from "./linked-controls.js";
 
@@ -38,7 +38,7 @@ export class ControlSync {
 
   /** Reads every control value of a device; failures leave that value unknown. */
   async load(id: string, device: Device, signal?: AbortSignal): Promise<ControlSource> {
-    if (device.kind === "inverter" && device.controllable) await this.loadInverter(id, device, signal);
+    if (hasControls(device)) await this.loadInverter(id, device, signal);
     if (device.kind === "ev_charger") await this.loadCharger(id, device, signal);
     return this.source(id);
   }
@@ -58,14 +58,14 @@ export class ControlSync {
     const source = this.entry(id);
     const options = { priority: "command" as const, ...(signal ? { signal } : {}) };
     await this.readTouched(source, request, outcome, options);
-    if (device?.kind === "inverter" && request.kind !== "ev-command" && outcome.ok)
+    if (device && hasControls(device) && request.kind !== "ev-command" && outcome.ok)
       await this.readLinked(id, device, request, options);
     return source;
   }
 
   private async readLinked(
     id: string,
-    device: InverterDevice,
+    device: ControllableDevice,
     request: Exclude<ChangeRequest, { kind: "ev-command" }>,
     options: { priority: "command"; signal?: AbortSignal },
   ): Promise<void> {
@@ -128,7 +128,7 @@ export class ControlSync {
     return source;
   }
 
-  private async loadInverter(id: string, device: InverterDevice, signal?: AbortSignal): Promise<void> {
+  private async loadInverter(id: string, device: ControllableDevice, signal?: AbortSignal): Promise<void> {
     const source = this.entry(id);
     const options = { priority: "background" as const, ...(signal ? { signal } : {}) };
     const presets: Record<string, Awaited<ReturnType<CloudClient["inverterControl"]["presetValues"]>>> = {};

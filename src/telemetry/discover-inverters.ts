@@ -1,5 +1,6 @@
 import { type CallOptions, type CloudClient, CloudError } from "../cloud/index.js";
 import type { CommunicationDevice, Inverter } from "../cloud/schemas/communication-device.js";
+import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
 import type { Logger } from "../log.js";
 import type { EmsDevice, Inventory, InverterDevice } from "./inventory.js";
 import { orEmpty } from "./tolerate.js";
@@ -48,24 +49,26 @@ export async function discoverInverters(
         const [settings, presets] =
           known?.controllable === controllable
             ? [[...known.settings], [...known.presets]]
-            : controllable
-              ? await Promise.all([
-                  orEmpty(
-                    client.inverterControl.settings(inverter.serial, call),
-                    `settings of ${inverter.serial}`,
-                    logger,
-                  ),
-                  orEmpty(
-                    client.inverterControl.presets(inverter.serial, call),
-                    `presets of ${inverter.serial}`,
-                    logger,
-                  ),
-                ])
-              : [[], []];
+            : await listingsOf(client, inverter.serial, controllable, call, logger);
         return inverterDevice(device, inverter, { emsSerial, controllable, settings, presets });
       }),
   );
   return { inverters, ems };
+}
+
+/** Settings and presets of a controllable device, read through the inverter endpoints; none otherwise. */
+async function listingsOf(
+  client: CloudClient,
+  serial: string,
+  controllable: boolean,
+  call: CallOptions,
+  logger?: Logger,
+): Promise<[SettingDescriptor[], PresetDescriptor[]]> {
+  if (!controllable) return [[], []];
+  return Promise.all([
+    orEmpty(client.inverterControl.settings(serial, call), `settings of ${serial}`, logger),
+    orEmpty(client.inverterControl.presets(serial, call), `presets of ${serial}`, logger),
+  ]);
 }
 
 async function emsOf(
@@ -87,11 +90,17 @@ async function emsOf(
   const byDongle = found
     .filter((f) => f !== plant && !isEms(f.inverter) && f.device.serial_number.startsWith(serial))
     .map((f) => f.inverter.serial);
+  const controllable = plant.inverter.flags.includes(CONTROLLABLE);
+  const [settings, presets] = await listingsOf(client, serial, controllable, call, logger);
   return {
     kind: "ems",
     serial,
     model: plant.inverter.info?.model ?? "EMS",
     inverterSerials: listed.length > 0 ? listed : byDongle,
+    flags: plant.inverter.flags,
+    controllable,
+    settings,
+    presets,
   };
 }
 

@@ -45,11 +45,29 @@ export interface InverterDevice {
   readonly presets: readonly PresetDescriptor[];
 }
 
+/**
+ * An EMS plant. Its children are controlled through it (api-notes), and the real service
+ * serves its settings and presets on the ordinary inverter endpoints, so a controllable EMS
+ * carries the same listings as an inverter.
+ */
 export interface EmsDevice {
   readonly kind: "ems";
   readonly serial: string;
   readonly model: string;
   readonly inverterSerials: readonly string[];
+  readonly flags: readonly string[];
+  /** The EMS acts on remote control (flag is-controllable). */
+  readonly controllable: boolean;
+  readonly settings: readonly SettingDescriptor[];
+  readonly presets: readonly PresetDescriptor[];
+}
+
+/** A device whose settings and presets can be written: a stand-alone inverter, a gateway or an EMS. */
+export type ControllableDevice = InverterDevice | EmsDevice;
+
+/** True for a device with settings and presets of its own. */
+export function hasControls(device: Device): device is ControllableDevice {
+  return (device.kind === "inverter" || device.kind === "ems") && device.controllable;
 }
 
 export interface EvChargerDevice {

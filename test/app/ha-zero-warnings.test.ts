@@ -23,7 +23,7 @@ import { startTestSimulator } from "../helpers/simulator.js";
  */
 
 /** The scenarios wanted; those the simulator does not know (yet) are listed, not skipped silently. */
-const WANTED = ["demo", "fleet:3", "gateway", "aio", "three-phase", "plant-ems"];
+const WANTED = ["demo", "fleet:3", "hybrid", "ac-coupled", "gateway", "aio", "three-phase", "plant-ems"];
 /** The figure for the note: messages published in the first seconds after start. */
 const FIRST_SECONDS = 10;
 const QUIET_MS = 1500;
@@ -61,6 +61,10 @@ interface Session {
   readonly dailyResets: readonly Finding[];
   readonly report: string;
 }
+
+it("runs every scenario it wants: none is missing from the simulator", () => {
+  expect(missing).toEqual([]);
+});
 
 let broker: TestBroker;
 beforeAll(async () => {

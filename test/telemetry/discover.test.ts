@@ -35,9 +35,14 @@ describe("discoverInventory", () => {
     expect(house?.batteries).toHaveLength(1);
     expect(house?.meters).toHaveLength(1);
 
-    expect(inventory.ems).toEqual([
+    expect(inventory.ems).toMatchObject([
       { kind: "ems", serial: EMS, model: "Plant EMS", inverterSerials: ["SE2024G101", "SE2024G102"] },
     ]);
+    // A controllable EMS (is-controllable) carries its settings and presets, read through the inverter endpoints.
+    const [plant] = inventory.ems;
+    expect(plant?.controllable).toBe(true);
+    expect(plant?.settings.length).toBeGreaterThan(0);
+    expect(plant?.presets.map((preset) => preset.identifier)).toContain("plant-ems-enable-control");
     const children = inventory.inverters.filter((inverter) => inverter.emsSerial === EMS);
     expect(children.map((child) => child.serial).sort()).toEqual(["SE2024G101", "SE2024G102"]);
     for (const child of children) {

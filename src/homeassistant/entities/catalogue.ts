@@ -29,7 +29,9 @@ function catalogue(device: Device, details: DeviceDetails | undefined): EntityDe
     case "inverter":
       return inverterEntities(device, details);
     case "ems":
-      return emsEntities(device, details);
+      return device.controllable
+        ? [...emsEntities(device, details), ...presetEntities(device.presets), ...settingEntities(device)]
+        : emsEntities(device, details);
     case "ev_charger":
       return [...evSensorEntities(), ...evControlEntities(device, details)];
     case "smart_device":

@@ -1,7 +1,7 @@
 import { EV_COMMANDS } from "../../cloud/schemas/ev-commands.js";
 import { checkValue } from "../../cloud/validation-rules.js";
 import type { ChangeRequest, SettingValue } from "../../control/change.js";
-import { type Device, deviceName } from "../../telemetry/inventory.js";
+import { type Device, deviceName, hasControls } from "../../telemetry/inventory.js";
 import { entitiesFor } from "./catalogue.js";
 import { parsePayload } from "./payload.js";
 import type { CommandTarget, ControlSource, DeviceDetails, EntityDef } from "./types.js";
@@ -34,7 +34,7 @@ function presetRequest(
   value: SettingValue | undefined,
   current: ControlSource | undefined,
 ): CommandResult {
-  if (device.kind !== "inverter") return fail(`${describe(device)} has no presets`);
+  if (!hasControls(device)) return fail(`${describe(device)} has no presets`);
   const fields: Record<string, unknown> = {};
   for (const name of target.alsoRequired) {
     const known = current?.presets?.[target.preset]?.[name];
@@ -93,7 +93,7 @@ export function commandFor(
   }
   switch (target.kind) {
     case "setting":
-      if (device.kind !== "inverter") return fail(`${describe(device)} has no settings`);
+      if (!hasControls(device)) return fail(`${describe(device)} has no settings`);
       if (parsed.value === undefined) return fail(`${entity.name} has no value to write`);
       return {
         ok: true,

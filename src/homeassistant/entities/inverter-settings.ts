@@ -1,5 +1,5 @@
 import type { SettingDescriptor } from "../../cloud/schemas/inverter-control.js";
-import type { InverterDevice } from "../../telemetry/inventory.js";
+import type { ControllableDevice } from "../../telemetry/inventory.js";
 import { controlEntity, unitFor } from "./control-entity.js";
 import { ruleShape } from "./rule-shape.js";
 import type { EntityDef } from "./types.js";
@@ -39,7 +39,7 @@ function keys(settings: readonly SettingDescriptor[]): Map<number, string> {
 }
 
 /** One control per setting whose rules say what kind of value it takes. */
-export function settingEntities(device: InverterDevice): EntityDef[] {
+export function settingEntities(device: Pick<ControllableDevice, "settings" | "presets">): EntityDef[] {
   const keyOf = keys(device.settings);
   const withPresets = device.presets.length > 0;
   return device.settings.flatMap((setting): EntityDef[] => {

@@ -65,6 +65,10 @@ export const ems: EmsDevice = {
   serial: "EM2024E001",
   model: "EMS",
   inverterSerials: ["SE2024G101", "SE2024G102"],
+  flags: [],
+  controllable: false,
+  settings: [],
+  presets: [],
 };
 
 export const charger: EvChargerDevice = {
