@@ -100,6 +100,22 @@ describe("energy2mqtt check", () => {
     expect(err).toContain(`${file}:4: poll.inverter`);
   });
 
+  it("exits 2 on a poll duration out of range (zero, negative, beyond a day), naming file, line, key and range", async () => {
+    for (const [text, shown] of [
+      ["0s", "0s"],
+      ["-5", "-5s"],
+      ["99999999h", "99999999h"],
+    ] as const) {
+      const file = configFor("poll", ["poll:", "  meter: 5m", `  ev_charger: ${text}`]);
+      const { code, out, err } = await check(file);
+      expect(code, text).toBe(2);
+      expect(out).toBe("");
+      expect(err).toContain(
+        `${file}:3: poll.ev_charger: ${shown} is out of range: use a duration from 1s to 24h, e.g. 30s`,
+      );
+    }
+  });
+
   it("without a cloud says that run will use the built-in simulator, and reports an unreachable broker", async () => {
     const port = await freePort();
     const file = configFor("local", ["mqtt:", `  url: mqtt://127.0.0.1:${port}`]);
