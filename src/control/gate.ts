@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
-import type { AuditLog } from "../store/index.js";
+import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { auditEntry, targetOf } from "./audit-entry.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 import type { ChangeContext } from "./context.js";
@@ -21,6 +21,20 @@ export interface ControlGateDeps {
   readonly now?: () => number;
   /** How long a known setting value is trusted to skip a write; 10 minutes by default. */
   readonly cacheMaxAgeMs?: number;
+}
+
+/** A command refused before it could become a change request: its payload, device or control was wrong. */
+export interface Refusal {
+  /** inverter, ev_charger, smart_device; `device` when the device itself is unknown. */
+  readonly targetKind: string;
+  /** Serial or uuid, as the command named it. */
+  readonly target: string;
+  /** e.g. `set:<entity>` for a Home Assistant command, `preset:<id>` for a bridge action. */
+  readonly action: string;
+  /** What was asked, short (a payload is capped by the caller). */
+  readonly request: Readonly<Record<string, unknown>>;
+  /** Why, in the words the requester is answered with. */
+  readonly reason: string;
 }
 
 export interface ApplyOptions {
@@ -62,6 +76,37 @@ export class ControlGate {
     });
   }
 
+  /**
+   * Records a command refused before it reached the gate as a change (a bad payload, an unknown
+   * device or control), so that the audit log holds every outcome. Nothing is sent.
+   */
+  refuse(refusal: Refusal, requester: Requester): ChangeOutcome {
+    const outcome: ChangeOutcome = {
+      ok: false,
+      verified: false,
+      skipped: false,
+      refused: true,
+      message: refusal.reason,
+    };
+    this.write(
+      {
+        at: this.now(),
+        source: requester.source,
+        ...(requester.name === undefined ? {} : { requesterName: requester.name }),
+        targetKind: refusal.targetKind,
+        target: refusal.target,
+        action: refusal.action,
+        request: JSON.parse(JSON.stringify(refusal.request)) as AuditEntryInput["request"],
+        ok: false,
+        verified: false,
+        skipped: false,
+        message: refusal.reason,
+      },
+      outcome,
+    );
+    return outcome;
+  }
+
   /** A setting's value as read elsewhere (telemetry, a caller), so that unchanged writes can be skipped. */
   remember(serial: string, settingId: number, value: SettingValue): void {
     this.cache.remember(serial, settingId, value);
@@ -90,12 +135,15 @@ export class ControlGate {
   }
 
   private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): void {
-    const target = targetOf(request);
+    this.write(auditEntry(request, requester, outcome, this.now()), outcome);
+  }
+
+  private write(entry: AuditEntryInput, outcome: ChangeOutcome): void {
     const fields = {
-      target: target.id,
-      action: target.action,
-      source: requester.source,
-      requester: requester.name,
+      target: entry.target,
+      action: entry.action,
+      source: entry.source,
+      requester: entry.requesterName,
       ok: outcome.ok,
       code: outcome.code,
       verified: outcome.verified,
@@ -104,7 +152,7 @@ export class ControlGate {
     if (outcome.ok) this.logger.info(fields, outcome.message);
     else this.logger.warn(fields, outcome.message);
     try {
-      this.audit.record(auditEntry(request, requester, outcome, this.now()));
+      this.audit.record(entry);
     } catch (error) {
       // The change itself is done; a failing store must not hide its outcome from the requester.
       this.logger.error({ err: error, ...fields }, "the audit log could not record this change");
