@@ -148,14 +148,55 @@ export class RulesEngine implements RulesRuntime {
       if (this.stopped) throw new Error(`rule ${name} was not run: the rules engine is stopped`);
       void this.enqueue(async () => {
         try {
-          const now = this.now();
-          const window = this.open.get(name) ?? { start: now, end: now };
-          resolve(await this.act(rule, "manual", window, {}));
+          resolve(await this.runManually(rule));
         } catch (error) {
           reject(error);
         }
       }).then(() => reject(new Error(`rule ${name} was not run: the rules engine stopped`)));
     });
+  }
+
+  /**
+   * Run now: in an open window, the rule's actions for that window. A window rule outside its
+   * window gets a window of its own from now, as long as its next planned one (so a timed slot is
+   * never zero-length), with the same promise to put things back at its end; without a planned
+   * window its length is unknown and nothing is sent. Other rules simply run.
+   */
+  private async runManually(rule: Rule): Promise<RuleRunResult> {
+    const now = this.now();
+    const open = this.open.get(rule.name);
+    if (open) return this.act(rule, "manual", open, {});
+    if (!rule.when.some(isWindowTrigger)) return this.act(rule, "manual", { start: now, end: now }, {});
+    const next = this.planned.get(rule.name)?.find((window) => window.end > now);
+    if (!next) {
+      return this.finishRun(
+        rule,
+        false,
+        false,
+        `not run: ${rule.name} is a window rule and no window is planned for it yet, so its length is not known; nothing was sent`,
+        [],
+      );
+    }
+    const window: OpenWindow = {
+      start: now,
+      end: now + (next.end - Math.max(next.start, now)),
+      period: undefined,
+      obligation: undefined,
+      controls: new Set(),
+      failed: false,
+    };
+    this.open.set(rule.name, window);
+    this.emit({
+      type: "window",
+      rule: rule.name,
+      phase: "open",
+      window: { start: window.start, end: window.end },
+      message: `run now, for the length of the planned window (${next.label}): ${this.span(window)}`,
+    });
+    const result = await this.act(rule, "manual", window, next.plan);
+    // Its end closes it and keeps the promise to restore, as for a planned window.
+    this.schedule();
+    return result;
   }
 
   prices(at?: number): Prices {
