@@ -1,6 +1,6 @@
 import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
 import { pino } from "pino";
-import { asyncScheduler, Subject, type Subscription } from "rxjs";
+import { asyncScheduler, Observable, Subject, type Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { RuleObligation } from "../../store/index.js";
 import { cronTimes } from "../cron-times.js";
@@ -45,8 +45,22 @@ type Why = "window" | "cron" | "state" | "manual";
 type EventInput = RuleEvent extends infer E ? (E extends RuleEvent ? Omit<E, "at"> : never) : never;
 
 /** The running rules; see startRules(). */
+/** At most this many events from before anyone listened are kept for the first listeners. */
+const EARLY_EVENTS = 100;
+
 export class RulesEngine implements RulesRuntime {
-  readonly events$ = new Subject<RuleEvent>();
+  private readonly events = new Subject<RuleEvent>();
+  /**
+   * What the rules did before anyone listened (a window opened, a restore after a restart, inside
+   * start()): replayed to each subscriber, so that Home Assistant hears of it once it follows.
+   */
+  private readonly early: RuleEvent[] = [];
+  private listened = false;
+  readonly events$: Observable<RuleEvent> = new Observable<RuleEvent>((subscriber) => {
+    this.listened = true;
+    for (const event of this.early) subscriber.next(event);
+    return this.events.subscribe(subscriber);
+  });
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly timers: Timers;
@@ -229,7 +243,7 @@ export class RulesEngine implements RulesRuntime {
     for (const task of this.cronTasks) await task.stop();
     this.readings?.unsubscribe();
     await this.queue;
-    this.events$.complete();
+    this.events.complete();
   }
 
   // --- scheduling -------------------------------------------------------------------------
@@ -718,7 +732,11 @@ export class RulesEngine implements RulesRuntime {
     const full = { ...event, at: this.now() } as RuleEvent;
     const log = event.type === "failure" || (event.type === "restore" && !event.ok) ? "warn" : "info";
     this.logger[log]({ event: full }, `rule ${event.rule}: ${event.message}`);
-    this.events$.next(full);
+    if (!this.listened) {
+      this.early.push(full);
+      if (this.early.length > EARLY_EVENTS) this.early.shift();
+    }
+    this.events.next(full);
   }
 
   private setLastRun(name: string, ok: boolean, message: string): void {
