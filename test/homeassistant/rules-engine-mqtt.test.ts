@@ -5,7 +5,7 @@ import { baseTopic, startBridge } from "./rules-harness.js";
 
 const json = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 
-describe("rule events at start-up reach MQTT", () => {
+describe("the rules engine over MQTT", () => {
   let broker: TestBroker;
   beforeAll(async () => {
     broker = await startTestBroker();
@@ -52,6 +52,51 @@ describe("rule events at start-up reach MQTT", () => {
         .filter((m) => m.topic === `${base}/rules/event`)
         .map((m) => `${json(m.payload).type}:${json(m.payload).phase ?? json(m.payload).status}`);
       expect(published).toEqual(["window:open", "action:planned", "action:applied"]);
+    } finally {
+      await harness.stop();
+      await run.runtime.stop();
+      await env.stop();
+    }
+  });
+
+  it("the run now button on a window rule outside its window opens one for the planned length, to be put back", async () => {
+    const env = await startEnv({
+      start: Date.parse("2025-01-14T16:00:00Z"),
+      rules: [
+        "timezone: Europe/London",
+        "tariffs:",
+        "  import: { type: zones, price: 0.3, zones: [{ hours: '00:30-04:30', price: 0.09 }] }",
+        "rules:",
+        "  - name: night",
+        "    when: { price: { below: 0.1 } }",
+        "    do:",
+        "      - preset: timed-charge",
+        '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 90 }] }',
+      ],
+    });
+    const run = await env.startRuntime();
+    const base = baseTopic();
+    const harness = await startBridge(broker, base);
+    try {
+      await harness.bridge.attachRules(run.runtime, { timeZone: "Europe/London" });
+      const mark = harness.observer.messages.length;
+      await harness.observer.publish(`${base}/rules/set/run_night`, "PRESS");
+      const result = await harness.seen(mark, (m) => m.topic === `${base}/rules/result`);
+      expect(json(result.payload)).toMatchObject({ entity: "run_night", ok: true });
+      const [promise] = run.store.ruleObligations.pending();
+      // 16:00 now; the planned window is 00:30-04:30, four hours: the slot runs 16:00-20:00.
+      expect(promise).toMatchObject({
+        rule: "night",
+        windowStart: Date.parse("2025-01-14T16:00:00Z"),
+        windowEnd: Date.parse("2025-01-14T20:00:00Z"),
+      });
+      const values = await env.checker.inverterControl.presetValues("SD2024G001", "timed-charge");
+      expect((values.slots as unknown[])[0]).toMatchObject({ start_time: "16:00", end_time: "20:00" });
+      const opened = await harness.seen(
+        mark,
+        (m) => m.topic === `${base}/rules/event` && json(m.payload).type === "window",
+      );
+      expect(json(opened.payload)).toMatchObject({ phase: "open", rule: "night" });
     } finally {
       await harness.stop();
       await run.runtime.stop();
