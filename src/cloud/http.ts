@@ -73,6 +73,8 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** This call's own timeout, instead of the client's (a write kept open for its late answer). */
   readonly timeoutMs?: number;
+  /** Called as each attempt leaves, after its wait for the rate budget. */
+  readonly onSend?: () => void;
 }
 
 export interface RequestInput {
@@ -246,6 +248,7 @@ export class CloudHttp {
     const { signal } = options;
     const budget = this.budgetFor(endpoint);
     const permit: Permit = await budget.acquire(priority, signal);
+    options.onSend?.();
     const started = performance.now();
     let status: number | undefined;
     try {

@@ -38,10 +38,21 @@ export async function sendChange<T>(
   context: ChangeContext,
   send: (options: CallOptions) => Promise<T>,
 ): Promise<Sent<T>> {
-  const pending = settled(send({ ...callOptions(context), timeoutMs: context.timing.lateAnswerMs }));
-  const timer = pause(context.timing.answerMs);
-  const first = await Promise.race([pending, timer.done.then(() => undefined)]);
-  timer.cancel();
+  // The wait counts from when the request leaves, not from its wait for the rate budget.
+  let timer: ReturnType<typeof pause> | undefined;
+  let leave: () => void = () => {};
+  const left = new Promise<void>((resolve) => {
+    leave = resolve;
+  });
+  const pending = settled(
+    send({ ...callOptions(context), timeoutMs: context.timing.lateAnswerMs, onSend: () => leave() }),
+  );
+  const soft = left.then(() => {
+    timer = pause(context.timing.answerMs);
+    return timer.done.then(() => undefined);
+  });
+  const first = await Promise.race([pending, soft]);
+  timer?.cancel();
   return first === undefined ? { pending } : { answered: first };
 }
 
