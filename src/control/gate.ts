@@ -91,7 +91,10 @@ export class ControlGate {
     };
   }
 
-  /** Never throws for device or validation problems: every path ends in an outcome and one audit row. */
+  /**
+   * Never throws for device or validation problems: every path ends in an outcome and one audit
+   * row, and a second row when a write's answer comes after the outcome was given.
+   */
   apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     const target = targetOf(request);
     return this.queue.runHolding(`${target.kind}:${target.id}`, async () => {
