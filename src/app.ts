@@ -74,6 +74,8 @@ export async function startApp(
       },
       logger,
     });
+    // Before the store closes: a write still waiting for its late answer is given up and recorded.
+    stack.push(() => gate.stop());
     const history: DaemonHistory | undefined =
       store && startDaemonHistory(config, client, store, () => inventory, logger);
     if (history) {

@@ -71,6 +71,10 @@ export interface RequestEvent {
 export interface CallOptions {
   readonly priority?: Priority;
   readonly signal?: AbortSignal;
+  /** This call's own timeout, instead of the client's (a write kept open for its late answer). */
+  readonly timeoutMs?: number;
+  /** Called as each attempt leaves, after its wait for the rate budget. */
+  readonly onSend?: () => void;
 }
 
 export interface RequestInput {
@@ -95,7 +99,8 @@ export class CloudHttp {
   private readonly base: string;
   private readonly authorization: string;
   private readonly budgetKey: string;
-  private readonly timeoutMs: number;
+  /** How long one request may take, unless a call says otherwise. */
+  readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly transport: Transport;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
@@ -186,7 +191,7 @@ export class CloudHttp {
     for (let attempt = 1; ; attempt++) {
       let failure: CloudError;
       try {
-        const response = await this.once(endpoint, url, body, priority, attempt, options.signal);
+        const response = await this.once(endpoint, url, body, priority, attempt, options);
         if (acceptAnyStatus || (response.status >= 200 && response.status < 300)) return response;
         failure =
           response.status === 429
@@ -238,10 +243,12 @@ export class CloudHttp {
     body: string | undefined,
     priority: Priority,
     attempt: number,
-    signal: AbortSignal | undefined,
+    options: CallOptions,
   ): Promise<RawResponse> {
+    const { signal } = options;
     const budget = this.budgetFor(endpoint);
     const permit: Permit = await budget.acquire(priority, signal);
+    options.onSend?.();
     const started = performance.now();
     let status: number | undefined;
     try {
@@ -254,7 +261,7 @@ export class CloudHttp {
         },
         body,
         signal,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: options.timeoutMs ?? this.timeoutMs,
       });
       status = response.status;
       const text = response.text;

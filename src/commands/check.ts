@@ -2,7 +2,8 @@ import { connect } from "node:net";
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { redactUrl } from "../homeassistant/mqtt-connection.js";
-import { loadRules, RulesError, rulesPath } from "../rules/load.js";
+import { checkRulesOnDevices } from "../rules/device-check.js";
+import { type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile } from "./shared.js";
 
@@ -23,6 +24,7 @@ export async function runCheckCommand(
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
   let config: Config;
+  let rules: LoadedRules | undefined;
   try {
     const loaded = loadConfig(configFile(options.config));
     config = loaded.config;
@@ -30,7 +32,7 @@ export async function runCheckCommand(
       loaded.file ? `configuration: ${loaded.file} is valid\n` : "configuration: none found, the embedded defaults\n",
     );
     if (config.rules) {
-      const rules = loadRules(rulesPath(config.rules, loaded.file));
+      rules = loadRules(rulesPath(config.rules, loaded.file));
       out.write(`rules: ${rules.file} is valid (${rules.rules.rules.length} rule(s))\n`);
     }
   } catch (error) {
@@ -38,34 +40,57 @@ export async function runCheckCommand(
     err.write(`${error.message}\n`);
     return 2;
   }
-  const code = await checkCloud(config, out, err);
+  const cloud = await checkCloud(config, out, err);
+  const rulesCode = rules && cloud.inventory ? checkRulesAgainst(rules, cloud.inventory, out, err) : 0;
   out.write(await describeMqtt(config.mqtt.url));
   out.write(`store: ${config.store.path}\n`);
-  return code;
+  return Math.max(cloud.code, rulesCode);
 }
 
-async function checkCloud(config: Config, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+/** The rules' literal values against the devices' own rules: a value out of range fails now, not at 01:00. */
+function checkRulesAgainst(
+  rules: LoadedRules,
+  inventory: Inventory,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): number {
+  const result = checkRulesOnDevices(rules, inventory);
+  const templated =
+    result.templated > 0 ? `; ${result.templated} templated value(s) can only be checked when the rule runs` : "";
+  if (result.problems.length > 0) {
+    err.write(`rules do not fit the account's devices:\n  ${result.problems.join("\n  ")}\n`);
+    return 2;
+  }
+  out.write(`rules: ${result.checked} literal value(s) fit the devices' own rules${templated}\n`);
+  return 0;
+}
+
+async function checkCloud(
+  config: Config,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<{ code: number; inventory?: Inventory }> {
   const { url, token } = config.cloud;
   if (!url) {
     out.write(
       `cloud: none configured; \`energy2mqtt run\` will use the built-in simulator (demo house). Set cloud.url and cloud.token for your own account.${token ? " (cloud.token is set but is unused without cloud.url.)" : ""}\n`,
     );
-    return 0;
+    return { code: 0 };
   }
   if (!token) {
     err.write(
       "cloud.url is set but cloud.token is not: create an API token in the portal and set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN)\n",
     );
-    return 2;
+    return { code: 2 };
   }
   try {
     const inventory = await discoverInventory(cloudClient(config, url, token), { logger: cliLogger(config) });
     out.write(`cloud: ${redactUrl(url)}: the token works\n${describeInventory(inventory)}`);
-    return 0;
+    return { code: 0, inventory };
   } catch (error) {
     if (!(error instanceof CloudError)) throw error;
     err.write(`cloud: ${redactUrl(url)}: ${error.message}\n`);
-    return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+    return { code: error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1 };
   }
 }
 

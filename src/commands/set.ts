@@ -68,14 +68,17 @@ export async function runSetCommand(
     });
     const request = requestFor(options.device, change, inventory);
     const outcome = await gate.apply(request, { source: "cli", name: "energy2mqtt set" });
-    if (outcome.ok) {
-      out.write(describeOutcome(outcome));
-      return 0;
+    let code = 0;
+    if (outcome.ok) out.write(describeOutcome(outcome));
+    else {
+      err.write(describeOutcome(outcome));
+      const refused = outcome.refused === true;
+      if (refused && !knows(inventory, request)) err.write(`${accountDevices(inventory)}\n`);
+      code = refused ? 2 : 1;
     }
-    err.write(describeOutcome(outcome));
-    const refused = outcome.refused === true;
-    if (refused && !knows(inventory, request)) err.write(`${accountDevices(inventory)}\n`);
-    return refused ? 2 : 1;
+    // A write whose answer is late still goes into the audit log before the store closes.
+    await gate.idle();
+    return code;
   } finally {
     store.close();
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { duration } from "./duration.js";
+import { durationKind, formatDuration } from "./duration.js";
 import { ENV_PREFIX } from "./load.js";
 import { configSchema } from "./schema.js";
 
@@ -33,7 +33,8 @@ function rowsFor(path: readonly string[], schema: z.ZodType): ReferenceRow[] {
   if (core instanceof z.ZodObject) {
     return Object.entries(core.shape).flatMap(([name, value]) => rowsFor([...path, name], value as z.ZodType));
   }
-  const isDuration = core === duration;
+  const kind = durationKind(core);
+  const isDuration = kind !== undefined;
   const json = isDuration ? {} : jsonOf(core);
   const type = isDuration ? "duration" : json.enum ? "enum" : (json.type ?? "value");
   const scalar = ["string", "number", "integer", "boolean", "enum", "duration"].includes(type);
@@ -49,7 +50,11 @@ function rowsFor(path: readonly string[], schema: z.ZodType): ReferenceRow[] {
           : optional
             ? "(not set)"
             : "(required)",
-      allowed: isDuration ? "a number with ms, s, m or h, e.g. 30s, 5m, 1h" : allowed(json),
+      allowed: kind
+        ? kind.bounds
+          ? `${formatDuration(kind.bounds.min)} to ${formatDuration(kind.bounds.max)}, a number with ms, s, m or h`
+          : "a number with ms, s, m or h, e.g. 30s, 5m, 1h"
+        : allowed(json),
       env: scalar && path.length <= 2 ? `${ENV_PREFIX}${path.join("_").toUpperCase()}` : undefined,
       description: description ?? "",
     },
@@ -110,17 +115,6 @@ function allowed(json: JsonSchema): string {
     return range(json.minLength, json.maxLength, " characters") ?? "";
   }
   return range(json.minimum, json.maximum, "") ?? "";
-}
-
-function formatDuration(ms: number): string {
-  for (const [unit, size] of [
-    ["h", 3_600_000],
-    ["m", 60_000],
-    ["s", 1000],
-  ] as const) {
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
 }
 
 /** The reference as a markdown table. */

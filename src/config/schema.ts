@@ -1,7 +1,11 @@
 import { z } from "zod";
 // The history's kinds are part of the store's public shape, a file of plain constants.
 import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../store/history-types.js";
-import { duration } from "./duration.js";
+import { duration, durationBetween } from "./duration.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
 
 /** Numbers and booleans may arrive as text from environment overrides. */
 const integer = () =>
@@ -46,7 +50,11 @@ export const cloudConfig = z.strictObject({
     .pipe(z.number().min(1).max(5000))
     .default(100)
     .describe("Items per page when reading lists and history"),
-  timeout: duration.default(30_000).describe("How long one request may take"),
+  timeout: durationBetween(SECOND, 10 * MINUTE, 30_000)
+    .default(30_000)
+    .describe(
+      "How long one request may take (1s to 10m: 0 would wait for ever, and a change is read back only after its write timed out)",
+    ),
 });
 
 export const mqttConfig = z.strictObject({
@@ -68,15 +76,28 @@ export const homeAssistantConfig = z.strictObject({
     .describe("Where Home Assistant announces `online`; discovery is sent again then"),
 });
 
+/**
+ * Polls run from 1s (0 or less would poll in a tight loop and spend the shared rate budget on
+ * nothing new) to 24h (beyond that a value is no longer live, and Node's timers overflow at 24.8 days).
+ */
+const pollEvery = (fallback: number, what: string) =>
+  durationBetween(SECOND, 24 * HOUR, fallback)
+    .default(fallback)
+    .describe(`${what} (faster spends the shared rate budget on nothing new; slower is no longer live)`);
+
 export const pollConfig = z.strictObject({
-  inverter: duration.default(60_000).describe("Live inverter and battery data"),
-  meter: duration.default(300_000).describe("Energy totals (kWh)"),
-  ems: duration.default(60_000).describe("Energy management system data"),
-  ev_charger: duration.default(30_000).describe("EV charger status and meter"),
-  events: duration.default(300_000).describe("Inverter fault events"),
-  smart_device: duration.default(300_000).describe("Smart device data"),
+  inverter: pollEvery(60_000, "Live inverter and battery data"),
+  meter: pollEvery(300_000, "Energy totals (kWh)"),
+  ems: pollEvery(60_000, "Energy management system data"),
+  ev_charger: pollEvery(30_000, "EV charger status and meter"),
+  events: pollEvery(300_000, "Inverter fault events"),
+  smart_device: pollEvery(300_000, "Smart device data"),
   /** How often the account's device lists are read again, to find new and removed devices. */
-  inventory: duration.default(1_800_000).describe("The account's device lists, to find new and removed devices"),
+  inventory: durationBetween(SECOND, 7 * 24 * HOUR, 1_800_000)
+    .default(1_800_000)
+    .describe(
+      "The account's device lists, to find new and removed devices (each refresh reads every list; a new device should show within the week)",
+    ),
 });
 
 /** A duration that may also be given in days, as retention periods are: "90d". */

@@ -38,6 +38,11 @@ export interface ChangeOutcome {
   readonly skipped: boolean;
   /** True when the request broke the device's rules (or its access) and nothing was sent. */
   readonly refused?: boolean;
+  /**
+   * True when the outcome is not known: the change was sent and may or may not have happened
+   * (no answer in time, and reading it back could not tell). `ok` is false then.
+   */
+  readonly mayHaveApplied?: boolean;
   /** The device's value after the change, when known. */
   readonly value?: unknown;
 }

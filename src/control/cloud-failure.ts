@@ -36,3 +36,9 @@ export function describeFailure(error: unknown): Failure {
     mayHaveApplied: false,
   };
 }
+
+/** A failure in words: a cloud error as above, any other error (a refusal read back) by its message. */
+export function failureText(error: unknown): string {
+  if (error instanceof CloudError || isAbort(error)) return describeFailure(error).message;
+  return error instanceof Error ? error.message : String(error);
+}

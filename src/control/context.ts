@@ -1,6 +1,17 @@
 import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
+import type { ChangeOutcome } from "./change.js";
 import type { SettingCache } from "./setting-cache.js";
+
+/** How long a change waits for the device's answer, and what it does while the answer is late. */
+export interface WriteTiming {
+  /** The answer is awaited this long (the client's own timeout) before reading back starts. */
+  readonly answerMs: number;
+  /** After that, reading back goes on this long while the write may still land. */
+  readonly settleMs: number;
+  /** The write's request stays open this long in all; an answer after the outcome goes into the audit log. */
+  readonly lateAnswerMs: number;
+}
 
 /** What each kind of change needs from the gate. */
 export interface ChangeContext {
@@ -8,9 +19,18 @@ export interface ChangeContext {
   readonly cache: SettingCache;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
+  readonly timing: WriteTiming;
+  /**
+   * Takes a write still in flight when the outcome was given: what its answer says, when it
+   * comes, is recorded, and the device takes no other change before then.
+   */
+  readonly lateAnswer: (late: Promise<ChangeOutcome>) => void;
 }
 
 /** Changes jump the rate budget's queue: a person or a rule is waiting for them. */
-export function callOptions(context: ChangeContext): { priority: "command"; signal?: AbortSignal } {
+export function callOptions(context: Pick<ChangeContext, "signal">): {
+  priority: "command";
+  signal?: AbortSignal;
+} {
   return context.signal ? { priority: "command", signal: context.signal } : { priority: "command" };
 }

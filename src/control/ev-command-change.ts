@@ -1,11 +1,13 @@
+import type { CallOptions } from "../cloud/http.js";
 import type { EvCommandResult } from "../cloud/results.js";
 import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
 import type { ChangeOutcome } from "./change.js";
-import { describeFailure } from "./cloud-failure.js";
+import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledCharger } from "./devices.js";
 import { verifierFor } from "./ev-verify.js";
-import { failed, MAY_OR_MAY_NOT, refused, shown, succeeded } from "./outcome.js";
+import { type Settled, sendChange, settle } from "./in-flight.js";
+import { failed, MAY_OR_MAY_NOT, refused, seconds, shown, succeeded, unknown } from "./outcome.js";
 import { describeIssues } from "./zod-problems.js";
 
 interface FirstAnswer {
@@ -32,24 +34,68 @@ export async function sendEvCommand(
   const schema = EV_COMMANDS[command].request;
   const parsed = schema.safeParse(request);
   if (!parsed.success) return refused(`${command}: ${describeIssues(parsed.error, schema)}`);
-  const sent: Readonly<Record<string, unknown>> = parsed.data;
 
-  let result: EvCommandResult;
-  try {
-    result = await context.client.evChargers.sendCommand(charger.uuid, command, parsed.data, callOptions(context));
-  } catch (error) {
-    const failure = describeFailure(error);
-    if (!failure.mayHaveApplied) return failed(`${command} not done: ${failure.message}`);
-    return readBack(context, charger.uuid, command, sent, { why: failure.message });
+  const sent = await sendChange(context, (options) =>
+    context.client.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
+  );
+  if ("answered" in sent) return afterAnswer(context, charger.uuid, command, parsed.data, sent.answered);
+  const verifier = verifierFor(command);
+  const read = verifier
+    ? (options: CallOptions) => verifier(context.client, charger.uuid, parsed.data, options)
+    : undefined;
+  const settlement = await settle(context, sent.pending, read, failureText);
+  if (settlement.kind === "answered")
+    return afterAnswer(context, charger.uuid, command, parsed.data, settlement.answered);
+  context.lateAnswer(sent.pending.then((late) => lateOutcome(command, late)));
+  const waited = `no answer within ${seconds(context.timing.answerMs)}`;
+  if (settlement.kind === "confirmed") {
+    return succeeded(`${command} done (${waited}, but reading it back confirms it)`, {
+      verified: true,
+      value: settlement.reading.value,
+    });
   }
+  const seen = settlement.reading
+    ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows ${shown(settlement.reading.value)}`
+    : read
+      ? `, and reading it back failed (${settlement.readError ?? "no answer"})`
+      : " (it cannot be read back)";
+  return unknown(`${command}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`);
+}
+
+/** The charger answered (in time, or while reading back went on). */
+async function afterAnswer(
+  context: ChangeContext,
+  uuid: string,
+  command: EvCommandId,
+  sent: Readonly<Record<string, unknown>>,
+  answered: Settled<EvCommandResult>,
+): Promise<ChangeOutcome> {
+  if (!answered.ok) {
+    const failure = describeFailure(answered.error);
+    if (!failure.mayHaveApplied) return failed(`${command} not done: ${failure.message}`);
+    return readBack(context, uuid, command, sent, { why: failure.message });
+  }
+  const result = answered.answer;
   if (result.ok) {
     return verifierFor(command)
-      ? readBack(context, charger.uuid, command, sent, undefined)
+      ? readBack(context, uuid, command, sent, undefined)
       : succeeded(`${command} done`, { code: result.code, verified: true });
   }
   if (result.mayHaveApplied)
-    return readBack(context, charger.uuid, command, sent, { code: result.code, why: answerText(result) });
+    return readBack(context, uuid, command, sent, { code: result.code, why: answerText(result) });
   return failed(`${command} not done: ${answerText(result)}`, result.code === undefined ? {} : { code: result.code });
+}
+
+/** What the charger's answer says when it comes after the outcome was given: recorded as it is. */
+function lateOutcome(command: EvCommandId, answered: Settled<EvCommandResult>): ChangeOutcome {
+  const late = `late answer to ${command}`;
+  if (!answered.ok) return unknown(`${late}: ${describeFailure(answered.error).message}; ${MAY_OR_MAY_NOT}`);
+  const result = answered.answer;
+  if (result.ok) return succeeded(`${late}: done`, { code: result.code, verified: false });
+  const code = result.code === undefined ? {} : { code: result.code };
+  return result.mayHaveApplied
+    ? unknown(`${late}: ${answerText(result)}; ${MAY_OR_MAY_NOT}`, code)
+    : failed(`${late}: not done: ${answerText(result)}`, code);
 }
 
 /**
@@ -65,7 +111,7 @@ async function readBack(
 ): Promise<ChangeOutcome> {
   const code = first ? (first.code === undefined ? {} : { code: first.code }) : { code: 0 };
   const verifier = verifierFor(command);
-  if (!verifier) return failed(`${command}: ${first?.why ?? "sent"}; ${MAY_OR_MAY_NOT}`, code);
+  if (!verifier) return unknown(`${command}: ${first?.why ?? "sent"}; ${MAY_OR_MAY_NOT}`, code);
   try {
     const reading = await verifier(context.client, uuid, sent, callOptions(context));
     if (reading.matches) {
@@ -85,7 +131,7 @@ async function readBack(
   } catch (error) {
     const why = describeFailure(error).message;
     return first
-      ? failed(`${command}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code)
+      ? unknown(`${command}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code)
       : succeeded(`${command} sent; reading it back failed (${why})`, { ...code, verified: false });
   }
 }

@@ -1,10 +1,11 @@
+import { setMaxListeners } from "node:events";
 import { pino } from "pino";
 import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
-import type { AuditLog } from "../store/index.js";
+import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { auditEntry, targetOf } from "./audit-entry.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
-import type { ChangeContext } from "./context.js";
+import type { ChangeContext, WriteTiming } from "./context.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
@@ -21,6 +22,30 @@ export interface ControlGateDeps {
   readonly now?: () => number;
   /** How long a known setting value is trusted to skip a write; 10 minutes by default. */
   readonly cacheMaxAgeMs?: number;
+  /**
+   * After a write's answer is later than the client's timeout, how long reading back goes on
+   * while the write may still land; 60 s by default.
+   */
+  readonly settleMs?: number;
+  /**
+   * How long a write's request stays open for its answer, at least the client's timeout plus the
+   * settle time; 2 minutes by default. The device takes no other change meanwhile.
+   */
+  readonly lateAnswerMs?: number;
+}
+
+/** A command refused before it could become a change request: its payload, device or control was wrong. */
+export interface Refusal {
+  /** inverter, ev_charger, smart_device; `device` when the device itself is unknown. */
+  readonly targetKind: string;
+  /** Serial or uuid, as the command named it. */
+  readonly target: string;
+  /** e.g. `set:<entity>` for a Home Assistant command, `preset:<id>` for a bridge action. */
+  readonly action: string;
+  /** What was asked, short (a payload is capped by the caller). */
+  readonly request: Readonly<Record<string, unknown>>;
+  /** Why, in the words the requester is answered with. */
+  readonly reason: string;
 }
 
 export interface ApplyOptions {
@@ -28,6 +53,8 @@ export interface ApplyOptions {
 }
 
 const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
+const DEFAULT_SETTLE_MS = 60_000;
+const DEFAULT_LATE_ANSWER_MS = 120_000;
 
 /**
  * The one gate for every change to a device: validate against the device's own rules, skip
@@ -42,6 +69,9 @@ export class ControlGate {
   private readonly now: () => number;
   private readonly cache: SettingCache;
   private readonly queue = new KeyedQueue();
+  private readonly timing: WriteTiming;
+  /** Aborted by stop(): ends writes still waiting for a late answer. */
+  private readonly stopping = new AbortController();
 
   constructor(deps: ControlGateDeps) {
     this.client = deps.client;
@@ -50,16 +80,84 @@ export class ControlGate {
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
     this.now = deps.now ?? Date.now;
     this.cache = new SettingCache(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
+    // Every change's requests listen to it, one device's after another's.
+    setMaxListeners(0, this.stopping.signal);
+    const answerMs = this.client.http.timeoutMs;
+    const settleMs = deps.settleMs ?? DEFAULT_SETTLE_MS;
+    this.timing = {
+      answerMs,
+      settleMs,
+      lateAnswerMs: Math.max(deps.lateAnswerMs ?? DEFAULT_LATE_ANSWER_MS, answerMs + settleMs),
+    };
   }
 
-  /** Never throws for device or validation problems: every path ends in an outcome and one audit row. */
+  /**
+   * Never throws for device or validation problems: every path ends in an outcome and one audit
+   * row, and a second row when a write's answer comes after the outcome was given.
+   */
   apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     const target = targetOf(request);
-    return this.queue.run(`${target.kind}:${target.id}`, async () => {
-      const outcome = await this.decide(request, options.signal);
+    return this.queue.runHolding(`${target.kind}:${target.id}`, async () => {
+      let hold: Promise<void> | undefined;
+      const lateAnswer = (late: Promise<ChangeOutcome>) => {
+        this.logger.warn(
+          { target: target.id, action: target.action },
+          "a change is still in flight: its answer will be recorded when it comes, and this device takes no other change before then",
+        );
+        hold = late.then(
+          (outcome) => this.record(request, requester, outcome),
+          (error: unknown) => this.logger.error({ err: error }, "the late answer of a change could not be read"),
+        );
+      };
+      const outcome = await this.decide(request, options.signal, lateAnswer);
       this.record(request, requester, outcome);
-      return outcome;
+      return { value: outcome, hold };
     });
+  }
+
+  /**
+   * Records a command refused before it reached the gate as a change (a bad payload, an unknown
+   * device or control), so that the audit log holds every outcome. Nothing is sent.
+   */
+  refuse(refusal: Refusal, requester: Requester): ChangeOutcome {
+    const outcome: ChangeOutcome = {
+      ok: false,
+      verified: false,
+      skipped: false,
+      refused: true,
+      message: refusal.reason,
+    };
+    this.write(
+      {
+        at: this.now(),
+        source: requester.source,
+        ...(requester.name === undefined ? {} : { requesterName: requester.name }),
+        targetKind: refusal.targetKind,
+        target: refusal.target,
+        action: refusal.action,
+        request: JSON.parse(JSON.stringify(refusal.request)) as AuditEntryInput["request"],
+        ok: false,
+        verified: false,
+        skipped: false,
+        message: refusal.reason,
+      },
+      outcome,
+    );
+    return outcome;
+  }
+
+  /** Resolves once every change, including a write waiting for its late answer, has finished. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * Stops: a write still waiting for its answer is given up (recorded as cancelled, may or may
+   * not have happened), and later changes are cancelled. Resolves when all have been recorded.
+   */
+  stop(): Promise<void> {
+    this.stopping.abort();
+    return this.queue.idle();
   }
 
   /** A setting's value as read elsewhere (telemetry, a caller), so that unchanged writes can be skipped. */
@@ -67,9 +165,20 @@ export class ControlGate {
     this.cache.remember(serial, settingId, value);
   }
 
-  private async decide(request: ChangeRequest, signal: AbortSignal | undefined): Promise<ChangeOutcome> {
-    if (signal?.aborted) return failed("Cancelled before anything was sent");
-    const context: ChangeContext = { client: this.client, cache: this.cache, logger: this.logger, signal };
+  private async decide(
+    request: ChangeRequest,
+    signal: AbortSignal | undefined,
+    lateAnswer: (late: Promise<ChangeOutcome>) => void,
+  ): Promise<ChangeOutcome> {
+    if (signal?.aborted || this.stopping.signal.aborted) return failed("Cancelled before anything was sent");
+    const context: ChangeContext = {
+      client: this.client,
+      cache: this.cache,
+      logger: this.logger,
+      signal: signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal,
+      timing: this.timing,
+      lateAnswer,
+    };
     try {
       if (request.kind === "ev-command") {
         const charger = this.devices.charger(request.uuid);
@@ -90,12 +199,15 @@ export class ControlGate {
   }
 
   private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): void {
-    const target = targetOf(request);
+    this.write(auditEntry(request, requester, outcome, this.now()), outcome);
+  }
+
+  private write(entry: AuditEntryInput, outcome: ChangeOutcome): void {
     const fields = {
-      target: target.id,
-      action: target.action,
-      source: requester.source,
-      requester: requester.name,
+      target: entry.target,
+      action: entry.action,
+      source: entry.source,
+      requester: entry.requesterName,
       ok: outcome.ok,
       code: outcome.code,
       verified: outcome.verified,
@@ -104,7 +216,7 @@ export class ControlGate {
     if (outcome.ok) this.logger.info(fields, outcome.message);
     else this.logger.warn(fields, outcome.message);
     try {
-      this.audit.record(auditEntry(request, requester, outcome, this.now()));
+      this.audit.record(entry);
     } catch (error) {
       // The change itself is done; a failing store must not hide its outcome from the requester.
       this.logger.error({ err: error, ...fields }, "the audit log could not record this change");

@@ -7,9 +7,21 @@ export function refused(reason: string): ChangeOutcome {
 
 export function failed(
   message: string,
-  extra: { code?: number; value?: unknown; verified?: boolean } = {},
+  extra: { code?: number; value?: unknown; verified?: boolean; mayHaveApplied?: boolean } = {},
 ): ChangeOutcome {
-  return { ok: false, verified: extra.verified ?? false, skipped: false, message, ...codeAndValue(extra) };
+  return {
+    ok: false,
+    verified: extra.verified ?? false,
+    skipped: false,
+    message,
+    ...codeAndValue(extra),
+    ...(extra.mayHaveApplied ? { mayHaveApplied: true } : {}),
+  };
+}
+
+/** Sent, and neither the answer nor reading it back can say whether it happened. */
+export function unknown(message: string, extra: { code?: number } = {}): ChangeOutcome {
+  return failed(message, { ...extra, mayHaveApplied: true });
 }
 
 export function succeeded(
@@ -37,3 +49,8 @@ export function shown(value: unknown): string {
 }
 
 export const MAY_OR_MAY_NOT = "the change may or may not have happened";
+
+/** A wait as a person reads it: 30 s, 0.2 s. */
+export function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

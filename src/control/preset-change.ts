@@ -1,12 +1,15 @@
+import type { CallOptions } from "../cloud/http.js";
 import type { PresetDescriptor } from "../cloud/schemas/inverter-control.js";
-import type { PresetChange } from "../cloud/sections/inverter-control.js";
 import type { ChangeOutcome } from "./change.js";
-import { describeFailure } from "./cloud-failure.js";
+import { failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledInverter } from "./devices.js";
-import { failed, MAY_OR_MAY_NOT, refused, succeeded } from "./outcome.js";
+import { type Reading, sendChange, settle } from "./in-flight.js";
+import { failed, MAY_OR_MAY_NOT, refused, seconds, succeeded, unknown } from "./outcome.js";
 import { findPreset, presetProblems } from "./preset-rules.js";
+import { presetResult } from "./remote-codes.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
+import { codeOf, type Verdict, verdictOf } from "./verdict.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -43,19 +46,30 @@ export async function changePreset(
     fields,
   };
 
-  let answer: PresetChange;
-  try {
-    // force false: the service writes only the settings whose value differs.
-    answer = await context.client.inverterControl.modifyPreset(target.serial, target.key, fields, {
-      ...callOptions(context),
-      force: false,
+  const sent = await sendChange(context, (options) =>
+    context.client.inverterControl
+      // force false: the service writes only the settings whose value differs.
+      .modifyPreset(target.serial, target.key, fields, { ...options, force: false })
+      .then(presetResult),
+  );
+  if ("answered" in sent) return afterAnswer(context, target, verdictOf(sent.answered));
+  const read = (options: CallOptions) => readOnce(context, target, options);
+  const settlement = await settle(context, sent.pending, read, failureText);
+  if (settlement.kind === "answered") return afterAnswer(context, target, verdictOf(settlement.answered));
+  context.lateAnswer(sent.pending.then((late) => lateOutcome(target, verdictOf(late))));
+  const waited = `no answer within ${seconds(context.timing.answerMs)}`;
+  if (settlement.kind === "confirmed") {
+    return succeeded(`${descriptor.name} applied (${waited}, but reading it back confirms it)`, {
+      verified: true,
+      value: settlement.reading.value,
     });
-  } catch (error) {
-    const failure = describeFailure(error);
-    if (!failure.mayHaveApplied) return failed(`${descriptor.name} not changed: ${failure.message}`);
-    return readBack(context, target, { success: false, message: failure.message });
   }
-  return readBack(context, target, answer);
+  const seen = settlement.reading
+    ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows other values`
+    : `, and reading it back failed (${settlement.readError ?? "no answer"})`;
+  return unknown(
+    `${descriptor.name}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`,
+  );
 }
 
 function matches(sent: Fields, values: Fields): boolean {
@@ -66,34 +80,56 @@ function matches(sent: Fields, values: Fields): boolean {
   );
 }
 
+async function readOnce(context: ChangeContext, target: PresetTarget, options: CallOptions): Promise<Reading<Fields>> {
+  const values = await context.client.inverterControl.presetValues(target.serial, String(target.key), options);
+  return { matches: matches(target.fields, values), value: values };
+}
+
 /**
- * A preset changes several settings, and a failure answer may come after some were written, so
- * the values as read decide in every case.
+ * Done or open, the values as read decide: a preset changes several settings, and a failure may
+ * come after some were written. A refusal (-2 offline, -7 locked) changed nothing, as for a setting.
  */
-async function readBack(context: ChangeContext, target: PresetTarget, answer: PresetChange): Promise<ChangeOutcome> {
+async function afterAnswer(
+  context: ChangeContext,
+  target: PresetTarget,
+  verdict: Verdict<undefined>,
+): Promise<ChangeOutcome> {
   const { descriptor } = target;
-  const said = answer.message ?? (answer.success ? "applied" : "failed");
-  let values: Fields;
+  if (verdict.kind === "refused") return failed(`${descriptor.name} not changed: ${verdict.why}`, codeOf(verdict));
+  const code = codeOf(verdict);
+  let reading: Reading<Fields>;
   try {
-    values = await context.client.inverterControl.presetValues(target.serial, String(target.key), callOptions(context));
+    reading = await readOnce(context, target, callOptions(context));
   } catch (error) {
-    const why = describeFailure(error).message;
-    return answer.success
-      ? succeeded(`${descriptor.name} applied (${said}); reading it back failed (${why})`, { verified: false })
-      : failed(`${descriptor.name}: ${said}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`);
+    const why = failureText(error);
+    return verdict.kind === "done"
+      ? succeeded(`${descriptor.name} applied; reading it back failed (${why})`, { verified: false })
+      : unknown(`${descriptor.name}: ${verdict.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code);
   }
-  if (matches(target.fields, values)) {
+  if (reading.matches) {
     return succeeded(
-      answer.success
+      verdict.kind === "done"
         ? `${descriptor.name} applied`
-        : `${descriptor.name} applied (${said}, but reading it back confirms it)`,
-      { verified: true, value: values },
+        : `${descriptor.name} applied (${verdict.why}, but reading it back confirms it)`,
+      { ...code, verified: true, value: reading.value },
     );
   }
-  return answer.success
-    ? succeeded(`${descriptor.name} applied (${said}), but reading it back shows other values`, {
+  return verdict.kind === "done"
+    ? succeeded(`${descriptor.name} applied, but reading it back shows other values`, {
         verified: false,
-        value: values,
+        value: reading.value,
       })
-    : failed(`${descriptor.name} not (fully) applied: ${said}`, { value: values });
+    : failed(`${descriptor.name} not (fully) applied: ${verdict.why}, and reading it back shows other values`, {
+        ...code,
+        value: reading.value,
+      });
+}
+
+/** What a preset's answer says when it comes after the outcome was given: recorded as it is. */
+function lateOutcome(target: PresetTarget, verdict: Verdict<undefined>): ChangeOutcome {
+  const late = `late answer to the change of ${target.descriptor.name}`;
+  if (verdict.kind === "done") return succeeded(`${late}: applied`, { verified: false });
+  return verdict.kind === "refused"
+    ? failed(`${late}: not changed: ${verdict.why}`, codeOf(verdict))
+    : unknown(`${late}: ${verdict.why}; ${MAY_OR_MAY_NOT}`, codeOf(verdict));
 }

@@ -8,10 +8,14 @@ function patternMatches(pattern: string, path: string): boolean {
   return wanted.length === got.length && wanted.every((segment, index) => segment === "*" || segment === got[index]);
 }
 
-/** The problems with a preset's fields against its listed parameters, with what is allowed; undefined when fine. */
+/**
+ * The problems with a preset's fields against its listed parameters, with what is allowed;
+ * undefined when fine. `ignore` leaves out paths whose value is not known yet (a template).
+ */
 export function presetProblems(
   descriptor: PresetDescriptor,
   fields: Readonly<Record<string, unknown>>,
+  ignore: (path: string) => boolean = () => false,
 ): string | undefined {
   const parameters = Object.entries(descriptor.parameters);
   const names = parameters.map(([key]) => key).filter((key) => !key.includes("."));
@@ -25,10 +29,10 @@ export function presetProblems(
     }
   }
   const spec = Object.fromEntries(parameters.map(([key, parameter]) => [key, parameter.validation]));
-  const errors = checkFields(fields, spec);
-  const paths = Object.keys(errors);
+  const errors = Object.entries(checkFields(fields, spec)).filter(([path]) => !ignore(path));
+  const paths = errors.map(([path]) => path);
   if (paths.length === 0) return undefined;
-  const problems = Object.values(errors).flat();
+  const problems = errors.flatMap(([, messages]) => messages);
   const allowed = parameters
     .filter(([pattern]) => paths.some((path) => patternMatches(pattern, path)))
     .map(([pattern, parameter]) => `${pattern}: ${describeRules(parameter.validation)}`);

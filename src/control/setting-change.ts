@@ -1,13 +1,16 @@
+import type { CallOptions } from "../cloud/http.js";
 import type { RemoteControlResult } from "../cloud/results.js";
 import type { SettingValue as DeviceValue, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
-import { describeFailure } from "./cloud-failure.js";
+import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledInverter } from "./devices.js";
-import { failed, MAY_OR_MAY_NOT, refused, shown, skipped, succeeded } from "./outcome.js";
+import { type Reading, sendChange, settle } from "./in-flight.js";
+import { failed, MAY_OR_MAY_NOT, refused, seconds, shown, skipped, succeeded, unknown } from "./outcome.js";
 import { rejectionText } from "./remote-codes.js";
 import { sameValue } from "./same-value.js";
 import { checkSetting, isWriteOnly } from "./setting-rules.js";
+import { codeOf, type Verdict, verdictOf } from "./verdict.js";
 
 interface SettingTarget {
   readonly serial: string;
@@ -60,28 +63,83 @@ export async function changeSetting(
 
 async function write(context: ChangeContext, target: SettingTarget): Promise<ChangeOutcome> {
   const { serial, descriptor, value } = target;
-  let answer: RemoteControlResult<DeviceValue>;
-  try {
-    answer = await context.client.inverterControl.writeSetting(serial, descriptor.id, value, callOptions(context));
-  } catch (error) {
-    const failure = describeFailure(error);
-    if (failure.mayHaveApplied) return readBack(context, target, { why: failure.message });
-    context.cache.forget(serial, descriptor.id);
-    return failed(`${descriptor.name} not changed: ${failure.message}`);
+  const sent = await sendChange(context, (options) =>
+    context.client.inverterControl.writeSetting(serial, descriptor.id, value, options),
+  );
+  if ("answered" in sent) return afterAnswer(context, target, verdictOf(sent.answered));
+  const read = isWriteOnly(descriptor) ? undefined : (options: CallOptions) => readOnce(context, target, options);
+  const settlement = await settle(context, sent.pending, read, failureText);
+  if (settlement.kind === "answered") return afterAnswer(context, target, verdictOf(settlement.answered));
+  context.lateAnswer(sent.pending.then((late) => lateOutcome(context, target, verdictOf(late))));
+  const waited = `no answer within ${seconds(context.timing.answerMs)}`;
+  if (settlement.kind === "confirmed") {
+    context.cache.remember(serial, descriptor.id, settlement.reading.value);
+    return succeeded(`${descriptor.name} set to ${shown(value)} (${waited}, but reading it back confirms it)`, {
+      value: settlement.reading.value,
+      verified: true,
+    });
   }
-  if (answer.ok) {
-    const kept = isSettingValue(answer.value) ? answer.value : value;
-    context.cache.remember(serial, descriptor.id, kept);
-    return sameValue(kept, value)
-      ? succeeded(`${descriptor.name} set to ${shown(value)}`, { value: kept, verified: true })
-      : succeeded(`${descriptor.name} written; the inverter kept ${shown(kept)} (asked for ${shown(value)})`, {
-          value: kept,
-          verified: false,
-        });
-  }
-  if (answer.mayHaveApplied) return readBack(context, target, { code: answer.code, why: rejectionText(answer) });
   context.cache.forget(serial, descriptor.id);
-  return failed(`${descriptor.name} not changed: ${rejectionText(answer)}`, { code: answer.code });
+  const seen = settlement.reading
+    ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows ${shown(settlement.reading.value)}`
+    : isWriteOnly(descriptor)
+      ? " (it cannot be read back)"
+      : `, and reading it back failed (${settlement.readError ?? "no answer"})`;
+  return unknown(
+    `${descriptor.name}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`,
+  );
+}
+
+/** The device answered (in time or while reading back): done, refused, or read back to decide. */
+async function afterAnswer(
+  context: ChangeContext,
+  target: SettingTarget,
+  verdict: Verdict<DeviceValue>,
+): Promise<ChangeOutcome> {
+  const { serial, descriptor, value } = target;
+  if (verdict.kind === "open") return readBack(context, target, verdict);
+  if (verdict.kind === "refused") {
+    context.cache.forget(serial, descriptor.id);
+    return failed(`${descriptor.name} not changed: ${verdict.why}`, codeOf(verdict));
+  }
+  const kept = isSettingValue(verdict.value) ? verdict.value : value;
+  context.cache.remember(serial, descriptor.id, kept);
+  return sameValue(kept, value)
+    ? succeeded(`${descriptor.name} set to ${shown(value)}`, { value: kept, verified: true })
+    : succeeded(`${descriptor.name} written; the inverter kept ${shown(kept)} (asked for ${shown(value)})`, {
+        value: kept,
+        verified: false,
+      });
+}
+
+/** What a write's answer says when it comes after the outcome was given: recorded as it is. */
+function lateOutcome(context: ChangeContext, target: SettingTarget, verdict: Verdict<DeviceValue>): ChangeOutcome {
+  const { serial, descriptor, value } = target;
+  const late = `late answer to the change of ${descriptor.name} to ${shown(value)}`;
+  if (verdict.kind === "done") {
+    const kept = isSettingValue(verdict.value) ? verdict.value : value;
+    context.cache.remember(serial, descriptor.id, kept);
+    return succeeded(`${late}: ${descriptor.name} set to ${shown(kept)}`, {
+      value: kept,
+      verified: sameValue(kept, value),
+    });
+  }
+  context.cache.forget(serial, descriptor.id);
+  return verdict.kind === "refused"
+    ? failed(`${late}: not changed: ${verdict.why}`, codeOf(verdict))
+    : unknown(`${late}: ${verdict.why}; ${MAY_OR_MAY_NOT}`, codeOf(verdict));
+}
+
+/** One read of the setting, for reading back while a write is in flight. */
+async function readOnce(
+  context: ChangeContext,
+  target: SettingTarget,
+  options: CallOptions,
+): Promise<Reading<SettingValue>> {
+  const read = await context.client.inverterControl.readSetting(target.serial, target.descriptor.id, options);
+  if (!read.ok) throw new Error(rejectionText(read));
+  if (!isSettingValue(read.value)) throw new Error(`it read back as ${shown(read.value)}`);
+  return { matches: sameValue(read.value, target.value), value: read.value };
 }
 
 /** The write may have happened: the setting as read now decides, and nothing is written again. */
@@ -90,20 +148,20 @@ async function readBack(context: ChangeContext, target: SettingTarget, first: Fi
   context.cache.forget(serial, descriptor.id);
   const code = first.code === undefined ? {} : { code: first.code };
   if (isWriteOnly(descriptor)) {
-    return failed(`${descriptor.name}: ${first.why}; ${MAY_OR_MAY_NOT} (it cannot be read back)`, code);
+    return unknown(`${descriptor.name}: ${first.why}; ${MAY_OR_MAY_NOT} (it cannot be read back)`, code);
   }
   let read: RemoteControlResult<DeviceValue>;
   try {
     read = await context.client.inverterControl.readSetting(serial, descriptor.id, callOptions(context));
   } catch (error) {
-    return failed(
+    return unknown(
       `${descriptor.name}: ${first.why}, and reading it back failed (${describeFailure(error).message}): ${MAY_OR_MAY_NOT}`,
       code,
     );
   }
   if (!read.ok || !isSettingValue(read.value)) {
     const why = read.ok ? `it read back as ${shown(read.value)}` : rejectionText(read);
-    return failed(`${descriptor.name}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code);
+    return unknown(`${descriptor.name}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code);
   }
   context.cache.remember(serial, descriptor.id, read.value);
   if (sameValue(read.value, value)) {

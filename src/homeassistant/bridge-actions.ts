@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CloudClient } from "../cloud/client.js";
 import { CloudError } from "../cloud/errors.js";
 import type { ControlGate } from "../control/index.js";
+import { oversized } from "./payload-limit.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
 const serialAndName = z.strictObject({ serial: z.string().min(1), name: z.string().min(1).max(32) });
@@ -62,11 +63,17 @@ export async function runBridgeAction(
   payload: string,
   deps: { client: CloudClient; gate: ControlGate },
 ): Promise<BridgeResponse> {
+  const refused = (error: string): BridgeResponse => {
+    if (action === "preset/apply") auditRefusedPreset({}, error, deps.gate);
+    return { status: "error", data: {}, error };
+  };
+  const tooBig = oversized(payload, "request");
+  if (tooBig) return refused(tooBig);
   let json: unknown;
   try {
     json = payload.trim() === "" ? {} : JSON.parse(payload);
   } catch {
-    return { status: "error", data: {}, error: "the payload is not valid JSON" };
+    return refused("the payload is not valid JSON");
   }
   const outer = envelope.safeParse(json);
   const transaction = outer.success ? outer.data.transaction : undefined;
@@ -84,6 +91,7 @@ export async function runBridgeAction(
   const parsed = schema.safeParse(fields);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ");
+    if (action === "preset/apply") auditRefusedPreset(fields, problems, deps.gate);
     return reply({ status: "error", data: {}, error: problems });
   }
   try {
@@ -93,6 +101,21 @@ export async function runBridgeAction(
       error instanceof CloudError ? error.message : error instanceof Error ? error.message : String(error);
     return reply({ status: "error", data: {}, error: message });
   }
+}
+
+/** preset/apply is a change to a device: its refusal goes into the audit log like the gate's own. */
+function auditRefusedPreset(fields: Record<string, unknown>, reason: string, gate: ControlGate): void {
+  const text = (value: unknown) => (typeof value === "string" && value.length > 0 ? value.slice(0, 64) : undefined);
+  gate.refuse(
+    {
+      targetKind: "inverter",
+      target: text(fields.serial) ?? "(no serial)",
+      action: `preset:${text(fields.preset) ?? "(no preset)"}`,
+      request: { serial: text(fields.serial) ?? null, preset: text(fields.preset) ?? null },
+      reason,
+    },
+    { source: "bridge", name: "preset/apply" },
+  );
 }
 
 type Parsed<A extends BridgeAction> = z.output<(typeof ACTIONS)[A]>;

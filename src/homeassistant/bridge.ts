@@ -23,6 +23,7 @@ import {
   statePatch,
 } from "./entities/index.js";
 import { MqttConnection } from "./mqtt-connection.js";
+import { oversized } from "./payload-limit.js";
 import { rulesNode } from "./rules-discovery.js";
 import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
 import { staleConfigs } from "./stale-configs.js";
@@ -398,13 +399,31 @@ export class HomeAssistantBridge {
         JSON.stringify({ entity, ok: outcome.ok, code: outcome.code ?? null, message: outcome.message }),
         false,
       );
+    /** A command refused before it became a change: answered, and recorded in the audit log. */
+    const refuse = (reason: string) => {
+      const target = device
+        ? {
+            targetKind: device.kind,
+            target: device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial,
+          }
+        : { targetKind: "device", target: id };
+      const request = { entity, payload: payload.length <= 256 ? payload : `${payload.slice(0, 256)}…` };
+      return result(
+        gate.refuse({ ...target, action: `set:${entity}`, request, reason }, { source: "homeassistant", name: entity }),
+      );
+    };
+    const tooBig = oversized(payload, "command");
+    if (tooBig) {
+      await refuse(tooBig);
+      return;
+    }
     if (!device) {
-      await result({ ok: false, message: `no device "${id}" on this account` });
+      await refuse(`no device "${id}" on this account`);
       return;
     }
     const parsed = commandFor(device, entity, payload, this.controls.source(id), this.details.get(id));
     if (!parsed.ok) {
-      await result({ ok: false, message: parsed.message });
+      await refuse(parsed.message);
       return;
     }
     let outcome: ChangeOutcome;

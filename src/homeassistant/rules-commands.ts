@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { quotePayload } from "./payload-limit.js";
 import { buttonKey, switchKey } from "./rules-discovery.js";
 
 /** What Home Assistant asked of a rule, read from `<base>/rules/set/<entity>`. */
@@ -9,11 +10,11 @@ export type RulesCommand =
 const switchPayload = z
   .string()
   .trim()
-  .pipe(z.enum(["ON", "OFF"], { error: (issue) => `expected ON or OFF, got ${JSON.stringify(issue.input)}` }));
+  .pipe(z.enum(["ON", "OFF"], { error: (issue) => `expected ON or OFF, got ${quotePayload(String(issue.input))}` }));
 const buttonPayload = z
   .string()
   .trim()
-  .pipe(z.literal("PRESS", { error: (issue) => `expected PRESS, got ${JSON.stringify(issue.input)}` }));
+  .pipe(z.literal("PRESS", { error: (issue) => `expected PRESS, got ${quotePayload(String(issue.input))}` }));
 
 const problem = (error: z.ZodError): string => error.issues.map((issue) => issue.message).join("; ");
 

@@ -3,6 +3,7 @@ import type { Logger } from "../log.js";
 import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../rules/engine/runtime.js";
 import type { Reading } from "../telemetry/readings.js";
 import type { Origin } from "./discovery.js";
+import { oversized } from "./payload-limit.js";
 import { parseRulesCommand } from "./rules-commands.js";
 import { CostMeter } from "./rules-cost.js";
 import {
@@ -161,6 +162,11 @@ export class RulesEntities {
     const runtime = this.runtime;
     if (!runtime) {
       await this.result(entity, { ok: false, message: "no rules are loaded" });
+      return;
+    }
+    const tooBig = oversized(payload, "command");
+    if (tooBig) {
+      await this.result(entity, { ok: false, message: tooBig });
       return;
     }
     const parsed = parseRulesCommand(

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,6 +98,89 @@ describe("energy2mqtt check", () => {
     expect(out).toBe("");
     expect(err).toContain(`${file}:2: cloud.url: must be a URL starting with http:// or https://`);
     expect(err).toContain(`${file}:4: poll.inverter`);
+  });
+
+  it("exits 2 on a poll duration out of range (zero, negative, beyond a day), naming file, line, key and range", async () => {
+    for (const [text, shown] of [
+      ["0s", "0s"],
+      ["-5", "-5s"],
+      ["99999999h", "99999999h"],
+    ] as const) {
+      const file = configFor("poll", ["poll:", "  meter: 5m", `  ev_charger: ${text}`]);
+      const { code, out, err } = await check(file);
+      expect(code, text).toBe(2);
+      expect(out).toBe("");
+      expect(err).toContain(
+        `${file}:3: poll.ev_charger: ${shown} is out of range: use a duration from 1s to 24h, e.g. 30s`,
+      );
+    }
+  });
+
+  it("checks the rules' literal values against the devices' own rules, exit 2 naming file, line and key", async () => {
+    const rulesFile = join(dir, "rules-out-of-range.yaml");
+    writeFileSync(
+      rulesFile,
+      [
+        "rules:",
+        "  - name: reserve-low",
+        '    when: { cron: "0 3 * * *" }',
+        "    do:",
+        "      - setting: 71",
+        "        value: 101",
+        "      - preset: battery-operating-range",
+        "        with: { reserve_percent: 2 }",
+        "  - name: fine",
+        '    when: { cron: "0 4 * * *" }',
+        "    do:",
+        '      - setting: "Battery Reserve % Limit"',
+        '        value: "{{ state.battery_soc }}"',
+        "      - preset: timed-discharge",
+        '        with: { enabled: true, max_power_watts: 99999, slots: [{ start_time: "{{ now.time }}", end_time: "23:00" }] }',
+        "",
+      ].join("\n"),
+    );
+    const file = configFor("device-rules", [
+      ...readFileSync(cloudConfig("owner"), "utf8").split("\n"),
+      `rules: ${rulesFile}`,
+    ]);
+    const { code, out, err } = await check(file);
+    expect(code).toBe(2);
+    expect(out).toContain("the token works");
+    expect(err).toContain(
+      `${rulesFile}:6: rules.0.do.0.value: Battery Reserve % Limit must be between 4 and 100 (allowed: a number between 4 and 100)`,
+    );
+    expect(err).toContain(`${rulesFile}:8: rules.0.do.1.with: reserve_percent must be`);
+    expect(err).toContain(`${rulesFile}:15: rules.1.do.1.with: max_power_watts must be`);
+    expect(err).not.toContain("start_time");
+    expect(err).not.toContain("rules.1.do.0");
+  });
+
+  it("says what it checked of fitting rules, and what only a run can check", async () => {
+    const rulesFile = join(dir, "rules-in-range.yaml");
+    writeFileSync(
+      rulesFile,
+      [
+        "rules:",
+        "  - name: fine",
+        '    when: { cron: "0 4 * * *" }',
+        "    do:",
+        "      - setting: 71",
+        "        value: 20",
+        '      - setting: "Battery Reserve % Limit"',
+        '        value: "{{ state.battery_soc }}"',
+        "",
+      ].join("\n"),
+    );
+    const file = configFor("fitting-rules", [
+      ...readFileSync(cloudConfig("owner"), "utf8").split("\n"),
+      `rules: ${rulesFile}`,
+    ]);
+    const { code, out, err } = await check(file);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "rules: 1 literal value(s) fit the devices' own rules; 1 templated value(s) can only be checked when the rule runs",
+    );
   });
 
   it("without a cloud says that run will use the built-in simulator, and reports an unreachable broker", async () => {

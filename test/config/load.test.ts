@@ -99,6 +99,42 @@ describe("configuration", () => {
     expect(problem).toMatch(/:2: poll\.inverter: "soon" is not a duration: use a number with ms, s, m or h/);
   });
 
+  it("refuses poll durations out of bounds (zero, negative, beyond a day) with file, line, key and the range", () => {
+    for (const [text, shown] of [
+      ["0s", "0s"],
+      ["-5", "-5s"],
+      ["99999999h", "99999999h"],
+      ["500ms", "500ms"],
+    ] as const) {
+      const file = configFile(`cloud:\n  page_size: 50\npoll:\n  meter: 5m\n  inverter: ${text}\n`);
+      const problems = problemsOf(() => loadConfig(file, {}));
+      expect(problems, text).toEqual([
+        `${file}:5: poll.inverter: ${shown} is out of range: use a duration from 1s to 24h, e.g. 1m`,
+      ]);
+    }
+  });
+
+  it("bounds the device-list refresh to a week and a request's timeout to 10 minutes", () => {
+    const file = configFile("poll:\n  inventory: 8d\ncloud:\n  timeout: 0s\n".replace("8d", "200h"));
+    expect(problemsOf(() => loadConfig(file, {}))).toEqual([
+      `${file}:4: cloud.timeout: 0s is out of range: use a duration from 1s to 10m, e.g. 30s`,
+      `${file}:2: poll.inventory: 200h is out of range: use a duration from 1s to 168h, e.g. 30m`,
+    ]);
+    const fine = configFile("poll:\n  inventory: 168h\n  inverter: 24h\n  ev_charger: 1s\ncloud:\n  timeout: 10m\n");
+    expect(loadConfig(fine, {}).config.poll).toMatchObject({
+      inventory: 168 * 3_600_000,
+      inverter: 24 * 3_600_000,
+      ev_charger: 1000,
+    });
+  });
+
+  it("names the environment variable for an out-of-range poll override", () => {
+    const [problem] = problemsOf(() => loadConfig(undefined, { ENERGY2MQTT_POLL_METER: "0s" }));
+    expect(problem).toBe(
+      "environment ENERGY2MQTT_POLL_METER: poll.meter: 0s is out of range: use a duration from 1s to 24h, e.g. 5m",
+    );
+  });
+
   it("reports a missing secret at its line", () => {
     const file = configFile("cloud:\n  token: !secret nope\n", "other: 1\n");
     const [problem] = problemsOf(() => loadConfig(file, {}));

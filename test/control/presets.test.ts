@@ -77,7 +77,7 @@ describe("control gate: presets", () => {
     );
   });
 
-  it("reports a preset the locked inverter did not apply, after reading it back", async () => {
+  it("answers -7 for a locked inverter, as a setting write does, without reading back", async () => {
     const before = await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode");
     await setup.sim.admin(`/devices/${INVERTER}`, { locked: true });
     try {
@@ -87,11 +87,58 @@ describe("control gate: presets", () => {
         preset: "eco-mode",
         fields: { enabled: before.enabled !== true },
       });
-      expect(requests).toEqual(["Modify Preset", "Get Preset Values"]);
-      expect(outcome).toMatchObject({ ok: false, verified: false });
-      expect(outcome.message).toBe("Eco Mode not (fully) applied: Inverter Locked");
+      expect(requests).toEqual(["Modify Preset"]);
+      expect(outcome).toMatchObject({ ok: false, verified: false, code: -7 });
+      expect(outcome.message).toBe(
+        "Eco Mode not changed: the device is locked and cannot be modified (code -7): Inverter Locked; unlock it, then try again",
+      );
+      expect(await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode")).toEqual(before);
     } finally {
       await setup.sim.admin(`/devices/${INVERTER}`, { locked: false });
     }
+  });
+
+  it("answers -2 for an offline inverter, without reading back", async () => {
+    const before = await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode");
+    await setup.sim.admin(`/devices/${INVERTER}`, { offline: true });
+    try {
+      const { outcome, requests } = await setup.apply({
+        kind: "preset",
+        serial: INVERTER,
+        preset: "eco-mode",
+        fields: { enabled: before.enabled !== true },
+      });
+      expect(requests).toEqual(["Modify Preset"]);
+      expect(outcome).toMatchObject({ ok: false, verified: false, code: -2 });
+      expect(outcome.message).toContain("the device is offline (code -2)");
+      expect(outcome.message).toContain("try again when it is back online");
+    } finally {
+      await setup.sim.admin(`/devices/${INVERTER}`, { offline: false });
+    }
+  });
+
+  it("after a timeout (-1) reads the preset's values back once, and follows what they say", async () => {
+    const seen = new Set<boolean>();
+    for (let attempt = 0; attempt < 8 && seen.size < 2; attempt++) {
+      const before = await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode");
+      const wanted = before.enabled !== true;
+      await setup.sim.admin(`/devices/${INVERTER}`, { timeouts: 1 });
+      const { outcome, requests } = await setup.apply({
+        kind: "preset",
+        serial: INVERTER,
+        preset: "eco-mode",
+        fields: { enabled: wanted },
+      });
+      expect(requests).toEqual(["Modify Preset", "Get Preset Values"]);
+      const after = await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode");
+      expect(outcome.code).toBe(-1);
+      expect(outcome.ok).toBe(after.enabled === wanted);
+      expect(outcome.verified).toBe(after.enabled === wanted);
+      expect(outcome.value).toEqual(after);
+      expect(outcome.message).toContain("reading it back");
+      seen.add(outcome.ok);
+    }
+    // The simulator applies a timed-out write half of the time; both ways were seen.
+    expect(seen).toEqual(new Set([true, false]));
   });
 });

@@ -1,4 +1,5 @@
 import type { SettingValue } from "../../control/change.js";
+import { quotePayload } from "../payload-limit.js";
 import type { EntityDef } from "./types.js";
 import { round, writeTime } from "./values.js";
 
@@ -8,8 +9,11 @@ export type Parsed =
 
 const refuse = (entity: EntityDef, allowed: string, payload: string): Parsed => ({
   ok: false,
-  message: `${entity.name} must be ${allowed}; got ${JSON.stringify(payload)}`,
+  message: `${entity.name} must be ${allowed}; got ${quotePayload(payload)}`,
 });
+
+/** Plain decimal notation only: Number() would also read 0x10 as 16, 1e1 as 10 and Infinity. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 const decimals = (step: number): number => (Number.isInteger(step) ? 0 : (String(step).split(".")[1]?.length ?? 0));
 
@@ -21,7 +25,7 @@ function parseNumber(entity: EntityDef, payload: string): Parsed {
   const unit = entity.unit ? ` ${entity.unit}` : "";
   const allowed = `${whole ? "a whole number" : "a number"} from ${entity.min} to ${entity.max}${unit}`;
   const text = payload.trim();
-  const value = text === "" ? Number.NaN : Number(text);
+  const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(value) || value < min || value > max) return refuse(entity, allowed, payload);
   if (whole && !Number.isInteger(value)) return refuse(entity, allowed, payload);
   return { ok: true, value: round(value, decimals(step)) };

@@ -1,6 +1,6 @@
 import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
 import { pino } from "pino";
-import { asyncScheduler, Subject, type Subscription } from "rxjs";
+import { asyncScheduler, Observable, Subject, type Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { RuleObligation } from "../../store/index.js";
 import { cronTimes } from "../cron-times.js";
@@ -45,8 +45,22 @@ type Why = "window" | "cron" | "state" | "manual";
 type EventInput = RuleEvent extends infer E ? (E extends RuleEvent ? Omit<E, "at"> : never) : never;
 
 /** The running rules; see startRules(). */
+/** At most this many events from before anyone listened are kept for the first listeners. */
+const EARLY_EVENTS = 100;
+
 export class RulesEngine implements RulesRuntime {
-  readonly events$ = new Subject<RuleEvent>();
+  private readonly events = new Subject<RuleEvent>();
+  /**
+   * What the rules did before anyone listened (a window opened, a restore after a restart, inside
+   * start()): replayed to each subscriber, so that Home Assistant hears of it once it follows.
+   */
+  private readonly early: RuleEvent[] = [];
+  private listened = false;
+  readonly events$: Observable<RuleEvent> = new Observable<RuleEvent>((subscriber) => {
+    this.listened = true;
+    for (const event of this.early) subscriber.next(event);
+    return this.events.subscribe(subscriber);
+  });
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly timers: Timers;
@@ -148,14 +162,55 @@ export class RulesEngine implements RulesRuntime {
       if (this.stopped) throw new Error(`rule ${name} was not run: the rules engine is stopped`);
       void this.enqueue(async () => {
         try {
-          const now = this.now();
-          const window = this.open.get(name) ?? { start: now, end: now };
-          resolve(await this.act(rule, "manual", window, {}));
+          resolve(await this.runManually(rule));
         } catch (error) {
           reject(error);
         }
       }).then(() => reject(new Error(`rule ${name} was not run: the rules engine stopped`)));
     });
+  }
+
+  /**
+   * Run now: in an open window, the rule's actions for that window. A window rule outside its
+   * window gets a window of its own from now, as long as its next planned one (so a timed slot is
+   * never zero-length), with the same promise to put things back at its end; without a planned
+   * window its length is unknown and nothing is sent. Other rules simply run.
+   */
+  private async runManually(rule: Rule): Promise<RuleRunResult> {
+    const now = this.now();
+    const open = this.open.get(rule.name);
+    if (open) return this.act(rule, "manual", open, {});
+    if (!rule.when.some(isWindowTrigger)) return this.act(rule, "manual", { start: now, end: now }, {});
+    const next = this.planned.get(rule.name)?.find((window) => window.end > now);
+    if (!next) {
+      return this.finishRun(
+        rule,
+        false,
+        false,
+        `not run: ${rule.name} is a window rule and no window is planned for it yet, so its length is not known; nothing was sent`,
+        [],
+      );
+    }
+    const window: OpenWindow = {
+      start: now,
+      end: now + (next.end - Math.max(next.start, now)),
+      period: undefined,
+      obligation: undefined,
+      controls: new Set(),
+      failed: false,
+    };
+    this.open.set(rule.name, window);
+    this.emit({
+      type: "window",
+      rule: rule.name,
+      phase: "open",
+      window: { start: window.start, end: window.end },
+      message: `run now, for the length of the planned window (${next.label}): ${this.span(window)}`,
+    });
+    const result = await this.act(rule, "manual", window, next.plan);
+    // Its end closes it and keeps the promise to restore, as for a planned window.
+    this.schedule();
+    return result;
   }
 
   prices(at?: number): Prices {
@@ -188,7 +243,7 @@ export class RulesEngine implements RulesRuntime {
     for (const task of this.cronTasks) await task.stop();
     this.readings?.unsubscribe();
     await this.queue;
-    this.events$.complete();
+    this.events.complete();
   }
 
   // --- scheduling -------------------------------------------------------------------------
@@ -677,7 +732,11 @@ export class RulesEngine implements RulesRuntime {
     const full = { ...event, at: this.now() } as RuleEvent;
     const log = event.type === "failure" || (event.type === "restore" && !event.ok) ? "warn" : "info";
     this.logger[log]({ event: full }, `rule ${event.rule}: ${event.message}`);
-    this.events$.next(full);
+    if (!this.listened) {
+      this.early.push(full);
+      if (this.early.length > EARLY_EVENTS) this.early.shift();
+    }
+    this.events.next(full);
   }
 
   private setLastRun(name: string, ok: boolean, message: string): void {

@@ -41,12 +41,13 @@ export function snapshotName(rule: string): string {
   return `${name.slice(0, SNAPSHOT_NAME_MAX - suffix.length - 1)}-${suffix}`;
 }
 
-function defaultInverter(inventory: Inventory): string | undefined {
+/** The inverter an action acts on when it names none: the account's first controllable one. */
+export function defaultInverter(inventory: Inventory): string | undefined {
   return (inventory.inverters.find((inverter) => inverter.controllable) ?? inventory.inverters[0])?.serial;
 }
 
 /** A setting by id, or by its name as the inverter lists it (case and spacing aside). */
-function settingId(inventory: Inventory, serial: string, setting: number | string): number | undefined {
+export function settingId(inventory: Inventory, serial: string, setting: number | string): number | undefined {
   if (typeof setting === "number") return setting;
   if (/^\d+$/.test(setting)) return Number(setting);
   const wanted = setting

@@ -104,7 +104,11 @@ export interface RulesRuntime {
   list(): RuleStatus[];
   /** Switches a rule on or off; persisted in the store, so it survives restarts. Throws for an unknown name. */
   setEnabled(name: string, enabled: boolean): void;
-  /** Runs the rule's actions now (conditions are not checked; the rule's dry run still holds). */
+  /**
+   * Runs the rule's actions now (conditions are not checked; the rule's dry run still holds). A
+   * window rule outside its window opens one from now for its next planned window's length, and
+   * puts things back when it ends; with no window planned it is refused (ok false, nothing sent).
+   */
   runNow(name: string): Promise<RuleRunResult>;
   /** Import and export price per kWh at `at` (default now). */
   prices(at?: number): Prices;

@@ -21,14 +21,24 @@ export interface Applied {
   readonly requests: string[];
 }
 
+export interface GateOptions {
+  /** The client's timeout: how long the gate waits for a write's answer before reading back. */
+  readonly timeoutMs?: number;
+  readonly settleMs?: number;
+  readonly lateAnswerMs?: number;
+}
+
 /**
  * The simulator over HTTP, a gate whose client reports every request, an audit log in a real
  * SQLite file, and a second client for looking at the simulator without being counted.
  */
-export async function startGate() {
+export async function startGate(options: GateOptions = {}) {
   const sim = await startTestSimulator({ speed: 0, start: START });
   const events: { readonly event: RequestEvent; readonly endedAt: number }[] = [];
-  const client = sim.clientFor("owner", { onRequest: (event) => events.push({ event, endedAt: performance.now() }) });
+  const client = sim.clientFor("owner", {
+    onRequest: (event) => events.push({ event, endedAt: performance.now() }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
   const checker = sim.clientFor("owner");
   const dir = mkdtempSync(join(tmpdir(), "e2m-control-"));
   const store = openStore(join(dir, "energy2mqtt.db"));
@@ -52,6 +62,8 @@ export async function startGate() {
     audit: store.audit,
     devices: { inverter: (serial) => inverters.get(serial), charger: (uuid) => chargers.get(uuid) },
     logger,
+    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+    ...(options.lateAnswerMs === undefined ? {} : { lateAnswerMs: options.lateAnswerMs }),
   });
 
   const auditCount = (): number => store.audit.recent({ limit: 10_000 }).length;

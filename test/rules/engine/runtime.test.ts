@@ -162,6 +162,83 @@ describe("the runtime the daemon drives: runNow and setEnabled", () => {
   });
 });
 
+describe("run now on a window rule outside its window", () => {
+  let env: Env | undefined;
+  let run: Run | undefined;
+  afterEach(async () => {
+    await run?.runtime.stop();
+    await env?.stop();
+    run = undefined;
+    env = undefined;
+  });
+
+  it("opens a window from now for the planned length, records the restore promise, and puts the slot back at its end", async () => {
+    env = await startEnv({ start: START, rules: RULES });
+    run = await env.startRuntime();
+    const checker = env.checker;
+    const timedCharge = () => checker.inverterControl.presetValues(INVERTER, "timed-charge");
+    const before = await timedCharge();
+    const planned = run.runtime.list().find((rule) => rule.name === "cheap")?.nextWindow;
+    if (!planned) throw new Error("no window planned");
+    const now = env.now();
+    expect(planned.start).toBeGreaterThan(now);
+    const length = planned.end - planned.start;
+
+    const result = await run.runtime.runNow("cheap");
+    expect(result).toMatchObject({ name: "cheap", ok: true, dryRun: false });
+    const [promise] = run.store.ruleObligations.pending();
+    expect(promise).toMatchObject({ rule: "cheap", windowStart: now, windowEnd: now + length });
+    const slot = (await timedCharge()).slots as { start_time: string; end_time: string }[];
+    const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
+    // January: London is on UTC.
+    expect(slot[0]).toMatchObject({ start_time: clock(now), end_time: clock(now + length) });
+    expect(slot[0]?.start_time).not.toBe(slot[0]?.end_time);
+    expect(run.runtime.list().find((rule) => rule.name === "cheap")?.nextWindow).toEqual({
+      start: now,
+      end: now + length,
+    });
+    expect(run.events).toContainEqual(
+      expect.objectContaining({
+        type: "window",
+        phase: "open",
+        rule: "cheap",
+        window: { start: now, end: now + length },
+      }),
+    );
+
+    await run.advanceTo(now + length + MINUTE);
+    expect(await timedCharge()).toEqual(before);
+    expect(run.store.ruleObligations.pending()).toEqual([]);
+    expect(run.events.filter((event) => event.type === "restore")).toEqual([
+      expect.objectContaining({ rule: "cheap", ok: true }),
+    ]);
+  });
+
+  it("refuses, sending nothing, when no window is planned to take the length from", async () => {
+    env = await startEnv({
+      start: START,
+      rules: [
+        ...header,
+        "  - name: never",
+        "    when: { price: { below: -5 } }",
+        "    do:",
+        "      - preset: timed-charge",
+        '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}" }] }',
+      ],
+    });
+    run = await env.startRuntime();
+    const before = await env.checker.inverterControl.presetValues(INVERTER, "timed-charge");
+    const result = await run.runtime.runNow("never");
+    expect(result).toMatchObject({ name: "never", ok: false, actions: [] });
+    expect(result.message).toBe(
+      "not run: never is a window rule and no window is planned for it yet, so its length is not known; nothing was sent",
+    );
+    expect(await env.checker.inverterControl.presetValues(INVERTER, "timed-charge")).toEqual(before);
+    expect(run.store.ruleObligations.pending()).toEqual([]);
+    expect(run.store.audit.recent({ limit: 10 })).toEqual([]);
+  });
+});
+
 describe("prices() and nextCheapWindow() follow the tariffs", () => {
   let env: Env | undefined;
   let run: Run | undefined;
