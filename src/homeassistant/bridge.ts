@@ -56,6 +56,8 @@ export class HomeAssistantBridge {
   private stopped = false;
   /** Commands being handled, so that stop() can let them finish. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Others that publish on this connection and must publish again after every (re)connection. */
+  private readonly republishers: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
@@ -85,6 +87,17 @@ export class HomeAssistantBridge {
   /** Whether the MQTT connection is up right now (for the health file). */
   get connected(): boolean {
     return this.connection.connected;
+  }
+
+  /** Runs `republish` after every (re)connection and Home Assistant restart, with discovery and state. */
+  addRepublisher(republish: () => Promise<void>): void {
+    this.republishers.push(republish);
+    if (this.connection.connected) void republish();
+  }
+
+  /** Publishes on the bridge's connection; a failure is thrown to the caller, not logged. */
+  publish(topic: string, payload: string, retain: boolean): Promise<void> {
+    return this.connection.publish(topic, payload, { retain });
   }
 
   async start(
@@ -175,6 +188,7 @@ export class HomeAssistantBridge {
       if (state) await this.send(topics.deviceState(id), JSON.stringify(state), true);
     }
     await this.rules.publishAll();
+    for (const republish of this.republishers) await republish();
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
@@ -193,10 +207,6 @@ export class HomeAssistantBridge {
     if (reading.kind === "availability") {
       if (this.available.get(reading.device) === reading.available) return;
       this.available.set(reading.device, reading.available);
-      this.options.logger.info(
-        { device: reading.device, available: reading.available, reason: reading.reason },
-        "availability",
-      );
       void this.send(this.options.topics.availability(reading.device), reading.available ? "online" : "offline", true);
       return;
     }
