@@ -240,7 +240,7 @@ describe("the add-on's image (addon/Dockerfile, built from the repository root)"
     expect(archOf("runtime-amd64")).toBe("amd64");
     expect(archOf("runtime-arm64")).toBe("aarch64");
     for (const label of labels) expect(label.args).toContain('io.hass.type="app"');
-    expect(froms.at(-1)).toBe("runtime-${TARGETARCH}");
+    expect(froms.at(-1)).toBe(`runtime-\${TARGETARCH}`);
     // A global ARG: declared before the first FROM, so the last FROM can use it.
     expect(readText("addon/Dockerfile").indexOf("ARG TARGETARCH")).toBeLessThan(
       readText("addon/Dockerfile").indexOf("FROM "),
