@@ -26,6 +26,8 @@ const workflow = z
 
 const addonImage = (parse(readFileSync("addon/config.yaml", "utf8")) as { image: string }).image;
 const version = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+/** A GitHub Actions expression as written in the workflow, `${{ ... }}`. */
+const gh = (expression: string): string => `$\{{ ${expression} }}`;
 const uses = (steps: readonly z.infer<typeof step>[], action: string) =>
   steps.find((s) => s.uses?.startsWith(`${action}@`));
 
@@ -53,7 +55,7 @@ describe("the release workflow", () => {
     const { steps, permissions } = workflow.jobs.npm;
     const publish = steps.find((s) => s.run?.startsWith("npm publish"));
     expect(publish?.run).toContain("--provenance");
-    expect(publish?.env?.NODE_AUTH_TOKEN).toBe("${{ secrets.NPM_TOKEN }}");
+    expect(publish?.env?.NODE_AUTH_TOKEN).toBe(gh("secrets.NPM_TOKEN"));
     expect(permissions?.["id-token"]).toBe("write");
     expect(uses(steps, "actions/setup-node")?.with?.["registry-url"]).toBe("https://registry.npmjs.org");
   });
@@ -69,8 +71,8 @@ describe("the release workflow", () => {
     expect(build.context).toBe(".");
     expect(build.push).toBe(true);
     // The Supervisor pulls `image:version`: the tag must be the bare version.
-    expect(String(build.tags)).toContain("${{ matrix.image }}:${{ steps.version.outputs.version }}");
-    expect(String(build["build-args"])).toContain("BUILD_VERSION=${{ steps.version.outputs.version }}");
+    expect(String(build.tags)).toContain(`${gh("matrix.image")}:${gh("steps.version.outputs.version")}`);
+    expect(String(build["build-args"])).toContain(`BUILD_VERSION=${gh("steps.version.outputs.version")}`);
     expect(strategy?.matrix.include).toEqual(
       expect.arrayContaining([
         { image: "ghcr.io/energy2mqtt/energy2mqtt", file: "Dockerfile" },
