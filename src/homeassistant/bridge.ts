@@ -171,7 +171,11 @@ export class HomeAssistantBridge {
     this.subscription?.unsubscribe();
     this.rules.stop();
     const deadline = Date.now() + timeoutMs;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, timeoutMs / 2))]);
+    // unref: once the commands are done, the deadline must not keep the process alive.
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((r) => setTimeout(r, timeoutMs / 2).unref()),
+    ]);
     await this.connection.stop(
       { topic: this.options.topics.bridgeState, payload: JSON.stringify({ state: "offline" }) },
       Math.max(100, deadline - Date.now()),
@@ -302,6 +306,8 @@ export class HomeAssistantBridge {
     try {
       await this.connection.publish(topic, payload, { retain });
     } catch (error) {
+      // Publishes cut short by our own shutdown are expected, not worth a warning.
+      if (this.stopped) return;
       this.options.logger.warn({ topic, err: (error as Error).message }, "MQTT publish failed");
     }
   }
