@@ -37,8 +37,11 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
     return state ? waitText(state, now()) : undefined;
   };
 
-  const draw = (progress: Progress, wait = waiting()): void => {
-    const line = describe(progress, options.perMinute(), now(), wait);
+  const draw = (progress: Progress | undefined, wait = waiting()): void => {
+    // Before the first progress the account's devices are being read.
+    const line = progress
+      ? describe(progress, options.perMinute(), now(), wait)
+      : `archive: reading the account's devices${wait ? `; ${wait}` : ""}`;
     if (options.tty) {
       out.write(`\r\x1b[K${line}`);
     } else {
@@ -53,7 +56,6 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
   // terminal (the countdown), and print a plain line once when a wait starts.
   const ticker = options.budget
     ? setInterval(() => {
-        if (!last) return;
         const wait = waiting();
         const started = wait !== undefined && !wasWaiting;
         if (wait === undefined) wasWaiting = false;

@@ -110,7 +110,7 @@ function describeScopes(report: ScopeReport): string[] {
       ? `  not ready: the token lacks ${needed.map((p) => p.scope).join(", ")}, which energy2mqtt needs; make a token with the scopes the README lists`
       : report.missing.length > 0
         ? "  ready, with less: energy2mqtt runs with this token and leaves out what is missing above"
-        : "  ready: energy2mqtt can do everything it reads with this token",
+        : "  ready: the token has every scope a read can check",
   );
   return lines;
 }

@@ -97,5 +97,16 @@ describe("archive progress", () => {
       log.end();
       expect(plain.text().match(/waiting \d+ s for the rate window/g)).toHaveLength(1);
     });
+
+    it("says so even before the first progress, while the account's devices are read", () => {
+      vi.useFakeTimers();
+      const out = capture();
+      const view = progressView(out.stream, { tty: false, perMinute: () => 300, now: () => 0, budget: () => held() });
+      vi.advanceTimersByTime(1_000);
+      view.end();
+      expect(out.text()).toBe(
+        "archive: reading the account's devices; waiting 42 s for the rate window (300 requests/min)\n",
+      );
+    });
   });
 });

@@ -108,7 +108,7 @@ describe("energy2mqtt check", () => {
       /^ {2}works: the account, the device lists, live inverter and meter data, .*inverter settings and presets/,
     );
     expect(summary.filter((line) => line.startsWith("  missing"))).toEqual([]);
-    expect(summary.at(-1)).toBe("  ready: energy2mqtt can do everything it reads with this token");
+    expect(summary.at(-1)).toBe("  ready: the token has every scope a read can check");
   });
 
   it("ends with what a read-only token lacks and what that costs, as plain lines, and still exits 0", async () => {
