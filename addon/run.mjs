@@ -22,6 +22,7 @@ const OPTION_ENV = {
   poll_ems: "ENERGY2MQTT_POLL_EMS",
   poll_ev_charger: "ENERGY2MQTT_POLL_EV_CHARGER",
   log_level: "ENERGY2MQTT_LOG_LEVEL",
+  log_format: "ENERGY2MQTT_LOG_FORMAT",
   rules_file: "ENERGY2MQTT_RULES",
   dry_run: "ENERGY2MQTT_DRY_RUN",
   mqtt_url: "ENERGY2MQTT_MQTT_URL",

@@ -187,7 +187,8 @@ export async function daemonBenchmark(): Promise<void> {
       homeassistant: { discovery_prefix: DISCOVERY_PREFIX },
       poll: scaledPoll(),
       store: { path: join(dir, "energy2mqtt.db") },
-      log: { level: "warn" as const },
+      // Pretty, as on a terminal and in the add-on: the costlier of the two formats.
+      log: { level: "warn" as const, format: "pretty" as const },
     };
     child.send({ type: "start", config } satisfies ToChild);
     const ready = await started;

@@ -17,6 +17,8 @@ export interface DaemonHistory {
   inventoryRead(inventory: Inventory): void;
   /** A device came back after an outage: fetch what was missed. */
   deviceBack(): void;
+  /** The store refuses writes (live data still goes to MQTT). */
+  readonly failing: boolean;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,9 @@ export function startDaemonHistory(
       if (changed.length > 0) sink.write(changed);
     },
     deviceBack: () => gaps.trigger(),
+    get failing() {
+      return sink.failing;
+    },
     async stop() {
       for (const timer of timers) clearInterval(timer);
       await Promise.all([gaps.stop(), flows.stop()]);

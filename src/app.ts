@@ -9,11 +9,12 @@ import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
 import { ControlGate } from "./control/index.js";
+import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFilePath, startHealthWriter } from "./health/index.js";
+import { type BridgeStatus, startBridgeStatus } from "./health/mqtt-bridge.js";
 import { HomeAssistantBridge } from "./homeassistant/bridge.js";
-import { redactUrl } from "./homeassistant/mqtt-connection.js";
 import { Topics } from "./homeassistant/topics.js";
-import type { Logger } from "./log.js";
+import type { LogFeed, Logger } from "./log.js";
 import { type HistoryRecord, openStore, type Store } from "./store/index.js";
 import { discoverInventory, type Reading, startTelemetry } from "./telemetry/index.js";
 import { deviceId, devicesOf, type Inventory } from "./telemetry/inventory.js";
@@ -24,6 +25,8 @@ export interface App {
   readonly mqttUrl: string;
   /** Set when the daemon started the simulator itself. */
   readonly simulated: boolean;
+  /** Set when the daemon started the embedded broker on another port because 1883 was taken. */
+  readonly brokerMoved: boolean;
   stop(): Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export async function startApp(
   config: Config,
   logger: Logger,
   version: string,
-  options: { readonly configFile?: string } = {},
+  options: { readonly configFile?: string; readonly feed?: LogFeed } = {},
 ): Promise<App> {
   const stack: (() => Promise<void>)[] = [];
   const stopAll = async (): Promise<void> => {
@@ -47,14 +50,18 @@ export async function startApp(
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
-    const mqttUrl = await startBroker(config, logger, stack);
+    const { url: mqttUrl, moved: brokerMoved } = await startBroker(config, logger, stack);
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
     const health = startHealthWriter({ file: healthFilePath(config.store.path), logger });
     stack.push(async () => health.stop());
 
+    let status: BridgeStatus | undefined;
     const client = new CloudClient({
-      onRequest: (event) => health.cloudRequest(event.status),
+      onRequest: (event) => {
+        health.cloudRequest(event.status);
+        status?.cloudRequest(event.status);
+      },
       baseUrl: cloud.url,
       token: cloud.token,
       context: config.cloud.context,
@@ -114,8 +121,26 @@ export async function startApp(
       logger,
       refresh: (id) => telemetry.refresh(id),
     });
+    const bridgeStatus = startBridgeStatus({
+      version,
+      config,
+      cloud,
+      topics,
+      origin: { ...ORIGIN, sw_version: version },
+      publish: (topic, payload, retain) => bridge.publish(topic, payload, retain),
+      connected: () => bridge.connected,
+      budget: () => client.http.budget.state(),
+      inventory: () => inventory,
+      store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
+      rules: rulesFile !== undefined,
+      ...(options.feed ? { feed: options.feed } : {}),
+    });
+    status = bridgeStatus;
+    stack.push(async () => bridgeStatus.stop());
+    bridge.addRepublisher(() => bridgeStatus.publishAll(), bridgeNode(topics));
     // The rules see every reading the bridge sees, from the first, across telemetry restarts.
     const readings = new Subject<Reading>();
+    readings.subscribe((reading) => bridgeStatus.reading(reading));
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
     await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound);
     stack.push(() => bridge.stop());
@@ -144,6 +169,7 @@ export async function startApp(
         const changedDevices = deviceSet(next) !== deviceSet(inventory);
         inventory = next;
         bridge.setInventory(next);
+        if (changedDevices) bridgeStatus.inventoryChanged();
         history?.inventoryRead(next);
         if (changedDevices) {
           telemetry.stop();
@@ -160,8 +186,6 @@ export async function startApp(
       clearInterval(timer);
       refresh.abort();
     });
-    const ids = devicesOf(inventory).map(deviceId);
-    logger.info({ devices: ids }, "running");
     return {
       get inventory() {
         return inventory;
@@ -169,6 +193,7 @@ export async function startApp(
       cloudUrl: cloud.url,
       mqttUrl,
       simulated: cloud.simulated,
+      brokerMoved,
       stop: stopAll,
     };
   } catch (error) {
@@ -211,14 +236,27 @@ async function startCloud(config: Config, logger: Logger, stack: (() => Promise<
   return { url: simulator.url, token, simulated: true };
 }
 
-async function startBroker(config: Config, logger: Logger, stack: (() => Promise<void>)[]): Promise<string> {
-  if (config.mqtt.url) return config.mqtt.url;
+/** The embedded broker's first choice; when it is taken the next free port is used, and the banner says so. */
+export const EMBEDDED_BROKER_PORT = 1883;
+
+async function startBroker(
+  config: Config,
+  logger: Logger,
+  stack: (() => Promise<void>)[],
+): Promise<{ url: string; moved: boolean }> {
+  if (config.mqtt.url) return { url: config.mqtt.url, moved: false };
   // Loaded only when needed, like the simulator: a daemon with its own broker never pays for it.
   const { startEmbeddedBroker } = await import("./broker/index.js");
-  const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: 1883, portAttempts: 20 });
+  const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: EMBEDDED_BROKER_PORT, portAttempts: 20 });
   stack.push(() => broker.close());
-  logger.info({ url: broker.url }, "no MQTT broker configured: started the embedded broker");
-  return broker.url;
+  const moved = broker.port !== EMBEDDED_BROKER_PORT;
+  logger.info(
+    { url: broker.url },
+    moved
+      ? `no MQTT broker configured: started the embedded broker on port ${broker.port} (${EMBEDDED_BROKER_PORT} is taken)`
+      : "no MQTT broker configured: started the embedded broker",
+  );
+  return { url: broker.url, moved };
 }
 
 function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
@@ -254,33 +292,4 @@ function loggingAudit(logger: Logger) {
       return [];
     },
   };
-}
-
-export function describeStartup(app: App, baseTopic: string): string {
-  const lines = [
-    `energy2mqtt is running with ${app.inventory.inverters.length} inverter(s), ${app.inventory.ems.length} EMS, ${app.inventory.evChargers.length} EV charger(s), ${app.inventory.smartDevices.length} smart device(s).`,
-    app.simulated
-      ? `Cloud: the built-in simulator at ${app.cloudUrl} (demo house; set cloud.url and cloud.token for your own).`
-      : `Cloud: ${app.cloudUrl}`,
-    `MQTT: ${redactUrl(app.mqttUrl)}`,
-    `Watch it: mosquitto_sub -h ${hostOf(app.mqttUrl)} -p ${portOf(app.mqttUrl)} -t '${baseTopic}/#' -v`,
-    `Home Assistant: add the MQTT integration with broker ${hostOf(app.mqttUrl)} and port ${portOf(app.mqttUrl)}; the devices appear by discovery.`,
-  ];
-  return lines.join("\n");
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return "127.0.0.1";
-  }
-}
-
-function portOf(url: string): string {
-  try {
-    return new URL(url).port || "1883";
-  } catch {
-    return "1883";
-  }
 }

@@ -112,7 +112,9 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
 
   program
     .command("check")
-    .description("check a configuration file and the cloud token, and list what the account has")
+    .description(
+      "check a configuration file and the cloud token, list what the account has, and end with what works and what is missing",
+    )
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
       setExitCode(await (await import("./commands/check.js")).runCheckCommand(options));

@@ -1,3 +1,4 @@
+import type { RateBudgetState } from "../cloud/rate-budget.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 
@@ -9,6 +10,8 @@ export interface ProgressViewOptions {
   /** Between plain lines; 10 s by default. */
   readonly intervalMs?: number;
   readonly now?: () => number;
+  /** The rate budget, to say when and why the archive waits (nothing moves then). */
+  readonly budget?: () => RateBudgetState;
 }
 
 export interface ProgressView {
@@ -27,9 +30,18 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
   let last: Progress | undefined;
   let drawnAt = Number.NEGATIVE_INFINITY;
   let drawn = false;
+  let wasWaiting = false;
 
-  const draw = (progress: Progress): void => {
-    const line = describe(progress, options.perMinute(), now());
+  const waiting = (): string | undefined => {
+    const state = options.budget?.();
+    return state ? waitText(state, now()) : undefined;
+  };
+
+  const draw = (progress: Progress | undefined, wait = waiting()): void => {
+    // Before the first progress the account's devices are being read.
+    const line = progress
+      ? describe(progress, options.perMinute(), now(), wait)
+      : `archive: reading the account's devices${wait ? `; ${wait}` : ""}`;
     if (options.tty) {
       out.write(`\r\x1b[K${line}`);
     } else {
@@ -37,7 +49,20 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
     }
     drawnAt = now();
     drawn = true;
+    wasWaiting = wait !== undefined;
   };
+
+  // While the budget holds every request back nothing calls update(): redraw every second on a
+  // terminal (the countdown), and print a plain line once when a wait starts.
+  const ticker = options.budget
+    ? setInterval(() => {
+        const wait = waiting();
+        const started = wait !== undefined && !wasWaiting;
+        if (wait === undefined) wasWaiting = false;
+        if (options.tty ? wait !== undefined : started) draw(last, wait);
+      }, TICK_MS)
+    : undefined;
+  ticker?.unref();
 
   return {
     update(progress) {
@@ -45,13 +70,27 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
       if (now() - drawnAt >= interval) draw(progress);
     },
     end() {
-      if (last && (options.tty || !drawn || now() > drawnAt)) draw(last);
+      if (ticker) clearInterval(ticker);
+      if (last && (options.tty || !drawn || now() > drawnAt)) draw(last, undefined);
       if (options.tty && drawn) out.write("\n");
     },
   };
 }
 
-export function describe(progress: Progress, perMinute: number, at: number): string {
+const TICK_MS = 1000;
+
+/** Why nothing moves: every request is held back by the rate budget, and for how long. */
+export function waitText(state: RateBudgetState, at: number): string | undefined {
+  if (state.waiting === 0 || state.inFlight > 0) return undefined;
+  const until = Math.max(state.pausedUntil, state.windowEndsAt ?? 0);
+  if (until <= at) return undefined;
+  const seconds = Math.ceil((until - at) / 1000);
+  return state.pausedUntil > at
+    ? `waiting ${seconds} s: the cloud refused a request for the rate limit (429), so nothing is sent until its window ends`
+    : `waiting ${seconds} s for the rate window (${state.limit} requests/min)`;
+}
+
+export function describe(progress: Progress, perMinute: number, at: number, waiting?: string): string {
   const { requestsDone: done, requestsPlanned: planned } = progress;
   const fraction = planned > 0 ? Math.min(1, done / planned) : 1;
   const filled = Math.round(fraction * BAR_WIDTH);
@@ -62,7 +101,8 @@ export function describe(progress: Progress, perMinute: number, at: number): str
     ? `  ${progress.current.kind} ${progress.current.device} ${progress.current.days[0] ?? ""}`
     : "";
   const etaText = eta === undefined ? "" : `  about ${duration(Math.ceil(eta / 1000))} left`;
-  return `archive ${bar} ${done}/${planned} requests ${Math.floor(fraction * 100)}%${etaText}${current}`;
+  const what = waiting ? `  ${waiting}` : current;
+  return `archive ${bar} ${done}/${planned} requests ${Math.floor(fraction * 100)}%${etaText}${what}`;
 }
 
 /** The slower of the pace seen so far and the pace the budget allows. */

@@ -59,6 +59,8 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
   if (typeof store === "number") return store;
 
   const client = cloudClient(config, url, token);
+  // Ctrl-C drops the requests under way (a wait for the rate window can be a minute) and keeps
+  // what is committed: a rerun resumes there.
   const stopping = new AbortController();
   const onSigint = (): void => {
     if (stopping.signal.aborted) {
@@ -66,13 +68,14 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
       process.exit(EXIT_INTERRUPTED);
     }
     stopping.abort();
-    err.write("\nstopping after the requests under way (Ctrl-C again to quit now)\n");
+    err.write("\nstopping: the requests under way are dropped, what is saved stays; run again to resume\n");
   };
   const signals = io.signals ?? process;
   signals.on("SIGINT", onSigint);
   const view = progressView(err, {
     tty: err.isTTY === true,
     perMinute: () => client.http.budget.state().limit,
+    budget: () => client.http.budget.state(),
     ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
   });
   let report: ArchiveReport;
@@ -81,6 +84,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
       client,
       history: store.history,
       stopping: stopping.signal,
+      signal: stopping.signal,
       onProgress: (progress) => view.update(progress),
       logger: cliLogger(config),
       ...(args.from !== undefined ? { from: args.from } : {}),
@@ -88,6 +92,11 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
       ...(args.kinds ? { kinds: args.kinds } : {}),
     });
   } catch (error) {
+    // Ctrl-C while the account was still being read: nothing was copied yet.
+    if (stopping.signal.aborted) {
+      err.write("energy2mqtt archive: interrupted before copying began\n");
+      return EXIT_INTERRUPTED;
+    }
     if (!(error instanceof CloudError)) throw error;
     err.write(`energy2mqtt archive: ${error.message}\n`);
     return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;

@@ -2,10 +2,12 @@ import { connect } from "node:net";
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { redactUrl } from "../homeassistant/mqtt-connection.js";
+import { createLogger } from "../log.js";
 import { checkRulesOnDevices } from "../rules/device-check.js";
 import { type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
-import { cliLogger, cloudClient, configFile } from "./shared.js";
+import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
+import { cloudClient, configFile } from "./shared.js";
 
 export interface CheckOptions {
   readonly config?: string;
@@ -15,8 +17,9 @@ const MQTT_PROBE_TIMEOUT_MS = 3000;
 
 /**
  * `energy2mqtt check`: validates the configuration, checks the token and lists what the account
- * has, and says whether the MQTT broker answers. 0 ok, 1 runtime failure (402, cloud down),
- * 2 bad configuration or token.
+ * has, says whether the MQTT broker answers, and ends with a plain summary of what works and
+ * what the token lacks. 0 ok, 1 a scope energy2mqtt needs is missing or a runtime failure (402,
+ * cloud down), 2 bad configuration or a refused token.
  */
 export async function runCheckCommand(
   options: CheckOptions,
@@ -40,10 +43,12 @@ export async function runCheckCommand(
     err.write(`${error.message}\n`);
     return 2;
   }
-  const cloud = await checkCloud(config, out, err);
+  const summary: string[] = [];
+  const cloud = await checkCloud(config, out, err, summary);
   const rulesCode = rules && cloud.inventory ? checkRulesAgainst(rules, cloud.inventory, out, err) : 0;
   out.write(await describeMqtt(config.mqtt.url));
   out.write(`store: ${config.store.path}\n`);
+  if (summary.length > 0) out.write(`\nsummary:\n${summary.join("\n")}\n`);
   return Math.max(cloud.code, rulesCode);
 }
 
@@ -69,6 +74,7 @@ async function checkCloud(
   config: Config,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
+  summary: string[],
 ): Promise<{ code: number; inventory?: Inventory }> {
   const { url, token } = config.cloud;
   if (!url) {
@@ -83,15 +89,51 @@ async function checkCloud(
     );
     return { code: 2 };
   }
+  const client = cloudClient(config, url, token);
+  let inventory: Inventory;
   try {
-    const inventory = await discoverInventory(cloudClient(config, url, token), { logger: cliLogger(config) });
-    out.write(`cloud: ${redactUrl(url)}: the token works\n${describeInventory(inventory)}`);
-    return { code: 0, inventory };
+    // What a listing the token may not read costs is in the summary; no log lines in between.
+    inventory = await discoverInventory(client, { logger: createLogger("silent") });
   } catch (error) {
     if (!(error instanceof CloudError)) throw error;
     err.write(`cloud: ${redactUrl(url)}: ${error.message}\n`);
-    return { code: error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1 };
+    if (error instanceof ForbiddenError) {
+      summary.push(
+        "  missing: api:account:read: energy2mqtt cannot start without reading the account",
+        "  not ready: make a token with the scopes the README lists",
+      );
+      return { code: 1 };
+    }
+    return { code: error instanceof AuthenticationError ? 2 : 1 };
   }
+  out.write(`cloud: ${redactUrl(url)}: the token is accepted\n${describeInventory(inventory)}`);
+  const scopes = await probeScopes(client, inventory);
+  summary.push(...describeScopes(scopes));
+  return { code: scopes.missing.some((probe) => probe.needed) ? 1 : 0, inventory };
+}
+
+/** The summary's lines: what works, what is missing and what that costs, what could not be checked. */
+function describeScopes(report: ScopeReport): string[] {
+  const lines = [`  works: the account, ${report.works.map((probe) => probe.gives).join(", ")}`];
+  for (const probe of report.missing)
+    lines.push(`  missing: ${probe.scope}${probe.needed ? " (needed)" : ""}: ${probe.cost}`);
+  for (const { probe, message } of report.failed)
+    lines.push(`  unknown: ${probe.scope}: the cloud failed while checking it (${message})`);
+  if (report.notApplicable.length > 0)
+    lines.push(
+      `  not tried (nothing to read them on, or they need a missing scope too): ${report.notApplicable.map((p) => p.scope).join(", ")}`,
+    );
+  lines.push("  not checked (only a change could test them; without one, the change fails with a 403 naming it):");
+  for (const unchecked of UNCHECKED_SCOPES) lines.push(`    ${unchecked.scope}: without it ${unchecked.cost}`);
+  const needed = report.missing.filter((probe) => probe.needed);
+  lines.push(
+    needed.length > 0
+      ? `  not ready: the token lacks ${needed.map((p) => p.scope).join(", ")}, which energy2mqtt needs; make a token with the scopes the README lists`
+      : report.missing.length > 0
+        ? "  ready, with less: energy2mqtt runs with this token and leaves out what is missing above"
+        : "  ready: the token has every scope a read can check",
+  );
+  return lines;
 }
 
 function describeInventory(inventory: Inventory): string {

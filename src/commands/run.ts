@@ -1,6 +1,7 @@
-import { describeStartup, StartupError, startApp } from "../app.js";
+import { StartupError, startApp } from "../app.js";
 import { loadConfig } from "../config/index.js";
-import { createLogger } from "../log.js";
+import { createLogger, LogFeed } from "../log.js";
+import { startupBanner } from "../startup-banner.js";
 import { configFile } from "./shared.js";
 
 /** How long shutdown may take before the process exits anyway. */
@@ -13,11 +14,12 @@ export async function runDaemonCommand(
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
   const { config, file } = loadConfig(configFile(options.config));
-  const logger = createLogger(config.log.level);
-  logger.info({ config: file ?? "(embedded defaults)" }, "starting energy2mqtt");
+  const feed = new LogFeed();
+  const logger = createLogger(config.log.level, { format: config.log.format, feed });
+  logger.info({ config: file ?? "(embedded defaults)" }, `starting energy2mqtt ${options.version}`);
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
-    app = await startApp(config, logger, options.version, file ? { configFile: file } : {});
+    app = await startApp(config, logger, options.version, { feed, ...(file ? { configFile: file } : {}) });
   } catch (error) {
     if (error instanceof StartupError) {
       err.write(`energy2mqtt could not start: ${error.message}\n`);
@@ -36,7 +38,8 @@ export async function runDaemonCommand(
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
-  out.write(`${describeStartup(app, config.mqtt.base_topic)}\n`);
+  // Set apart by blank lines, so that it stands out between the log lines.
+  out.write(`\n${startupBanner(app, config.mqtt.base_topic, options.version)}\n\n`);
   await stopped;
   const force = setTimeout(() => {
     err.write("energy2mqtt: shutdown took too long; exiting\n");

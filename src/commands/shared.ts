@@ -62,5 +62,5 @@ export function cloudClient(config: Config, url: string, token: string): CloudCl
 
 /** The commands print what matters themselves; info logs would only repeat it. */
 export function cliLogger(config: Config) {
-  return createLogger(config.log.level === "info" ? "warn" : config.log.level);
+  return createLogger(config.log.level === "info" ? "warn" : config.log.level, { format: config.log.format });
 }

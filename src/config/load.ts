@@ -30,20 +30,24 @@ export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = pr
   const overridden = applyEnvOverrides(raw, env);
   const result = configSchema.safeParse(overridden.value);
   if (result.success) return { config: result.data, file: path };
-  const problems = result.error.issues.map((issue) => {
-    const key = issue.path.join(".");
-    const fromEnv = overridden.keys.get(key);
-    const where = fromEnv ? `environment ${fromEnv}` : (locate(issue.path) ?? path ?? "defaults");
-    return `${where}: ${key || "(top level)"}: ${describeIssue(issue)}`;
+  const problems = result.error.issues.flatMap((issue) => {
+    // An unknown key is reported at its own line, one problem per key, not at its section's.
+    const unknown = issue.code === "unrecognized_keys" ? (issue.keys ?? []) : [];
+    const cases =
+      unknown.length > 0
+        ? unknown.map((name) => ({
+            at: [...issue.path, name],
+            message: `unknown key "${name}"; check the spelling against config/configuration.example.yaml`,
+          }))
+        : [{ at: issue.path, message: issue.message }];
+    return cases.map(({ at, message }) => {
+      const key = at.map(String).join(".");
+      const fromEnv = overridden.keys.get(key);
+      const where = fromEnv ? `environment ${fromEnv}` : (locate(at) ?? path ?? "defaults");
+      return `${where}: ${key || "(top level)"}: ${message}`;
+    });
   });
   throw new ConfigError(problems);
-}
-
-function describeIssue(issue: { code: string; message: string; keys?: readonly string[] }): string {
-  if (issue.code === "unrecognized_keys" && issue.keys) {
-    return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}; check the spelling against config/configuration.example.yaml`;
-  }
-  return issue.message;
 }
 
 function readYaml(path: string): { raw: unknown; locate: (keyPath: readonly PropertyKey[]) => string | undefined } {

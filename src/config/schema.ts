@@ -151,6 +151,12 @@ export const logConfig = z.strictObject({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
     .default("info")
     .describe("How much the daemon logs"),
+  format: z
+    .enum(["auto", "pretty", "json"])
+    .default("auto")
+    .describe(
+      "`pretty`: one readable line per event (time, level, message, fields); `json`: one JSON object per line, for log collectors; `auto`: pretty on a terminal, JSON otherwise (the add-on sets pretty)",
+    ),
 });
 
 /** The whole configuration: one schema, every section optional with defaults. */

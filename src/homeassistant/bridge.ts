@@ -80,6 +80,10 @@ export class HomeAssistantBridge {
   private stopped = false;
   /** Commands being handled, so that stop() can let them finish. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Others that publish on this connection and must publish again after every (re)connection. */
+  private readonly republishers: (() => Promise<void>)[] = [];
+  /** Discovery nodes other features publish under (the rules device, the bridge's own device). */
+  private readonly ownedNodes = new Set<string>();
 
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
@@ -111,6 +115,22 @@ export class HomeAssistantBridge {
   /** Whether the MQTT connection is up right now (for the health file). */
   get connected(): boolean {
     return this.connection.connected;
+  }
+
+  /**
+   * Runs `republish` after every (re)connection and Home Assistant restart, with discovery and
+   * state. `discoveryNode` names the discovery node whose configs that feature owns, so that the
+   * clean-up of stale configs leaves them alone.
+   */
+  addRepublisher(republish: () => Promise<void>, discoveryNode?: string): void {
+    this.republishers.push(republish);
+    if (discoveryNode) this.ownedNodes.add(discoveryNode);
+    if (this.connection.connected) void republish();
+  }
+
+  /** Publishes on the bridge's connection; a failure is thrown to the caller, not logged. */
+  publish(topic: string, payload: string, retain: boolean): Promise<void> {
+    return this.connection.publish(topic, payload, { retain });
   }
 
   /**
@@ -184,10 +204,10 @@ export class HomeAssistantBridge {
       `${topics.base}/bridge/sync`,
     );
     const current = this.discovery.topics;
-    const rulesNodeId = rulesNode(topics);
+    const owned = new Set([rulesNode(topics), ...this.ownedNodes]);
     const stale = staleConfigs(retained, {
       baseTopic: topics.base,
-      keep: (topic) => current.has(topic) || topic.split("/")[2] === rulesNodeId,
+      keep: (topic) => current.has(topic) || owned.has(topic.split("/")[2] ?? ""),
     });
     if (stale.length === 0) return;
     logger.info({ configs: stale.length }, "removing Home Assistant entities that no longer apply");
@@ -224,7 +244,11 @@ export class HomeAssistantBridge {
     this.subscription?.unsubscribe();
     this.rules.stop();
     const deadline = Date.now() + timeoutMs;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, timeoutMs / 2))]);
+    // unref: once the commands are done, the deadline must not keep the process alive.
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((r) => setTimeout(r, timeoutMs / 2).unref()),
+    ]);
     await this.connection.stop(
       { topic: this.options.topics.bridgeState, payload: JSON.stringify({ state: "offline" }) },
       Math.max(100, deadline - Date.now()),
@@ -248,6 +272,7 @@ export class HomeAssistantBridge {
     }
     await this.publishDiscovery(true);
     await this.rules.publishAll();
+    for (const republish of this.republishers) await republish();
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
@@ -276,10 +301,6 @@ export class HomeAssistantBridge {
     if (reading.kind === "availability") {
       if (this.available.get(reading.device) === reading.available) return;
       this.available.set(reading.device, reading.available);
-      this.options.logger.info(
-        { device: reading.device, available: reading.available, reason: reading.reason },
-        "availability",
-      );
       void this.send(this.options.topics.availability(reading.device), reading.available ? "online" : "offline", true);
       return;
     }
@@ -444,6 +465,8 @@ export class HomeAssistantBridge {
     try {
       await this.connection.publish(topic, payload, { retain });
     } catch (error) {
+      // Publishes cut short by our own shutdown are expected, not worth a warning.
+      if (this.stopped) return;
       this.options.logger.warn({ topic, err: (error as Error).message }, "MQTT publish failed");
     }
   }

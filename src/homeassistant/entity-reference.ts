@@ -1,7 +1,9 @@
 import { CloudClient } from "../cloud/client.js";
+import { bridgeDiscoveryMessages } from "../health/bridge-discovery.js";
 import { startSimulator } from "../simulator/index.js";
 import { discoverInventory } from "../telemetry/discover.js";
 import { type Device, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import type { DiscoveryMessage } from "./discovery.js";
 import { type EntityDef, entitiesFor } from "./entities/index.js";
 import { rulesDiscoveryMessages } from "./rules-discovery.js";
 import { Topics } from "./topics.js";
@@ -130,8 +132,36 @@ function rulesSection(): string[] {
     origin: { name: "energy2mqtt", sw_version: "", support_url: "" },
     currency: "GBP",
   });
+  return [
+    "## Tariff rules (one device, `energy2mqtt rules`)",
+    "",
+    "Present when `rules` names a rules file: the tariff sensors, then a switch and a button for each rule (`{rule}` is the rule's name). Prices are in the tariffs' currency, GBP here.",
+    "",
+    ...entityTable(rowsOf(messages)),
+    "",
+  ];
+}
+
+/** The daemon's own device, read from its discovery configs. */
+function bridgeSection(): string[] {
+  const messages = bridgeDiscoveryMessages(new Topics("energy2mqtt", "homeassistant"), {
+    name: "energy2mqtt",
+    sw_version: "",
+    support_url: "",
+  });
+  return [
+    "## The bridge (one device, `energy2mqtt bridge`)",
+    "",
+    "Diagnostics of energy2mqtt itself, read from the retained `energy2mqtt/bridge/health` (published every minute): whether the cloud answers, the requests sent in the last minute (the attributes hold the rate budget's use), and the last warning or error logged (also published as it happens on `energy2mqtt/bridge/logging`).",
+    "",
+    ...entityTable(rowsOf(messages)),
+    "",
+  ];
+}
+
+function rowsOf(messages: readonly DiscoveryMessage[]): EntityRow[] {
   const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-  const rows = messages.map(({ topic, payload }): EntityRow => {
+  return messages.map(({ topic, payload }): EntityRow => {
     const [, component = "", , key = ""] = topic.split("/");
     return {
       component,
@@ -142,14 +172,6 @@ function rulesSection(): string[] {
       state_class: text(payload.state_class),
     };
   });
-  return [
-    "## Tariff rules (one device, `energy2mqtt rules`)",
-    "",
-    "Present when `rules` names a rules file: the tariff sensors, then a switch and a button for each rule (`{rule}` is the rule's name). Prices are in the tariffs' currency, GBP here.",
-    "",
-    ...entityTable(rows),
-    "",
-  ];
 }
 
 export const ENTITY_REFERENCE_HEADER =
@@ -166,6 +188,7 @@ export function entityReference(inventory: Inventory): string {
     "",
     ...devicesOf(inventory).flatMap(deviceSection),
     ...rulesSection(),
+    ...bridgeSection(),
   ]
     .join("\n")
     .replace(/\n+$/, "\n");

@@ -147,7 +147,8 @@ export class MqttConnection {
       if (final && client.connected) await client.publishAsync(final.topic, final.payload, { qos: 1, retain: true });
       await client.endAsync(false);
     };
-    await Promise.race([goodbye(), new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+    // unref: after a quick goodbye, the deadline must not keep the process alive until it passes.
+    await Promise.race([goodbye(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
     await client.endAsync(true).catch(() => undefined);
   }
 }

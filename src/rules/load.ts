@@ -27,13 +27,18 @@ export function loadRules(file: string): LoadedRules {
     const lineOf = (problem: string) => Number(/:(\d+): /.exec(problem)?.[1] ?? 0);
     throw new RulesError(
       result.error.issues
-        .map((issue) => {
-          const key = issue.path.map(String).join(".");
-          const message =
+        .flatMap((issue) => {
+          // An unknown key is reported at its own line, one problem per key.
+          const cases =
             issue.code === "unrecognized_keys"
-              ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}; check the spelling against config/rules.example.yaml`
-              : issue.message;
-          return `${source.locate(issue.path)}: ${key || "(top level)"}: ${message}`;
+              ? issue.keys.map((name) => ({
+                  at: [...issue.path, name],
+                  message: `unknown key "${name}"; check the spelling against config/rules.example.yaml`,
+                }))
+              : [{ at: issue.path, message: issue.message }];
+          return cases.map(
+            ({ at, message }) => `${source.locate(at)}: ${at.map(String).join(".") || "(top level)"}: ${message}`,
+          );
         })
         // In file order, whichever check found them.
         .sort((a, b) => lineOf(a) - lineOf(b)),

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { progressView } from "../../src/archive/index.js";
-import { estimateMs } from "../../src/archive/progress.js";
+import { estimateMs, waitText } from "../../src/archive/progress.js";
+import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { capture } from "../helpers/capture.js";
 
 describe("archive progress", () => {
@@ -39,5 +40,73 @@ describe("archive progress", () => {
     expect(out.text()).toBe(
       "\r\x1b[Karchive [############------------] 3/6 requests 50%  about 1s left\r\x1b[Karchive [############------------] 3/6 requests 50%  about 1s left\n",
     );
+  });
+
+  describe("while the rate budget holds every request back", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const held = (over: Partial<RateBudgetState> = {}): RateBudgetState => ({
+      limit: 300,
+      used: 300,
+      inFlight: 0,
+      waiting: 4,
+      windowEndsAt: 42_000,
+      pausedUntil: 0,
+      ...over,
+    });
+
+    it("says for how long and why", () => {
+      expect(waitText(held(), 0)).toBe("waiting 42 s for the rate window (300 requests/min)");
+      expect(waitText(held({ pausedUntil: 30_000, windowEndsAt: 30_000 }), 0)).toMatch(/^waiting 30 s: .*\(429\)/);
+      // Not waiting: a request is under way, nothing queued, or the window is over.
+      expect(waitText(held({ inFlight: 1 }), 0)).toBeUndefined();
+      expect(waitText(held({ waiting: 0 }), 0)).toBeUndefined();
+      expect(waitText(held(), 42_000)).toBeUndefined();
+    });
+
+    it("counts down on a terminal, and prints one plain line when a wait starts elsewhere", () => {
+      vi.useFakeTimers();
+      let now = 0;
+      const progress = { requestsDone: 300, requestsPlanned: 600, startedAt: 0 };
+      const tty = capture();
+      const terminal = progressView(tty.stream, {
+        tty: true,
+        perMinute: () => 300,
+        now: () => now,
+        budget: () => held(),
+      });
+      terminal.update(progress);
+      now = 1_000;
+      vi.advanceTimersByTime(1_000);
+      now = 2_000;
+      vi.advanceTimersByTime(1_000);
+      terminal.end();
+      expect(tty.text()).toContain("waiting 41 s for the rate window (300 requests/min)");
+      expect(tty.text()).toContain("waiting 40 s for the rate window (300 requests/min)");
+
+      const plain = capture();
+      const log = progressView(plain.stream, {
+        tty: false,
+        perMinute: () => 300,
+        now: () => now,
+        budget: () => held(),
+      });
+      log.update(progress);
+      vi.advanceTimersByTime(5_000);
+      log.end();
+      expect(plain.text().match(/waiting \d+ s for the rate window/g)).toHaveLength(1);
+    });
+
+    it("says so even before the first progress, while the account's devices are read", () => {
+      vi.useFakeTimers();
+      const out = capture();
+      const view = progressView(out.stream, { tty: false, perMinute: () => 300, now: () => 0, budget: () => held() });
+      vi.advanceTimersByTime(1_000);
+      view.end();
+      expect(out.text()).toBe(
+        "archive: reading the account's devices; waiting 42 s for the rate window (300 requests/min)\n",
+      );
+    });
   });
 });

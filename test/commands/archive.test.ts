@@ -104,8 +104,7 @@ describe("energy2mqtt archive", () => {
     signals.emit("SIGINT");
     const first = await pending;
     expect(first.code).toBe(130);
-    expect(first.err).toContain("stopping after the requests under way");
-    expect(first.out).toContain("interrupted: run again to resume");
+    expect(first.err).toContain("stopping: the requests under way are dropped, what is saved stays");
 
     const second = await run({ config: file, from, only: "inverter.point" });
     expect(second.code).toBe(0);
@@ -116,6 +115,48 @@ describe("energy2mqtt archive", () => {
       store.close();
     }
   });
+
+  it("says when and why it waits for the rate window, stops within 2 s of Ctrl-C there, and a rerun resumes", async () => {
+    // 30 requests a minute: the 3 x 21 days asked for cannot all go in the first window.
+    const file = cloudConfig("waiting", 30);
+    const dbPath = join(dir, "waiting.db");
+    const from = addDays(today(), -20);
+    const args = [CLI_ENTRY, "archive", "-c", file, "--from", from, "--only", "inverter.point"];
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    let stdout = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    child.stdout.on("data", (chunk) => {
+      stdout += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const waitLine = /waiting (\d+) s for the rate window \(30 requests\/min\)/;
+    for (let i = 0; i < 600 && !waitLine.test(stderr); i++) await sleep(100);
+    const seconds = Number(waitLine.exec(stderr)?.[1]);
+    expect(seconds, stderr).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(60);
+
+    const interruptedAt = performance.now();
+    child.kill("SIGINT");
+    const code = await exited;
+    const stoppedIn = performance.now() - interruptedAt;
+    console.info(`[archive] stopped ${stoppedIn.toFixed(0)} ms after SIGINT during a ${seconds} s wait`);
+    expect(code, stderr).toBe(130);
+    // The promise to the user: Ctrl-C ends it within 2 seconds, even in a wait of a minute.
+    expect(stoppedIn).toBeLessThan(2000);
+    expect(stderr).toContain("stopping: the requests under way are dropped, what is saved stays");
+    expect(stdout).toContain("interrupted: run again to resume");
+    const saved = completedDays(dbPath, "SD2024G001") + completedDays(dbPath, "SE2024G101");
+    expect(saved).toBeGreaterThan(0);
+
+    vi.stubEnv("ENERGY2MQTT_CLOUD_REQUESTS_PER_MINUTE", "10000");
+    const second = await run({ config: file, from, only: "inverter.point" });
+    expect(second.code, second.err).toBe(0);
+    // Every day before today (today is not over, so not complete).
+    for (const serial of INVERTERS) expect(completedDays(dbPath, serial), serial).toBe(20);
+  }, 90_000);
 
   it("resumes after being killed mid-archive, with every day and no duplicates", async () => {
     // A slow budget (54 background requests a minute) holds the child in its second window.

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runCheckCommand } from "../../src/commands/check.js";
+import { loadScenario } from "../../src/simulator/scenario/load.js";
+import { ALL_SCOPES } from "../../src/simulator/scenario/schema.js";
 import { freePort } from "../helpers/broker.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -15,7 +17,23 @@ describe("energy2mqtt check", () => {
   let brokerPort: number;
 
   beforeAll(async () => {
-    sim = await startTestSimulator({ speed: 0, start: Date.UTC(2025, 5, 15, 11, 0, 0), requestsPerMinute: 100_000 });
+    // The demo house, with two more tokens: one without live data, one without the account.
+    const demo = loadScenario("demo");
+    const without = (scope: string) => ALL_SCOPES.filter((s) => s !== scope);
+    const scenario = {
+      ...demo,
+      actors: [
+        ...demo.actors,
+        { name: "nodata", account: "demo-owner", type: "user" as const, scopes: without("api:inverter:data") },
+        { name: "noaccount", account: "demo-owner", type: "user" as const, scopes: without("api:account:read") },
+      ],
+    };
+    sim = await startTestSimulator({
+      scenario,
+      speed: 0,
+      start: Date.UTC(2025, 5, 15, 11, 0, 0),
+      requestsPerMinute: 100_000,
+    });
     dir = mkdtempSync(join(tmpdir(), "e2m-check-"));
     // Anything that accepts TCP connections passes the cheap reachability check.
     listener = createServer((socket) => socket.destroy());
@@ -60,13 +78,23 @@ describe("energy2mqtt check", () => {
     return { code, out: out.text(), err: err.text() };
   };
 
+  /** The lines after "summary:", which must end the output. */
+  const summaryOf = (out: string): string[] => {
+    const at = out.indexOf("\nsummary:\n");
+    expect(at, out).toBeGreaterThan(0);
+    return out
+      .slice(at + "\nsummary:\n".length)
+      .trimEnd()
+      .split("\n");
+  };
+
   it("checks the token, lists what the account has, and never prints the token", async () => {
     const file = cloudConfig("owner");
     const { code, out, err } = await check(file);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(out).toContain(`configuration: ${file} is valid`);
-    expect(out).toContain("the token works");
+    expect(out).toContain("the token is accepted");
     expect(out).toContain("account: demo-owner (id 1001");
     expect(out).toMatch(/^ {2}SD2024G001 {2}GIV-HY5\.0 .*controllable: \d+ settings, \d+ presets$/m);
     expect(out).toContain("SE2024G101  GIV-AC3.0  1 battery module(s), 0 meter(s); controlled through EMS EM2024E001");
@@ -75,6 +103,52 @@ describe("energy2mqtt check", () => {
     expect(out).toContain("Dishwasher  uuid 9d7e4c2a-1b3f-4e5d-8a6c-0f1e2d3c4b5a");
     expect(out).toContain(`mqtt: mqtt://127.0.0.1:${brokerPort}: reachable`);
     expect(out + err).not.toContain(sim.simulator.tokens.owner);
+    const summary = summaryOf(out);
+    expect(summary[0]).toMatch(
+      /^ {2}works: the account, the device lists, live inverter and meter data, .*inverter settings and presets/,
+    );
+    expect(summary.filter((line) => line.startsWith("  missing"))).toEqual([]);
+    expect(summary.at(-1)).toBe("  ready: the token has every scope a read can check");
+  });
+
+  it("ends with what a read-only token lacks and what that costs, as plain lines, and still exits 0", async () => {
+    const { code, out, err } = await check(cloudConfig("readonly"));
+    expect(code).toBe(0);
+    // Nothing logged in between: no JSON lines on either stream.
+    expect(err).toBe("");
+    expect(out).not.toMatch(/^\{/m);
+    const summary = summaryOf(out);
+    expect(summary).toContain(
+      "  missing: api:inverter:control: Home Assistant gets no inverter controls and the tariff rules cannot change anything",
+    );
+    expect(summary).toContain(
+      "  missing: api:ev-charger:control: Home Assistant gets no charger controls and the rules cannot start or stop charging",
+    );
+    expect(summary.some((line) => line.startsWith("  not checked (only a change could test them"))).toBe(true);
+    expect(summary).toContain("    api:notification:send: without it the rules' notify action fails");
+    // Its endpoint needs api:inverter:control as well, so its answer would say nothing.
+    expect(summary.some((line) => line.startsWith("  missing: api:snapshot:read"))).toBe(false);
+    expect(summary).toContainEqual(expect.stringMatching(/^ {2}not tried .*: api:snapshot:read$/));
+    expect(summary.at(-1)).toMatch(/^ {2}ready, with less: /);
+  });
+
+  it("exits 1 and says not ready when the token lacks a scope energy2mqtt needs", async () => {
+    const { code, out } = await check(cloudConfig("nodata"));
+    expect(code).toBe(1);
+    const summary = summaryOf(out);
+    expect(summary).toContain(
+      "  missing: api:inverter:data (needed): no live power, battery or energy figures, and no history",
+    );
+    expect(summary.at(-1)).toMatch(/^ {2}not ready: the token lacks api:inverter:data, which energy2mqtt needs/);
+  });
+
+  it("exits 1 when the token cannot even read the account, saying which scope", async () => {
+    const { code, out, err } = await check(cloudConfig("noaccount"));
+    expect(code).toBe(1);
+    expect(err).toContain("api:account:read");
+    expect(summaryOf(out)).toContain(
+      "  missing: api:account:read: energy2mqtt cannot start without reading the account",
+    );
   });
 
   it("exits 2 on a refused token, saying how to make one", async () => {
@@ -145,7 +219,7 @@ describe("energy2mqtt check", () => {
     ]);
     const { code, out, err } = await check(file);
     expect(code).toBe(2);
-    expect(out).toContain("the token works");
+    expect(out).toContain("the token is accepted");
     expect(err).toContain(
       `${rulesFile}:6: rules.0.do.0.value: Battery Reserve % Limit must be between 4 and 100 (allowed: a number between 4 and 100)`,
     );

@@ -42,7 +42,7 @@ describe("energy2mqtt run", () => {
     const seen: string[] = [];
     for await (const line of lines) {
       seen.push(line);
-      if (line.startsWith("Home Assistant:")) break;
+      if (line.trim().startsWith("Home Assistant:")) break;
     }
     expect(seen.join("\n")).toContain("the built-in simulator");
     expect(seen.join("\n")).toMatch(/mosquitto_sub -h 127\.0\.0\.1 -p \d+ -t 'energy2mqtt\/#' -v/);

@@ -87,10 +87,36 @@ describe("configuration", () => {
     expect(problem).toBe(`${file}:5: mqtt.url: must be a URL starting with mqtt:// or mqtts:// or ws:// or wss://`);
   });
 
-  it("names an unknown key with its line", () => {
+  it("names an unknown key at its own line, not its section's", () => {
     const file = configFile("poll:\n  inverter: 60s\n  inverterr: 30s\n");
     const [problem] = problemsOf(() => loadConfig(file, {}));
-    expect(problem).toContain(`${file}:2: poll: unknown key "inverterr"`);
+    expect(problem).toContain(`${file}:3: poll.inverterr: unknown key "inverterr"`);
+  });
+
+  it("names each unknown key deep in a section at its own line", () => {
+    const file = configFile(
+      [
+        "store:",
+        "  path: e2m.db",
+        "  retention:",
+        "    inverter.point:",
+        "      keep: 90d",
+        "      kep: 30d",
+        "mqtt:",
+        "  base_topic: house",
+        "  passwd: x",
+        "  user: me",
+      ].join("\n"),
+    );
+    const problems = problemsOf(() => loadConfig(file, {}));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`${file}:6: store.retention.inverter.point.kep: unknown key "kep"`),
+        expect.stringContaining(`${file}:9: mqtt.passwd: unknown key "passwd"`),
+        expect.stringContaining(`${file}:10: mqtt.user: unknown key "user"`),
+      ]),
+    );
+    expect(problems).toHaveLength(3);
   });
 
   it("rejects a malformed duration with the format to use", () => {

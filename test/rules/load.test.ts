@@ -104,8 +104,8 @@ describe("loading rules.yaml", () => {
       "    do: [{ snapshot: take }]",
     ]);
     expect(problemsOf(() => loadRules(file))).toEqual([
-      `${file}:4: rules.0: unknown key "restor"; check the spelling against config/rules.example.yaml`,
       `${file}:5: rules.0.when: a trigger (when:) has cron and battery_soc_below: give one per entry (use a list for several)`,
+      `${file}:7: rules.0.restor: unknown key "restor"; check the spelling against config/rules.example.yaml`,
       `${file}:8: rules.1.name: "one" is used twice`,
       `${file}:9: rules.1.when.0: uses the export tariff, but tariffs.export is not defined`,
     ]);

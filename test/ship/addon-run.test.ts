@@ -9,6 +9,7 @@ const DEFAULTS = {
   poll_ems: "60s",
   poll_ev_charger: "30s",
   log_level: "info",
+  log_format: "pretty",
   rules_file: "",
   dry_run: false,
 };
@@ -27,6 +28,7 @@ describe("the add-on's start script", () => {
       ENERGY2MQTT_POLL_EMS: "60s",
       ENERGY2MQTT_POLL_EV_CHARGER: "30s",
       ENERGY2MQTT_LOG_LEVEL: "info",
+      ENERGY2MQTT_LOG_FORMAT: "pretty",
       ENERGY2MQTT_DRY_RUN: "false",
       ENERGY2MQTT_MQTT_URL: "mqtt://core-mosquitto:1883",
       ENERGY2MQTT_MQTT_USERNAME: "addons",

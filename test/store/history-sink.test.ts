@@ -30,7 +30,7 @@ describe("the daemon's history sink", () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { level: number; msg: string; err?: string });
     let now = T0;
-    const sink = new HistorySink(store.history, createLogger("info", output.stream), () => now);
+    const sink = new HistorySink(store.history, createLogger("info", { destination: output.stream }), () => now);
 
     blocker = new Database(path);
     blocker.exec("BEGIN EXCLUSIVE");

@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/**
+ * What the daemon publishes about itself on `<base>/bridge/info`, `<base>/bridge/health` and
+ * `<base>/bridge/logging`, as Zigbee2MQTT does on its own bridge topics. No secrets: a host
+ * name, never a URL with credentials, and never a token.
+ */
+
+export const bridgeInfoSchema = z.object({
+  version: z.string(),
+  started_at: z.iso.datetime(),
+  config: z.object({
+    /** The cloud's host name, or "simulator" for the built-in demo. */
+    cloud_host: z.string(),
+    simulated: z.boolean(),
+    requests_per_minute: z.number().int(),
+    /** Each poll cadence in seconds. */
+    poll_seconds: z.record(z.string(), z.number()),
+    rules: z.boolean(),
+    dry_run: z.boolean(),
+    discovery: z.boolean(),
+    history: z.boolean(),
+    log_level: z.string(),
+  }),
+  devices: z.object({
+    inverters: z.number().int(),
+    ems: z.number().int(),
+    ev_chargers: z.number().int(),
+    smart_devices: z.number().int(),
+    sites: z.number().int(),
+  }),
+});
+export type BridgeInfo = z.infer<typeof bridgeInfoSchema>;
+
+export const storeStatusSchema = z.enum(["ok", "failing", "not open"]);
+export type StoreStatus = z.infer<typeof storeStatusSchema>;
+
+export const logEventSchema = z.object({
+  level: z.enum(["warn", "error", "fatal"]),
+  message: z.string(),
+});
+
+export const bridgeHealthSchema = z.object({
+  at: z.iso.datetime(),
+  uptime_seconds: z.number().int(),
+  memory_rss_mb: z.number(),
+  cloud: z.object({
+    /** The last request got an HTTP answer below 500. */
+    reachable: z.boolean(),
+    last_success: z.iso.datetime().nullable(),
+  }),
+  requests: z.object({
+    /** Requests sent in the last 60 seconds. */
+    per_minute: z.number().int(),
+    /** Of the rate budget's current window. */
+    used: z.number().int(),
+    limit: z.number().int(),
+  }),
+  /** Seconds since each device's last successful read, by device id; null before the first. */
+  devices: z.record(z.string(), z.object({ available: z.boolean(), last_poll_age_seconds: z.number().nullable() })),
+  store: storeStatusSchema,
+  last_error: logEventSchema.extend({ at: z.iso.datetime() }).nullable(),
+});
+export type BridgeHealth = z.infer<typeof bridgeHealthSchema>;

@@ -1,0 +1,179 @@
+import type { RateBudgetState } from "../cloud/rate-budget.js";
+import type { Config } from "../config/index.js";
+import type { Origin } from "../homeassistant/discovery.js";
+import type { Topics } from "../homeassistant/topics.js";
+import type { LogEvent, LogFeed } from "../log.js";
+import { deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import type { Reading } from "../telemetry/readings.js";
+import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
+import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
+
+export const BRIDGE_HEALTH_INTERVAL_MS = 60_000;
+/** After a warning or error, health is published again at most this often (the last-error entity). */
+const PROBLEM_REPUBLISH_MS = 5_000;
+const MINUTE_MS = 60_000;
+
+export interface BridgeStatusOptions {
+  readonly version: string;
+  readonly config: Config;
+  readonly cloud: { readonly url: string; readonly simulated: boolean };
+  readonly topics: Topics;
+  readonly origin: Origin;
+  /** Publishes on the bridge's connection; never logs a failure (a log would come back here). */
+  readonly publish: (topic: string, payload: string, retain: boolean) => Promise<void>;
+  readonly connected: () => boolean;
+  readonly budget: () => RateBudgetState;
+  readonly inventory: () => Inventory;
+  readonly store: () => StoreStatus;
+  readonly rules: boolean;
+  readonly feed?: LogFeed;
+  readonly intervalMs?: number;
+  readonly now?: () => number;
+  readonly rssBytes?: () => number;
+}
+
+export interface BridgeStatus {
+  /** A cloud request finished: an HTTP status, or undefined when nothing answered. */
+  cloudRequest(status: number | undefined): void;
+  reading(reading: Reading): void;
+  /** Info, discovery and health: after every (re)connection. */
+  publishAll(): Promise<void>;
+  /** Device counts changed: info again. */
+  inventoryChanged(): void;
+  health(): BridgeHealth;
+  info(): BridgeInfo;
+  stop(): void;
+}
+
+/** `<base>/bridge/info` (retained), `<base>/bridge/health` (retained, every minute) and `<base>/bridge/logging`. */
+export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
+  const now = options.now ?? Date.now;
+  const rss = options.rssBytes ?? (() => process.memoryUsage.rss());
+  const startedAt = now();
+  const topics = bridgeTopics(options.topics);
+  const requestTimes: number[] = [];
+  const lastRead = new Map<string, number>();
+  const available = new Map<string, boolean>();
+  let reachable = false;
+  let lastSuccess: number | undefined;
+  let lastError: (LogEvent & { at: number }) | undefined;
+  let problemTimer: NodeJS.Timeout | undefined;
+
+  const send = (topic: string, body: unknown, retain: boolean): Promise<void> => {
+    if (!options.connected()) return Promise.resolve();
+    return options.publish(topic, JSON.stringify(body), retain).catch(() => undefined);
+  };
+
+  const info = (): BridgeInfo => {
+    const { config } = options;
+    const inventory = options.inventory();
+    return {
+      version: options.version,
+      started_at: new Date(startedAt).toISOString(),
+      config: {
+        cloud_host: options.cloud.simulated ? "simulator" : hostOf(options.cloud.url),
+        simulated: options.cloud.simulated,
+        requests_per_minute: config.cloud.requests_per_minute,
+        poll_seconds: Object.fromEntries(Object.entries(config.poll).map(([key, ms]) => [key, ms / 1000])),
+        rules: options.rules,
+        dry_run: config.dry_run,
+        discovery: config.homeassistant.discovery,
+        history: options.store() !== "not open",
+        log_level: config.log.level,
+      },
+      devices: {
+        inverters: inventory.inverters.length,
+        ems: inventory.ems.length,
+        ev_chargers: inventory.evChargers.length,
+        smart_devices: inventory.smartDevices.length,
+        sites: inventory.sites.length,
+      },
+    };
+  };
+
+  const health = (): BridgeHealth => {
+    const at = now();
+    while (requestTimes.length > 0 && (requestTimes[0] ?? 0) <= at - MINUTE_MS) requestTimes.shift();
+    const budget = options.budget();
+    const devices: BridgeHealth["devices"] = {};
+    for (const device of devicesOf(options.inventory())) {
+      const id = deviceId(device);
+      const read = lastRead.get(id);
+      devices[id] = {
+        available: available.get(id) ?? read !== undefined,
+        last_poll_age_seconds: read === undefined ? null : Math.round((at - read) / 1000),
+      };
+    }
+    return {
+      at: new Date(at).toISOString(),
+      uptime_seconds: Math.round((at - startedAt) / 1000),
+      memory_rss_mb: Math.round(rss() / 104_857.6) / 10,
+      cloud: { reachable, last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString() },
+      requests: { per_minute: requestTimes.length, used: budget.used, limit: budget.limit },
+      devices,
+      store: options.store(),
+      last_error: lastError
+        ? { level: lastError.level, message: lastError.message, at: new Date(lastError.at).toISOString() }
+        : null,
+    };
+  };
+
+  const publishHealth = (): Promise<void> => send(topics.health, health(), true);
+
+  const onProblem = (event: LogEvent): void => {
+    lastError = { ...event, at: event.time };
+    void send(topics.logging, { level: event.level, message: event.message }, false);
+    problemTimer ??= setTimeout(() => {
+      problemTimer = undefined;
+      void publishHealth();
+    }, PROBLEM_REPUBLISH_MS);
+  };
+  const unsubscribe = options.feed?.subscribe(onProblem);
+  const timer = setInterval(() => void publishHealth(), options.intervalMs ?? BRIDGE_HEALTH_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    cloudRequest(status) {
+      const at = now();
+      requestTimes.push(at);
+      reachable = status !== undefined && status < 500;
+      if (status !== undefined && status >= 200 && status < 300) lastSuccess = at;
+    },
+    reading(reading) {
+      const id = readingDevice(reading);
+      if (reading.kind === "availability") available.set(id, reading.available);
+      else lastRead.set(id, reading.at);
+    },
+    async publishAll() {
+      await send(topics.info, info(), true);
+      if (options.config.homeassistant.discovery) {
+        for (const message of bridgeDiscoveryMessages(options.topics, options.origin))
+          await send(message.topic, message.payload, true);
+      }
+      await publishHealth();
+    },
+    inventoryChanged() {
+      void send(topics.info, info(), true);
+    },
+    health,
+    info,
+    stop() {
+      clearInterval(timer);
+      if (problemTimer) clearTimeout(problemTimer);
+      unsubscribe?.();
+    },
+  };
+}
+
+function readingDevice(reading: Reading): string {
+  if (reading.kind === "availability") return reading.device;
+  return ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "unknown";
+  }
+}

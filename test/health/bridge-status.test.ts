@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
+import { configSchema } from "../../src/config/index.js";
+import { bridgeHealthSchema, bridgeInfoSchema } from "../../src/health/bridge-payloads.js";
+import { type BridgeStatus, startBridgeStatus } from "../../src/health/mqtt-bridge.js";
+import { Topics } from "../../src/homeassistant/topics.js";
+import { LogFeed } from "../../src/log.js";
+import type { Inventory } from "../../src/telemetry/inventory.js";
+
+const T0 = Date.parse("2026-01-10T12:00:00Z");
+
+const inventory = {
+  account: { id: 1, name: "me" },
+  timezone: "Europe/London",
+  inverters: [{ kind: "inverter", serial: "SA1" }],
+  ems: [],
+  evChargers: [{ kind: "ev_charger", uuid: "C-1" }],
+  smartDevices: [],
+  sites: [{}],
+} as unknown as Inventory;
+
+describe("the bridge's status topics", () => {
+  let status: BridgeStatus | undefined;
+  afterEach(() => {
+    status?.stop();
+    vi.useRealTimers();
+  });
+
+  const start = (overrides: { connected?: boolean; feed?: LogFeed } = {}) => {
+    const clock = { t: T0 };
+    const sent: { topic: string; body: unknown; retain: boolean }[] = [];
+    const budget: RateBudgetState = {
+      limit: 300,
+      used: 12,
+      inFlight: 0,
+      waiting: 0,
+      windowEndsAt: undefined,
+      pausedUntil: 0,
+    };
+    status = startBridgeStatus({
+      version: "1.2.3",
+      config: configSchema.parse({
+        cloud: { url: "https://user:pw@api.example.cloud/v1", token: "s3cr3t" },
+        mqtt: { password: "mqttpw" },
+        dry_run: true,
+      }),
+      cloud: { url: "https://user:pw@api.example.cloud/v1", simulated: false },
+      topics: new Topics("e2m", "ha"),
+      origin: { name: "energy2mqtt", sw_version: "1.2.3", support_url: "" },
+      publish: async (topic, payload, retain) => {
+        sent.push({ topic, body: payload === "" ? "" : JSON.parse(payload), retain });
+      },
+      connected: () => overrides.connected ?? true,
+      budget: () => budget,
+      inventory: () => inventory,
+      store: () => "ok",
+      rules: true,
+      now: () => clock.t,
+      rssBytes: () => 60 * 1_048_576,
+      ...(overrides.feed ? { feed: overrides.feed } : {}),
+    });
+    return { clock, sent, status };
+  };
+
+  it("describes the set-up in bridge/info without any secret", async () => {
+    const { sent, status } = start();
+    await status.publishAll();
+    const info = sent.find((m) => m.topic === "e2m/bridge/info");
+    expect(info?.retain).toBe(true);
+    const body = bridgeInfoSchema.parse(info?.body);
+    expect(body).toMatchObject({
+      version: "1.2.3",
+      config: { cloud_host: "api.example.cloud", rules: true, dry_run: true, requests_per_minute: 300 },
+      devices: { inverters: 1, ems: 0, ev_chargers: 1, smart_devices: 0, sites: 1 },
+    });
+    expect(body.config.poll_seconds.inverter).toBe(60);
+    const everything = JSON.stringify(sent);
+    for (const secret of ["s3cr3t", "mqttpw", "user:pw"]) expect(everything).not.toContain(secret);
+  });
+
+  it("counts the requests of the last minute, knows whether the cloud answers, and each device's last read", () => {
+    const { clock, status } = start();
+    status.cloudRequest(200);
+    clock.t += 30_000;
+    status.reading({ kind: "ev.status", uuid: "C-1", at: clock.t } as never);
+    status.cloudRequest(200);
+    clock.t += 40_000;
+    let health = bridgeHealthSchema.parse(status.health());
+    // The first request is more than a minute old.
+    expect(health.requests).toEqual({ per_minute: 1, used: 12, limit: 300 });
+    expect(health.cloud).toEqual({ reachable: true, last_success: new Date(T0 + 30_000).toISOString() });
+    expect(health.devices).toEqual({
+      sa1: { available: false, last_poll_age_seconds: null },
+      "c-1": { available: true, last_poll_age_seconds: 40 },
+    });
+    expect(health.uptime_seconds).toBe(70);
+    expect(health.memory_rss_mb).toBe(60);
+    status.cloudRequest(undefined);
+    health = status.health();
+    expect(health.cloud.reachable).toBe(false);
+    status.cloudRequest(503);
+    expect(status.health().cloud.reachable).toBe(false);
+    status.cloudRequest(429);
+    expect(status.health().cloud.reachable).toBe(true);
+  });
+
+  it("publishes health every minute, retained, and not while MQTT is down", async () => {
+    vi.useFakeTimers();
+    const { sent } = start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    const healths = sent.filter((m) => m.topic === "e2m/bridge/health");
+    expect(healths).toHaveLength(2);
+    expect(healths.every((m) => m.retain)).toBe(true);
+    status?.stop();
+    const offline = start({ connected: false });
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(offline.sent).toEqual([]);
+  });
+
+  it("publishes warnings and errors on bridge/logging, and the last one in health soon after", async () => {
+    vi.useFakeTimers();
+    const feed = new LogFeed();
+    const { sent } = start({ feed });
+    feed.push({ level: "warn", message: "poll failed", time: T0 + 1_000 });
+    expect(sent).toEqual([
+      { topic: "e2m/bridge/logging", body: { level: "warn", message: "poll failed" }, retain: false },
+    ]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const health = bridgeHealthSchema.parse(sent.find((m) => m.topic === "e2m/bridge/health")?.body);
+    expect(health.last_error).toEqual({
+      level: "warn",
+      message: "poll failed",
+      at: new Date(T0 + 1_000).toISOString(),
+    });
+  });
+
+  it("stops following the feed when stopped", () => {
+    const feed = new LogFeed();
+    const { sent, status } = start({ feed });
+    status.stop();
+    feed.push({ level: "error", message: "late", time: T0 });
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import mqtt from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+/**
+ * The package as a user gets it from the registry: `npm pack` (which runs `prepare`, the build,
+ * as `npm publish` does), then the tarball installed into an empty prefix with production
+ * dependencies only, better-sqlite3 compiled or fetched there as on a user's machine. Then the
+ * installed command itself: --version, simulate, and the demo `run`.
+ */
+
+const VERSION = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+const packResult = z.array(z.object({ filename: z.string(), files: z.array(z.object({ path: z.string() })) }));
+
+/** Runs a command to its end; rejects with its output when it fails. */
+function exec(command: string, args: readonly string[], options: { cwd?: string } = {}) {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${stderr}`)),
+    );
+  });
+}
+
+/** The first stdout line that matches, within the timeout. */
+async function lineMatching(child: ChildProcess, match: (line: string) => boolean, timeoutMs: number) {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const seen: string[] = [];
+  const timer = setTimeout(() => lines.close(), timeoutMs);
+  try {
+    for await (const line of lines) {
+      seen.push(line);
+      if (match(line)) return { line, seen };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new Error(`no matching line within ${timeoutMs} ms; saw:\n${seen.join("\n")}`);
+}
+
+describe("the packed package, installed with production dependencies only", () => {
+  const dir = mkdtempSync(join(tmpdir(), "e2m-packed-"));
+  const prefix = join(dir, "prefix");
+  const bin = join(prefix, "node_modules", ".bin", "energy2mqtt");
+  let packed: string[] = [];
+  const children: ChildProcess[] = [];
+
+  /** The installed command, with the Node that runs the tests first on PATH and no settings from this machine. */
+  const start = (args: readonly string[], cwd: string) => {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env))
+      if (value !== undefined && !name.startsWith("ENERGY2MQTT_")) env[name] = value;
+    env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}`;
+    const child = spawn(bin, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    return { child, stderr: () => stderr };
+  };
+
+  beforeAll(async () => {
+    mkdirSync(prefix);
+    const started = performance.now();
+    const output = await exec("npm", ["pack", "--json", "--pack-destination", dir]);
+    // npm prints the build's output before its JSON.
+    const [result] = packResult.parse(JSON.parse(output.slice(output.indexOf("["))));
+    packed = result?.files.map((file) => file.path) ?? [];
+    const tarball = join(dir, result?.filename ?? "");
+    const packedAt = performance.now();
+    await exec("npm", [
+      "install",
+      "--omit=dev",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--prefix",
+      prefix,
+      tarball,
+    ]);
+    console.info(
+      `[packed package] npm pack ${((packedAt - started) / 1000).toFixed(0)} s, npm install ${((performance.now() - packedAt) / 1000).toFixed(0)} s`,
+    );
+  }, 15 * 60_000);
+
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("packs what runs: the command, the compiled code with the simulator's data, the example configuration", () => {
+    for (const file of [
+      "bin/energy2mqtt.js",
+      "dist/cli.js",
+      "dist/memory.js",
+      "dist/simulator/data/inverter-settings.gen3-hybrid.json",
+      "config/configuration.example.yaml",
+      "config/secrets.example.yaml",
+      "package.json",
+    ])
+      expect(packed, file).toContain(file);
+    expect(packed.filter((file) => /^(src|test|bench|node_modules|data)\//.test(file))).toEqual([]);
+    expect(packed).not.toContain("config/configuration.yaml");
+    expect(packed).not.toContain("config/secrets.yaml");
+  });
+
+  it("installs the production dependencies only, with better-sqlite3 built for this machine", () => {
+    const modules = readdirSync(join(prefix, "node_modules"));
+    expect(modules).toContain("better-sqlite3");
+    for (const dev of ["typescript", "vitest", "tsx", "@biomejs", "testcontainers"]) expect(modules).not.toContain(dev);
+    expect(existsSync(join(prefix, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node"))).toBe(
+      true,
+    );
+  });
+
+  it("answers --version with the package's version", async () => {
+    const { child } = start(["--version"], dir);
+    const { line } = await lineMatching(child, () => true, 20_000);
+    expect(line).toBe(VERSION);
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(0);
+  }, 30_000);
+
+  it("serves the simulator: `simulate --port 0 --json` prints its URL and tokens, and the URL answers", async () => {
+    const { child } = start(["simulate", "--port", "0", "--json"], dir);
+    const { line } = await lineMatching(child, (text) => text.startsWith("{"), 30_000);
+    const ready = z.object({ url: z.string(), tokens: z.record(z.string(), z.string()) }).parse(JSON.parse(line));
+    const response = await fetch(`${ready.url}/account`, {
+      headers: { Authorization: `Bearer ${ready.tokens.owner}` },
+    });
+    expect(response.status).toBe(200);
+    child.kill("SIGTERM");
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("runs the demo: the banner's broker has the bridge online, and SIGTERM ends it within 2 s", async () => {
+    const cwd = mkdtempSync(join(dir, "demo-"));
+    const { child, stderr } = start(["run"], cwd);
+    const startedAt = performance.now();
+    const { seen } = await lineMatching(child, (line) => line.trim().startsWith("Home Assistant:"), 90_000);
+    const bannerAt = performance.now();
+    const watch = seen.find((line) => line.includes("mosquitto_sub")) ?? "";
+    const [, host, port] = /-h (\S+) -p (\d+)/.exec(watch) ?? [];
+    expect(port, seen.join("\n")).toMatch(/^\d+$/);
+    const client = await mqtt.connectAsync(`mqtt://${host}:${port}`, { reconnectPeriod: 0 });
+    try {
+      const online = new Promise<string>((resolve) =>
+        client.on("message", (topic, payload) => {
+          if (topic === "energy2mqtt/bridge/state") resolve(payload.toString());
+        }),
+      );
+      await client.subscribeAsync("energy2mqtt/bridge/state");
+      expect(JSON.parse(await online)).toEqual({ state: "online" });
+    } finally {
+      await client.endAsync(true);
+    }
+    // The store goes where the configuration says, relative to the folder the command runs in.
+    expect(existsSync(join(cwd, "data", "energy2mqtt.db"))).toBe(true);
+
+    const stopAt = performance.now();
+    child.kill("SIGTERM");
+    const [code] = (await once(child, "exit")) as [number | null];
+    const stoppedIn = performance.now() - stopAt;
+    console.info(
+      `[packed package] demo run: banner after ${((bannerAt - startedAt) / 1000).toFixed(1)} s, stopped ${stoppedIn.toFixed(0)} ms after SIGTERM`,
+    );
+    expect(code, stderr()).toBe(0);
+    // The daemon promises to stop within 2 seconds.
+    expect(stoppedIn).toBeLessThan(2000);
+  }, 120_000);
+});
