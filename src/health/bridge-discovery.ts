@@ -50,7 +50,7 @@ export function bridgeDiscoveryMessages(topics: Topics, origin: Origin): Discove
     entity("binary_sensor", "cloud_connection", {
       name: "Cloud connection",
       device_class: "connectivity",
-      value_template: "{{ 'ON' if value_json.cloud.reachable else 'OFF' }}",
+      value_template: "{{ value_json.cloud_connection | default(none) }}",
       payload_on: "ON",
       payload_off: "OFF",
       json_attributes_topic: health,
@@ -61,17 +61,15 @@ export function bridgeDiscoveryMessages(topics: Topics, origin: Origin): Discove
       icon: "mdi:api",
       unit_of_measurement: "requests/min",
       state_class: "measurement",
-      value_template: "{{ value_json.requests.per_minute }}",
+      value_template: "{{ value_json.requests_per_minute | default(none) }}",
       json_attributes_topic: health,
       json_attributes_template: "{{ value_json.requests | tojson }}",
     }),
     entity("sensor", "last_error", {
       name: "Last error or warning",
       icon: "mdi:alert-circle-outline",
-      // A state is at most 255 characters; the whole message is in the attributes.
-      value_template: "{{ (value_json.last_error.message if value_json.last_error else 'none')[:255] }}",
-      json_attributes_topic: health,
-      json_attributes_template: "{{ (value_json.last_error or {}) | tojson }}",
+      // At most 255 characters, as a state must be; the whole event is in bridge/health and bridge/logging.
+      value_template: "{{ value_json.last_error_text | default(none) }}",
     }),
   ];
 }

@@ -60,5 +60,10 @@ export const bridgeHealthSchema = z.object({
   devices: z.record(z.string(), z.object({ available: z.boolean(), last_poll_age_seconds: z.number().nullable() })),
   store: storeStatusSchema,
   last_error: logEventSchema.extend({ at: z.iso.datetime() }).nullable(),
+  /** Flat values for the bridge's Home Assistant entities, so their templates stay one key each. */
+  cloud_connection: z.enum(["ON", "OFF"]),
+  requests_per_minute: z.number().int(),
+  /** The last warning or error, cut to a state's 255 characters; "none" before the first. */
+  last_error_text: z.string().max(255),
 });
 export type BridgeHealth = z.infer<typeof bridgeHealthSchema>;

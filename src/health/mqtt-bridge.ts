@@ -115,6 +115,9 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       last_error: lastError
         ? { level: lastError.level, message: lastError.message, at: new Date(lastError.at).toISOString() }
         : null,
+      cloud_connection: reachable ? "ON" : "OFF",
+      requests_per_minute: requestTimes.length,
+      last_error_text: lastError ? lastError.message.slice(0, 255) : "none",
     };
   };
 

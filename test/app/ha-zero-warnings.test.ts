@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
+import { bridgeNode } from "../../src/health/bridge-discovery.js";
 import { rulesNode } from "../../src/homeassistant/rules-discovery.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { createLogger } from "../../src/log.js";
@@ -92,7 +93,7 @@ function isDailyReset(finding: Finding, timeZone: string): boolean {
   );
 }
 
-/** Device nodes of the discovery topics that still exist: the account's devices, their dongles, the rules. */
+/** Device nodes of the discovery topics that still exist: the account's devices, their dongles, the rules, the bridge. */
 function liveNodes(inventory: Inventory, topics: Topics): Set<string> {
   const nodes = new Set(devicesOf(inventory).map(deviceId));
   for (const inverter of inventory.inverters) {
@@ -100,6 +101,7 @@ function liveNodes(inventory: Inventory, topics: Topics): Set<string> {
     if (dongle) nodes.add(dongle.id);
   }
   nodes.add(rulesNode(topics));
+  nodes.add(bridgeNode(topics));
   return nodes;
 }
 
