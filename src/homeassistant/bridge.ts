@@ -10,7 +10,7 @@ import { runBridgeAction } from "./bridge-actions.js";
 import { completeState } from "./complete-state.js";
 import { ControlSync } from "./control-sync.js";
 import { CounterGuard } from "./counter-guard.js";
-import { discoveryMessages, dongleState } from "./discovery.js";
+import { deviceDiscoveryMessages, discoveryMessages, dongleState } from "./discovery.js";
 import { DiscoveryRegistry } from "./discovery-registry.js";
 import {
   commandFor,
@@ -347,7 +347,19 @@ export class HomeAssistantBridge {
     if (JSON.stringify(before ?? {}) !== JSON.stringify(after)) this.details.set(id, after);
     if (!this.announced || !this.connection.connected) return;
     this.publishState(id);
-    void this.publishDiscovery(false);
+    void this.publishDeviceDiscovery(id);
+  }
+
+  /** One device's configs, compared with what was sent for it: a fleet's other devices cost nothing. */
+  private async publishDeviceDiscovery(id: string): Promise<void> {
+    const device = this.devices.get(id);
+    if (!this.options.discovery || !this.inventory || !device) return;
+    const messages = deviceDiscoveryMessages(device, this.inventory, {
+      topics: this.options.topics,
+      origin: this.options.origin,
+      details: (one) => this.detailsFor(one),
+    });
+    await this.discovery.sync(messages, false, id);
   }
 
   /** Merges values into the device's state and publishes it when it changed. */

@@ -20,14 +20,19 @@ export class DiscoveryRegistry {
   /**
    * Makes the broker hold exactly `messages`: changed and new configs are sent, configs no
    * longer in the list are removed. `force` sends every config again (Home Assistant restarted,
-   * or the broker lost its retained messages).
+   * or the broker lost its retained messages). With `group` (a device's discovery node), only
+   * that device's configs are compared, so one device's change costs one device's configs.
    */
-  async sync(messages: readonly DiscoveryMessage[], force = false): Promise<{ sent: number; removed: number }> {
+  async sync(
+    messages: readonly DiscoveryMessage[],
+    force = false,
+    group?: string,
+  ): Promise<{ sent: number; removed: number }> {
     const next = new Map(messages.map((message) => [message.topic, JSON.stringify(message.payload)]));
     const work: Promise<void>[] = [];
     let removed = 0;
     for (const topic of this.published.keys()) {
-      if (next.has(topic)) continue;
+      if (next.has(topic) || (group !== undefined && nodeOf(topic) !== group)) continue;
       this.published.delete(topic);
       removed++;
       work.push(this.send(topic, "", true));
@@ -43,3 +48,6 @@ export class DiscoveryRegistry {
     return { sent, removed };
   }
 }
+
+/** The discovery node of `<prefix>/<component>/<node>/<object>/config`. */
+const nodeOf = (topic: string): string | undefined => topic.split("/").at(-3);

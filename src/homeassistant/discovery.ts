@@ -238,11 +238,18 @@ export function discoveryMessages(inventory: Inventory, options: DiscoveryOption
 }
 
 function deviceMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
-  return devicesOf(inventory).flatMap((device) => {
-    const id = deviceId(device);
-    return entitiesFor(device, options.details?.(id)).map((entity) => ({
-      topic: options.topics.discovery(entity.component, id, entity.key),
-      payload: payloadFor(device, entity, inventory, options),
-    }));
-  });
+  return devicesOf(inventory).flatMap((device) => deviceDiscoveryMessages(device, inventory, options));
+}
+
+/** Retained discovery configs for the entities of one device. */
+export function deviceDiscoveryMessages(
+  device: Device,
+  inventory: Inventory,
+  options: DiscoveryOptions,
+): DiscoveryMessage[] {
+  const id = deviceId(device);
+  return entitiesFor(device, options.details?.(id)).map((entity) => ({
+    topic: options.topics.discovery(entity.component, id, entity.key),
+    payload: payloadFor(device, entity, inventory, options),
+  }));
 }

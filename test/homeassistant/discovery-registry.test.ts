@@ -41,3 +41,18 @@ describe("DiscoveryRegistry", () => {
     expect(sent).toHaveLength(2);
   });
 });
+
+describe("DiscoveryRegistry, one device at a time", () => {
+  it("compares and removes only that device's configs, whoever sent the others", async () => {
+    const { registry, sent } = recorder();
+    await registry.sync([config("ha/sensor/a/x/config", "X"), config("ha/sensor/b/y/config", "Y")]);
+    sent.length = 0;
+    const result = await registry.sync([config("ha/sensor/a/z/config", "Z")], false, "a");
+    expect(result).toEqual({ sent: 1, removed: 1 });
+    expect(sent.map((m) => `${m.topic}=${m.payload}`)).toEqual([
+      "ha/sensor/a/x/config=",
+      'ha/sensor/a/z/config={"name":"Z"}',
+    ]);
+    expect([...registry.topics].sort()).toEqual(["ha/sensor/a/z/config", "ha/sensor/b/y/config"]);
+  });
+});
