@@ -1,6 +1,6 @@
-import { StartupError } from "./app-errors.js";
+import { StartupError, StartupStopped } from "./app-errors.js";
 
-export { StartupError };
+export { StartupError, StartupStopped };
 
 import { type Observable, Subject, tap } from "rxjs";
 import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
@@ -27,6 +27,11 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** Once a stop begins, cloud calls under way get this long to finish before they are aborted. */
+const CLOUD_GRACE_MS = 400;
+/** The bridge's share of the stop: commands' results, offline published, the connection closed. */
+const BRIDGE_STOP_MS = 800;
+
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
 
 /**
@@ -37,17 +42,37 @@ export async function startApp(
   config: Config,
   logger: Logger,
   version: string,
-  options: { readonly configFile?: string } = {},
+  options: { readonly configFile?: string; readonly signal?: AbortSignal } = {},
 ): Promise<App> {
+  // What to undo, last started first; taken from the end, so what start-up adds while a stop
+  // is under way is undone too.
   const stack: (() => Promise<void>)[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const stop of stack.reverse())
-      await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
+  // What to do the moment a stop begins, before anything is undone.
+  const halts: (() => void)[] = [];
+  let started = false;
+  // Each call drains what is left, after any drain under way: a second call undoes what start-up
+  // added after the first.
+  let draining = Promise.resolve();
+  const stopAll = (): Promise<void> => {
+    draining = draining.then(async () => {
+      for (const halt of halts.splice(0)) halt();
+      for (let stop = stack.pop(); stop; stop = stack.pop())
+        await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
+    });
+    return draining;
   };
+  // A stop during start-up: whatever start-up waits for fails at once, and what started is undone.
+  const alive = (): void => {
+    if (options.signal?.aborted) throw new StartupStopped();
+  };
+  const onAbort = (): void => void stopAll();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
+    alive();
     const mqttUrl = await startBroker(config, logger, stack);
+    alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
     const health = startHealthWriter({ file: healthFilePath(config.store.path), logger });
@@ -62,8 +87,17 @@ export async function startApp(
       pageSize: config.cloud.page_size,
       timeoutMs: config.cloud.timeout,
     });
+    // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
+    // stack closes the client for good before the store, which records how each change ended.
+    halts.push(() => {
+      if (options.signal?.aborted && !started) client.close();
+      else setTimeout(() => client.close(), CLOUD_GRACE_MS).unref();
+    });
+    stack.push(async () => client.close());
+    alive();
     await checkToken(client);
     let inventory = await discoverInventory(client, { logger });
+    alive();
     const gate = new ControlGate({
       client,
       audit: store?.audit ?? loggingAudit(logger),
@@ -76,6 +110,8 @@ export async function startApp(
     const history: DaemonHistory | undefined =
       store && startDaemonHistory(config, client, store, () => inventory, logger);
     if (history) {
+      // The backfill is background work: aborted the moment a stop begins, awaited in turn.
+      halts.push(() => void history.stop());
       stack.push(() => history.stop());
       history.inventoryRead(inventory);
     }
@@ -114,8 +150,9 @@ export async function startApp(
     // The rules see every reading the bridge sees, from the first, across telemetry restarts.
     const readings = new Subject<Reading>();
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
+    stack.push(() => bridge.stop(BRIDGE_STOP_MS));
     await bridge.start(inventory, relayed(telemetry.readings$));
-    stack.push(() => bridge.stop());
+    alive();
     const rules = await startDaemonRules({
       config,
       loaded: rulesFile,
@@ -127,8 +164,9 @@ export async function startApp(
       logger,
     });
     if (rules) {
-      await bridge.attachRules(rules, { timeZone: rules.timeZone });
       stack.push(() => rules.stop());
+      alive();
+      await bridge.attachRules(rules, { timeZone: rules.timeZone });
     }
     health.watchMqtt(() => bridge.connected);
 
@@ -153,10 +191,13 @@ export async function startApp(
       }
     };
     const timer = setInterval(() => void refreshInventory(), config.poll.inventory);
-    stack.push(async () => {
+    halts.push(() => {
       clearInterval(timer);
       refresh.abort();
+      telemetry.stop();
     });
+    alive();
+    started = true;
     const ids = devicesOf(inventory).map(deviceId);
     logger.info({ devices: ids }, "running");
     return {
@@ -170,7 +211,10 @@ export async function startApp(
     };
   } catch (error) {
     await stopAll();
+    if (options.signal?.aborted) throw new StartupStopped();
     throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
   }
 }
 

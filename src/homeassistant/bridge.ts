@@ -158,7 +158,14 @@ export class HomeAssistantBridge {
     this.subscription?.unsubscribe();
     this.rules.stop();
     const deadline = Date.now() + timeoutMs;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, timeoutMs / 2))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs / 2);
+      }),
+    ]);
+    clearTimeout(timer);
     await this.connection.stop(
       { topic: this.options.topics.bridgeState, payload: JSON.stringify({ state: "offline" }) },
       Math.max(100, deadline - Date.now()),

@@ -27,6 +27,8 @@ export class MqttConnection {
   private client: MqttClient | undefined;
   private connectedBefore = false;
   private closing = false;
+  /** Rejects a start() still waiting for its first connection, when stop() comes first. */
+  private abandonStart: ((error: Error) => void) | undefined;
 
   constructor(private readonly options: MqttConnectionOptions) {}
 
@@ -54,6 +56,11 @@ export class MqttConnection {
     this.client = client;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      this.abandonStart = (error) => {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      };
       client.on("connect", () => {
         client.options.reconnectPeriod = MIN_RECONNECT_MS;
         const reconnected = this.connectedBefore;
@@ -104,13 +111,24 @@ export class MqttConnection {
   /** Sends `payload` to `topic` (the bridge's offline state) and disconnects, within `timeoutMs`. */
   async stop(final?: { topic: string; payload: string }, timeoutMs = 1000): Promise<void> {
     this.closing = true;
+    this.abandonStart?.(new Error("stopped before the MQTT broker answered"));
     const client = this.client;
     if (!client) return;
     const goodbye = async (): Promise<void> => {
-      if (final && client.connected) await client.publishAsync(final.topic, final.payload, { qos: 1, retain: true });
+      // Without a broker there is no one to say goodbye to: waiting would only wait for the timeout.
+      if (!client.connected) return;
+      if (final) await client.publishAsync(final.topic, final.payload, { qos: 1, retain: true });
       await client.endAsync(false);
     };
-    await Promise.race([goodbye(), new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
+    // The timer is cleared once the goodbye is done: a pending one would keep the process alive.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      goodbye().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
     await client.endAsync(true).catch(() => undefined);
   }
 }
