@@ -7,7 +7,7 @@ import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/i
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { ControlSync } from "./control-sync.js";
-import { discoveryMessages, dongleState, removalMessages } from "./discovery.js";
+import { discoveryMessages, dongleState, layoutRemovals, removalMessages } from "./discovery.js";
 import {
   commandFor,
   controlState,
@@ -176,13 +176,25 @@ export class HomeAssistantBridge {
     const { topics, logger } = this.options;
     await this.send(topics.bridgeState, JSON.stringify({ state: "online" }), true);
     await this.publishDiscovery();
-    for (const id of this.devices.keys()) {
+    for (const id of this.devices.keys())
       await this.send(topics.availability(id), this.available.get(id) === false ? "offline" : "online", true);
+    // A broker that restarted without persistence has lost them all: the dongles' states too.
+    for (const id of this.retainedStateIds()) {
       const state = this.states.get(id);
       if (state) await this.send(topics.deviceState(id), JSON.stringify(state), true);
     }
     await this.rules.publishAll();
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
+  }
+
+  /** The devices whose state is published retained: every device, and the dongles of inverters. */
+  private retainedStateIds(): Set<string> {
+    const ids = new Set(this.devices.keys());
+    for (const device of this.devices.values()) {
+      const dongle = device.kind === "inverter" ? dongleState(device) : undefined;
+      if (dongle) ids.add(dongle.device);
+    }
+    return ids;
   }
 
   private async publishDiscovery(): Promise<void> {
@@ -220,7 +232,13 @@ export class HomeAssistantBridge {
     const after = { ...before, ...learnt };
     if (JSON.stringify(before ?? {}) === JSON.stringify(after)) return;
     this.details.set(id, after);
-    if (this.connection.connected) void this.publishDiscovery();
+    if (!this.connection.connected) return;
+    const device = this.devices.get(id);
+    if (device) {
+      for (const removal of layoutRemovals(device, before, after, this.options.topics))
+        void this.send(removal.topic, removal.payload, true);
+    }
+    void this.publishDiscovery();
   }
 
   /** Merges values into the device's state and publishes it when it changed. */

@@ -238,6 +238,25 @@ function topicsOf(inventory: Inventory, options: Pick<DiscoveryOptions, "topics"
 }
 
 /**
+ * Empty retained configs for the entities a device no longer has once more is known of its
+ * layout (an inverter first announced with two solar arrays reports one).
+ */
+export function layoutRemovals(
+  device: Device,
+  before: DeviceDetails | undefined,
+  after: DeviceDetails | undefined,
+  topics: Topics,
+): RemovalMessage[] {
+  const id = deviceId(device);
+  const topicOf = (entity: EntityDef): string => topics.discovery(entity.component, id, entity.key);
+  const kept = new Set(entitiesFor(device, after).map(topicOf));
+  return entitiesFor(device, before)
+    .map(topicOf)
+    .filter((topic) => !kept.has(topic))
+    .map((topic) => ({ topic, payload: "" }));
+}
+
+/**
  * Empty retained configs for what the previous inventory had and the current one does not:
  * every entity of a device that went away, and entities a remaining device no longer has
  * (a setting dropped from its listing).
