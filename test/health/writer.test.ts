@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -28,6 +28,12 @@ describe("the health writer", () => {
       cloud: { last_success: null },
     });
     expect(readdirSync(join(dir, "nested"))).toEqual(["health.json"]);
+  });
+
+  it("writes the file and its folder readable by the owner only", () => {
+    const { file, dir } = start({ t: T0 });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "nested")).mode & 0o777).toBe(0o700);
   });
 
   it("records the last 2xx cloud answer, ignoring failures", () => {
