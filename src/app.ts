@@ -11,7 +11,8 @@ import type { Config } from "./config/index.js";
 import { ControlGate } from "./control/index.js";
 import { healthFilePath, startHealthWriter } from "./health/index.js";
 import { HomeAssistantBridge } from "./homeassistant/bridge.js";
-import { redactUrl } from "./homeassistant/mqtt-connection.js";
+import { MqttRefusedError, redactUrl } from "./homeassistant/mqtt-connection.js";
+import { type MqttTls, MqttTlsFileError, readMqttTls } from "./homeassistant/mqtt-tls.js";
 import { Topics } from "./homeassistant/topics.js";
 import type { Logger } from "./log.js";
 import { type HistoryRecord, openStore, type Store } from "./store/index.js";
@@ -69,6 +70,7 @@ export async function startApp(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
+    const tls = mqttTlsOrExit(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
     alive();
     const mqttUrl = await startBroker(config, logger, stack);
@@ -137,6 +139,7 @@ export async function startApp(
         ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
         ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
         ...(config.mqtt.client_id ? { clientId: config.mqtt.client_id } : {}),
+        ...(tls ? { tls } : {}),
       },
       topics,
       statusTopic: config.homeassistant.status_topic,
@@ -151,7 +154,9 @@ export async function startApp(
     const readings = new Subject<Reading>();
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
     stack.push(() => bridge.stop(BRIDGE_STOP_MS));
-    await bridge.start(inventory, relayed(telemetry.readings$));
+    await bridge.start(inventory, relayed(telemetry.readings$)).catch((error: unknown) => {
+      throw error instanceof MqttRefusedError ? new StartupError(error.message, 2) : error;
+    });
     alive();
     const rules = await startDaemonRules({
       config,
@@ -256,10 +261,30 @@ async function startBroker(config: Config, logger: Logger, stack: (() => Promise
   if (config.mqtt.url) return config.mqtt.url;
   // Loaded only when needed, like the simulator: a daemon with its own broker never pays for it.
   const { startEmbeddedBroker } = await import("./broker/index.js");
-  const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: 1883, portAttempts: 20 });
+  const { username, password } = config.mqtt;
+  const broker = await startEmbeddedBroker({
+    host: "127.0.0.1",
+    port: 1883,
+    portAttempts: 20,
+    ...(username !== undefined ? { credentials: { username, password: password ?? "" } } : {}),
+  });
   stack.push(() => broker.close());
-  logger.info({ url: broker.url }, "no MQTT broker configured: started the embedded broker");
+  logger.info(
+    { url: broker.url, credentials: username !== undefined },
+    username !== undefined
+      ? "no MQTT broker configured: started the embedded broker; it takes only mqtt.username and mqtt.password"
+      : "no MQTT broker configured: started the embedded broker (anonymous clients welcome; set mqtt.username and mqtt.password to require them)",
+  );
   return broker.url;
+}
+
+function mqttTlsOrExit(config: Config, configFile: string | undefined): MqttTls | undefined {
+  try {
+    return readMqttTls(config.mqtt, configFile);
+  } catch (error) {
+    if (error instanceof MqttTlsFileError) throw new StartupError(error.message, 2);
+    throw error;
+  }
 }
 
 function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {

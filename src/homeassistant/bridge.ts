@@ -17,11 +17,12 @@ import {
   statePatch,
 } from "./entities/index.js";
 import { MqttConnection } from "./mqtt-connection.js";
+import type { MqttTls } from "./mqtt-tls.js";
 import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
 import type { Topics } from "./topics.js";
 
 export interface BridgeOptions {
-  readonly mqtt: { url: string; username?: string; password?: string; clientId?: string };
+  readonly mqtt: { url: string; username?: string; password?: string; clientId?: string; tls?: MqttTls };
   readonly topics: Topics;
   /** Home Assistant's birth topic: "online" there means discovery must be sent again. */
   readonly statusTopic: string;

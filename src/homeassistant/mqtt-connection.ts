@@ -1,11 +1,14 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../log.js";
+import { isTlsTrustError, type MqttTls, tlsAdvice } from "./mqtt-tls.js";
 
 export interface MqttConnectionOptions {
   readonly url: string;
   readonly username?: string;
   readonly password?: string;
   readonly clientId?: string;
+  /** CA, client certificate and key for mqtts:// and wss:// (mqtt.ca, mqtt.cert, mqtt.key). */
+  readonly tls?: MqttTls;
   /** Published retained by the broker if we vanish. */
   readonly will: { readonly topic: string; readonly payload: string };
   readonly logger: Logger;
@@ -13,6 +16,11 @@ export interface MqttConnectionOptions {
   readonly onConnect: (reconnected: boolean) => Promise<void>;
   readonly onMessage: (topic: string, payload: string) => void;
   readonly subscriptions: readonly string[];
+}
+
+/** The broker will not have us (credentials, certificate): a configuration problem, not an outage. */
+export class MqttRefusedError extends Error {
+  override readonly name = "MqttRefusedError";
 }
 
 const MIN_RECONNECT_MS = 1_000;
@@ -51,6 +59,7 @@ export class MqttConnection {
       will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: true, qos: 1 },
       ...(options.username ? { username: options.username } : {}),
       ...(options.password ? { password: options.password } : {}),
+      ...tlsOptions(options.tls),
     };
     const client = mqtt.connect(options.url, clientOptions);
     this.client = client;
@@ -85,18 +94,15 @@ export class MqttConnection {
         options.logger.warn({ retryInMs: next }, "MQTT connection lost; reconnecting");
       });
       client.on("error", (error) => {
-        const refused = /Not authorized|Bad username or password|Connection refused: (Not|Bad)/i.test(error.message);
+        // Refused credentials and an untrusted certificate do not mend by retrying: fail the start.
+        const refused = refusal(error);
         if (!settled && refused) {
           settled = true;
-          reject(
-            new Error(
-              `the MQTT broker at ${redactUrl(options.url)} refused the connection: ${error.message}. Check mqtt.username and mqtt.password.`,
-            ),
-          );
+          reject(new MqttRefusedError(`the MQTT broker at ${redactUrl(options.url)} ${refused}`));
           void client.endAsync(true);
           return;
         }
-        options.logger.warn({ err: error.message }, "MQTT error");
+        options.logger.warn({ err: refused ?? error.message }, "MQTT error");
       });
     });
   }
@@ -131,6 +137,44 @@ export class MqttConnection {
     clearTimeout(timer);
     await client.endAsync(true).catch(() => undefined);
   }
+}
+
+/** Why the broker will not have us, with what to change; undefined for failures that retrying may mend. */
+export function refusal(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Not authorized|Bad username or password|Connection refused: (Not|Bad)/i.test(message))
+    return `refused the connection: ${message}. Check mqtt.username and mqtt.password.`;
+  if (isTlsTrustError(error)) return `could not be trusted: ${tlsAdvice(error)}`;
+  return undefined;
+}
+
+function tlsOptions(tls: MqttTls | undefined): Partial<IClientOptions> {
+  if (!tls) return {};
+  return {
+    rejectUnauthorized: tls.rejectUnauthorized,
+    ...(tls.ca ? { ca: tls.ca } : {}),
+    ...(tls.cert ? { cert: tls.cert } : {}),
+    ...(tls.key ? { key: tls.key } : {}),
+  };
+}
+
+/** mqtt.js options for a one-off connection (`check`), the same TLS as the daemon's. */
+export function probeOptions(options: {
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls?: MqttTls;
+  readonly timeoutMs: number;
+}): IClientOptions {
+  return {
+    clientId: `energy2mqtt_check_${Math.random().toString(16).slice(2, 10)}`,
+    protocolVersion: 4,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: options.timeoutMs,
+    ...(options.username ? { username: options.username } : {}),
+    ...(options.password ? { password: options.password } : {}),
+    ...tlsOptions(options.tls),
+  };
 }
 
 /** A broker URL without its password, for logs. */
