@@ -12,6 +12,11 @@ import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.
 export interface StoreOptions {
   /** How long to wait for another connection's write lock before giving up; 5 s by default. */
   readonly busyTimeoutMs?: number;
+  /**
+   * The most pages (4 KB each) the database may grow to; SQLite then answers SQLITE_FULL, as on a
+   * full disk. Unlimited by default.
+   */
+  readonly maxPages?: number;
 }
 
 export interface Store {
@@ -43,6 +48,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     opened.pragma("synchronous = NORMAL");
     opened.pragma("foreign_keys = ON");
     const { to } = runMigrations(opened, MIGRATIONS, path);
+    if (options.maxPages !== undefined) opened.pragma(`max_page_count = ${Math.floor(options.maxPages)}`);
     // A write at start-up, so that a read-only or locked file fails now rather than at the first change.
     opened.pragma(`user_version = ${to}`);
     return {
