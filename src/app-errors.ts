@@ -8,3 +8,11 @@ export class StartupError extends Error {
     super(message);
   }
 }
+
+/** Start-up ended early because a stop was asked for (SIGTERM or SIGINT while starting). */
+export class StartupStopped extends Error {
+  override readonly name = "StartupStopped";
+  constructor() {
+    super("stopped during start-up");
+  }
+}

@@ -1,6 +1,6 @@
-import { StartupError } from "./app-errors.js";
+import { StartupError, StartupStopped } from "./app-errors.js";
 
-export { StartupError };
+export { StartupError, StartupStopped };
 
 import { type Observable, Subject, tap } from "rxjs";
 import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
@@ -13,6 +13,8 @@ import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFilePath, startHealthWriter } from "./health/index.js";
 import { type BridgeStatus, startBridgeStatus } from "./health/mqtt-bridge.js";
 import { HomeAssistantBridge } from "./homeassistant/bridge.js";
+import { MqttRefusedError } from "./homeassistant/mqtt-connection.js";
+import { type MqttTls, MqttTlsFileError, readMqttTls } from "./homeassistant/mqtt-tls.js";
 import { Topics } from "./homeassistant/topics.js";
 import type { LogFeed, Logger } from "./log.js";
 import { type HistoryRecord, openStore, type Store } from "./store/index.js";
@@ -30,6 +32,11 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** Once a stop begins, cloud calls under way get this long to finish before they are aborted. */
+const CLOUD_GRACE_MS = 400;
+/** The bridge's share of the stop: commands' results, offline published, the connection closed. */
+const BRIDGE_STOP_MS = 800;
+
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
 
 /**
@@ -40,17 +47,38 @@ export async function startApp(
   config: Config,
   logger: Logger,
   version: string,
-  options: { readonly configFile?: string; readonly feed?: LogFeed } = {},
+  options: { readonly configFile?: string; readonly feed?: LogFeed; readonly signal?: AbortSignal } = {},
 ): Promise<App> {
+  // What to undo, last started first; taken from the end, so what start-up adds while a stop
+  // is under way is undone too.
   const stack: (() => Promise<void>)[] = [];
-  const stopAll = async (): Promise<void> => {
-    for (const stop of stack.reverse())
-      await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
+  // What to do the moment a stop begins, before anything is undone.
+  const halts: (() => void)[] = [];
+  let started = false;
+  // Each call drains what is left, after any drain under way: a second call undoes what start-up
+  // added after the first.
+  let draining = Promise.resolve();
+  const stopAll = (): Promise<void> => {
+    draining = draining.then(async () => {
+      for (const halt of halts.splice(0)) halt();
+      for (let stop = stack.pop(); stop; stop = stack.pop())
+        await stop().catch((error: unknown) => logger.warn({ err: error }, "stop failed"));
+    });
+    return draining;
   };
+  // A stop during start-up: whatever start-up waits for fails at once, and what started is undone.
+  const alive = (): void => {
+    if (options.signal?.aborted) throw new StartupStopped();
+  };
+  const onAbort = (): void => void stopAll();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
+    const tls = mqttTlsOrExit(config, options.configFile);
     const cloud = await startCloud(config, logger, stack);
+    alive();
     const { url: mqttUrl, moved: brokerMoved } = await startBroker(config, logger, stack);
+    alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
     const health = startHealthWriter({ file: healthFilePath(config.store.path), logger });
@@ -69,8 +97,17 @@ export async function startApp(
       pageSize: config.cloud.page_size,
       timeoutMs: config.cloud.timeout,
     });
+    // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
+    // stack closes the client for good before the store, which records how each change ended.
+    halts.push(() => {
+      if (options.signal?.aborted && !started) client.close();
+      else setTimeout(() => client.close(), CLOUD_GRACE_MS).unref();
+    });
+    stack.push(async () => client.close());
+    alive();
     await checkToken(client);
     let inventory = await discoverInventory(client, { logger });
+    alive();
     const gate = new ControlGate({
       client,
       audit: store?.audit ?? loggingAudit(logger),
@@ -86,6 +123,8 @@ export async function startApp(
     const history: DaemonHistory | undefined =
       store && startDaemonHistory(config, client, store, () => inventory, logger);
     if (history) {
+      // The backfill is background work: aborted the moment a stop begins, awaited in turn.
+      halts.push(() => void history.stop());
       stack.push(() => history.stop());
       history.inventoryRead(inventory);
     }
@@ -111,6 +150,7 @@ export async function startApp(
         ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
         ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
         ...(config.mqtt.client_id ? { clientId: config.mqtt.client_id } : {}),
+        ...(tls ? { tls } : {}),
       },
       topics,
       statusTopic: config.homeassistant.status_topic,
@@ -142,8 +182,11 @@ export async function startApp(
     const readings = new Subject<Reading>();
     readings.subscribe((reading) => bridgeStatus.reading(reading));
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
-    await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound);
-    stack.push(() => bridge.stop());
+    stack.push(() => bridge.stop(BRIDGE_STOP_MS));
+    await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound).catch((error: unknown) => {
+      throw error instanceof MqttRefusedError ? new StartupError(error.message, 2) : error;
+    });
+    alive();
     const rules = await startDaemonRules({
       config,
       loaded: rulesFile,
@@ -155,8 +198,9 @@ export async function startApp(
       logger,
     });
     if (rules) {
-      await bridge.attachRules(rules, { timeZone: rules.timeZone });
       stack.push(() => rules.stop());
+      alive();
+      await bridge.attachRules(rules, { timeZone: rules.timeZone });
     }
     health.watchMqtt(() => bridge.connected);
 
@@ -182,10 +226,13 @@ export async function startApp(
       }
     };
     const timer = setInterval(() => void refreshInventory(), config.poll.inventory);
-    stack.push(async () => {
+    halts.push(() => {
       clearInterval(timer);
       refresh.abort();
+      telemetry.stop();
     });
+    alive();
+    started = true;
     return {
       get inventory() {
         return inventory;
@@ -198,7 +245,10 @@ export async function startApp(
     };
   } catch (error) {
     await stopAll();
+    if (options.signal?.aborted) throw new StartupStopped();
     throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -247,16 +297,32 @@ async function startBroker(
   if (config.mqtt.url) return { url: config.mqtt.url, moved: false };
   // Loaded only when needed, like the simulator: a daemon with its own broker never pays for it.
   const { startEmbeddedBroker } = await import("./broker/index.js");
-  const broker = await startEmbeddedBroker({ host: "127.0.0.1", port: EMBEDDED_BROKER_PORT, portAttempts: 20 });
+  const { username, password } = config.mqtt;
+  const broker = await startEmbeddedBroker({
+    host: "127.0.0.1",
+    port: EMBEDDED_BROKER_PORT,
+    portAttempts: 20,
+    ...(username !== undefined ? { credentials: { username, password: password ?? "" } } : {}),
+  });
   stack.push(() => broker.close());
   const moved = broker.port !== EMBEDDED_BROKER_PORT;
+  const where = moved ? `on port ${broker.port} (${EMBEDDED_BROKER_PORT} is taken)` : `on port ${broker.port}`;
   logger.info(
-    { url: broker.url },
-    moved
-      ? `no MQTT broker configured: started the embedded broker on port ${broker.port} (${EMBEDDED_BROKER_PORT} is taken)`
-      : "no MQTT broker configured: started the embedded broker",
+    { url: broker.url, credentials: username !== undefined },
+    username !== undefined
+      ? `no MQTT broker configured: started the embedded broker ${where}; it takes only mqtt.username and mqtt.password`
+      : `no MQTT broker configured: started the embedded broker ${where} (anonymous clients welcome; set mqtt.username and mqtt.password to require them)`,
   );
   return { url: broker.url, moved };
+}
+
+function mqttTlsOrExit(config: Config, configFile: string | undefined): MqttTls | undefined {
+  try {
+    return readMqttTls(config.mqtt, configFile);
+  } catch (error) {
+    if (error instanceof MqttTlsFileError) throw new StartupError(error.message, 2);
+    throw error;
+  }
 }
 
 function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli.js";
 
@@ -31,6 +34,30 @@ describe("energy2mqtt CLI", () => {
   it("an unknown command exits 2", async () => {
     captureStd();
     expect(await main(["frobnicate"])).toBe(2);
+  });
+
+  it("check -c FOLDER exits 2 saying to give the file inside it", async () => {
+    const std = captureStd();
+    const dir = mkdtempSync(join(tmpdir(), "e2m-cli-dir-"));
+    expect(await main(["check", "-c", dir])).toBe(2);
+    expect(std.err()).toContain(
+      `${dir} is a directory; give the configuration file, e.g. ${join(dir, "configuration.yaml")}`,
+    );
+    expect(std.err()).not.toContain("EISDIR");
+  });
+
+  it("a !secret without a secrets file says where the file was looked for, exit 2", async () => {
+    const std = captureStd();
+    const dir = mkdtempSync(join(tmpdir(), "e2m-cli-secret-"));
+    const file = join(dir, "configuration.yaml");
+    writeFileSync(file, "cloud:\n  token: !secret cloud_token\n");
+    expect(await main(["check", "-c", file])).toBe(2);
+    expect(std.err()).toMatch(
+      new RegExp(
+        `configuration\\.yaml:2:\\d+: secret "cloud_token": secrets file not found at ${join(dir, "secrets.yaml")}`,
+      ),
+    );
+    expect(std.err()).not.toContain("is not defined");
   });
 
   it("a bad configuration file exits 2 with the problem", async () => {

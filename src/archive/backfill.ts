@@ -23,6 +23,11 @@ export interface BackfillOptions {
   readonly logger?: Logger;
   /** Called after each pass, e.g. for tests or a status entity. */
   readonly onPass?: (report: ArchiveReport) => void;
+  /**
+   * After a pass the store could not take (a full disk, a read-only file), the backfill waits this
+   * long before trying again, doubling up to STORE_RETRY_MAX_MS: 1 minute by default.
+   */
+  readonly storeRetryMs?: number;
 }
 
 export interface Backfill {
@@ -35,17 +40,23 @@ export interface Backfill {
 }
 
 export const DEFAULT_BACKFILL_DAYS = 3;
+const STORE_RETRY_MS = 60_000;
+const STORE_RETRY_MAX_MS = 30 * 60_000;
 
 /**
  * The daemon's gap filler: the last few days of every device, skipping days the store already
  * has complete, at background priority so live polls and commands always go first. One pass
- * at start, then one per trigger(); triggers during a pass fold into one more pass.
+ * at start, then one per trigger(); triggers during a pass fold into one more pass. A store that
+ * cannot take the history (full disk, read-only) pauses it, with retries further and further apart.
  */
 export function startBackfill(options: BackfillOptions): Backfill {
   const now = options.now ?? Date.now;
   const controller = new AbortController();
   let running: Promise<void> | undefined;
   let again = false;
+  // While the store cannot take what is read, nothing is fetched until the retry is due.
+  let paused: NodeJS.Timeout | undefined;
+  let retryMs = options.storeRetryMs ?? STORE_RETRY_MS;
 
   const pass = async (): Promise<void> => {
     const inventory = options.inventory();
@@ -67,6 +78,8 @@ export function startBackfill(options: BackfillOptions): Backfill {
       concurrency: options.concurrency ?? 2,
       ...(options.logger ? { logger: options.logger } : {}),
     });
+    if (report.storeFailure) pause(report.storeFailure.message);
+    else retryMs = options.storeRetryMs ?? STORE_RETRY_MS;
     const log = report.failures.length > 0 ? options.logger?.warn : options.logger?.info;
     log?.call(
       options.logger,
@@ -74,6 +87,19 @@ export function startBackfill(options: BackfillOptions): Backfill {
       "history backfill pass done",
     );
     options.onPass?.(report);
+  };
+
+  const pause = (why: string): void => {
+    again = false;
+    options.logger?.warn(
+      { err: why, retryInMs: retryMs },
+      "the store cannot take the history: the backfill is paused, and tries again later",
+    );
+    paused = setTimeout(() => {
+      paused = undefined;
+      trigger();
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, STORE_RETRY_MAX_MS);
   };
 
   const loop = async (): Promise<void> => {
@@ -92,7 +118,7 @@ export function startBackfill(options: BackfillOptions): Backfill {
   };
 
   const trigger = (): void => {
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted || paused) return;
     if (running) {
       again = true;
       return;
@@ -110,6 +136,7 @@ export function startBackfill(options: BackfillOptions): Backfill {
     },
     stop: async () => {
       controller.abort();
+      clearTimeout(paused);
       await running;
     },
   };

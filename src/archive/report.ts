@@ -1,3 +1,4 @@
+import type { StoreError } from "../store/index.js";
 import type { ArchiveKind } from "./kinds.js";
 
 /** What one kind got: rows read, rows new to the store, days read and days now complete. */
@@ -38,6 +39,8 @@ export interface ArchiveReport {
   readonly failures: readonly Failure[];
   /** Stopped on request (Ctrl-C, or the daemon stopping) before every task ran. */
   readonly interrupted: boolean;
+  /** Stopped because the store could not take what was read (a full disk, a read-only file). */
+  readonly storeFailure?: StoreError;
 }
 
 /** The end-of-run summary, as the CLI prints it. */
@@ -61,6 +64,9 @@ export function formatReport(report: ArchiveReport): string {
       const days = m.days !== undefined ? ` (${m.days} day(s))` : "";
       lines.push(`  ${what}: ${m.reason}${days}${m.message ? `: ${m.message}` : ""}`);
     }
+  }
+  if (report.storeFailure) {
+    lines.push(`stopped: nothing more was read, as the store cannot take it: ${report.storeFailure.message}`);
   }
   if (report.failures.length > 0) {
     lines.push(`failed (${report.failures.length}):`);

@@ -7,7 +7,7 @@ import {
   SubscriptionRequiredError,
 } from "../cloud/index.js";
 import type { Logger } from "../log.js";
-import type { History } from "../store/index.js";
+import { type History, StoreError } from "../store/index.js";
 import { dayOf } from "../telemetry/days.js";
 import { type Fetched, fetchTask } from "./fetch.js";
 import { type ArchiveKind, KINDS_WITH_CADENCE } from "./kinds.js";
@@ -62,6 +62,7 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
   let done = 0;
   let waitingFirstRequest = 0;
   let interrupted = false;
+  let storeFailure: StoreError | undefined;
 
   const progress = (current?: Task): void =>
     options.onProgress?.({
@@ -112,6 +113,13 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
         }
       }
     } catch (error) {
+      if (error instanceof StoreError) {
+        // What is read next could not be stored either: stop asking the cloud for it.
+        storeFailure ??= error;
+        failures.push({ kind: task.kind, device: task.device, days: task.days, message: error.message });
+        halt.abort(error);
+        return;
+      }
       if (signal.aborted) {
         interrupted = true;
         return;
@@ -194,5 +202,6 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
     missing,
     failures,
     interrupted,
+    ...(storeFailure ? { storeFailure } : {}),
   };
 }

@@ -43,4 +43,9 @@ export class CloudClient {
     this.sites = new SitesApi(this.http);
     this.smartDevices = new SmartDevicesApi(this.http);
   }
+
+  /** Aborts every request under way and refuses new ones: the first step of shutdown. */
+  close(): void {
+    this.http.close();
+  }
 }

@@ -105,6 +105,9 @@ export class CloudHttp {
   private readonly transport: Transport;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly budgets: RateBudgetRegistry;
+  /** One controller per call under way (waiting for the budget, sending or backing off), for close(). */
+  private readonly calls = new Set<AbortController>();
+  private closed = false;
 
   constructor(options: CloudClientOptions) {
     if (!/^https?:\/\//.test(options.baseUrl)) {
@@ -125,6 +128,20 @@ export class CloudHttp {
     this.budgets = options.budgets ?? sharedBudgets;
     this.budget =
       options.budget ?? this.budgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000 }));
+  }
+
+  /**
+   * Aborts every call under way (sending, waiting for the rate budget, or waiting to retry) and
+   * refuses new ones, so that shutdown never waits for a slow answer. A change cut short this
+   * way ends as "cancelled while it was being sent".
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const reason = closedError();
+    for (const call of this.calls) call.abort(reason);
+    this.calls.clear();
+    this.transport.close?.();
   }
 
   /** Calls an endpoint and parses its answer with `schema`. */
@@ -188,23 +205,49 @@ export class CloudHttp {
     const url = `${this.base}${fillPath(endpoint.path, input.params)}${encodeQuery(input.query)}`;
     const priority = options.priority ?? (endpoint.idempotent ? "live" : "command");
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    for (let attempt = 1; ; attempt++) {
-      let failure: CloudError;
-      try {
-        const response = await this.once(endpoint, url, body, priority, attempt, options);
-        if (acceptAnyStatus || (response.status >= 200 && response.status < 300)) return response;
-        failure =
-          response.status === 429
-            ? new RateLimitedError(endpoint, this.budgetFor(endpoint).state().pausedUntil, response.body)
-            : statusError(endpoint, response);
-      } catch (error) {
-        if (!(error instanceof TransportError)) throw error;
-        failure = error;
+    const call = this.track(options.signal);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let failure: CloudError;
+        try {
+          const response = await this.once(endpoint, url, body, priority, attempt, { ...options, signal: call.signal });
+          if (acceptAnyStatus || (response.status >= 200 && response.status < 300)) return response;
+          failure =
+            response.status === 429
+              ? new RateLimitedError(endpoint, this.budgetFor(endpoint).state().pausedUntil, response.body)
+              : statusError(endpoint, response);
+        } catch (error) {
+          if (!(error instanceof TransportError)) throw error;
+          failure = error;
+        }
+        if (attempt >= this.retry.attempts || !this.retryable(endpoint, failure)) throw failure;
+        if (!(failure instanceof RateLimitedError))
+          await sleep(this.backoff(attempt), undefined, { signal: call.signal });
       }
-      if (attempt >= this.retry.attempts || !this.retryable(endpoint, failure)) throw failure;
-      if (!(failure instanceof RateLimitedError))
-        await sleep(this.backoff(attempt), undefined, { signal: options.signal });
+    } finally {
+      call.release();
     }
+  }
+
+  /**
+   * A signal for one call that aborts with the caller's signal or with close(). It listens once
+   * on the caller's signal and is forgotten when the call ends, so long-lived signals gather no
+   * listeners.
+   */
+  private track(signal: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    if (this.closed) controller.abort(closedError());
+    else if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    this.calls.add(controller);
+    return {
+      signal: controller.signal,
+      release: () => {
+        signal?.removeEventListener("abort", onAbort);
+        this.calls.delete(controller);
+      },
+    };
   }
 
   /**
@@ -317,6 +360,10 @@ function furthest(
     if (best) return best;
   }
   return { path: here, message: issue.message };
+}
+
+function closedError(): DOMException {
+  return new DOMException("the cloud client was closed: energy2mqtt is stopping", "AbortError");
 }
 
 /** The typed error for a non-2xx answer (429 aside, which the transport handles with its budget). */

@@ -16,7 +16,11 @@ export interface TransportResponse {
   readonly text: string;
 }
 
-export type Transport = (url: string, request: TransportRequest) => Promise<TransportResponse>;
+export interface Transport {
+  (url: string, request: TransportRequest): Promise<TransportResponse>;
+  /** Closes idle keep-alive connections; for shutdown. */
+  close?(): void;
+}
 
 /** A request that got no answer in time; `code` matches undici's so callers treat both alike. */
 export class TransportTimeoutError extends Error {
@@ -35,7 +39,7 @@ export function nodeTransport(): Transport {
     "http:": new HttpAgent({ keepAlive: true, maxSockets: 32 }),
     "https:": new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
   };
-  return (url, request) =>
+  const send = (url: string, request: TransportRequest): Promise<TransportResponse> =>
     new Promise<TransportResponse>((resolve, reject) => {
       const target = new URL(url);
       const secure = target.protocol === "https:";
@@ -62,6 +66,12 @@ export function nodeTransport(): Transport {
       req.on("error", reject);
       req.end(request.body);
     });
+  return Object.assign(send, {
+    close: () => {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+  });
 }
 
 /** undici with a given dispatcher (a MockAgent in tests), loaded only when one is given. */

@@ -1,6 +1,6 @@
 import { findEndpoint } from "../cloud/catalogue.js";
 import { defineEndpoint, type HttpMethod, type QueryInput } from "../cloud/endpoint.js";
-import { CloudError } from "../cloud/errors.js";
+import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/errors.js";
 import { CloudHttp, statusError } from "../cloud/http.js";
 import { loadConfig } from "../config/index.js";
 
@@ -14,7 +14,10 @@ export interface ApiCommandOptions {
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 
-/** `energy2mqtt api METHOD PATH [--data JSON]`: 0 on a 2xx answer, 1 otherwise, 2 on bad usage. */
+/**
+ * `energy2mqtt api METHOD PATH [--data JSON]`: 0 on a 2xx answer, 2 on bad usage or a token the
+ * cloud refuses (401, 403), 1 otherwise.
+ */
 export async function runApiCommand(
   options: ApiCommandOptions,
   out: NodeJS.WritableStream = process.stdout,
@@ -67,15 +70,21 @@ export async function runApiCommand(
     }
     out.write(`${JSON.stringify(response.body ?? null, null, 2)}\n`);
     if (response.status >= 200 && response.status < 300) return 0;
-    err.write(`energy2mqtt api: HTTP ${response.status}: ${statusError(endpoint, response).message}\n`);
-    return 1;
+    const failure = statusError(endpoint, response);
+    err.write(`energy2mqtt api: HTTP ${response.status}: ${failure.message}\n`);
+    return exitCodeOf(failure);
   } catch (error) {
     if (error instanceof CloudError) {
       err.write(`${error.message}\n`);
-      return 1;
+      return exitCodeOf(error);
     }
     throw error;
   }
+}
+
+/** A token the cloud rejects (401, or 403 for a scope it lacks) is 2, as for check, set and archive; the rest 1. */
+function exitCodeOf(error: CloudError): number {
+  return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
 }
 
 /** `a[]=1&a[]=2&b=3` back into the client's query form, so it is sent encoded the same way. */

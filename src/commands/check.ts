@@ -1,7 +1,8 @@
-import { connect } from "node:net";
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { redactUrl } from "../homeassistant/mqtt-connection.js";
+import { probeMqtt } from "../homeassistant/mqtt-probe.js";
+import { type MqttTls, MqttTlsFileError, readMqttTls } from "../homeassistant/mqtt-tls.js";
 import { createLogger } from "../log.js";
 import { checkRulesOnDevices } from "../rules/device-check.js";
 import { type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/load.js";
@@ -17,9 +18,9 @@ const MQTT_PROBE_TIMEOUT_MS = 3000;
 
 /**
  * `energy2mqtt check`: validates the configuration, checks the token and lists what the account
- * has, says whether the MQTT broker answers, and ends with a plain summary of what works and
- * what the token lacks. 0 ok, 1 a scope energy2mqtt needs is missing or a runtime failure (402,
- * cloud down), 2 bad configuration or a refused token.
+ * has, connects to the MQTT broker as `run` would, and ends with a plain summary of what works
+ * and what the token lacks. 0 ok, 1 a scope energy2mqtt needs is missing or a runtime failure
+ * (402, cloud down), 2 bad configuration, a refused token, broker credentials or certificate.
  */
 export async function runCheckCommand(
   options: CheckOptions,
@@ -28,9 +29,11 @@ export async function runCheckCommand(
 ): Promise<number> {
   let config: Config;
   let rules: LoadedRules | undefined;
+  let file: string | undefined;
   try {
     const loaded = loadConfig(configFile(options.config));
     config = loaded.config;
+    file = loaded.file;
     out.write(
       loaded.file ? `configuration: ${loaded.file} is valid\n` : "configuration: none found, the embedded defaults\n",
     );
@@ -46,10 +49,10 @@ export async function runCheckCommand(
   const summary: string[] = [];
   const cloud = await checkCloud(config, out, err, summary);
   const rulesCode = rules && cloud.inventory ? checkRulesAgainst(rules, cloud.inventory, out, err) : 0;
-  out.write(await describeMqtt(config.mqtt.url));
+  const mqttCode = await checkMqtt(config, file, out, err);
   out.write(`store: ${config.store.path}\n`);
   if (summary.length > 0) out.write(`\nsummary:\n${summary.join("\n")}\n`);
-  return Math.max(cloud.code, rulesCode);
+  return Math.max(cloud.code, rulesCode, mqttCode);
 }
 
 /** The rules' literal values against the devices' own rules: a value out of range fails now, not at 01:00. */
@@ -173,37 +176,60 @@ function describeInventory(inventory: Inventory): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A TCP connect only: enough to tell a wrong host or port from a running broker, without credentials. */
-async function describeMqtt(url: string | undefined): Promise<string> {
-  if (!url)
-    return "mqtt: none configured; `energy2mqtt run` will start the embedded broker on 127.0.0.1:1883 (or the next free port)\n";
-  const { hostname, port } = hostAndPort(url);
-  const problem = await tcpProbe(hostname, port, MQTT_PROBE_TIMEOUT_MS);
-  return problem
-    ? `mqtt: ${redactUrl(url)}: not reachable (${problem}); \`energy2mqtt run\` keeps retrying, but check the host and port\n`
-    : `mqtt: ${redactUrl(url)}: reachable\n`;
-}
-
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { "mqtt:": 1883, "mqtts:": 8883, "ws:": 80, "wss:": 443 };
-
-function hostAndPort(url: string): { hostname: string; port: number } {
-  const parsed = new URL(url);
-  return {
-    hostname: parsed.hostname.replace(/^\[|\]$/g, ""),
-    port: parsed.port ? Number(parsed.port) : (DEFAULT_PORTS[parsed.protocol] ?? 1883),
-  };
-}
-
-/** Undefined when something accepted the connection, else what went wrong. */
-function tcpProbe(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (problem: string | undefined) => {
-      socket.destroy();
-      resolve(problem);
-    };
-    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
-    socket.once("connect", () => done(undefined));
-    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+/**
+ * One MQTT CONNECT with the configured credentials and TLS, as `run` makes it: the broker's
+ * answer, not merely an open port. Refused credentials and an untrusted certificate exit 2, since
+ * `run` would stop on them too; a broker that cannot be reached is only reported (`run` retries).
+ */
+async function checkMqtt(
+  config: Config,
+  configFile: string | undefined,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const { url, username, password } = config.mqtt;
+  if (!url) {
+    out.write(
+      `mqtt: none configured; \`energy2mqtt run\` will start the embedded broker on 127.0.0.1:1883 (or the next free port)${username === undefined ? ", open to anonymous clients (set mqtt.username and mqtt.password to require them)" : `, taking only the user ${username} with mqtt.password`}\n`,
+    );
+    return 0;
+  }
+  let tls: MqttTls | undefined;
+  try {
+    tls = readMqttTls(config.mqtt, configFile);
+  } catch (error) {
+    if (!(error instanceof MqttTlsFileError)) throw error;
+    err.write(`mqtt: ${error.message}\n`);
+    return 2;
+  }
+  const shown = redactUrl(url);
+  const probe = await probeMqtt(url, {
+    ...(username !== undefined ? { username } : {}),
+    ...(password !== undefined ? { password } : {}),
+    ...(tls ? { tls } : {}),
+    timeoutMs: MQTT_PROBE_TIMEOUT_MS,
   });
+  switch (probe.kind) {
+    case "accepted":
+      out.write(`mqtt: ${shown}: connected${username === undefined ? "" : ` as ${username}`} (CONNACK 0, accepted)\n`);
+      return 0;
+    case "refused":
+      err.write(
+        `mqtt: ${shown}: refused (${probe.code === undefined ? "" : `CONNACK ${probe.code}, `}${probe.reason}): \`energy2mqtt run\` would stop here; check mqtt.username and mqtt.password\n`,
+      );
+      return 2;
+    case "untrusted":
+      err.write(`mqtt: ${shown}: ${probe.advice}\n`);
+      return 2;
+    case "unreachable":
+      out.write(
+        `mqtt: ${shown}: not reachable (${probe.problem}); \`energy2mqtt run\` keeps retrying, but check the host and port\n`,
+      );
+      return 0;
+    case "no-answer":
+      out.write(
+        `mqtt: ${shown}: no MQTT answer within ${probe.timeoutMs / 1000} s: check that it is an MQTT broker and that the scheme (mqtt://, mqtts://, ws://, wss://) matches its port\n`,
+      );
+      return 0;
+  }
 }

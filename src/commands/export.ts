@@ -7,6 +7,7 @@ import {
   type HistoryKind,
   type HistoryQuery,
   historyColumns,
+  PRIVATE_FILE,
   type StoreHistory,
 } from "../store/index.js";
 import { openConfiguredStore } from "./store-access.js";
@@ -45,7 +46,8 @@ export async function runExportCommand(
   const store = openConfiguredStore(options.config, err);
   if (typeof store === "number") return store;
   try {
-    const target = options.out ? createWriteStream(options.out) : out;
+    // History says when the house is empty: readable by its owner only.
+    const target = options.out ? createWriteStream(options.out, { mode: PRIVATE_FILE }) : out;
     const count = await writeExport(store.history, query.query, query.format, target);
     if (options.out) {
       target.end();

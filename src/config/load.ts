@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { type Config, configSchema } from "./schema.js";
 import { readYamlSource } from "./yaml-source.js";
 
@@ -26,6 +26,11 @@ export const ENV_PREFIX = "ENERGY2MQTT_";
 export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const path = file ? resolve(file) : undefined;
   if (path !== undefined && !existsSync(path)) throw new ConfigError([`${path}: file not found`]);
+  if (path !== undefined && statSync(path).isDirectory()) {
+    throw new ConfigError([
+      `${path} is a directory; give the configuration file, e.g. ${join(path, "configuration.yaml")}`,
+    ]);
+  }
   const { raw, locate } = path === undefined ? { raw: {}, locate: () => path } : readYaml(path);
   const overridden = applyEnvOverrides(raw, env);
   const result = configSchema.safeParse(overridden.value);

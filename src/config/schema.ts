@@ -57,16 +57,64 @@ export const cloudConfig = z.strictObject({
     ),
 });
 
-export const mqttConfig = z.strictObject({
-  /** Left out: the embedded broker. */
-  url: url(["mqtt:", "mqtts:", "ws:", "wss:"])
-    .optional()
-    .describe("The broker (mqtt://, mqtts://, ws:// or wss://); left out, the embedded broker on 127.0.0.1:1883"),
-  username: z.string().optional().describe("Broker user name"),
-  password: z.string().optional().describe("Broker password"),
-  client_id: z.string().min(1).max(64).optional().describe("MQTT client id; a random one when left out"),
-  base_topic: topic.default("energy2mqtt").describe("First level of every topic the daemon publishes"),
-});
+const TLS_FILES = ["ca", "cert", "key"] as const;
+
+export const mqttConfig = z
+  .strictObject({
+    /** Left out: the embedded broker. */
+    url: url(["mqtt:", "mqtts:", "ws:", "wss:"])
+      .optional()
+      .describe("The broker (mqtt://, mqtts://, ws:// or wss://); left out, the embedded broker on 127.0.0.1:1883"),
+    username: z
+      .string()
+      .optional()
+      .describe("Broker user name; without `url`, the embedded broker then refuses clients that do not give it"),
+    password: z.string().optional().describe("Broker password; best as `!secret` or the environment"),
+    client_id: z.string().min(1).max(64).optional().describe("MQTT client id; a random one when left out"),
+    base_topic: topic.default("energy2mqtt").describe("First level of every topic the daemon publishes"),
+    ca: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "TLS (mqtts:// or wss://): the CA certificate file (PEM) that signed the broker's certificate, when the system does not trust it; relative to the configuration file",
+      ),
+    cert: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("TLS: a client certificate file (PEM), for a broker that asks for one; needs `key`"),
+    key: z.string().min(1).optional().describe("TLS: the client certificate's private key file (PEM); needs `cert`"),
+    reject_unauthorized: boolean()
+      .default(true)
+      .describe("TLS: refuse a broker whose certificate is not trusted or not for its host name; false only to test"),
+  })
+  .superRefine((mqtt, ctx) => {
+    if ((mqtt.cert === undefined) !== (mqtt.key === undefined)) {
+      const missing = mqtt.cert === undefined ? "cert" : "key";
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: `a client certificate needs both cert and key; ${missing} is missing`,
+      });
+    }
+    const tls: string[] = TLS_FILES.filter((name) => mqtt[name] !== undefined);
+    if (!mqtt.reject_unauthorized) tls.push("reject_unauthorized");
+    const protocol = mqtt.url === undefined ? undefined : new URL(mqtt.url).protocol;
+    if (tls.length > 0 && protocol !== "mqtts:" && protocol !== "wss:") {
+      ctx.addIssue({
+        code: "custom",
+        path: [tls[0] ?? "url"],
+        message:
+          mqtt.url === undefined
+            ? "is for TLS, and the embedded broker has none: set url to your broker's mqtts:// or wss:// address, or remove it"
+            : "is for TLS: use an mqtts:// (or wss://) url, or remove it",
+      });
+    }
+    if (mqtt.password !== undefined && mqtt.username === undefined) {
+      ctx.addIssue({ code: "custom", path: ["username"], message: "a password needs a user name: set username too" });
+    }
+  });
 
 export const homeAssistantConfig = z.strictObject({
   discovery: boolean().default(true).describe("Publish Home Assistant MQTT discovery configs"),

@@ -40,7 +40,13 @@ function secretTag(secretsPath: string): ScalarTag {
   return {
     tag: "!secret",
     resolve(name, onError) {
-      secrets ??= existsSync(secretsPath) ? (parseDocument(readFileSync(secretsPath, "utf8")).toJS() ?? {}) : {};
+      if (!existsSync(secretsPath)) {
+        onError(
+          `secret "${name}": secrets file not found at ${secretsPath}; create it with \`${name}: ...\`, or give the value here`,
+        );
+        return "";
+      }
+      secrets ??= parseDocument(readFileSync(secretsPath, "utf8")).toJS() ?? {};
       const value = secrets?.[name];
       if (value === undefined || value === null) {
         onError(`secret "${name}" is not defined in ${secretsPath}`);

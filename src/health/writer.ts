@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Logger } from "../log.js";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../store/file-modes.js";
 import type { HealthStatus } from "./status.js";
 
 export interface HealthWriterOptions {
@@ -52,10 +53,12 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
     // A reader must never see half a file: write beside it, then rename over it.
     const temporary = `${file}.${process.pid}.tmp`;
     try {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(temporary, `${JSON.stringify(status)}\n`);
+      mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+      writeFileSync(temporary, `${JSON.stringify(status)}\n`, { mode: PRIVATE_FILE });
       renameSync(temporary, file);
     } catch (error) {
+      // A full or read-only disk: leave nothing half-written behind.
+      removeQuietly(temporary);
       if (!warned) logger.warn({ file, err: (error as Error).message }, "could not write the health file");
       warned = true;
     }
@@ -78,4 +81,12 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
       if (file !== undefined) rmSync(file, { force: true });
     },
   };
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // the write's own failure is the one reported
+  }
 }

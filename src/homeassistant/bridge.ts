@@ -23,6 +23,7 @@ import {
   statePatch,
 } from "./entities/index.js";
 import { MqttConnection } from "./mqtt-connection.js";
+import type { MqttTls } from "./mqtt-tls.js";
 import { oversized } from "./payload-limit.js";
 import { rulesNode } from "./rules-discovery.js";
 import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
@@ -30,7 +31,7 @@ import { staleConfigs } from "./stale-configs.js";
 import type { Topics } from "./topics.js";
 
 export interface BridgeOptions {
-  readonly mqtt: { url: string; username?: string; password?: string; clientId?: string };
+  readonly mqtt: { url: string; username?: string; password?: string; clientId?: string; tls?: MqttTls };
   readonly topics: Topics;
   /** Home Assistant's birth topic: "online" there means discovery must be sent again. */
   readonly statusTopic: string;
@@ -160,9 +161,9 @@ export class HomeAssistantBridge {
     this.announced = true;
     if (this.connection.connected) {
       await this.publishEverything(false);
-      await this.removeStaleConfigs();
+      if (!this.stopped) await this.removeStaleConfigs();
     }
-    void this.loadControls();
+    if (!this.stopped) void this.loadControls();
   }
 
   /**
@@ -244,11 +245,14 @@ export class HomeAssistantBridge {
     this.subscription?.unsubscribe();
     this.rules.stop();
     const deadline = Date.now() + timeoutMs;
-    // unref: once the commands are done, the deadline must not keep the process alive.
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inFlight]),
-      new Promise((r) => setTimeout(r, timeoutMs / 2).unref()),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs / 2);
+      }),
     ]);
+    clearTimeout(timer);
     await this.connection.stop(
       { topic: this.options.topics.bridgeState, payload: JSON.stringify({ state: "offline" }) },
       Math.max(100, deadline - Date.now()),

@@ -1,11 +1,14 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../log.js";
+import { isTlsTrustError, type MqttTls, tlsAdvice } from "./mqtt-tls.js";
 
 export interface MqttConnectionOptions {
   readonly url: string;
   readonly username?: string;
   readonly password?: string;
   readonly clientId?: string;
+  /** CA, client certificate and key for mqtts:// and wss:// (mqtt.ca, mqtt.cert, mqtt.key). */
+  readonly tls?: MqttTls;
   /** Published retained by the broker if we vanish. */
   readonly will: { readonly topic: string; readonly payload: string };
   readonly logger: Logger;
@@ -13,6 +16,11 @@ export interface MqttConnectionOptions {
   readonly onConnect: (reconnected: boolean) => Promise<void>;
   readonly onMessage: (topic: string, payload: string) => void;
   readonly subscriptions: readonly string[];
+}
+
+/** The broker will not have us (credentials, certificate): a configuration problem, not an outage. */
+export class MqttRefusedError extends Error {
+  override readonly name = "MqttRefusedError";
 }
 
 const MIN_RECONNECT_MS = 1_000;
@@ -27,6 +35,10 @@ export class MqttConnection {
   private client: MqttClient | undefined;
   private connectedBefore = false;
   private closing = false;
+  /** Rejects a start() still waiting for its first connection, when stop() comes first. */
+  private abandonStart: ((error: Error) => void) | undefined;
+  /** Ends waits (a scan of retained messages) that a stop must not sit out. */
+  private readonly cancels = new Set<() => void>();
 
   constructor(private readonly options: MqttConnectionOptions) {}
 
@@ -49,11 +61,17 @@ export class MqttConnection {
       will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: true, qos: 1 },
       ...(options.username ? { username: options.username } : {}),
       ...(options.password ? { password: options.password } : {}),
+      ...tlsOptions(options.tls),
     };
     const client = mqtt.connect(options.url, clientOptions);
     this.client = client;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      this.abandonStart = (error) => {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      };
       client.on("connect", () => {
         client.options.reconnectPeriod = MIN_RECONNECT_MS;
         const reconnected = this.connectedBefore;
@@ -78,18 +96,15 @@ export class MqttConnection {
         options.logger.warn({ retryInMs: next }, "MQTT connection lost; reconnecting");
       });
       client.on("error", (error) => {
-        const refused = /Not authorized|Bad username or password|Connection refused: (Not|Bad)/i.test(error.message);
+        // Refused credentials and an untrusted certificate do not mend by retrying: fail the start.
+        const refused = refusal(error);
         if (!settled && refused) {
           settled = true;
-          reject(
-            new Error(
-              `the MQTT broker at ${redactUrl(options.url)} refused the connection: ${error.message}. Check mqtt.username and mqtt.password.`,
-            ),
-          );
+          reject(new MqttRefusedError(`the MQTT broker at ${redactUrl(options.url)} ${refused}`));
           void client.endAsync(true);
           return;
         }
-        options.logger.warn({ err: error.message }, "MQTT error");
+        options.logger.warn({ err: refused ?? error.message }, "MQTT error");
       });
     });
   }
@@ -121,19 +136,27 @@ export class MqttConnection {
     };
     client.on("message", listener);
     let timer: NodeJS.Timeout | undefined;
-    try {
+    let cancel: (() => void) | undefined;
+    // Bounded as a whole: with the broker gone, a subscribe or publish would wait for it forever.
+    const work = (async () => {
       await client.subscribeAsync([filter, marker], { qos: 1 });
       await client.publishAsync(marker, "sync", { qos: 1 });
+      await echoed;
+    })();
+    try {
       await Promise.race([
-        echoed,
+        work.catch(() => undefined),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, timeoutMs);
+          cancel = resolve;
+          this.cancels.add(resolve);
         }),
       ]);
-      await client.unsubscribeAsync([filter, marker]);
     } finally {
       clearTimeout(timer);
+      if (cancel) this.cancels.delete(cancel);
       client.off("message", listener);
+      if (client.connected) void client.unsubscribeAsync([filter, marker]).catch(() => undefined);
     }
     return found;
   }
@@ -141,16 +164,65 @@ export class MqttConnection {
   /** Sends `payload` to `topic` (the bridge's offline state) and disconnects, within `timeoutMs`. */
   async stop(final?: { topic: string; payload: string }, timeoutMs = 1000): Promise<void> {
     this.closing = true;
+    for (const cancel of this.cancels) cancel();
+    this.abandonStart?.(new Error("stopped before the MQTT broker answered"));
     const client = this.client;
     if (!client) return;
     const goodbye = async (): Promise<void> => {
-      if (final && client.connected) await client.publishAsync(final.topic, final.payload, { qos: 1, retain: true });
+      // Without a broker there is no one to say goodbye to: waiting would only wait for the timeout.
+      if (!client.connected) return;
+      if (final) await client.publishAsync(final.topic, final.payload, { qos: 1, retain: true });
       await client.endAsync(false);
     };
-    // unref: after a quick goodbye, the deadline must not keep the process alive until it passes.
-    await Promise.race([goodbye(), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    // The timer is cleared once the goodbye is done: a pending one would keep the process alive.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      goodbye().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
     await client.endAsync(true).catch(() => undefined);
   }
+}
+
+/** Why the broker will not have us, with what to change; undefined for failures that retrying may mend. */
+export function refusal(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Not authorized|Bad username or password|Connection refused: (Not|Bad)/i.test(message))
+    return `refused the connection: ${message}. Check mqtt.username and mqtt.password.`;
+  if (isTlsTrustError(error)) return `could not be trusted: ${tlsAdvice(error)}`;
+  return undefined;
+}
+
+function tlsOptions(tls: MqttTls | undefined): Partial<IClientOptions> {
+  if (!tls) return {};
+  return {
+    rejectUnauthorized: tls.rejectUnauthorized,
+    ...(tls.ca ? { ca: tls.ca } : {}),
+    ...(tls.cert ? { cert: tls.cert } : {}),
+    ...(tls.key ? { key: tls.key } : {}),
+  };
+}
+
+/** mqtt.js options for a one-off connection (`check`), the same TLS as the daemon's. */
+export function probeOptions(options: {
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls?: MqttTls;
+  readonly timeoutMs: number;
+}): IClientOptions {
+  return {
+    clientId: `energy2mqtt_check_${Math.random().toString(16).slice(2, 10)}`,
+    protocolVersion: 4,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: options.timeoutMs,
+    ...(options.username ? { username: options.username } : {}),
+    ...(options.password ? { password: options.password } : {}),
+    ...tlsOptions(options.tls),
+  };
 }
 
 /** A broker URL without its password, for logs. */

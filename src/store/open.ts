@@ -1,8 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, toStoreError } from "./errors.js";
+import { PRIVATE_DIR, PRIVATE_FILE } from "./file-modes.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
@@ -11,6 +12,11 @@ import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.
 export interface StoreOptions {
   /** How long to wait for another connection's write lock before giving up; 5 s by default. */
   readonly busyTimeoutMs?: number;
+  /**
+   * The most pages (4 KB each) the database may grow to; SQLite then answers SQLITE_FULL, as on a
+   * full disk. Unlimited by default.
+   */
+  readonly maxPages?: number;
 }
 
 export interface Store {
@@ -33,7 +39,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
  */
 export function openStore(path: string, options: StoreOptions = {}): Store {
   const memory = path === ":memory:";
-  if (!memory) guard(path, () => mkdirSync(dirname(path), { recursive: true }));
+  if (!memory) guard(path, () => createPrivately(path));
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
@@ -42,6 +48,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     opened.pragma("synchronous = NORMAL");
     opened.pragma("foreign_keys = ON");
     const { to } = runMigrations(opened, MIGRATIONS, path);
+    if (options.maxPages !== undefined) opened.pragma(`max_page_count = ${Math.floor(options.maxPages)}`);
     // A write at start-up, so that a read-only or locked file fails now rather than at the first change.
     opened.pragma(`user_version = ${to}`);
     return {
@@ -56,6 +63,16 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     closeQuietly(db);
     throw toStoreError(error, path);
   }
+}
+
+/**
+ * Creates the database's folder (0700) and the empty file (0600) when they do not exist, so that
+ * SQLite, which gives its journal and shared-memory files the database's own permissions, never
+ * makes a world-readable one. An existing file keeps the permissions its owner gave it.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR });
+  closeSync(openSync(path, "a", PRIVATE_FILE));
 }
 
 /** The error that got us here is the one worth reporting. */

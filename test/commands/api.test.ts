@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runApiCommand } from "../../src/commands/api.js";
 import { capture } from "../helpers/capture.js";
 import { startHttpServer } from "../helpers/http-server.js";
+import { startTestSimulator } from "../helpers/simulator.js";
 
 describe("energy2mqtt api", () => {
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -54,6 +55,20 @@ describe("energy2mqtt api", () => {
     expect(await runApiCommand({ method: "GET", path: "/nothing" }, out.stream, err.stream)).toBe(1);
     expect(JSON.parse(out.text())).toEqual({ message: "Not Found" });
     expect(err.text()).toContain("HTTP 404");
+  });
+
+  it("exits 2 when the cloud refuses the token (401), as the README's exit codes say", async () => {
+    const sim = await startTestSimulator({ speed: 0 });
+    try {
+      vi.stubEnv("ENERGY2MQTT_CLOUD_URL", sim.simulator.url);
+      vi.stubEnv("ENERGY2MQTT_CLOUD_TOKEN", "not-a-token");
+      const err = capture();
+      expect(await runApiCommand({ method: "GET", path: "/account" }, capture().stream, err.stream)).toBe(2);
+      expect(err.text()).toContain("HTTP 401");
+      expect(err.text()).toContain("API tokens");
+    } finally {
+      await sim.stop();
+    }
   });
 
   it("refuses bad usage with exit 2 and sends nothing", async () => {

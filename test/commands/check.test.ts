@@ -1,20 +1,19 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runCheckCommand } from "../../src/commands/check.js";
 import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../src/simulator/scenario/schema.js";
-import { freePort } from "../helpers/broker.js";
+import { freePort, startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 describe("energy2mqtt check", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let dir: string;
-  let listener: Server;
-  let brokerPort: number;
+  let broker: TestBroker;
+  let brokerUrl: string;
 
   beforeAll(async () => {
     // The demo house, with two more tokens: one without live data, one without the account.
@@ -35,14 +34,11 @@ describe("energy2mqtt check", () => {
       requestsPerMinute: 100_000,
     });
     dir = mkdtempSync(join(tmpdir(), "e2m-check-"));
-    // Anything that accepts TCP connections passes the cheap reachability check.
-    listener = createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-    const address = listener.address();
-    brokerPort = typeof address === "object" && address ? address.port : 0;
+    broker = await startTestBroker();
+    brokerUrl = broker.url;
   });
   afterAll(async () => {
-    await new Promise((resolve) => listener.close(resolve));
+    await broker?.stop();
     rmSync(dir, { recursive: true, force: true });
     await sim.stop();
   });
@@ -65,7 +61,7 @@ describe("energy2mqtt check", () => {
       `  token: ${token}`,
       "  requests_per_minute: 10000",
       "mqtt:",
-      `  url: mqtt://127.0.0.1:${brokerPort}`,
+      `  url: ${brokerUrl}`,
       "store:",
       `  path: ${join(dir, "e2m.db")}`,
       "log:",
@@ -101,7 +97,7 @@ describe("energy2mqtt check", () => {
     expect(out).toContain("EM2024E001  Plant EMS  inverters SE2024G101, SE2024G102");
     expect(out).toMatch(/Driveway {2}EVC2024A001 {2}uuid 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 {2}\d+ command/);
     expect(out).toContain("Dishwasher  uuid 9d7e4c2a-1b3f-4e5d-8a6c-0f1e2d3c4b5a");
-    expect(out).toContain(`mqtt: mqtt://127.0.0.1:${brokerPort}: reachable`);
+    expect(out).toContain(`mqtt: ${brokerUrl}: connected (CONNACK 0, accepted)`);
     expect(out + err).not.toContain(sim.simulator.tokens.owner);
     const summary = summaryOf(out);
     expect(summary[0]).toMatch(

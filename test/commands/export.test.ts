@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runExportCommand } from "../../src/commands/export.js";
 import { flattenRecord, type HistoryRecord, openStore } from "../../src/store/index.js";
@@ -114,6 +114,8 @@ describe("energy2mqtt export", () => {
     });
     expect(code).toBe(0);
     expect(err).toContain(`exported 20 inverter.point record(s) to ${file}`);
+    // The house's history is its owner's business.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>[];
     expect(parsed).toEqual(written.map((record) => Object.fromEntries(flattenRecord(record))));
     expect(parsed[3]).toMatchObject({

@@ -41,7 +41,7 @@ describe("the bridge's status topics", () => {
       version: "1.2.3",
       config: configSchema.parse({
         cloud: { url: "https://user:pw@api.example.cloud/v1", token: "s3cr3t" },
-        mqtt: { password: "mqttpw" },
+        mqtt: { username: "energy2mqtt", password: "mqttpw" },
         dry_run: true,
       }),
       cloud: { url: "https://user:pw@api.example.cloud/v1", simulated: false },

@@ -1,9 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HealthWriter, healthFilePath, healthStatusSchema, startHealthWriter } from "../../src/health/index.js";
 import { createLogger } from "../../src/log.js";
+import { capture } from "../helpers/capture.js";
+import { mountSmallDisk } from "../helpers/full-disk.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");
 
@@ -28,6 +31,12 @@ describe("the health writer", () => {
       cloud: { last_success: null },
     });
     expect(readdirSync(join(dir, "nested"))).toEqual(["health.json"]);
+  });
+
+  it("writes the file and its folder readable by the owner only", () => {
+    const { file, dir } = start({ t: T0 });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "nested")).mode & 0o777).toBe(0o700);
   });
 
   it("records the last 2xx cloud answer, ignoring failures", () => {
@@ -57,6 +66,39 @@ describe("the health writer", () => {
     clock.t = T0 + 70_000;
     writer.write();
     expect(read().mqtt).toEqual({ connected: false, since: "2026-01-10T12:01:10.000Z" });
+  });
+
+  it("on a full disk, warns once and leaves no temporary file behind", () => {
+    const disk = mountSmallDisk(64);
+    const dir = disk?.dir ?? mkdtempSync(join(tmpdir(), "e2m-health-full-"));
+    const file = join(dir, "health.json");
+    if (disk) {
+      console.info("[full disk] a 64 KB tmpfs, filled");
+      disk.fill();
+    } else {
+      // Without the right to mount, /dev/full answers every write with ENOSPC just the same.
+      console.info("[full disk] mount is not allowed here: the temporary file is a link to /dev/full");
+      symlinkSync("/dev/full", `${file}.${process.pid}.tmp`);
+    }
+    const logged = capture();
+    const logger = pino({ level: "warn" }, logged.stream);
+    try {
+      writer = startHealthWriter({ file, logger, now: () => T0 });
+      writer.write();
+      expect(readdirSync(dir).filter((name) => name.startsWith("health.json"))).toEqual([]);
+      const warnings = logged
+        .text()
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { msg: string; err: string });
+      expect(warnings).toEqual([expect.objectContaining({ msg: "could not write the health file" })]);
+      expect(warnings[0]?.err).toContain("ENOSPC");
+    } finally {
+      writer?.stop();
+      writer = undefined;
+      if (disk) disk.unmount();
+      else rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("removes the file when stopped, so a stopped daemon does not look healthy", () => {

@@ -51,7 +51,7 @@ async function pickBroker(): Promise<TestBroker> {
   };
 }
 
-function findMosquitto(): string | undefined {
+export function findMosquitto(): string | undefined {
   for (const candidate of ["mosquitto", "/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]) {
     const probe = spawnSync(candidate, ["-h"], { stdio: "ignore" });
     // mosquitto -h exits 3 after printing its usage; only a spawn error means it is missing.
@@ -104,7 +104,7 @@ async function startMosquitto(binary: string): Promise<TestBroker> {
   };
 }
 
-async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 5000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`mosquitto exited with ${child.exitCode}: ${stderr()}`);
@@ -128,7 +128,7 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore, StoreError } from "../../src/store/index.js";
@@ -22,7 +22,33 @@ function caught(action: () => unknown): unknown {
   throw new Error("expected an error");
 }
 
+const modeOf = (path: string): number => statSync(path).mode & 0o777;
+
 describe("openStore", () => {
+  it("creates the database, its journal files and its folder readable by the owner only", () => {
+    const path = dir.path("private/folder/private.db");
+    const store = openStore(path);
+    try {
+      store.audit.record({
+        at: 1,
+        source: "cli",
+        targetKind: "inverter",
+        target: "SD2024G001",
+        action: "setting:71",
+        request: { value: 44 },
+        ok: true,
+        verified: true,
+        skipped: false,
+        message: "ok",
+      });
+      expect(modeOf(dir.path("private/folder"))).toBe(0o700);
+      expect(modeOf(dir.path("private"))).toBe(0o700);
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(modeOf(file), file).toBe(0o600);
+    } finally {
+      store.close();
+    }
+  });
+
   it("creates the folder and applies the migrations to a fresh file, in WAL mode", () => {
     const path = dir.path("nested/folder/fresh.db");
     const store = openStore(path);

@@ -503,6 +503,15 @@ export class RulesEngine implements RulesRuntime {
 
   private async restore(obligation: RuleObligation, why: string): Promise<void> {
     const report = await restorePlan(this.options.client, this.options.gate, obligation.rule, obligation.restore);
+    if (!report.ok && this.stopped) {
+      // Cut short by the stop (its calls are aborted): the promise stays open in the store, and
+      // the next start puts things back.
+      this.logger.warn(
+        { rule: obligation.rule, message: report.message },
+        "restore interrupted by the stop; the next start will do it",
+      );
+      return;
+    }
     this.options.store.ruleObligations.finish(
       obligation.id,
       report.ok ? "restored" : "failed",

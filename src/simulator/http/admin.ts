@@ -11,7 +11,9 @@ export interface AdminState {
   readonly global: RateLimiter;
   /** Statuses the next requests answer with, in order (a 5xx or 503 burst). */
   errorBurst: number[];
-  slow: { ms: number; remaining: number } | undefined;
+  slow: { ms: number; remaining: number; path?: string } | undefined;
+  /** Requests held by `slow` right now, so that a test can act while one is under way. */
+  readonly held: { method: string; path: string }[];
 }
 
 const deviceFault = z.strictObject({
@@ -23,7 +25,12 @@ const errorBurst = z.strictObject({
   status: z.number().int().min(500).max(599),
   count: z.number().int().min(1).max(10_000),
 });
-const slow = z.strictObject({ ms: z.number().int().min(0).max(120_000), count: z.number().int().min(1).max(10_000) });
+const slow = z.strictObject({
+  ms: z.number().int().min(0).max(120_000),
+  count: z.number().int().min(1).max(10_000),
+  /** Only requests whose path contains this are held, e.g. "/data-points" or "/settings/71/write". */
+  path: z.string().min(1).optional(),
+});
 const rateLimit = z.strictObject({ requests_per_minute: z.number().int().min(1).max(1_000_000) });
 const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
 
@@ -38,10 +45,11 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
   }
   if (method === "POST" && path === "/slow") {
     return parsed(slow, body, (b) => {
-      state.slow = { ms: b.ms, remaining: b.count };
+      state.slow = { ms: b.ms, remaining: b.count, ...(b.path ? { path: b.path } : {}) };
       return state.slow;
     });
   }
+  if (method === "GET" && path === "/slow") return { status: 200, body: { data: { ...state.slow, held: state.held } } };
   if (method === "POST" && path === "/rate-limit") {
     return parsed(rateLimit, body, (b) => {
       state.global.setLimit(b.requests_per_minute);

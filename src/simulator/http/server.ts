@@ -33,7 +33,16 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
   const table = new RouteTable(options.routes);
   const global = new RateLimiter(options.requestsPerMinute, 60_000);
   const custom = new Map<Route, RateLimiter>();
-  const admin: AdminState = { world: options.world, clock: options.clock, global, errorBurst: [], slow: undefined };
+  /** Ends the waits of held requests, so that closing never waits for a slow answer. */
+  const releases = new Set<() => void>();
+  const admin: AdminState = {
+    world: options.world,
+    clock: options.clock,
+    global,
+    errorBurst: [],
+    slow: undefined,
+    held: [],
+  };
 
   const server: Server = createServer((req, res) => {
     readBody(req)
@@ -57,9 +66,21 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     if (options.admin !== false && url.pathname.startsWith("/__admin/")) {
       return handleAdmin(admin, req.method ?? "GET", url.pathname.slice("/__admin".length), body);
     }
-    if (admin.slow && admin.slow.remaining > 0) {
-      admin.slow.remaining--;
-      await new Promise((resolve) => setTimeout(resolve, admin.slow?.ms ?? 0));
+    const slow = admin.slow;
+    if (slow && slow.remaining > 0 && (slow.path === undefined || url.pathname.includes(slow.path))) {
+      slow.remaining--;
+      const entry = { method: req.method ?? "GET", path: url.pathname };
+      admin.held.push(entry);
+      await new Promise<void>((resolve) => {
+        const release = (): void => {
+          clearTimeout(timer);
+          releases.delete(release);
+          resolve();
+        };
+        const timer = setTimeout(release, slow.ms);
+        releases.add(release);
+      });
+      admin.held.splice(admin.held.indexOf(entry), 1);
     }
     const token = bearer(req.headers.authorization);
     const actor = token === undefined ? undefined : options.world.actorByToken(token);
@@ -142,6 +163,7 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     admin,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const release of [...releases]) release();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -168,6 +168,25 @@ describe("simulator through the client: control", () => {
     expect(error).toMatchObject({ name: "TransportError", timedOut: true });
   });
 
+  it("holds only the requests of the path given, lists them while they wait, and close() aborts them at once", async () => {
+    const client = sim.clientFor("owner");
+    await sim.admin("/slow", { ms: 20_000, count: 1, path: "/account" });
+    expect(await client.inverterControl.readSetting(INVERTER, 71)).toMatchObject({ value: expect.any(Number) });
+    const held = client.account.get().catch((e: unknown) => e);
+    const deadline = Date.now() + 5000;
+    let waiting: { method: string; path: string }[] = [];
+    const account = { method: "GET", path: "/v1/account" };
+    while (!waiting.some((request) => request.path === account.path) && Date.now() < deadline) {
+      waiting = ((await sim.admin("/slow", undefined, "GET")) as { data: { held: typeof waiting } }).data.held;
+    }
+    expect(waiting).toContainEqual(account);
+    expect(waiting.filter((request) => request.path.includes("/settings/71/read"))).toEqual([]);
+    client.close();
+    expect(await held).toMatchObject({ name: "AbortError" });
+    // Closed for good: nothing new is sent.
+    await expect(client.account.get()).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   it("answers 422 with errors by field for an energy-flows body that breaks the rules", async () => {
     const response = await owner.http.raw(
       {
