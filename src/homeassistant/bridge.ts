@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Subscription } from "rxjs";
 import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
@@ -7,7 +8,7 @@ import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/i
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { ControlSync } from "./control-sync.js";
-import { discoveryMessages, dongleState, removalMessages } from "./discovery.js";
+import { deviceDiscoveryMessages, dongleState, removalMessages } from "./discovery.js";
 import {
   commandFor,
   controlState,
@@ -48,6 +49,8 @@ export class HomeAssistantBridge {
   private readonly published = new Map<string, string>();
   private readonly available = new Map<string, boolean>();
   private readonly details = new Map<string, DeviceDetails>();
+  /** A digest of the discovery configs last sent for each device, so that only a device that changed is sent again. */
+  private readonly discoveryDigests = new Map<string, string>();
   private readonly controls: ControlSync;
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
@@ -140,6 +143,7 @@ export class HomeAssistantBridge {
     this.inventory = inventory;
     this.devices.clear();
     for (const device of devicesOf(inventory)) this.devices.set(deviceId(device), device);
+    for (const id of this.discoveryDigests.keys()) if (!this.devices.has(id)) this.discoveryDigests.delete(id);
     if (previous && this.connection.connected) {
       const details = (id: string) => this.details.get(id);
       for (const message of removalMessages(previous, inventory, { topics: this.options.topics, details })) {
@@ -168,7 +172,7 @@ export class HomeAssistantBridge {
   private async publishEverything(reconnected: boolean): Promise<void> {
     const { topics, logger } = this.options;
     await this.send(topics.bridgeState, JSON.stringify({ state: "online" }), true);
-    await this.publishDiscovery();
+    await this.publishDiscovery({ force: true });
     for (const id of this.devices.keys()) {
       await this.send(topics.availability(id), this.available.get(id) === false ? "offline" : "online", true);
       const state = this.states.get(id);
@@ -178,14 +182,34 @@ export class HomeAssistantBridge {
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
-  private async publishDiscovery(): Promise<void> {
-    if (!this.options.discovery || !this.inventory) return;
-    const messages = discoveryMessages(this.inventory, {
+  /**
+   * Sends the discovery configs of every device (or only `only`) whose configs changed since
+   * they were last sent, or of every one when `force`d (after a (re)connection or Home
+   * Assistant's restart). A device at a time, so that a fleet's configs are never all in memory
+   * at once, and a change of one device never sends the whole fleet's again.
+   */
+  private async publishDiscovery(options: { readonly force?: boolean; readonly only?: string } = {}): Promise<void> {
+    const inventory = this.inventory;
+    if (!this.options.discovery || !inventory) return;
+    const context = {
       topics: this.options.topics,
       origin: this.options.origin,
-      details: (id) => this.details.get(id),
-    });
-    await Promise.all(messages.map((m) => this.send(m.topic, JSON.stringify(m.payload), true)));
+      details: (id: string) => this.details.get(id),
+    };
+    for (const device of devicesOf(inventory)) {
+      const id = deviceId(device);
+      if (options.only !== undefined && id !== options.only) continue;
+      const messages = deviceDiscoveryMessages(inventory, device, context).map((m) => ({
+        topic: m.topic,
+        text: JSON.stringify(m.payload),
+      }));
+      const digest = createHash("sha1")
+        .update(messages.map((m) => `${m.topic}\n${m.text}`).join("\n"))
+        .digest("base64");
+      if (!options.force && this.discoveryDigests.get(id) === digest) continue;
+      this.discoveryDigests.set(id, digest);
+      await Promise.all(messages.map((m) => this.send(m.topic, m.text, true)));
+    }
   }
 
   private onReading(reading: Reading): void {
@@ -213,7 +237,7 @@ export class HomeAssistantBridge {
     const after = { ...before, ...learnt };
     if (JSON.stringify(before ?? {}) === JSON.stringify(after)) return;
     this.details.set(id, after);
-    if (this.connection.connected) void this.publishDiscovery();
+    if (this.connection.connected) void this.publishDiscovery({ only: id });
   }
 
   /** Merges values into the device's state and publishes it when it changed. */

@@ -75,42 +75,44 @@ function viaDevice(device: Device, inventory: Inventory): string | undefined {
  * knows the dongle as a device before an inverter names it as via_device.
  */
 function dongleMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
-  return inventory.inverters.flatMap((inverter) => {
-    const dongle = dongleOf(inverter);
-    if (!dongle) return [];
-    const firmware = inverter.firmware.dongle;
-    return [
-      {
-        topic: options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY),
-        payload: {
-          name: "Connection",
-          unique_id: `${identifier(dongle.id)}_${DONGLE_ENTITY}`,
-          default_entity_id: `sensor.dongle_${slug(dongle.serial)}_${DONGLE_ENTITY}`,
-          entity_category: "diagnostic",
-          icon: "mdi:access-point-network",
-          state_topic: options.topics.deviceState(dongle.id),
-          value_template: `{{ value_json.${DONGLE_ENTITY} }}`,
-          availability: [
-            {
-              topic: options.topics.bridgeState,
-              value_template: "{{ value_json.state }}",
-              payload_available: "online",
-              payload_not_available: "offline",
-            },
-          ],
-          device: {
-            identifiers: [identifier(dongle.id)],
-            name: `Dongle ${dongle.serial}`,
-            manufacturer: "GivEnergy",
-            model: inverter.dongleType ? `${inverter.dongleType} dongle` : "Dongle",
-            serial_number: dongle.serial,
-            ...(firmware == null ? {} : { sw_version: String(firmware) }),
+  return inventory.inverters.flatMap((inverter) => dongleMessage(inverter, options));
+}
+
+function dongleMessage(inverter: InverterDevice, options: DiscoveryOptions): DiscoveryMessage[] {
+  const dongle = dongleOf(inverter);
+  if (!dongle) return [];
+  const firmware = inverter.firmware.dongle;
+  return [
+    {
+      topic: options.topics.discovery("sensor", dongle.id, DONGLE_ENTITY),
+      payload: {
+        name: "Connection",
+        unique_id: `${identifier(dongle.id)}_${DONGLE_ENTITY}`,
+        default_entity_id: `sensor.dongle_${slug(dongle.serial)}_${DONGLE_ENTITY}`,
+        entity_category: "diagnostic",
+        icon: "mdi:access-point-network",
+        state_topic: options.topics.deviceState(dongle.id),
+        value_template: `{{ value_json.${DONGLE_ENTITY} }}`,
+        availability: [
+          {
+            topic: options.topics.bridgeState,
+            value_template: "{{ value_json.state }}",
+            payload_available: "online",
+            payload_not_available: "offline",
           },
-          origin: { ...options.origin },
+        ],
+        device: {
+          identifiers: [identifier(dongle.id)],
+          name: `Dongle ${dongle.serial}`,
+          manufacturer: "GivEnergy",
+          model: inverter.dongleType ? `${inverter.dongleType} dongle` : "Dongle",
+          serial_number: dongle.serial,
+          ...(firmware == null ? {} : { sw_version: String(firmware) }),
         },
+        origin: { ...options.origin },
       },
-    ];
-  });
+    },
+  ];
 }
 
 /** The dongle's state: what its one entity shows. */
@@ -213,13 +215,30 @@ export function discoveryMessages(inventory: Inventory, options: DiscoveryOption
 }
 
 function deviceMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
-  return devicesOf(inventory).flatMap((device) => {
-    const id = deviceId(device);
-    return entitiesFor(device, options.details?.(id)).map((entity) => ({
-      topic: options.topics.discovery(entity.component, id, entity.key),
-      payload: payloadFor(device, entity, inventory, options),
-    }));
-  });
+  return devicesOf(inventory).flatMap((device) => entityMessages(device, inventory, options));
+}
+
+function entityMessages(device: Device, inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
+  const id = deviceId(device);
+  return entitiesFor(device, options.details?.(id)).map((entity) => ({
+    topic: options.topics.discovery(entity.component, id, entity.key),
+    payload: payloadFor(device, entity, inventory, options),
+  }));
+}
+
+/**
+ * The configs of one device of the inventory, its dongle's first (so that the dongle exists
+ * before the inverter names it as via_device): what to send again when only that device changed.
+ */
+export function deviceDiscoveryMessages(
+  inventory: Inventory,
+  device: Device,
+  options: DiscoveryOptions,
+): DiscoveryMessage[] {
+  return [
+    ...(device.kind === "inverter" ? dongleMessage(device, options) : []),
+    ...entityMessages(device, inventory, options),
+  ];
 }
 
 function topicsOf(inventory: Inventory, options: Pick<DiscoveryOptions, "topics" | "details">): Set<string> {
