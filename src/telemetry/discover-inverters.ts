@@ -1,5 +1,6 @@
 import { type CallOptions, type CloudClient, CloudError } from "../cloud/index.js";
 import type { CommunicationDevice, Inverter } from "../cloud/schemas/communication-device.js";
+import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
 import type { Logger } from "../log.js";
 import type { EmsDevice, Inventory, InverterDevice } from "./inventory.js";
 import { orEmpty } from "./tolerate.js";
@@ -37,6 +38,7 @@ export async function discoverInverters(
   );
   const parentOf = new Map<string, string>();
   for (const plant of ems) for (const serial of plant.inverterSerials) parentOf.set(serial, plant.serial);
+  const listings = new Listings(client, call, logger);
 
   const inverters = await Promise.all(
     found
@@ -45,27 +47,58 @@ export async function discoverInverters(
         const emsSerial = parentOf.get(inverter.serial);
         const controllable = emsSerial === undefined && inverter.flags.includes(CONTROLLABLE);
         const known = knownInverters.get(inverter.serial);
-        const [settings, presets] =
+        const { settings, presets } =
           known?.controllable === controllable
-            ? [[...known.settings], [...known.presets]]
+            ? known
             : controllable
-              ? await Promise.all([
-                  orEmpty(
-                    client.inverterControl.settings(inverter.serial, call),
-                    `settings of ${inverter.serial}`,
-                    logger,
-                  ),
-                  orEmpty(
-                    client.inverterControl.presets(inverter.serial, call),
-                    `presets of ${inverter.serial}`,
-                    logger,
-                  ),
-                ])
-              : [[], []];
+              ? await listings.of(inverter)
+              : { settings: [], presets: [] };
         return inverterDevice(device, inverter, { emsSerial, controllable, settings, presets });
       }),
   );
   return { inverters, ems };
+}
+
+interface Listing {
+  readonly settings: readonly SettingDescriptor[];
+  readonly presets: readonly PresetDescriptor[];
+}
+
+/**
+ * The settings and presets listings, read once per model and firmware: the listing depends on
+ * those (API notes), so a fleet of one model costs two requests rather than two per inverter,
+ * and its inverters share one copy. An inverter whose model or firmware is unknown is read alone.
+ */
+class Listings {
+  private readonly byKind = new Map<string, Promise<Listing>>();
+
+  constructor(
+    private readonly client: CloudClient,
+    private readonly call: CallOptions,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  of(inverter: Inverter): Promise<Listing> {
+    const model = inverter.info?.model;
+    const { ARM: arm, DSP: dsp } = inverter.firmware_version ?? {};
+    if (!model || arm == null || dsp == null) return this.read(inverter.serial);
+    const kind = `${model}|${arm}|${dsp}`;
+    let listing = this.byKind.get(kind);
+    if (!listing) {
+      listing = this.read(inverter.serial);
+      this.byKind.set(kind, listing);
+    }
+    return listing;
+  }
+
+  private async read(serial: string): Promise<Listing> {
+    const { client, call, logger } = this;
+    const [settings, presets] = await Promise.all([
+      orEmpty(client.inverterControl.settings(serial, call), `settings of ${serial}`, logger),
+      orEmpty(client.inverterControl.presets(serial, call), `presets of ${serial}`, logger),
+    ]);
+    return { settings, presets };
+  }
 }
 
 async function emsOf(
