@@ -154,7 +154,11 @@ export function describePlan(plan: PollPlan, inventory: Inventory, limitPerMinut
   }
   return (
     `polls at the configured intervals need ${need} requests a minute, more than the token's ${limitPerMinute} allows ` +
-    `(${usable} for polls, the rest kept for commands): every interval is stretched ${plan.stretch.toFixed(2)}x, ` +
+    `(${usable} for polls, the rest kept for commands): every interval is stretched ${stretchText(plan.stretch)}, ` +
     `to ${intervals}, and devices take turns so that none is starved${ceiling}`
   );
+}
+
+function stretchText(stretch: number): string {
+  return stretch < 2 ? `by ${((stretch - 1) * 100).toFixed(1)} %` : `${stretch.toFixed(2)} times`;
 }
