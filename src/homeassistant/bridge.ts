@@ -51,6 +51,8 @@ export class HomeAssistantBridge {
   private readonly details = new Map<string, DeviceDetails>();
   /** A digest of the discovery configs last sent for each device, so that only a device that changed is sent again. */
   private readonly discoveryDigests = new Map<string, string>();
+  /** Discovery is sent one request after another, so a fleet's first readings cannot put all its configs in flight at once. */
+  private discoveryQueue: Promise<void> = Promise.resolve();
   private readonly controls: ControlSync;
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
@@ -174,6 +176,7 @@ export class HomeAssistantBridge {
     await this.send(topics.bridgeState, JSON.stringify({ state: "online" }), true);
     await this.publishDiscovery({ force: true });
     for (const id of this.devices.keys()) {
+      if (this.stopped) return;
       await this.send(topics.availability(id), this.available.get(id) === false ? "offline" : "online", true);
       const state = this.states.get(id);
       if (state) await this.send(topics.deviceState(id), JSON.stringify(state), true);
@@ -188,7 +191,13 @@ export class HomeAssistantBridge {
    * Assistant's restart). A device at a time, so that a fleet's configs are never all in memory
    * at once, and a change of one device never sends the whole fleet's again.
    */
-  private async publishDiscovery(options: { readonly force?: boolean; readonly only?: string } = {}): Promise<void> {
+  private publishDiscovery(options: { readonly force?: boolean; readonly only?: string } = {}): Promise<void> {
+    const turn = this.discoveryQueue.then(() => this.sendDiscovery(options));
+    this.discoveryQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async sendDiscovery(options: { readonly force?: boolean; readonly only?: string }): Promise<void> {
     const inventory = this.inventory;
     if (!this.options.discovery || !inventory) return;
     const context = {
@@ -197,6 +206,7 @@ export class HomeAssistantBridge {
       details: (id: string) => this.details.get(id),
     };
     for (const device of devicesOf(inventory)) {
+      if (this.stopped) return;
       const id = deviceId(device);
       if (options.only !== undefined && id !== options.only) continue;
       const messages = deviceDiscoveryMessages(inventory, device, context).map((m) => ({
