@@ -2,7 +2,19 @@
 // The benchmark runs it as transpiled JavaScript under plain node, as `node dist/` would run.
 import type { ConfigInput } from "../src/config/index.js";
 
-export type ToChild = { type: "start"; config: ConfigInput } | { type: "memory" } | { type: "stop" };
+export type ToChild =
+  | {
+      type: "start";
+      config: ConfigInput;
+      /** Leave out the list of discovery topics (a fleet's runs to hundreds of thousands); the counts per device still come. */
+      countsOnly?: boolean;
+    }
+  | {
+      type: "memory";
+      /** Collect garbage first (the default): the figure is then what the daemon holds, not what it has yet to free. */
+      gc?: boolean;
+    }
+  | { type: "stop" };
 
 export type FromChild =
   | {
@@ -12,10 +24,18 @@ export type FromChild =
       resolvedAt: number;
       /** The inventory's discovery topics, before anything is learnt from readings. */
       discoveryTopics: string[];
+      /** How many of those configs each device has (the dongle's under its own id). */
+      discoveryCounts: Record<string, number>;
       /** Resident memory once the modules were loaded, before startApp(). */
       loadedRssBytes: number;
     }
-  | { type: "memory"; rssBytes: number; heapBytes: number }
+  | {
+      type: "memory";
+      rssBytes: number;
+      heapBytes: number;
+      /** The most the process has ever held resident (the kernel's figure). */
+      maxRssBytes: number;
+    }
   | { type: "stopped" }
   | { type: "failed"; message: string };
 
@@ -23,17 +43,17 @@ const epochMs = (): number => performance.timeOrigin + performance.now();
 const send = (message: FromChild): void => {
   process.send?.(message);
 };
-const memory = (): FromChild => {
-  globalThis.gc?.();
+const memory = (gc = true): FromChild => {
+  if (gc) globalThis.gc?.();
   const { rss, heapUsed } = process.memoryUsage();
-  return { type: "memory", rssBytes: rss, heapBytes: heapUsed };
+  return { type: "memory", rssBytes: rss, heapBytes: heapUsed, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
 };
 
 process.once("message", (message: ToChild) => {
-  if (message.type === "start") void run(message.config);
+  if (message.type === "start") void run(message.config, message.countsOnly ?? false);
 });
 
-async function run(input: ConfigInput): Promise<void> {
+async function run(input: ConfigInput, countsOnly: boolean): Promise<void> {
   // As bin/energy2mqtt.js does for `run`, before the modules load.
   const { tuneV8ForDaemon } = await import("../src/memory.js");
   tuneV8ForDaemon();
@@ -53,15 +73,22 @@ async function run(input: ConfigInput): Promise<void> {
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const origin = { name: "energy2mqtt", sw_version: "bench", support_url: "" };
     const discoveryTopics = discoveryMessages(app.inventory, { topics, origin }).map((m) => m.topic);
+    const discoveryCounts: Record<string, number> = {};
+    for (const topic of discoveryTopics) {
+      // <prefix>/<component>/<device>/<entity>/config
+      const device = topic.split("/").at(-3) ?? "";
+      discoveryCounts[device] = (discoveryCounts[device] ?? 0) + 1;
+    }
     send({
       type: "started",
       calledAt,
       resolvedAt,
-      discoveryTopics,
+      discoveryTopics: countsOnly ? [] : discoveryTopics,
+      discoveryCounts,
       loadedRssBytes: loaded.type === "memory" ? loaded.rssBytes : Number.NaN,
     });
     process.on("message", (next: ToChild) => {
-      if (next.type === "memory") send(memory());
+      if (next.type === "memory") send(memory(next.gc ?? true));
       if (next.type === "stop") void app.stop().then(() => send({ type: "stopped" }));
     });
   } catch (error) {

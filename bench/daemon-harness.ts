@@ -1,6 +1,6 @@
 // What the daemon benchmarks share: the daemon in a child process as plain JavaScript, a counting
 // proxy in front of the simulator, and a watcher of the discovery configs on the broker.
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { join } from "node:path";
@@ -92,9 +92,9 @@ export function nextMessage<T extends FromChild["type"]>(
   });
 }
 
-export function memoryOf(child: ChildProcess): Promise<Extract<FromChild, { type: "memory" }>> {
+export function memoryOf(child: ChildProcess, gc = true): Promise<Extract<FromChild, { type: "memory" }>> {
   const reply = nextMessage(child, "memory");
-  child.send({ type: "memory" } satisfies ToChild);
+  child.send({ type: "memory", gc } satisfies ToChild);
   return reply;
 }
 
@@ -129,4 +129,30 @@ export function transpileDaemon(out: string): string {
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
   symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
   return join(out, "bench", "daemon-child.js");
+}
+
+export interface SimulatorReady {
+  readonly url: string;
+  readonly token: string;
+  readonly startupMs: number;
+  readonly rssBytes: number;
+  readonly heapBytes: number;
+}
+
+/** The simulator in a process of its own (see simulator-child.ts), so its work is not the bench's. */
+export async function startSimulatorChild(
+  scenario: string,
+  options: { readonly speed?: number; readonly requestsPerMinute?: number; readonly recentFleet?: boolean } = {},
+) {
+  const { speed = 1, requestsPerMinute = 100_000_000, recentFleet = false } = options;
+  const child = fork(
+    fileURLToPath(new URL("./simulator-child.ts", import.meta.url)),
+    [scenario, String(speed), String(requestsPerMinute), recentFleet ? "recent" : ""],
+    { execArgv: ["--import", "tsx", "--expose-gc"] },
+  );
+  const ready = await new Promise<SimulatorReady>((resolve, reject) => {
+    child.once("message", (message) => resolve(message as SimulatorReady));
+    child.once("exit", (code) => reject(new Error(`simulator child exited with ${code}`)));
+  });
+  return { child, ready };
 }
