@@ -57,12 +57,13 @@ async function run(input: ConfigInput, countsOnly: boolean): Promise<void> {
   // As bin/energy2mqtt.js does for `run`, before the modules load.
   const { tuneV8ForDaemon } = await import("../src/memory.js");
   tuneV8ForDaemon();
-  const [{ startApp }, { configSchema }, { createLogger }, { discoveryMessages }, { Topics }] = await Promise.all([
+  const [{ startApp }, { configSchema }, { createLogger }, discovery, { Topics }, { devicesOf }] = await Promise.all([
     import("../src/app.js"),
     import("../src/config/index.js"),
     import("../src/log.js"),
     import("../src/homeassistant/discovery.js"),
     import("../src/homeassistant/topics.js"),
+    import("../src/telemetry/inventory.js"),
   ]);
   const config = configSchema.parse(input);
   const loaded = memory();
@@ -72,18 +73,22 @@ async function run(input: ConfigInput, countsOnly: boolean): Promise<void> {
     const resolvedAt = epochMs();
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const origin = { name: "energy2mqtt", sw_version: "bench", support_url: "" };
-    const discoveryTopics = discoveryMessages(app.inventory, { topics, origin }).map((m) => m.topic);
+    // A device at a time: a fleet's configs all at once would be hundreds of MB of this process's memory.
+    const discoveryTopics: string[] = [];
     const discoveryCounts: Record<string, number> = {};
-    for (const topic of discoveryTopics) {
-      // <prefix>/<component>/<device>/<entity>/config
-      const device = topic.split("/").at(-3) ?? "";
-      discoveryCounts[device] = (discoveryCounts[device] ?? 0) + 1;
+    for (const device of devicesOf(app.inventory)) {
+      for (const { topic } of discovery.deviceDiscoveryMessages(app.inventory, device, { topics, origin })) {
+        if (!countsOnly) discoveryTopics.push(topic);
+        // <prefix>/<component>/<device>/<entity>/config
+        const id = topic.split("/").at(-3) ?? "";
+        discoveryCounts[id] = (discoveryCounts[id] ?? 0) + 1;
+      }
     }
     send({
       type: "started",
       calledAt,
       resolvedAt,
-      discoveryTopics: countsOnly ? [] : discoveryTopics,
+      discoveryTopics,
       discoveryCounts,
       loadedRssBytes: loaded.type === "memory" ? loaded.rssBytes : Number.NaN,
     });
