@@ -213,9 +213,9 @@ export class HomeAssistantBridge {
         topic: m.topic,
         text: JSON.stringify(m.payload),
       }));
-      const digest = createHash("sha1")
-        .update(messages.map((m) => `${m.topic}\n${m.text}`).join("\n"))
-        .digest("base64");
+      const hash = createHash("sha1");
+      for (const m of messages) hash.update(m.topic).update("\n").update(m.text).update("\n");
+      const digest = hash.digest("base64");
       if (!options.force && this.discoveryDigests.get(id) === digest) continue;
       this.discoveryDigests.set(id, digest);
       await Promise.all(messages.map((m) => this.send(m.topic, m.text, true)));

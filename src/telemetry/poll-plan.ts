@@ -10,6 +10,7 @@ import type { PollConfig } from "./telemetry.js";
 export const POLL_SHARE = 0.95;
 
 const MINUTE = 60_000;
+const FIVE_MINUTES = 5 * MINUTE;
 
 export interface PollPlan {
   /** Requests a minute that the configured intervals need. */
@@ -145,10 +146,14 @@ export function describePlan(plan: PollPlan, inventory: Inventory, limitPerMinut
     .join(", ");
   const need = Math.ceil(plan.requiredPerMinute);
   const usable = Math.floor(plan.availablePerMinute);
+  const fresh = plan.inverterCeilingAt(FIVE_MINUTES);
   const ceiling =
     plan.inverterCeiling === undefined
       ? ""
-      : `; at the configured intervals one token carries about ${plan.inverterCeiling} inverters`;
+      : `; at the configured intervals one token carries about ${plan.inverterCeiling} inverters` +
+        (fresh !== undefined && fresh !== plan.inverterCeiling
+          ? `, about ${fresh} with each one's live data read every 5 minutes`
+          : "");
   if (plan.stretch === 1) {
     return `polls need ${need} requests a minute of the token's ${limitPerMinute} (${usable} for polls): polling every ${intervals}${ceiling}`;
   }
