@@ -1,16 +1,24 @@
-import { type ChildProcess, fork, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { Agent, createServer, request } from "node:http";
+import { fork, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import mqtt from "mqtt";
-import ts from "typescript";
 import { startEmbeddedBroker } from "../src/broker/index.js";
-import { findEndpoint, type HttpMethod } from "../src/cloud/index.js";
 import { type Config, configSchema } from "../src/config/index.js";
 import { startSimulator } from "../src/simulator/index.js";
 import type { FromChild, ToChild } from "./daemon-child.js";
+import {
+  epochMs,
+  type Hit,
+  mb,
+  memoryOf,
+  nextMessage,
+  sleep,
+  startCountingProxy,
+  stopChild,
+  transpileDaemon,
+  verdict,
+  watchDiscovery,
+} from "./daemon-harness.js";
 
 /**
  * The daemon's poll cadences are wall-clock. To see every cadence (the longest is 5 minutes)
@@ -29,111 +37,6 @@ const LIVE: Readonly<Record<string, keyof Config["poll"]>> = {
   "Get Latest EMS Data": "ems",
   "Get EV Charger": "ev_charger",
 };
-
-interface Hit {
-  readonly at: number;
-  readonly endpoint: string;
-  readonly path: string;
-}
-
-const epochMs = (): number => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const mb = (bytes: number): string => (bytes / 1_048_576).toFixed(0);
-const verdict = (ok: boolean): string => (ok ? "met" : "MISSED");
-
-/** A loopback proxy in front of the simulator that records every request the daemon makes. */
-async function startCountingProxy(target: string) {
-  const upstream = new URL(target);
-  const agent = new Agent({ keepAlive: true });
-  const hits: Hit[] = [];
-  const server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const endpoint = findEndpoint((req.method ?? "GET") as HttpMethod, path.replace(/^\/v1(?=\/)/, ""));
-    hits.push({ at: epochMs(), endpoint: endpoint?.name ?? `${req.method} ${path}`, path });
-    const forward = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}${upstream.pathname}`,
-    hits,
-    close: () => {
-      agent.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Every discovery config topic with the time it first arrived. */
-async function watchDiscovery(url: string) {
-  const client = await mqtt.connectAsync(url, { clientId: `bench_${process.pid}` });
-  const firstSeen = new Map<string, number>();
-  client.on("message", (topic, payload) => {
-    if (topic.endsWith("/config") && payload.length > 0 && !firstSeen.has(topic)) firstSeen.set(topic, epochMs());
-  });
-  await client.subscribeAsync(`${DISCOVERY_PREFIX}/#`, { qos: 1 });
-  return { firstSeen, close: () => client.endAsync() };
-}
-
-function nextMessage<T extends FromChild["type"]>(
-  child: ChildProcess,
-  type: T,
-): Promise<Extract<FromChild, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const settle = (outcome: () => void) => {
-      child.off("message", onMessage);
-      child.off("exit", onExit);
-      outcome();
-    };
-    const onMessage = (message: FromChild) => {
-      if (message.type === "failed") settle(() => reject(new Error(`daemon child: ${message.message}`)));
-      else if (message.type === type) settle(() => resolve(message as Extract<FromChild, { type: T }>));
-    };
-    const onExit = (code: number | null) => settle(() => reject(new Error(`daemon child exited with ${code}`)));
-    child.on("message", onMessage);
-    child.on("exit", onExit);
-  });
-}
-
-function memoryOf(child: ChildProcess): Promise<Extract<FromChild, { type: "memory" }>> {
-  const reply = nextMessage(child, "memory");
-  child.send({ type: "memory" } satisfies ToChild);
-  return reply;
-}
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-
-/**
- * src and the child as plain JavaScript in a temporary folder, so that the daemon's process
- * holds no TypeScript loader (tsx adds a loader thread of about 40 MB and every file's source map).
- */
-function transpileDaemon(out: string): string {
-  cpSync(join(ROOT, "src"), join(out, "src"), { recursive: true });
-  const sources = readdirSync(join(out, "src"), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".ts"))
-    .map((file) => join(out, "src", file));
-  mkdirSync(join(out, "bench"));
-  cpSync(join(ROOT, "bench", "daemon-child.ts"), join(out, "bench", "daemon-child.ts"));
-  for (const file of [...sources, join(out, "bench", "daemon-child.ts")]) {
-    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
-      fileName: file,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-    });
-    writeFileSync(file.replace(/\.ts$/, ".js"), outputText);
-  }
-  writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
-  symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
-  return join(out, "bench", "daemon-child.js");
-}
 
 function bareNodeRss(): number {
   const bare = spawnSync(process.execPath, ["--expose-gc", "-e", "gc(); console.log(process.memoryUsage().rss)"], {
@@ -176,7 +79,7 @@ export async function daemonBenchmark(): Promise<void> {
   const simulator = await startSimulator({ port: 0, scenario: "demo", speed: SPEED, seed: 1 });
   const proxy = await startCountingProxy(simulator.url);
   const broker = await startEmbeddedBroker({ port: 0 });
-  const discovery = await watchDiscovery(broker.url);
+  const discovery = await watchDiscovery(broker.url, DISCOVERY_PREFIX);
   const dir = mkdtempSync(join(tmpdir(), "e2m-bench-"));
   const child = fork(transpileDaemon(join(dir, "js")), [], { execArgv: ["--expose-gc"] });
   try {
@@ -203,11 +106,7 @@ export async function daemonBenchmark(): Promise<void> {
     const steady = await memoryOf(child);
     report({ ready, discovery: discovery.firstSeen, afterStart, steady, hits: proxy.hits, windowStart, windowEnd });
   } finally {
-    if (child.connected) {
-      child.send({ type: "stop" } satisfies ToChild);
-      await Promise.race([nextMessage(child, "stopped").catch(() => undefined), sleep(3000)]);
-      child.disconnect();
-    }
+    await stopChild(child);
     await discovery.close();
     await broker.close();
     await proxy.close();

@@ -1,6 +1,7 @@
 import { archiveBenchmark } from "./archive.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
+import { fleetBenchmark } from "./fleet.bench.js";
 import { plannerBenchmark } from "./planner.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   client: clientBenchmark,
   simulator: simulatorBenchmark,
   daemon: daemonBenchmark,
+  fleet: fleetBenchmark,
   planner: plannerBenchmark,
   rules: rulesBenchmark,
   archive: archiveBenchmark,

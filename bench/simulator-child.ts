@@ -1,9 +1,23 @@
 // Runs the simulator in its own process for the benchmarks, reporting start-up time and memory.
-import { startSimulator } from "../src/simulator/index.js";
+// Arguments: scenario (demo), clock speed (1), requests a minute per token (no limit to speak of),
+// and "recent" to commission a fleet's inverters a few days before the simulated start (see
+// recentFleetScenario: the simulator would otherwise integrate a year of history per inverter).
 
-const scenario = process.argv[2] ?? "demo";
+import { startSimulator } from "../src/simulator/index.js";
+import { recentFleetScenario } from "../test/helpers/simulator.js";
+
+/** The daemon's backfill reaches 3 days back: that much history, and no more, for it to find. */
+const RECENT_DAYS = 3;
+
+const name = process.argv[2] ?? "demo";
+const speed = Number(process.argv[3] ?? 1);
+const requestsPerMinute = Number(process.argv[4] ?? 100_000_000);
+const fleet = /^fleet:(\d+)$/.exec(name);
+const start = Date.now();
+const scenario =
+  fleet?.[1] && process.argv[5] === "recent" ? recentFleetScenario(Number(fleet[1]), start, RECENT_DAYS) : name;
 const started = performance.now();
-const simulator = await startSimulator({ port: 0, scenario, requestsPerMinute: 100_000_000, seed: 1 });
+const simulator = await startSimulator({ port: 0, scenario, speed, requestsPerMinute, seed: 1, start });
 const startupMs = performance.now() - started;
 globalThis.gc?.();
 process.send?.({

@@ -1,30 +1,10 @@
-import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-
-interface ChildReady {
-  readonly url: string;
-  readonly token: string;
-  readonly startupMs: number;
-  readonly rssBytes: number;
-  readonly heapBytes: number;
-}
-
-async function startChild(scenario: string) {
-  const child = fork(fileURLToPath(new URL("./simulator-child.ts", import.meta.url)), [scenario], {
-    execArgv: ["--import", "tsx", "--expose-gc"],
-  });
-  const ready = await new Promise<ChildReady>((resolve, reject) => {
-    child.once("message", (message) => resolve(message as ChildReady));
-    child.once("exit", (code) => reject(new Error(`simulator child exited with ${code}`)));
-  });
-  return { child, ready };
-}
+import { startSimulatorChild } from "./daemon-harness.js";
 
 export async function simulatorBenchmark(): Promise<void> {
   const REQUESTS = 20_000;
   const CONCURRENCY = 32;
-  const { child, ready } = await startChild("demo");
+  const { child, ready } = await startSimulatorChild("demo");
   const dispatcher = new Agent({ connections: CONCURRENCY });
   try {
     const path = `${ready.url}/inverter/SD2024G001/system-data/latest`;
@@ -57,7 +37,7 @@ export async function simulatorBenchmark(): Promise<void> {
     child.disconnect();
   }
 
-  const fleet = await startChild("fleet:1000");
+  const fleet = await startSimulatorChild("fleet:1000");
   const rssMb = fleet.ready.rssBytes / 1_048_576;
   console.log("simulator: fleet:1000 start-up");
   console.log(

@@ -57,6 +57,13 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
   const blockedDevices = new Set<string>();
   const noData = new Map<string, { kind: ArchiveKind; device: string; days: number }>();
   const halt = new AbortController();
+  // One signal for every task: the hard stop or a halt ends them all. (AbortSignal.any per task
+  // would leave a dependant behind on the daemon's long-lived signal at every task, for ever.)
+  const abortTasks = new AbortController();
+  const endTasks = (): void => abortTasks.abort();
+  options.signal?.addEventListener("abort", endTasks, { once: true });
+  halt.signal.addEventListener("abort", endTasks, { once: true });
+  if (options.signal?.aborted) endTasks();
   let requests = 0;
   let next = 0;
   let done = 0;
@@ -99,7 +106,7 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
       requests++;
       progress(task);
     };
-    const signal = options.signal ? AbortSignal.any([options.signal, halt.signal]) : halt.signal;
+    const signal = abortTasks.signal;
     try {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -189,7 +196,11 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
   };
 
   progress();
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  } finally {
+    options.signal?.removeEventListener("abort", endTasks);
+  }
   if (next < tasks.length) interrupted = interrupted || !halt.signal.aborted;
   for (const entry of noData.values()) missing.push({ ...entry, reason: "no data" });
   progress();

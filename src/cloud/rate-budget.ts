@@ -18,6 +18,8 @@ export interface RateBudgetOptions {
   /** Slots a priority must leave free for the ones above it. */
   readonly reserve?: { readonly live?: number; readonly background?: number };
   readonly now?: () => number;
+  /** Runs `callback` after `ms`, returning a cancel; setTimeout by default, a virtual timer in tests. */
+  readonly setTimer?: (callback: () => void, ms: number) => () => void;
 }
 
 export interface RateHeaders {
@@ -45,15 +47,19 @@ export interface RateBudgetState {
   readonly waiting: number;
   readonly windowEndsAt: number | undefined;
   readonly pausedUntil: number;
+  /** Live requests a window is expected to carry (telemetry's plan), which background history leaves alone. */
+  readonly expectedLive: number;
 }
 
 export class RateBudget {
   private limit = 0;
-  private readonly windowMs: number;
+  readonly windowMs: number;
   private readonly reserve: RateBudgetOptions["reserve"];
   private liveReserve = 0;
   private backgroundReserve = 0;
+  private expectedLive = 0;
   private readonly now: () => number;
+  private readonly setTimer: (callback: () => void, ms: number) => () => void;
 
   private used = 0;
   private inFlight = 0;
@@ -64,7 +70,7 @@ export class RateBudget {
   private pausedUntil = 0;
   private waiters: Waiter[] = [];
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
 
   constructor(options: RateBudgetOptions) {
     if (!(options.limit >= 1)) throw new RangeError("rate limit must be at least 1 request per window");
@@ -72,6 +78,28 @@ export class RateBudget {
     this.reserve = options.reserve;
     this.setLimit(Math.floor(options.limit));
     this.now = options.now ?? Date.now;
+    this.setTimer =
+      options.setTimer ??
+      ((callback, ms) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+      });
+  }
+
+  /**
+   * Telemetry's planned live requests per window: background history is then granted only
+   * what they and the command reserve leave, so a backfill never takes slots live polls
+   * will need later in the window.
+   */
+  expectLive(perWindow: number): void {
+    this.expectedLive = Math.max(0, Math.ceil(perWindow));
+    this.setLimit(this.limit);
+    this.drain();
+  }
+
+  /** Requests a priority may have granted in one window. */
+  allowance(priority: Priority): number {
+    return this.allowedFor(priority);
   }
 
   /** Waits for a slot. Commands go before live polling, live before background history. */
@@ -113,6 +141,7 @@ export class RateBudget {
       waiting: this.waiters.length,
       windowEndsAt: this.windowEndsAt(),
       pausedUntil: this.pausedUntil,
+      expectedLive: this.expectedLive,
     };
   }
 
@@ -174,7 +203,8 @@ export class RateBudget {
   private setLimit(limit: number): void {
     this.limit = limit;
     this.liveReserve = this.reserve?.live ?? Math.min(3, Math.floor(limit / 20));
-    this.backgroundReserve = this.liveReserve + (this.reserve?.background ?? Math.floor(limit / 20));
+    this.backgroundReserve =
+      this.liveReserve + Math.max(this.reserve?.background ?? Math.floor(limit / 20), this.expectedLive);
   }
 
   /** The server's count wins when it is stricter than ours. */
@@ -189,17 +219,15 @@ export class RateBudget {
   }
 
   private schedule(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     if (this.waiters.length === 0) return;
     const now = this.now();
     const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0);
     // With no window end known yet, an answer in flight will call drain() when it settles.
     if (wakeAt <= now) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
+    this.cancelTimer = this.setTimer(() => {
+      this.cancelTimer = undefined;
       this.drain();
     }, wakeAt - now);
   }

@@ -4,13 +4,13 @@ import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../rules/engine/runtime.js";
 import { dayOf } from "../telemetry/days.js";
-import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { completeState } from "./complete-state.js";
 import { ControlSync } from "./control-sync.js";
 import { CounterGuard } from "./counter-guard.js";
-import { deviceDiscoveryMessages, discoveryMessages, dongleState } from "./discovery.js";
+import { type DiscoveryMessage, deviceDiscoveryMessages, dongleDiscoveryMessages, dongleState } from "./discovery.js";
 import { DiscoveryRegistry } from "./discovery-registry.js";
 import {
   commandFor,
@@ -73,6 +73,8 @@ export class HomeAssistantBridge {
   private readonly discovery: DiscoveryRegistry;
   private readonly counters: CounterGuard;
   private announced = false;
+  /** Discovery is sent one device after another; calls wait their turn. */
+  private discoveryQueue: Promise<void> = Promise.resolve();
   private readonly controls: ControlSync;
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
@@ -280,14 +282,40 @@ export class HomeAssistantBridge {
     logger.info({ devices: this.devices.size, reconnected }, "published discovery and state");
   }
 
-  private async publishDiscovery(force: boolean): Promise<void> {
-    if (!this.options.discovery || !this.inventory) return;
-    const messages = discoveryMessages(this.inventory, {
+  /**
+   * Every device's configs, one device after another (a fleet's configs are never all built or
+   * in flight at once), each compared with what was sent for it; configs of devices that left
+   * are removed. Calls queue, so two never interleave.
+   */
+  private publishDiscovery(force: boolean): Promise<void> {
+    const turn = this.discoveryQueue.then(() => this.sendDiscovery(force));
+    this.discoveryQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async sendDiscovery(force: boolean): Promise<void> {
+    const inventory = this.inventory;
+    if (!this.options.discovery || !inventory) return;
+    const context = {
       topics: this.options.topics,
       origin: this.options.origin,
-      details: (id) => this.detailsFor(id),
-    });
-    await this.discovery.sync(messages, force);
+      details: (id: string) => this.detailsFor(id),
+    };
+    const keep = new Set<string>();
+    const groups: { id: string; messages: () => DiscoveryMessage[] }[] = [];
+    for (const inverter of inventory.inverters) {
+      const dongle = dongleOf(inverter);
+      if (dongle) groups.push({ id: dongle.id, messages: () => dongleDiscoveryMessages(inverter, context) });
+    }
+    for (const device of devicesOf(inventory))
+      groups.push({ id: deviceId(device), messages: () => deviceDiscoveryMessages(device, inventory, context) });
+    for (const group of groups) {
+      if (this.stopped) return;
+      const messages = group.messages();
+      for (const message of messages) keep.add(message.topic);
+      await this.discovery.sync(messages, force, group.id);
+    }
+    await this.discovery.prune(keep);
   }
 
   /** What the catalogue knows of a device: its layout, and which keys it has reported. */
@@ -363,7 +391,9 @@ export class HomeAssistantBridge {
       origin: this.options.origin,
       details: (one) => this.detailsFor(one),
     });
-    await this.discovery.sync(messages, false, id);
+    const turn = this.discoveryQueue.then(() => this.discovery.sync(messages, false, id).then(() => undefined));
+    this.discoveryQueue = turn.catch(() => undefined);
+    await turn;
   }
 
   /** Merges values into the device's state and publishes it when it changed. */

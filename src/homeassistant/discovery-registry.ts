@@ -47,6 +47,14 @@ export class DiscoveryRegistry {
     await Promise.all(work);
     return { sent, removed };
   }
+
+  /** Removes every published config not in `keep` (a device that left, after a sync device by device). */
+  async prune(keep: ReadonlySet<string>): Promise<number> {
+    const gone = [...this.published.keys()].filter((topic) => !keep.has(topic));
+    for (const topic of gone) this.published.delete(topic);
+    await Promise.all(gone.map((topic) => this.send(topic, "", true)));
+    return gone.length;
+  }
 }
 
 /** The discovery node of `<prefix>/<component>/<node>/<object>/config`. */

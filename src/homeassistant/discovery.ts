@@ -87,7 +87,12 @@ const DONGLE_ENTITIES = [
 ] as const;
 
 function dongleMessages(inventory: Inventory, options: DiscoveryOptions): DiscoveryMessage[] {
-  return inventory.inverters.flatMap((inverter) => {
+  return inventory.inverters.flatMap((inverter) => dongleDiscoveryMessages(inverter, options));
+}
+
+/** The configs of an inverter's dongle, a device of its own; none for an EMS child. */
+export function dongleDiscoveryMessages(inverter: InverterDevice, options: DiscoveryOptions): DiscoveryMessage[] {
+  {
     const dongle = dongleOf(inverter);
     if (!dongle) return [];
     const firmware = inverter.firmware.dongle;
@@ -123,7 +128,7 @@ function dongleMessages(inventory: Inventory, options: DiscoveryOptions): Discov
         origin: { ...options.origin },
       },
     }));
-  });
+  }
 }
 
 /**

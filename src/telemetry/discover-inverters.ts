@@ -38,6 +38,7 @@ export async function discoverInverters(
   );
   const parentOf = new Map<string, string>();
   for (const plant of ems) for (const serial of plant.inverterSerials) parentOf.set(serial, plant.serial);
+  const listings = new Listings(client, call, logger);
 
   const inverters = await Promise.all(
     found
@@ -46,29 +47,58 @@ export async function discoverInverters(
         const emsSerial = parentOf.get(inverter.serial);
         const controllable = emsSerial === undefined && inverter.flags.includes(CONTROLLABLE);
         const known = knownInverters.get(inverter.serial);
-        const [settings, presets] =
+        const { settings, presets } =
           known?.controllable === controllable
-            ? [[...known.settings], [...known.presets]]
-            : await listingsOf(client, inverter.serial, controllable, call, logger);
+            ? known
+            : controllable
+              ? await listings.of(inverter)
+              : { settings: [], presets: [] };
         return inverterDevice(device, inverter, { emsSerial, controllable, settings, presets });
       }),
   );
   return { inverters, ems };
 }
 
-/** Settings and presets of a controllable device, read through the inverter endpoints; none otherwise. */
-async function listingsOf(
-  client: CloudClient,
-  serial: string,
-  controllable: boolean,
-  call: CallOptions,
-  logger?: Logger,
-): Promise<[SettingDescriptor[], PresetDescriptor[]]> {
-  if (!controllable) return [[], []];
-  return Promise.all([
-    orEmpty(client.inverterControl.settings(serial, call), `settings of ${serial}`, logger),
-    orEmpty(client.inverterControl.presets(serial, call), `presets of ${serial}`, logger),
-  ]);
+interface Listing {
+  readonly settings: readonly SettingDescriptor[];
+  readonly presets: readonly PresetDescriptor[];
+}
+
+/**
+ * The settings and presets listings, read once per model and firmware: the listing depends on
+ * those (API notes), so a fleet of one model costs two requests rather than two per inverter,
+ * and its inverters share one copy. An inverter whose model or firmware is unknown is read alone.
+ */
+class Listings {
+  private readonly byKind = new Map<string, Promise<Listing>>();
+
+  constructor(
+    private readonly client: CloudClient,
+    private readonly call: CallOptions,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  of(inverter: Inverter): Promise<Listing> {
+    const model = inverter.info?.model;
+    const { ARM: arm, DSP: dsp } = inverter.firmware_version ?? {};
+    if (!model || arm == null || dsp == null) return this.read(inverter.serial);
+    const kind = `${model}|${arm}|${dsp}`;
+    let listing = this.byKind.get(kind);
+    if (!listing) {
+      listing = this.read(inverter.serial);
+      this.byKind.set(kind, listing);
+    }
+    return listing;
+  }
+
+  async read(serial: string): Promise<Listing> {
+    const { client, call, logger } = this;
+    const [settings, presets] = await Promise.all([
+      orEmpty(client.inverterControl.settings(serial, call), `settings of ${serial}`, logger),
+      orEmpty(client.inverterControl.presets(serial, call), `presets of ${serial}`, logger),
+    ]);
+    return { settings, presets };
+  }
 }
 
 async function emsOf(
@@ -91,7 +121,9 @@ async function emsOf(
     .filter((f) => f !== plant && !isEms(f.inverter) && f.device.serial_number.startsWith(serial))
     .map((f) => f.inverter.serial);
   const controllable = plant.inverter.flags.includes(CONTROLLABLE);
-  const [settings, presets] = await listingsOf(client, serial, controllable, call, logger);
+  const { settings, presets } = controllable
+    ? await new Listings(client, call, logger).read(serial)
+    : { settings: [], presets: [] };
   return {
     kind: "ems",
     serial,

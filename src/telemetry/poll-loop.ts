@@ -26,8 +26,10 @@ export type Outcome =
 
 export interface LoopOptions {
   readonly scheduler: SchedulerLike;
-  /** Aborting it abandons the in-flight poll. */
-  readonly signal: AbortSignal;
+  /** Aborting it abandons the in-flight poll (unsubscribing does too). */
+  readonly signal?: AbortSignal;
+  /** The first poll waits this long (a wake-up or trigger still polls at once); 0 by default. */
+  readonly firstPollAfterMs?: number;
   /** Poll at once when this emits (a refresh of one of the resource's devices). */
   readonly wake: Observable<unknown>;
   readonly maxBackoffMs: number;
@@ -37,7 +39,7 @@ export interface LoopOptions {
 const TRIGGERED_RETRY_MS = 60_000;
 
 /**
- * Polls a resource at once, then every `periodMs` measured from the start of the last poll
+ * Polls a resource at once (or after `firstPollAfterMs`), then every `periodMs` measured from the start of the last poll
  * (so the cadence does not drift by the request time), or at once when woken or triggered.
  * After a failure the wait doubles from one period up to `maxBackoffMs` (or the period, if
  * longer). A wake-up that arrives while a poll is in flight polls again right after it, since
@@ -77,15 +79,15 @@ export function pollLoop(resource: Resource, options: LoopOptions): Observable<O
       return period === undefined ? undefined : Math.max(0, started + period - scheduler.now());
     };
 
-    const next = (): Observable<Outcome> => {
-      const delay = waitMs();
-      return race(
-        wakeups.pipe(filter((count) => count > seen)),
-        delay === undefined ? NEVER : timer(delay, scheduler),
-      ).pipe(take(1), switchMap(attempt));
-    };
+    const after = (delay: number | undefined): Observable<Outcome> =>
+      race(wakeups.pipe(filter((count) => count > seen)), delay === undefined ? NEVER : timer(delay, scheduler)).pipe(
+        take(1),
+        switchMap(attempt),
+      );
+    const next = (): Observable<Outcome> => after(waitMs());
+    const first = options.firstPollAfterMs ? after(options.firstPollAfterMs) : attempt();
 
-    return attempt().pipe(
+    return first.pipe(
       expand(next),
       finalize(() => woken.unsubscribe()),
     );

@@ -13,6 +13,8 @@ export interface Resource {
   readonly periodMs?: number;
   /** Extra moments to poll at once, e.g. an EV charger's status change. */
   readonly triggers?: Observable<unknown>;
+  /** Requests an hour beyond one per poll, whatever the period (a data-point page filling up); for planning the budget. */
+  readonly extraPerHour?: number;
   poll(signal: AbortSignal): Promise<PollResult>;
 }
 

@@ -19,8 +19,11 @@ import { ChangeFilter } from "./changes.js";
 import { Health } from "./health.js";
 import type { Inventory } from "./inventory.js";
 import { type Outcome, pollLoop } from "./poll-loop.js";
+import { describePlan, POLL_SHARE, type PollPlan, planPolls } from "./poll-plan.js";
 import type { Reading } from "./readings.js";
 import { buildResources } from "./resources/index.js";
+
+const MINUTE = 60_000;
 
 /** Poll intervals in ms; the `poll` section of the configuration. */
 export interface PollConfig {
@@ -69,12 +72,11 @@ export interface Telemetry {
 }
 
 export function startTelemetry(options: TelemetryOptions): Telemetry {
-  const { client, inventory, poll, logger } = options;
+  const { logger } = options;
   const now = options.now ?? Date.now;
   const scheduler = options.scheduler ?? asyncScheduler;
   const threshold = options.failuresBeforeUnavailable ?? 3;
   const maxBackoffMs = options.maxBackoffMs ?? 300_000;
-  const controller = new AbortController();
   const stopped$ = new ReplaySubject<void>(1);
   const refresh$ = new Subject<string>();
   let firstRoundDone: () => void = () => undefined;
@@ -83,16 +85,17 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   });
 
   const readings$ = defer(() => {
-    const resources = buildResources({ client, now, timezone: inventory.timezone }, inventory, poll);
-    const unpolled = new Set(resources.map((resource) => resource.name));
+    const plan = planFor(options);
+    const unpolled = new Set(plan.resources.map((resource) => resource.name));
     if (unpolled.size === 0) firstRoundDone();
     const changes = new ChangeFilter();
     const health = new Health(threshold);
-    const loops = resources.map((resource) =>
+    // No signal is shared by the loops: stop() unsubscribes them, which aborts each poll in flight.
+    const loops = plan.resources.map((resource) =>
       pollLoop(resource, {
         scheduler,
-        signal: controller.signal,
         maxBackoffMs,
+        firstPollAfterMs: plan.firstPollAfter.get(resource) ?? 0,
         wake: refresh$.pipe(filter((id) => resource.devices.includes(id))),
       }),
     );
@@ -121,12 +124,39 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     refresh: (deviceId) => refresh$.next(deviceId.toLowerCase()),
     stop: () => {
       firstRoundDone();
-      controller.abort();
       stopped$.next();
       stopped$.complete();
       refresh$.complete();
     },
   };
+}
+
+/**
+ * The polls fitted into the token's budget (see planPolls), said in one line at start-up, and
+ * the budget told how many live requests to keep free of background history.
+ */
+function planFor(options: TelemetryOptions): PollPlan {
+  const { client, inventory, logger } = options;
+  const now = options.now ?? Date.now;
+  const budget = client.http.budget;
+  const perMinute = MINUTE / budget.windowMs;
+  const plan = planPolls({
+    inventory,
+    poll: options.poll,
+    availablePerMinute: budget.allowance("live") * perMinute * POLL_SHARE,
+    build: (poll) => buildResources({ client, now, timezone: inventory.timezone }, inventory, poll),
+  });
+  budget.expectLive(plan.plannedPerMinute / perMinute);
+  const limit = Math.round(budget.state().limit * perMinute);
+  const fields = {
+    requiredPerMinute: Math.ceil(plan.requiredPerMinute),
+    budgetPerMinute: limit,
+    stretch: Number(plan.stretch.toFixed(2)),
+    intervalsMs: plan.poll,
+  };
+  if (plan.stretch > 1) logger?.warn(fields, describePlan(plan, inventory, limit));
+  else logger?.info(fields, describePlan(plan, inventory, limit));
+  return plan;
 }
 
 function logAvailability(logger: Logger | undefined, reading: Reading): void {

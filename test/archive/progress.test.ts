@@ -53,6 +53,7 @@ describe("archive progress", () => {
       waiting: 4,
       windowEndsAt: 42_000,
       pausedUntil: 0,
+      expectedLive: 0,
       ...over,
     });
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Permit, type Priority, RateBudget } from "../../src/cloud/rate-budget.js";
 
@@ -163,5 +164,37 @@ describe("rate budget", () => {
     permits[0]?.settle(HEADERS);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(granted).toEqual(["one", "three"]);
+  });
+
+  it("gives background history only what the live requests planned for a window leave", async () => {
+    const budget = new RateBudget({ limit: 10, windowMs: 60_000, reserve: { live: 1, background: 1 } });
+    budget.expectLive(7);
+    const { granted, take } = track(budget);
+    for (let i = 0; i < 5; i++) void take("background", `b${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    // 10 less the command reserve (1) less the 7 planned live requests.
+    expect(granted).toEqual(["b0", "b1"]);
+    for (let i = 0; i < 8; i++) void take("live", `l${i}`);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted.filter((g) => g.startsWith("l"))).toHaveLength(7);
+    expect(budget.allowance("background")).toBe(2);
+    expect(budget.allowance("live")).toBe(9);
+  });
+
+  it("leaves no abort listener behind on a signal that many waiters share", async () => {
+    const budget = new RateBudget({ limit: 50, windowMs: 60_000, reserve: { live: 0, background: 0 } });
+    const shared = new AbortController();
+    const { granted, permits, take } = track(budget);
+    for (let i = 0; i < 200; i++) void take("live", `w${i}`, shared.signal);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(budget.state().waiting).toBe(150);
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(150);
+    for (let window = 0; window < 3; window++) {
+      for (const permit of permits) permit.settle(HEADERS);
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
+    expect(granted).toHaveLength(200);
+    expect(budget.state().waiting).toBe(0);
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
   });
 });

@@ -36,6 +36,7 @@ describe("the bridge's status topics", () => {
       waiting: 0,
       windowEndsAt: undefined,
       pausedUntil: 0,
+      expectedLive: 0,
     };
     status = startBridgeStatus({
       version: "1.2.3",

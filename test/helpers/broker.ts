@@ -20,17 +20,25 @@ export interface TestBroker {
  * port; a Testcontainers Mosquitto where a Docker engine answers; the embedded aedes broker.
  * With REQUIRE_MOSQUITTO=1 (as in CI) falling back to the embedded broker is an error.
  */
-export async function startTestBroker(): Promise<TestBroker> {
-  const broker = await pickBroker();
+export async function startTestBroker(options: BrokerOptions = {}): Promise<TestBroker> {
+  const broker = await pickBroker(options);
   console.info(`[test broker] ${broker.kind} at ${broker.url}`);
   return broker;
 }
 
-async function pickBroker(): Promise<TestBroker> {
+export interface BrokerOptions {
+  /**
+   * Keep every QoS 1 message for a subscriber that falls behind (mosquitto drops them past
+   * 1,000 by default): for a bench that counts a fleet's discovery configs.
+   */
+  readonly unlimitedQueues?: boolean;
+}
+
+async function pickBroker(options: BrokerOptions): Promise<TestBroker> {
   const external = process.env.MQTT_TEST_URL;
   if (external) return { url: external, kind: "external", stop: async () => {} };
   const binary = findMosquitto();
-  if (binary) return startMosquitto(binary);
+  if (binary) return startMosquitto(binary, options);
   const container = await startContainer();
   if (container) return container;
   if (process.env.REQUIRE_MOSQUITTO === "1") {
@@ -72,13 +80,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function startMosquitto(binary: string): Promise<TestBroker> {
+async function startMosquitto(binary: string, options: BrokerOptions): Promise<TestBroker> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "e2m-mosquitto-"));
   const config = join(dir, "mosquitto.conf");
   writeFileSync(
     config,
-    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type error\n`,
+    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\nlog_type error\n${options.unlimitedQueues ? "max_queued_messages 0\n" : ""}`,
   );
   const launch = async (): Promise<ChildProcess> => {
     const child = spawn(binary, ["-c", config], { stdio: ["ignore", "ignore", "pipe"] });

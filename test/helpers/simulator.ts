@@ -2,6 +2,8 @@ import { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions } from "../../src/cloud/http.js";
 import { RateBudget, RateBudgetRegistry } from "../../src/cloud/rate-budget.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
+import { fleetScenario } from "../../src/simulator/scenario/builtin.js";
+import { type Scenario, scenarioSchema } from "../../src/simulator/scenario/schema.js";
 
 /** The simulator on 127.0.0.1 and a free port, with a client per actor on demand. */
 export async function startTestSimulator(options: SimulatorOptions = {}) {
@@ -30,4 +32,28 @@ export async function startTestSimulator(options: SimulatorOptions = {}) {
     return response.json();
   };
   return { simulator, clientFor, admin, stop: () => simulator.stop() };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * fleet:N with every inverter commissioned `days` before `start`. The simulator integrates an
+ * inverter's history from its commissioning the first time it is asked about it; for the
+ * built-in fleet (commissioned through 2025) that is a year or more per inverter, minutes of
+ * work for the first device listing of a large fleet, which a client would see as a cloud that
+ * does not answer.
+ */
+export function recentFleetScenario(size: number, start: number, days = 3): Scenario {
+  const input = fleetScenario(size);
+  const commission_date = new Date(start - days * DAY_MS).toISOString().slice(0, 10);
+  return scenarioSchema.parse({
+    ...input,
+    accounts: input.accounts.map((account) => ({
+      ...account,
+      devices: account.devices?.map((device) => ({
+        ...device,
+        ...(device.inverter ? { inverter: { ...device.inverter, commission_date } } : {}),
+      })),
+    })),
+  });
 }

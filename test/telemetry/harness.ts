@@ -2,6 +2,9 @@ import { setImmediate as turn } from "node:timers/promises";
 import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
+import { RateBudget } from "../../src/cloud/rate-budget.js";
+import type { Logger } from "../../src/log.js";
+import type { SimulatorOptions } from "../../src/simulator/index.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import {
   discoverInventory,
@@ -48,21 +51,56 @@ function trackInflight(client: CloudClient): () => number {
  * together: `advance` runs each due timer at its own simulated instant and waits for the
  * requests it starts before going on.
  */
-export async function startHarness(actor = "owner", clientOptions: Partial<CloudClientOptions> = {}) {
+export interface HarnessOptions {
+  /** The demo house by default. */
+  readonly scenario?: SimulatorOptions["scenario"];
+  /**
+   * The client's budget, a minute's window on the virtual clock, so that requests wait for
+   * their slot in simulated time; left out, a budget too large to matter.
+   */
+  readonly requestsPerMinute?: number;
+  /** Further client options, e.g. a proxy's base URL. */
+  readonly client?: Partial<CloudClientOptions>;
+}
+
+export async function startHarness(actor = "owner", options: HarnessOptions = {}) {
   // Simulated hours pass in a wall-clock second: the server's per-minute limit (which the
   // client's budget learns from its headers) would otherwise stall the test.
-  const sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 1_000_000 });
+  const sim = await startTestSimulator({
+    speed: 0,
+    start: START,
+    requestsPerMinute: 1_000_000,
+    ...(options.scenario ? { scenario: options.scenario } : {}),
+  });
   const requests: RequestEvent[] = [];
-  const client = sim.clientFor(actor, { onRequest: (event) => requests.push(event), ...clientOptions });
-  const inflight = trackInflight(client);
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
   const now = () => START + scheduler.frame;
+  const budget =
+    options.requestsPerMinute === undefined
+      ? undefined
+      : new RateBudget({
+          limit: options.requestsPerMinute,
+          windowMs: 60_000,
+          now,
+          setTimer: (callback, ms) => {
+            const action = scheduler.schedule(callback, ms);
+            return () => action.unsubscribe();
+          },
+        });
+  const client = sim.clientFor(actor, {
+    onRequest: (event) => requests.push(event),
+    ...(budget ? { budget } : {}),
+    ...options.client,
+  });
+  const inflight = trackInflight(client);
+  /** Calls that are not waiting for a slot in the budget, which only the virtual clock can give them. */
+  const moving = (): number => inflight() - client.http.budget.state().waiting;
 
   async function idle(): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (let quiet = 0; quiet < 3; ) {
       await turn();
-      quiet = inflight() === 0 ? quiet + 1 : 0;
+      quiet = moving() === 0 ? quiet + 1 : 0;
       if (Date.now() > deadline) throw new Error("requests still in flight after 10 s");
     }
   }
@@ -89,7 +127,7 @@ export async function startHarness(actor = "owner", clientOptions: Partial<Cloud
   let running: { telemetry: Telemetry; subscription: Subscription } | undefined;
 
   /** Starts telemetry on `inventory` (discovered when left out) and collects what it emits. */
-  async function start(poll: PollConfig = DEFAULT_POLL, inventory?: Inventory) {
+  async function start(poll: PollConfig = DEFAULT_POLL, inventory?: Inventory, extra: { logger?: Logger } = {}) {
     const found = inventory ?? (await discoverInventory(client));
     const history: HistoryRecord[] = [];
     const telemetry = startTelemetry({
@@ -99,6 +137,7 @@ export async function startHarness(actor = "owner", clientOptions: Partial<Cloud
       now,
       scheduler,
       onHistory: (records) => history.push(...records),
+      ...extra,
     });
     const readings: Reading[] = [];
     let completed = false;

@@ -58,7 +58,7 @@ type Proxy = Awaited<ReturnType<typeof startProxy>>;
 /** The harness's simulator behind the proxy; the client talks to the proxy. */
 async function proxied(): Promise<{ h: Harness; proxy: Proxy }> {
   const proxy = await startProxy();
-  const h = await startHarness("owner", { baseUrl: `${proxy.url}/v1` });
+  const h = await startHarness("owner", { client: { baseUrl: `${proxy.url}/v1` } });
   proxy.state.target = h.sim.simulator.url.replace(/\/v1$/, "");
   return { h, proxy };
 }

@@ -82,6 +82,8 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
       name: `inverter.counters ${serial}`,
       devices: [id],
       periodMs: poll.counters,
+      // A page of data points holds an hour: once an hour a poll finds it full and reads the next.
+      extraPerHour: 1,
       async poll(signal) {
         // When the live pipeline reads the points too (system-data/latest missing), reuse its fetch.
         const point = await points.newest(signal, liveData.usesFallback ? poll.live : 0);
