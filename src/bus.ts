@@ -1,0 +1,102 @@
+/**
+ * The daemon's typed event bus (Zigbee2MQTT's eventBus, typed): telemetry publishes readings,
+ * availability and inventory changes; control publishes every change's outcome; the rules publish
+ * what they do. Features subscribe under their own name, and a handler that throws (or rejects)
+ * is reported and isolated: the other handlers still run and the process lives on.
+ *
+ * It imports types only, so that every folder may import it without an arrow back.
+ */
+import type { ChangeOutcome, ChangeRequest, Requester } from "./control/change.js";
+import type { RuleEvent, RuleStatus } from "./rules/engine/runtime.js";
+import type { Inventory } from "./telemetry/inventory.js";
+import type { Reading } from "./telemetry/readings.js";
+
+export type AvailabilityReading = Extract<Reading, { kind: "availability" }>;
+export type DataReading = Exclude<Reading, { kind: "availability" }>;
+
+/** A change request's outcome, as the control gate recorded it in the audit log. */
+export interface ChangeApplied {
+  readonly at: number;
+  readonly request: ChangeRequest;
+  readonly requester: Requester;
+  readonly outcome: ChangeOutcome;
+}
+
+/** Every event of the daemon and its payload. */
+export interface DaemonEvents {
+  /** A fresh piece of telemetry for one device. */
+  readonly reading: DataReading;
+  /** A device became available or unavailable (emitted on every poll's verdict, like MQTT's retained state). */
+  readonly availability: AvailabilityReading;
+  /** The device lists were read again; `devicesChanged` when devices came or went. */
+  readonly inventoryChanged: { readonly inventory: Inventory; readonly devicesChanged: boolean };
+  /** The first round of polls has answered (or its time ran out): announce what is known. */
+  readonly firstRound: { readonly at: number };
+  /** The control gate finished a request (applied, skipped, refused or failed). */
+  readonly changeApplied: ChangeApplied;
+  /** Something a rule did or means to do. */
+  readonly ruleEvent: RuleEvent;
+  /** The rules' list changed (enabled, next window, last run). */
+  readonly rulesChanged: { readonly rules: readonly RuleStatus[] };
+}
+
+export type EventName = keyof DaemonEvents;
+export type Handler<K extends EventName> = (payload: DaemonEvents[K]) => void | Promise<void>;
+
+/** Told of a handler that failed; the bus itself never throws for one. */
+export type HandlerFailure = (failure: {
+  readonly event: EventName;
+  readonly owner: string;
+  readonly error: unknown;
+}) => void;
+
+interface Subscription {
+  readonly owner: string;
+  readonly handler: (payload: never) => void | Promise<void>;
+}
+
+export class EventBus {
+  private readonly handlers = new Map<EventName, Subscription[]>();
+
+  constructor(private readonly onFailure: HandlerFailure) {}
+
+  /** Subscribes `owner` (a feature's name) to `event`; returns the unsubscribe. */
+  on<K extends EventName>(event: K, owner: string, handler: Handler<K>): () => void {
+    const subscription: Subscription = { owner, handler };
+    const list = this.handlers.get(event) ?? [];
+    this.handlers.set(event, [...list, subscription]);
+    return () => {
+      const current = this.handlers.get(event) ?? [];
+      this.handlers.set(
+        event,
+        current.filter((one) => one !== subscription),
+      );
+    };
+  }
+
+  /** Removes every subscription of `owner`, as a feature's stop does. */
+  removeAll(owner: string): void {
+    for (const [event, list] of this.handlers)
+      this.handlers.set(
+        event,
+        list.filter((one) => one.owner !== owner),
+      );
+  }
+
+  /** Calls each handler in the order they subscribed; one that fails does not stop the others. */
+  emit<K extends EventName>(event: K, payload: DaemonEvents[K]): void {
+    for (const { owner, handler } of this.handlers.get(event) ?? []) {
+      try {
+        const result = (handler as Handler<K>)(payload);
+        if (result instanceof Promise) result.catch((error: unknown) => this.onFailure({ event, owner, error }));
+      } catch (error) {
+        this.onFailure({ event, owner, error });
+      }
+    }
+  }
+
+  /** How many handlers listen to `event` (for health and tests). */
+  listeners(event: EventName): number {
+    return this.handlers.get(event)?.length ?? 0;
+  }
+}
