@@ -1,5 +1,5 @@
 import { fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configSchema } from "../src/config/index.js";
@@ -154,7 +154,9 @@ async function runFleet(size: number): Promise<void> {
   let plan: PlanLine | undefined;
   const problems: string[] = [];
   let pending = "";
+  const logFile = process.env.FLEET_LOG;
   child.stderr?.on("data", (chunk: Buffer) => {
+    if (logFile) appendFileSync(logFile, chunk);
     pending += chunk.toString();
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
@@ -306,5 +308,7 @@ export async function fleetBenchmark(): Promise<void> {
   console.log(
     `fleet: the daemon (a child process, as \`node dist/\` runs it) against the simulator (its own process) and mosquitto; clock ${SPEED}x, every poll interval ÷${SPEED}, one token's budget of ${LIMIT_PER_MINUTE} a simulated minute`,
   );
-  for (const size of [200, 1000]) await runFleet(size);
+  // FLEET_SIZES=200 runs one size; FLEET_LOG=FILE keeps the daemon's log.
+  const sizes = (process.env.FLEET_SIZES ?? "200,1000").split(",").map(Number);
+  for (const size of sizes) await runFleet(size);
 }

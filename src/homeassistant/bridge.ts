@@ -70,11 +70,23 @@ export class HomeAssistantBridge {
   private readonly details = new Map<string, DeviceDetails>();
   /** Keys each device has reported a value for; entities that need data follow it. */
   private readonly seen = new Map<string, Set<string>>();
+  /**
+   * Each device's entities, built once per change of what they depend on (the device, its
+   * layout, the keys it reported): a fleet's readings would otherwise rebuild every catalogue.
+   */
+  private readonly entityCache = new Map<
+    string,
+    { readonly version: string; readonly entities: readonly EntityDef[] }
+  >();
+  private readonly detailsVersion = new Map<string, number>();
   private readonly discovery: DiscoveryRegistry;
   private readonly counters: CounterGuard;
   private announced = false;
   /** Discovery is sent one device after another; calls wait their turn. */
   private discoveryQueue: Promise<void> = Promise.resolve();
+  /** Devices whose configs are to be compared and sent, in the order asked. */
+  private readonly discoveryDue = new Set<string>();
+  private draining = false;
   private readonly controls: ControlSync;
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
@@ -232,6 +244,7 @@ export class HomeAssistantBridge {
     const previous = this.inventory;
     this.inventory = inventory;
     this.devices.clear();
+    this.entityCache.clear();
     for (const device of devicesOf(inventory)) this.devices.set(deviceId(device), device);
     if (previous) {
       this.publishInventoryState();
@@ -325,7 +338,13 @@ export class HomeAssistantBridge {
 
   private entitiesOf(id: string): readonly EntityDef[] {
     const device = this.devices.get(id);
-    return device ? entitiesFor(device, this.detailsFor(id)) : [];
+    if (!device) return [];
+    const version = `${this.seen.get(id)?.size ?? 0}:${this.detailsVersion.get(id) ?? 0}`;
+    const cached = this.entityCache.get(id);
+    if (cached?.version === version) return cached.entities;
+    const entities = entitiesFor(device, this.detailsFor(id));
+    this.entityCache.set(id, { version, entities });
+    return entities;
   }
 
   private onReading(reading: Reading): void {
@@ -376,24 +395,45 @@ export class HomeAssistantBridge {
   private learnDetails(id: string, learnt: DeviceDetails): void {
     const before = this.details.get(id);
     const after = { ...before, ...learnt };
-    if (JSON.stringify(before ?? {}) !== JSON.stringify(after)) this.details.set(id, after);
+    if (JSON.stringify(before ?? {}) !== JSON.stringify(after)) {
+      this.details.set(id, after);
+      this.detailsVersion.set(id, (this.detailsVersion.get(id) ?? 0) + 1);
+    }
     if (!this.announced || !this.connection.connected) return;
     this.publishState(id);
-    void this.publishDeviceDiscovery(id);
+    this.publishDeviceDiscovery(id);
   }
 
-  /** One device's configs, compared with what was sent for it: a fleet's other devices cost nothing. */
-  private async publishDeviceDiscovery(id: string): Promise<void> {
-    const device = this.devices.get(id);
-    if (!this.options.discovery || !this.inventory || !device) return;
-    const messages = deviceDiscoveryMessages(device, this.inventory, {
-      topics: this.options.topics,
-      origin: this.options.origin,
-      details: (one) => this.detailsFor(one),
-    });
-    const turn = this.discoveryQueue.then(() => this.discovery.sync(messages, false, id).then(() => undefined));
+  /**
+   * One device's configs, compared with what was sent for it: a fleet's other devices cost
+   * nothing. Devices wait as ids, not as built configs, and a device asked for twice is done
+   * once with what is known by then: a fleet's first readings would otherwise queue hundreds of
+   * config lists faster than the broker takes them.
+   */
+  private publishDeviceDiscovery(id: string): void {
+    this.discoveryDue.add(id);
+    if (this.draining) return;
+    this.draining = true;
+    const turn = this.discoveryQueue.then(() => this.drainDeviceDiscovery());
     this.discoveryQueue = turn.catch(() => undefined);
-    await turn;
+  }
+
+  private async drainDeviceDiscovery(): Promise<void> {
+    try {
+      for (const id of this.discoveryDue) {
+        this.discoveryDue.delete(id);
+        const device = this.devices.get(id);
+        if (this.stopped || !this.options.discovery || !this.inventory || !device) continue;
+        const messages = deviceDiscoveryMessages(device, this.inventory, {
+          topics: this.options.topics,
+          origin: this.options.origin,
+          details: (one) => this.detailsFor(one),
+        });
+        await this.discovery.sync(messages, false, id);
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   /** Merges values into the device's state and publishes it when it changed. */
@@ -419,7 +459,7 @@ export class HomeAssistantBridge {
     if (!device) return { ...values };
     const guarded: Record<string, StateValue> = { ...values };
     const day = dayOf((this.options.now ?? Date.now)(), this.inventory?.timezone ?? "UTC");
-    for (const entity of entitiesFor(device)) {
+    for (const entity of countersOf(device)) {
       const value = guarded[entity.key];
       if (!entity.counter || typeof value !== "number") continue;
       guarded[entity.key] = this.counters.accept(id, entity.key, value, entity.counter, day);
@@ -521,4 +561,16 @@ export class HomeAssistantBridge {
 function evModesOf(data: unknown): readonly string[] | undefined {
   const mode = (data as { "change-mode"?: { available?: unknown } } | undefined)?.["change-mode"];
   return Array.isArray(mode?.available) ? mode.available.filter((m): m is string => typeof m === "string") : undefined;
+}
+
+const countersByDevice = new WeakMap<Device, readonly EntityDef[]>();
+
+/** The device's energy counters (which ones does not depend on what it reported). */
+function countersOf(device: Device): readonly EntityDef[] {
+  let counters = countersByDevice.get(device);
+  if (!counters) {
+    counters = entitiesFor(device).filter((entity) => entity.counter !== undefined);
+    countersByDevice.set(device, counters);
+  }
+  return counters;
 }
