@@ -322,12 +322,20 @@ export class HomeAssistantBridge {
     }
     for (const device of devicesOf(inventory))
       groups.push({ id: deviceId(device), messages: () => deviceDiscoveryMessages(device, inventory, context) });
+    // A few devices in flight: each waits for the broker's acknowledgements, and one at a time
+    // would take minutes for a fleet; a few at a time still never holds a fleet's configs.
+    const inFlight = new Set<Promise<unknown>>();
     for (const group of groups) {
-      if (this.stopped) return;
+      if (this.stopped) break;
       const messages = group.messages();
       for (const message of messages) keep.add(message.topic);
-      await this.discovery.sync(messages, force, group.id);
+      const work = this.discovery.sync(messages, force, group.id);
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+      if (inFlight.size >= DISCOVERY_DEVICES_IN_FLIGHT) await Promise.race(inFlight);
     }
+    await Promise.all(inFlight);
+    if (this.stopped) return;
     await this.discovery.prune(keep);
   }
 
@@ -562,6 +570,9 @@ function evModesOf(data: unknown): readonly string[] | undefined {
   const mode = (data as { "change-mode"?: { available?: unknown } } | undefined)?.["change-mode"];
   return Array.isArray(mode?.available) ? mode.available.filter((m): m is string => typeof m === "string") : undefined;
 }
+
+/** Devices whose discovery configs are sent at the same time during a full announcement. */
+const DISCOVERY_DEVICES_IN_FLIGHT = 8;
 
 const countersByDevice = new WeakMap<Device, readonly EntityDef[]>();
 
