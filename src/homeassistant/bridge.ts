@@ -7,7 +7,7 @@ import { dayOf } from "../telemetry/days.js";
 import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
-import { completeState } from "./complete-state.js";
+import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js";
 import { ControlSync } from "./control-sync.js";
 import { CounterGuard } from "./counter-guard.js";
 import { type DiscoveryMessage, deviceDiscoveryMessages, dongleDiscoveryMessages, dongleState } from "./discovery.js";
@@ -71,13 +71,11 @@ export class HomeAssistantBridge {
   /** Keys each device has reported a value for; entities that need data follow it. */
   private readonly seen = new Map<string, Set<string>>();
   /**
-   * Each device's entities, built once per change of what they depend on (the device, its
-   * layout, the keys it reported): a fleet's readings would otherwise rebuild every catalogue.
+   * Each device's state keys, worked out once per change of what they depend on (the device,
+   * its layout, the keys it reported): a fleet's readings would otherwise rebuild every
+   * catalogue. Only the keys are kept, shared between devices that have the same ones.
    */
-  private readonly entityCache = new Map<
-    string,
-    { readonly version: string; readonly entities: readonly EntityDef[] }
-  >();
+  private readonly stateKeyCache = new Map<string, { readonly version: string; readonly keys: readonly string[] }>();
   private readonly detailsVersion = new Map<string, number>();
   private readonly discovery: DiscoveryRegistry;
   private readonly counters: CounterGuard;
@@ -244,7 +242,7 @@ export class HomeAssistantBridge {
     const previous = this.inventory;
     this.inventory = inventory;
     this.devices.clear();
-    this.entityCache.clear();
+    this.stateKeyCache.clear();
     for (const device of devicesOf(inventory)) this.devices.set(deviceId(device), device);
     if (previous) {
       this.publishInventoryState();
@@ -344,15 +342,15 @@ export class HomeAssistantBridge {
     return { ...this.details.get(id), seenKeys: [...(this.seen.get(id) ?? [])].sort() };
   }
 
-  private entitiesOf(id: string): readonly EntityDef[] {
+  private stateKeysOf(id: string): readonly string[] {
     const device = this.devices.get(id);
     if (!device) return [];
     const version = `${this.seen.get(id)?.size ?? 0}:${this.detailsVersion.get(id) ?? 0}`;
-    const cached = this.entityCache.get(id);
-    if (cached?.version === version) return cached.entities;
-    const entities = entitiesFor(device, this.detailsFor(id));
-    this.entityCache.set(id, { version, entities });
-    return entities;
+    const cached = this.stateKeyCache.get(id);
+    if (cached?.version === version) return cached.keys;
+    const keys = internStateKeys(stateKeys(entitiesFor(device, this.detailsFor(id))));
+    this.stateKeyCache.set(id, { version, keys });
+    return keys;
   }
 
   private onReading(reading: Reading): void {
@@ -455,7 +453,7 @@ export class HomeAssistantBridge {
   private publishState(id: string): void {
     const state = this.states.get(id);
     if (!this.announced || !state) return;
-    const text = JSON.stringify(this.devices.has(id) ? completeState(this.entitiesOf(id), state) : state);
+    const text = JSON.stringify(this.devices.has(id) ? completeStateOf(this.stateKeysOf(id), state) : state);
     if (this.published.get(id) === text) return;
     this.published.set(id, text);
     void this.send(this.options.topics.deviceState(id), text, true);

@@ -7,37 +7,21 @@ type Send = (topic: string, payload: string, retain: boolean) => Promise<void>;
  * The device discovery configs this bridge has published, so that each is sent once per real
  * change and a config that stops applying, for whatever reason, is removed (empty retained
  * payload) rather than left on the broker.
+ *
+ * Kept by discovery node (a device), each config as a short digest of its payload: a fleet of a
+ * thousand inverters has some 200,000 configs, which in full would be tens of MB, and one
+ * device's sync looks at its own configs only.
  */
 export class DiscoveryRegistry {
-  /** Each published config's digest: a fleet's configs in full would be tens of MB. */
-  private readonly published = new Map<string, string>();
-  /** The published topics by discovery node, so that one device's sync looks at its own configs only. */
-  private readonly byNode = new Map<string, Set<string>>();
+  private readonly byNode = new Map<string, Map<string, string>>();
 
   constructor(private readonly send: Send) {}
 
   /** The config topics currently published. */
   get topics(): ReadonlySet<string> {
-    return new Set(this.published.keys());
-  }
-
-  private remember(topic: string, digest: string): void {
-    this.published.set(topic, digest);
-    const node = nodeOf(topic) ?? "";
-    let topics = this.byNode.get(node);
-    if (!topics) {
-      topics = new Set();
-      this.byNode.set(node, topics);
-    }
-    topics.add(topic);
-  }
-
-  private forget(topic: string): void {
-    this.published.delete(topic);
-    const node = nodeOf(topic) ?? "";
-    const topics = this.byNode.get(node);
-    topics?.delete(topic);
-    if (topics?.size === 0) this.byNode.delete(node);
+    const topics = new Set<string>();
+    for (const configs of this.byNode.values()) for (const topic of configs.keys()) topics.add(topic);
+    return topics;
   }
 
   /**
@@ -54,7 +38,7 @@ export class DiscoveryRegistry {
     const next = new Map(messages.map((message) => [message.topic, JSON.stringify(message.payload)]));
     const work: Promise<void>[] = [];
     let removed = 0;
-    const candidates = group === undefined ? [...this.published.keys()] : [...(this.byNode.get(group) ?? [])];
+    const candidates = group === undefined ? [...this.topics] : [...(this.byNode.get(group)?.keys() ?? [])];
     for (const topic of candidates) {
       if (next.has(topic)) continue;
       this.forget(topic);
@@ -64,7 +48,7 @@ export class DiscoveryRegistry {
     let sent = 0;
     for (const [topic, text] of next) {
       const digest = digestOf(text);
-      if (!force && this.published.get(topic) === digest) continue;
+      if (!force && this.digestOf(topic) === digest) continue;
       this.remember(topic, digest);
       sent++;
       work.push(this.send(topic, text, true));
@@ -75,14 +59,36 @@ export class DiscoveryRegistry {
 
   /** Removes every published config not in `keep` (a device that left, after a sync device by device). */
   async prune(keep: ReadonlySet<string>): Promise<number> {
-    const gone = [...this.published.keys()].filter((topic) => !keep.has(topic));
+    const gone = [...this.topics].filter((topic) => !keep.has(topic));
     for (const topic of gone) this.forget(topic);
     await Promise.all(gone.map((topic) => this.send(topic, "", true)));
     return gone.length;
   }
+
+  private digestOf(topic: string): string | undefined {
+    return this.byNode.get(nodeOf(topic))?.get(topic);
+  }
+
+  private remember(topic: string, digest: string): void {
+    const node = nodeOf(topic);
+    let configs = this.byNode.get(node);
+    if (!configs) {
+      configs = new Map();
+      this.byNode.set(node, configs);
+    }
+    configs.set(topic, digest);
+  }
+
+  private forget(topic: string): void {
+    const node = nodeOf(topic);
+    const configs = this.byNode.get(node);
+    configs?.delete(topic);
+    if (configs?.size === 0) this.byNode.delete(node);
+  }
 }
 
 /** The discovery node of `<prefix>/<component>/<node>/<object>/config`. */
-const nodeOf = (topic: string): string | undefined => topic.split("/").at(-3);
+const nodeOf = (topic: string): string => topic.split("/").at(-3) ?? "";
 
-const digestOf = (text: string): string => createHash("sha1").update(text).digest("base64");
+/** 96 bits of SHA-1: only ever compared with the same topic's earlier digest. */
+const digestOf = (text: string): string => createHash("sha1").update(text).digest().subarray(0, 12).toString("base64");
