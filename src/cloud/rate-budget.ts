@@ -63,6 +63,13 @@ export class RateBudget {
 
   private used = 0;
   private inFlight = 0;
+  /**
+   * When each grant of the last window was made, oldest first. The server's window opens at a
+   * request it receives, ours at an answer we read, and a busy event loop reads late: a window
+   * of ours can end after the server's next one began. No more than the allowance in any
+   * stretch of one window, whatever the windows' alignment, keeps the two from adding up.
+   */
+  private readonly granted: number[] = [];
   /** Set when the first request of a window is sent; the anchor once its answer arrives. */
   private windowOpen = false;
   private windowAnchor: number | undefined;
@@ -154,6 +161,14 @@ export class RateBudget {
     return Math.max(1, this.limit - (priority === "live" ? this.liveReserve : this.backgroundReserve));
   }
 
+  /** Grants made in the window that ends now. */
+  private grantedWithin(now: number): number {
+    let expired = 0;
+    while (expired < this.granted.length && (this.granted[expired] ?? now) <= now - this.windowMs) expired++;
+    if (expired > 0) this.granted.splice(0, expired);
+    return this.granted.length;
+  }
+
   private rollWindow(now: number): void {
     const end = this.windowEndsAt();
     if (end !== undefined && now >= end) {
@@ -170,6 +185,7 @@ export class RateBudget {
     while (this.waiters.length > 0 && now >= this.pausedUntil) {
       const head = this.waiters[0];
       if (!head || this.used >= this.allowedFor(head.priority)) break;
+      if (this.grantedWithin(now) >= this.allowedFor(head.priority)) break;
       this.waiters.shift();
       head.cleanup();
       head.resolve(this.grant(now));
@@ -178,6 +194,7 @@ export class RateBudget {
   }
 
   private grant(now: number): Permit {
+    this.granted.push(now);
     this.used++;
     this.inFlight++;
     const firstOfWindow = !this.windowOpen;
@@ -223,7 +240,14 @@ export class RateBudget {
     this.cancelTimer = undefined;
     if (this.waiters.length === 0) return;
     const now = this.now();
-    const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0);
+    const head = this.waiters[0];
+    // Held back by the grants of the last window: wake when the oldest of them leaves it.
+    const oldest = this.granted[0];
+    const heldUntil =
+      head && oldest !== undefined && this.grantedWithin(now) >= this.allowedFor(head.priority)
+        ? (this.granted[0] ?? oldest) + this.windowMs
+        : 0;
+    const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0, heldUntil);
     // With no window end known yet, an answer in flight will call drain() when it settles.
     if (wakeAt <= now) return;
     this.cancelTimer = this.setTimer(() => {

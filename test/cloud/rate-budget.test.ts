@@ -53,6 +53,33 @@ describe("rate budget", () => {
     expect(granted).toEqual(["first", "second"]);
   });
 
+  it("never grants more than the limit within one window's length, when a late answer put our window after the server's", async () => {
+    const budget = new RateBudget({ limit: 4, windowMs: 60_000, reserve: { live: 0, background: 0 } });
+    const { granted, permits, take } = track(budget);
+    const grantedAt: number[] = [];
+    const takeAt = (label: string) => void take("live", label).then(() => grantedAt.push(Date.now()));
+    takeAt("a");
+    takeAt("b");
+    await vi.advanceTimersByTimeAsync(5_000);
+    // A busy event loop reads the first answer 5 s late: our window runs 5 s after the server's.
+    for (const permit of permits.splice(0)) permit.settle(HEADERS);
+    await vi.advanceTimersByTimeAsync(45_000);
+    takeAt("c");
+    takeAt("d");
+    await vi.advanceTimersByTimeAsync(0);
+    for (const permit of permits.splice(0)) permit.settle(HEADERS);
+    for (const label of ["e", "f", "g", "h"]) takeAt(label);
+    // Our window ends at 65 s; a and b (sent at 0) left the last minute at 60 s, c and d (at 50 s) not until 110 s.
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(granted).toEqual(["a", "b", "c", "d", "e", "f"]);
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(granted).toEqual(["a", "b", "c", "d", "e", "f", "g", "h"]);
+    for (const [i, at] of grantedAt.entries()) {
+      const within = grantedAt.filter((other) => other >= at && other < at + 60_000).length;
+      expect(within, `grants in the minute from grant ${i}`).toBeLessThanOrEqual(4);
+    }
+  });
+
   it("serves commands before live polling before background history", async () => {
     const budget = new RateBudget({ limit: 1, windowMs: 1_000, reserve: { live: 0, background: 0 } });
     const { granted, permits, take } = track(budget);
