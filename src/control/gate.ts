@@ -6,6 +6,9 @@ import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { auditEntry, targetOf } from "./audit-entry.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
+import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
+import { actionTarget } from "./device-action.js";
+import { runDeviceAction } from "./device-action-run.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
@@ -146,6 +149,36 @@ export class ControlGate {
     return outcome;
   }
 
+  /**
+   * A device action (a snapshot taken, restored or deleted, a preset profile created, updated,
+   * applied or deleted, a notification, a smart device's data point): checked against the
+   * account, queued with the device's other changes, sent, and recorded in the audit log with
+   * its answer. Never throws.
+   */
+  act(action: DeviceAction, requester: Requester, options: ApplyOptions = {}): Promise<DeviceActionOutcome> {
+    const target = actionTarget(action);
+    return this.queue.run(`${target.kind}:${target.id}`, async () => {
+      const outcome = await this.decideAction(action, options.signal);
+      this.write(
+        {
+          at: this.now(),
+          source: requester.source,
+          ...(requester.name === undefined ? {} : { requesterName: requester.name }),
+          targetKind: target.kind,
+          target: target.id,
+          action: target.action,
+          request: JSON.parse(JSON.stringify(action)) as AuditEntryInput["request"],
+          ok: outcome.ok,
+          verified: false,
+          skipped: false,
+          message: outcome.message,
+        },
+        { ok: outcome.ok, verified: false, skipped: false, message: outcome.message },
+      );
+      return outcome;
+    });
+  }
+
   /** Resolves once every change, including a write waiting for its late answer, has finished. */
   idle(): Promise<void> {
     return this.queue.idle();
@@ -198,6 +231,18 @@ export class ControlGate {
     }
   }
 
+  private async decideAction(action: DeviceAction, signal: AbortSignal | undefined): Promise<DeviceActionOutcome> {
+    if (signal?.aborted || this.stopping.signal.aborted)
+      return { ok: false, message: "Cancelled before anything was sent" };
+    if (action.kind === "snapshot" || action.kind === "preset-profile") {
+      const inverter = this.devices.inverter(action.serial);
+      if (!inverter) return refusedAction(`inverter ${action.serial} is not one this account has`);
+      if (!inverter.controllable) return refusedAction(notControllableReason(inverter));
+    }
+    const stop = this.stopping.signal;
+    return runDeviceAction(this.client, action, signal ? AbortSignal.any([signal, stop]) : stop);
+  }
+
   private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): void {
     this.write(auditEntry(request, requester, outcome, this.now()), outcome);
   }
@@ -225,9 +270,15 @@ export class ControlGate {
 }
 
 function notControllable(inverter: ControlledInverter): ChangeOutcome {
-  return refused(
-    inverter.emsSerial
-      ? `inverter ${inverter.serial} is part of the EMS plant ${inverter.emsSerial}: control it through the EMS, not directly`
-      : `inverter ${inverter.serial} does not take remote control (it lacks the is-controllable flag): control it through its EMS or gateway`,
-  );
+  return refused(notControllableReason(inverter));
+}
+
+function notControllableReason(inverter: ControlledInverter): string {
+  return inverter.emsSerial
+    ? `inverter ${inverter.serial} is part of the EMS plant ${inverter.emsSerial}: control it through the EMS, not directly`
+    : `inverter ${inverter.serial} does not take remote control (it lacks the is-controllable flag): control it through its EMS or gateway`;
+}
+
+function refusedAction(reason: string): DeviceActionOutcome {
+  return { ok: false, refused: true, message: `Refused, nothing sent: ${reason}` };
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { CloudClient } from "../cloud/client.js";
 import { CloudError } from "../cloud/errors.js";
-import type { ControlGate } from "../control/index.js";
+import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
+import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "./payload-limit.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
@@ -127,22 +128,18 @@ async function perform(
 ): Promise<unknown> {
   const { client, gate } = deps;
   const options = { priority: "command" as const };
+  const requester = { source: "bridge" as const, name: action };
   switch (action) {
-    case "snapshot/take": {
+    case "snapshot/take":
+    case "snapshot/restore":
+    case "snapshot/delete": {
       const { serial, name } = input as Parsed<"snapshot/take">;
-      return client.snapshots.take(serial, name, options);
+      const op = action.slice("snapshot/".length) as "take" | "restore" | "delete";
+      return acted(await gate.act({ kind: "snapshot", op, serial, name }, requester));
     }
     case "snapshot/exists": {
       const { serial, name } = input as Parsed<"snapshot/exists">;
       return { exists: await client.snapshots.exists(serial, name, options) };
-    }
-    case "snapshot/restore": {
-      const { serial, name } = input as Parsed<"snapshot/restore">;
-      return client.snapshots.restore(serial, name, options);
-    }
-    case "snapshot/delete": {
-      const { serial, name } = input as Parsed<"snapshot/delete">;
-      return client.snapshots.delete(serial, name, options);
     }
     case "preset-profile/list": {
       const { serial, ...filter } = input as Parsed<"preset-profile/list">;
@@ -156,24 +153,26 @@ async function perform(
     case "preset-profile/update":
     case "preset-profile/delete": {
       const { serial, name, preset } = input as Parsed<"preset-profile/create">;
-      const ref = { name, preset } as Parameters<CloudClient["presetProfiles"]["create"]>[1];
-      if (action === "preset-profile/create") return client.presetProfiles.create(serial, ref, options);
-      if (action === "preset-profile/update") return client.presetProfiles.update(serial, ref, options);
-      return client.presetProfiles.delete(serial, ref, options);
+      const profile = { name, preset } as ProfileRef;
+      const op = action.slice("preset-profile/".length) as "create" | "update" | "delete";
+      return acted(await gate.act({ kind: "preset-profile", op, serial, profile }, requester));
     }
     case "preset-profile/apply": {
       const { serial, ...request } = input as Parsed<"preset-profile/apply">;
-      return client.presetProfiles.apply(
-        serial,
-        request as Parameters<CloudClient["presetProfiles"]["apply"]>[1],
-        options,
+      return acted(
+        await gate.act(
+          { kind: "preset-profile", op: "apply", serial, request: request as ApplyProfileRequest },
+          requester,
+        ),
       );
     }
     case "notification/send":
-      return client.notifications.send(input as Parsed<"notification/send">, options);
+      return acted(
+        await gate.act({ kind: "notification", notification: input as Parsed<"notification/send"> }, requester),
+      );
     case "smart-device/data": {
       const { uuid, ...point } = input as Parsed<"smart-device/data">;
-      return client.smartDevices.addData(uuid, point, options);
+      return acted(await gate.act({ kind: "smart-device-data", uuid, point }, requester));
     }
     case "preset/apply": {
       const { serial, preset, fields } = input as Parsed<"preset/apply">;
@@ -185,4 +184,10 @@ async function perform(
       return outcome;
     }
   }
+}
+
+/** A device action's answer for the requester, or its failure as the response's error. */
+function acted(outcome: DeviceActionOutcome): unknown {
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.data ?? {};
 }

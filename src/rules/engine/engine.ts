@@ -1,6 +1,7 @@
 import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
 import { pino } from "pino";
 import { asyncScheduler, Observable, Subject, type Subscription } from "rxjs";
+import { prepareRestore, restorePlan } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleObligation } from "../../store/index.js";
 import { cronTimes } from "../cron-times.js";
@@ -13,7 +14,6 @@ import type { TemplateContext } from "../templates.js";
 import { Claims } from "./claims.js";
 import { type Intent, intentOf, snapshotName } from "./intents.js";
 import { conditionHolds, type LiveState, nextState, stateHolds, triggerState } from "./live-state.js";
-import { prepareRestore, restorePlan } from "./obligations.js";
 import type { RulesOptions } from "./options.js";
 import type {
   CheapWindow,
@@ -502,7 +502,12 @@ export class RulesEngine implements RulesRuntime {
   }
 
   private async restore(obligation: RuleObligation, why: string): Promise<void> {
-    const report = await restorePlan(this.options.client, this.options.gate, obligation.rule, obligation.restore);
+    const report = await restorePlan(
+      this.options.client,
+      this.options.gate,
+      { source: "rule", name: obligation.rule },
+      obligation.restore,
+    );
     if (!report.ok && this.stopped) {
       // Cut short by the stop (its calls are aborted): the promise stays open in the store, and
       // the next start puts things back.
@@ -635,6 +640,8 @@ export class RulesEngine implements RulesRuntime {
         try {
           const restore = await prepareRestore(
             this.options.client,
+            this.options.gate,
+            { source: "rule", name: rule.name },
             requests,
             snapshotName(rule.name),
             this.logger.child({ rule: rule.name }),
@@ -700,26 +707,18 @@ export class RulesEngine implements RulesRuntime {
         return { action: text, ok: outcome.ok, skipped: outcome.skipped, message: outcome.message };
       }
       case "notify": {
-        const sent = await this.options.client.notifications.send(intent.notification, { priority: "command" });
-        return {
-          action: text,
-          ok: sent.success,
-          skipped: false,
-          message: sent.success ? "notification sent" : "delivery failed on a platform",
-        };
+        const outcome = await this.options.gate.act(
+          { kind: "notification", notification: intent.notification },
+          { source: "rule", name: rule.name },
+        );
+        return { action: text, ok: outcome.ok, skipped: false, message: outcome.message };
       }
       case "snapshot": {
-        const snapshots = this.options.client.snapshots;
-        const answer =
-          intent.op === "take"
-            ? await snapshots.take(intent.serial, intent.name)
-            : await snapshots.restore(intent.serial, intent.name);
-        return {
-          action: text,
-          ok: answer.success,
-          skipped: false,
-          message: `snapshot ${intent.name} ${intent.op === "take" ? "taken" : "restored"}`,
-        };
+        const outcome = await this.options.gate.act(
+          { kind: "snapshot", op: intent.op, serial: intent.serial, name: intent.name },
+          { source: "rule", name: rule.name },
+        );
+        return { action: text, ok: outcome.ok, skipped: false, message: outcome.message };
       }
     }
   }

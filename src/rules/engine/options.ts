@@ -1,6 +1,12 @@
 import type { Observable, SchedulerLike } from "rxjs";
 import type { CloudClient } from "../../cloud/client.js";
-import type { ChangeOutcome, ChangeRequest, Requester } from "../../control/index.js";
+import type {
+  ChangeOutcome,
+  ChangeRequest,
+  DeviceAction,
+  DeviceActionOutcome,
+  Requester,
+} from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
@@ -11,6 +17,7 @@ import type { Tariff } from "../tariffs/index.js";
 /** The part of the ControlGate the rules use. */
 export interface RulesGate {
   apply(request: ChangeRequest, requester: Requester): Promise<ChangeOutcome>;
+  act(action: DeviceAction, requester: Requester): Promise<DeviceActionOutcome>;
 }
 
 export interface RulesOptions {

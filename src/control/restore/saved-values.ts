@@ -1,7 +1,7 @@
 import type { CloudClient } from "../../cloud/client.js";
-import type { ChangeRequest } from "../../control/index.js";
-import { sameValue } from "../../control/index.js";
 import type { SavedValue } from "../../store/index.js";
+import type { ChangeRequest } from "../change.js";
+import { sameValue } from "../same-value.js";
 
 const HH_MM_SS = /^(\d{2}:\d{2}):\d{2}$/;
 

@@ -1,10 +1,15 @@
 import type { CloudClient } from "../../cloud/client.js";
-import { ForbiddenError, NotFoundError, ValidationError } from "../../cloud/errors.js";
-import type { ChangeRequest } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RestorePlan, SavedValue } from "../../store/index.js";
-import type { RulesGate } from "./options.js";
+import type { ChangeOutcome, ChangeRequest, Requester } from "../change.js";
+import type { DeviceAction, DeviceActionOutcome } from "../device-action.js";
 import { inSession, presetDifference, recordBefore } from "./saved-values.js";
+
+/** What the restore needs of the gate: every snapshot and every write goes through it, audited. */
+export interface RestoreGate {
+  apply(request: ChangeRequest, requester: Requester): Promise<ChangeOutcome>;
+  act(action: DeviceAction, requester: Requester): Promise<DeviceActionOutcome>;
+}
 
 const COMMAND = { priority: "command" } as const;
 
@@ -15,6 +20,8 @@ const COMMAND = { priority: "command" } as const;
  */
 export async function prepareRestore(
   client: CloudClient,
+  gate: RestoreGate,
+  requester: Requester,
   requests: readonly ChangeRequest[],
   snapshotName: string,
   logger: Logger,
@@ -23,11 +30,9 @@ export async function prepareRestore(
   const serials = [...new Set(requests.flatMap((request) => (request.kind === "ev-command" ? [] : [request.serial])))];
   const recordLocally = new Set<string>();
   for (const serial of serials) {
-    try {
-      await takeSnapshot(client, serial, snapshotName);
-      plan.snapshots.push({ serial, name: snapshotName });
-    } catch (error) {
-      if (!(error instanceof ForbiddenError)) throw error;
+    const taken = await takeSnapshot(gate, requester, serial, snapshotName);
+    if (taken === "taken") plan.snapshots.push({ serial, name: snapshotName });
+    else {
       logger.info({ serial }, "the token may not take snapshots (403): recording the values the rule changes instead");
       recordLocally.add(serial);
     }
@@ -56,15 +61,27 @@ function controlOf(request: ChangeRequest): string {
   return request.command === "stop-charge" ? "start-charge" : request.command;
 }
 
-/** A name left taken by an earlier run (its restore done or given up) is deleted and taken again. */
-async function takeSnapshot(client: CloudClient, serial: string, name: string): Promise<void> {
-  try {
-    await client.snapshots.take(serial, name, COMMAND);
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    await client.snapshots.delete(serial, name, COMMAND);
-    await client.snapshots.take(serial, name, COMMAND);
+/**
+ * A name left taken by an earlier run (its restore done or given up) is deleted and taken again.
+ * A token without the snapshot scopes (403) answers "forbidden"; any other failure throws.
+ */
+async function takeSnapshot(
+  gate: RestoreGate,
+  requester: Requester,
+  serial: string,
+  name: string,
+): Promise<"taken" | "forbidden"> {
+  const take = () => gate.act({ kind: "snapshot", op: "take", serial, name }, requester);
+  let outcome = await take();
+  if (outcome.failure === "invalid") {
+    const deleted = await gate.act({ kind: "snapshot", op: "delete", serial, name }, requester);
+    if (!deleted.ok) throw new Error(deleted.message);
+    outcome = await take();
   }
+  // The answer's `success` is the cloud's word on the snapshot, not on the request: taken either way.
+  if (outcome.ok || outcome.failure === "unconfirmed") return "taken";
+  if (outcome.failure === "forbidden") return "forbidden";
+  throw new Error(outcome.message);
 }
 
 export interface RestoreReport {
@@ -76,21 +93,23 @@ export interface RestoreReport {
 /** Puts a plan back: snapshots through the API, local values through the gate, writing only what differs. */
 export async function restorePlan(
   client: CloudClient,
-  gate: RulesGate,
-  rule: string,
+  gate: RestoreGate,
+  requester: Requester,
   plan: RestorePlan,
 ): Promise<RestoreReport> {
   const problems: string[] = [];
   const done: string[] = [];
   for (const snapshot of plan.snapshots) {
-    try {
-      const result = await client.snapshots.restore(snapshot.serial, snapshot.name, COMMAND);
-      if (result.success) done.push(`snapshot ${snapshot.name} restored on ${snapshot.serial}`);
-      else problems.push(`snapshot ${snapshot.name} on ${snapshot.serial}: not every setting could be restored`);
-    } catch (error) {
-      if (error instanceof NotFoundError) done.push(`snapshot ${snapshot.name} on ${snapshot.serial} was already gone`);
-      else problems.push(`snapshot ${snapshot.name} on ${snapshot.serial}: ${(error as Error).message}`);
-    }
+    const result = await gate.act(
+      { kind: "snapshot", op: "restore", serial: snapshot.serial, name: snapshot.name },
+      requester,
+    );
+    if (result.ok) done.push(`snapshot ${snapshot.name} restored on ${snapshot.serial}`);
+    else if (result.failure === "unconfirmed")
+      problems.push(`snapshot ${snapshot.name} on ${snapshot.serial}: not every setting could be restored`);
+    else if (result.failure === "not-found")
+      done.push(`snapshot ${snapshot.name} on ${snapshot.serial} was already gone`);
+    else problems.push(`snapshot ${snapshot.name} on ${snapshot.serial}: ${result.message}`);
   }
   // Last changed, first put back.
   for (const saved of [...plan.local].reverse()) {
@@ -98,7 +117,7 @@ export async function restorePlan(
       const requests = await restoreRequests(client, saved);
       if (requests.length === 0) done.push(`${label(saved)} unchanged`);
       for (const request of requests) {
-        const outcome = await gate.apply(request, { source: "rule", name: rule });
+        const outcome = await gate.apply(request, requester);
         if (outcome.ok) done.push(`${label(saved)} ${outcome.skipped ? "unchanged" : "restored"}`);
         else problems.push(`${label(saved)}: ${outcome.message}`);
       }

@@ -1,0 +1,64 @@
+import type { NotificationRequest } from "../cloud/schemas/notification.js";
+import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
+
+/**
+ * Changes that are not one setting, preset or charger command: the cloud's snapshots and preset
+ * profiles of an inverter, notifications to the account, and a smart device's data. They change
+ * what the account holds (and a restore or a profile applied changes the inverter), so they go
+ * through the gate like every other change: checked, one at a time per device, audited.
+ */
+export type DeviceAction =
+  | {
+      readonly kind: "snapshot";
+      readonly op: "take" | "restore" | "delete";
+      readonly serial: string;
+      readonly name: string;
+    }
+  | {
+      readonly kind: "preset-profile";
+      readonly op: "create" | "update" | "delete";
+      readonly serial: string;
+      readonly profile: ProfileRef;
+    }
+  | {
+      readonly kind: "preset-profile";
+      readonly op: "apply";
+      readonly serial: string;
+      readonly request: ApplyProfileRequest;
+    }
+  | { readonly kind: "notification"; readonly notification: NotificationRequest }
+  | {
+      readonly kind: "smart-device-data";
+      readonly uuid: string;
+      readonly point: { readonly time: string; readonly power: number };
+    };
+
+export interface DeviceActionOutcome {
+  readonly ok: boolean;
+  /** What happened, in words the requester is answered with. */
+  readonly message: string;
+  /** True when the request was refused and nothing was sent. */
+  readonly refused?: boolean;
+  /** The cloud's answer, when there was one. */
+  readonly data?: unknown;
+  /**
+   * Why it failed, where the caller acts on it: the token may not (403), the thing named is not
+   * there (404), the cloud refused the request (422, e.g. a snapshot name already taken), or it
+   * answered but did not confirm (`success: false`).
+   */
+  readonly failure?: "forbidden" | "not-found" | "invalid" | "unconfirmed";
+}
+
+/** The audit log's target and action for a device action. */
+export function actionTarget(action: DeviceAction): { kind: string; id: string; action: string } {
+  switch (action.kind) {
+    case "snapshot":
+      return { kind: "inverter", id: action.serial, action: `snapshot:${action.op}` };
+    case "preset-profile":
+      return { kind: "inverter", id: action.serial, action: `preset-profile:${action.op}` };
+    case "notification":
+      return { kind: "account", id: "notifications", action: "notification:send" };
+    case "smart-device-data":
+      return { kind: "smart_device", id: action.uuid, action: "smart-device:data" };
+  }
+}
