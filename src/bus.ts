@@ -7,7 +7,7 @@
  * It imports types only, so that every folder may import it without an arrow back.
  */
 import type { ChangeOutcome, ChangeRequest, Requester } from "./control/change.js";
-import type { RuleEvent, RuleStatus } from "./rules/engine/runtime.js";
+import type { RuleEvent, RuleStatus } from "./ports/rules.js";
 import type { Inventory } from "./telemetry/inventory.js";
 import type { Reading } from "./telemetry/readings.js";
 

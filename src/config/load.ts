@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readYamlSource } from "../yaml-source.js";
 import { type Config, configSchema } from "./schema.js";
-import { readYamlSource } from "./yaml-source.js";
 
 /** A configuration that cannot be used; the message names the file, line and key. */
 export class ConfigError extends Error {

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import type { Logger } from "../log.js";
-import { PRIVATE_DIR, PRIVATE_FILE } from "../store/file-modes.js";
 import type { HealthStatus } from "./status.js";
 
 export interface HealthWriterOptions {

@@ -2,7 +2,7 @@ import type { Subscription } from "rxjs";
 import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
-import type { RulesRuntime } from "../rules/engine/runtime.js";
+import type { RulesRuntime } from "../ports/rules.js";
 import { dayOf } from "../telemetry/days.js";
 import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";

@@ -1,6 +1,6 @@
 import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
-import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../rules/engine/runtime.js";
+import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../ports/rules.js";
 import type { Reading } from "../telemetry/readings.js";
 import type { Origin } from "./discovery.js";
 import { oversized } from "./payload-limit.js";

@@ -1,4 +1,4 @@
-import type { CheapWindow, Prices, RuleStatus } from "../rules/engine/runtime.js";
+import type { CheapWindow, Prices, RuleStatus } from "../ports/rules.js";
 import { switchKey } from "./rules-discovery.js";
 
 type Value = string | number | boolean | null;

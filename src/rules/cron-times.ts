@@ -1,5 +1,5 @@
 import { parse } from "node-cron";
-import { MINUTE_MS, wallClock } from "./local-time.js";
+import { MINUTE_MS, wallClock } from "../time/local-time.js";
 
 /**
  * The minutes in [from, to) at which a cron expression fires on the local clock (node-cron's

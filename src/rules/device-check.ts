@@ -1,7 +1,7 @@
-import { readYamlSource } from "../config/yaml-source.js";
 import { findPreset, presetProblems } from "../control/preset-rules.js";
 import { checkSetting } from "../control/setting-rules.js";
 import type { Inventory } from "../telemetry/inventory.js";
+import { readYamlSource } from "../yaml-source.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
 import { defaultInverter, settingId } from "./engine/intents.js";
 import type { LoadedRules } from "./load.js";

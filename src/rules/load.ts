@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { readYamlSource } from "../config/yaml-source.js";
+import { readYamlSource } from "../yaml-source.js";
 import { type RulesFile, rulesFileSchema } from "./schema.js";
 
 /** A rules file that cannot be used; each problem names the file and line. */

@@ -1,7 +1,7 @@
+import { HOUR_MS, localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
 import { actionKind } from "./action-schema.js";
 import { cronTimes } from "./cron-times.js";
 import { planRuleWindows } from "./engine/windows.js";
-import { HOUR_MS, localClockText, localDateTimeText, SLOT_MS } from "./local-time.js";
 import type { Interval } from "./planner.js";
 import type { Action, Rule, RulesFile, Trigger } from "./schema.js";
 import { isWindowTrigger, triggerKind } from "./schema.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { duration } from "../config/duration.js";
+import { duration } from "../time/duration.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
 
 /** A time-of-use zone: every field given must match; the last matching zone of the list wins. */

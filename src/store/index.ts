@@ -1,7 +1,7 @@
+export { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 export type { AuditLog } from "./audit-log.js";
 export type { AuditEntry, AuditEntryInput, AuditQuery } from "./audit-schema.js";
 export { StoreError, type StoreErrorKind } from "./errors.js";
-export { PRIVATE_DIR, PRIVATE_FILE } from "./file-modes.js";
 export { hasCadence, type StoreHistory } from "./history.js";
 export { DataError } from "./history-codec.js";
 export { type Cell, flattenRecord, historyColumns } from "./history-columns.js";

@@ -1,9 +1,9 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, toStoreError } from "./errors.js";
-import { PRIVATE_DIR, PRIVATE_FILE } from "./file-modes.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";

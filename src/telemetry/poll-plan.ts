@@ -1,6 +1,6 @@
 import type { Inventory } from "./inventory.js";
+import type { PollConfig } from "./poll-config.js";
 import type { Resource } from "./resource.js";
-import type { PollConfig } from "./telemetry.js";
 
 /**
  * Share of the budget's live allowance that planned polls may fill. The rest is for what

@@ -18,22 +18,15 @@ import type { HistoryRecord } from "../store/history-types.js";
 import { ChangeFilter } from "./changes.js";
 import { Health } from "./health.js";
 import type { Inventory } from "./inventory.js";
+import type { PollConfig } from "./poll-config.js";
 import { type Outcome, pollLoop } from "./poll-loop.js";
 import { describePlan, POLL_SHARE, type PollPlan, planPolls } from "./poll-plan.js";
 import type { Reading } from "./readings.js";
 import { buildResources } from "./resources/index.js";
 
-const MINUTE = 60_000;
+export type { PollConfig };
 
-/** Poll intervals in ms; the `poll` section of the configuration. */
-export interface PollConfig {
-  readonly inverter: number;
-  readonly meter: number;
-  readonly ems: number;
-  readonly ev_charger: number;
-  readonly events: number;
-  readonly smart_device: number;
-}
+const MINUTE = 60_000;
 
 export interface TelemetryOptions {
   readonly client: CloudClient;

@@ -5,7 +5,7 @@ import {
   demoEntityReference,
   ENTITY_REFERENCE_HEADER,
   type EntityRow,
-} from "../../src/homeassistant/entity-reference.js";
+} from "../../scripts/entity-reference-model.js";
 
 describe("docs/entities.md", () => {
   let doc = "";

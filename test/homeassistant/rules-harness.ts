@@ -5,14 +5,7 @@ import { ControlGate } from "../../src/control/index.js";
 import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import type { RulesClock } from "../../src/homeassistant/rules-entities.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import type {
-  CheapWindow,
-  Prices,
-  RuleEvent,
-  RuleRunResult,
-  RuleStatus,
-  RulesRuntime,
-} from "../../src/rules/engine/runtime.js";
+import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
 import type { Reading } from "../../src/telemetry/readings.js";
 import type { TestBroker } from "../helpers/broker.js";

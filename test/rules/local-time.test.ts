@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localDay, localToUtc, nextLocalTime, wallClock } from "../../src/rules/local-time.js";
+import { localDay, localToUtc, nextLocalTime, wallClock } from "../../src/time/local-time.js";
 import { iso, utc } from "./helpers.js";
 
 const LONDON = "Europe/London";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { nextLocalTime } from "../../src/rules/local-time.js";
 import { planBattery, planEv, planWindow } from "../../src/rules/planner.js";
 import { AgileTariff, type Rate, ZonesTariff } from "../../src/rules/tariffs/index.js";
+import { nextLocalTime } from "../../src/time/local-time.js";
 import { iso, utc } from "./helpers.js";
 
 const HOUR = 3_600_000;

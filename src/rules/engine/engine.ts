@@ -3,18 +3,6 @@ import { pino } from "pino";
 import { asyncScheduler, Observable, Subject, type Subscription } from "rxjs";
 import { prepareRestore, restorePlan } from "../../control/index.js";
 import type { Logger } from "../../log.js";
-import type { RuleObligation } from "../../store/index.js";
-import { cronTimes } from "../cron-times.js";
-import { HOUR_MS, localClockText, localDateTimeText } from "../local-time.js";
-import type { Interval } from "../planner.js";
-import type { Rule } from "../schema.js";
-import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
-import { AgileTariff } from "../tariffs/index.js";
-import type { TemplateContext } from "../templates.js";
-import { Claims } from "./claims.js";
-import { type Intent, intentOf, snapshotName } from "./intents.js";
-import { conditionHolds, type LiveState, nextState, stateHolds, triggerState } from "./live-state.js";
-import type { RulesOptions } from "./options.js";
 import type {
   CheapWindow,
   Prices,
@@ -24,7 +12,19 @@ import type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
-} from "./runtime.js";
+} from "../../ports/rules.js";
+import type { RuleObligation } from "../../store/index.js";
+import { HOUR_MS, localClockText, localDateTimeText } from "../../time/local-time.js";
+import { cronTimes } from "../cron-times.js";
+import type { Interval } from "../planner.js";
+import type { Rule } from "../schema.js";
+import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
+import { AgileTariff } from "../tariffs/index.js";
+import type { TemplateContext } from "../templates.js";
+import { Claims } from "./claims.js";
+import { type Intent, intentOf, snapshotName } from "./intents.js";
+import { conditionHolds, type LiveState, nextState, stateHolds, triggerState } from "./live-state.js";
+import type { RulesOptions } from "./options.js";
 import { type Timers, timersOn } from "./timers.js";
 import { type PlannedWindow, planRuleWindows } from "./windows.js";
 

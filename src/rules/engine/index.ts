@@ -1,9 +1,9 @@
 import { RulesEngine } from "./engine.js";
 import type { RulesOptions } from "./options.js";
 
+export type * from "../../ports/rules.js";
 export { RulesEngine } from "./engine.js";
 export type { RulesGate, RulesOptions } from "./options.js";
-export type * from "./runtime.js";
 
 /**
  * Starts the rules: restores what windows that ended while the daemon was down changed, plans

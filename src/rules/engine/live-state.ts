@@ -1,5 +1,5 @@
 import type { Reading } from "../../telemetry/readings.js";
-import { parseClock, wallClock } from "../local-time.js";
+import { parseClock, wallClock } from "../../time/local-time.js";
 import type { Condition, Trigger } from "../schema.js";
 import { DAY_NAMES } from "../schema-common.js";
 import { inHours } from "../tariffs/index.js";

@@ -1,4 +1,4 @@
-import { HOUR_MS, nextLocalTime } from "../local-time.js";
+import { HOUR_MS, nextLocalTime } from "../../time/local-time.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "../planner.js";
 import type { Rule, RulesFile } from "../schema.js";
 import { tariffOf } from "../schema.js";

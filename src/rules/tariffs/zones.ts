@@ -1,4 +1,4 @@
-import { parseClock, wallClock } from "../local-time.js";
+import { parseClock, wallClock } from "../../time/local-time.js";
 import { DAY_NAMES } from "../schema-common.js";
 import type { Zone } from "../tariff-schema.js";
 import { type Rate, sampledRates, type Tariff } from "./tariff.js";

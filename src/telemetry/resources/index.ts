@@ -1,7 +1,7 @@
 import { Subject } from "rxjs";
 import type { Inventory } from "../inventory.js";
+import type { PollConfig } from "../poll-config.js";
 import type { Resource, ResourceContext } from "../resource.js";
-import type { PollConfig } from "../telemetry.js";
 import { emsResource } from "./ems.js";
 import { evChargerResources } from "./ev-charger.js";
 import { eventsResource } from "./events.js";

@@ -1,12 +1,12 @@
-import { CloudClient } from "../cloud/client.js";
-import { bridgeDiscoveryMessages } from "../health/bridge-discovery.js";
-import { startSimulator } from "../simulator/index.js";
-import { discoverInventory } from "../telemetry/discover.js";
-import { type Device, devicesOf, type Inventory } from "../telemetry/inventory.js";
-import type { DiscoveryMessage } from "./discovery.js";
-import { type EntityDef, entitiesFor } from "./entities/index.js";
-import { rulesDiscoveryMessages } from "./rules-discovery.js";
-import { Topics } from "./topics.js";
+import { CloudClient } from "../src/cloud/client.js";
+import { bridgeDiscoveryMessages } from "../src/health/bridge-discovery.js";
+import { startSimulator } from "../src/simulator/index.js";
+import { discoverInventory } from "../src/telemetry/discover.js";
+import { type Device, devicesOf, type Inventory } from "../src/telemetry/inventory.js";
+import type { DiscoveryMessage } from "../src/homeassistant/discovery.js";
+import { type EntityDef, entitiesFor } from "../src/homeassistant/entities/index.js";
+import { rulesDiscoveryMessages } from "../src/homeassistant/rules-discovery.js";
+import { Topics } from "../src/homeassistant/topics.js";
 
 /** One line of the reference: an entity, or a numbered family of them (`numbers` set). */
 export interface EntityRow {

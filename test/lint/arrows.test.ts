@@ -1,0 +1,71 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+/**
+ * The project's own biome.json, run by the project's own Biome on a small tree of files: the
+ * linter must refuse a forbidden arrow and a cycle, and pass an allowed import.
+ */
+const ROOT = join(import.meta.dirname, "../..");
+const BIOME = join(ROOT, "node_modules/.bin/biome");
+let dir: string | undefined;
+
+function lint(files: Readonly<Record<string, string>>): { status: number | null; output: string } {
+  dir = mkdtempSync(join(tmpdir(), "e2m-arrows-"));
+  const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8")) as Record<string, unknown>;
+  delete config.$schema;
+  writeFileSync(join(dir, "biome.json"), JSON.stringify(config));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const run = spawnSync(BIOME, ["lint", "--colors=off", "src"], { cwd: dir, encoding: "utf8" });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe("the linter enforces the folders' arrows", () => {
+  it("refuses store/ importing cloud/, naming the arrow", () => {
+    const result = lint({
+      "src/cloud/client.ts": "export const client = 1;\n",
+      "src/store/open.ts": 'import { client } from "../cloud/client.js";\n\nexport const opened = client;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("store/ may not import cloud/");
+  });
+
+  it("refuses homeassistant/ importing rules/: the Home Assistant side reads the rules through ports/", () => {
+    const result = lint({
+      "src/rules/engine.ts": "export const engine = 1;\n",
+      "src/homeassistant/rules.ts": 'import { engine } from "../rules/engine.js";\n\nexport const shown = engine;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("homeassistant/ may not import rules/");
+  });
+
+  it("refuses an import cycle, even of types", () => {
+    const result = lint({
+      "src/telemetry/a.ts": 'import type { B } from "./b.js";\n\nexport type A = { b?: B };\n',
+      "src/telemetry/b.ts": 'import type { A } from "./a.js";\n\nexport type B = { a?: A };\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("noImportCycles");
+  });
+
+  it("passes an allowed arrow (rules/ reading store/) and the leaves", () => {
+    const result = lint({
+      "src/store/open.ts": "export const opened = 1;\n",
+      "src/time/local-time.ts": "export const zone = 1;\n",
+      "src/rules/read.ts":
+        'import { opened } from "../store/open.js";\nimport { zone } from "../time/local-time.js";\n\nexport const read = opened + zone;\n',
+    });
+    expect(result.output).not.toContain("may not import");
+    expect(result.status).toBe(0);
+  });
+});
