@@ -5,6 +5,7 @@ export { StartupError, StartupStopped };
 import { type Observable, Subject, tap } from "rxjs";
 import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
 import { loadDaemonRules, startDaemonRules } from "./app-rules.js";
+import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
@@ -180,7 +181,14 @@ export async function startApp(
     bridge.addRepublisher(() => bridgeStatus.publishAll(), bridgeNode(topics));
     // The rules see every reading the bridge sees, from the first, across telemetry restarts.
     const readings = new Subject<Reading>();
-    readings.subscribe((reading) => bridgeStatus.reading(reading));
+    const bus = new EventBus(({ event, owner, error }) =>
+      logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
+    );
+    readings.subscribe((reading) =>
+      reading.kind === "availability" ? bus.emit("availability", reading) : bus.emit("reading", reading),
+    );
+    bus.on("reading", "health", (reading) => bridgeStatus.reading(reading));
+    bus.on("availability", "health", (reading) => bridgeStatus.reading(reading));
     const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
     stack.push(() => bridge.stop(BRIDGE_STOP_MS));
     await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound).catch((error: unknown) => {

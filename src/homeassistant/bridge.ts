@@ -69,7 +69,7 @@ export class HomeAssistantBridge {
   private readonly available = new Map<string, boolean>();
   private readonly details = new Map<string, DeviceDetails>();
   /** Keys each device has reported a value for; entities that need data follow it. */
-  private readonly seen = new Map<string, Set<string>>();
+  private readonly seen = new Map<string, ReadonlySet<string>>();
   /**
    * Each device's state keys, worked out once per change of what they depend on (the device,
    * its layout, the keys it reported): a fleet's readings would otherwise rebuild every
@@ -378,20 +378,19 @@ export class HomeAssistantBridge {
     if (dongle) this.applyState(dongle.device, dongle.values);
   }
 
-  /** Records which keys the device reported a value for; true when one is new. */
+  /**
+   * Records which keys the device reported a value for; true when one is new. The sets are
+   * shared between devices that reported the same keys (a fleet's inverters of one model).
+   */
   private noteReported(id: string, values: Readonly<Record<string, StateValue>>): boolean {
-    let seen = this.seen.get(id);
-    if (!seen) {
-      seen = new Set();
-      this.seen.set(id, seen);
+    const seen = this.seen.get(id) ?? NO_KEYS;
+    const added = Object.entries(values).filter(([key, value]) => value !== null && !seen.has(key));
+    if (added.length === 0) {
+      if (!this.seen.has(id)) this.seen.set(id, seen);
+      return false;
     }
-    let added = false;
-    for (const [key, value] of Object.entries(values)) {
-      if (value === null || seen.has(key)) continue;
-      seen.add(key);
-      added = true;
-    }
-    return added;
+    this.seen.set(id, internKeySet([...seen, ...added.map(([key]) => key)]));
+    return true;
   }
 
   /**
@@ -567,6 +566,20 @@ export class HomeAssistantBridge {
 function evModesOf(data: unknown): readonly string[] | undefined {
   const mode = (data as { "change-mode"?: { available?: unknown } } | undefined)?.["change-mode"];
   return Array.isArray(mode?.available) ? mode.available.filter((m): m is string => typeof m === "string") : undefined;
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+const keySets = new Map<string, ReadonlySet<string>>();
+
+/** One set for every device that reported exactly these keys. */
+function internKeySet(keys: readonly string[]): ReadonlySet<string> {
+  const signature = [...keys].sort().join("\n");
+  let set = keySets.get(signature);
+  if (!set) {
+    set = new Set(keys);
+    keySets.set(signature, set);
+  }
+  return set;
 }
 
 /** Devices whose discovery configs are sent at the same time during a full announcement. */

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { EventBus, type HandlerFailure } from "../../src/bus.js";
+
+const reading = (serial: string) =>
+  ({ kind: "inverter.events", serial, at: 1, active: [], latest: undefined }) as const;
+
+describe("the daemon's event bus", () => {
+  it("calls every handler in the order they subscribed, and one that throws does not stop the others", () => {
+    const failures: Parameters<HandlerFailure>[0][] = [];
+    const bus = new EventBus((failure) => failures.push(failure));
+    const seen: string[] = [];
+    bus.on("reading", "first", (r) => void seen.push(`first ${"serial" in r ? r.serial : ""}`));
+    bus.on("reading", "broken", () => {
+      throw new Error("boom");
+    });
+    bus.on("reading", "last", (r) => void seen.push(`last ${"serial" in r ? r.serial : ""}`));
+    bus.emit("reading", reading("A"));
+    expect(seen).toEqual(["first A", "last A"]);
+    expect(failures).toMatchObject([{ event: "reading", owner: "broken" }]);
+    expect(failures[0]?.error).toEqual(new Error("boom"));
+  });
+
+  it("reports a handler's rejected promise instead of leaving it unhandled", async () => {
+    const failures: string[] = [];
+    const bus = new EventBus(({ owner }) => failures.push(owner));
+    bus.on("reading", "async", async () => {
+      throw new Error("later");
+    });
+    bus.emit("reading", reading("A"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failures).toEqual(["async"]);
+  });
+
+  it("unsubscribes one handler, or every handler of a feature that stops", () => {
+    const bus = new EventBus(() => undefined);
+    const seen: string[] = [];
+    const off = bus.on("reading", "a", () => void seen.push("a"));
+    bus.on("reading", "b", () => void seen.push("b"));
+    bus.on("availability", "b", () => void seen.push("b-availability"));
+    off();
+    bus.emit("reading", reading("A"));
+    expect(seen).toEqual(["b"]);
+    bus.removeAll("b");
+    bus.emit("reading", reading("A"));
+    bus.emit("availability", { kind: "availability", device: "a", at: 1, available: true, reason: "" });
+    expect(seen).toEqual(["b"]);
+    expect(bus.listeners("reading")).toBe(0);
+  });
+});
