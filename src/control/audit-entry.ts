@@ -1,5 +1,6 @@
 import type { AuditEntryInput } from "../store/index.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
+import { actionTarget, type DeviceAction, type DeviceActionOutcome } from "./device-action.js";
 
 export function targetOf(request: ChangeRequest): { kind: "inverter" | "ev_charger"; id: string; action: string } {
   switch (request.kind) {
@@ -19,7 +20,26 @@ export function auditEntry(
   outcome: ChangeOutcome,
   at: number,
 ): AuditEntryInput {
-  const target = targetOf(request);
+  return auditRow(targetOf(request), request, requester, outcome, at);
+}
+
+/** The audit row of a device action (snapshot, preset profile, notification, smart-device data). */
+export function actionAuditEntry(
+  action: DeviceAction,
+  requester: Requester,
+  outcome: DeviceActionOutcome,
+  at: number,
+): AuditEntryInput {
+  return auditRow(actionTarget(action), action, requester, { ...outcome, verified: false, skipped: false }, at);
+}
+
+function auditRow(
+  target: { readonly kind: string; readonly id: string; readonly action: string },
+  request: unknown,
+  requester: Requester,
+  outcome: ChangeOutcome,
+  at: number,
+): AuditEntryInput {
   return {
     at,
     source: requester.source,

@@ -3,7 +3,7 @@ import { pino } from "pino";
 import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
-import { auditEntry, targetOf } from "./audit-entry.js";
+import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
@@ -159,22 +159,12 @@ export class ControlGate {
     const target = actionTarget(action);
     return this.queue.run(`${target.kind}:${target.id}`, async () => {
       const outcome = await this.decideAction(action, options.signal);
-      this.write(
-        {
-          at: this.now(),
-          source: requester.source,
-          ...(requester.name === undefined ? {} : { requesterName: requester.name }),
-          targetKind: target.kind,
-          target: target.id,
-          action: target.action,
-          request: JSON.parse(JSON.stringify(action)) as AuditEntryInput["request"],
-          ok: outcome.ok,
-          verified: false,
-          skipped: false,
-          message: outcome.message,
-        },
-        { ok: outcome.ok, verified: false, skipped: false, message: outcome.message },
-      );
+      this.write(actionAuditEntry(action, requester, outcome, this.now()), {
+        ok: outcome.ok,
+        verified: false,
+        skipped: false,
+        message: outcome.message,
+      });
       return outcome;
     });
   }
