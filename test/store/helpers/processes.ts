@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -41,13 +45,46 @@ export interface ChildOpenResult {
   readonly message?: string;
 }
 
-/** Runs openStore in a child process, as another user when given (root ignores file modes). */
+/**
+ * Runs openStore in a child process, as another user when given (root ignores file modes). That
+ * user may not be able to enter the checkout (a clone in a directory only root can enter), so
+ * the child then runs from a copy of its own: the script bundled, and better-sqlite3 beside it.
+ */
 export function openStoreInChild(path: string, user?: { uid: number; gid: number }): ChildOpenResult {
-  const result = spawnSync(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL("./open-store-child.ts", import.meta.url)), path],
-    { cwd: ROOT, encoding: "utf8", ...(user ?? {}) },
-  );
+  const child = fileURLToPath(new URL("./open-store-child.ts", import.meta.url));
+  if (!user) return runChild(process.execPath, ["--import", "tsx", child, path], { cwd: ROOT });
+  const dir = mkdtempSync(join(tmpdir(), "e2m-store-child-"));
+  try {
+    buildSync({
+      entryPoints: [child],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: join(dir, "child.mjs"),
+      external: ["better-sqlite3"],
+      logLevel: "error",
+    });
+    for (const name of ["better-sqlite3", "bindings", "file-uri-to-path"])
+      cpSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), { recursive: true });
+    readableByAll(dir);
+    return runChild(process.execPath, [join(dir, "child.mjs"), path], { cwd: dir, ...user });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runChild(
+  command: string,
+  args: string[],
+  options: { cwd: string; uid?: number; gid?: number },
+): ChildOpenResult {
+  const result = spawnSync(command, args, { ...options, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`the child failed (${result.status}): ${result.stderr}`);
   return JSON.parse(result.stdout) as ChildOpenResult;
+}
+
+function readableByAll(path: string): void {
+  const directory = statSync(path).isDirectory();
+  chmodSync(path, directory ? 0o755 : 0o644);
+  if (directory) for (const entry of readdirSync(path)) readableByAll(join(path, entry));
 }
