@@ -242,11 +242,8 @@ export class RateBudget {
     const now = this.now();
     const head = this.waiters[0];
     // Held back by the grants of the last window: wake when the oldest of them leaves it.
-    const oldest = this.granted[0];
-    const heldUntil =
-      head && oldest !== undefined && this.grantedWithin(now) >= this.allowedFor(head.priority)
-        ? (this.granted[0] ?? oldest) + this.windowMs
-        : 0;
+    const held = head !== undefined && this.grantedWithin(now) >= this.allowedFor(head.priority);
+    const heldUntil = held ? (this.granted[0] ?? now) + this.windowMs : 0;
     const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0, heldUntil);
     // With no window end known yet, an answer in flight will call drain() when it settles.
     if (wakeAt <= now) return;

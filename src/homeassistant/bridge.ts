@@ -307,11 +307,7 @@ export class HomeAssistantBridge {
   private async sendDiscovery(force: boolean): Promise<void> {
     const inventory = this.inventory;
     if (!this.options.discovery || !inventory) return;
-    const context = {
-      topics: this.options.topics,
-      origin: this.options.origin,
-      details: (id: string) => this.detailsFor(id),
-    };
+    const context = this.discoveryContext();
     const keep = new Set<string>();
     const groups: { id: string; messages: () => DiscoveryMessage[] }[] = [];
     for (const inverter of inventory.inverters) {
@@ -335,6 +331,15 @@ export class HomeAssistantBridge {
     await Promise.all(inFlight);
     if (this.stopped) return;
     await this.discovery.prune(keep);
+  }
+
+  /** What discovery messages are built with: the topics, the origin, and each device's details. */
+  private discoveryContext() {
+    return {
+      topics: this.options.topics,
+      origin: this.options.origin,
+      details: (id: string) => this.detailsFor(id),
+    };
   }
 
   /** What the catalogue knows of a device: its layout, and which keys it has reported. */
@@ -429,11 +434,7 @@ export class HomeAssistantBridge {
         this.discoveryDue.delete(id);
         const device = this.devices.get(id);
         if (this.stopped || !this.options.discovery || !this.inventory || !device) continue;
-        const messages = deviceDiscoveryMessages(device, this.inventory, {
-          topics: this.options.topics,
-          origin: this.options.origin,
-          details: (one) => this.detailsFor(one),
-        });
+        const messages = deviceDiscoveryMessages(device, this.inventory, this.discoveryContext());
         await this.discovery.sync(messages, false, id);
       }
     } finally {
