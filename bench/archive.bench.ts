@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { archiveAccount } from "../src/archive/index.js";
 import { CloudClient, RateBudget } from "../src/cloud/index.js";
+import { archiveAccount } from "../src/history/index.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { openStore } from "../src/store/index.js";
 

@@ -1,8 +1,10 @@
-import type { Observable } from "rxjs";
+import { Observable } from "rxjs";
 import { StartupError } from "./app-errors.js";
+import type { EventBus } from "./bus.js";
 import type { CloudClient } from "./cloud/index.js";
 import type { Config } from "./config/index.js";
 import type { ControlGate } from "./control/index.js";
+import type { Feature } from "./feature.js";
 import type { Logger } from "./log.js";
 // Only types at the top: the rules are loaded when a configuration names them.
 import type { RulesEngine } from "./rules/engine/index.js";
@@ -77,4 +79,41 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
   const names = engine.list().map((rule) => rule.name);
   logger.info({ rules: loaded.file, names, dryRun: config.dry_run || loaded.rules.dry_run }, "tariff rules running");
   return engine;
+}
+
+export interface RulesFeatureOptions extends Omit<DaemonRulesOptions, "readings$" | "inventory"> {
+  readonly bus: EventBus;
+  readonly inventory: () => Inventory;
+  /** The rules start once the devices are announced, and are shown to Home Assistant after them. */
+  readonly after: () => Promise<void>;
+  readonly attach: (engine: RulesEngine) => Promise<void>;
+}
+
+/** The tariff rules as a feature: they read readings from the bus and change devices through the gate. */
+export function rulesFeature(options: RulesFeatureOptions): Feature {
+  const { bus } = options;
+  const name = "rules";
+  const readings$ = new Observable<Reading>((subscriber) => {
+    const off = [
+      bus.on("reading", name, (reading) => subscriber.next(reading)),
+      bus.on("availability", name, (reading) => subscriber.next(reading)),
+    ];
+    return () => {
+      for (const unsubscribe of off) unsubscribe();
+    };
+  });
+  let engine: RulesEngine | undefined;
+  return {
+    name,
+    async start() {
+      if (!options.loaded) return;
+      await options.after();
+      engine = await startDaemonRules({ ...options, inventory: options.inventory(), readings$ });
+      if (engine) await options.attach(engine);
+    },
+    async stop() {
+      bus.removeAll(name);
+      await engine?.stop();
+    },
+  };
 }

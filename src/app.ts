@@ -2,25 +2,27 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
 
-import { type Observable, Subject, tap } from "rxjs";
-import { type DaemonHistory, startDaemonHistory } from "./app-history.js";
-import { loadDaemonRules, startDaemonRules } from "./app-rules.js";
+import { loadDaemonRules, rulesFeature } from "./app-rules.js";
 import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
 import { ControlGate } from "./control/index.js";
+import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
+import { healthFeature } from "./health/feature.js";
 import { healthFilePath, startHealthWriter } from "./health/index.js";
-import { type BridgeStatus, startBridgeStatus } from "./health/mqtt-bridge.js";
+import { historyFeature } from "./history/index.js";
 import { HomeAssistantBridge } from "./homeassistant/bridge.js";
+import { homeAssistantFeature } from "./homeassistant/feature.js";
 import { MqttRefusedError } from "./homeassistant/mqtt-connection.js";
 import { type MqttTls, MqttTlsFileError, readMqttTls } from "./homeassistant/mqtt-tls.js";
 import { Topics } from "./homeassistant/topics.js";
 import type { LogFeed, Logger } from "./log.js";
-import { type HistoryRecord, openStore, type Store } from "./store/index.js";
-import { discoverInventory, type Reading, startTelemetry } from "./telemetry/index.js";
-import { deviceId, devicesOf, type Inventory } from "./telemetry/inventory.js";
+import { openStore, type Store } from "./store/index.js";
+import { telemetryFeature } from "./telemetry/feature.js";
+import { discoverInventory, type Inventory } from "./telemetry/index.js";
+import { inventoryFeature } from "./telemetry/inventory-feature.js";
 
 export interface App {
   readonly inventory: Inventory;
@@ -82,15 +84,16 @@ export async function startApp(
     alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
-    const health = startHealthWriter({ file: healthFilePath(config.store.path), logger });
-    stack.push(async () => health.stop());
+    const healthFile = startHealthWriter({ file: healthFilePath(config.store.path), logger });
+    stack.push(async () => healthFile.stop());
 
-    let status: BridgeStatus | undefined;
+    // Features talk through the bus; a handler that fails is logged and the others go on.
+    const bus = new EventBus(({ event, owner, error }) =>
+      logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
+    );
+    bus.on("cloudRequest", "health-file", (request) => healthFile.cloudRequest(request.status));
     const client = new CloudClient({
-      onRequest: (event) => {
-        health.cloudRequest(event.status);
-        status?.cloudRequest(event.status);
-      },
+      onRequest: (event) => bus.emit("cloudRequest", { status: event.status }),
       baseUrl: cloud.url,
       token: cloud.token,
       context: config.cloud.context,
@@ -107,44 +110,30 @@ export async function startApp(
     stack.push(async () => client.close());
     alive();
     await checkToken(client);
-    let inventory = await discoverInventory(client, { logger });
+    const devices = inventoryFeature({
+      client,
+      bus,
+      first: await discoverInventory(client, { logger }),
+      everyMs: config.poll.inventory,
+      logger,
+    });
+    const inventory = (): Inventory => devices.current;
     alive();
     const gate = new ControlGate({
       client,
       audit: store?.audit ?? loggingAudit(logger),
       devices: {
         inverter: (serial) =>
-          inventory.inverters.find((i) => i.serial === serial) ?? inventory.ems.find((e) => e.serial === serial),
-        charger: (uuid) => inventory.evChargers.find((c) => c.uuid === uuid),
+          inventory().inverters.find((i) => i.serial === serial) ?? inventory().ems.find((e) => e.serial === serial),
+        charger: (uuid) => inventory().evChargers.find((c) => c.uuid === uuid),
       },
       logger,
     });
     // Before the store closes: a write still waiting for its late answer is given up and recorded.
     stack.push(() => gate.stop());
-    const history: DaemonHistory | undefined =
-      store && startDaemonHistory(config, client, store, () => inventory, logger);
-    if (history) {
-      // The backfill is background work: aborted the moment a stop begins, awaited in turn.
-      halts.push(() => void history.stop());
-      stack.push(() => history.stop());
-      history.inventoryRead(inventory);
-    }
-    const telemetryFor = (current: Inventory) =>
-      startTelemetry({
-        client,
-        inventory: current,
-        poll: config.poll,
-        logger,
-        ...(history
-          ? {
-              onHistory: (records: readonly HistoryRecord[]) => history.record(records),
-              onAvailability: outageWatcher(() => history.deviceBack()),
-            }
-          : {}),
-      });
-    let telemetry = telemetryFor(inventory);
-    stack.push(async () => telemetry.stop());
+
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
+    const telemetry = telemetryFeature({ client, poll: config.poll, bus, inventory, logger });
     const bridge = new HomeAssistantBridge({
       mqtt: {
         url: mqttUrl,
@@ -162,88 +151,54 @@ export async function startApp(
       logger,
       refresh: (id) => telemetry.refresh(id),
     });
-    const bridgeStatus = startBridgeStatus({
-      version,
-      config,
-      cloud,
-      topics,
-      origin: { ...ORIGIN, sw_version: version },
-      publish: (topic, payload, retain) => bridge.publish(topic, payload, retain),
-      connected: () => bridge.connected,
-      budget: () => client.http.budget.state(),
-      inventory: () => inventory,
-      store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
-      rules: rulesFile !== undefined,
-      ...(options.feed ? { feed: options.feed } : {}),
+    const history = store && historyFeature({ config, client, store, bus, inventory, logger });
+    const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
+    const health = healthFeature({
+      bus,
+      status: {
+        version,
+        config,
+        cloud,
+        topics,
+        origin: { ...ORIGIN, sw_version: version },
+        publish: (topic, payload, retain) => bridge.publish(topic, payload, retain),
+        connected: () => bridge.connected,
+        budget: () => client.http.budget.state(),
+        inventory,
+        store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
+        rules: rulesFile !== undefined,
+        ...(options.feed ? { feed: options.feed } : {}),
+      },
+      republishOn: (status) => bridge.addRepublisher(() => status.publishAll(), bridgeNode(topics)),
     });
-    status = bridgeStatus;
-    stack.push(async () => bridgeStatus.stop());
-    bridge.addRepublisher(() => bridgeStatus.publishAll(), bridgeNode(topics));
-    // The rules see every reading the bridge sees, from the first, across telemetry restarts.
-    const readings = new Subject<Reading>();
-    const bus = new EventBus(({ event, owner, error }) =>
-      logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
-    );
-    readings.subscribe((reading) =>
-      reading.kind === "availability" ? bus.emit("availability", reading) : bus.emit("reading", reading),
-    );
-    bus.on("reading", "health", (reading) => bridgeStatus.reading(reading));
-    bus.on("availability", "health", (reading) => bridgeStatus.reading(reading));
-    const relayed = (source: Observable<Reading>) => source.pipe(tap((reading) => readings.next(reading)));
-    stack.push(() => bridge.stop(BRIDGE_STOP_MS));
-    await bridge.start(inventory, relayed(telemetry.readings$), telemetry.firstRound).catch((error: unknown) => {
-      throw error instanceof MqttRefusedError ? new StartupError(error.message, 2) : error;
-    });
-    alive();
-    const rules = await startDaemonRules({
+    const rules = rulesFeature({
       config,
       loaded: rulesFile,
       client,
       gate,
       store,
+      bus,
       inventory,
-      readings$: readings,
       logger,
+      after: () => homeAssistant.announced,
+      attach: (engine) => bridge.attachRules(engine, { timeZone: engine.timeZone }),
     });
-    if (rules) {
-      stack.push(() => rules.stop());
+    // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
+    // they say is missed; stopped in reverse.
+    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, telemetry, rules, devices];
+    for (const feature of features) {
+      if (feature.halt) halts.push(() => feature.halt?.());
+      stack.push(async () => feature.stop());
+      await startFeature(feature);
       alive();
-      await bridge.attachRules(rules, { timeZone: rules.timeZone });
     }
-    health.watchMqtt(() => bridge.connected);
-
-    // New and removed devices, and battery module data, come from the device lists.
-    const refresh = new AbortController();
-    const refreshInventory = async (): Promise<void> => {
-      logger.debug("refreshing the device lists");
-      try {
-        const next = await discoverInventory(client, { previous: inventory, logger, signal: refresh.signal });
-        const changedDevices = deviceSet(next) !== deviceSet(inventory);
-        inventory = next;
-        bridge.setInventory(next);
-        if (changedDevices) bridgeStatus.inventoryChanged();
-        history?.inventoryRead(next);
-        if (changedDevices) {
-          telemetry.stop();
-          telemetry = telemetryFor(next);
-          bridge.follow(relayed(telemetry.readings$));
-        }
-      } catch (error) {
-        if (!refresh.signal.aborted)
-          logger.warn({ err: (error as Error).message }, "could not refresh the device lists");
-      }
-    };
-    const timer = setInterval(() => void refreshInventory(), config.poll.inventory);
-    halts.push(() => {
-      clearInterval(timer);
-      refresh.abort();
-      telemetry.stop();
-    });
+    await homeAssistant.announced;
+    healthFile.watchMqtt(() => bridge.connected);
     alive();
     started = true;
     return {
       get inventory() {
-        return inventory;
+        return inventory();
       },
       cloudUrl: cloud.url,
       mqttUrl,
@@ -260,18 +215,13 @@ export async function startApp(
   }
 }
 
-/** Calls `back` when a device that had become unavailable is available again. */
-function outageWatcher(back: () => void): (reading: { device: string; available: boolean }) => void {
-  const down = new Set<string>();
-  return (reading) => {
-    if (!reading.available) down.add(reading.device);
-    else if (down.delete(reading.device)) back();
-  };
-}
-
-function deviceSet(inventory: Inventory): string {
-  const ids = devicesOf(inventory).map(deviceId);
-  return ids.sort().join(",");
+/** Starts a feature; a broker that refuses the connection is a configuration error (exit 2). */
+async function startFeature(feature: Feature): Promise<void> {
+  try {
+    await feature.start();
+  } catch (error) {
+    throw error instanceof MqttRefusedError ? new StartupError(error.message, 2) : error;
+  }
 }
 
 async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[]) {

@@ -8,6 +8,7 @@
  */
 import type { ChangeOutcome, ChangeRequest, Requester } from "./control/change.js";
 import type { RuleEvent, RuleStatus } from "./ports/rules.js";
+import type { Fetched } from "./telemetry/fetched.js";
 import type { Inventory } from "./telemetry/inventory.js";
 import type { Reading } from "./telemetry/readings.js";
 
@@ -26,6 +27,10 @@ export interface ChangeApplied {
 export interface DaemonEvents {
   /** A fresh piece of telemetry for one device. */
   readonly reading: DataReading;
+  /** What a poll fetched from the cloud, changed or not: the history's rows are made from it. */
+  readonly fetched: readonly Fetched[];
+  /** A cloud request finished: its HTTP status, or undefined when nothing answered. */
+  readonly cloudRequest: { readonly status: number | undefined };
   /** A device became available or unavailable (emitted on every poll's verdict, like MQTT's retained state). */
   readonly availability: AvailabilityReading;
   /** The device lists were read again; `devicesChanged` when devices came or went. */

@@ -7,6 +7,8 @@ export interface Feature {
   /** Short and stable: the bus names a failing handler by it, and logs use it. */
   readonly name: string;
   start(): Promise<void> | void;
+  /** Called the moment a stop begins, before any feature is stopped: abort background work. */
+  halt?(): void;
   /** Ends the feature's work and unsubscribes it; called once, in reverse order of start. */
   stop(): Promise<void> | void;
 }

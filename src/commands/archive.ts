@@ -1,3 +1,4 @@
+import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import {
   ARCHIVE_KINDS,
   type ArchiveKind,
@@ -7,8 +8,7 @@ import {
   isArchiveKind,
   isDay,
   progressView,
-} from "../archive/index.js";
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
+} from "../history/index.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface ArchiveCommandOptions {

@@ -1,4 +1,3 @@
-import type { Subscription } from "rxjs";
 import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
@@ -89,7 +88,6 @@ export class HomeAssistantBridge {
   private readonly rules: RulesEntities;
   private readonly abort = new AbortController();
   private readonly connection: MqttConnection;
-  private subscription: Subscription | undefined;
   private stopped = false;
   /** Commands being handled, so that stop() can let them finish. */
   private readonly inFlight = new Set<Promise<void>>();
@@ -138,7 +136,8 @@ export class HomeAssistantBridge {
   addRepublisher(republish: () => Promise<void>, discoveryNode?: string): void {
     this.republishers.push(republish);
     if (discoveryNode) this.ownedNodes.add(discoveryNode);
-    if (this.connection.connected) void republish();
+    // Before the announcement nothing is published: it runs then, with everything else.
+    if (this.announced && this.connection.connected) void republish();
   }
 
   /** Publishes on the bridge's connection; a failure is thrown to the caller, not logged. */
@@ -147,18 +146,23 @@ export class HomeAssistantBridge {
   }
 
   /**
-   * Connects, follows the readings, and announces the devices once `firstRound` settles (what
-   * is known at start-up has been read) or the time limit passes.
+   * Connects and announces the devices once `firstRound` settles (what is known at start-up has
+   * been read) or the time limit passes. Readings are handed in with reading().
    */
-  async start(
-    inventory: Inventory,
-    readings: { subscribe: (next: (r: Reading) => void) => Subscription },
-    firstRound: Promise<void> = Promise.resolve(),
-  ): Promise<void> {
+  async start(inventory: Inventory, firstRound: Promise<void> = Promise.resolve()): Promise<void> {
+    await this.connect(inventory);
+    await this.announceAfter(firstRound);
+  }
+
+  /** Takes the inventory and connects; what is known of the devices without data is published. */
+  async connect(inventory: Inventory): Promise<void> {
     this.setInventory(inventory);
     await this.connection.start();
     this.publishInventoryState();
-    this.follow(readings);
+  }
+
+  /** Announces the devices once `firstRound` settles or the time limit passes (see start()). */
+  async announceAfter(firstRound: Promise<void>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.options.announceWithinMs ?? 30_000);
@@ -187,12 +191,6 @@ export class HomeAssistantBridge {
   attachRules(runtime: RulesRuntime, options: Partial<AttachRulesOptions> = {}): Promise<void> {
     const timeZone = options.timeZone ?? this.inventory?.timezone ?? "Europe/London";
     return this.rules.attach(runtime, { ...options, timeZone });
-  }
-
-  /** Takes readings from a new telemetry (after the inventory changed). */
-  follow(readings: { subscribe: (next: (r: Reading) => void) => Subscription }): void {
-    this.subscription?.unsubscribe();
-    this.subscription = readings.subscribe((reading) => this.onReading(reading));
   }
 
   private publishInventoryState(): void {
@@ -255,7 +253,6 @@ export class HomeAssistantBridge {
     if (this.stopped) return;
     this.stopped = true;
     this.abort.abort();
-    this.subscription?.unsubscribe();
     this.rules.stop();
     const deadline = Date.now() + timeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -358,7 +355,9 @@ export class HomeAssistantBridge {
     return keys;
   }
 
-  private onReading(reading: Reading): void {
+  /** A reading or an availability verdict from telemetry: state, availability and the rules' counters. */
+  reading(reading: Reading): void {
+    if (this.stopped) return;
     this.rules.onReading(reading);
     if (reading.kind === "availability") {
       if (this.available.get(reading.device) === reading.available) return;

@@ -10,7 +10,6 @@ export type {
   RetentionRule,
   RetentionRules,
 } from "./history-retention.js";
-export { HistorySink } from "./history-sink.js";
 export {
   DOWNSAMPLED_KINDS,
   type FetchedDay,

@@ -1,6 +1,6 @@
 import type { Observable } from "rxjs";
 import type { CallOptions, CloudClient } from "../cloud/index.js";
-import type { HistoryRecord } from "../store/history-types.js";
+import type { Fetched } from "./fetched.js";
 import type { Reading } from "./readings.js";
 
 /** One thing polled on its own cadence, with its own backoff: e.g. one inverter's live data. */
@@ -26,8 +26,8 @@ export interface PollResult {
    * A device of `devices` left out is reachable as far as this resource knows.
    */
   readonly down?: Readonly<Record<string, string>>;
-  /** What this poll fetched, as history rows: the same answer feeds the state and the store. */
-  readonly history?: readonly HistoryRecord[];
+  /** What this poll fetched, for the history: the same answer feeds the state and the store. */
+  readonly fetched?: readonly Fetched[];
 }
 
 /** What the pipelines need to make requests. */

@@ -14,8 +14,8 @@ import {
 } from "rxjs";
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
-import type { HistoryRecord } from "../store/history-types.js";
 import { ChangeFilter } from "./changes.js";
+import type { Fetched } from "./fetched.js";
 import { Health } from "./health.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -37,8 +37,8 @@ export interface TelemetryOptions {
   readonly now?: () => number;
   /** Timers of the poll loops; asyncScheduler by default, a virtual one in tests. */
   readonly scheduler?: SchedulerLike;
-  /** Every poll's history rows, changed or not (writing them again changes nothing). */
-  readonly onHistory?: (records: readonly HistoryRecord[]) => void;
+  /** What every poll fetched, changed or not, for the history (writing it again changes nothing). */
+  readonly onFetched?: (fetched: readonly Fetched[]) => void;
   /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
   readonly onAvailability?: (reading: Extract<Reading, { kind: "availability" }>) => void;
   /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
@@ -99,8 +99,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
       }),
       mergeMap((outcome) => {
         const availability = health.record(outcome, now());
-        const history = outcome.ok ? outcome.result.history : undefined;
-        if (history && history.length > 0) options.onHistory?.(history);
+        const fetched = outcome.ok ? outcome.result.fetched : undefined;
+        if (fetched && fetched.length > 0) options.onFetched?.(fetched);
         for (const reading of availability) {
           logAvailability(logger, reading);
           if (reading.kind === "availability") options.onAvailability?.(reading);

@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { Subject } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControlGate } from "../../src/control/index.js";
 import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { discoverInventory, type Inventory, type Reading } from "../../src/telemetry/index.js";
+import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -68,7 +67,7 @@ describe("commands from Home Assistant: refusals", () => {
       logger,
       refresh: () => undefined,
     });
-    await bridge.start(inventory, new Subject<Reading>());
+    await bridge.start(inventory);
     const deadline = Date.now() + 10_000;
     while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
       if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");

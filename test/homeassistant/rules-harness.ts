@@ -112,7 +112,8 @@ export async function startBridge(broker: TestBroker, base: string) {
     refresh: () => undefined,
   });
   const readings = new Subject<Reading>();
-  await bridge.start(EMPTY, readings);
+  readings.subscribe((reading) => bridge.reading(reading));
+  await bridge.start(EMPTY);
   // start() resolves on connecting; the first publishing round follows, and ends with this line.
   const deadline = Date.now() + 10_000;
   while (!logLines.some((line) => line.includes('"published discovery and state"'))) {

@@ -3,6 +3,7 @@ import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
 import { RateBudget } from "../../src/cloud/rate-budget.js";
+import { fetchedRecords } from "../../src/history/index.js";
 import type { Logger } from "../../src/log.js";
 import type { SimulatorOptions } from "../../src/simulator/index.js";
 import type { HistoryRecord } from "../../src/store/index.js";
@@ -136,7 +137,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
       poll,
       now,
       scheduler,
-      onHistory: (records) => history.push(...records),
+      onFetched: (fetched) => history.push(...fetched.flatMap((answer) => fetchedRecords(answer, found.timezone))),
       ...extra,
     });
     const readings: Reading[] = [];

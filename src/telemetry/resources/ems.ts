@@ -1,5 +1,4 @@
 import { EMS_INVERTER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
-import { momentRecords } from "../history-records.js";
 import type { EmsDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 
@@ -37,7 +36,7 @@ export function emsResource(
       return {
         readings: [{ kind: "ems", serial: ems.serial, at: now(), data }],
         down,
-        history: momentRecords("ems", ems.serial, data, context.timezone),
+        fetched: [{ kind: "ems", serial: ems.serial, data }],
       };
     },
   };

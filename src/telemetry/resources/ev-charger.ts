@@ -1,6 +1,5 @@
 import { Subject } from "rxjs";
 import type { Measurand } from "../../cloud/schemas/ev-charger.js";
-import { meterRecords, sessionRecords } from "../history-records.js";
 import { deviceId, type EvChargerDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { isoSeconds, newest } from "../time.js";
@@ -69,7 +68,7 @@ export function evChargerResources(
         const latest = newest(records, (record) => record.timestamp);
         return {
           readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [],
-          history: meterRecords(uuid, records, context.timezone),
+          fetched: [{ kind: "ev.meter", uuid, records }],
         };
       },
     },
@@ -85,7 +84,7 @@ export function evChargerResources(
         const session = newest(sessions, (s) => s.started_at);
         return {
           readings: [{ kind: "ev.session", uuid, at, session }],
-          history: sessionRecords(uuid, sessions, context.timezone),
+          fetched: [{ kind: "ev.sessions", uuid, sessions }],
         };
       },
     },

@@ -1,6 +1,5 @@
 import type { Observable } from "rxjs";
 import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
-import { eventRecords } from "../history-records.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { isoSeconds, newest, timestampMs } from "../time.js";
 
@@ -52,7 +51,7 @@ export function eventsResource(
       const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time);
       return {
         readings: [{ kind: "inverter.events", serial, at: now(), active: current, latest }],
-        history: eventRecords(serial, [...current, ...(ended ? [ended] : [])], context.timezone),
+        fetched: [{ kind: "inverter.events", serial, events: [...current, ...(ended ? [ended] : [])] }],
       };
     },
   };

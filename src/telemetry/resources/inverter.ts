@@ -1,6 +1,5 @@
 import { NotFoundError } from "../../cloud/index.js";
 import type { SystemData } from "../../cloud/schemas/inverter-data.js";
-import { momentRecords, pointRecords } from "../history-records.js";
 import { deviceId, type InverterDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 import { DataPointFeed, meterDataOf, systemDataOf } from "./data-points.js";
@@ -73,7 +72,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         const lost = data.status && LOST.test(data.status);
         return {
           readings: [{ kind: "inverter.live", serial, at: now(), data }],
-          history: momentRecords("inverter.live", serial, data, timezone),
+          fetched: [{ kind: "inverter.live", serial, data }],
           ...(lost ? { down: { [id]: `the cloud reports inverter ${serial} as ${data.status}` } } : {}),
         };
       },
@@ -90,7 +89,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         const fresh = points.takeNew();
         return {
           readings: point ? [{ kind: "inverter.counters", serial, at: now(), data: meterDataOf(point) }] : [],
-          history: pointRecords(serial, fresh, timezone),
+          fetched: [{ kind: "inverter.points", serial, points: fresh }],
         };
       },
     },

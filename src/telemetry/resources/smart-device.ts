@@ -1,5 +1,4 @@
 import { firstPage } from "../first-page.js";
-import { smartRecords } from "../history-records.js";
 import { deviceId, type SmartDeviceInfo } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 
@@ -17,7 +16,7 @@ export function smartDeviceResource(context: ResourceContext, device: SmartDevic
       if (!point) return { readings: [] };
       return {
         readings: [{ kind: "smart.data", uuid, at: now(), point }],
-        history: smartRecords(uuid, [point], context.timezone),
+        fetched: [{ kind: "smart.data", uuid, points: [point] }],
       };
     },
   };

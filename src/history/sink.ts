@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import type { History, HistoryRecord } from "./history-types.js";
+import type { History, HistoryRecord } from "../store/history-types.js";
 
 /** How often a store that keeps failing is mentioned again. */
 const REMIND_MS = 10 * 60_000;

@@ -5,7 +5,7 @@ import { measurandName } from "../cloud/schemas/ev-charger.js";
 import type { EnergyFlowRecord, InverterDataPoint, InverterFaultEvent } from "../cloud/schemas/inverter-data.js";
 import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
 import type { HistoryRecord, JsonObject, JsonValue } from "../store/history-types.js";
-import { localCandidates, timestampMs } from "./days.js";
+import { localCandidates, timestampMs } from "../telemetry/days.js";
 
 /** Cloud answers as history rows. Anything without a readable time is dropped: it has no place in the history. */
 

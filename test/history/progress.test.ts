@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { progressView } from "../../src/archive/index.js";
-import { estimateMs, waitText } from "../../src/archive/progress.js";
 import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
+import { estimateMs, waitText } from "../../src/history/archive/progress.js";
+import { progressView } from "../../src/history/index.js";
 import { capture } from "../helpers/capture.js";
 
 describe("archive progress", () => {

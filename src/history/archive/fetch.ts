@@ -1,16 +1,9 @@
-import type { CallOptions, CloudClient, PageIterator } from "../cloud/index.js";
-import { MEASURANDS, type Measurand } from "../cloud/schemas/ev-charger.js";
-import type { FetchedDay, HistoryRecord } from "../store/index.js";
-import { addDays, dayEndMs, dayStartMs } from "../telemetry/days.js";
-import {
-  eventRecords,
-  flowRecords,
-  meterRecords,
-  pointRecords,
-  sessionRecords,
-  smartRecords,
-} from "../telemetry/history-records.js";
-import { isoSeconds } from "../telemetry/time.js";
+import type { CallOptions, CloudClient, PageIterator } from "../../cloud/index.js";
+import { MEASURANDS, type Measurand } from "../../cloud/schemas/ev-charger.js";
+import type { FetchedDay, HistoryRecord } from "../../store/index.js";
+import { addDays, dayEndMs, dayStartMs } from "../../telemetry/days.js";
+import { isoSeconds } from "../../telemetry/time.js";
+import { eventRecords, flowRecords, meterRecords, pointRecords, sessionRecords, smartRecords } from "../records.js";
 import type { Task } from "./plan.js";
 
 /**

@@ -3,11 +3,11 @@ import type { Logger } from "../log.js";
 import type { History } from "../store/index.js";
 import { addDays, dayOf } from "../telemetry/days.js";
 import type { Inventory } from "../telemetry/index.js";
-import type { ArchiveKind } from "./kinds.js";
-import { planArchive } from "./plan.js";
-import type { ArchiveReport } from "./report.js";
-import { runTasks } from "./run.js";
-import { targetsOf } from "./targets.js";
+import type { ArchiveKind } from "./archive/kinds.js";
+import { planArchive } from "./archive/plan.js";
+import type { ArchiveReport } from "./archive/report.js";
+import { runTasks } from "./archive/run.js";
+import { targetsOf } from "./archive/targets.js";
 
 export interface BackfillOptions {
   readonly client: CloudClient;

@@ -1,6 +1,5 @@
-export { isDay } from "../telemetry/days.js";
+export { isDay } from "../../telemetry/days.js";
 export { type ArchiveOptions, archiveAccount } from "./archive.js";
-export { type Backfill, type BackfillOptions, DEFAULT_BACKFILL_DAYS, startBackfill } from "./backfill.js";
 export { ARCHIVE_PAGE_SIZE } from "./fetch.js";
 export { ARCHIVE_KINDS, type ArchiveKind, isArchiveKind } from "./kinds.js";
 export { DEFAULT_LOOKBACK_DAYS, type PlanOptions, planArchive, type Task } from "./plan.js";

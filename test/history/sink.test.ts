@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { HistorySink } from "../../src/history/index.js";
 import { createLogger } from "../../src/log.js";
-import { HistorySink, openStore, type Store } from "../../src/store/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
-import { points, SERIAL, T0 } from "./helpers/history-records.js";
+import { points, SERIAL, T0 } from "../store/helpers/history-records.js";
 
 describe("the daemon's history sink", () => {
   let store: Store | undefined;

@@ -1,4 +1,4 @@
-import type { RateBudgetState } from "../cloud/rate-budget.js";
+import type { RateBudgetState } from "../../cloud/rate-budget.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 

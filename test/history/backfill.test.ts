@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackfill } from "../../src/archive/index.js";
 import { RateBudget } from "../../src/cloud/index.js";
+import { startBackfill } from "../../src/history/index.js";
 import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { tempStore } from "./helpers.js";

@@ -1,0 +1,36 @@
+import type { EventBus } from "../bus.js";
+import type { Feature } from "../feature.js";
+import { type BridgeStatus, type BridgeStatusOptions, startBridgeStatus } from "./mqtt-bridge.js";
+
+/**
+ * The bridge's own topics (info, health, logging) on the bus: every cloud request, reading and
+ * availability verdict counts towards health; devices that come or go change the info.
+ */
+export function healthFeature(options: {
+  readonly bus: EventBus;
+  readonly status: BridgeStatusOptions;
+  /** Registers the status to publish again after every (re)connection of MQTT. */
+  readonly republishOn: (status: BridgeStatus) => void;
+}): Feature {
+  const { bus } = options;
+  const name = "health";
+  let status: BridgeStatus | undefined;
+  return {
+    name,
+    start() {
+      const started = startBridgeStatus(options.status);
+      status = started;
+      bus.on("cloudRequest", name, (request) => started.cloudRequest(request.status));
+      bus.on("reading", name, (reading) => started.reading(reading));
+      bus.on("availability", name, (reading) => started.reading(reading));
+      bus.on("inventoryChanged", name, ({ devicesChanged }) => {
+        if (devicesChanged) started.inventoryChanged();
+      });
+      options.republishOn(started);
+    },
+    stop() {
+      bus.removeAll(name);
+      status?.stop();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { HistoryRecord } from "../store/history-types.js";
+import type { Fetched } from "../telemetry/fetched.js";
+import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords, smartRecords } from "./records.js";
+
+/** What a poll fetched, as history rows in the account's time zone. */
+export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecord[] {
+  switch (fetched.kind) {
+    case "inverter.live":
+      return momentRecords("inverter.live", fetched.serial, fetched.data, timeZone);
+    case "inverter.points":
+      return pointRecords(fetched.serial, fetched.points, timeZone);
+    case "inverter.events":
+      return eventRecords(fetched.serial, fetched.events, timeZone);
+    case "ems":
+      return momentRecords("ems", fetched.serial, fetched.data, timeZone);
+    case "ev.meter":
+      return meterRecords(fetched.uuid, fetched.records, timeZone);
+    case "ev.sessions":
+      return sessionRecords(fetched.uuid, fetched.sessions, timeZone);
+    case "smart.data":
+      return smartRecords(fetched.uuid, fetched.points, timeZone);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Subscription } from "rxjs";
+import type { EventBus } from "../bus.js";
+import type { CloudClient } from "../cloud/index.js";
+import type { Feature } from "../feature.js";
+import type { Logger } from "../log.js";
+import type { Inventory } from "./inventory.js";
+import type { PollConfig } from "./poll-config.js";
+import { startTelemetry, type Telemetry } from "./telemetry.js";
+
+export interface TelemetryFeatureOptions {
+  readonly client: CloudClient;
+  readonly poll: PollConfig;
+  readonly bus: EventBus;
+  readonly inventory: () => Inventory;
+  readonly logger: Logger;
+}
+
+export interface TelemetryFeature extends Feature {
+  /** Polls every resource of the device (deviceId()) at once, e.g. after a command. */
+  refresh(deviceId: string): void;
+}
+
+/**
+ * The polls, as the bus's one source of readings, availability and what was fetched. It is the
+ * only subscriber of the polls' stream, so no consumer can miss the first answers: consumers
+ * subscribe to the bus before this feature starts. Devices that come or go restart the polls.
+ */
+export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFeature {
+  const { bus, logger } = options;
+  const name = "telemetry";
+  let telemetry: Telemetry | undefined;
+  let subscription: Subscription | undefined;
+
+  const run = (inventory: Inventory): Telemetry => {
+    const next = startTelemetry({
+      client: options.client,
+      inventory,
+      poll: options.poll,
+      logger,
+      onFetched: (fetched) => bus.emit("fetched", fetched),
+    });
+    subscription = next.readings$.subscribe((reading) =>
+      reading.kind === "availability" ? bus.emit("availability", reading) : bus.emit("reading", reading),
+    );
+    return next;
+  };
+  const halt = (): void => {
+    subscription?.unsubscribe();
+    telemetry?.stop();
+  };
+
+  return {
+    name,
+    start() {
+      const first = run(options.inventory());
+      telemetry = first;
+      void first.firstRound.then(() => bus.emit("firstRound", { at: Date.now() }));
+      bus.on("inventoryChanged", name, ({ inventory, devicesChanged }) => {
+        if (!devicesChanged) return;
+        halt();
+        telemetry = run(inventory);
+      });
+    },
+    refresh: (deviceId) => telemetry?.refresh(deviceId),
+    halt,
+    stop() {
+      bus.removeAll(name);
+      halt();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { EventBus } from "../bus.js";
+import type { CloudClient } from "../cloud/index.js";
+import type { Feature } from "../feature.js";
+import type { Logger } from "../log.js";
+import { discoverInventory } from "./discover.js";
+import { deviceId, devicesOf, type Inventory } from "./inventory.js";
+
+export interface InventoryFeature extends Feature {
+  /** The inventory as last read. */
+  readonly current: Inventory;
+}
+
+/**
+ * The account's device lists, read again every `everyMs`: new and removed devices, and battery
+ * module data. Each read is told on the bus, with whether devices came or went.
+ */
+export function inventoryFeature(options: {
+  readonly client: CloudClient;
+  readonly bus: EventBus;
+  readonly first: Inventory;
+  readonly everyMs: number;
+  readonly logger: Logger;
+}): InventoryFeature {
+  const { client, bus, logger } = options;
+  let current = options.first;
+  let timer: NodeJS.Timeout | undefined;
+  const refresh = new AbortController();
+
+  const read = async (): Promise<void> => {
+    logger.debug("refreshing the device lists");
+    try {
+      const next = await discoverInventory(client, { previous: current, logger, signal: refresh.signal });
+      const devicesChanged = deviceSet(next) !== deviceSet(current);
+      current = next;
+      bus.emit("inventoryChanged", { inventory: next, devicesChanged });
+    } catch (error) {
+      if (!refresh.signal.aborted) logger.warn({ err: (error as Error).message }, "could not refresh the device lists");
+    }
+  };
+  const halt = (): void => {
+    clearInterval(timer);
+    refresh.abort();
+  };
+
+  return {
+    name: "inventory",
+    get current() {
+      return current;
+    },
+    start() {
+      timer = setInterval(() => void read(), options.everyMs);
+    },
+    halt,
+    stop: halt,
+  };
+}
+
+function deviceSet(inventory: Inventory): string {
+  return devicesOf(inventory).map(deviceId).sort().join(",");
+}
