@@ -4,8 +4,9 @@ import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
-import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
+import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
+import { type ControlReading, ControlState, type ControlValues } from "./control-state.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 import { actionTarget } from "./device-action.js";
 import { runDeviceAction } from "./device-action-run.js";
@@ -14,7 +15,6 @@ import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { failed, refused } from "./outcome.js";
 import { changePreset } from "./preset-change.js";
-import { SettingCache } from "./setting-cache.js";
 import { changeSetting } from "./setting-change.js";
 
 export interface ControlGateDeps {
@@ -23,7 +23,7 @@ export interface ControlGateDeps {
   readonly devices: ControlDevices;
   readonly logger?: Logger;
   readonly now?: () => number;
-  /** How long a known setting value is trusted to skip a write; 10 minutes by default. */
+  /** How long a known control value is trusted to skip a write; 10 minutes by default. */
   readonly cacheMaxAgeMs?: number;
   /**
    * After a write's answer is later than the client's timeout, how long reading back goes on
@@ -70,7 +70,7 @@ export class ControlGate {
   private readonly devices: ControlDevices;
   private readonly logger: Logger;
   private readonly now: () => number;
-  private readonly cache: SettingCache;
+  private readonly state: ControlState;
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -82,7 +82,7 @@ export class ControlGate {
     this.devices = deps.devices;
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
     this.now = deps.now ?? Date.now;
-    this.cache = new SettingCache(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
+    this.state = new ControlState(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
     const answerMs = this.client.http.timeoutMs;
@@ -183,9 +183,18 @@ export class ControlGate {
     return this.queue.idle();
   }
 
-  /** A setting's value as read elsewhere (telemetry, a caller), so that unchanged writes can be skipped. */
-  remember(serial: string, settingId: number, value: SettingValue): void {
-    this.cache.remember(serial, settingId, value);
+  /**
+   * A control value as read from the device elsewhere (Home Assistant's reads of control values,
+   * a caller): it goes into the one record of current values, which skips unchanged writes and
+   * is what Home Assistant shows.
+   */
+  remember(reading: ControlReading): void {
+    this.state.remember(reading);
+  }
+
+  /** The device's current control values (serial or uuid), as read or applied. */
+  controlValues(device: string): ControlValues {
+    return this.state.values(device);
   }
 
   private async decide(
@@ -196,7 +205,7 @@ export class ControlGate {
     if (signal?.aborted || this.stopping.signal.aborted) return failed("Cancelled before anything was sent");
     const context: ChangeContext = {
       client: this.client,
-      cache: this.cache,
+      state: this.state,
       logger: this.logger,
       signal: signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal,
       timing: this.timing,

@@ -100,7 +100,7 @@ export class HomeAssistantBridge {
 
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
-    this.controls = new ControlSync(options.client, options.logger);
+    this.controls = new ControlSync(options.client, options.gate, options.logger);
     this.discovery = new DiscoveryRegistry((topic, payload, retain) => this.send(topic, payload, retain));
     this.counters = new CounterGuard(options.logger);
     this.rules = new RulesEntities({
@@ -534,7 +534,7 @@ export class HomeAssistantBridge {
       await refuse(`no device "${id}" on this account`);
       return;
     }
-    const parsed = commandFor(device, entity, payload, this.controls.source(id), this.details.get(id));
+    const parsed = commandFor(device, entity, payload, this.controls.source(device), this.details.get(id));
     if (!parsed.ok) {
       await refuse(parsed.message);
       return;
@@ -548,7 +548,7 @@ export class HomeAssistantBridge {
       return;
     }
     await result(outcome);
-    const source = await this.controls.afterChange(id, parsed.request, outcome, this.abort.signal, device);
+    const source = await this.controls.afterChange(id, parsed.request, outcome, device, this.abort.signal);
     this.applyState(id, controlState(device, source, this.details.get(id)));
     this.options.refresh(id);
   }

@@ -1,6 +1,6 @@
-import type { EvCommandData, EvCommandId } from "../../cloud/schemas/ev-commands.js";
-import type { PresetValues } from "../../cloud/schemas/inverter-control.js";
+import type { EvCommandId } from "../../cloud/schemas/ev-commands.js";
 import type { SettingValue } from "../../control/change.js";
+import type { ControlValues } from "../../control/index.js";
 
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 
@@ -92,14 +92,7 @@ export interface DeviceDetails {
   readonly seenKeys?: readonly string[];
 }
 
-export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };
+export type { EvCommandDataMap } from "../../control/index.js";
 
-/** The device's current control values, as read from it. */
-export interface ControlSource {
-  /** Setting ID -> value (GET/POST .../settings/{id}/read). */
-  readonly settings?: Readonly<Record<number, SettingValue | null | undefined>>;
-  /** Preset identifier -> values (Get Preset Values). */
-  readonly presets?: Readonly<Record<string, PresetValues | undefined>>;
-  /** EV command ID -> command data (Get Command Data). */
-  readonly evCommands?: EvCommandDataMap;
-}
+/** The device's current control values, as the control gate records them (read from it, or applied). */
+export type ControlSource = ControlValues;
