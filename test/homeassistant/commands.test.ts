@@ -154,6 +154,52 @@ describe("commands from Home Assistant: refusals", () => {
     expect(await reserve()).toMatchObject({ ok: true, value: 16 });
   });
 
+  it("leaves range and options to the device's rules: each refusal is one audit row saying who and why, nothing written", async () => {
+    const cases = [
+      { entity: "setting_battery_reserve_percent_limit", payload: "2", action: "setting:71", why: "between 4 and 100" },
+      { entity: "setting_export_power_priority", payload: "Solar First", action: "setting:265", why: "one of 0, 1, 2" },
+      { entity: RESERVE, payload: "2", action: "preset:", why: "4" },
+    ];
+    for (const { entity, payload, action, why } of cases) {
+      const before = writes.length;
+      const audits = store.audit.recent({ limit: 1000 }).length;
+      const body = JSON.parse((await command(entity, payload)).payload) as { ok: boolean; message: string };
+      expect(body.ok, entity).toBe(false);
+      expect(body.message, entity).toMatch(/^Refused, nothing sent: /);
+      expect(body.message, entity).toContain(why);
+      expect(writes.slice(before), entity).toEqual([]);
+      expect(store.audit.recent({ limit: 1000 }), entity).toHaveLength(audits + 1);
+      expect(latestAudit(), entity).toMatchObject({
+        source: "homeassistant",
+        requesterName: entity,
+        targetKind: "inverter",
+        target: INVERTER,
+        action: expect.stringContaining(action),
+        ok: false,
+        verified: false,
+        skipped: false,
+        message: body.message,
+      });
+    }
+    expect(await reserve()).toMatchObject({ ok: true });
+  });
+
+  it("shows and skips by one record of the device's values: a command for the value shown writes nothing", async () => {
+    const key = "setting_battery_reserve_percent_limit";
+    const read = await reserve();
+    const value = read.ok ? read.value : undefined;
+    expect(typeof value).toBe("number");
+    // The reserve preset's write earlier changed this setting too: Home Assistant is shown its value.
+    await observer.waitFor(
+      (m) => m.topic === `${base}/${ID}` && (JSON.parse(m.payload) as Record<string, unknown>)[key] === value,
+    );
+    const before = writes.length;
+    const body = JSON.parse((await command(key, String(value))).payload) as { ok: boolean; message: string };
+    expect(body).toMatchObject({ ok: true, message: `Battery Reserve % Limit is already ${value}: nothing sent` });
+    expect(writes.slice(before)).toEqual([]);
+    expect(latestAudit()).toMatchObject({ action: "setting:71", ok: true, skipped: true, requesterName: key });
+  });
+
   it("records in the audit log every command refused before the gate: unknown device, unknown control", async () => {
     const unknownDevice = await command(RESERVE, "20", "sx0000none");
     expect(JSON.parse(unknownDevice.payload)).toMatchObject({

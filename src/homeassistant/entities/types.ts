@@ -32,7 +32,10 @@ export type CommandTarget =
 /** How an incoming MQTT payload becomes a ChangeRequest. */
 export interface CommandBinding {
   readonly target: CommandTarget;
-  /** Validation rules of the listing the value must pass (settings and preset fields). */
+  /**
+   * Validation rules of the listing the control was shaped from (settings and preset fields);
+   * a value is checked against them by the control gate only, not here.
+   */
   readonly rules: readonly string[];
   /** For selects: the value sent for each entry of `options`, in the same order. */
   readonly optionValues?: readonly (string | number)[];
