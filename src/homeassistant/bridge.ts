@@ -8,7 +8,7 @@ import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../t
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js";
-import { ControlSync } from "./control-sync.js";
+import { ControlSync, controlKey } from "./control-sync.js";
 import { CounterGuard } from "./counter-guard.js";
 import { type DiscoveryMessage, deviceDiscoveryMessages, dongleDiscoveryMessages, dongleState } from "./discovery.js";
 import { DiscoveryRegistry } from "./discovery-registry.js";
@@ -551,6 +551,18 @@ export class HomeAssistantBridge {
     const source = await this.controls.afterChange(id, parsed.request, outcome, device, this.abort.signal);
     this.applyState(id, controlState(device, source, this.details.get(id)));
     this.options.refresh(id);
+  }
+
+  /**
+   * Shows a device's controls again as the gate records them, after a change that did not come
+   * from Home Assistant (a rule, the CLI, a bridge action): `device` is its serial or uuid.
+   */
+  showControls(device: string): void {
+    for (const [id, known] of this.devices) {
+      if (controlKey(known) !== device) continue;
+      this.applyState(id, controlState(known, this.controls.source(known), this.details.get(id)));
+      return;
+    }
   }
 
   private async send(topic: string, payload: string, retain: boolean): Promise<void> {

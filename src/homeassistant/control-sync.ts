@@ -21,7 +21,7 @@ const EV_STATE_COMMANDS: readonly EvCommandId[] = [
 export type ControlValuesRecord = Pick<ControlGate, "remember" | "controlValues">;
 
 /** The key the gate knows a device by: its serial, or a charger's or smart device's uuid. */
-function controlKey(device: Device): string {
+export function controlKey(device: Device): string {
   return device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial;
 }
 

@@ -28,6 +28,7 @@ describe("commands from Home Assistant: refusals", () => {
   let store: Store;
   let dir: string;
   let bridge: HomeAssistantBridge;
+  let gate: ControlGate;
   let observer: Awaited<ReturnType<typeof observe>>;
   let base: string;
   /** Writes the cloud was asked for (the bridge reads control values in the background meanwhile). */
@@ -46,7 +47,7 @@ describe("commands from Home Assistant: refusals", () => {
     const inventory: Inventory = await discoverInventory(client);
     const logLines: string[] = [];
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
-    const gate = new ControlGate({
+    gate = new ControlGate({
       client,
       audit: store.audit,
       devices: {
@@ -198,6 +199,23 @@ describe("commands from Home Assistant: refusals", () => {
     expect(body).toMatchObject({ ok: true, message: `Battery Reserve % Limit is already ${value}: nothing sent` });
     expect(writes.slice(before)).toEqual([]);
     expect(latestAudit()).toMatchObject({ action: "setting:71", ok: true, skipped: true, requesterName: key });
+  });
+
+  it("shows a change another requester made through the gate, from the gate's record", async () => {
+    const key = "setting_battery_reserve_percent_limit";
+    const outcome = await gate.apply(
+      { kind: "setting", serial: INVERTER, settingId: 71, value: 55 },
+      { source: "rule", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    const mark = observer.messages.length;
+    bridge.showControls(INVERTER);
+    await observer.waitFor(
+      (m) =>
+        observer.messages.indexOf(m) >= mark &&
+        m.topic === `${base}/${ID}` &&
+        (JSON.parse(m.payload) as Record<string, unknown>)[key] === 55,
+    );
   });
 
   it("records in the audit log every command refused before the gate: unknown device, unknown control", async () => {
