@@ -6,7 +6,7 @@
  *
  * It imports types only, so that every folder may import it without an arrow back.
  */
-import type { ChangeOutcome, ChangeRequest, Requester } from "./control/change.js";
+import type { ChangeApplied } from "./control/change-applied.js";
 import type { RuleEvent, RuleStatus } from "./ports/rules.js";
 import type { Fetched } from "./telemetry/fetched.js";
 import type { Inventory } from "./telemetry/inventory.js";
@@ -15,13 +15,7 @@ import type { Reading } from "./telemetry/readings.js";
 export type AvailabilityReading = Extract<Reading, { kind: "availability" }>;
 export type DataReading = Exclude<Reading, { kind: "availability" }>;
 
-/** A change request's outcome, as the control gate recorded it in the audit log. */
-export interface ChangeApplied {
-  readonly at: number;
-  readonly request: ChangeRequest;
-  readonly requester: Requester;
-  readonly outcome: ChangeOutcome;
-}
+export type { ChangeApplied };
 
 /** Every event of the daemon and its payload. */
 export interface DaemonEvents {

@@ -1,7 +1,7 @@
 import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
 import type { ChangeOutcome } from "./change.js";
-import type { SettingCache } from "./setting-cache.js";
+import type { ControlState } from "./control-state.js";
 
 /** How long a change waits for the device's answer, and what it does while the answer is late. */
 export interface WriteTiming {
@@ -16,7 +16,8 @@ export interface WriteTiming {
 /** What each kind of change needs from the gate. */
 export interface ChangeContext {
   readonly client: CloudClient;
-  readonly cache: SettingCache;
+  /** The devices' current control values: skips unchanged writes, and takes what a change applied. */
+  readonly state: ControlState;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
   readonly timing: WriteTiming;

@@ -34,6 +34,8 @@ export async function sendEvCommand(
   const schema = EV_COMMANDS[command].request;
   const parsed = schema.safeParse(request);
   if (!parsed.success) return refused(`${command}: ${describeIssues(parsed.error, schema)}`);
+  const unoffered = modeNotOffered(context, charger.uuid, command, parsed.data);
+  if (unoffered) return refused(`${name} ${unoffered}`);
 
   const sent = await sendChange(context, (options) =>
     context.client.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
@@ -60,6 +62,20 @@ export async function sendEvCommand(
       ? `, and reading it back failed (${settlement.readError ?? "no answer"})`
       : " (it cannot be read back)";
   return unknown(`${command}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`);
+}
+
+/** A mode the charger does not offer, by the modes its change-mode data last listed; none when not known. */
+function modeNotOffered(
+  context: ChangeContext,
+  uuid: string,
+  command: EvCommandId,
+  request: Readonly<Record<string, unknown>>,
+): string | undefined {
+  if (command !== "change-mode") return undefined;
+  const offered = context.state.values(uuid).evCommands?.["change-mode"]?.available ?? [];
+  const mode = request.mode;
+  if (offered.length === 0 || typeof mode !== "string" || offered.includes(mode)) return undefined;
+  return `offers the modes ${offered.join(", ")}; not ${mode}`;
 }
 
 /** The charger answered (in time, or while reading back went on). */

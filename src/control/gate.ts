@@ -4,8 +4,10 @@ import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
-import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
+import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
+import type { ChangeApplied } from "./change-applied.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
+import { type ControlReading, ControlState, type ControlValues } from "./control-state.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 import { actionTarget } from "./device-action.js";
 import { runDeviceAction } from "./device-action-run.js";
@@ -14,7 +16,6 @@ import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { failed, refused } from "./outcome.js";
 import { changePreset } from "./preset-change.js";
-import { SettingCache } from "./setting-cache.js";
 import { changeSetting } from "./setting-change.js";
 
 export interface ControlGateDeps {
@@ -23,7 +24,7 @@ export interface ControlGateDeps {
   readonly devices: ControlDevices;
   readonly logger?: Logger;
   readonly now?: () => number;
-  /** How long a known setting value is trusted to skip a write; 10 minutes by default. */
+  /** How long a known control value is trusted to skip a write; 10 minutes by default. */
   readonly cacheMaxAgeMs?: number;
   /**
    * After a write's answer is later than the client's timeout, how long reading back goes on
@@ -35,6 +36,11 @@ export interface ControlGateDeps {
    * settle time; 2 minutes by default. The device takes no other change meanwhile.
    */
   readonly lateAnswerMs?: number;
+  /**
+   * Told once per change request the gate finished (applied, skipped, refused or failed), when
+   * its outcome is given and recorded. A listener that throws is logged; the change stands.
+   */
+  readonly onApplied?: (event: ChangeApplied) => void;
 }
 
 /** A command refused before it could become a change request: its payload, device or control was wrong. */
@@ -70,7 +76,8 @@ export class ControlGate {
   private readonly devices: ControlDevices;
   private readonly logger: Logger;
   private readonly now: () => number;
-  private readonly cache: SettingCache;
+  private readonly state: ControlState;
+  private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -82,7 +89,8 @@ export class ControlGate {
     this.devices = deps.devices;
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
     this.now = deps.now ?? Date.now;
-    this.cache = new SettingCache(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
+    this.onApplied = deps.onApplied;
+    this.state = new ControlState(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
     const answerMs = this.client.http.timeoutMs;
@@ -108,12 +116,15 @@ export class ControlGate {
           "a change is still in flight: its answer will be recorded when it comes, and this device takes no other change before then",
         );
         hold = late.then(
-          (outcome) => this.record(request, requester, outcome),
+          (outcome) => {
+            this.record(request, requester, outcome);
+          },
           (error: unknown) => this.logger.error({ err: error }, "the late answer of a change could not be read"),
         );
       };
       const outcome = await this.decide(request, options.signal, lateAnswer);
-      this.record(request, requester, outcome);
+      const at = this.record(request, requester, outcome);
+      this.tell({ at, request, requester, outcome });
       return { value: outcome, hold };
     });
   }
@@ -183,9 +194,18 @@ export class ControlGate {
     return this.queue.idle();
   }
 
-  /** A setting's value as read elsewhere (telemetry, a caller), so that unchanged writes can be skipped. */
-  remember(serial: string, settingId: number, value: SettingValue): void {
-    this.cache.remember(serial, settingId, value);
+  /**
+   * A control value as read from the device elsewhere (Home Assistant's reads of control values,
+   * a caller): it goes into the one record of current values, which skips unchanged writes and
+   * is what Home Assistant shows.
+   */
+  remember(reading: ControlReading): void {
+    this.state.remember(reading);
+  }
+
+  /** The device's current control values (serial or uuid), as read or applied. */
+  controlValues(device: string): ControlValues {
+    return this.state.values(device);
   }
 
   private async decide(
@@ -196,7 +216,7 @@ export class ControlGate {
     if (signal?.aborted || this.stopping.signal.aborted) return failed("Cancelled before anything was sent");
     const context: ChangeContext = {
       client: this.client,
-      cache: this.cache,
+      state: this.state,
       logger: this.logger,
       signal: signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal,
       timing: this.timing,
@@ -233,8 +253,21 @@ export class ControlGate {
     return runDeviceAction(this.client, action, signal ? AbortSignal.any([signal, stop]) : stop);
   }
 
-  private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): void {
-    this.write(auditEntry(request, requester, outcome, this.now()), outcome);
+  /** Writes the change's audit row; returns the time it was recorded at. */
+  private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): number {
+    const entry = auditEntry(request, requester, outcome, this.now());
+    this.write(entry, outcome);
+    return entry.at;
+  }
+
+  private tell(event: ChangeApplied): void {
+    if (!this.onApplied) return;
+    try {
+      this.onApplied(event);
+    } catch (error) {
+      // The change is done and recorded; a listener's failure must not turn it into an error.
+      this.logger.error({ err: error, target: targetOf(event.request).id }, "a listener of applied changes failed");
+    }
   }
 
   private write(entry: AuditEntryInput, outcome: ChangeOutcome): void {

@@ -82,6 +82,8 @@ function matches(sent: Fields, values: Fields): boolean {
 
 async function readOnce(context: ChangeContext, target: PresetTarget, options: CallOptions): Promise<Reading<Fields>> {
   const values = await context.client.inverterControl.presetValues(target.serial, String(target.key), options);
+  const preset = target.descriptor.identifier ?? String(target.key);
+  context.state.remember({ kind: "preset", serial: target.serial, preset, values });
   return { matches: matches(target.fields, values), value: values };
 }
 

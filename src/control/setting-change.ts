@@ -53,7 +53,7 @@ export async function changeSetting(
   }
   const target: SettingTarget = { serial: inverter.serial, descriptor, value: check.value };
   if (!isWriteOnly(descriptor)) {
-    const known = context.cache.get(target.serial, settingId);
+    const known = context.state.freshSetting(target.serial, settingId);
     if (known !== undefined && sameValue(known, target.value)) {
       return skipped(`${descriptor.name} is already ${shown(known)}: nothing sent`, known);
     }
@@ -73,13 +73,13 @@ async function write(context: ChangeContext, target: SettingTarget): Promise<Cha
   context.lateAnswer(sent.pending.then((late) => lateOutcome(context, target, verdictOf(late))));
   const waited = `no answer within ${seconds(context.timing.answerMs)}`;
   if (settlement.kind === "confirmed") {
-    context.cache.remember(serial, descriptor.id, settlement.reading.value);
+    context.state.remember({ kind: "setting", serial, settingId: descriptor.id, value: settlement.reading.value });
     return succeeded(`${descriptor.name} set to ${shown(value)} (${waited}, but reading it back confirms it)`, {
       value: settlement.reading.value,
       verified: true,
     });
   }
-  context.cache.forget(serial, descriptor.id);
+  context.state.forgetSetting(serial, descriptor.id);
   const seen = settlement.reading
     ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows ${shown(settlement.reading.value)}`
     : isWriteOnly(descriptor)
@@ -99,11 +99,11 @@ async function afterAnswer(
   const { serial, descriptor, value } = target;
   if (verdict.kind === "open") return readBack(context, target, verdict);
   if (verdict.kind === "refused") {
-    context.cache.forget(serial, descriptor.id);
+    context.state.forgetSetting(serial, descriptor.id);
     return failed(`${descriptor.name} not changed: ${verdict.why}`, codeOf(verdict));
   }
   const kept = isSettingValue(verdict.value) ? verdict.value : value;
-  context.cache.remember(serial, descriptor.id, kept);
+  context.state.remember({ kind: "setting", serial, settingId: descriptor.id, value: kept });
   return sameValue(kept, value)
     ? succeeded(`${descriptor.name} set to ${shown(value)}`, { value: kept, verified: true })
     : succeeded(`${descriptor.name} written; the inverter kept ${shown(kept)} (asked for ${shown(value)})`, {
@@ -118,13 +118,13 @@ function lateOutcome(context: ChangeContext, target: SettingTarget, verdict: Ver
   const late = `late answer to the change of ${descriptor.name} to ${shown(value)}`;
   if (verdict.kind === "done") {
     const kept = isSettingValue(verdict.value) ? verdict.value : value;
-    context.cache.remember(serial, descriptor.id, kept);
+    context.state.remember({ kind: "setting", serial, settingId: descriptor.id, value: kept });
     return succeeded(`${late}: ${descriptor.name} set to ${shown(kept)}`, {
       value: kept,
       verified: sameValue(kept, value),
     });
   }
-  context.cache.forget(serial, descriptor.id);
+  context.state.forgetSetting(serial, descriptor.id);
   return verdict.kind === "refused"
     ? failed(`${late}: not changed: ${verdict.why}`, codeOf(verdict))
     : unknown(`${late}: ${verdict.why}; ${MAY_OR_MAY_NOT}`, codeOf(verdict));
@@ -145,7 +145,7 @@ async function readOnce(
 /** The write may have happened: the setting as read now decides, and nothing is written again. */
 async function readBack(context: ChangeContext, target: SettingTarget, first: FirstAnswer): Promise<ChangeOutcome> {
   const { serial, descriptor, value } = target;
-  context.cache.forget(serial, descriptor.id);
+  context.state.forgetSetting(serial, descriptor.id);
   const code = first.code === undefined ? {} : { code: first.code };
   if (isWriteOnly(descriptor)) {
     return unknown(`${descriptor.name}: ${first.why}; ${MAY_OR_MAY_NOT} (it cannot be read back)`, code);
@@ -163,7 +163,7 @@ async function readBack(context: ChangeContext, target: SettingTarget, first: Fi
     const why = read.ok ? `it read back as ${shown(read.value)}` : rejectionText(read);
     return unknown(`${descriptor.name}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code);
   }
-  context.cache.remember(serial, descriptor.id, read.value);
+  context.state.remember({ kind: "setting", serial, settingId: descriptor.id, value: read.value });
   if (sameValue(read.value, value)) {
     return succeeded(`${descriptor.name} set to ${shown(value)} (${first.why}, but reading it back confirms it)`, {
       ...code,

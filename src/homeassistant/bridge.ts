@@ -7,7 +7,7 @@ import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../t
 import type { Reading } from "../telemetry/readings.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js";
-import { ControlSync } from "./control-sync.js";
+import { ControlSync, controlKey } from "./control-sync.js";
 import { CounterGuard } from "./counter-guard.js";
 import { type DiscoveryMessage, deviceDiscoveryMessages, dongleDiscoveryMessages, dongleState } from "./discovery.js";
 import { DiscoveryRegistry } from "./discovery-registry.js";
@@ -98,7 +98,7 @@ export class HomeAssistantBridge {
 
   constructor(private readonly options: BridgeOptions) {
     const { topics } = options;
-    this.controls = new ControlSync(options.client, options.logger);
+    this.controls = new ControlSync(options.client, options.gate, options.logger);
     this.discovery = new DiscoveryRegistry((topic, payload, retain) => this.send(topic, payload, retain));
     this.counters = new CounterGuard(options.logger);
     this.rules = new RulesEntities({
@@ -533,7 +533,7 @@ export class HomeAssistantBridge {
       await refuse(`no device "${id}" on this account`);
       return;
     }
-    const parsed = commandFor(device, entity, payload, this.controls.source(id), this.details.get(id));
+    const parsed = commandFor(device, entity, payload, this.controls.source(device), this.details.get(id));
     if (!parsed.ok) {
       await refuse(parsed.message);
       return;
@@ -547,9 +547,21 @@ export class HomeAssistantBridge {
       return;
     }
     await result(outcome);
-    const source = await this.controls.afterChange(id, parsed.request, outcome, this.abort.signal, device);
+    const source = await this.controls.afterChange(id, parsed.request, outcome, device, this.abort.signal);
     this.applyState(id, controlState(device, source, this.details.get(id)));
     this.options.refresh(id);
+  }
+
+  /**
+   * Shows a device's controls again as the gate records them, after a change that did not come
+   * from Home Assistant (a rule, the CLI, a bridge action): `device` is its serial or uuid.
+   */
+  showControls(device: string): void {
+    for (const [id, known] of this.devices) {
+      if (controlKey(known) !== device) continue;
+      this.applyState(id, controlState(known, this.controls.source(known), this.details.get(id)));
+      return;
+    }
   }
 
   private async send(topic: string, payload: string, retain: boolean): Promise<void> {

@@ -27,6 +27,21 @@ describe("control gate: EV charger commands", () => {
     expect(outcome.message).toContain("not available in configuration mode");
   });
 
+  it("refuses a mode the charger's command data does not offer, once that data is known, and sends nothing", async () => {
+    const data = await setup.checker.evChargers.commandData(CHARGER, "change-mode");
+    expect(data.available).not.toContain("ModbusSlave");
+    setup.gate.remember({ kind: "ev-command", uuid: CHARGER, command: "change-mode", data });
+    const { outcome, requests } = await setup.apply({
+      kind: "ev-command",
+      uuid: CHARGER,
+      command: "change-mode",
+      request: { mode: "ModbusSlave" },
+    });
+    expect(requests).toEqual([]);
+    expect(outcome).toMatchObject({ ok: false, refused: true, verified: false, skipped: false });
+    expect(outcome.message).toContain(`offers the modes ${data.available.join(", ")}; not ModbusSlave`);
+  });
+
   it("changes the mode and verifies it from the command data", async () => {
     const { active, available } = await setup.checker.evChargers.commandData(CHARGER, "change-mode");
     const mode = available.find((candidate) => candidate !== active) ?? "Boost";

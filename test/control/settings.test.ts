@@ -62,8 +62,8 @@ describe("control gate: settings", () => {
   });
 
   it("skips by values fed from elsewhere, booleans and HH:mm:ss times included", async () => {
-    setup.gate.remember(INVERTER, 24, 1);
-    setup.gate.remember(INVERTER, 64, "05:30:00");
+    setup.gate.remember({ kind: "setting", serial: INVERTER, settingId: 24, value: 1 });
+    setup.gate.remember({ kind: "setting", serial: INVERTER, settingId: 64, value: "05:30:00" });
     const eco = await setup.apply({ kind: "setting", serial: INVERTER, settingId: 24, value: true });
     const time = await setup.apply({ kind: "setting", serial: INVERTER, settingId: 64, value: "05:30" });
     expect([eco.requests, time.requests]).toEqual([[], []]);

@@ -27,6 +27,7 @@ describe("commands from Home Assistant: refusals", () => {
   let store: Store;
   let dir: string;
   let bridge: HomeAssistantBridge;
+  let gate: ControlGate;
   let observer: Awaited<ReturnType<typeof observe>>;
   let base: string;
   /** Writes the cloud was asked for (the bridge reads control values in the background meanwhile). */
@@ -45,7 +46,7 @@ describe("commands from Home Assistant: refusals", () => {
     const inventory: Inventory = await discoverInventory(client);
     const logLines: string[] = [];
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
-    const gate = new ControlGate({
+    gate = new ControlGate({
       client,
       audit: store.audit,
       devices: {
@@ -151,6 +152,69 @@ describe("commands from Home Assistant: refusals", () => {
     expect(writes.slice(before)).toHaveLength(1);
     expect(JSON.parse(written.payload)).toMatchObject({ ok: true });
     expect(await reserve()).toMatchObject({ ok: true, value: 16 });
+  });
+
+  it("leaves range and options to the device's rules: each refusal is one audit row saying who and why, nothing written", async () => {
+    const cases = [
+      { entity: "setting_battery_reserve_percent_limit", payload: "2", action: "setting:71", why: "between 4 and 100" },
+      { entity: "setting_export_power_priority", payload: "Solar First", action: "setting:265", why: "one of 0, 1, 2" },
+      { entity: RESERVE, payload: "2", action: "preset:", why: "4" },
+    ];
+    for (const { entity, payload, action, why } of cases) {
+      const before = writes.length;
+      const audits = store.audit.recent({ limit: 1000 }).length;
+      const body = JSON.parse((await command(entity, payload)).payload) as { ok: boolean; message: string };
+      expect(body.ok, entity).toBe(false);
+      expect(body.message, entity).toMatch(/^Refused, nothing sent: /);
+      expect(body.message, entity).toContain(why);
+      expect(writes.slice(before), entity).toEqual([]);
+      expect(store.audit.recent({ limit: 1000 }), entity).toHaveLength(audits + 1);
+      expect(latestAudit(), entity).toMatchObject({
+        source: "homeassistant",
+        requesterName: entity,
+        targetKind: "inverter",
+        target: INVERTER,
+        action: expect.stringContaining(action),
+        ok: false,
+        verified: false,
+        skipped: false,
+        message: body.message,
+      });
+    }
+    expect(await reserve()).toMatchObject({ ok: true });
+  });
+
+  it("shows and skips by one record of the device's values: a command for the value shown writes nothing", async () => {
+    const key = "setting_battery_reserve_percent_limit";
+    const read = await reserve();
+    const value = read.ok ? read.value : undefined;
+    expect(typeof value).toBe("number");
+    // The reserve preset's write earlier changed this setting too: Home Assistant is shown its value.
+    await observer.waitFor(
+      (m) => m.topic === `${base}/${ID}` && (JSON.parse(m.payload) as Record<string, unknown>)[key] === value,
+    );
+    const before = writes.length;
+    const body = JSON.parse((await command(key, String(value))).payload) as { ok: boolean; message: string };
+    expect(body).toMatchObject({ ok: true, message: `Battery Reserve % Limit is already ${value}: nothing sent` });
+    expect(writes.slice(before)).toEqual([]);
+    expect(latestAudit()).toMatchObject({ action: "setting:71", ok: true, skipped: true, requesterName: key });
+  });
+
+  it("shows a change another requester made through the gate, from the gate's record", async () => {
+    const key = "setting_battery_reserve_percent_limit";
+    const outcome = await gate.apply(
+      { kind: "setting", serial: INVERTER, settingId: 71, value: 55 },
+      { source: "rule", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    const mark = observer.messages.length;
+    bridge.showControls(INVERTER);
+    await observer.waitFor(
+      (m) =>
+        observer.messages.indexOf(m) >= mark &&
+        m.topic === `${base}/${ID}` &&
+        (JSON.parse(m.payload) as Record<string, unknown>)[key] === 55,
+    );
   });
 
   it("records in the audit log every command refused before the gate: unknown device, unknown control", async () => {

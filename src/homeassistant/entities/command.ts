@@ -1,5 +1,3 @@
-import { EV_COMMANDS } from "../../cloud/schemas/ev-commands.js";
-import { checkValue } from "../../cloud/validation-rules.js";
 import type { ChangeRequest, SettingValue } from "../../control/change.js";
 import { type Device, deviceName, hasControls } from "../../telemetry/inventory.js";
 import { entitiesFor } from "./catalogue.js";
@@ -61,17 +59,14 @@ function evRequest(
   if (device.kind !== "ev_charger") return fail(`${describe(device)} is not an EV charger`);
   const none = entity.command?.noneValue !== undefined && value === entity.command.noneValue;
   const request: Record<string, unknown> = target.field !== undefined && !none ? { [target.field]: value } : {};
-  const checked = EV_COMMANDS[target.command].request.safeParse(request);
-  if (!checked.success) {
-    return fail(`${entity.name}: ${checked.error.issues.map((issue) => issue.message).join("; ")}`);
-  }
   return { ok: true, request: { kind: "ev-command", uuid: device.uuid, command: target.command, request } };
 }
 
 /**
  * Reads a command published to an entity's command topic and builds the change it asks for.
- * `current` gives the preset fields a preset needs in every request (pause-battery's mode);
- * the gate still checks the change against the device's own rules before sending it.
+ * `current` gives the preset fields a preset needs in every request (pause-battery's mode).
+ * It only reads the payload: the gate checks the change against the device's own rules (range,
+ * options, the command's fields) and records a refusal in the audit log.
  */
 export function commandFor(
   device: Device,
@@ -86,11 +81,7 @@ export function commandFor(
   if (!entity.command) return fail(`${entity.name} is a ${entity.component.replace("_", " ")}; it cannot be set`);
   const parsed = parsePayload(entity, payload);
   if (!parsed.ok) return fail(parsed.message);
-  const { target, rules } = entity.command;
-  if (rules.length > 0) {
-    const check = checkValue(parsed.value, rules);
-    if (!check.ok) return fail(`${entity.name} ${check.problems.join("; ")}`);
-  }
+  const { target } = entity.command;
   switch (target.kind) {
     case "setting":
       if (!hasControls(device)) return fail(`${describe(device)} has no settings`);

@@ -17,21 +17,26 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 const decimals = (step: number): number => (Number.isInteger(step) ? 0 : (String(step).split(".")[1]?.length ?? 0));
 
+/**
+ * A number in plain decimal notation, whole where the entity's step is (the type Home Assistant
+ * was told). Its range is the device's rules, checked by the control gate; it is named here only
+ * to explain a payload that is not such a number at all.
+ */
 function parseNumber(entity: EntityDef, payload: string): Parsed {
-  const min = entity.min ?? Number.NEGATIVE_INFINITY;
-  const max = entity.max ?? Number.POSITIVE_INFINITY;
   const step = entity.step ?? 1;
   const whole = Number.isInteger(step);
   const unit = entity.unit ? ` ${entity.unit}` : "";
   const allowed = `${whole ? "a whole number" : "a number"} from ${entity.min} to ${entity.max}${unit}`;
   const text = payload.trim();
   const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(value) || value < min || value > max) return refuse(entity, allowed, payload);
-  if (whole && !Number.isInteger(value)) return refuse(entity, allowed, payload);
+  if (!Number.isFinite(value) || (whole && !Number.isInteger(value))) return refuse(entity, allowed, payload);
   return { ok: true, value: round(value, decimals(step)) };
 }
 
-/** Options by their label, or by the value they send (handy in automations). */
+/**
+ * Options by their label, or by the value they send (handy in automations). Anything else is
+ * passed on as given, for the device's rules to refuse with what they allow.
+ */
 function parseOption(entity: EntityDef, payload: string): Parsed {
   const options = entity.options ?? [];
   const values = entity.command?.optionValues ?? options;
@@ -39,10 +44,15 @@ function parseOption(entity: EntityDef, payload: string): Parsed {
   let index = options.indexOf(text);
   if (index < 0) index = values.findIndex((value) => String(value) === text);
   const value = values[index];
-  return value === undefined ? refuse(entity, `one of: ${options.join(", ")}`, payload) : { ok: true, value };
+  if (value !== undefined) return { ok: true, value };
+  if (text === "") return refuse(entity, `one of: ${options.join(", ")}`, payload);
+  return { ok: true, value: DECIMAL.test(text) ? Number(text) : text };
 }
 
-/** Reads a command payload as Home Assistant sends it for the entity's component. */
+/**
+ * Reads a command payload as Home Assistant sends it for the entity's component: ON/OFF, a
+ * number, an option, a time, a press. Whether the value is allowed is for the device's rules.
+ */
 export function parsePayload(entity: EntityDef, payload: string): Parsed {
   const text = payload.trim();
   switch (entity.component) {

@@ -1,6 +1,6 @@
-import type { EvCommandData, EvCommandId } from "../../cloud/schemas/ev-commands.js";
-import type { PresetValues } from "../../cloud/schemas/inverter-control.js";
+import type { EvCommandId } from "../../cloud/schemas/ev-commands.js";
 import type { SettingValue } from "../../control/change.js";
+import type { ControlValues } from "../../control/index.js";
 
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 
@@ -32,7 +32,10 @@ export type CommandTarget =
 /** How an incoming MQTT payload becomes a ChangeRequest. */
 export interface CommandBinding {
   readonly target: CommandTarget;
-  /** Validation rules of the listing the value must pass (settings and preset fields). */
+  /**
+   * Validation rules of the listing the control was shaped from (settings and preset fields);
+   * a value is checked against them by the control gate only, not here.
+   */
   readonly rules: readonly string[];
   /** For selects: the value sent for each entry of `options`, in the same order. */
   readonly optionValues?: readonly (string | number)[];
@@ -92,14 +95,7 @@ export interface DeviceDetails {
   readonly seenKeys?: readonly string[];
 }
 
-export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };
+export type { EvCommandDataMap } from "../../control/index.js";
 
-/** The device's current control values, as read from it. */
-export interface ControlSource {
-  /** Setting ID -> value (GET/POST .../settings/{id}/read). */
-  readonly settings?: Readonly<Record<number, SettingValue | null | undefined>>;
-  /** Preset identifier -> values (Get Preset Values). */
-  readonly presets?: Readonly<Record<string, PresetValues | undefined>>;
-  /** EV command ID -> command data (Get Command Data). */
-  readonly evCommands?: EvCommandDataMap;
-}
+/** The device's current control values, as the control gate records them (read from it, or applied). */
+export type ControlSource = ControlValues;

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { expect } from "vitest";
 import type { RequestEvent } from "../../../src/cloud/http.js";
-import { type ChangeOutcome, type ChangeRequest, ControlGate, type Requester } from "../../../src/control/index.js";
+import {
+  type ChangeOutcome,
+  type ChangeRequest,
+  ControlGate,
+  type ControlGateDeps,
+  type Requester,
+} from "../../../src/control/index.js";
 import { openStore } from "../../../src/store/index.js";
 import type { EvChargerDevice, InverterDevice } from "../../../src/telemetry/inventory.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
@@ -26,6 +32,7 @@ export interface GateOptions {
   readonly timeoutMs?: number;
   readonly settleMs?: number;
   readonly lateAnswerMs?: number;
+  readonly onApplied?: ControlGateDeps["onApplied"];
 }
 
 /**
@@ -64,6 +71,7 @@ export async function startGate(options: GateOptions = {}) {
     logger,
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
     ...(options.lateAnswerMs === undefined ? {} : { lateAnswerMs: options.lateAnswerMs }),
+    ...(options.onApplied === undefined ? {} : { onApplied: options.onApplied }),
   });
 
   const auditCount = (): number => store.audit.recent({ limit: 10_000 }).length;
