@@ -128,6 +128,7 @@ export async function startApp(
         charger: (uuid) => inventory().evChargers.find((c) => c.uuid === uuid),
       },
       logger,
+      onApplied: (event) => bus.emit("changeApplied", event),
     });
     // Before the store closes: a write still waiting for its late answer is given up and recorded.
     stack.push(() => gate.stop());

@@ -37,6 +37,10 @@ export function homeAssistantFeature(options: {
       bus.on("availability", name, (reading) => bridge.reading(reading));
       bus.on("inventoryChanged", name, ({ inventory }) => bridge.setInventory(inventory));
       bus.on("firstRound", name, () => firstRound());
+      // Whoever asked (a rule, the CLI, a bridge action), Home Assistant shows what the gate now knows.
+      bus.on("changeApplied", name, ({ request, outcome }) => {
+        if (outcome.ok && !outcome.skipped) bridge.showControls("serial" in request ? request.serial : request.uuid);
+      });
       await bridge.connect(options.inventory());
       announced = bridge.announceAfter(firstRoundIn);
     },
