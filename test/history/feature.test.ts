@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EventBus } from "../../src/bus.js";
+import { configSchema } from "../../src/config/index.js";
+import { historyFeature } from "../../src/history/index.js";
+import { createLogger } from "../../src/log.js";
+import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
+import { startTestSimulator } from "../helpers/simulator.js";
+import { tempStore } from "./helpers.js";
+
+const START = Date.UTC(2025, 5, 20, 11, 0, 0);
+const SERIAL = "SD2024G001";
+
+describe("the history feature on the bus", () => {
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  let inventory: Inventory;
+
+  beforeAll(async () => {
+    sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 100_000 });
+    inventory = await discoverInventory(sim.clientFor("owner"));
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  it("writes what telemetry fetched as rows at the account's local times, and goes on after a failing handler", async () => {
+    const temp = tempStore("e2m-history-feature-");
+    const failures: string[] = [];
+    const bus = new EventBus(({ owner }) => failures.push(owner));
+    const feature = historyFeature({
+      config: configSchema.parse({}),
+      client: sim.clientFor("owner"),
+      store: temp.store,
+      bus,
+      inventory: () => inventory,
+      logger: createLogger("silent"),
+      now: () => sim.simulator.clock.now(),
+    });
+    bus.on("fetched", "broken", () => {
+      throw new Error("a feature that fails");
+    });
+    try {
+      feature.start();
+      // A zoneless service time is the account's wall clock (Europe/London in June: UTC+1).
+      bus.emit("fetched", [
+        { kind: "smart.data", uuid: "plug-1", points: [{ time: "2025-06-20 12:00:00", power: 42 }] },
+      ]);
+      const rows = [...temp.store.history.query({ kind: "smart.data", device: "plug-1" })];
+      expect(rows.map((row) => [row.at, row.data])).toEqual([[Date.UTC(2025, 5, 20, 11, 0, 0), { power: 42 }]]);
+      expect(failures).toEqual(["broken"]);
+      expect(feature.failing).toBe(false);
+    } finally {
+      await feature.stop();
+      temp.cleanup();
+    }
+  });
+
+  it("stops listening when stopped", async () => {
+    const temp = tempStore("e2m-history-feature-");
+    const bus = new EventBus(() => undefined);
+    const feature = historyFeature({
+      config: configSchema.parse({}),
+      client: sim.clientFor("owner"),
+      store: temp.store,
+      bus,
+      inventory: () => inventory,
+      logger: createLogger("silent"),
+    });
+    feature.start();
+    expect(bus.listeners("fetched")).toBe(1);
+    await feature.stop();
+    expect([bus.listeners("fetched"), bus.listeners("availability"), bus.listeners("inventoryChanged")]).toEqual([
+      0, 0, 0,
+    ]);
+    expect(inventory.inverters.some((one) => one.serial === SERIAL)).toBe(true);
+    temp.cleanup();
+  });
+});
