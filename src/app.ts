@@ -13,11 +13,15 @@ import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFeature } from "./health/feature.js";
 import { healthFilePath, startHealthWriter } from "./health/index.js";
 import { historyFeature } from "./history/index.js";
-import { HomeAssistantBridge } from "./homeassistant/bridge.js";
-import { homeAssistantFeature } from "./homeassistant/feature.js";
-import { MqttRefusedError } from "./homeassistant/mqtt-connection.js";
-import { type MqttTls, MqttTlsFileError, readMqttTls } from "./homeassistant/mqtt-tls.js";
-import { Topics } from "./homeassistant/topics.js";
+import {
+  HomeAssistantBridge,
+  homeAssistantFeature,
+  MqttRefusedError,
+  type MqttTls,
+  MqttTlsFileError,
+  readMqttTls,
+  Topics,
+} from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
 import { openStore, type Store } from "./store/index.js";
 import { telemetryFeature } from "./telemetry/feature.js";

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { commands } from "./commands/index.js";
 import { SET_USAGE } from "./commands/set-usage.js";
 import { ConfigError } from "./config/index.js";
 
@@ -59,7 +60,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     )
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .action(async (options: Record<string, string | undefined>) => {
-      setExitCode(await (await import("./commands/rules-plan.js")).runRulesPlanCommand(options));
+      setExitCode(await (await commands.rulesPlan()).runRulesPlanCommand(options));
     });
 
   program
@@ -69,7 +70,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     )
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await (await import("./commands/run.js")).runDaemonCommand({ ...options, version }));
+      setExitCode(await (await commands.run()).runDaemonCommand({ ...options, version }));
     });
 
   program
@@ -79,7 +80,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--max-age <duration>", "how old the status may be", "90s")
     .option("-c, --config <file>", "configuration file, to find store.path")
     .action(async (options: { file?: string; maxAge?: string; config?: string }) => {
-      setExitCode(await (await import("./commands/health.js")).runHealthCommand(options));
+      setExitCode(await (await commands.health()).runHealthCommand(options));
     });
 
   program
@@ -98,7 +99,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--json", "print one JSON line {url, tokens} when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       setExitCode(
-        await (await import("./commands/simulate.js")).runSimulateCommand({
+        await (await commands.simulate()).runSimulateCommand({
           host: String(options.host),
           port: String(options.port),
           speed: String(options.speed),
@@ -117,7 +118,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     )
     .option("-c, --config <file>", "configuration file (default config/configuration.yaml, else embedded defaults)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await (await import("./commands/check.js")).runCheckCommand(options));
+      setExitCode(await (await commands.check()).runCheckCommand(options));
     });
 
   program
@@ -132,7 +133,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       `\n${SET_USAGE}\n\nexamples:\n  energy2mqtt set SD2024G001 71 30\n  energy2mqtt set SD2024G001 preset timed-charge '{"enabled":true,"slots":[{"start_time":"01:00","end_time":"04:30","percent_limit":90}]}'\n  energy2mqtt set 6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11 ev change-mode '{"mode":"Eco"}'`,
     )
     .action(async (device: string, target: string, args: string[], options: { config?: string }) => {
-      setExitCode(await (await import("./commands/set.js")).runSetCommand({ device, target, args, ...options }));
+      setExitCode(await (await commands.set()).runSetCommand({ device, target, args, ...options }));
     });
 
   program
@@ -147,7 +148,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "\nkinds: inverter.point, flow.half_hour, flow.day, inverter.event, ev.session, ev.meter, smart.data",
     )
     .action(async (options: { config?: string; from?: string; to?: string; only?: string }) => {
-      setExitCode(await (await import("./commands/archive.js")).runArchiveCommand(options));
+      setExitCode(await (await commands.archive()).runArchiveCommand(options));
     });
 
   program
@@ -161,7 +162,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--out <file>", "write to a file instead of stdout")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: Record<string, string | undefined>) => {
-      setExitCode(await (await import("./commands/export.js")).runExportCommand(options));
+      setExitCode(await (await commands.export()).runExportCommand(options));
     });
 
   program
@@ -169,7 +170,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .description("summarise what the local store holds: first, last, count and gaps per device and kind")
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: { config?: string }) => {
-      setExitCode(await (await import("./commands/history.js")).runHistoryCommand(options));
+      setExitCode(await (await commands.history()).runHistoryCommand(options));
     });
 
   program
@@ -181,7 +182,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("-c, --config <file>", "configuration file (cloud.url and cloud.token)")
     .addOption(new Option("--include", "print the HTTP status and rate headers to stderr"))
     .action(async (method: string, path: string, options: { data?: string; config?: string; include?: boolean }) => {
-      setExitCode(await (await import("./commands/api.js")).runApiCommand({ method, path, ...options }));
+      setExitCode(await (await commands.api()).runApiCommand({ method, path, ...options }));
     });
 
   return program;

@@ -1,7 +1,6 @@
 import type { App } from "./app.js";
 import { EMBEDDED_BROKER_PORT } from "./app.js";
-import { findEntity } from "./homeassistant/entities/index.js";
-import { redactUrl } from "./homeassistant/mqtt-connection.js";
+import { findEntity, redactUrl } from "./homeassistant/index.js";
 import { deviceId } from "./telemetry/inventory.js";
 
 /** The demo's example change: the battery reserve, which every controllable inverter of the simulator has. */

@@ -1,8 +1,6 @@
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { redactUrl } from "../homeassistant/mqtt-connection.js";
-import { probeMqtt } from "../homeassistant/mqtt-probe.js";
-import { type MqttTls, MqttTlsFileError, readMqttTls } from "../homeassistant/mqtt-tls.js";
+import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../homeassistant/index.js";
 import { createLogger } from "../log.js";
 import { checkRulesOnDevices } from "../rules/device-check.js";
 import { type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/load.js";

@@ -1,6 +1,4 @@
-import type { DiscoveryMessage, Origin } from "../homeassistant/discovery.js";
-import { slug } from "../homeassistant/entities/index.js";
-import type { Topics } from "../homeassistant/topics.js";
+import { type DiscoveryMessage, type Origin, slug, type Topics } from "../homeassistant/index.js";
 
 /**
  * Home Assistant discovery for the daemon itself: one device, "energy2mqtt bridge", with the

@@ -1,7 +1,6 @@
 import type { RateBudgetState } from "../cloud/rate-budget.js";
 import type { Config } from "../config/index.js";
-import type { Origin } from "../homeassistant/discovery.js";
-import type { Topics } from "../homeassistant/topics.js";
+import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log.js";
 import { deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
