@@ -108,8 +108,15 @@ export function rulesFeature(options: RulesFeatureOptions): Feature {
     async start() {
       if (!options.loaded) return;
       await options.after();
-      engine = await startDaemonRules({ ...options, inventory: options.inventory(), readings$ });
-      if (engine) await options.attach(engine);
+      const started = await startDaemonRules({ ...options, inventory: options.inventory(), readings$ });
+      if (!started) return;
+      engine = started;
+      // What the rules do goes on the bus for whoever listens (the web page, the health topics).
+      started.events$.subscribe((event) => {
+        bus.emit("ruleEvent", event);
+        bus.emit("rulesChanged", { rules: started.list() });
+      });
+      await options.attach(started);
     },
     async stop() {
       bus.removeAll(name);
