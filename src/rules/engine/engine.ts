@@ -19,7 +19,6 @@ import { cronTimes } from "../cron-times.js";
 import type { Interval } from "../planner.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
-import { AgileTariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { Claims } from "./claims.js";
 import { type Intent, intentOf, snapshotName } from "./intents.js";
@@ -89,6 +88,8 @@ export class RulesEngine implements RulesRuntime {
   private queue: Promise<void> = Promise.resolve();
   private readings: Subscription | undefined;
   private stopped = false;
+  /** Aborts price fetches in flight when the engine stops. */
+  private readonly abort = new AbortController();
 
   constructor(private readonly options: RulesOptions) {
     const scheduler = options.scheduler ?? asyncScheduler;
@@ -239,6 +240,7 @@ export class RulesEngine implements RulesRuntime {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.abort.abort();
     this.cancelTimer?.();
     for (const task of this.cronTasks) await task.stop();
     this.readings?.unsubscribe();
@@ -340,9 +342,9 @@ export class RulesEngine implements RulesRuntime {
     const now = this.now();
     let next = Number.POSITIVE_INFINITY;
     for (const [side, tariff] of Object.entries(this.options.tariffs)) {
-      if (!(tariff instanceof AgileTariff)) continue;
-      if (!(await tariff.load(now)))
-        this.logger.warn({ tariff: side, error: tariff.error }, "agile prices could not be refreshed");
+      await tariff.refresh(now, this.abort.signal);
+      const error = tariff.status(now).error;
+      if (error !== undefined) this.logger.warn({ tariff: side, error }, "prices could not be refreshed");
       next = Math.min(next, tariff.nextRefresh(now));
     }
     this.nextRefresh = next;
