@@ -1,4 +1,3 @@
-import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
 import { pino } from "pino";
 import { asyncScheduler, Observable, Subject, type Subscription } from "rxjs";
 import { prepareRestore, restorePlan } from "../../control/index.js";
@@ -15,12 +14,12 @@ import type {
 } from "../../ports/rules.js";
 import type { RuleObligation } from "../../store/index.js";
 import { HOUR_MS, localClockText, localDateTimeText } from "../../time/local-time.js";
-import { cronTimes } from "../cron-times.js";
 import type { Interval } from "../planner.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
 import type { TemplateContext } from "../templates.js";
 import { Claims } from "./claims.js";
+import { CronClock } from "./cron-clock.js";
 import { type Intent, intentOf, snapshotName } from "./intents.js";
 import { conditionHolds, type LiveState, nextState, stateHolds, triggerState } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
@@ -29,8 +28,6 @@ import { type PlannedWindow, planRuleWindows } from "./windows.js";
 
 /** Plans are made again at least this often (and whenever agile prices change). */
 const REPLAN_MS = HOUR_MS;
-/** How far ahead the virtual-time cron looks for its next run. */
-const CRON_LOOKAHEAD_MS = 25 * HOUR_MS;
 
 interface OpenWindow extends Interval {
   readonly period: string | undefined;
@@ -76,9 +73,7 @@ export class RulesEngine implements RulesRuntime {
   private readonly opened = new Set<string>();
   private readonly lastRuns = new Map<string, RuleLastRun>();
   private readonly claims = new Claims();
-  /** Each cron rule's next check: `fire` is false when no cron time fell within the lookahead (look again then). */
-  private readonly cronNext = new Map<string, { at: number; fire: boolean }>();
-  private readonly cronTasks: ScheduledTask[] = [];
+  private cron: CronClock | undefined;
   private readonly stateHeld = new Map<string, boolean | undefined>();
   private state: LiveState = {};
   private cancelTimer: (() => void) | undefined;
@@ -111,7 +106,7 @@ export class RulesEngine implements RulesRuntime {
       this.state = nextState(this.state, reading, this.watched());
       if (this.state !== before) this.enqueue(() => this.checkStates());
     });
-    this.scheduleCron();
+    this.cron = new CronClock(this.rules, this.timeZone, this.now());
     await this.enqueue(() => this.tick());
   }
 
@@ -242,7 +237,6 @@ export class RulesEngine implements RulesRuntime {
     this.stopped = true;
     this.abort.abort();
     this.cancelTimer?.();
-    for (const task of this.cronTasks) await task.stop();
     this.readings?.unsubscribe();
     await this.queue;
     this.events.complete();
@@ -267,7 +261,7 @@ export class RulesEngine implements RulesRuntime {
     this.cancelTimer?.();
     if (this.stopped) return;
     const now = this.now();
-    const times = [this.nextReplan, this.nextRefresh, ...[...this.cronNext.values()].map((next) => next.at)];
+    const times = [this.nextReplan, this.nextRefresh, this.cron?.nextCheck() ?? Number.POSITIVE_INFINITY];
     for (const window of this.open.values()) times.push(window.end);
     for (const [name, windows] of this.planned) {
       if (this.open.has(name) || this.enabled.get(name) === false) continue;
@@ -297,43 +291,10 @@ export class RulesEngine implements RulesRuntime {
         ?.find((found) => found.start <= now && found.end > now && !this.opened.has(`${rule.name}@${found.start}`));
       if (window) await this.openWindow(rule, window);
     }
-    for (const [name, next] of [...this.cronNext]) {
-      if (next.at > now) continue;
-      const rule = this.rule(name);
-      this.cronNext.set(name, this.nextCronTime(rule, next.fire ? next.at + 1 : next.at));
-      if (next.fire && this.enabled.get(name) !== false) await this.fire(rule, "cron");
+    for (const name of this.cron?.due(now) ?? []) {
+      if (this.enabled.get(name) !== false) await this.fire(this.rule(name), "cron");
     }
     this.schedule();
-  }
-
-  private scheduleCron(): void {
-    for (const rule of this.rules) {
-      for (const trigger of rule.when) {
-        if (trigger.cron === undefined) continue;
-        if (this.options.scheduler) {
-          this.cronNext.set(rule.name, this.nextCronTime(rule, this.now()));
-        } else {
-          const task = cronSchedule(
-            trigger.cron,
-            () => {
-              if (this.enabled.get(rule.name) !== false) this.enqueue(() => this.fire(rule, "cron"));
-            },
-            { timezone: this.timeZone, name: `rule:${rule.name}` },
-          );
-          this.cronTasks.push(task);
-        }
-      }
-    }
-  }
-
-  /** The rule's next cron time from `from`; none within the lookahead: a check (not a run) at its end. */
-  private nextCronTime(rule: Rule, from: number): { at: number; fire: boolean } {
-    const times = rule.when.flatMap((trigger) =>
-      trigger.cron === undefined
-        ? []
-        : cronTimes(trigger.cron, from, from + CRON_LOOKAHEAD_MS, this.timeZone).slice(0, 1),
-    );
-    return times.length > 0 ? { at: Math.min(...times), fire: true } : { at: from + CRON_LOOKAHEAD_MS, fire: false };
   }
 
   // --- prices and plans -------------------------------------------------------------------

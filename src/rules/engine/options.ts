@@ -33,8 +33,8 @@ export interface RulesOptions {
   readonly readings$: Observable<Reading>;
   /**
    * Timers. Its now() must read the same clock as `now`: the default asyncScheduler runs on the
-   * wall clock; tests pass a scheduler on the simulator's virtual clock. When given, cron
-   * triggers run on it too instead of node-cron.
+   * wall clock; tests pass a scheduler on the simulator's virtual clock. Cron triggers, windows
+   * and price refreshes all run on it.
    */
   readonly scheduler?: SchedulerLike;
   /** Epoch ms; the scheduler's now() when left out. */
