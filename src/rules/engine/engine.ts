@@ -17,7 +17,7 @@ import { HOUR_MS, localClockText, localDateTimeText } from "../../time/local-tim
 import type { Interval } from "../planner.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone, triggerKind } from "../schema.js";
-import type { TemplateContext } from "../templates.js";
+import { type TemplateContext, templateContext } from "../templates.js";
 import { Claims } from "./claims.js";
 import { CronClock } from "./cron-clock.js";
 import { type Intent, intentOf, snapshotName } from "./intents.js";
@@ -533,7 +533,15 @@ export class RulesEngine implements RulesRuntime {
   /** Sends a rule's actions, in order, through the gate; stops at the first failure. */
   private async act(rule: Rule, why: Why, window: Interval, plan: TemplateContext): Promise<RuleRunResult> {
     const dryRun = this.isDryRun(rule);
-    const context = this.templateContext(rule, window, plan);
+    const context = templateContext({
+      rule: rule.name,
+      window,
+      now: this.now(),
+      timeZone: this.timeZone,
+      prices: this.prices(window.start),
+      state: this.state,
+      plan,
+    });
     const intents = rule.do.map((action) => intentOf(action, context, rule.name, this.options.inventory));
     const results: RuleActionResult[] = [];
     const open = why === "window" || why === "manual" ? this.open.get(rule.name) : undefined;
@@ -743,32 +751,6 @@ export class RulesEngine implements RulesRuntime {
 
   private span(window: Interval): string {
     return `${localDateTimeText(window.start, this.timeZone)}-${localClockText(window.end, this.timeZone)}`;
-  }
-
-  private templateContext(rule: Rule, window: Interval, plan: TemplateContext): TemplateContext {
-    const now = this.now();
-    const prices = this.prices(window.start);
-    const state = this.state;
-    return {
-      "window.start": localClockText(window.start, this.timeZone),
-      "window.end": localClockText(window.end, this.timeZone),
-      "window.start_iso": new Date(window.start).toISOString(),
-      "window.end_iso": new Date(window.end).toISOString(),
-      "window.hours": Math.round(((window.end - window.start) / HOUR_MS) * 100) / 100,
-      "prices.current": prices.import ?? null,
-      "prices.import": prices.import ?? null,
-      "prices.export": prices.export ?? null,
-      "prices.currency": prices.currency,
-      "state.battery_soc": state.batterySoc ?? null,
-      "state.pv_power": state.pvPower ?? null,
-      "state.grid_import": state.gridImport ?? null,
-      "state.ev_plugged": state.evPlugged ?? null,
-      "state.ev_status": state.evStatus ?? null,
-      "rule.name": rule.name,
-      "now.time": localClockText(now, this.timeZone),
-      "now.date": localDateTimeText(now, this.timeZone).slice(0, 10),
-      ...plan,
-    };
   }
 }
 
