@@ -2,31 +2,31 @@ import { pino } from "pino";
 import { asyncScheduler, type Observable, type Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/rules.js";
-import { HOUR_MS, localClockText, localDateTimeText } from "../../time/local-time.js";
-import type { Interval } from "../planner.js";
+import { HOUR_MS } from "../../time/local-time.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
-import { type TemplateContext, templateContext } from "../templates.js";
 import { RuleActions } from "./actions.js";
 import { CronClock } from "./cron-clock.js";
-import { conditionHolds, type LiveState, nextState, readBatterySoc, watchedDevices } from "./live-state.js";
+import { type LiveState, nextState, readBatterySoc, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
 import { PriceWatch } from "./price-watch.js";
 import { RuleEvents } from "./rule-events.js";
+import { RuleRunner } from "./rule-runner.js";
 import { StateTriggers } from "./state-triggers.js";
 import { Alarm, timersOn } from "./timers.js";
-import { type OpenWindow, WindowBook } from "./window-book.js";
-import { type PlannedWindow, planRuleWindows } from "./windows.js";
+import { WindowBook } from "./window-book.js";
+import { planRuleWindows } from "./windows.js";
 import { WorkQueue } from "./work-queue.js";
 
 /** Plans are made again at least this often (and whenever the prices change). */
 const REPLAN_MS = HOUR_MS;
 
 /**
- * The running rules; see startRules(). It coordinates: timers say when (CronClock, the window
- * book's next window, price refreshes and replans on one Alarm), the WindowBook says which windows
- * are planned and open and who holds which control, RuleActions acts and keeps the promise to
- * restore. Every step runs on one WorkQueue, so that no two overlap.
+ * The running rules; see startRules(). A coordinator: it says when (the CronClock, the window
+ * book's next window, price refreshes and replans, all on one Alarm on the engine's timers) and
+ * hands the work on. The WindowBook knows which windows are planned and open and who holds which
+ * control; the RuleRunner opens and closes windows and fires triggers; RuleActions sends the
+ * actions and keeps the promise to restore. Every step runs on one WorkQueue, so none overlap.
  */
 export class RulesEngine implements RulesRuntime {
   private readonly logger: Logger;
@@ -42,6 +42,7 @@ export class RulesEngine implements RulesRuntime {
   private readonly alarm: Alarm;
   private readonly book = new WindowBook();
   private readonly actions: RuleActions;
+  private readonly runner: RuleRunner;
   private readonly priceWatch: PriceWatch;
   private readonly stateTriggers: StateTriggers;
   private cron: CronClock | undefined;
@@ -76,6 +77,19 @@ export class RulesEngine implements RulesRuntime {
       stopping: () => this.queue.closed,
       dryRun: (rule) => this.isDryRun(rule),
     });
+    this.runner = new RuleRunner({
+      book: this.book,
+      actions: this.actions,
+      events: this.events,
+      obligations: options.store.ruleObligations,
+      prices: this.priceWatch,
+      importTariff: options.tariffs.import,
+      timeZone: this.timeZone,
+      logger: this.logger,
+      now: this.now,
+      state: () => this.state,
+      reschedule: () => this.schedule(),
+    });
   }
 
   get events$(): Observable<RuleEvent> {
@@ -86,7 +100,7 @@ export class RulesEngine implements RulesRuntime {
     const store = this.options.store.ruleObligations;
     for (const rule of this.rules) this.enabled.set(rule.name, store.enabled(rule.name) ?? rule.enabled);
     await this.refreshPrices();
-    await this.resumeObligations();
+    await this.runner.resumeObligations();
     const watched = watchedDevices(this.options.inventory);
     this.readings = this.options.readings$.subscribe((reading) => {
       const before = this.state;
@@ -125,7 +139,7 @@ export class RulesEngine implements RulesRuntime {
     this.logger.info({ rule: name, enabled }, enabled ? "rule switched on" : "rule switched off");
     // Switched off mid-window: put things back now rather than at the window's end.
     this.queue.enqueue(async () => {
-      if (!enabled && this.book.openOf(name)) await this.closeWindow(rule, "the rule was switched off");
+      if (!enabled && this.book.openOf(name)) await this.runner.closeWindow(rule, "the rule was switched off");
       await this.tick();
     });
   }
@@ -138,7 +152,7 @@ export class RulesEngine implements RulesRuntime {
       void this.queue
         .enqueue(async () => {
           try {
-            resolve(await this.runManually(rule));
+            resolve(await this.runner.runManually(rule));
           } catch (error) {
             reject(error);
           }
@@ -188,17 +202,17 @@ export class RulesEngine implements RulesRuntime {
   /** Does everything due now, in order: close windows, refresh prices and plans, open windows, cron. */
   private async tick(): Promise<void> {
     let now = this.now();
-    for (const name of this.book.ended(now)) await this.closeWindow(this.ruleOrStub(name), "the window ended");
+    for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
     if (now >= this.priceWatch.nextRefresh) await this.refreshPrices();
     now = this.now();
     if (now >= this.nextReplan) await this.replan();
     for (const rule of this.rules) {
       if (!this.isEnabled(rule.name) || this.book.openOf(rule.name)) continue;
       const window = this.book.dueToOpen(rule.name, now);
-      if (window) await this.openWindow(rule, window);
+      if (window) await this.runner.openWindow(rule, window);
     }
     for (const name of this.cron?.due(now) ?? []) {
-      if (this.isEnabled(name)) await this.fire(this.rule(name), "cron");
+      if (this.isEnabled(name)) await this.runner.fire(this.rule(name), "cron");
     }
     this.schedule();
   }
@@ -236,134 +250,11 @@ export class RulesEngine implements RulesRuntime {
 
   private checkStates(): void {
     for (const rule of this.stateTriggers.crossed(this.state)) {
-      if (this.isEnabled(rule.name)) this.queue.enqueue(() => this.fire(rule, "state"));
+      if (this.isEnabled(rule.name)) this.queue.enqueue(() => this.runner.fire(rule, "state"));
     }
-  }
-
-  // --- windows ----------------------------------------------------------------------------
-
-  private async openWindow(rule: Rule, window: PlannedWindow): Promise<void> {
-    const open = this.book.openPlanned(rule.name, window);
-    // A window resumed after a restart already has its obligation.
-    const store = this.options.store.ruleObligations;
-    const pending = store.pending().find((found) => found.rule === rule.name);
-    if (pending) {
-      open.obligation = pending.id;
-      if (pending.windowEnd < window.end) store.update(pending.id, { windowEnd: window.end });
-    }
-    this.emitOpen(rule, window, `${window.label}: ${this.span(window)}`);
-    const check = conditionHolds(rule.if, this.conditionContext());
-    if (!check.ok) {
-      this.actions.record(rule.name, true, `window ${this.span(window)} skipped: ${check.why}`);
-      return;
-    }
-    await this.act(rule, open, open, window.plan);
-  }
-
-  private async closeWindow(rule: Rule, why: string): Promise<void> {
-    const open = this.book.openOf(rule.name);
-    if (!open) return;
-    const store = this.options.store.ruleObligations;
-    const obligation = open.obligation === undefined ? undefined : store.get(open.obligation);
-    if (obligation?.status === "open") {
-      const holder = this.book.heldByOther(rule.name, this.now());
-      if (holder) {
-        // A higher-priority rule holds one of these controls: restoring now would undo its change.
-        // Wait for its window to end (it restores first), then put ours back.
-        store.update(obligation.id, { windowEnd: holder.until });
-        this.book.extend(rule.name, holder.until);
-        this.logger.info({ rule: rule.name, holder: holder.rule }, "restore waits for the rule holding the control");
-        return;
-      }
-      await this.actions.restore(obligation, why);
-    }
-    this.book.close(rule.name);
-    const window = { start: open.start, end: open.end };
-    this.events.emit({ type: "window", rule: rule.name, phase: "close", window, message: why });
-  }
-
-  /** On start: put back what windows that ended while we were down changed; watch the others. */
-  private async resumeObligations(): Promise<void> {
-    const now = this.now();
-    for (const obligation of this.options.store.ruleObligations.pending()) {
-      if (obligation.windowEnd <= now) {
-        await this.actions.restore(obligation, "the window ended while energy2mqtt was not running");
-        continue;
-      }
-      const window = { start: obligation.windowStart, end: obligation.windowEnd };
-      this.book.openAt(obligation.rule, window, undefined, obligation.id);
-      this.logger.info(
-        { rule: obligation.rule, until: new Date(obligation.windowEnd).toISOString() },
-        "resuming an open window after a restart",
-      );
-    }
-  }
-
-  // --- acting -----------------------------------------------------------------------------
-
-  /**
-   * Run now: in an open window, the rule's actions for that window. A window rule outside its
-   * window gets a window of its own from now, as long as its next planned one (so a timed slot is
-   * never zero-length), with the same promise to put things back at its end; without a planned
-   * window its length is unknown and nothing is sent. Other rules simply run.
-   */
-  private async runManually(rule: Rule): Promise<RuleRunResult> {
-    const now = this.now();
-    const open = this.book.openOf(rule.name);
-    if (open) return this.act(rule, open, open, {});
-    if (!rule.when.some(isWindowTrigger)) return this.act(rule, { start: now, end: now }, undefined, {});
-    const next = this.book.nextPlanned(rule.name, now);
-    if (!next) {
-      return this.actions.refuse(
-        rule,
-        `not run: ${rule.name} is a window rule and no window is planned for it yet, so its length is not known; nothing was sent`,
-      );
-    }
-    const window = this.book.openAt(rule.name, { start: now, end: now + (next.end - Math.max(next.start, now)) });
-    this.emitOpen(rule, window, `run now, for the length of the planned window (${next.label}): ${this.span(window)}`);
-    const result = await this.act(rule, window, window, next.plan);
-    // Its end closes it and keeps the promise to restore, as for a planned window.
-    this.schedule();
-    return result;
-  }
-
-  /** A cron or state trigger: the rule's conditions, then its actions (for its open window, if any). */
-  private async fire(rule: Rule, why: "cron" | "state"): Promise<void> {
-    const check = conditionHolds(rule.if, this.conditionContext());
-    if (!check.ok) {
-      this.actions.record(rule.name, true, `${why} trigger: skipped, ${check.why}`);
-      return;
-    }
-    const now = this.now();
-    await this.act(rule, this.book.openOf(rule.name) ?? { start: now, end: now }, undefined, {});
-  }
-
-  private async act(
-    rule: Rule,
-    window: Interval,
-    open: OpenWindow | undefined,
-    plan: TemplateContext,
-  ): Promise<RuleRunResult> {
-    const context = templateContext({
-      rule: rule.name,
-      window,
-      now: this.now(),
-      timeZone: this.timeZone,
-      prices: this.prices(window.start),
-      state: this.state,
-      plan,
-    });
-    const { result, failedInWindow } = await this.actions.act(rule, open, context);
-    if (failedInWindow) await this.closeWindow(rule, "the rule failed");
-    return result;
   }
 
   // --- helpers ----------------------------------------------------------------------------
-
-  private emitOpen(rule: Rule, window: Interval, message: string): void {
-    const span = { start: window.start, end: window.end };
-    this.events.emit({ type: "window", rule: rule.name, phase: "open", window: span, message });
-  }
 
   private isEnabled(rule: string): boolean {
     return this.enabled.get(rule) !== false;
@@ -382,14 +273,5 @@ export class RulesEngine implements RulesRuntime {
   /** A rule removed from rules.yaml may still have a window to close after a restart. */
   private ruleOrStub(name: string): Rule {
     return this.rules.find((found) => found.name === name) ?? ({ name, priority: 0, restore: "after_window" } as Rule);
-  }
-
-  private conditionContext() {
-    const now = this.now();
-    return { now, timeZone: this.timeZone, state: this.state, importPrice: this.options.tariffs.import?.priceAt(now) };
-  }
-
-  private span(window: Interval): string {
-    return `${localDateTimeText(window.start, this.timeZone)}-${localClockText(window.end, this.timeZone)}`;
   }
 }
