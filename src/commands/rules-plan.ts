@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { planSvg } from "../rules/plan-svg.js";
 import { planText } from "../rules/plan-text.js";
-import { previewRules } from "../rules/preview.js";
+import { previewRules } from "../rules/planners/preview.js";
 import { rulesTimeZone } from "../rules/schema.js";
 import { createTariff, type Tariff } from "../rules/tariffs/index.js";
 import { discoverInventory } from "../telemetry/index.js";

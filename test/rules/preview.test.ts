@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { planRuleWindows } from "../../src/rules/engine/windows.js";
 import { loadRules } from "../../src/rules/load.js";
-import { previewRules } from "../../src/rules/preview.js";
+import { previewRules } from "../../src/rules/planners/preview.js";
+import { planRuleWindows } from "../../src/rules/planners/rule-windows.js";
 import { createTariff, type Tariff } from "../../src/rules/tariffs/index.js";
 import { rulesFile, utc } from "./helpers.js";
 

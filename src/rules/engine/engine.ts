@@ -3,6 +3,7 @@ import { asyncScheduler, type Observable, type Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/rules.js";
 import { HOUR_MS } from "../../time/local-time.js";
+import { planRuleWindows } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
@@ -15,7 +16,6 @@ import { RuleRunner } from "./rule-runner.js";
 import { StateTriggers } from "./state-triggers.js";
 import { Alarm, timersOn } from "./timers.js";
 import { WindowBook } from "./window-book.js";
-import { planRuleWindows } from "./windows.js";
 import { WorkQueue } from "./work-queue.js";
 
 /** Plans are made again at least this often (and whenever the prices change). */

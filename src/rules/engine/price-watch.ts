@@ -1,6 +1,6 @@
 import type { Logger } from "../../log.js";
 import type { Prices } from "../../ports/rules.js";
-import type { Interval } from "../planner.js";
+import type { Interval } from "../planners/planner.js";
 import type { Tariff } from "../tariffs/index.js";
 
 /** The tariffs the rules read, refreshed when they say so, with a fingerprint of their prices. */

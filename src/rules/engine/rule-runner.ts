@@ -2,7 +2,8 @@ import type { Logger } from "../../log.js";
 import type { RuleRunResult } from "../../ports/rules.js";
 import type { RuleObligations } from "../../store/index.js";
 import { localClockText, localDateTimeText } from "../../time/local-time.js";
-import type { Interval } from "../planner.js";
+import type { Interval } from "../planners/planner.js";
+import type { PlannedWindow } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
@@ -12,7 +13,6 @@ import { conditionHolds, type LiveState } from "./live-state.js";
 import type { PriceWatch } from "./price-watch.js";
 import type { RuleEvents } from "./rule-events.js";
 import type { OpenWindow, WindowBook } from "./window-book.js";
-import type { PlannedWindow } from "./windows.js";
 
 export interface RuleRunnerOptions {
   readonly book: WindowBook;

@@ -1,6 +1,6 @@
-import type { Interval } from "../planner.js";
+import type { Interval } from "../planners/planner.js";
+import type { PlannedWindow } from "../planners/rule-windows.js";
 import { type Claim, type ClaimAnswer, Claims } from "./claims.js";
-import type { PlannedWindow } from "./windows.js";
 
 /** A window open now: planned, run now, or resumed after a restart. */
 export interface OpenWindow extends Interval {

@@ -1,9 +1,9 @@
 import { HOUR_MS, nextLocalTime } from "../../time/local-time.js";
-import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "../planner.js";
 import type { Rule, RulesFile } from "../schema.js";
 import { tariffOf } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
+import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
 
 /** One window a rule's tariff trigger planned. */
 export interface PlannedWindow extends Interval {

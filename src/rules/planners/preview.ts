@@ -1,12 +1,12 @@
-import { HOUR_MS, SLOT_MS } from "../time/local-time.js";
-import { actionKind } from "./action-schema.js";
-import { cronTimes } from "./cron-times.js";
-import { planRuleWindows } from "./engine/windows.js";
+import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { describeAction } from "../action-text.js";
+import { cronTimes } from "../cron-times.js";
+import type { Rule, RulesFile, Trigger } from "../schema.js";
+import { isWindowTrigger, triggerKind } from "../schema.js";
+import type { Tariff } from "../tariffs/index.js";
+import { type TemplateContext, templateContext } from "../templates.js";
 import type { Interval } from "./planner.js";
-import type { Action, Rule, RulesFile, Trigger } from "./schema.js";
-import { isWindowTrigger, triggerKind } from "./schema.js";
-import type { Tariff } from "./tariffs/index.js";
-import { renderTemplates, type TemplateContext, templateContext } from "./templates.js";
+import { planRuleWindows } from "./rule-windows.js";
 
 /** What `rules plan` needs to know about the house now. */
 export interface PreviewState {
@@ -153,26 +153,4 @@ function windowOf(
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [key in K]?: V } {
   return value === undefined ? {} : ({ [key]: value } as { [key in K]?: V });
-}
-
-/** One line per action, as the engine would send it. */
-export function describeAction(action: Action, context: TemplateContext): string {
-  const kind = actionKind(action);
-  const json = (value: unknown) => JSON.stringify(renderTemplates(value ?? {}, context));
-  switch (kind) {
-    case "preset":
-      return `preset ${action.preset} ${json(action.with)}${action.inverter ? ` on ${action.inverter}` : ""}`;
-    case "setting":
-      return `setting ${action.setting} = ${json(action.value)}${action.inverter ? ` on ${action.inverter}` : ""}`;
-    case "charger":
-      return `charger ${action.charger} ${json(action.with)}${action.uuid ? ` on ${action.uuid}` : ""}`;
-    case "notify": {
-      const filled = renderTemplates({ title: action.notify?.title, body: action.notify?.body }, context) as {
-        title: string;
-      };
-      return `notify "${filled.title}"`;
-    }
-    case "snapshot":
-      return `snapshot ${action.snapshot}${action.name ? ` ${action.name}` : ""}`;
-  }
 }
