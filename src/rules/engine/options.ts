@@ -23,7 +23,7 @@ export interface RulesGate {
 export interface RulesOptions {
   /** rules.yaml as loadRules() returns it. */
   readonly rules: RulesFile;
-  /** Built from rules.tariffs (createTariff); agile ones are (re)loaded by the engine. */
+  /** Built from rules.tariffs (createTariff); the engine calls their refresh() when each asks to be refreshed. */
   readonly tariffs: { readonly import?: Tariff; readonly export?: Tariff };
   readonly gate: RulesGate;
   readonly client: CloudClient;
