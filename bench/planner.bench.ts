@@ -1,4 +1,4 @@
-import { planBattery, planWindow } from "../src/rules/planner.js";
+import { planBattery, planWindow } from "../src/rules/planners/planner.js";
 import type { Rate } from "../src/rules/tariffs/index.js";
 
 const SLOT = 1_800_000;

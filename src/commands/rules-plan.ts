@@ -3,9 +3,9 @@ import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { loadRules, RulesError, rulesPath } from "../rules/load.js";
 import { planSvg } from "../rules/plan-svg.js";
 import { planText } from "../rules/plan-text.js";
-import { previewRules } from "../rules/preview.js";
+import { previewRules } from "../rules/planners/preview.js";
 import { rulesTimeZone } from "../rules/schema.js";
-import { AgileTariff, createTariff, type Tariff } from "../rules/tariffs/index.js";
+import { createTariff, type Tariff } from "../rules/tariffs/index.js";
 import { discoverInventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile } from "./shared.js";
 
@@ -83,11 +83,9 @@ export async function runRulesPlanCommand(
     const config = rules.tariffs[side];
     if (!config) continue;
     const tariff = createTariff(config, timeZone);
-    if (tariff instanceof AgileTariff) {
-      await tariff.load(now);
-      const status = tariff.status(now);
-      if (status.message) header.push(`${side} prices: ${status.message}`);
-    }
+    await tariff.refresh(now);
+    const status = tariff.status(now);
+    if (status.message) header.push(`${side} prices: ${status.message}`);
     tariffs[side] = tariff;
   }
   const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? live?.capacityKwh ?? DEFAULT_CAPACITY_KWH;

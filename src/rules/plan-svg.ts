@@ -1,6 +1,6 @@
 import { localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
 import { priceRange, socAt } from "./plan-view.js";
-import type { Preview } from "./preview.js";
+import type { Preview } from "./planners/preview.js";
 
 const COLUMN = 10;
 const LEFT = 60;

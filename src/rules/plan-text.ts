@@ -1,6 +1,6 @@
 import { localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
 import { priceRange, rulesIn, socAt } from "./plan-view.js";
-import type { Preview } from "./preview.js";
+import type { Preview } from "./planners/preview.js";
 
 const BLOCKS = " ▁▂▃▄▅▆▇█";
 

@@ -1,4 +1,4 @@
-import type { Preview } from "./preview.js";
+import type { Preview } from "./planners/preview.js";
 
 /** The expected SoC at an instant, linear between the plan's points, flat outside them. */
 export function socAt(preview: Preview, at: number): number {

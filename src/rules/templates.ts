@@ -1,3 +1,5 @@
+import { HOUR_MS, localClockText, localDateTimeText } from "../time/local-time.js";
+
 /**
  * `{{ name }}` templates in action values. The names are a fixed catalogue so that a typo is
  * refused when rules.yaml is loaded, not when the window opens at 01:00.
@@ -34,6 +36,57 @@ export type TemplateName = keyof typeof TEMPLATE_SAMPLES;
 export type TemplateContext = Readonly<Partial<Record<TemplateName, TemplateValue>>>;
 
 export const TEMPLATE_NAMES = Object.keys(TEMPLATE_SAMPLES) as readonly TemplateName[];
+
+/** What the template values are made of, when the engine acts and when `rules plan` previews. */
+export interface TemplateInput {
+  readonly rule: string;
+  /** The window the actions act for (start = end for a cron or state trigger). Epoch ms. */
+  readonly window: { readonly start: number; readonly end: number };
+  /** The instant `now.*` describes: the engine's clock, or the window's start in a preview. */
+  readonly now: number;
+  readonly timeZone: string;
+  /** The prices at the window's start. */
+  readonly prices: { readonly import?: number; readonly export?: number; readonly currency: string };
+  /** The live values known; a preview knows the battery's SoC only. */
+  readonly state: {
+    readonly batterySoc?: number;
+    readonly pvPower?: number;
+    readonly gridImport?: number;
+    readonly evPlugged?: boolean;
+    readonly evStatus?: string;
+  };
+  /** What the window's plan adds: window.average_price, plan.*. */
+  readonly plan?: TemplateContext;
+}
+
+/** The values of every template name; names without a value are null. */
+export function templateContext(input: TemplateInput): TemplateContext {
+  const { window, prices, state, timeZone } = input;
+  return {
+    "window.start": localClockText(window.start, timeZone),
+    "window.end": localClockText(window.end, timeZone),
+    "window.start_iso": new Date(window.start).toISOString(),
+    "window.end_iso": new Date(window.end).toISOString(),
+    "window.hours": Math.round(((window.end - window.start) / HOUR_MS) * 100) / 100,
+    "window.average_price": null,
+    "prices.current": prices.import ?? null,
+    "prices.import": prices.import ?? null,
+    "prices.export": prices.export ?? null,
+    "prices.currency": prices.currency,
+    "plan.target_soc": null,
+    "plan.kwh": null,
+    "plan.cost": null,
+    "state.battery_soc": state.batterySoc ?? null,
+    "state.pv_power": state.pvPower ?? null,
+    "state.grid_import": state.gridImport ?? null,
+    "state.ev_plugged": state.evPlugged ?? null,
+    "state.ev_status": state.evStatus ?? null,
+    "rule.name": input.rule,
+    "now.time": localClockText(input.now, timeZone),
+    "now.date": localDateTimeText(input.now, timeZone).slice(0, 10),
+    ...input.plan,
+  };
+}
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^}]*?)\s*\}\}$/;

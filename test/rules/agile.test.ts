@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgileTariffConfig } from "../../src/rules/schema.js";
-import { AgileTariff, FixedTariff } from "../../src/rules/tariffs/index.js";
+import { AgileTariff, createTariff, FixedTariff, type Tariff } from "../../src/rules/tariffs/index.js";
 import { iso, utc } from "./helpers.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
@@ -72,6 +72,19 @@ describe("agile tariff", () => {
     expect(broken.error).toContain("ENOENT");
     expect(iso(broken.nextRefresh(now))).toBe("2026-11-23T09:30");
     expect(broken.status(now).message).toContain("no published price for now");
+  });
+
+  it("refreshes itself through the Tariff seam: a failure never throws and shows in status().error", async () => {
+    const now = utc("2026-11-23T09:00");
+    const tariff: Tariff = createTariff({ ...config({ file: `${FIXTURE}.missing` }), type: "agile" }, LONDON);
+    await expect(tariff.refresh(now)).resolves.toBeUndefined();
+    expect(tariff.status(now).error).toContain("ENOENT");
+    expect(iso(tariff.nextRefresh(now))).toBe("2026-11-23T09:30");
+    const working: Tariff = createTariff(config({ file: FIXTURE }), LONDON);
+    expect(working.nextRefresh(now)).toBe(now);
+    await working.refresh(now);
+    expect(working.status(now).error).toBeUndefined();
+    expect(working.priceAt(utc("2026-11-23T03:00"))).toBeTypeOf("number");
   });
 
   describe("from a URL", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBattery, planEv, planWindow } from "../../src/rules/planner.js";
+import { planBattery, planEv, planWindow } from "../../src/rules/planners/planner.js";
 import { AgileTariff, type Rate, ZonesTariff } from "../../src/rules/tariffs/index.js";
 import { nextLocalTime } from "../../src/time/local-time.js";
 import { iso, utc } from "./helpers.js";

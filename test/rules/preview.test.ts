@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { planRuleWindows } from "../../src/rules/engine/windows.js";
 import { loadRules } from "../../src/rules/load.js";
-import { previewRules } from "../../src/rules/preview.js";
-import { AgileTariff, createTariff, type Tariff } from "../../src/rules/tariffs/index.js";
+import { previewRules } from "../../src/rules/planners/preview.js";
+import { planRuleWindows } from "../../src/rules/planners/rule-windows.js";
+import { createTariff, type Tariff } from "../../src/rules/tariffs/index.js";
 import { rulesFile, utc } from "./helpers.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
@@ -41,7 +41,8 @@ describe("rules plan preview", () => {
       const config = rules.tariffs[side];
       if (!config) continue;
       const tariff = createTariff(config, LONDON);
-      if (tariff instanceof AgileTariff) expect(await tariff.load(now)).toBe(true);
+      await tariff.refresh(now);
+      expect(tariff.status(now).error).toBeUndefined();
       tariffs[side] = tariff;
     }
     const state = { socPercent: 30, capacityKwh: 10 };

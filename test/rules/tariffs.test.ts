@@ -16,6 +16,14 @@ describe("fixed tariff", () => {
       "2026-01-01T01:30",
     ]);
   });
+
+  it("has nothing to refresh: prices written in rules.yaml never change", async () => {
+    const tariff = new FixedTariff(0.245);
+    const now = utc("2026-01-01T03:17");
+    await tariff.refresh(now);
+    expect(tariff.nextRefresh(now)).toBe(Number.POSITIVE_INFINITY);
+    expect(tariff.status(now)).toEqual({ message: undefined });
+  });
 });
 
 describe("zones tariff", () => {

@@ -2,7 +2,7 @@ import type { EvCommandId } from "../../cloud/schemas/ev-commands.js";
 import type { ChangeRequest } from "../../control/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
 import { actionKind, chargerCommand } from "../action-schema.js";
-import { describeAction } from "../preview.js";
+import { describeAction } from "../action-text.js";
 import type { Action } from "../schema.js";
 import { renderTemplates, type TemplateContext } from "../templates.js";
 

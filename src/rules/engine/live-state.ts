@@ -1,3 +1,6 @@
+import type { CloudClient } from "../../cloud/client.js";
+import type { Logger } from "../../log.js";
+import type { Inventory } from "../../telemetry/inventory.js";
 import type { Reading } from "../../telemetry/readings.js";
 import { parseClock, wallClock } from "../../time/local-time.js";
 import type { Condition, Trigger } from "../schema.js";
@@ -117,4 +120,27 @@ export function conditionHolds(
       return { ok: false, why: `the import price ${price} is not above ${condition.price_above}` };
   }
   return { ok: true, why: "" };
+}
+
+/** The devices whose readings the rules follow: the controllable inverter (else the first) and the first charger. */
+export function watchedDevices(inventory: Inventory): { inverter?: string; charger?: string } {
+  const inverter = (inventory.inverters.find((found) => found.controllable) ?? inventory.inverters[0])?.serial;
+  const charger = inventory.evChargers[0]?.uuid;
+  return { ...(inverter ? { inverter } : {}), ...(charger ? { charger } : {}) };
+}
+
+/** The battery's SoC as the cloud reports it now, for a plan made before any reading arrived. */
+export async function readBatterySoc(
+  client: CloudClient,
+  serial: string | undefined,
+  logger: Logger,
+): Promise<number | undefined> {
+  if (!serial) return undefined;
+  try {
+    const soc = (await client.inverterData.systemDataLatest(serial)).battery?.percent;
+    return typeof soc === "number" ? soc : undefined;
+  } catch (error) {
+    logger.warn({ err: error }, "the battery's SoC could not be read for planning");
+    return undefined;
+  }
 }

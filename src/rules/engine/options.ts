@@ -23,7 +23,7 @@ export interface RulesGate {
 export interface RulesOptions {
   /** rules.yaml as loadRules() returns it. */
   readonly rules: RulesFile;
-  /** Built from rules.tariffs (createTariff); agile ones are (re)loaded by the engine. */
+  /** Built from rules.tariffs (createTariff); the engine calls their refresh() when each asks to be refreshed. */
   readonly tariffs: { readonly import?: Tariff; readonly export?: Tariff };
   readonly gate: RulesGate;
   readonly client: CloudClient;
@@ -33,8 +33,8 @@ export interface RulesOptions {
   readonly readings$: Observable<Reading>;
   /**
    * Timers. Its now() must read the same clock as `now`: the default asyncScheduler runs on the
-   * wall clock; tests pass a scheduler on the simulator's virtual clock. When given, cron
-   * triggers run on it too instead of node-cron.
+   * wall clock; tests pass a scheduler on the simulator's virtual clock. Cron triggers, windows
+   * and price refreshes all run on it.
    */
   readonly scheduler?: SchedulerLike;
   /** Epoch ms; the scheduler's now() when left out. */

@@ -14,3 +14,21 @@ export function timersOn(scheduler: SchedulerLike, now: () => number): Timers {
     },
   };
 }
+
+/** One timer set again and again: setting it cancels the one set before. */
+export class Alarm {
+  private cancelSet: (() => void) | undefined;
+
+  constructor(private readonly timers: Timers) {}
+
+  /** Rings at `time`; an infinite time sets nothing. */
+  set(time: number, fn: () => void): void {
+    this.cancel();
+    if (Number.isFinite(time)) this.cancelSet = this.timers.at(time, fn);
+  }
+
+  cancel(): void {
+    this.cancelSet?.();
+    this.cancelSet = undefined;
+  }
+}

@@ -2,18 +2,16 @@ import { readFile } from "node:fs/promises";
 import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/local-time.js";
 import type { AgileTariffConfig } from "../tariff-schema.js";
 import { octopusRates, slotPrices } from "./octopus.js";
-import { type Rate, sampledRates, type Tariff } from "./tariff.js";
+import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";
 
 /** Pages of the Octopus API followed at most, to bound a misbehaving server. */
 const MAX_PAGES = 10;
 
-export interface AgileStatus {
+export interface AgileStatus extends TariffStatus {
   /** End of the last published slot, or undefined when none is known. */
   readonly until: number | undefined;
   /** True when the next day's prices should be out by now but are not. */
   readonly tomorrowMissing: boolean;
-  /** What the planner will do about missing prices, in words; undefined when nothing is missing. */
-  readonly message: string | undefined;
 }
 
 /**
@@ -33,11 +31,17 @@ export class AgileTariff implements Tariff {
     private readonly fallback: Tariff | undefined,
   ) {}
 
+  async refresh(now: number, signal?: AbortSignal): Promise<void> {
+    await this.load(now, signal);
+  }
+
   /** Reads the file or URL; returns false (and keeps the old prices) when that fails. */
-  async load(now: number): Promise<boolean> {
+  async load(now: number, signal?: AbortSignal): Promise<boolean> {
     this.lastAttempt = now;
     try {
-      const bodies = this.config.url ? await fetchPages(this.config.url) : [await readJson(this.config.file ?? "")];
+      const bodies = this.config.url
+        ? await fetchPages(this.config.url, signal)
+        : [await readJson(this.config.file ?? "", signal)];
       for (const body of bodies) {
         const parsed = octopusRates.safeParse(body);
         if (!parsed.success) throw new Error(`not in the Octopus format: ${parsed.error.issues[0]?.message ?? ""}`);
@@ -98,7 +102,8 @@ export class AgileTariff implements Tariff {
   status(now: number): AgileStatus {
     const until = this.coveredUntil(now);
     const { published, wanted } = this.expected(now);
-    if (until !== undefined && until >= wanted) return { until, tomorrowMissing: false, message: undefined };
+    const error = this.lastError === undefined ? {} : { error: this.lastError };
+    if (until !== undefined && until >= wanted) return { until, tomorrowMissing: false, message: undefined, ...error };
     const tomorrowMissing = published;
     const known =
       until === undefined
@@ -109,7 +114,7 @@ export class AgileTariff implements Tariff {
       : "slots without a price have none: a plan there falls back to a plain window before its deadline";
     const failed = this.lastError ? `; the last refresh failed: ${this.lastError}` : "";
     const why = tomorrowMissing ? "tomorrow's prices are not published yet" : "today's prices are incomplete";
-    return { until, tomorrowMissing, message: `${why} (${known}); ${then}${failed}` };
+    return { until, tomorrowMissing, message: `${why} (${known}); ${then}${failed}`, ...error };
   }
 
   /**
@@ -125,15 +130,15 @@ export class AgileTariff implements Tariff {
   }
 }
 
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, "utf8"));
+async function readJson(file: string, signal: AbortSignal | undefined): Promise<unknown> {
+  return JSON.parse(await readFile(file, { encoding: "utf8", ...(signal ? { signal } : {}) }));
 }
 
-async function fetchPages(url: string): Promise<unknown[]> {
+async function fetchPages(url: string, signal: AbortSignal | undefined): Promise<unknown[]> {
   const bodies: unknown[] = [];
   let next: string | undefined = url;
   while (next && bodies.length < MAX_PAGES) {
-    const response = await fetch(next, { headers: { accept: "application/json" } });
+    const response = await fetch(next, { headers: { accept: "application/json" }, ...(signal ? { signal } : {}) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const body: unknown = await response.json();
     bodies.push(body);

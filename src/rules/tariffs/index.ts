@@ -6,10 +6,10 @@ import { ZonesTariff } from "./zones.js";
 
 export { type AgileStatus, AgileTariff } from "./agile.js";
 export { FixedTariff } from "./fixed.js";
-export type { Rate, Tariff } from "./tariff.js";
+export type { Rate, Tariff, TariffStatus } from "./tariff.js";
 export { inHours, ZonesTariff } from "./zones.js";
 
-/** The tariff a configuration describes. An agile tariff starts empty: call its load(). */
+/** The tariff a configuration describes. An agile tariff starts empty: call its refresh(). */
 export function createTariff(config: TariffConfig, timeZone: string): Tariff {
   switch (config.type) {
     case "fixed":

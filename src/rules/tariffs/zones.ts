@@ -1,7 +1,7 @@
 import { parseClock, wallClock } from "../../time/local-time.js";
 import { DAY_NAMES } from "../schema-common.js";
 import type { Zone } from "../tariff-schema.js";
-import { type Rate, sampledRates, type Tariff } from "./tariff.js";
+import { type Rate, STEADY_PRICES, sampledRates, type Tariff } from "./tariff.js";
 
 interface CompiledZone {
   readonly price: number;
@@ -18,6 +18,9 @@ interface CompiledZone {
  */
 export class ZonesTariff implements Tariff {
   readonly type = "zones";
+  readonly refresh = STEADY_PRICES.refresh;
+  readonly nextRefresh = STEADY_PRICES.nextRefresh;
+  readonly status = STEADY_PRICES.status;
   private readonly zones: readonly CompiledZone[];
 
   constructor(

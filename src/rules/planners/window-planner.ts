@@ -1,5 +1,5 @@
-import { HOUR_MS, SLOT_MS } from "../time/local-time.js";
-import type { Rate } from "./tariffs/tariff.js";
+import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import type { Rate } from "../tariffs/tariff.js";
 
 /*
  * The planner, a pure function of rates, the time needed and a deadline (after evcc). Its

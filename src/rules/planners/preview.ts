@@ -1,12 +1,12 @@
-import { HOUR_MS, localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
-import { actionKind } from "./action-schema.js";
-import { cronTimes } from "./cron-times.js";
-import { planRuleWindows } from "./engine/windows.js";
+import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { describeAction } from "../action-text.js";
+import { cronTimes } from "../cron-times.js";
+import type { Rule, RulesFile, Trigger } from "../schema.js";
+import { isWindowTrigger, triggerKind } from "../schema.js";
+import type { Tariff } from "../tariffs/index.js";
+import { type TemplateContext, templateContext } from "../templates.js";
 import type { Interval } from "./planner.js";
-import type { Action, Rule, RulesFile, Trigger } from "./schema.js";
-import { isWindowTrigger, triggerKind } from "./schema.js";
-import type { Tariff } from "./tariffs/index.js";
-import { renderTemplates, type TemplateContext } from "./templates.js";
+import { planRuleWindows } from "./rule-windows.js";
 
 /** What `rules plan` needs to know about the house now. */
 export interface PreviewState {
@@ -129,24 +129,19 @@ function windowOf(
   cost?: number,
   plan: TemplateContext = {},
 ): PreviewWindow {
-  const context: TemplateContext = {
-    "window.start": localClockText(window.start, input.timeZone),
-    "window.end": localClockText(window.end, input.timeZone),
-    "window.start_iso": new Date(window.start).toISOString(),
-    "window.end_iso": new Date(window.end).toISOString(),
-    "window.hours": Math.round(((window.end - window.start) / HOUR_MS) * 100) / 100,
-    "window.average_price": null,
-    "prices.current": input.tariffs.import?.priceAt(window.start) ?? null,
-    "prices.import": input.tariffs.import?.priceAt(window.start) ?? null,
-    "prices.export": input.tariffs.export?.priceAt(window.start) ?? null,
-    "prices.currency": input.rules.tariffs.currency,
-    "plan.cost": cost ?? null,
-    "state.battery_soc": input.state.socPercent,
-    "rule.name": rule.name,
-    "now.time": localClockText(window.start, input.timeZone),
-    "now.date": localDateTimeText(window.start, input.timeZone).slice(0, 10),
-    ...plan,
-  };
+  const context = templateContext({
+    rule: rule.name,
+    window,
+    now: window.start,
+    timeZone: input.timeZone,
+    prices: {
+      ...optional("import", input.tariffs.import?.priceAt(window.start)),
+      ...optional("export", input.tariffs.export?.priceAt(window.start)),
+      currency: input.rules.tariffs.currency,
+    },
+    state: { batterySoc: input.state.socPercent },
+    plan: { ...optional("plan.cost", cost), ...plan },
+  });
   return {
     start: window.start,
     end: window.end,
@@ -156,24 +151,6 @@ function windowOf(
   };
 }
 
-/** One line per action, as the engine would send it. */
-export function describeAction(action: Action, context: TemplateContext): string {
-  const kind = actionKind(action);
-  const json = (value: unknown) => JSON.stringify(renderTemplates(value ?? {}, context));
-  switch (kind) {
-    case "preset":
-      return `preset ${action.preset} ${json(action.with)}${action.inverter ? ` on ${action.inverter}` : ""}`;
-    case "setting":
-      return `setting ${action.setting} = ${json(action.value)}${action.inverter ? ` on ${action.inverter}` : ""}`;
-    case "charger":
-      return `charger ${action.charger} ${json(action.with)}${action.uuid ? ` on ${action.uuid}` : ""}`;
-    case "notify": {
-      const filled = renderTemplates({ title: action.notify?.title, body: action.notify?.body }, context) as {
-        title: string;
-      };
-      return `notify "${filled.title}"`;
-    }
-    case "snapshot":
-      return `snapshot ${action.snapshot}${action.name ? ` ${action.name}` : ""}`;
-  }
+function optional<K extends string, V>(key: K, value: V | undefined): { [key in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [key in K]?: V });
 }

@@ -1,5 +1,5 @@
-import { HOUR_MS, MINUTE_MS } from "../time/local-time.js";
-import type { Rate } from "./tariffs/tariff.js";
+import { HOUR_MS, MINUTE_MS } from "../../time/local-time.js";
+import type { Rate } from "../tariffs/tariff.js";
 import { type PlannedSlot, planWindow, type WindowPlan } from "./window-planner.js";
 
 export {

@@ -1,0 +1,256 @@
+import type { CloudClient } from "../../cloud/client.js";
+import { prepareRestore, restorePlan } from "../../control/index.js";
+import type { Logger } from "../../log.js";
+import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../ports/rules.js";
+import type { RuleObligation, RuleObligations } from "../../store/index.js";
+import type { Inventory } from "../../telemetry/inventory.js";
+import type { Rule } from "../schema.js";
+import type { TemplateContext } from "../templates.js";
+import { type Intent, intentOf, snapshotName } from "./intents.js";
+import type { RulesGate } from "./options.js";
+import type { RuleEvents } from "./rule-events.js";
+import type { OpenWindow, WindowBook } from "./window-book.js";
+
+export interface RuleActionsOptions {
+  readonly gate: RulesGate;
+  readonly client: CloudClient;
+  readonly obligations: RuleObligations;
+  readonly inventory: Inventory;
+  readonly book: WindowBook;
+  readonly events: RuleEvents;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** True once the engine is stopping: a restore cut short then stays promised. */
+  readonly stopping: () => boolean;
+  readonly dryRun: (rule: Rule) => boolean;
+}
+
+export interface ActOutcome {
+  readonly result: RuleRunResult;
+  /** An action failed while the window was open: the window should close (and restore). */
+  readonly failedInWindow: boolean;
+}
+
+/**
+ * Sends a rule's actions through the gate: conflicts first (the window book's claims), then the
+ * dry run or the promise to restore, then each action in order until one fails. Also keeps that
+ * promise (restore) and each rule's last run.
+ */
+export class RuleActions {
+  private readonly lastRuns = new Map<string, RuleLastRun>();
+
+  constructor(private readonly options: RuleActionsOptions) {}
+
+  lastRun(rule: string): RuleLastRun | undefined {
+    return this.lastRuns.get(rule);
+  }
+
+  /** Notes a run (or a skip) of the rule. */
+  record(rule: string, ok: boolean, message: string): void {
+    this.lastRuns.set(rule, { at: this.options.now(), ok, message });
+  }
+
+  /** Acts with the templates filled from `context`; `open` is the rule's open window the actions belong to, if any. */
+  async act(rule: Rule, open: OpenWindow | undefined, context: TemplateContext): Promise<ActOutcome> {
+    const intents = rule.do.map((action) => intentOf(action, context, rule.name, this.options.inventory));
+    const results: RuleActionResult[] = [];
+    // Conflicts first, so that the snapshot covers only what this rule will really change.
+    const granted = this.claim(rule, intents, open ? open.end : this.options.now(), open, results);
+    if (this.options.dryRun(rule)) return { result: this.dryRun(rule, granted, results), failedInWindow: false };
+    if (open && rule.restore === "after_window" && open.obligation === undefined) {
+      const problem = await this.promiseRestore(rule, open, granted);
+      if (problem !== undefined)
+        return { result: this.finish(rule, false, false, problem, results), failedInWindow: false };
+    }
+    for (const intent of granted) {
+      const result = await this.send(rule, intent);
+      results.push(result);
+      if (!result.ok) {
+        const message = `${intent.text} failed: ${result.message}`;
+        this.options.events.emit({ type: "failure", rule: rule.name, error: result.message, message });
+        return { result: this.finish(rule, false, false, message, results), failedInWindow: open !== undefined };
+      }
+    }
+    const sent = results.filter((r) => !r.skipped).length;
+    return {
+      result: this.finish(rule, true, false, `${sent} of ${results.length} action(s) sent`, results),
+      failedInWindow: false,
+    };
+  }
+
+  /** A result without acting (a window rule run now with no window planned). */
+  refuse(rule: Rule, message: string): RuleRunResult {
+    return this.finish(rule, false, false, message, []);
+  }
+
+  /** Keeps the promise: puts back what the window changed, and says how it went. */
+  async restore(obligation: RuleObligation, why: string): Promise<void> {
+    const { client, gate, obligations, events, logger } = this.options;
+    const report = await restorePlan(client, gate, { source: "rule", name: obligation.rule }, obligation.restore);
+    if (!report.ok && this.options.stopping()) {
+      // Cut short by the stop (its calls are aborted): the promise stays open in the store, and
+      // the next start puts things back.
+      logger.warn(
+        { rule: obligation.rule, message: report.message },
+        "restore interrupted by the stop; the next start will do it",
+      );
+      return;
+    }
+    obligations.finish(obligation.id, report.ok ? "restored" : "failed", this.options.now(), report.message);
+    events.emit({
+      type: "restore",
+      rule: obligation.rule,
+      ok: report.ok,
+      method: report.method,
+      message: `${why}: ${report.message}`,
+    });
+  }
+
+  /** The intents the rule may send; those that lose their control are reported and left out. */
+  private claim(
+    rule: Rule,
+    intents: readonly Intent[],
+    until: number,
+    open: OpenWindow | undefined,
+    results: RuleActionResult[],
+  ): Intent[] {
+    const now = this.options.now();
+    const granted: Intent[] = [];
+    for (const intent of intents) {
+      if (intent.kind !== "change") {
+        granted.push(intent);
+        continue;
+      }
+      const answer = this.options.book.claim(intent.control, { rule: rule.name, priority: rule.priority, until }, now);
+      const conflict = { type: "conflict", rule: rule.name, control: intent.control, action: intent.text } as const;
+      if (!answer.granted) {
+        const { holder } = answer;
+        this.options.events.emit({
+          ...conflict,
+          winner: holder.rule,
+          loser: rule.name,
+          message: `${intent.text} not sent: rule ${holder.rule} (priority ${holder.priority}) holds ${intent.control}`,
+        });
+        results.push({
+          action: intent.text,
+          ok: true,
+          skipped: true,
+          message: `lost ${intent.control} to ${holder.rule}`,
+        });
+        continue;
+      }
+      if (answer.displaced) {
+        const { displaced } = answer;
+        this.options.events.emit({
+          ...conflict,
+          winner: rule.name,
+          loser: displaced.rule,
+          message: `${intent.text} overrides rule ${displaced.rule} (priority ${displaced.priority}) on ${intent.control}`,
+        });
+      }
+      open?.controls.add(intent.control);
+      granted.push(intent);
+    }
+    return granted;
+  }
+
+  private dryRun(rule: Rule, granted: readonly Intent[], results: RuleActionResult[]): RuleRunResult {
+    for (const intent of granted) {
+      this.options.events.emit({
+        type: "action",
+        rule: rule.name,
+        status: "dry-run",
+        action: intent.text,
+        dry_run: true,
+        ...controlOf(intent),
+        message: `dry run: would ${intent.text}`,
+      });
+      results.push({ action: intent.text, ok: true, skipped: true, message: "dry run: not sent" });
+    }
+    return this.finish(rule, true, true, `dry run: ${granted.length} action(s) logged, nothing sent`, results);
+  }
+
+  /**
+   * Saves what the window's changes will overwrite and records the promise to put it back;
+   * returns why nothing may be sent when that fails.
+   */
+  private async promiseRestore(rule: Rule, open: OpenWindow, granted: readonly Intent[]): Promise<string | undefined> {
+    const requests = granted.flatMap((intent) => (intent.kind === "change" ? [intent.request] : []));
+    if (requests.length === 0) return undefined;
+    const { client, gate, obligations, logger } = this.options;
+    try {
+      const restore = await prepareRestore(
+        client,
+        gate,
+        { source: "rule", name: rule.name },
+        requests,
+        snapshotName(rule.name),
+        logger.child({ rule: rule.name }),
+      );
+      open.obligation = obligations.open({
+        rule: rule.name,
+        createdAt: this.options.now(),
+        windowStart: open.start,
+        windowEnd: open.end,
+        restore,
+      }).id;
+      return undefined;
+    } catch (error) {
+      const message = `nothing sent: what the rule changes could not be saved for restoring (${(error as Error).message})`;
+      this.options.events.emit({ type: "failure", rule: rule.name, error: message, message });
+      return message;
+    }
+  }
+
+  private async send(rule: Rule, intent: Intent): Promise<RuleActionResult> {
+    const base = { rule: rule.name, action: intent.text, dry_run: false, ...controlOf(intent) } as const;
+    this.options.events.emit({ type: "action", status: "planned", message: `about to ${intent.text}`, ...base });
+    let result: RuleActionResult;
+    try {
+      result = await this.perform(rule, intent);
+    } catch (error) {
+      result = { action: intent.text, ok: false, skipped: false, message: (error as Error).message };
+    }
+    const status = !result.ok ? "failed" : result.skipped ? "skipped" : "applied";
+    this.options.events.emit({ type: "action", status, message: result.message, ...base });
+    return result;
+  }
+
+  private async perform(rule: Rule, intent: Intent): Promise<RuleActionResult> {
+    const text = intent.text;
+    const requester = { source: "rule", name: rule.name } as const;
+    const gate = this.options.gate;
+    switch (intent.kind) {
+      case "invalid":
+        return { action: text, ok: false, skipped: false, message: intent.problem };
+      case "change": {
+        const outcome = await gate.apply(intent.request, requester);
+        return { action: text, ok: outcome.ok, skipped: outcome.skipped, message: outcome.message };
+      }
+      case "notify": {
+        const outcome = await gate.act({ kind: "notification", notification: intent.notification }, requester);
+        return { action: text, ok: outcome.ok, skipped: false, message: outcome.message };
+      }
+      case "snapshot": {
+        const action = { kind: "snapshot", op: intent.op, serial: intent.serial, name: intent.name } as const;
+        const outcome = await gate.act(action, requester);
+        return { action: text, ok: outcome.ok, skipped: false, message: outcome.message };
+      }
+    }
+  }
+
+  private finish(
+    rule: Rule,
+    ok: boolean,
+    dryRun: boolean,
+    message: string,
+    actions: RuleActionResult[],
+  ): RuleRunResult {
+    this.record(rule.name, ok, message);
+    return { name: rule.name, ok, dryRun, message, actions };
+  }
+}
+
+function controlOf(intent: Intent): { control?: string } {
+  return intent.kind === "change" ? { control: intent.control } : {};
+}

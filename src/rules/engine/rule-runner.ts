@@ -1,0 +1,175 @@
+import type { Logger } from "../../log.js";
+import type { RuleRunResult } from "../../ports/rules.js";
+import type { RuleObligations } from "../../store/index.js";
+import { localClockText, localDateTimeText } from "../../time/local-time.js";
+import type { Interval } from "../planners/planner.js";
+import type { PlannedWindow } from "../planners/rule-windows.js";
+import type { Rule } from "../schema.js";
+import { isWindowTrigger } from "../schema.js";
+import type { Tariff } from "../tariffs/index.js";
+import { type TemplateContext, templateContext } from "../templates.js";
+import type { RuleActions } from "./actions.js";
+import { conditionHolds, type LiveState } from "./live-state.js";
+import type { PriceWatch } from "./price-watch.js";
+import type { RuleEvents } from "./rule-events.js";
+import type { OpenWindow, WindowBook } from "./window-book.js";
+
+export interface RuleRunnerOptions {
+  readonly book: WindowBook;
+  readonly actions: RuleActions;
+  readonly events: RuleEvents;
+  readonly obligations: RuleObligations;
+  readonly prices: PriceWatch;
+  readonly importTariff: Tariff | undefined;
+  readonly timeZone: string;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** The live values now (the engine keeps them up to date). */
+  readonly state: () => LiveState;
+  /** Sets the engine's alarm again (a window run now opened adds an end to wait for). */
+  readonly reschedule: () => void;
+}
+
+/**
+ * Runs the rules when the engine says it is time: opens and closes windows (keeping the promise
+ * to restore, also across restarts), fires cron and state triggers, and runs a rule now.
+ */
+export class RuleRunner {
+  constructor(private readonly options: RuleRunnerOptions) {}
+
+  async openWindow(rule: Rule, window: PlannedWindow): Promise<void> {
+    const open = this.options.book.openPlanned(rule.name, window);
+    // A window resumed after a restart already has its obligation.
+    const store = this.options.obligations;
+    const pending = store.pending().find((found) => found.rule === rule.name);
+    if (pending) {
+      open.obligation = pending.id;
+      if (pending.windowEnd < window.end) store.update(pending.id, { windowEnd: window.end });
+    }
+    this.emitOpen(rule, window, `${window.label}: ${this.span(window)}`);
+    const check = conditionHolds(rule.if, this.conditionContext());
+    if (!check.ok) {
+      this.options.actions.record(rule.name, true, `window ${this.span(window)} skipped: ${check.why}`);
+      return;
+    }
+    await this.act(rule, open, open, window.plan);
+  }
+
+  async closeWindow(rule: Rule, why: string): Promise<void> {
+    const open = this.options.book.openOf(rule.name);
+    if (!open) return;
+    const store = this.options.obligations;
+    const obligation = open.obligation === undefined ? undefined : store.get(open.obligation);
+    if (obligation?.status === "open") {
+      const holder = this.options.book.heldByOther(rule.name, this.options.now());
+      if (holder) {
+        // A higher-priority rule holds one of these controls: restoring now would undo its change.
+        // Wait for its window to end (it restores first), then put ours back.
+        store.update(obligation.id, { windowEnd: holder.until });
+        this.options.book.extend(rule.name, holder.until);
+        this.options.logger.info(
+          { rule: rule.name, holder: holder.rule },
+          "restore waits for the rule holding the control",
+        );
+        return;
+      }
+      await this.options.actions.restore(obligation, why);
+    }
+    this.options.book.close(rule.name);
+    const window = { start: open.start, end: open.end };
+    this.options.events.emit({ type: "window", rule: rule.name, phase: "close", window, message: why });
+  }
+
+  /** On start: put back what windows that ended while we were down changed; watch the others. */
+  async resumeObligations(): Promise<void> {
+    const now = this.options.now();
+    for (const obligation of this.options.obligations.pending()) {
+      if (obligation.windowEnd <= now) {
+        await this.options.actions.restore(obligation, "the window ended while energy2mqtt was not running");
+        continue;
+      }
+      const window = { start: obligation.windowStart, end: obligation.windowEnd };
+      this.options.book.openAt(obligation.rule, window, undefined, obligation.id);
+      this.options.logger.info(
+        { rule: obligation.rule, until: new Date(obligation.windowEnd).toISOString() },
+        "resuming an open window after a restart",
+      );
+    }
+  }
+
+  /**
+   * Run now: in an open window, the rule's actions for that window. A window rule outside its
+   * window gets a window of its own from now, as long as its next planned one (so a timed slot is
+   * never zero-length), with the same promise to put things back at its end; without a planned
+   * window its length is unknown and nothing is sent. Other rules simply run.
+   */
+  async runManually(rule: Rule): Promise<RuleRunResult> {
+    const now = this.options.now();
+    const open = this.options.book.openOf(rule.name);
+    if (open) return this.act(rule, open, open, {});
+    if (!rule.when.some(isWindowTrigger)) return this.act(rule, { start: now, end: now }, undefined, {});
+    const next = this.options.book.nextPlanned(rule.name, now);
+    if (!next) {
+      return this.options.actions.refuse(
+        rule,
+        `not run: ${rule.name} is a window rule and no window is planned for it yet, so its length is not known; nothing was sent`,
+      );
+    }
+    const window = this.options.book.openAt(rule.name, {
+      start: now,
+      end: now + (next.end - Math.max(next.start, now)),
+    });
+    this.emitOpen(rule, window, `run now, for the length of the planned window (${next.label}): ${this.span(window)}`);
+    const result = await this.act(rule, window, window, next.plan);
+    // Its end closes it and keeps the promise to restore, as for a planned window.
+    this.options.reschedule();
+    return result;
+  }
+
+  /** A cron or state trigger: the rule's conditions, then its actions (for its open window, if any). */
+  async fire(rule: Rule, why: "cron" | "state"): Promise<void> {
+    const check = conditionHolds(rule.if, this.conditionContext());
+    if (!check.ok) {
+      this.options.actions.record(rule.name, true, `${why} trigger: skipped, ${check.why}`);
+      return;
+    }
+    const now = this.options.now();
+    await this.act(rule, this.options.book.openOf(rule.name) ?? { start: now, end: now }, undefined, {});
+  }
+
+  private async act(
+    rule: Rule,
+    window: Interval,
+    open: OpenWindow | undefined,
+    plan: TemplateContext,
+  ): Promise<RuleRunResult> {
+    const context = templateContext({
+      rule: rule.name,
+      window,
+      now: this.options.now(),
+      timeZone: this.options.timeZone,
+      prices: this.options.prices.prices(window.start),
+      state: this.options.state(),
+      plan,
+    });
+    const { result, failedInWindow } = await this.options.actions.act(rule, open, context);
+    if (failedInWindow) await this.closeWindow(rule, "the rule failed");
+    return result;
+  }
+
+  private emitOpen(rule: Rule, window: Interval, message: string): void {
+    const span = { start: window.start, end: window.end };
+    this.options.events.emit({ type: "window", rule: rule.name, phase: "open", window: span, message });
+  }
+
+  private conditionContext() {
+    const now = this.options.now();
+    const { timeZone, importTariff } = this.options;
+    return { now, timeZone, state: this.options.state(), importPrice: importTariff?.priceAt(now) };
+  }
+
+  private span(window: Interval): string {
+    const timeZone = this.options.timeZone;
+    return `${localDateTimeText(window.start, timeZone)}-${localClockText(window.end, timeZone)}`;
+  }
+}
