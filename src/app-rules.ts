@@ -7,9 +7,7 @@ import type { ControlGate } from "./control/index.js";
 import type { Feature } from "./feature.js";
 import type { Logger } from "./log.js";
 // Only types at the top: the rules are loaded when a configuration names them.
-import type { RulesEngine } from "./rules/engine/index.js";
-import type { LoadedRules } from "./rules/load.js";
-import type { Tariff } from "./rules/tariffs/index.js";
+import type { LoadedRules, RulesEngine, Tariff } from "./rules/index.js";
 import type { Store } from "./store/index.js";
 import type { Inventory, Reading } from "./telemetry/index.js";
 
@@ -22,7 +20,7 @@ export async function loadDaemonRules(
   configFile: string | undefined,
 ): Promise<LoadedRules | undefined> {
   if (!config.rules) return undefined;
-  const { loadRules, RulesError, rulesPath } = await import("./rules/load.js");
+  const { loadRules, RulesError, rulesPath } = await import("./rules/index.js");
   try {
     return loadRules(rulesPath(config.rules, configFile));
   } catch (error) {
@@ -56,11 +54,7 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     );
     return undefined;
   }
-  const [{ startRules }, { createTariff }, { rulesTimeZone }] = await Promise.all([
-    import("./rules/engine/index.js"),
-    import("./rules/tariffs/index.js"),
-    import("./rules/schema.js"),
-  ]);
+  const { startRules, createTariff, rulesTimeZone } = await import("./rules/index.js");
   const timeZone = rulesTimeZone(loaded.rules, options.inventory.timezone);
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, timeZone);

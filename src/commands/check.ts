@@ -2,8 +2,7 @@ import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../homeassistant/index.js";
 import { createLogger } from "../log.js";
-import { checkRulesOnDevices } from "../rules/device-check.js";
-import { type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/load.js";
+import { checkRulesOnDevices, type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
 import { cloudClient, configFile } from "./shared.js";

@@ -1,11 +1,16 @@
 import { writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { loadRules, RulesError, rulesPath } from "../rules/load.js";
-import { planSvg } from "../rules/plan-svg.js";
-import { planText } from "../rules/plan-text.js";
-import { previewRules } from "../rules/planners/preview.js";
-import { rulesTimeZone } from "../rules/schema.js";
-import { createTariff, type Tariff } from "../rules/tariffs/index.js";
+import {
+  createTariff,
+  loadRules,
+  planSvg,
+  planText,
+  previewRules,
+  RulesError,
+  rulesPath,
+  rulesTimeZone,
+  type Tariff,
+} from "../rules/index.js";
 import { discoverInventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile } from "./shared.js";
 
