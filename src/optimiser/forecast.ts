@@ -7,7 +7,8 @@ import { HOUR_MS, offsetMs, SLOT_MS } from "../time/local-time.js";
  *
  * 1. Profile: for each half-hour of the local day, a weighted mean of the past `days` days at
  *    that half-hour. A sample's weight halves every `halfLifeDays` of age, and samples from the
- *    same weekday as the slot forecast count `weekdayWeight` times (1: weekdays not told apart).
+ *    same weekday as the slot forecast count `weekdayWeight` times more, and those of the same kind
+ *    of day (weekday or weekend) `dayKindWeight` times more (1 and 1: days not told apart).
  * 2. Correction by the last days: the ratio of what the last `correctionDays` days really were
  *    to what the profile says for them (clamped to [0.5, 2]) scales the forecast; its effect
  *    fades with the lead time, halving every `correctionHalfLifeHours`, since a sunny or busy day
@@ -34,6 +35,8 @@ export interface ForecastOptions {
   readonly days?: number;
   readonly halfLifeDays?: number;
   readonly weekdayWeight?: number;
+  /** How many times more a sample of the same kind of day (weekday or weekend) counts; 1 by default. */
+  readonly dayKindWeight?: number;
   /** 0 leaves the correction out. */
   readonly correctionDays?: number;
   readonly correctionHalfLifeHours?: number;
@@ -43,6 +46,7 @@ export const HOUSE_LOAD: Omit<ForecastOptions, "from" | "timeZone"> = {
   days: 28,
   halfLifeDays: 10,
   weekdayWeight: 2,
+  dayKindWeight: 8,
   correctionDays: 1,
   correctionHalfLifeHours: 12,
 };
@@ -50,6 +54,7 @@ export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
   days: 14,
   halfLifeDays: 4,
   weekdayWeight: 1,
+  dayKindWeight: 1,
   correctionDays: 1,
   correctionHalfLifeHours: 12,
 };
@@ -84,27 +89,33 @@ function localSlot(ms: number, timeZone: string): LocalSlot {
   };
 }
 
-/** Weighted sums per half-hour of the day, over all days and per weekday. */
+/** Weighted sums per weekday and half-hour of the day. */
 class Profile {
-  private readonly all = new Float64Array(SLOTS_PER_DAY * 2);
-  private readonly byWeekday = new Float64Array(7 * SLOTS_PER_DAY * 2);
+  private readonly sums = new Float64Array(7 * SLOTS_PER_DAY * 2);
 
-  constructor(private readonly weekdayWeight: number) {}
+  constructor(
+    private readonly weekdayWeight: number,
+    private readonly dayKindWeight: number,
+  ) {}
 
   add(at: LocalSlot, value: number, weight: number): void {
-    this.all[at.slotOfDay * 2] = (this.all[at.slotOfDay * 2] as number) + weight * value;
-    this.all[at.slotOfDay * 2 + 1] = (this.all[at.slotOfDay * 2 + 1] as number) + weight;
     const index = (at.weekday * SLOTS_PER_DAY + at.slotOfDay) * 2;
-    this.byWeekday[index] = (this.byWeekday[index] as number) + weight * value;
-    this.byWeekday[index + 1] = (this.byWeekday[index + 1] as number) + weight;
+    this.sums[index] = (this.sums[index] as number) + weight * value;
+    this.sums[index + 1] = (this.sums[index + 1] as number) + weight;
   }
 
   /** The profile's value, or undefined with no sample at that half-hour. */
   at(slot: LocalSlot): number | undefined {
-    const extra = this.weekdayWeight - 1;
-    const index = (slot.weekday * SLOTS_PER_DAY + slot.slotOfDay) * 2;
-    const sum = (this.all[slot.slotOfDay * 2] as number) + extra * (this.byWeekday[index] as number);
-    const weight = (this.all[slot.slotOfDay * 2 + 1] as number) + extra * (this.byWeekday[index + 1] as number);
+    let sum = 0;
+    let weight = 0;
+    const weekend = slot.weekday >= 5;
+    for (let weekday = 0; weekday < 7; weekday++) {
+      const factor =
+        (weekday === slot.weekday ? this.weekdayWeight : 1) * (weekday >= 5 === weekend ? this.dayKindWeight : 1);
+      const index = (weekday * SLOTS_PER_DAY + slot.slotOfDay) * 2;
+      sum += factor * (this.sums[index] as number);
+      weight += factor * (this.sums[index + 1] as number);
+    }
     return weight > 0 ? sum / weight : undefined;
   }
 }
@@ -121,7 +132,7 @@ export function forecastSeries(samples: readonly HalfHourSample[], options: Fore
   const correctionHalfLife = options.correctionHalfLifeHours ?? 12;
   const first = Math.floor(options.from / SLOT_MS) * SLOT_MS;
   const since = first - days * DAY_MS;
-  const profile = new Profile(options.weekdayWeight ?? 1);
+  const profile = new Profile(options.weekdayWeight ?? 1, options.dayKindWeight ?? 1);
   const used: { at: LocalSlot; start: number; kwh: number }[] = [];
   let total = 0;
   for (const sample of samples) {
