@@ -3,6 +3,7 @@ import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
 import { fleetBenchmark } from "./fleet.bench.js";
 import { plannerBenchmark } from "./planner.bench.js";
+import { plannerYearBenchmark } from "./planner-year.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
 import { storeBenchmark } from "./store.bench.js";
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   daemon: daemonBenchmark,
   fleet: fleetBenchmark,
   planner: plannerBenchmark,
+  "planner-year": plannerYearBenchmark,
   rules: rulesBenchmark,
   archive: archiveBenchmark,
   store: storeBenchmark,

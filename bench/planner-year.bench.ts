@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import type { Battery } from "../src/optimiser/index.js";
+import { slotClocks, TIME_ZONE } from "./planner-year/clock.js";
+import { loadYear, PV_KWP, SOURCES, UK_YIELD_KWH_PER_KWP } from "./planner-year/data.js";
+import { mpc } from "./planner-year/mpc.js";
+import { rulesExample } from "./planner-year/rules-example.js";
+import { ecoOnly, fixedTimer, perfectForesight, TIMER } from "./planner-year/simple-policies.js";
+import { type Outcome, simulate, withoutBattery } from "./planner-year/simulate.js";
+
+/**
+ * 2023 half-hour by half-hour for a house like the demo's, under six policies; see
+ * docs/optimiser.md for the assumptions, which the output repeats.
+ */
+
+const BATTERY: Battery = {
+  capacityKwh: 9.5,
+  chargeKw: 3,
+  dischargeKw: 3,
+  chargeEfficiency: 0.95,
+  dischargeEfficiency: 0.95,
+  reservePercent: 4,
+  exportLimitKw: 5,
+};
+const INITIAL_SOC_KWH = 0.5 * BATTERY.capacityKwh;
+/** GBP per mode written: small, so the inverter is not rewritten every slot for a fraction of a penny. */
+const CHANGE_COST = 0.002;
+const MPC = { horizon: 96, changeCost: CHANGE_COST, socStepKwh: 0.1 } as const;
+const PERFECT_STEP_KWH = 0.05;
+
+const ROOT = join(import.meta.dirname, "..");
+
+interface Row {
+  readonly name: string;
+  readonly outcome: Outcome;
+  readonly solve?: string;
+}
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+export async function plannerYearBenchmark(): Promise<void> {
+  const year = loadYear(ROOT);
+  const clocks = slotClocks();
+  const total = (series: readonly number[]) => series.reduce((sum, value) => sum + value, 0);
+  console.log("planner-year: 2023 half-hour by half-hour (17,520 slots), six policies");
+  console.log("data (README of ../shared/data/planner-year):");
+  for (const source of SOURCES) console.log(`  - ${source}`);
+  console.log("assumptions:");
+  const lines = [
+    `battery ${BATTERY.capacityKwh} kWh usable, ${BATTERY.chargeKw} kW charge / ${BATTERY.dischargeKw} kW discharge (AC side), charge efficiency ${BATTERY.chargeEfficiency}, discharge efficiency ${BATTERY.dischargeEfficiency} (round trip ${(BATTERY.chargeEfficiency * BATTERY.dischargeEfficiency).toFixed(3)}), reserve ${BATTERY.reservePercent}%, starts at 50% in eco`,
+    `export limit ${BATTERY.exportLimitKw} kW (more is curtailed); no import limit; inverter and house losses other than the battery's not modelled`,
+    `load: LCL MAC000060 2013 placed on 2023 by day of year and UTC half-hour, ${total(year.load).toFixed(0)} kWh/year`,
+    `solar: Ausgrid customer 12 shifted half a year (its day n from 1 July 2011 is day n of 2023), AEST clock kept as UK GMT clock, scaled x${year.pvFactor.toFixed(3)} (${PV_KWP} kWp / 1.04 kWp x ${UK_YIELD_KWH_PER_KWP} kWh/kWp UK yield / ${year.sydneyYieldKwhPerKwp.toFixed(0)} kWh/kWp Sydney yield): ${total(year.solar).toFixed(0)} kWh/year`,
+    "prices: Agile import J and Agile Outgoing C as published, pence to GBP; standing charge excluded; energy left in the battery at the year's end not credited",
+    `modes: eco (self-consumption), hold (pause discharge: solar still charges), charge (timed charge to a target SoC at full power), export (timed export down to a target SoC); mode change cost ${CHANGE_COST} GBP in the optimiser; "mode changes" counts slots whose mode differs from the one before`,
+    `3 fixed timer: timed charge to 100% ${TIMER.label} every night, eco otherwise`,
+    "4 rules example: config/rules.example.yaml with its Agile import block (fallback 0.085/0.27 where unpublished) and Outgoing export; overnight-top-up, evening-export and cheap-grid emulated with src/rules/window-planner.ts planWindow, re-planned every half-hour from what is published; car, alert, cron rules left out",
+    `5 MPC: re-plans every half-hour over ${MPC.horizon} slots; prices published by 16:00 UK time for to 23:00 next day, beyond that forecast from past prices; load and solar forecast from past data (src/optimiser/forecast.ts); no data before 1 Jan 2023, so the first days forecast from little; SoC grid ${MPC.socStepKwh} kWh`,
+    `6 perfect foresight: the same dynamic program over the whole year with the real data, SoC grid ${PERFECT_STEP_KWH} kWh`,
+  ];
+  for (const line of lines) console.log(`  - ${line}`);
+
+  const rows: Row[] = [];
+  rows.push({ name: "1 no battery", outcome: withoutBattery(year, BATTERY) });
+  rows.push({ name: "2 eco only", outcome: simulate(year, BATTERY, INITIAL_SOC_KWH, ecoOnly) });
+  rows.push({ name: "3 fixed timer", outcome: simulate(year, BATTERY, INITIAL_SOC_KWH, fixedTimer(clocks)) });
+  rows.push({
+    name: "4 rules example",
+    outcome: simulate(year, BATTERY, INITIAL_SOC_KWH, rulesExample(year, clocks, BATTERY.capacityKwh)),
+  });
+  const started = performance.now();
+  const run = mpc(year, clocks, BATTERY, MPC);
+  const mpcOutcome = simulate(year, BATTERY, INITIAL_SOC_KWH, run.decide);
+  const mpcSeconds = (performance.now() - started) / 1000;
+  const times = [...run.solveMs].sort((a, b) => a - b);
+  rows.push({
+    name: "5 optimiser (MPC)",
+    outcome: mpcOutcome,
+    solve: `median ${quantile(times, 0.5).toFixed(1)} ms, worst ${(times[times.length - 1] ?? 0).toFixed(1)} ms (${times.length} re-plans, ${mpcSeconds.toFixed(0)} s with forecasts)`,
+  });
+  const perfect = perfectForesight(year, BATTERY, INITIAL_SOC_KWH, CHANGE_COST, PERFECT_STEP_KWH);
+  rows.push({
+    name: "6 perfect foresight",
+    outcome: simulate(year, BATTERY, INITIAL_SOC_KWH, perfect.decide),
+    solve: `one solve of the year: ${(perfect.solveMs / 1000).toFixed(1)} s`,
+  });
+
+  const none = rows[0]?.outcome.cost ?? 0;
+  const best = rows[rows.length - 1]?.outcome.cost ?? 0;
+  console.log("");
+  console.log(
+    "| policy | annual cost (GBP) | share of perfect-foresight saving | battery cycles | mode changes | import kWh | export kWh | solve time |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+  for (const row of rows) {
+    const share = none - best > 0 ? ((none - row.outcome.cost) / (none - best)) * 100 : 0;
+    console.log(
+      `| ${row.name} | ${row.outcome.cost.toFixed(2)} | ${share.toFixed(1)}% | ${row.outcome.cycles.toFixed(1)} | ${row.outcome.modeChanges} | ${row.outcome.importKwh.toFixed(0)} | ${row.outcome.exportKwh.toFixed(0)} | ${row.solve ?? ""} |`,
+    );
+  }
+  console.log(`(time zone ${TIME_ZONE}; the bar: MPC at least 90% of the perfect-foresight saving, aim 95%)`);
+}

@@ -1,0 +1,110 @@
+import {
+  type Battery,
+  forecastLoad,
+  forecastSeries,
+  forecastSolar,
+  type HalfHourSample,
+  optimise,
+} from "../../src/optimiser/index.js";
+import { type SlotClock, TIME_ZONE } from "./clock.js";
+import type { Year } from "./data.js";
+import { type Decide, SLOT_HOURS } from "./simulate.js";
+
+/*
+ * Policy 5: the optimiser as model-predictive control. Every half-hour it plans the next
+ * `horizon` slots from what it could know then, and the first slot's mode is what the inverter
+ * does; the real load and solar then decide what happens. It sees:
+ * - prices: the published ones (to 23:00 UK time, the next day's from 16:00), and beyond them a
+ *   forecast learned from the published prices only (forecastSeries, weekday-blind);
+ * - load and solar: forecasts from the past 28 and 14 days of the house (forecastLoad/Solar);
+ * - the value of energy left at the horizon's end: what it saves when it later serves the house
+ *   instead of the dearest part of the forecast import, after discharge losses (see terminalValue).
+ */
+
+export interface MpcSettings {
+  readonly horizon: number;
+  readonly changeCost: number;
+  readonly socStepKwh: number;
+}
+
+export interface MpcRun {
+  readonly decide: Decide;
+  /** Solve time of each re-plan, ms. */
+  readonly solveMs: number[];
+}
+
+function samples(year: Year, series: readonly number[]): HalfHourSample[] {
+  return series.map((kwh, t) => ({ start: year.starts[t] as number, kwh }));
+}
+
+export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, settings: MpcSettings): MpcRun {
+  const loadSamples = samples(year, year.load);
+  const solarSamples = samples(year, year.solar);
+  const importSamples = samples(year, year.importPrice);
+  const exportSamples = samples(year, year.exportPrice);
+  const solveMs: number[] = [];
+  const DAY = 48;
+  const decide: Decide = (t, socKwh, mode) => {
+    const slots = Math.min(settings.horizon, year.starts.length - t);
+    const from = year.starts[t] as number;
+    const known = (clocks[t] as SlotClock).knownUntil;
+    const prices = (series: readonly number[], past: readonly HalfHourSample[]): number[] => {
+      const out = series.slice(t, Math.min(known, t + slots));
+      if (out.length < slots) {
+        const ahead = forecastSeries(past.slice(Math.max(0, known - 14 * DAY), known), {
+          from: year.starts[known] as number,
+          timeZone: TIME_ZONE,
+          slots: slots - out.length,
+          days: 14,
+          halfLifeDays: 3,
+          weekdayWeight: 1.5,
+          correctionDays: 1,
+          correctionHalfLifeHours: 24,
+        });
+        out.push(...ahead);
+      }
+      return out;
+    };
+    const importPrices = prices(year.importPrice, importSamples);
+    const exportPrices = prices(year.exportPrice, exportSamples);
+    const options = { from, timeZone: TIME_ZONE, slots };
+    const load = forecastLoad(loadSamples.slice(Math.max(0, t - 28 * DAY), t), options);
+    const solar = forecastSolar(solarSamples.slice(Math.max(0, t - 14 * DAY), t), options);
+    const schedule = optimise({
+      importPrices,
+      exportPrices,
+      load,
+      solar,
+      battery,
+      socKwh,
+      mode,
+      slotHours: SLOT_HOURS,
+      changeCost: settings.changeCost,
+      terminalValue: terminalValue(importPrices, exportPrices, battery),
+      socStepKwh: settings.socStepKwh,
+    });
+    solveMs.push(schedule.solveMs);
+    const first = schedule.slots[0];
+    if (!first) return { mode: "eco" };
+    return first.targetKwh === undefined ? { mode: first.mode } : { mode: first.mode, targetKwh: first.targetKwh };
+  };
+  return { decide, solveMs };
+}
+
+/**
+ * A stored kWh at the horizon's end is worth what it saves later: at least what exporting it
+ * would earn, and typically the import it displaces in the dearer hours. Taken here as the mean
+ * of the dearer half of the horizon's last day's import prices, after discharge losses.
+ */
+export function terminalValue(
+  importPrices: readonly number[],
+  exportPrices: readonly number[],
+  battery: Battery,
+): number {
+  const lastDay = importPrices.slice(-48);
+  const sorted = [...lastDay].sort((a, b) => b - a);
+  const dearer = sorted.slice(0, Math.max(1, Math.floor(sorted.length / 2)));
+  const mean = dearer.reduce((sum, price) => sum + price, 0) / dearer.length;
+  const bestExport = Math.max(0, ...exportPrices.slice(-48));
+  return battery.dischargeEfficiency * Math.max(mean, bestExport) * 0.9;
+}

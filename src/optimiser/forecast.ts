@@ -1,0 +1,181 @@
+import { z } from "zod";
+import { HOUR_MS, offsetMs, SLOT_MS } from "../time/local-time.js";
+
+/*
+ * Forecasts of a half-hourly series (the house's consumption, its solar, or a price) for the
+ * slots ahead, from past samples only. The method:
+ *
+ * 1. Profile: for each half-hour of the local day, a weighted mean of the past `days` days at
+ *    that half-hour. A sample's weight halves every `halfLifeDays` of age, and samples from the
+ *    same weekday as the slot forecast count `weekdayWeight` times more, and those of the same kind
+ *    of day (weekday or weekend) `dayKindWeight` times more (1 and 1: days not told apart).
+ * 2. Correction by the last days: the ratio of what the last `correctionDays` days really were
+ *    to what the profile says for them (clamped to [0.5, 2]) scales the forecast; its effect
+ *    fades with the lead time, halving every `correctionHalfLifeHours`, since a sunny or busy day
+ *    says more about the next hours than about the day after.
+ * A slot with no past samples at its half-hour takes the mean of all samples (0 when none).
+ */
+
+export const DAY_MS = 24 * HOUR_MS;
+
+export const halfHourSampleSchema = z.strictObject({
+  /** Start of the half-hour, epoch ms. */
+  start: z.number().int(),
+  kwh: z.number().finite(),
+});
+export type HalfHourSample = z.infer<typeof halfHourSampleSchema>;
+
+export interface ForecastOptions {
+  /** The first slot forecast is the half-hour holding `from`. */
+  readonly from: number;
+  readonly timeZone: string;
+  /** How many half-hours ahead; 96 (48 h) by default. */
+  readonly slots?: number;
+  /** How many past days the profile learns from; 28 by default. */
+  readonly days?: number;
+  readonly halfLifeDays?: number;
+  readonly weekdayWeight?: number;
+  /** How many times more a sample of the same kind of day (weekday or weekend) counts; 1 by default. */
+  readonly dayKindWeight?: number;
+  /** 0 leaves the correction out. */
+  readonly correctionDays?: number;
+  readonly correctionHalfLifeHours?: number;
+}
+
+export const HOUSE_LOAD: Omit<ForecastOptions, "from" | "timeZone"> = {
+  days: 28,
+  halfLifeDays: 10,
+  weekdayWeight: 2,
+  dayKindWeight: 8,
+  correctionDays: 1,
+  correctionHalfLifeHours: 12,
+};
+export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
+  days: 14,
+  halfLifeDays: 4,
+  weekdayWeight: 1,
+  dayKindWeight: 1,
+  correctionDays: 1,
+  correctionHalfLifeHours: 12,
+};
+
+const SLOTS_PER_DAY = 48;
+// 1970-01-01 was a Thursday: day numbers count from it, Monday 0 as in time/.
+const THURSDAY = 3;
+
+interface LocalSlot {
+  /** 0 Monday to 6 Sunday. */
+  readonly weekday: number;
+  /** 0 to 47 (a 25-hour day reuses its repeated hour's half-hours). */
+  readonly slotOfDay: number;
+}
+
+const offsets = new Map<string, number>();
+
+/** The local weekday and half-hour of an instant; the zone's offset is memoised per UTC hour. */
+function localSlot(ms: number, timeZone: string): LocalSlot {
+  const key = `${timeZone}|${Math.floor(ms / HOUR_MS)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size > 200_000) offsets.clear();
+    offset = offsetMs(Math.floor(ms / HOUR_MS) * HOUR_MS, timeZone);
+    offsets.set(key, offset);
+  }
+  const local = ms + offset;
+  const day = Math.floor(local / DAY_MS);
+  return {
+    weekday: (((day + THURSDAY) % 7) + 7) % 7,
+    slotOfDay: Math.min(SLOTS_PER_DAY - 1, Math.floor((local - day * DAY_MS) / SLOT_MS)),
+  };
+}
+
+/** Weighted sums per weekday and half-hour of the day. */
+class Profile {
+  private readonly sums = new Float64Array(7 * SLOTS_PER_DAY * 2);
+
+  constructor(
+    private readonly weekdayWeight: number,
+    private readonly dayKindWeight: number,
+  ) {}
+
+  add(at: LocalSlot, value: number, weight: number): void {
+    const index = (at.weekday * SLOTS_PER_DAY + at.slotOfDay) * 2;
+    this.sums[index] = (this.sums[index] as number) + weight * value;
+    this.sums[index + 1] = (this.sums[index + 1] as number) + weight;
+  }
+
+  /** The profile's value, or undefined with no sample at that half-hour. */
+  at(slot: LocalSlot): number | undefined {
+    let sum = 0;
+    let weight = 0;
+    const weekend = slot.weekday >= 5;
+    for (let weekday = 0; weekday < 7; weekday++) {
+      const factor =
+        (weekday === slot.weekday ? this.weekdayWeight : 1) * (weekday >= 5 === weekend ? this.dayKindWeight : 1);
+      const index = (weekday * SLOTS_PER_DAY + slot.slotOfDay) * 2;
+      sum += factor * (this.sums[index] as number);
+      weight += factor * (this.sums[index + 1] as number);
+    }
+    return weight > 0 ? sum / weight : undefined;
+  }
+}
+
+/**
+ * One value per half-hour from the slot holding `from`, learned from the samples that started
+ * before that slot (later ones are ignored: a forecast sees only the past).
+ */
+export function forecastSeries(samples: readonly HalfHourSample[], options: ForecastOptions): number[] {
+  const slots = options.slots ?? 96;
+  const days = options.days ?? 28;
+  const halfLife = options.halfLifeDays ?? 7;
+  const correctionDays = options.correctionDays ?? 1;
+  const correctionHalfLife = options.correctionHalfLifeHours ?? 12;
+  const first = Math.floor(options.from / SLOT_MS) * SLOT_MS;
+  const since = first - days * DAY_MS;
+  const profile = new Profile(options.weekdayWeight ?? 1, options.dayKindWeight ?? 1);
+  const used: { at: LocalSlot; start: number; kwh: number }[] = [];
+  let total = 0;
+  for (const sample of samples) {
+    if (sample.start < since || sample.start >= first) continue;
+    const at = localSlot(sample.start, options.timeZone);
+    profile.add(at, sample.kwh, 0.5 ** ((first - sample.start) / DAY_MS / halfLife));
+    used.push({ at, start: sample.start, kwh: sample.kwh });
+    total += sample.kwh;
+  }
+  const fallback = used.length > 0 ? total / used.length : 0;
+  const ratio = correctionRatio(used, profile, first - correctionDays * DAY_MS);
+  const out: number[] = [];
+  for (let index = 0; index < slots; index++) {
+    const start = first + index * SLOT_MS;
+    const base = profile.at(localSlot(start, options.timeZone)) ?? fallback;
+    const fade = 0.5 ** ((index * SLOT_MS) / HOUR_MS / correctionHalfLife);
+    out.push(base * (1 + (ratio - 1) * fade));
+  }
+  return out;
+}
+
+function correctionRatio(
+  used: readonly { at: LocalSlot; start: number; kwh: number }[],
+  profile: Profile,
+  since: number,
+): number {
+  let actual = 0;
+  let expected = 0;
+  for (const sample of used) {
+    if (sample.start < since) continue;
+    actual += sample.kwh;
+    expected += profile.at(sample.at) ?? 0;
+  }
+  if (expected <= 1e-9 || actual <= 0) return 1;
+  return Math.min(2, Math.max(0.5, actual / expected));
+}
+
+/** The house's consumption for the next slots (the HOUSE_LOAD settings unless overridden). */
+export function forecastLoad(samples: readonly HalfHourSample[], options: ForecastOptions): number[] {
+  return forecastSeries(samples, { ...HOUSE_LOAD, ...options });
+}
+
+/** The house's solar generation for the next slots (the HOUSE_SOLAR settings unless overridden). */
+export function forecastSolar(samples: readonly HalfHourSample[], options: ForecastOptions): number[] {
+  return forecastSeries(samples, { ...HOUSE_SOLAR, ...options });
+}

@@ -1,0 +1,26 @@
+export { type SlotResult, slotCost, slotEnergy } from "./energy.js";
+export {
+  DAY_MS,
+  type ForecastOptions,
+  forecastLoad,
+  forecastSeries,
+  forecastSolar,
+  type HalfHourSample,
+  HOUSE_LOAD,
+  HOUSE_SOLAR,
+  halfHourSampleSchema,
+} from "./forecast.js";
+export {
+  type Battery,
+  batterySchema,
+  MODES,
+  type Mode,
+  modeSchema,
+  type OptimiseInput,
+  type OptimiseOptions,
+  optimiseInputSchema,
+  type PlannedSlot,
+  type Schedule,
+  type SlotAction,
+} from "./model.js";
+export { optimise } from "./optimise.js";

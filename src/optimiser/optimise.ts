@@ -1,0 +1,267 @@
+import { type SlotResult, slotCost, slotEnergy } from "./energy.js";
+import {
+  MODES,
+  type Mode,
+  type OptimiseInput,
+  type OptimiseOptions,
+  optimiseInputSchema,
+  type PlannedSlot,
+  type Schedule,
+} from "./model.js";
+
+/*
+ * An exact dynamic program over stored energy. The SoC axis is a grid of N + 1 points from empty
+ * to full; the state is (slot, mode the inverter is in, SoC). Working backwards, the value of a
+ * state is the least cost from there to the end, less what the energy left at the end is worth.
+ * Charge and export actions pick a target SoC on the grid (what the inverter's percent limit
+ * does), or run at full power; eco and hold land wherever the house's load and solar take them,
+ * and the value there is interpolated linearly between grid points. The forward pass starts at
+ * the true SoC (off the grid too) and takes, slot by slot, the action the values say is best.
+ */
+
+// Local bindings: the hot loops call these without going through the module namespace.
+const energyOf = slotEnergy;
+const costOf = slotCost;
+const MODE_COUNT = MODES.length;
+const MODE_INDEX: Readonly<Record<Mode, number>> = { eco: 0, hold: 1, charge: 2, export: 3 };
+const EPS = 1e-9;
+
+interface Grid {
+  readonly points: number;
+  readonly step: number;
+}
+
+interface Choice {
+  readonly mode: Mode;
+  readonly targetKwh: number | undefined;
+  readonly result: SlotResult;
+  readonly cost: number;
+  /** cost + change + value after. */
+  readonly total: number;
+}
+
+/** The least-cost schedule of modes over the slots given. */
+export function optimise(input: OptimiseInput): Schedule {
+  const options = optimiseInputSchema.parse(input);
+  const started = performance.now();
+  const grid = gridOf(options);
+  const values = solveValues(options, grid);
+  const slots: PlannedSlot[] = [];
+  let soc = Math.min(options.socKwh, options.battery.capacityKwh);
+  let mode = options.mode;
+  let expectedCost = 0;
+  let modeChanges = 0;
+  for (let t = 0; t < options.importPrices.length; t++) {
+    const choice = bestChoice(options, grid, values, t, soc, mode);
+    if (choice.mode !== mode) {
+      modeChanges++;
+      expectedCost += options.changeCost;
+    }
+    expectedCost += choice.cost;
+    soc = choice.result.socKwh;
+    mode = choice.mode;
+    slots.push({
+      mode: choice.mode,
+      ...(choice.targetKwh === undefined ? {} : { targetKwh: choice.targetKwh }),
+      socKwh: soc,
+      importKwh: choice.result.importKwh,
+      exportKwh: choice.result.exportKwh,
+      cost: choice.cost,
+    });
+  }
+  return { slots, expectedCost, modeChanges, solveMs: performance.now() - started };
+}
+
+function gridOf(options: OptimiseOptions): Grid {
+  const intervals = Math.max(1, Math.ceil(options.battery.capacityKwh / options.socStepKwh - EPS));
+  return { points: intervals + 1, step: options.battery.capacityKwh / intervals };
+}
+
+/** values[t] holds, per mode and grid point, the least cost from slot t on; values[T] the terminal value. */
+function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
+  const slots = options.importPrices.length;
+  const { points, step } = grid;
+  const values: Float64Array[] = new Array(slots + 1);
+  const last = new Float64Array(MODE_COUNT * points);
+  for (let m = 0; m < MODE_COUNT; m++) {
+    for (let i = 0; i < points; i++) last[m * points + i] = -options.terminalValue * i * step;
+  }
+  values[slots] = last;
+  const best = new Float64Array(MODE_COUNT);
+  for (let t = slots - 1; t >= 0; t--) {
+    const next = values[t + 1] as Float64Array;
+    const here = new Float64Array(MODE_COUNT * points);
+    const steps = stepCosts(options, grid, t);
+    for (let i = 0; i < points; i++) {
+      bestPerMode(options, grid, next, t, i, steps, best);
+      let least = Number.POSITIVE_INFINITY;
+      for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
+      for (let m = 0; m < MODE_COUNT; m++) {
+        here[m * points + i] = Math.min(best[m] as number, least + options.changeCost);
+      }
+    }
+    values[t] = here;
+  }
+  return values;
+}
+
+/** Linear interpolation of the value of `mode` at stored energy `soc`. */
+function valueAt(values: Float64Array, grid: Grid, mode: number, soc: number): number {
+  const x = soc / grid.step;
+  const base = mode * grid.points;
+  const lo = Math.floor(x + EPS);
+  if (lo >= grid.points - 1) return values[base + grid.points - 1] as number;
+  if (lo < 0) return values[base] as number;
+  const frac = x - lo;
+  const low = values[base + lo] as number;
+  if (frac < EPS) return low;
+  return low + ((values[base + lo + 1] as number) - low) * frac;
+}
+
+/** Calls `visit` with every action open at `soc`: eco, hold, and charge or export to each reachable target. */
+function forEachAction(
+  options: OptimiseOptions,
+  grid: Grid,
+  soc: number,
+  visit: (mode: Mode, targetKwh: number | undefined) => void,
+): void {
+  const { battery, slotHours } = options;
+  visit("eco", undefined);
+  visit("hold", undefined);
+  const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
+  if (soc < battery.capacityKwh - EPS) {
+    const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
+    for (let j = Math.floor(soc / grid.step + EPS) + 1; j * grid.step < reach - EPS; j++)
+      visit("charge", j * grid.step);
+    visit("charge", undefined);
+  }
+  if (soc > reserve + EPS) {
+    const floor = Math.max(reserve, soc - (battery.dischargeKw * slotHours) / battery.dischargeEfficiency);
+    for (let j = Math.ceil(soc / grid.step - EPS) - 1; j * grid.step > floor + EPS; j--) visit("export", j * grid.step);
+    visit("export", undefined);
+  }
+}
+
+/**
+ * The best total per mode from grid point `index`. Charge and export to a grid target land
+ * exactly on the grid and cost what their energy costs, the same from any start: those costs
+ * come precomputed per step (`steps`), which keeps the backward pass fast. The rest goes through
+ * the shared energy model.
+ */
+function bestPerMode(
+  options: OptimiseOptions,
+  grid: Grid,
+  next: Float64Array,
+  t: number,
+  index: number,
+  steps: StepCosts,
+  best: Float64Array,
+): void {
+  const { battery, slotHours } = options;
+  const soc = index * grid.step;
+  const load = options.load[t] as number;
+  const solar = options.solar[t] as number;
+  const importPrice = options.importPrices[t] as number;
+  const exportPrice = options.exportPrices[t] as number;
+  const { points } = grid;
+  const slot: SlotPrices = { load, solar, importPrice, exportPrice };
+  best[0] = fullValue(options, grid, next, "eco", soc, slot);
+  best[1] = fullValue(options, grid, next, "hold", soc, slot);
+  best[2] = Number.POSITIVE_INFINITY;
+  best[3] = Number.POSITIVE_INFINITY;
+  if (soc < battery.capacityKwh - EPS) {
+    const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
+    let least = fullValue(options, grid, next, "charge", soc, slot);
+    const base = 2 * points;
+    for (let k = 1; k < steps.charge.length && (index + k) * grid.step < reach - EPS; k++) {
+      const total = (steps.charge[k] as number) + (next[base + index + k] as number);
+      if (total < least) least = total;
+    }
+    best[2] = least;
+  }
+  const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
+  if (soc > reserve + EPS) {
+    const floor = Math.max(reserve, soc - (battery.dischargeKw * slotHours) / battery.dischargeEfficiency);
+    let least = fullValue(options, grid, next, "export", soc, slot);
+    const base = 3 * points;
+    for (let k = 1; k < steps.discharge.length && (index - k) * grid.step > floor + EPS; k++) {
+      const total = (steps.discharge[k] as number) + (next[base + index - k] as number);
+      if (total < least) least = total;
+    }
+    best[3] = least;
+  }
+}
+
+interface SlotPrices {
+  readonly load: number;
+  readonly solar: number;
+  readonly importPrice: number;
+  readonly exportPrice: number;
+}
+
+/** Cost plus value after of an action without a grid target (eco, hold, full-power charge or export). */
+function fullValue(
+  options: OptimiseOptions,
+  grid: Grid,
+  next: Float64Array,
+  mode: Mode,
+  soc: number,
+  slot: SlotPrices,
+): number {
+  const result = energyOf(options.battery, options.slotHours, mode, soc, slot.load, slot.solar, undefined);
+  return costOf(result, slot.importPrice, slot.exportPrice) + valueAt(next, grid, MODE_INDEX[mode], result.socKwh);
+}
+
+interface StepCosts {
+  /** charge[k]: the slot's cost when the battery stores k grid steps more. */
+  readonly charge: Float64Array;
+  /** discharge[k]: the slot's cost when the battery gives up k grid steps. */
+  readonly discharge: Float64Array;
+}
+
+function stepCosts(options: OptimiseOptions, grid: Grid, t: number): StepCosts {
+  const { battery, slotHours } = options;
+  const load = options.load[t] as number;
+  const solar = options.solar[t] as number;
+  const importPrice = options.importPrices[t] as number;
+  const exportPrice = options.exportPrices[t] as number;
+  const chargeSteps = Math.ceil((battery.chargeKw * slotHours * battery.chargeEfficiency) / grid.step) + 1;
+  const dischargeSteps = Math.ceil((battery.dischargeKw * slotHours) / battery.dischargeEfficiency / grid.step) + 1;
+  const charge = new Float64Array(chargeSteps);
+  const discharge = new Float64Array(dischargeSteps);
+  // A start and target far from the limits, so the target alone decides the energy.
+  const middle = battery.capacityKwh;
+  for (let k = 1; k < chargeSteps; k++) {
+    const result = slotEnergy(battery, slotHours, "charge", 0, load, solar, k * grid.step);
+    charge[k] = slotCost(result, importPrice, exportPrice);
+  }
+  const reserveFree = { ...battery, reservePercent: 0 };
+  for (let k = 1; k < dischargeSteps; k++) {
+    const result = slotEnergy(reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
+    discharge[k] = slotCost(result, importPrice, exportPrice);
+  }
+  return { charge, discharge };
+}
+
+function bestChoice(
+  options: OptimiseOptions,
+  grid: Grid,
+  values: readonly Float64Array[],
+  t: number,
+  soc: number,
+  current: Mode,
+): Choice {
+  const next = values[t + 1] as Float64Array;
+  const load = options.load[t] as number;
+  const solar = options.solar[t] as number;
+  let chosen: Choice | undefined;
+  forEachAction(options, grid, soc, (mode, targetKwh) => {
+    const result = slotEnergy(options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
+    const cost = slotCost(result, options.importPrices[t] as number, options.exportPrices[t] as number);
+    const change = mode === current ? 0 : options.changeCost;
+    const total = cost + change + valueAt(next, grid, MODE_INDEX[mode], result.socKwh);
+    if (!chosen || total < chosen.total - 1e-12) chosen = { mode, targetKwh, result, cost, total };
+  });
+  if (!chosen) throw new Error("no action open: the optimiser's action set is empty");
+  return chosen;
+}
