@@ -54,7 +54,8 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     );
     return undefined;
   }
-  const { startRules, createTariff, rulesTimeZone } = await import("./rules/index.js");
+  const store = options.store;
+  const { startRules, createTariff, rulesTimeZone, houseForecast } = await import("./rules/index.js");
   const timeZone = rulesTimeZone(loaded.rules, options.inventory.timezone);
   const tariffs: { import?: Tariff; export?: Tariff } = {};
   if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, timeZone);
@@ -64,9 +65,10 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     tariffs,
     gate: options.gate,
     client: options.client,
-    store: options.store,
+    store,
     inventory: options.inventory,
     readings$: options.readings$,
+    house: (now) => houseForecast(store.history, { now, timeZone }),
     logger,
     dryRun: config.dry_run,
   });

@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
   createTariff,
+  houseForecast,
   loadRules,
   planSvg,
   planText,
@@ -12,7 +13,7 @@ import {
   type Tariff,
 } from "../rules/index.js";
 import { discoverInventory } from "../telemetry/index.js";
-import { cliLogger, cloudClient, configFile } from "./shared.js";
+import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
 
 export interface RulesPlanOptions {
   readonly config?: string;
@@ -109,17 +110,45 @@ export async function runRulesPlanCommand(
       : live?.socPercent !== undefined
         ? `inverter ${live.serial}`
         : "default; pass --soc";
+  const house = storedHouse(config, now, timeZone, hours, err);
   header.unshift(
-    `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); the house's own use is not modelled`,
+    `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); ${
+      house && house.days > 0
+        ? `the house's use and solar by time of day learned from ${house.days} day(s) of the store's history`
+        : "the house's own use is not modelled"
+    }`,
   );
 
-  const preview = previewRules({ rules, tariffs, timeZone, now, hours, state: { socPercent: socNow, capacityKwh } });
+  const preview = previewRules({
+    rules,
+    tariffs,
+    timeZone,
+    now,
+    hours,
+    state: { socPercent: socNow, capacityKwh },
+    ...(house ? { house } : {}),
+  });
+  header.push(
+    `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
+  );
   out.write(planText(preview, { timeZone, currency: rules.tariffs.currency, header }));
   if (options.out) {
     writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
     out.write(`\nSVG written to ${options.out}\n`);
   }
   return 0;
+}
+
+/** The house's forecast from the store the configuration names, when there is one. */
+function storedHouse(config: Config, now: number, timeZone: string, hours: number, err: NodeJS.WritableStream) {
+  if (!existsSync(config.store.path)) return undefined;
+  const store = openStoreOr(config, err, "the house's history is left out: ");
+  if (typeof store === "number") return undefined;
+  try {
+    return houseForecast(store.history, { now, timeZone, slots: hours * 2 + 1 });
+  } finally {
+    store.close();
+  }
 }
 
 interface LiveBattery {

@@ -3,8 +3,11 @@ import { priceRange, socAt } from "./plan-view.js";
 import type { Preview } from "./planners/preview.js";
 
 const COLUMN = 10;
-const LEFT = 60;
-const TOP = 30;
+/** The narrowest left margin: the price axis's labels. */
+const MIN_LEFT = 60;
+/** About the width of one character at the chart's font size, for the rule names' margin. */
+const CHAR_PX = 6.5;
+const TOP = 48;
 const CHART = 200;
 const LANE = 18;
 const COLOURS = ["#d9480f", "#5f3dc4", "#087f5b", "#c2255c", "#1864ab"];
@@ -16,7 +19,12 @@ const fixed = (value: number): string => String(Math.round(value * 10) / 10);
 /** The plan as an SVG image: price bars, each rule's windows in its own lane, the battery SoC line. */
 export function planSvg(preview: Preview, options: { timeZone: string; currency: string }): string {
   const { min, max } = priceRange(preview);
-  const width = LEFT + preview.slots.length * COLUMN + 60;
+  // Wide enough for the longest rule name, so no lane label is cut at the left edge.
+  const LEFT = Math.max(
+    MIN_LEFT,
+    Math.ceil(Math.max(0, ...preview.rules.map((rule) => rule.name.length)) * CHAR_PX) + 14,
+  );
+  const width = Math.max(LEFT + preview.slots.length * COLUMN + 60, LEFT + 560);
   const lanesTop = TOP + CHART + 30;
   const height = lanesTop + preview.rules.length * LANE + 30;
   const y = (price: number) => TOP + CHART - ((price - min) / (max - min)) * CHART;
@@ -28,6 +36,7 @@ export function planSvg(preview: Preview, options: { timeZone: string; currency:
     `<line x1="${LEFT}" y1="${fixed(y(0))}" x2="${width - 60}" y2="${fixed(y(0))}" stroke="#868e96"/>`,
     `<text x="${LEFT - 6}" y="${fixed(y(max))}" text-anchor="end">${max.toFixed(2)}</text>`,
     `<text x="${LEFT - 6}" y="${fixed(y(min))}" text-anchor="end">${min.toFixed(2)}</text>`,
+    ...legend(LEFT, preview),
   ];
   preview.slots.forEach((slot, index) => {
     const x = LEFT + index * COLUMN;
@@ -51,10 +60,10 @@ export function planSvg(preview: Preview, options: { timeZone: string; currency:
       );
     }
   });
-  const points = preview.slots.map((slot, index) => {
-    const soc = socAt(preview, Math.max(slot.start, preview.from));
-    return `${LEFT + index * COLUMN + COLUMN / 2},${fixed(TOP + CHART - (soc / 100) * CHART)}`;
-  });
+  // The battery as the plan expects it, half-hour by half-hour: it rises in a charge, falls with the house's use.
+  const points = preview.expected.points.map(
+    (point) => `${fixed(xAt(point.at))},${fixed(TOP + CHART - (socAt(preview, point.at) / 100) * CHART)}`,
+  );
   parts.push(
     `<polyline class="soc" points="${points.join(" ")}" fill="none" stroke="#2f9e44" stroke-width="2"/>`,
     `<text x="${width - 56}" y="${TOP + 8}" fill="#2f9e44">SoC 100%</text>`,
@@ -74,4 +83,23 @@ export function planSvg(preview: Preview, options: { timeZone: string; currency:
   });
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
+}
+
+/** What each mark means: import and export prices, estimated prices, the SoC line, the house model. */
+function legend(left: number, preview: Preview): string[] {
+  const y = 34;
+  const days = preview.expected.days;
+  const house = days > 0 ? `house's use learned from ${days} day(s)` : "house's own use not modelled";
+  const items: [string, string][] = [
+    ['<rect x="0" y="-8" width="10" height="8" fill="#1c7ed6"/>', "import price"],
+    ['<rect x="0" y="-8" width="10" height="8" fill="#a5d8ff"/>', "estimated"],
+    ['<rect x="0" y="-5" width="10" height="2" fill="#f08c00"/>', "export price"],
+    ['<line x1="0" y1="-4" x2="12" y2="-4" stroke="#2f9e44" stroke-width="2"/>', `expected SoC (${house})`],
+  ];
+  let x = left;
+  return items.map(([mark, text]) => {
+    const part = `<g class="legend" transform="translate(${x},${y})">${mark}<text x="16" y="0">${xml(text)}</text></g>`;
+    x += 24 + text.length * CHAR_PX;
+    return part;
+  });
 }

@@ -1,8 +1,11 @@
 import type { Preview } from "./planners/preview.js";
 
-/** The expected SoC at an instant, linear between the plan's points, flat outside them. */
+/**
+ * The expected SoC at an instant: the battery under the planned windows and the house's forecast
+ * use and solar (Preview.expected), linear between its half-hour points, flat outside them.
+ */
 export function socAt(preview: Preview, at: number): number {
-  const points = preview.soc;
+  const points = preview.expected.points;
   const first = points[0];
   if (!first || at <= first.at) return first?.soc ?? 0;
   for (let index = 1; index < points.length; index++) {

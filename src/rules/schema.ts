@@ -35,11 +35,19 @@ export const ruleSchema = z
       .union([triggerSchema, z.array(triggerSchema).min(1)])
       .transform((when) => (Array.isArray(when) ? when : [when])),
     if: conditionSchema.optional(),
-    do: z.array(actionSchema).min(1),
+    /** Left out for an optimise rule: the optimiser's own presets for each mode. */
+    do: z.array(actionSchema).min(1).optional(),
     /** after_window: snapshot before the first change, put it back when the window ends. */
     restore: z.enum(["after_window", "never"]).optional(),
   })
   .superRefine((rule, ctx) => {
+    if (rule.do === undefined && !asList(rule.when).some((trigger) => trigger.optimise !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["do"],
+        message: "do: is needed (a list of actions); only an optimise rule may leave it out",
+      });
+    }
     if (rule.restore === "after_window" && !asList(rule.when).some(isWindowTrigger)) {
       ctx.addIssue({
         code: "custom",
@@ -50,6 +58,7 @@ export const ruleSchema = z
   })
   .transform((rule) => ({
     ...rule,
+    do: rule.do ?? [],
     // Window rules put things back by default: the project's promise. Others have no end to restore at.
     restore: rule.restore ?? (rule.when.some(isWindowTrigger) ? "after_window" : "never"),
   }));
@@ -98,7 +107,7 @@ export function tariffOf(trigger: Trigger): "import" | "export" | undefined {
   if (trigger.price) return trigger.price.tariff;
   if (trigger.cheapest) return trigger.cheapest.tariff;
   if (trigger.most_expensive) return trigger.most_expensive.tariff;
-  if (trigger.battery || trigger.ev) return "import";
+  if (trigger.battery || trigger.ev || trigger.optimise) return "import";
   return undefined;
 }
 

@@ -54,6 +54,24 @@ const evPlan = z.strictObject({
   charge_kw: z.number().positive().optional(),
 });
 
+/**
+ * The optimiser: the least-cost schedule of grid charging, holding, self-consumption and export
+ * over the next hours, from the prices and the house's forecast consumption and solar, planned
+ * again every half-hour (model-predictive control). Its windows are the runs of one mode.
+ */
+const optimisePlan = z.strictObject({
+  /** How far ahead it plans, at most as far as prices are known. */
+  horizon_hours: z.number().min(1).max(48).default(24),
+  /** The SoC (%) it never plans below. */
+  reserve_soc: percent.default(4),
+  /** Overrides battery.charge_kw as the most the battery discharges. */
+  discharge_kw: z.number().positive().optional(),
+  /** Stored energy to AC out, 0 to 1 (battery.efficiency is grid to battery). */
+  discharge_efficiency: z.number().gt(0).max(1).default(0.95),
+  /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
+  change_cost: z.number().min(0).default(0.02),
+});
+
 /** Live state: the same keys serve as triggers (fire when it becomes true) and as conditions. */
 const stateShape = {
   battery_soc_below: percent.optional(),
@@ -67,7 +85,7 @@ const stateShape = {
 };
 export const STATE_KEYS = Object.keys(stateShape) as readonly (keyof typeof stateShape)[];
 
-export const WINDOW_TRIGGERS = ["price", "cheapest", "most_expensive", "battery", "ev"] as const;
+export const WINDOW_TRIGGERS = ["price", "cheapest", "most_expensive", "battery", "ev", "optimise"] as const;
 export const TRIGGER_KINDS = ["cron", ...WINDOW_TRIGGERS, ...STATE_KEYS] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
@@ -79,6 +97,7 @@ export const triggerSchema = z
     most_expensive: hoursWindow("export").optional(),
     battery: batteryPlan.optional(),
     ev: evPlan.optional(),
+    optimise: optimisePlan.optional(),
     ...stateShape,
   })
   .superRefine((trigger, ctx) => {

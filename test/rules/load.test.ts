@@ -120,7 +120,7 @@ describe("loading rules.yaml", () => {
       "    restore: after_window",
     ]);
     expect(problemsOf(() => loadRules(file))).toEqual([
-      `${file}:5: rules.0.restore: after_window needs a trigger with a window (price, cheapest, most_expensive, battery, ev); use never for cron and state triggers`,
+      `${file}:5: rules.0.restore: after_window needs a trigger with a window (price, cheapest, most_expensive, battery, ev, optimise); use never for cron and state triggers`,
     ]);
   });
 

@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { asyncScheduler, type Observable, type Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/rules.js";
-import { HOUR_MS } from "../../time/local-time.js";
+import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
 import { planRuleWindows } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
@@ -224,14 +224,19 @@ export class RulesEngine implements RulesRuntime {
 
   private async replan(): Promise<void> {
     const now = this.now();
-    this.nextReplan = now + REPLAN_MS;
+    // The optimiser re-plans every half-hour with the newest state and prices (model-predictive control).
+    const optimising = this.rules.some((rule) => rule.when.some((trigger) => trigger.optimise !== undefined));
+    this.nextReplan = optimising ? Math.floor(now / SLOT_MS) * SLOT_MS + SLOT_MS : now + REPLAN_MS;
     const serial = watchedDevices(this.options.inventory).inverter;
-    const needsSoc = this.rules.some((rule) => rule.when.some((trigger) => trigger.battery !== undefined));
+    const needsSoc = this.rules.some((rule) =>
+      rule.when.some((trigger) => trigger.battery !== undefined || trigger.optimise !== undefined),
+    );
     if (needsSoc && this.state.batterySoc === undefined) {
       const soc = await readBatterySoc(this.options.client, serial, this.logger);
       if (soc !== undefined) this.state = { ...this.state, batterySoc: soc };
     }
     const inverter = this.options.inventory.inverters.find((found) => found.serial === serial);
+    const house = optimising ? this.options.house?.(now) : undefined;
     for (const rule of this.rules) {
       if (!rule.when.some(isWindowTrigger)) continue;
       const { windows, notes } = planRuleWindows(rule, {
@@ -242,6 +247,7 @@ export class RulesEngine implements RulesRuntime {
         to: now + this.horizonMs,
         soc: this.state.batterySoc,
         capacityKwh: inverter?.batteryCapacityKwh,
+        ...(optimising && house ? { house } : {}),
       });
       this.book.replan(rule.name, windows, now);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);

@@ -11,6 +11,7 @@ import type { Logger } from "../../log.js";
 import type { RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
 import type { Reading } from "../../telemetry/readings.js";
+import type { HouseForecast } from "../planners/optimise-windows.js";
 import type { RulesFile } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 
@@ -42,6 +43,8 @@ export interface RulesOptions {
   readonly logger?: Logger;
   /** Every rule dry-runs (as well as rules.yaml's dry_run and each rule's own). */
   readonly dryRun?: boolean;
+  /** The house's consumption and solar forecast from now, for optimise rules; left out, not modelled. */
+  readonly house?: (now: number) => HouseForecast | undefined;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;
 }

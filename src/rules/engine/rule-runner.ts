@@ -52,7 +52,7 @@ export class RuleRunner {
       this.options.actions.record(rule.name, true, `window ${this.span(window)} skipped: ${check.why}`);
       return;
     }
-    await this.act(rule, open, open, window.plan);
+    await this.act(withActionsOf(rule, window), open, open, window.plan);
   }
 
   async closeWindow(rule: Rule, why: string): Promise<void> {
@@ -120,7 +120,7 @@ export class RuleRunner {
       end: now + (next.end - Math.max(next.start, now)),
     });
     this.emitOpen(rule, window, `run now, for the length of the planned window (${next.label}): ${this.span(window)}`);
-    const result = await this.act(rule, window, window, next.plan);
+    const result = await this.act(withActionsOf(rule, next), window, window, next.plan);
     // Its end closes it and keeps the promise to restore, as for a planned window.
     this.options.reschedule();
     return result;
@@ -172,4 +172,9 @@ export class RuleRunner {
     const timeZone = this.options.timeZone;
     return `${localDateTimeText(window.start, timeZone)}-${localClockText(window.end, timeZone)}`;
   }
+}
+
+/** The rule, acting with its window's own actions when the planner gave some (an optimise rule without do:). */
+function withActionsOf(rule: Rule, window: PlannedWindow): Rule {
+  return window.actions && rule.do.length === 0 ? { ...rule, do: [...window.actions] } : rule;
 }

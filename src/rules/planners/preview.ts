@@ -1,10 +1,13 @@
 import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
 import { cronTimes } from "../cron-times.js";
 import type { Rule, RulesFile, Trigger } from "../schema.js";
 import { isWindowTrigger, triggerKind } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 import { type TemplateContext, templateContext } from "../templates.js";
+import { type BatteryMode, batteryModeOf, type ExpectedSoc, expectedSoc, type ModeSpan } from "./expected-soc.js";
+import type { HouseForecast } from "./optimise-windows.js";
 import type { Interval } from "./planner.js";
 import { planRuleWindows } from "./rule-windows.js";
 
@@ -21,6 +24,8 @@ export interface PreviewInput {
   readonly now: number;
   readonly hours: number;
   readonly state: PreviewState;
+  /** The house's forecast consumption and solar; left out, the house's own use is not modelled. */
+  readonly house?: HouseForecast;
 }
 
 export interface PreviewSlot {
@@ -36,6 +41,8 @@ export interface PreviewWindow extends Interval {
   /** The actions as they would be sent, templates filled. */
   readonly actions: readonly string[];
   readonly cost: number | undefined;
+  /** What the window does to the battery, when its actions say. */
+  readonly battery?: BatteryMode;
 }
 
 export interface RulePreview {
@@ -51,8 +58,10 @@ export interface Preview {
   readonly to: number;
   readonly slots: readonly PreviewSlot[];
   readonly rules: readonly RulePreview[];
-  /** Expected battery SoC from the battery plans; flat where nothing charges (house use is not modelled). */
+  /** The SoC points the battery plans aim at (their targets only). */
   readonly soc: readonly { readonly at: number; readonly soc: number }[];
+  /** The battery half-hour by half-hour under every enabled rule's windows and the house's forecast. */
+  readonly expected: ExpectedSoc;
 }
 
 /** The next hours of the rules: prices, planned windows and their actions, and the battery SoC. */
@@ -76,7 +85,23 @@ export function previewRules(input: PreviewInput): Preview {
   const rules = input.rules.rules.map((rule) => previewRule(rule, input, to, soc));
   if (soc.length === 0) soc.push({ at: from, soc: input.state.socPercent });
   soc.sort((a, b) => a.at - b.at);
-  return { from, to, slots, rules, soc };
+  const priority = new Map(input.rules.rules.map((rule) => [rule.name, rule.priority]));
+  const spans: ModeSpan[] = rules
+    .filter((rule) => rule.enabled)
+    .sort((a, b) => (priority.get(b.name) ?? 0) - (priority.get(a.name) ?? 0))
+    .flatMap((rule) => rule.windows.flatMap((window) => (window.battery ? [{ ...window, ...window.battery }] : [])));
+  const expected = expectedSoc({
+    from,
+    to,
+    socPercent: input.state.socPercent,
+    capacityKwh: input.state.capacityKwh,
+    battery: input.rules.battery,
+    spans,
+    house: input.house,
+    importAt: (at) => slots.find((slot) => slot.start === at)?.import,
+    exportAt: (at) => slots.find((slot) => slot.start === at)?.export,
+  });
+  return { from, to, slots, rules, soc, expected };
 }
 
 function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: number; soc: number }[]): RulePreview {
@@ -89,11 +114,12 @@ function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: num
     to,
     soc: input.state.socPercent,
     capacityKwh: input.state.capacityKwh,
+    ...(input.house ? { house: input.house } : {}),
   });
   if (rule.enabled) soc.push(...planned.soc);
   const windows: { trigger: number; window: PreviewWindow }[] = planned.windows.map((window) => ({
     trigger: window.trigger,
-    window: windowOf(rule, input, window, window.label, window.cost, window.plan),
+    window: windowOf(rule, input, window, window.label, window.cost, window.plan, window.actions),
   }));
   const notes = [...planned.notes];
   rule.when.forEach((trigger, index) => {
@@ -128,6 +154,7 @@ function windowOf(
   trigger: string,
   cost?: number,
   plan: TemplateContext = {},
+  own?: readonly Action[],
 ): PreviewWindow {
   const context = templateContext({
     rule: rule.name,
@@ -142,12 +169,15 @@ function windowOf(
     state: { batterySoc: input.state.socPercent },
     plan: { ...optional("plan.cost", cost), ...plan },
   });
+  const actions = own && rule.do.length === 0 ? own : rule.do;
+  const battery = batteryModeOf(actions, context);
   return {
     start: window.start,
     end: window.end,
     trigger,
     cost,
-    actions: rule.do.map((action) => describeAction(action, context)),
+    actions: actions.map((action) => describeAction(action, context)),
+    ...(battery ? { battery } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 import { HOUR_MS, nextLocalTime } from "../../time/local-time.js";
+import type { Action } from "../action-schema.js";
 import type { Rule, RulesFile } from "../schema.js";
 import { isWindowTrigger, tariffOf } from "../schema.js";
 import type { Rate, Tariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../trigger-schema.js";
+import { type HouseForecast, MODE_ACTIONS, planOptimiseWindows } from "./optimise-windows.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
 
 /** One window a rule's tariff trigger planned. */
@@ -23,6 +25,8 @@ export interface PlannedWindow extends Interval {
   readonly cheapImport: boolean;
   /** Plan values for the templates (plan.*, window.average_price). */
   readonly plan: TemplateContext;
+  /** What the window writes when its rule gives no do: of its own (the optimiser's modes). */
+  readonly actions?: readonly Action[];
 }
 
 export interface WindowInput {
@@ -34,6 +38,8 @@ export interface WindowInput {
   /** Battery SoC, %; battery plans are skipped while it is unknown. */
   readonly soc: number | undefined;
   readonly capacityKwh: number | undefined;
+  /** The house's forecast consumption and solar, for the optimiser; left out, not modelled. */
+  readonly house?: HouseForecast;
 }
 
 /** A point of the SoC a battery plan expects. */
@@ -198,12 +204,58 @@ const planEvWindows: TriggerPlanner = (trigger, planning) => {
   }
 };
 
+/** The optimiser's schedule: a window per run of charging, holding or exporting. */
+const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
+  const spec = trigger.optimise;
+  if (!spec) return;
+  const { input, rule } = planning;
+  const capacityKwh = input.rules.battery.capacity_kwh ?? input.capacityKwh;
+  if (input.soc === undefined || capacityKwh === undefined) {
+    planning.note(`optimiser: the battery's ${input.soc === undefined ? "SoC" : "capacity"} is not known yet`);
+    return;
+  }
+  const plan = planOptimiseWindows({
+    spec,
+    now: input.now,
+    to: input.to,
+    importRates: planning.rates,
+    exportRates: input.tariffs.export?.rates(input.now, input.to) ?? [],
+    ...(input.house ? { house: input.house } : {}),
+    soc: input.soc,
+    capacityKwh,
+    chargeKw: input.rules.battery.charge_kw,
+    chargeEfficiency: input.rules.battery.efficiency,
+  });
+  for (const note of plan.notes) planning.note(`optimiser: ${note}`);
+  planning.soc(plan.soc);
+  for (const window of plan.windows) {
+    planning.window({
+      start: window.start,
+      end: window.end,
+      rule: rule.name,
+      trigger: planning.index,
+      period: `${planning.index}:${window.start}:${window.mode}`,
+      label: `optimiser: ${window.mode === "charge" ? "grid charge" : window.mode === "hold" ? "hold the battery" : "export"} to ${window.targetSoc}%`,
+      averagePrice: undefined,
+      cost: plan.expectedCost,
+      cheapImport: window.mode === "charge",
+      plan: {
+        "plan.mode": window.mode,
+        "plan.target_soc": window.targetSoc,
+        "plan.cost": Math.round(plan.expectedCost * 100) / 100,
+      },
+      ...(rule.do.length === 0 ? { actions: MODE_ACTIONS[window.mode] } : {}),
+    });
+  }
+};
+
 export const TRIGGER_PLANNERS: { readonly [Kind in WindowTriggerKind]: TriggerPlanner } = {
   price: planPriceWindows,
   cheapest: planRankedWindows,
   most_expensive: planRankedWindows,
   battery: planBatteryWindows,
   ev: planEvWindows,
+  optimise: planOptimisedWindows,
 };
 
 /** The windows of one plan, with its notes when it had to fall back. */

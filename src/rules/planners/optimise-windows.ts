@@ -1,0 +1,149 @@
+import { type Mode, optimise, type PlannedSlot } from "../../optimiser/index.js";
+import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { type Action, actionSchema } from "../action-schema.js";
+import type { Rate } from "../tariffs/index.js";
+import type { Trigger } from "../trigger-schema.js";
+
+/** The house's forecast consumption and solar, kWh per half-hour from the half-hour holding `from`. */
+export interface HouseForecast {
+  readonly from: number;
+  readonly load: readonly number[];
+  readonly solar: readonly number[];
+  /** Local days of history the forecast learned from (0: none, the house is not modelled). */
+  readonly days: number;
+}
+
+/** One run of a mode the optimiser planned, as a window of the rule. */
+export interface ModeWindow {
+  readonly start: number;
+  readonly end: number;
+  readonly mode: Exclude<Mode, "eco">;
+  /** The SoC (%) the window aims at: charge up to it, export down to it. */
+  readonly targetSoc: number;
+}
+
+export interface OptimisePlan {
+  readonly windows: readonly ModeWindow[];
+  /** The SoC (%) expected at the end of each half-hour. */
+  readonly soc: readonly { readonly at: number; readonly soc: number }[];
+  readonly expectedCost: number;
+  readonly solveMs: number;
+  readonly notes: readonly string[];
+}
+
+export interface OptimiseWindowsInput {
+  readonly spec: NonNullable<Trigger["optimise"]>;
+  readonly now: number;
+  /** The end of the engine's horizon. */
+  readonly to: number;
+  readonly importRates: readonly Rate[];
+  readonly exportRates: readonly Rate[];
+  readonly house?: HouseForecast;
+  readonly soc: number;
+  readonly capacityKwh: number;
+  readonly chargeKw: number;
+  /** Grid to battery, 0 to 1. */
+  readonly chargeEfficiency: number;
+}
+
+/**
+ * The optimiser's schedule from the half-hour holding now to the horizon or the last known import
+ * price, whichever comes first, as windows of one mode each. Self-consumption (eco) is the
+ * inverter's own behaviour, so it needs no window: the restore after each window returns to it.
+ */
+export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
+  const { spec } = input;
+  const notes: string[] = [];
+  const first = Math.floor(input.now / SLOT_MS) * SLOT_MS;
+  const end = Math.min(input.to, input.now + spec.horizon_hours * HOUR_MS);
+  const starts: number[] = [];
+  const importPrices: number[] = [];
+  const exportPrices: number[] = [];
+  for (let at = first; at < end; at += SLOT_MS) {
+    const price = priceAt(input.importRates, at);
+    if (price === undefined) break;
+    starts.push(at);
+    importPrices.push(price);
+    exportPrices.push(priceAt(input.exportRates, at) ?? 0);
+  }
+  if (starts.length === 0)
+    return { windows: [], soc: [], expectedCost: 0, solveMs: 0, notes: ["no import prices known"] };
+  const house = input.house;
+  if (!house || house.days === 0)
+    notes.push("no local history yet: the house's consumption and solar are not modelled");
+  const forecast = (series: "load" | "solar") =>
+    starts.map((at) => {
+      const index = house ? Math.round((at - house.from) / SLOT_MS) : -1;
+      return house && index >= 0 ? Math.max(0, house[series][index] ?? 0) : 0;
+    });
+  const schedule = optimise({
+    importPrices,
+    exportPrices,
+    load: forecast("load"),
+    solar: forecast("solar"),
+    battery: {
+      capacityKwh: input.capacityKwh,
+      chargeKw: input.chargeKw,
+      dischargeKw: spec.discharge_kw ?? input.chargeKw,
+      chargeEfficiency: input.chargeEfficiency,
+      dischargeEfficiency: spec.discharge_efficiency,
+      reservePercent: spec.reserve_soc,
+    },
+    socKwh: (Math.min(100, Math.max(0, input.soc)) / 100) * input.capacityKwh,
+    changeCost: spec.change_cost,
+    // Energy left at the end is worth what it saves later: the cheapest import in the horizon.
+    terminalValue: Math.max(0, Math.min(...importPrices)) * spec.discharge_efficiency,
+  });
+  const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
+  return {
+    windows: runsOf(schedule.slots, starts, percent),
+    soc: schedule.slots.map((slot, index) => ({
+      at: (starts[index] ?? first) + SLOT_MS,
+      soc: Math.round(percent(slot.socKwh) * 10) / 10,
+    })),
+    expectedCost: schedule.expectedCost,
+    solveMs: schedule.solveMs,
+    notes,
+  };
+}
+
+/** Touching slots of one mode (eco left out) as one window each. */
+function runsOf(slots: readonly PlannedSlot[], starts: readonly number[], percent: (kwh: number) => number) {
+  const windows: ModeWindow[] = [];
+  slots.forEach((slot, index) => {
+    const start = starts[index];
+    if (slot.mode === "eco" || start === undefined) return;
+    const last = windows[windows.length - 1];
+    const target = targetOf(slot, percent);
+    if (last && last.mode === slot.mode && last.end === start) {
+      windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target };
+    } else {
+      windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target });
+    }
+  });
+  return windows;
+}
+
+/** A whole percent the inverter can take: up for a charge (reach it), down for an export (leave it). */
+function targetOf(slot: PlannedSlot, percent: (kwh: number) => number): number {
+  const exact = percent(slot.targetKwh ?? slot.socKwh);
+  const rounded = slot.mode === "charge" ? Math.ceil(exact - 1e-6) : Math.floor(exact + 1e-6);
+  return Math.min(100, Math.max(4, rounded));
+}
+
+function priceAt(rates: readonly Rate[], at: number): number | undefined {
+  return rates.find((rate) => rate.start <= at && at < rate.end)?.price;
+}
+
+const slotAt = {
+  start_time: "{{ window.start }}",
+  end_time: "{{ window.end }}",
+  percent_limit: "{{ plan.target_soc }}",
+};
+
+/** What each mode writes when the rule gives no do: of its own. */
+export const MODE_ACTIONS: { readonly [M in ModeWindow["mode"]]: readonly Action[] } = {
+  charge: [actionSchema.parse({ preset: "timed-charge", with: { enabled: true, slots: [slotAt] } })],
+  export: [actionSchema.parse({ preset: "timed-export", with: { enabled: true, slots: [slotAt] } })],
+  hold: [actionSchema.parse({ preset: "pause-battery", with: { mode: 2 } })],
+};
