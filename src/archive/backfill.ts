@@ -1,8 +1,8 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
 import type { History } from "../store/index.js";
-import { addDays, dayOf } from "../telemetry/days.js";
 import type { Inventory } from "../telemetry/index.js";
+import { addDays, dayOf } from "../time/local-days.js";
 import type { ArchiveKind } from "./kinds.js";
 import { planArchive } from "./plan.js";
 import type { ArchiveReport } from "./report.js";

@@ -1,7 +1,6 @@
 import type { CallOptions, CloudClient, PageIterator } from "../cloud/index.js";
 import { MEASURANDS, type Measurand } from "../cloud/schemas/ev-charger.js";
 import type { FetchedDay, HistoryRecord } from "../store/index.js";
-import { addDays, dayEndMs, dayStartMs } from "../telemetry/days.js";
 import {
   eventRecords,
   flowRecords,
@@ -10,7 +9,8 @@ import {
   sessionRecords,
   smartRecords,
 } from "../telemetry/history-records.js";
-import { isoSeconds } from "../telemetry/time.js";
+import { addDays, dayEndMs, dayStartMs } from "../time/local-days.js";
+import { isoSeconds } from "../time/service-time.js";
 import type { Task } from "./plan.js";
 
 /**

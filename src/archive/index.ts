@@ -1,4 +1,4 @@
-export { isDay } from "../telemetry/days.js";
+export { isDay } from "../time/local-days.js";
 export { type ArchiveOptions, archiveAccount } from "./archive.js";
 export { type Backfill, type BackfillOptions, DEFAULT_BACKFILL_DAYS, startBackfill } from "./backfill.js";
 export { ARCHIVE_PAGE_SIZE } from "./fetch.js";

@@ -8,7 +8,7 @@ import {
 } from "../cloud/index.js";
 import type { Logger } from "../log.js";
 import { type History, StoreError } from "../store/index.js";
-import { dayOf } from "../telemetry/days.js";
+import { dayOf } from "../time/local-days.js";
 import { type Fetched, fetchTask } from "./fetch.js";
 import { type ArchiveKind, KINDS_WITH_CADENCE } from "./kinds.js";
 import type { Task } from "./plan.js";

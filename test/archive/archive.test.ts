@@ -5,7 +5,7 @@ import { MEASURANDS, type Measurand } from "../../src/cloud/schemas/ev-charger.j
 import { demoScenario } from "../../src/simulator/scenario/builtin.js";
 import { ALL_SCOPES, scenarioSchema } from "../../src/simulator/scenario/schema.js";
 import type { HistoryKind, Store } from "../../src/store/index.js";
-import { dayStartMs } from "../../src/telemetry/days.js";
+import { dayStartMs } from "../../src/time/local-days.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { tempStore } from "./helpers.js";
 
