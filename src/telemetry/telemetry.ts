@@ -1,20 +1,8 @@
-import {
-  asyncScheduler,
-  defer,
-  filter,
-  merge,
-  mergeMap,
-  type Observable,
-  ReplaySubject,
-  type SchedulerLike,
-  Subject,
-  share,
-  takeUntil,
-  tap,
-} from "rxjs";
+import { defer, filter, merge, mergeMap, type Observable, ReplaySubject, Subject, share, takeUntil, tap } from "rxjs";
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
 import type { HistoryRecord } from "../store/history-types.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import { ChangeFilter } from "./changes.js";
 import { Health } from "./health.js";
 import type { Inventory } from "./inventory.js";
@@ -33,10 +21,8 @@ export interface TelemetryOptions {
   readonly inventory: Inventory;
   readonly poll: PollConfig;
   readonly logger?: Logger;
-  /** Epoch ms for readings and query windows; Date.now by default. */
-  readonly now?: () => number;
-  /** Timers of the poll loops; asyncScheduler by default, a virtual one in tests. */
-  readonly scheduler?: SchedulerLike;
+  /** Epoch ms for readings and query windows, and the poll loops' timers; the system clock by default, a virtual one in tests. */
+  readonly clock?: Clock;
   /** Every poll's history rows, changed or not (writing them again changes nothing). */
   readonly onHistory?: (records: readonly HistoryRecord[]) => void;
   /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
@@ -66,8 +52,8 @@ export interface Telemetry {
 
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const { logger } = options;
-  const now = options.now ?? Date.now;
-  const scheduler = options.scheduler ?? asyncScheduler;
+  const scheduler = options.clock ?? systemClock;
+  const now = (): number => scheduler.now();
   const threshold = options.failuresBeforeUnavailable ?? 3;
   const maxBackoffMs = options.maxBackoffMs ?? 300_000;
   const stopped$ = new ReplaySubject<void>(1);
@@ -130,7 +116,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
  */
 function planFor(options: TelemetryOptions): PollPlan {
   const { client, inventory, logger } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const budget = client.http.budget;
   const perMinute = MINUTE / budget.windowMs;
   const plan = planPolls({

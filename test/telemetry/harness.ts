@@ -14,6 +14,7 @@ import {
   startTelemetry,
   type Telemetry,
 } from "../../src/telemetry/index.js";
+import type { Clock } from "../../src/time/clock.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /** A June morning, so the sun moves the numbers. */
@@ -75,17 +76,15 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
   const requests: RequestEvent[] = [];
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
   const now = () => START + scheduler.frame;
+  /** The poll loops' and the rate budget's clock: the virtual scheduler, read from START. */
+  const clock: Clock = { now, schedule: scheduler.schedule.bind(scheduler) };
   const budget =
     options.requestsPerMinute === undefined
       ? undefined
       : new RateBudget({
           limit: options.requestsPerMinute,
           windowMs: 60_000,
-          now,
-          setTimer: (callback, ms) => {
-            const action = scheduler.schedule(callback, ms);
-            return () => action.unsubscribe();
-          },
+          clock,
         });
   const client = sim.clientFor(actor, {
     onRequest: (event) => requests.push(event),
@@ -134,8 +133,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
       client,
       inventory: found,
       poll,
-      now,
-      scheduler,
+      clock,
       onHistory: (records) => history.push(...records),
       ...extra,
     });
