@@ -1,5 +1,6 @@
 import type { RateBudgetState } from "../cloud/rate-budget.js";
 import type { Config } from "../config/index.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type { Origin } from "../homeassistant/discovery.js";
 import type { Topics } from "../homeassistant/topics.js";
 import type { LogEvent, LogFeed } from "../log.js";
@@ -55,8 +56,8 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
   const startedAt = now();
   const topics = bridgeTopics(options.topics);
   const requestTimes: number[] = [];
-  const lastRead = new Map<string, number>();
-  const available = new Map<string, boolean>();
+  const lastRead = new Map<DeviceId, number>();
+  const available = new Map<DeviceId, boolean>();
   let reachable = false;
   let lastSuccess: number | undefined;
   let lastError: (LogEvent & { at: number }) | undefined;
@@ -172,9 +173,9 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
   };
 }
 
-function readingDevice(reading: Reading): string {
+function readingDevice(reading: Reading): DeviceId {
   if (reading.kind === "availability") return reading.device;
-  return ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
+  return deviceIdOf("serial" in reading ? reading.serial : reading.uuid);
 }
 
 function hostOf(url: string): string {

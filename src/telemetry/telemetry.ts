@@ -1,5 +1,6 @@
 import { defer, filter, merge, mergeMap, type Observable, ReplaySubject, Subject, share, takeUntil, tap } from "rxjs";
 import type { CloudClient } from "../cloud/index.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type { Logger } from "../log.js";
 import type { HistoryRecord } from "../store/history-types.js";
 import { type Clock, systemClock } from "../time/clock.js";
@@ -57,7 +58,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   const threshold = options.failuresBeforeUnavailable ?? 3;
   const maxBackoffMs = options.maxBackoffMs ?? 300_000;
   const stopped$ = new ReplaySubject<void>(1);
-  const refresh$ = new Subject<string>();
+  const refresh$ = new Subject<DeviceId>();
   let firstRoundDone: () => void = () => undefined;
   const firstRound = new Promise<void>((resolve) => {
     firstRoundDone = resolve;
@@ -100,7 +101,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   return {
     readings$,
     firstRound,
-    refresh: (deviceId) => refresh$.next(deviceId.toLowerCase()),
+    refresh: (deviceId) => refresh$.next(deviceIdOf(deviceId)),
     stop: () => {
       firstRoundDone();
       stopped$.next();

@@ -1,5 +1,6 @@
 import type { Observable } from "rxjs";
 import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
+import type { DeviceId } from "../../device-id.js";
 import { isoSeconds, newest, timestampMs } from "../../time/service-time.js";
 import { eventRecords } from "../history-records.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
@@ -19,7 +20,7 @@ const newestFirst =
 export function eventsResource(
   context: ResourceContext,
   serial: string,
-  device: string,
+  device: DeviceId,
   schedule: { readonly periodMs?: number; readonly triggers?: Observable<unknown> },
 ): Resource {
   const { client, now } = context;
