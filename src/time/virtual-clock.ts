@@ -80,15 +80,18 @@ export class VirtualClock implements SchedulerLike {
   }
 
   /**
-   * `advance` for timers whose work goes on asynchronously: after each timer, `settle` (by
-   * default a turn of the event loop) lets that work finish before time moves on.
+   * `advance` for timers whose work goes on asynchronously: after the timers of each instant
+   * (all of them, as work started together may share a request), `settle` (by default a turn
+   * of the event loop) lets that work finish before time moves on.
    */
   async advanceAsync(ms: number, settle: () => Promise<void> = nextTurn): Promise<void> {
     const target = this.now() + ms;
     for (let next = this.nextDue(target); next; next = this.nextDue(target)) {
       if (next.due > this.now()) this.moveTo(next.due);
-      next.done = true;
-      next.run();
+      for (let same: Task | undefined = next; same; same = this.nextDue(this.now())) {
+        same.done = true;
+        same.run();
+      }
       await settle();
     }
     if (target > this.now()) this.moveTo(target);

@@ -1,5 +1,5 @@
 import { setImmediate as turn } from "node:timers/promises";
-import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
+import type { Subscription } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
 import { RateBudget } from "../../src/cloud/rate-budget.js";
@@ -14,7 +14,6 @@ import {
   startTelemetry,
   type Telemetry,
 } from "../../src/telemetry/index.js";
-import type { Clock } from "../../src/time/clock.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /** A June morning, so the sun moves the numbers. */
@@ -48,8 +47,8 @@ function trackInflight(client: CloudClient): () => number {
 }
 
 /**
- * The demo simulator on a manual clock and a virtual scheduler for the poll timers, moved
- * together: `advance` runs each due timer at its own simulated instant and waits for the
+ * The demo simulator on a manual clock, which is also the poll timers' and the rate budget's
+ * clock: `advance` runs each due timer at its own simulated instant and waits for the
  * requests it starts before going on.
  */
 export interface HarnessOptions {
@@ -74,10 +73,8 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     ...(options.scenario ? { scenario: options.scenario } : {}),
   });
   const requests: RequestEvent[] = [];
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  const now = () => START + scheduler.frame;
-  /** The poll loops' and the rate budget's clock: the virtual scheduler, read from START. */
-  const clock: Clock = { now, schedule: scheduler.schedule.bind(scheduler) };
+  const clock = sim.simulator.clock;
+  const now = () => clock.now();
   const budget =
     options.requestsPerMinute === undefined
       ? undefined
@@ -104,23 +101,9 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     }
   }
 
-  function moveTo(frame: number): void {
-    const delta = frame - scheduler.frame;
-    if (delta <= 0) return;
-    sim.simulator.clock.advance(delta);
-    scheduler.frame = frame;
-  }
-
   async function advance(ms: number): Promise<void> {
-    const target = scheduler.frame + ms;
     await idle();
-    for (let next = scheduler.actions[0]; next && next.delay <= target; next = scheduler.actions[0]) {
-      moveTo(next.delay);
-      scheduler.maxFrames = next.delay;
-      scheduler.flush();
-      await idle();
-    }
-    moveTo(target);
+    await clock.advanceAsync(ms, idle);
   }
 
   let running: { telemetry: Telemetry; subscription: Subscription } | undefined;
@@ -154,7 +137,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     sim,
     client,
     requests,
-    scheduler,
+    clock,
     now,
     idle,
     advance,

@@ -49,6 +49,17 @@ describe("the virtual clock", () => {
     expect(log).toEqual(["start 1000", "end 1000", "start 2000", "end 2000"]);
   });
 
+  it("runs the timers of one instant together before letting their work settle", async () => {
+    const clock = new VirtualClock(T0);
+    const log: string[] = [];
+    for (const name of ["a", "b"]) later(clock, 1000, () => log.push(name));
+    later(clock, 2000, () => log.push("c"));
+    await clock.advanceAsync(2000, async () => {
+      log.push("settle");
+    });
+    expect(log).toEqual(["a", "b", "settle", "c", "settle"]);
+  });
+
   it("never moves backwards", () => {
     expect(() => new VirtualClock(T0).advance(-1)).toThrow(RangeError);
   });
