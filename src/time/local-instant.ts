@@ -27,9 +27,18 @@ export function wallOccurrences(wall: number, timeZone: string): number[] {
   return [...found].sort((a, b) => a - b);
 }
 
-/** The instant of a wall time under the policy above. */
+/** The instant of a wall time under the policy above; the simulator asks often, so nothing is allocated. */
 export function instantOfWall(wall: number, timeZone: string): number {
-  return wallOccurrences(wall, timeZone)[0] ?? wall - offsetMs(wall - DAY_MS, timeZone);
+  const before = offsetMs(wall - DAY_MS, timeZone);
+  const after = offsetMs(wall + DAY_MS, timeZone);
+  const early = wall - before;
+  const late = wall - after;
+  const earlyValid = offsetMs(early, timeZone) === before;
+  const lateValid = offsetMs(late, timeZone) === after;
+  if (earlyValid && lateValid) return Math.min(early, late);
+  if (lateValid) return late;
+  // Valid before the change, or in the gap: the offset in force before it.
+  return early;
 }
 
 /**
