@@ -48,7 +48,7 @@ export async function archiveBenchmark(): Promise<void> {
     const report = await archiveAccount({
       client,
       history: store.history,
-      now: () => simulator.clock.now(),
+      clock: simulator.clock,
       concurrency: 8,
     });
     const seconds = (performance.now() - started) / 1000;

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { World } from "../src/simulator/index.js";
 import { loadScenario } from "../src/simulator/scenario/load.js";
-import { localDateTimeToMs } from "../src/simulator/time.js";
 import { type HistoryRecord, type JsonObject, openStore } from "../src/store/index.js";
+import { localDateTimeToMs } from "../src/time/local-instant.js";
 
 const YEAR = 2025;
 const DAY_MS = 86_400_000;

@@ -27,6 +27,7 @@ import { openStore, type Store } from "./store/index.js";
 import { telemetryFeature } from "./telemetry/feature.js";
 import { discoverInventory, type Inventory } from "./telemetry/index.js";
 import { inventoryFeature } from "./telemetry/inventory-feature.js";
+import { type Clock, systemClock } from "./time/clock.js";
 
 export interface App {
   readonly inventory: Inventory;
@@ -54,8 +55,16 @@ export async function startApp(
   config: Config,
   logger: Logger,
   version: string,
-  options: { readonly configFile?: string; readonly feed?: LogFeed; readonly signal?: AbortSignal } = {},
+  options: {
+    readonly configFile?: string;
+    readonly feed?: LogFeed;
+    readonly signal?: AbortSignal;
+    /** The one clock every part reads and sets its timers on; the system clock by default. */
+    readonly clock?: Clock;
+  } = {},
 ): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   // What to undo, last started first; taken from the end, so what start-up adds while a stop
   // is under way is undone too.
   const stack: (() => Promise<void>)[] = [];
@@ -88,7 +97,7 @@ export async function startApp(
     alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
-    const healthFile = startHealthWriter({ file: healthFilePath(config.store.path), logger });
+    const healthFile = startHealthWriter({ file: healthFilePath(config.store.path), logger, clock });
     stack.push(async () => healthFile.stop());
 
     // Features talk through the bus; a handler that fails is logged and the others go on.
@@ -120,6 +129,7 @@ export async function startApp(
       first: await discoverInventory(client, { logger }),
       everyMs: config.poll.inventory,
       logger,
+      clock,
     });
     const inventory = (): Inventory => devices.current;
     alive();
@@ -133,12 +143,13 @@ export async function startApp(
       },
       logger,
       onApplied: (event) => bus.emit("changeApplied", event),
+      now,
     });
     // Before the store closes: a write still waiting for its late answer is given up and recorded.
     stack.push(() => gate.stop());
 
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
-    const telemetry = telemetryFeature({ client, poll: config.poll, bus, inventory, logger });
+    const telemetry = telemetryFeature({ client, poll: config.poll, bus, inventory, logger, clock });
     const bridge = new HomeAssistantBridge({
       mqtt: {
         url: mqttUrl,
@@ -155,8 +166,9 @@ export async function startApp(
       gate,
       logger,
       refresh: (id) => telemetry.refresh(id),
+      now,
     });
-    const history = store && historyFeature({ config, client, store, bus, inventory, logger });
+    const history = store && historyFeature({ config, client, store, bus, inventory, logger, clock });
     const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
     const health = healthFeature({
       bus,
@@ -173,6 +185,7 @@ export async function startApp(
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
         rules: rulesFile !== undefined,
         ...(options.feed ? { feed: options.feed } : {}),
+        clock,
       },
       republishOn: (status) => bridge.addRepublisher(() => status.publishAll(), bridgeNode(topics)),
     });

@@ -311,7 +311,7 @@ export class CloudHttp {
       const headers = flattenHeaders(response.headers);
       const rate = rateHeaders(headers);
       permit.settle({ headers: rate, status });
-      if (status === 429) budget.pause(retryAfter(headers, Date.now()));
+      if (status === 429) budget.pause(retryAfter(headers, budget.now()));
       return { status, headers, body: parseBody(text) };
     } catch (error) {
       permit.settle();

@@ -7,6 +7,8 @@
  * so a window here ends `windowMs` after that first answer arrived. That keeps us behind
  * the server's window whatever the latency.
  */
+import { type Clock, later, systemClock } from "../time/clock.js";
+
 export type Priority = "command" | "live" | "background";
 
 const PRIORITY_ORDER: Readonly<Record<Priority, number>> = { command: 0, live: 1, background: 2 };
@@ -17,9 +19,8 @@ export interface RateBudgetOptions {
   readonly windowMs: number;
   /** Slots a priority must leave free for the ones above it. */
   readonly reserve?: { readonly live?: number; readonly background?: number };
-  readonly now?: () => number;
-  /** Runs `callback` after `ms`, returning a cancel; setTimeout by default, a virtual timer in tests. */
-  readonly setTimer?: (callback: () => void, ms: number) => () => void;
+  /** Time and the wake-up timer of held grants; the system clock by default, a virtual one in tests. */
+  readonly clock?: Clock;
 }
 
 export interface RateHeaders {
@@ -58,8 +59,7 @@ export class RateBudget {
   private liveReserve = 0;
   private backgroundReserve = 0;
   private expectedLive = 0;
-  private readonly now: () => number;
-  private readonly setTimer: (callback: () => void, ms: number) => () => void;
+  private readonly clock: Clock;
 
   private used = 0;
   private inFlight = 0;
@@ -84,13 +84,7 @@ export class RateBudget {
     this.windowMs = options.windowMs;
     this.reserve = options.reserve;
     this.setLimit(Math.floor(options.limit));
-    this.now = options.now ?? Date.now;
-    this.setTimer =
-      options.setTimer ??
-      ((callback, ms) => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-      });
+    this.clock = options.clock ?? systemClock;
   }
 
   /**
@@ -132,9 +126,14 @@ export class RateBudget {
     });
   }
 
+  /** The budget's clock, for deadlines such as a Retry-After date. */
+  now(): number {
+    return this.clock.now();
+  }
+
   /** After a 429: nothing is sent until the window ends (or until `untilMs`, if later). */
   pause(untilMs?: number): void {
-    const windowEnd = this.windowEndsAt() ?? this.now() + this.windowMs;
+    const windowEnd = this.windowEndsAt() ?? this.clock.now() + this.windowMs;
     this.pausedUntil = Math.max(this.pausedUntil, untilMs ?? 0, windowEnd);
     this.used = this.limit;
     this.schedule();
@@ -180,7 +179,7 @@ export class RateBudget {
   }
 
   private drain(): void {
-    const now = this.now();
+    const now = this.clock.now();
     this.rollWindow(now);
     while (this.waiters.length > 0 && now >= this.pausedUntil) {
       const head = this.waiters[0];
@@ -206,7 +205,7 @@ export class RateBudget {
         if (settled) return;
         settled = true;
         this.inFlight--;
-        const at = this.now();
+        const at = this.clock.now();
         if (generation === this.generation) {
           if (firstOfWindow && this.windowAnchor === undefined) this.windowAnchor = answer ? at : now;
           if (answer) this.correct(answer.headers);
@@ -239,7 +238,7 @@ export class RateBudget {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     if (this.waiters.length === 0) return;
-    const now = this.now();
+    const now = this.clock.now();
     const head = this.waiters[0];
     // Held back by the grants of the last window: wake when the oldest of them leaves it.
     const held = head !== undefined && this.grantedWithin(now) >= this.allowedFor(head.priority);
@@ -247,10 +246,10 @@ export class RateBudget {
     const wakeAt = Math.max(this.pausedUntil, this.windowEndsAt() ?? 0, heldUntil);
     // With no window end known yet, an answer in flight will call drain() when it settles.
     if (wakeAt <= now) return;
-    this.cancelTimer = this.setTimer(() => {
+    this.cancelTimer = later(this.clock, wakeAt - now, () => {
       this.cancelTimer = undefined;
       this.drain();
-    }, wakeAt - now);
+    });
   }
 }
 

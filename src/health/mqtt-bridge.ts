@@ -1,9 +1,11 @@
 import type { RateBudgetState } from "../cloud/rate-budget.js";
 import type { Config } from "../config/index.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log.js";
 import { deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
+import { type Clock, every, later, systemClock } from "../time/clock.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
 
@@ -27,7 +29,8 @@ export interface BridgeStatusOptions {
   readonly rules: boolean;
   readonly feed?: LogFeed;
   readonly intervalMs?: number;
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
   readonly rssBytes?: () => number;
 }
 
@@ -46,17 +49,18 @@ export interface BridgeStatus {
 
 /** `<base>/bridge/info` (retained), `<base>/bridge/health` (retained, every minute) and `<base>/bridge/logging`. */
 export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const rss = options.rssBytes ?? (() => process.memoryUsage.rss());
   const startedAt = now();
   const topics = bridgeTopics(options.topics);
   const requestTimes: number[] = [];
-  const lastRead = new Map<string, number>();
-  const available = new Map<string, boolean>();
+  const lastRead = new Map<DeviceId, number>();
+  const available = new Map<DeviceId, boolean>();
   let reachable = false;
   let lastSuccess: number | undefined;
   let lastError: (LogEvent & { at: number }) | undefined;
-  let problemTimer: NodeJS.Timeout | undefined;
+  let cancelProblemTimer: (() => void) | undefined;
 
   const send = (topic: string, body: unknown, retain: boolean): Promise<void> => {
     if (!options.connected()) return Promise.resolve();
@@ -125,14 +129,15 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
   const onProblem = (event: LogEvent): void => {
     lastError = { ...event, at: event.time };
     void send(topics.logging, { level: event.level, message: event.message }, false);
-    problemTimer ??= setTimeout(() => {
-      problemTimer = undefined;
+    cancelProblemTimer ??= later(clock, PROBLEM_REPUBLISH_MS, () => {
+      cancelProblemTimer = undefined;
       void publishHealth();
-    }, PROBLEM_REPUBLISH_MS);
+    });
   };
   const unsubscribe = options.feed?.subscribe(onProblem);
-  const timer = setInterval(() => void publishHealth(), options.intervalMs ?? BRIDGE_HEALTH_INTERVAL_MS);
-  timer.unref();
+  const stopTimer = every(clock, options.intervalMs ?? BRIDGE_HEALTH_INTERVAL_MS, () => void publishHealth(), {
+    background: true,
+  });
 
   return {
     cloudRequest(status) {
@@ -160,16 +165,16 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
     health,
     info,
     stop() {
-      clearInterval(timer);
-      if (problemTimer) clearTimeout(problemTimer);
+      stopTimer();
+      cancelProblemTimer?.();
       unsubscribe?.();
     },
   };
 }
 
-function readingDevice(reading: Reading): string {
+function readingDevice(reading: Reading): DeviceId {
   if (reading.kind === "availability") return reading.device;
-  return ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
+  return deviceIdOf("serial" in reading ? reading.serial : reading.uuid);
 }
 
 function hostOf(url: string): string {

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import type { Logger } from "../log.js";
+import { type Clock, every, systemClock } from "../time/clock.js";
 import type { HealthStatus } from "./status.js";
 
 export interface HealthWriterOptions {
@@ -10,7 +11,8 @@ export interface HealthWriterOptions {
   readonly logger: Logger;
   /** 30 s by default; `energy2mqtt health` allows 90 s, so two missed writes are tolerated. */
   readonly intervalMs?: number;
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface HealthWriter {
@@ -29,7 +31,8 @@ export const HEALTH_INTERVAL_MS = 30_000;
 /** Writes the daemon's heartbeat now and then every interval, replacing the file atomically. */
 export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
   const { file, logger } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   let mqttConnected: () => boolean = () => false;
   let connected = false;
   let since = now();
@@ -65,8 +68,7 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
   };
 
   write();
-  const timer = setInterval(write, options.intervalMs ?? HEALTH_INTERVAL_MS);
-  timer.unref();
+  const stopTimer = every(clock, options.intervalMs ?? HEALTH_INTERVAL_MS, write, { background: true });
   return {
     cloudRequest(status) {
       if (status !== undefined && status >= 200 && status < 300) lastSuccess = now();
@@ -77,7 +79,7 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
     },
     write,
     stop() {
-      clearInterval(timer);
+      stopTimer();
       if (file !== undefined) rmSync(file, { force: true });
     },
   };

@@ -1,8 +1,9 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
 import type { History } from "../store/index.js";
-import { addDays, dayOf } from "../telemetry/days.js";
 import type { Inventory } from "../telemetry/index.js";
+import { type Clock, later, systemClock } from "../time/clock.js";
+import { addDays, dayOf } from "../time/local-days.js";
 import type { ArchiveKind } from "./archive/kinds.js";
 import { planArchive } from "./archive/plan.js";
 import type { ArchiveReport } from "./archive/report.js";
@@ -17,7 +18,8 @@ export interface BackfillOptions {
   /** How many local days back, today included; 3 by default. */
   readonly days?: number;
   readonly kinds?: readonly ArchiveKind[];
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
   /** Requests in flight at once; 2 by default. */
   readonly concurrency?: number;
   readonly logger?: Logger;
@@ -50,19 +52,19 @@ const STORE_RETRY_MAX_MS = 30 * 60_000;
  * cannot take the history (full disk, read-only) pauses it, with retries further and further apart.
  */
 export function startBackfill(options: BackfillOptions): Backfill {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const controller = new AbortController();
   let running: Promise<void> | undefined;
   let again = false;
   // While the store cannot take what is read, nothing is fetched until the retry is due.
-  let paused: NodeJS.Timeout | undefined;
+  let paused: (() => void) | undefined;
   let retryMs = options.storeRetryMs ?? STORE_RETRY_MS;
 
   const pass = async (): Promise<void> => {
     const inventory = options.inventory();
     if (!inventory) return;
     const targets = targetsOf(inventory);
-    const at = now();
+    const at = clock.now();
     const from = addDays(dayOf(at, targets.timezone), 1 - Math.max(1, options.days ?? DEFAULT_BACKFILL_DAYS));
     const tasks = planArchive(targets, options.history, {
       now: at,
@@ -73,7 +75,7 @@ export function startBackfill(options: BackfillOptions): Backfill {
       client: options.client,
       history: options.history,
       timezone: targets.timezone,
-      now,
+      clock,
       signal: controller.signal,
       concurrency: options.concurrency ?? 2,
       ...(options.logger ? { logger: options.logger } : {}),
@@ -95,10 +97,10 @@ export function startBackfill(options: BackfillOptions): Backfill {
       { err: why, retryInMs: retryMs },
       "the store cannot take the history: the backfill is paused, and tries again later",
     );
-    paused = setTimeout(() => {
+    paused = later(clock, retryMs, () => {
       paused = undefined;
       trigger();
-    }, retryMs);
+    });
     retryMs = Math.min(retryMs * 2, STORE_RETRY_MAX_MS);
   };
 
@@ -136,7 +138,7 @@ export function startBackfill(options: BackfillOptions): Backfill {
     },
     stop: async () => {
       controller.abort();
-      clearTimeout(paused);
+      paused?.();
       await running;
     },
   };

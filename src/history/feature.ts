@@ -5,6 +5,7 @@ import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
+import { type Clock, every, systemClock } from "../time/clock.js";
 import { type Backfill, startBackfill } from "./backfill.js";
 import { fetchedRecords } from "./fetched-records.js";
 import { batteryRecords } from "./records.js";
@@ -22,7 +23,8 @@ export interface HistoryFeatureOptions {
   /** The daemon's current inventory. */
   readonly inventory: () => Inventory;
   readonly logger: Logger;
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface HistoryFeature extends Feature {
@@ -38,12 +40,13 @@ export interface HistoryFeature extends Feature {
  */
 export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
   const { config, client, store, bus, inventory, logger } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const name = "history";
-  const sink = new HistorySink(store.history, logger, now);
+  const sink = new HistorySink(store.history, logger, clock);
   const lastModules = new Map<string, string>();
   const down = new Set<string>();
-  const timers: NodeJS.Timeout[] = [];
+  const timers: (() => void)[] = [];
   let backfills: { gaps: Backfill; flows: Backfill } | undefined;
 
   const applyRetention = (): void => {
@@ -71,7 +74,7 @@ export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
   };
 
   const stopBackfills = async (): Promise<void> => {
-    for (const timer of timers.splice(0)) clearInterval(timer);
+    for (const cancel of timers.splice(0)) cancel();
     if (backfills) await Promise.all([backfills.gaps.stop(), backfills.flows.stop()]);
   };
 
@@ -81,13 +84,13 @@ export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
       return sink.failing;
     },
     start() {
-      const common = { client, history: store.history, inventory, logger, now };
+      const common = { client, history: store.history, inventory, logger, clock };
       const gaps = startBackfill(common);
       const flows = startBackfill({ ...common, days: 1, kinds: ["flow.half_hour", "flow.day"] });
       backfills = { gaps, flows };
       timers.push(
-        setInterval(() => flows.trigger(), FLOWS_EVERY_MS),
-        setInterval(applyRetention, RETENTION_EVERY_MS),
+        every(clock, FLOWS_EVERY_MS, () => flows.trigger()),
+        every(clock, RETENTION_EVERY_MS, applyRetention),
       );
       applyRetention();
       modulesRead(inventory());

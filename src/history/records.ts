@@ -5,7 +5,7 @@ import { measurandName } from "../cloud/schemas/ev-charger.js";
 import type { EnergyFlowRecord, InverterDataPoint, InverterFaultEvent } from "../cloud/schemas/inverter-data.js";
 import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
 import type { HistoryRecord, JsonObject, JsonValue } from "../store/history-types.js";
-import { localCandidates, timestampMs } from "../telemetry/days.js";
+import { timestampCandidates, timestampMs } from "../time/service-time.js";
 
 /** Cloud answers as history rows. Anything without a readable time is dropped: it has no place in the history. */
 
@@ -32,12 +32,7 @@ export function flowRecords(
   let previous = Number.NEGATIVE_INFINITY;
   const out: HistoryRecord[] = [];
   for (const flow of flows) {
-    const local = flow.start_time.replace("T", " ").slice(0, 19);
-    const candidates = /([zZ]|[+-]\d{2}:?\d{2})$/.test(flow.start_time)
-      ? [Date.parse(flow.start_time)]
-      : local.length === 10
-        ? [timestampMs(local, tz)]
-        : localCandidates(local, tz);
+    const candidates = timestampCandidates(flow.start_time, tz);
     const at = candidates.find((ms) => ms > previous) ?? candidates[0];
     if (at === undefined || Number.isNaN(at)) continue;
     previous = at;

@@ -1,5 +1,6 @@
 import type { Logger } from "../log.js";
 import type { History, HistoryRecord } from "../store/history-types.js";
+import { type Clock, systemClock } from "../time/clock.js";
 
 /** How often a store that keeps failing is mentioned again. */
 const REMIND_MS = 10 * 60_000;
@@ -17,7 +18,7 @@ export class HistorySink {
   constructor(
     private readonly history: History,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** True while the last write failed. */
@@ -38,7 +39,7 @@ export class HistorySink {
       }
     } catch (error) {
       this.dropped += records.length;
-      const at = this.now();
+      const at = this.clock.now();
       if (this.failingSince === undefined || at - this.remindedAt >= REMIND_MS) {
         this.logger.error(
           { err: (error as Error).message, dropped: this.dropped },

@@ -1,3 +1,4 @@
+import { deviceIdOf } from "../device-id.js";
 import {
   type Device,
   deviceId,
@@ -72,7 +73,9 @@ function viaDevice(device: Device, inventory: Inventory): string | undefined {
     const dongle = dongleOf(device);
     return dongle ? identifier(dongle.id) : undefined;
   }
-  const ems = inventory.ems.find((one) => one.serial.toLowerCase() === device.emsSerial?.toLowerCase());
+  const ems = inventory.ems.find(
+    (one) => device.emsSerial !== undefined && deviceId(one) === deviceIdOf(device.emsSerial),
+  );
   return ems ? identifier(deviceId(ems)) : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { HOUR_MS, offsetMs, SLOT_MS } from "../time/local-time.js";
+import { HOUR_MS, SLOT_MS } from "../time/local-time.js";
+import { offsetMs } from "../time/zone-offset.js";
 
 /*
  * Forecasts of a half-hourly series (the house's consumption, its solar, or a price) for the

@@ -3,6 +3,7 @@ import type { EventBus } from "../bus.js";
 import type { CloudClient } from "../cloud/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
 import { startTelemetry, type Telemetry } from "./telemetry.js";
@@ -13,6 +14,8 @@ export interface TelemetryFeatureOptions {
   readonly bus: EventBus;
   readonly inventory: () => Inventory;
   readonly logger: Logger;
+  /** The system clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface TelemetryFeature extends Feature {
@@ -27,6 +30,7 @@ export interface TelemetryFeature extends Feature {
  */
 export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFeature {
   const { bus, logger } = options;
+  const clock = options.clock ?? systemClock;
   const name = "telemetry";
   let telemetry: Telemetry | undefined;
   let subscription: Subscription | undefined;
@@ -37,6 +41,7 @@ export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFea
       inventory,
       poll: options.poll,
       logger,
+      clock,
       onFetched: (fetched) => bus.emit("fetched", fetched),
     });
     subscription = next.readings$.subscribe((reading) =>
@@ -54,7 +59,7 @@ export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFea
     start() {
       const first = run(options.inventory());
       telemetry = first;
-      void first.firstRound.then(() => bus.emit("firstRound", { at: Date.now() }));
+      void first.firstRound.then(() => bus.emit("firstRound", { at: clock.now() }));
       bus.on("inventoryChanged", name, ({ inventory, devicesChanged }) => {
         if (!devicesChanged) return;
         halt();

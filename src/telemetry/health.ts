@@ -1,3 +1,4 @@
+import type { DeviceId } from "../device-id.js";
 import type { Outcome } from "./poll-loop.js";
 import type { Reading } from "./readings.js";
 
@@ -17,8 +18,8 @@ type Availability = { readonly available: boolean; readonly reason: string };
  * again once none does. Only changes come out.
  */
 export class Health {
-  private readonly byDevice = new Map<string, Map<string, ResourceHealth>>();
-  private readonly published = new Map<string, boolean>();
+  private readonly byDevice = new Map<DeviceId, Map<string, ResourceHealth>>();
+  private readonly published = new Map<DeviceId, boolean>();
 
   constructor(private readonly threshold: number) {}
 
@@ -42,7 +43,7 @@ export class Health {
     return out;
   }
 
-  private stateOf(device: string, resource: string): ResourceHealth {
+  private stateOf(device: DeviceId, resource: string): ResourceHealth {
     let resources = this.byDevice.get(device);
     if (!resources) {
       resources = new Map();
@@ -57,7 +58,7 @@ export class Health {
   }
 
   /** Undefined while nothing is known yet (no success and not enough failures). */
-  private availabilityOf(device: string): Availability | undefined {
+  private availabilityOf(device: DeviceId): Availability | undefined {
     const resources = this.byDevice.get(device);
     if (!resources) return undefined;
     let anySuccess = false;

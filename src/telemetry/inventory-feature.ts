@@ -2,6 +2,7 @@ import type { EventBus } from "../bus.js";
 import type { CloudClient } from "../cloud/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import { type Clock, every, systemClock } from "../time/clock.js";
 import { discoverInventory } from "./discover.js";
 import { deviceId, devicesOf, type Inventory } from "./inventory.js";
 
@@ -20,10 +21,12 @@ export function inventoryFeature(options: {
   readonly first: Inventory;
   readonly everyMs: number;
   readonly logger: Logger;
+  /** The system clock by default. */
+  readonly clock?: Clock;
 }): InventoryFeature {
   const { client, bus, logger } = options;
   let current = options.first;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   const refresh = new AbortController();
 
   const read = async (): Promise<void> => {
@@ -38,7 +41,7 @@ export function inventoryFeature(options: {
     }
   };
   const halt = (): void => {
-    clearInterval(timer);
+    cancel?.();
     refresh.abort();
   };
 
@@ -48,7 +51,7 @@ export function inventoryFeature(options: {
       return current;
     },
     start() {
-      timer = setInterval(() => void read(), options.everyMs);
+      cancel = every(options.clock ?? systemClock, options.everyMs, () => void read());
     },
     halt,
     stop: halt,

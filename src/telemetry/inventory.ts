@@ -3,6 +3,7 @@ import type { BatteryModule, Meter } from "../cloud/schemas/communication-device
 import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
 import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
 import type { Site } from "../cloud/schemas/site.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 
 /** What the account has, found at start-up and refreshed now and then. */
 export interface Inventory {
@@ -89,14 +90,14 @@ export interface SmartDeviceInfo {
 export type Device = InverterDevice | EmsDevice | EvChargerDevice | SmartDeviceInfo;
 
 /** The id used in MQTT topics and unique_ids: serial or uuid, lower-cased. */
-export function deviceId(device: Device): string {
-  return (device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial).toLowerCase();
+export function deviceId(device: Device): DeviceId {
+  return deviceIdOf(device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial);
 }
 
 /** The dongle of a stand-alone inverter, published as a device of its own so inverters can name it as via_device. */
-export function dongleOf(inverter: InverterDevice): { readonly id: string; readonly serial: string } | undefined {
+export function dongleOf(inverter: InverterDevice): { readonly id: DeviceId; readonly serial: string } | undefined {
   if (inverter.emsSerial !== undefined || !inverter.dongleSerial) return undefined;
-  return { id: inverter.dongleSerial.toLowerCase(), serial: inverter.dongleSerial };
+  return { id: deviceIdOf(inverter.dongleSerial), serial: inverter.dongleSerial };
 }
 
 /** Every device of the inventory, in a stable order: inverters, EMS plants, EV chargers, smart devices. */

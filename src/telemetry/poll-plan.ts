@@ -1,3 +1,4 @@
+import { deviceIdOf } from "../device-id.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
 import type { Resource } from "./resource.js";
@@ -102,7 +103,7 @@ export function planPolls(options: {
 function oneInverter(inventory: Inventory, resources: readonly Resource[]): Resource[] | undefined {
   const first = inventory.inverters.find((inverter) => inverter.emsSerial === undefined);
   if (!first) return undefined;
-  const id = first.serial.toLowerCase();
+  const id = deviceIdOf(first.serial);
   return resources.filter((r) => r.devices.length === 1 && r.devices[0] === id);
 }
 

@@ -2,6 +2,7 @@ import type { EmsSystemData } from "../cloud/schemas/ems.js";
 import type { ChargerMeterRecord, ChargingSession, EvCharger } from "../cloud/schemas/ev-charger.js";
 import type { InverterFaultEvent, MeterData, SystemData } from "../cloud/schemas/inverter-data.js";
 import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
+import type { DeviceId } from "../device-id.js";
 
 /** One fresh piece of telemetry, as the pipelines emit it. `at` is when it was fetched (epoch ms). */
 export type Reading =
@@ -33,8 +34,7 @@ export type Reading =
   | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceDataPoint }
   | {
       readonly kind: "availability";
-      /** deviceId() of the device. */
-      readonly device: string;
+      readonly device: DeviceId;
       readonly at: number;
       readonly available: boolean;
       readonly reason: string;

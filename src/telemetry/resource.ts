@@ -1,5 +1,6 @@
 import type { Observable } from "rxjs";
 import type { CallOptions, CloudClient } from "../cloud/index.js";
+import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "./fetched.js";
 import type { Reading } from "./readings.js";
 
@@ -8,7 +9,7 @@ export interface Resource {
   /** For logs and availability reasons, e.g. "inverter.live SD2024G001". */
   readonly name: string;
   /** deviceId() of every device whose availability this resource speaks for. */
-  readonly devices: readonly string[];
+  readonly devices: readonly DeviceId[];
   /** Undefined: polled only at start, on refresh and on `triggers`. */
   readonly periodMs?: number;
   /** Extra moments to poll at once, e.g. an EV charger's status change. */
@@ -25,7 +26,7 @@ export interface PollResult {
    * Devices that this poll says are unreachable (status LOST, charger offline), with why.
    * A device of `devices` left out is reachable as far as this resource knows.
    */
-  readonly down?: Readonly<Record<string, string>>;
+  readonly down?: Readonly<Record<DeviceId, string>>;
   /** What this poll fetched, for the history: the same answer feeds the state and the store. */
   readonly fetched?: readonly Fetched[];
 }

@@ -1,19 +1,8 @@
-import {
-  asyncScheduler,
-  defer,
-  filter,
-  merge,
-  mergeMap,
-  type Observable,
-  ReplaySubject,
-  type SchedulerLike,
-  Subject,
-  share,
-  takeUntil,
-  tap,
-} from "rxjs";
+import { defer, filter, merge, mergeMap, type Observable, ReplaySubject, Subject, share, takeUntil, tap } from "rxjs";
 import type { CloudClient } from "../cloud/index.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type { Logger } from "../log.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import { ChangeFilter } from "./changes.js";
 import type { Fetched } from "./fetched.js";
 import { Health } from "./health.js";
@@ -33,10 +22,8 @@ export interface TelemetryOptions {
   readonly inventory: Inventory;
   readonly poll: PollConfig;
   readonly logger?: Logger;
-  /** Epoch ms for readings and query windows; Date.now by default. */
-  readonly now?: () => number;
-  /** Timers of the poll loops; asyncScheduler by default, a virtual one in tests. */
-  readonly scheduler?: SchedulerLike;
+  /** Epoch ms for readings and query windows, and the poll loops' timers; the system clock by default, a virtual one in tests. */
+  readonly clock?: Clock;
   /** What every poll fetched, changed or not, for the history (writing it again changes nothing). */
   readonly onFetched?: (fetched: readonly Fetched[]) => void;
   /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
@@ -66,12 +53,12 @@ export interface Telemetry {
 
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const { logger } = options;
-  const now = options.now ?? Date.now;
-  const scheduler = options.scheduler ?? asyncScheduler;
+  const scheduler = options.clock ?? systemClock;
+  const now = (): number => scheduler.now();
   const threshold = options.failuresBeforeUnavailable ?? 3;
   const maxBackoffMs = options.maxBackoffMs ?? 300_000;
   const stopped$ = new ReplaySubject<void>(1);
-  const refresh$ = new Subject<string>();
+  const refresh$ = new Subject<DeviceId>();
   let firstRoundDone: () => void = () => undefined;
   const firstRound = new Promise<void>((resolve) => {
     firstRoundDone = resolve;
@@ -114,7 +101,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   return {
     readings$,
     firstRound,
-    refresh: (deviceId) => refresh$.next(deviceId.toLowerCase()),
+    refresh: (deviceId) => refresh$.next(deviceIdOf(deviceId)),
     stop: () => {
       firstRoundDone();
       stopped$.next();
@@ -130,7 +117,8 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
  */
 function planFor(options: TelemetryOptions): PollPlan {
   const { client, inventory, logger } = options;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const budget = client.http.budget;
   const perMinute = MINUTE / budget.windowMs;
   const plan = planPolls({

@@ -95,7 +95,7 @@ function isDailyReset(finding: Finding, timeZone: string): boolean {
 
 /** Device nodes of the discovery topics that still exist: the account's devices, their dongles, the rules, the bridge. */
 function liveNodes(inventory: Inventory, topics: Topics): Set<string> {
-  const nodes = new Set(devicesOf(inventory).map(deviceId));
+  const nodes = new Set<string>(devicesOf(inventory).map(deviceId));
   for (const inverter of inventory.inverters) {
     const dongle = dongleOf(inverter);
     if (dongle) nodes.add(dongle.id);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EventBus, type HandlerFailure } from "../../src/bus.js";
+import { deviceIdOf } from "../../src/device-id.js";
 
 const reading = (serial: string) =>
   ({ kind: "inverter.events", serial, at: 1, active: [], latest: undefined }) as const;
@@ -42,7 +43,7 @@ describe("the daemon's event bus", () => {
     expect(seen).toEqual(["b"]);
     bus.removeAll("b");
     bus.emit("reading", reading("A"));
-    bus.emit("availability", { kind: "availability", device: "a", at: 1, available: true, reason: "" });
+    bus.emit("availability", { kind: "availability", device: deviceIdOf("a"), at: 1, available: true, reason: "" });
     expect(seen).toEqual(["b"]);
     expect(bus.listeners("reading")).toBe(0);
   });

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runArchiveCommand } from "../../src/commands/archive.js";
 import { openStore } from "../../src/store/index.js";
-import { addDays, dayOf } from "../../src/telemetry/days.js";
+import { addDays, dayOf } from "../../src/time/local-days.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { configSchema } from "../../src/config/index.js";
 import { bridgeHealthSchema, bridgeInfoSchema } from "../../src/health/bridge-payloads.js";
@@ -6,6 +6,7 @@ import { type BridgeStatus, startBridgeStatus } from "../../src/health/mqtt-brid
 import { Topics } from "../../src/homeassistant/topics.js";
 import { LogFeed } from "../../src/log.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");
 
@@ -23,11 +24,10 @@ describe("the bridge's status topics", () => {
   let status: BridgeStatus | undefined;
   afterEach(() => {
     status?.stop();
-    vi.useRealTimers();
   });
 
   const start = (overrides: { connected?: boolean; feed?: LogFeed } = {}) => {
-    const clock = { t: T0 };
+    const clock = new VirtualClock(T0);
     const sent: { topic: string; body: unknown; retain: boolean }[] = [];
     const budget: RateBudgetState = {
       limit: 300,
@@ -56,7 +56,7 @@ describe("the bridge's status topics", () => {
       inventory: () => inventory,
       store: () => "ok",
       rules: true,
-      now: () => clock.t,
+      clock,
       rssBytes: () => 60 * 1_048_576,
       ...(overrides.feed ? { feed: overrides.feed } : {}),
     });
@@ -82,10 +82,10 @@ describe("the bridge's status topics", () => {
   it("counts the requests of the last minute, knows whether the cloud answers, and each device's last read", () => {
     const { clock, status } = start();
     status.cloudRequest(200);
-    clock.t += 30_000;
-    status.reading({ kind: "ev.status", uuid: "C-1", at: clock.t } as never);
+    clock.advance(30_000);
+    status.reading({ kind: "ev.status", uuid: "C-1", at: clock.now() } as never);
     status.cloudRequest(200);
-    clock.t += 40_000;
+    clock.advance(40_000);
     let health = bridgeHealthSchema.parse(status.health());
     // The first request is more than a minute old.
     expect(health.requests).toEqual({ per_minute: 1, used: 12, limit: 300 });
@@ -106,28 +106,26 @@ describe("the bridge's status topics", () => {
   });
 
   it("publishes health every minute, retained, and not while MQTT is down", async () => {
-    vi.useFakeTimers();
-    const { sent } = start();
-    await vi.advanceTimersByTimeAsync(60_000);
-    await vi.advanceTimersByTimeAsync(60_000);
+    const { clock, sent } = start();
+    await clock.advanceAsync(60_000);
+    await clock.advanceAsync(60_000);
     const healths = sent.filter((m) => m.topic === "e2m/bridge/health");
     expect(healths).toHaveLength(2);
     expect(healths.every((m) => m.retain)).toBe(true);
     status?.stop();
     const offline = start({ connected: false });
-    await vi.advanceTimersByTimeAsync(120_000);
+    await offline.clock.advanceAsync(120_000);
     expect(offline.sent).toEqual([]);
   });
 
   it("publishes warnings and errors on bridge/logging, and the last one in health soon after", async () => {
-    vi.useFakeTimers();
     const feed = new LogFeed();
-    const { sent } = start({ feed });
+    const { clock, sent } = start({ feed });
     feed.push({ level: "warn", message: "poll failed", time: T0 + 1_000 });
     expect(sent).toEqual([
       { topic: "e2m/bridge/logging", body: { level: "warn", message: "poll failed" }, retain: false },
     ]);
-    await vi.advanceTimersByTimeAsync(5_000);
+    await clock.advanceAsync(5_000);
     const health = bridgeHealthSchema.parse(sent.find((m) => m.topic === "e2m/bridge/health")?.body);
     expect(health.last_error).toEqual({
       level: "warn",

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HealthWriter, healthFilePath, healthStatusSchema, startHealthWriter } from "../../src/health/index.js";
 import { createLogger } from "../../src/log.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { capture } from "../helpers/capture.js";
 import { mountSmallDisk } from "../helpers/full-disk.js";
 
@@ -14,16 +15,17 @@ describe("the health writer", () => {
   let writer: HealthWriter | undefined;
   afterEach(() => writer?.stop());
 
-  const start = (clock: { t: number }) => {
+  // Writes come from the calls under test: the hourly tick stays out of the way.
+  const start = (clock: VirtualClock) => {
     const dir = mkdtempSync(join(tmpdir(), "e2m-health-"));
     const file = join(dir, "nested", "health.json");
-    writer = startHealthWriter({ file, logger: createLogger("silent"), now: () => clock.t });
+    writer = startHealthWriter({ file, logger: createLogger("silent"), clock, intervalMs: 3_600_000 });
     const read = () => healthStatusSchema.parse(JSON.parse(readFileSync(file, "utf8")));
     return { dir, file, read, writer };
   };
 
   it("writes a status at once, creating the folder, with no temporary file left behind", () => {
-    const { read, dir } = start({ t: T0 });
+    const { read, dir } = start(new VirtualClock(T0));
     expect(read()).toEqual({
       at: "2026-01-10T12:00:00.000Z",
       pid: process.pid,
@@ -34,17 +36,17 @@ describe("the health writer", () => {
   });
 
   it("writes the file and its folder readable by the owner only", () => {
-    const { file, dir } = start({ t: T0 });
+    const { file, dir } = start(new VirtualClock(T0));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "nested")).mode & 0o777).toBe(0o700);
   });
 
   it("records the last 2xx cloud answer, ignoring failures", () => {
-    const clock = { t: T0 };
+    const clock = new VirtualClock(T0);
     const { read, writer } = start(clock);
-    clock.t = T0 + 5_000;
+    clock.advanceTo(T0 + 5_000);
     writer.cloudRequest(200);
-    clock.t = T0 + 9_000;
+    clock.advanceTo(T0 + 9_000);
     writer.cloudRequest(503);
     writer.cloudRequest(undefined);
     writer.write();
@@ -53,17 +55,17 @@ describe("the health writer", () => {
   });
 
   it("tracks since when MQTT has been connected or not", () => {
-    const clock = { t: T0 };
+    const clock = new VirtualClock(T0);
     const { read, writer } = start(clock);
     let connected = true;
-    clock.t = T0 + 1_000;
+    clock.advanceTo(T0 + 1_000);
     writer.watchMqtt(() => connected);
     expect(read().mqtt).toEqual({ connected: true, since: "2026-01-10T12:00:01.000Z" });
-    clock.t = T0 + 40_000;
+    clock.advanceTo(T0 + 40_000);
     writer.write();
     expect(read().mqtt.since).toBe("2026-01-10T12:00:01.000Z");
     connected = false;
-    clock.t = T0 + 70_000;
+    clock.advanceTo(T0 + 70_000);
     writer.write();
     expect(read().mqtt).toEqual({ connected: false, since: "2026-01-10T12:01:10.000Z" });
   });
@@ -83,7 +85,7 @@ describe("the health writer", () => {
     const logged = capture();
     const logger = pino({ level: "warn" }, logged.stream);
     try {
-      writer = startHealthWriter({ file, logger, now: () => T0 });
+      writer = startHealthWriter({ file, logger, clock: new VirtualClock(T0) });
       writer.write();
       expect(readdirSync(dir).filter((name) => name.startsWith("health.json"))).toEqual([]);
       const warnings = logged
@@ -102,7 +104,7 @@ describe("the health writer", () => {
   });
 
   it("removes the file when stopped, so a stopped daemon does not look healthy", () => {
-    const { file, writer } = start({ t: T0 });
+    const { file, writer } = start(new VirtualClock(T0));
     writer.stop();
     expect(existsSync(file)).toBe(false);
   });

@@ -5,7 +5,7 @@ import { type ArchiveKind, archiveAccount } from "../../src/history/index.js";
 import { demoScenario } from "../../src/simulator/scenario/builtin.js";
 import { ALL_SCOPES, scenarioSchema } from "../../src/simulator/scenario/schema.js";
 import type { HistoryKind, Store } from "../../src/store/index.js";
-import { dayStartMs } from "../../src/telemetry/days.js";
+import { dayStartMs } from "../../src/time/local-days.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { tempStore } from "./helpers.js";
 
@@ -108,7 +108,7 @@ describe("archiveAccount against the simulator", () => {
   it("copies every kind, with the counts the simulator serves, and commits complete days", async () => {
     const store = newStore();
     const { client } = countingClient();
-    const report = await archiveAccount({ client, history: store.history, from: FROM, now });
+    const report = await archiveAccount({ client, history: store.history, from: FROM, clock: sim.simulator.clock });
     expect(report.failures).toEqual([]);
     expect(report.interrupted).toBe(false);
 
@@ -135,7 +135,7 @@ describe("archiveAccount against the simulator", () => {
   it("makes no requests for complete days on a second run, and adds no duplicates", async () => {
     const store = newStore();
     const first = countingClient();
-    await archiveAccount({ client: first.client, history: store.history, from: FROM, now });
+    await archiveAccount({ client: first.client, history: store.history, from: FROM, clock: sim.simulator.clock });
     const before = new Map(
       (["inverter.point", "flow.half_hour", "ev.meter", "smart.data"] as const).map((kind) => [
         kind,
@@ -147,7 +147,12 @@ describe("archiveAccount against the simulator", () => {
     );
 
     const second = countingClient();
-    const report = await archiveAccount({ client: second.client, history: store.history, from: FROM, now });
+    const report = await archiveAccount({
+      client: second.client,
+      history: store.history,
+      from: FROM,
+      clock: sim.simulator.clock,
+    });
     // Only today is read again: one data-points request per inverter, one meter-data request.
     expect(second.calls.get("Get Inverter Data Points")).toBe(INVERTERS.length);
     expect(second.calls.get("Get Charger Meter Data")).toBe(1);
@@ -168,7 +173,7 @@ describe("archiveAccount against the simulator", () => {
   it("reports a kind the token may not read (403) and archives the rest", async () => {
     const store = newStore();
     const { client } = countingClient("no-ev-data");
-    const report = await archiveAccount({ client, history: store.history, from: FROM, now });
+    const report = await archiveAccount({ client, history: store.history, from: FROM, clock: sim.simulator.clock });
     expect(report.failures).toEqual([]);
     const denied = report.missing.filter((m) => m.reason === "not allowed (403)").map((m) => m.kind);
     expect(denied.sort()).toEqual(["ev.meter", "ev.session"]);
@@ -183,7 +188,14 @@ describe("archiveAccount against the simulator", () => {
     const store = newStore();
     const { client, calls } = countingClient();
     const only: ArchiveKind[] = ["flow.day", "smart.data"];
-    await archiveAccount({ client, history: store.history, from: "2025-03-17", to: "2025-03-18", kinds: only, now });
+    await archiveAccount({
+      client,
+      history: store.history,
+      from: "2025-03-17",
+      to: "2025-03-18",
+      kinds: only,
+      clock: sim.simulator.clock,
+    });
     expect(calls.get("Get Inverter Data Points")).toBeUndefined();
     expect(calls.get("Get Charger Meter Data")).toBeUndefined();
     const rows = [...store.history.query({ kind: "flow.day", device: "SD2024G001" })];

@@ -65,11 +65,16 @@ describe("the history backfill on a full disk", () => {
       client,
       history: store.history,
       inventory: () => inventory,
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
       onPass: (report) => passes.push(report),
       storeRetryMs: 50,
     });
     try {
+      await until(() => passes.length >= 1, "a first pass");
+      // The retry waits for the store-retry delay on the simulator's clock, not on the wall.
+      await backfill.idle();
+      expect(passes).toHaveLength(1);
+      sim.simulator.clock.advance(50);
       await until(() => passes.length >= 2, "a pass and its retry");
       const [first, retry] = passes;
       console.info(`[full disk] requests in the first pass: ${first?.requests}, in its retry: ${retry?.requests}`);
@@ -88,6 +93,9 @@ describe("the history backfill on a full disk", () => {
 
       if (!disk) return;
       disk.free();
+      await backfill.idle();
+      // The second retry comes twice as late.
+      sim.simulator.clock.advance(100);
       await until(() => passes.at(-1)?.storeFailure === undefined, "a pass with room");
       const done = passes.at(-1);
       expect(done?.failures).toEqual([]);

@@ -36,7 +36,7 @@ describe("startBackfill", () => {
       history: temp.store.history,
       inventory: () => inventory,
       days: 4,
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
       onPass: () => passes++,
     });
     try {
@@ -96,7 +96,7 @@ describe("startBackfill", () => {
       history: temp.store.history,
       inventory: () => inventory,
       days: 30,
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
     });
     await backfill.stop();
     const after = requests;

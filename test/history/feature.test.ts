@@ -33,7 +33,7 @@ describe("the history feature on the bus", () => {
       bus,
       inventory: () => inventory,
       logger: createLogger("silent"),
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
     });
     bus.on("fetched", "broken", () => {
       throw new Error("a feature that fails");

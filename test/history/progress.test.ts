@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { estimateMs, waitText } from "../../src/history/archive/progress.js";
 import { progressView } from "../../src/history/index.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { capture } from "../helpers/capture.js";
 
 describe("archive progress", () => {
@@ -15,13 +16,13 @@ describe("archive progress", () => {
 
   it("prints plain lines at the interval when stderr is not a terminal", () => {
     const out = capture();
-    let now = 0;
-    const view = progressView(out.stream, { tty: false, perMinute: () => 300, intervalMs: 10_000, now: () => now });
+    const clock = new VirtualClock(0);
+    const view = progressView(out.stream, { tty: false, perMinute: () => 300, intervalMs: 10_000, clock });
     const task = { kind: "inverter.point" as const, device: "SD2024G001", days: ["2025-03-16"] };
     view.update({ requestsDone: 0, requestsPlanned: 600, startedAt: 0 });
-    now = 5_000;
+    clock.advanceTo(5_000);
     view.update({ requestsDone: 50, requestsPlanned: 600, startedAt: 0, current: task });
-    now = 10_000;
+    clock.advanceTo(10_000);
     view.update({ requestsDone: 100, requestsPlanned: 600, startedAt: 0, current: task });
     view.end();
     const lines = out.text().trimEnd().split("\n");
@@ -34,7 +35,7 @@ describe("archive progress", () => {
 
   it("redraws one line in place on a terminal", () => {
     const out = capture();
-    const view = progressView(out.stream, { tty: true, perMinute: () => 300, now: () => 0 });
+    const view = progressView(out.stream, { tty: true, perMinute: () => 300, clock: new VirtualClock(0) });
     view.update({ requestsDone: 3, requestsPlanned: 6, startedAt: 0 });
     view.end();
     expect(out.text()).toBe(
@@ -43,9 +44,6 @@ describe("archive progress", () => {
   });
 
   describe("while the rate budget holds every request back", () => {
-    afterEach(() => {
-      vi.useRealTimers();
-    });
     const held = (over: Partial<RateBudgetState> = {}): RateBudgetState => ({
       limit: 300,
       used: 300,
@@ -67,21 +65,18 @@ describe("archive progress", () => {
     });
 
     it("counts down on a terminal, and prints one plain line when a wait starts elsewhere", () => {
-      vi.useFakeTimers();
-      let now = 0;
+      const clock = new VirtualClock(0);
       const progress = { requestsDone: 300, requestsPlanned: 600, startedAt: 0 };
       const tty = capture();
       const terminal = progressView(tty.stream, {
         tty: true,
         perMinute: () => 300,
-        now: () => now,
+        clock,
         budget: () => held(),
       });
       terminal.update(progress);
-      now = 1_000;
-      vi.advanceTimersByTime(1_000);
-      now = 2_000;
-      vi.advanceTimersByTime(1_000);
+      clock.advance(1_000);
+      clock.advance(1_000);
       terminal.end();
       expect(tty.text()).toContain("waiting 41 s for the rate window (300 requests/min)");
       expect(tty.text()).toContain("waiting 40 s for the rate window (300 requests/min)");
@@ -90,20 +85,23 @@ describe("archive progress", () => {
       const log = progressView(plain.stream, {
         tty: false,
         perMinute: () => 300,
-        now: () => now,
+        clock,
         budget: () => held(),
       });
       log.update(progress);
-      vi.advanceTimersByTime(5_000);
-      log.end();
+      clock.advance(5_000);
+      // Five ticks of a wait that goes on: still the one line (end() then draws the last state).
       expect(plain.text().match(/waiting \d+ s for the rate window/g)).toHaveLength(1);
+      log.end();
     });
 
     it("says so even before the first progress, while the account's devices are read", () => {
-      vi.useFakeTimers();
       const out = capture();
-      const view = progressView(out.stream, { tty: false, perMinute: () => 300, now: () => 0, budget: () => held() });
-      vi.advanceTimersByTime(1_000);
+      const clock = new VirtualClock(0);
+      // The window ends 43 s from the start: 42 s from the first tick, a second in.
+      const budget = () => held({ windowEndsAt: 43_000 });
+      const view = progressView(out.stream, { tty: false, perMinute: () => 300, clock, budget });
+      clock.advance(1_000);
       view.end();
       expect(out.text()).toBe(
         "archive: reading the account's devices; waiting 42 s for the rate window (300 requests/min)\n",

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HistorySink } from "../../src/history/index.js";
 import { createLogger } from "../../src/log.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { capture } from "../helpers/capture.js";
 import { points, SERIAL, T0 } from "../store/helpers/history-records.js";
 
@@ -30,13 +31,13 @@ describe("the daemon's history sink", () => {
         .split("\n")
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { level: number; msg: string; err?: string });
-    let now = T0;
-    const sink = new HistorySink(store.history, createLogger("info", { destination: output.stream }), () => now);
+    const clock = new VirtualClock(T0);
+    const sink = new HistorySink(store.history, createLogger("info", { destination: output.stream }), clock);
 
     blocker = new Database(path);
     blocker.exec("BEGIN EXCLUSIVE");
     sink.write(points(3, T0));
-    now += 60_000;
+    clock.advance(60_000);
     sink.write(points(3, T0 + 900_000));
     expect(sink.failing).toBe(true);
     const errors = lines().filter((line) => line.level === 50);

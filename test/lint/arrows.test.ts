@@ -58,6 +58,20 @@ describe("the linter enforces the folders' arrows", () => {
     expect(result.output).toContain("noImportCycles");
   });
 
+  it("refuses a leaf importing the rest of src/, and passes imports within time/", () => {
+    const result = lint({
+      "src/cloud/client.ts": "export const client = 1;\n",
+      "src/time/zone.ts": "export const zone = 1;\n",
+      "src/time/clock.ts":
+        'import { client } from "../cloud/client.js";\nimport { zone } from "./zone.js";\n\nexport const clock = client + zone;\n',
+      "src/device-id.ts": 'import { client } from "./cloud/client.js";\n\nexport const id = client;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("time/ is a leaf");
+    expect(result.output).toContain("device-id.ts is a leaf");
+    expect(result.output.match(/is a leaf/g)).toHaveLength(2);
+  });
+
   it("passes an allowed arrow (rules/ reading store/) and the leaves", () => {
     const result = lint({
       "src/store/open.ts": "export const opened = 1;\n",

@@ -1,5 +1,5 @@
 import { setImmediate as turn } from "node:timers/promises";
-import { type Subscription, VirtualAction, VirtualTimeScheduler } from "rxjs";
+import type { Subscription } from "rxjs";
 import type { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
 import { RateBudget } from "../../src/cloud/rate-budget.js";
@@ -48,8 +48,8 @@ function trackInflight(client: CloudClient): () => number {
 }
 
 /**
- * The demo simulator on a manual clock and a virtual scheduler for the poll timers, moved
- * together: `advance` runs each due timer at its own simulated instant and waits for the
+ * The demo simulator on a manual clock, which is also the poll timers' and the rate budget's
+ * clock: `advance` runs each due timer at its own simulated instant and waits for the
  * requests it starts before going on.
  */
 export interface HarnessOptions {
@@ -74,19 +74,15 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     ...(options.scenario ? { scenario: options.scenario } : {}),
   });
   const requests: RequestEvent[] = [];
-  const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
-  const now = () => START + scheduler.frame;
+  const clock = sim.simulator.clock;
+  const now = () => clock.now();
   const budget =
     options.requestsPerMinute === undefined
       ? undefined
       : new RateBudget({
           limit: options.requestsPerMinute,
           windowMs: 60_000,
-          now,
-          setTimer: (callback, ms) => {
-            const action = scheduler.schedule(callback, ms);
-            return () => action.unsubscribe();
-          },
+          clock,
         });
   const client = sim.clientFor(actor, {
     onRequest: (event) => requests.push(event),
@@ -106,23 +102,9 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     }
   }
 
-  function moveTo(frame: number): void {
-    const delta = frame - scheduler.frame;
-    if (delta <= 0) return;
-    sim.simulator.clock.advance(delta);
-    scheduler.frame = frame;
-  }
-
   async function advance(ms: number): Promise<void> {
-    const target = scheduler.frame + ms;
     await idle();
-    for (let next = scheduler.actions[0]; next && next.delay <= target; next = scheduler.actions[0]) {
-      moveTo(next.delay);
-      scheduler.maxFrames = next.delay;
-      scheduler.flush();
-      await idle();
-    }
-    moveTo(target);
+    await clock.advanceAsync(ms, idle);
   }
 
   let running: { telemetry: Telemetry; subscription: Subscription } | undefined;
@@ -135,8 +117,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
       client,
       inventory: found,
       poll,
-      now,
-      scheduler,
+      clock,
       onFetched: (fetched) => history.push(...fetched.flatMap((answer) => fetchedRecords(answer, found.timezone))),
       ...extra,
     });
@@ -157,7 +138,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
     sim,
     client,
     requests,
-    scheduler,
+    clock,
     now,
     idle,
     advance,

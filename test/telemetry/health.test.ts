@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type DeviceId, deviceIdOf } from "../../src/device-id.js";
 import { ChangeFilter } from "../../src/telemetry/changes.js";
 import { Health } from "../../src/telemetry/health.js";
 import type { Outcome } from "../../src/telemetry/poll-loop.js";
@@ -7,17 +8,22 @@ import type { Resource } from "../../src/telemetry/resource.js";
 
 const resource = (name: string, devices: string[]): Resource => ({
   name,
-  devices,
+  devices: devices.map(deviceIdOf),
   poll: async () => ({ readings: [] }),
 });
 const live = resource("inverter.live x", ["x"]);
 const events = resource("inverter.events x", ["x"]);
 const ems = resource("ems e", ["e", "c1"]);
 
+const downOf = (bySerial: Record<string, string>): Record<DeviceId, string> => {
+  const down: Record<DeviceId, string> = {};
+  for (const [serial, why] of Object.entries(bySerial)) down[deviceIdOf(serial)] = why;
+  return down;
+};
 const ok = (r: Resource, down?: Record<string, string>): Outcome => ({
   resource: r,
   ok: true,
-  result: { readings: [], ...(down ? { down } : {}) },
+  result: { readings: [], ...(down ? { down: downOf(down) } : {}) },
 });
 const failed = (r: Resource, failures: number): Outcome => ({
   resource: r,

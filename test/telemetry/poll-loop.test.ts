@@ -1,6 +1,7 @@
 import { setImmediate as turn } from "node:timers/promises";
 import { Subject, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
+import { deviceIdOf } from "../../src/device-id.js";
 import { type Outcome, pollLoop } from "../../src/telemetry/poll-loop.js";
 import type { PollResult, Resource } from "../../src/telemetry/resource.js";
 
@@ -10,7 +11,7 @@ function setup(resource: Partial<Resource> & Pick<Resource, "poll">) {
   const controller = new AbortController();
   const outcomes: { at: number; outcome: Outcome }[] = [];
   const subscription = pollLoop(
-    { name: "test", devices: ["d"], ...resource },
+    { name: "test", devices: [deviceIdOf("d")], ...resource },
     { scheduler, signal: controller.signal, wake, maxBackoffMs: 5_000 },
   ).subscribe((outcome) => outcomes.push({ at: scheduler.frame, outcome }));
 

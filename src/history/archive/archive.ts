@@ -1,3 +1,4 @@
+import { systemClock } from "../../time/clock.js";
 import type { ArchiveKind } from "./kinds.js";
 import { planArchive } from "./plan.js";
 import type { ArchiveReport } from "./report.js";
@@ -15,11 +16,11 @@ export interface ArchiveOptions extends Omit<RunOptions, "timezone"> {
 
 /** Copies the account's history into the store: discover, plan what is not complete yet, run. */
 export async function archiveAccount(options: ArchiveOptions): Promise<ArchiveReport> {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const call = { priority: "background" as const, ...(options.signal ? { signal: options.signal } : {}) };
   const targets = await discoverTargets(options.client, call);
   const tasks = planArchive(targets, options.history, {
-    now: now(),
+    now: clock.now(),
     ...(options.from !== undefined ? { from: options.from } : {}),
     ...(options.to !== undefined ? { to: options.to } : {}),
     ...(options.kinds ? { kinds: options.kinds } : {}),
@@ -28,7 +29,7 @@ export async function archiveAccount(options: ArchiveOptions): Promise<ArchiveRe
     { inverters: targets.inverters.length, chargers: targets.evChargers.length, tasks: tasks.length },
     "archive planned",
   );
-  const report = await runTasks(tasks, { ...options, timezone: targets.timezone, now });
+  const report = await runTasks(tasks, { ...options, timezone: targets.timezone, clock });
   const unavailable = (targets.unavailable ?? []).map((u) => ({
     kind: "devices" as const,
     device: u.what,

@@ -1,8 +1,8 @@
 import type { CallOptions, CloudClient, PageIterator } from "../../cloud/index.js";
 import { MEASURANDS, type Measurand } from "../../cloud/schemas/ev-charger.js";
 import type { FetchedDay, HistoryRecord } from "../../store/index.js";
-import { addDays, dayEndMs, dayStartMs } from "../../telemetry/days.js";
-import { isoSeconds } from "../../telemetry/time.js";
+import { addDays, dayEndMs, dayStartMs } from "../../time/local-days.js";
+import { isoSeconds } from "../../time/service-time.js";
 import { eventRecords, flowRecords, meterRecords, pointRecords, sessionRecords, smartRecords } from "../records.js";
 import type { Task } from "./plan.js";
 

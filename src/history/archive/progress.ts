@@ -1,4 +1,5 @@
 import type { RateBudgetState } from "../../cloud/rate-budget.js";
+import { type Clock, every, systemClock } from "../../time/clock.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 
@@ -9,7 +10,8 @@ export interface ProgressViewOptions {
   readonly perMinute: () => number;
   /** Between plain lines; 10 s by default. */
   readonly intervalMs?: number;
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
   /** The rate budget, to say when and why the archive waits (nothing moves then). */
   readonly budget?: () => RateBudgetState;
 }
@@ -25,7 +27,8 @@ const REDRAW_MS = 200;
 
 /** Progress on stderr: requests done of planned, and the time left at the pace the budget allows. */
 export function progressView(out: NodeJS.WritableStream, options: ProgressViewOptions): ProgressView {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const interval = options.tty ? REDRAW_MS : (options.intervalMs ?? 10_000);
   let last: Progress | undefined;
   let drawnAt = Number.NEGATIVE_INFINITY;
@@ -54,15 +57,19 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
 
   // While the budget holds every request back nothing calls update(): redraw every second on a
   // terminal (the countdown), and print a plain line once when a wait starts.
-  const ticker = options.budget
-    ? setInterval(() => {
-        const wait = waiting();
-        const started = wait !== undefined && !wasWaiting;
-        if (wait === undefined) wasWaiting = false;
-        if (options.tty ? wait !== undefined : started) draw(last, wait);
-      }, TICK_MS)
+  const stopTicker = options.budget
+    ? every(
+        clock,
+        TICK_MS,
+        () => {
+          const wait = waiting();
+          const started = wait !== undefined && !wasWaiting;
+          if (wait === undefined) wasWaiting = false;
+          if (options.tty ? wait !== undefined : started) draw(last, wait);
+        },
+        { background: true },
+      )
     : undefined;
-  ticker?.unref();
 
   return {
     update(progress) {
@@ -70,7 +77,7 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
       if (now() - drawnAt >= interval) draw(progress);
     },
     end() {
-      if (ticker) clearInterval(ticker);
+      stopTicker?.();
       if (last && (options.tty || !drawn || now() > drawnAt)) draw(last, undefined);
       if (options.tty && drawn) out.write("\n");
     },

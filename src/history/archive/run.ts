@@ -8,7 +8,8 @@ import {
 } from "../../cloud/index.js";
 import type { Logger } from "../../log.js";
 import { type History, StoreError } from "../../store/index.js";
-import { dayOf } from "../../telemetry/days.js";
+import { type Clock, systemClock } from "../../time/clock.js";
+import { dayOf } from "../../time/local-days.js";
 import { type Fetched, fetchTask } from "./fetch.js";
 import { type ArchiveKind, KINDS_WITH_CADENCE } from "./kinds.js";
 import type { Task } from "./plan.js";
@@ -26,7 +27,8 @@ export interface RunOptions {
   readonly client: CloudClient;
   readonly history: History;
   readonly timezone: string;
-  readonly now?: () => number;
+  /** The system clock by default. */
+  readonly clock?: Clock;
   /** Aborts requests under way: the hard stop. */
   readonly signal?: AbortSignal;
   /** No new task starts once this aborts; those under way finish and are committed. */
@@ -48,8 +50,9 @@ const RATE_LIMITED_RETRIES = 5;
  */
 export async function runTasks(tasks: readonly Task[], options: RunOptions): Promise<ArchiveReport> {
   const { client, history, timezone, logger } = options;
-  const now = options.now ?? Date.now;
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
+  const startedAt = now();
   const kinds = new Map<ArchiveKind, KindTotals>();
   const missing: Missing[] = [];
   const failures: Failure[] = [];
@@ -206,7 +209,7 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
   progress();
   return {
     requests,
-    elapsedMs: Date.now() - startedAt,
+    elapsedMs: now() - startedAt,
     tasks: tasks.length,
     tasksDone: done,
     kinds,

@@ -1,7 +1,7 @@
 import { type CallOptions, type CloudClient, ForbiddenError, NotFoundError } from "../../cloud/index.js";
-import { dayOf } from "../../telemetry/days.js";
 import { isEms } from "../../telemetry/discover-inverters.js";
 import type { Inventory } from "../../telemetry/index.js";
+import { dayOf } from "../../time/local-days.js";
 
 export interface ArchiveDevice {
   /** Inverter serial, or charger / smart device uuid, as the cloud spells it. */

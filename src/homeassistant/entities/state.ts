@@ -1,3 +1,4 @@
+import { type DeviceId, deviceIdOf } from "../../device-id.js";
 import { type Device, deviceId } from "../../telemetry/inventory.js";
 import type { Reading } from "../../telemetry/readings.js";
 import { batteryModuleState, batteryState } from "./battery-modules.js";
@@ -10,13 +11,12 @@ import { smartDevicePatch } from "./smart-device.js";
 import type { DeviceDetails, StateValue, StateValues } from "./types.js";
 
 export interface StatePatch {
-  /** deviceId() of the device the reading is for. */
-  readonly device: string;
+  readonly device: DeviceId;
   readonly values: StateValues;
 }
 
-/** deviceId() from a reading's serial or uuid: the same lower-casing. */
-const idOf = (serialOrUuid: string): string => serialOrUuid.toLowerCase();
+/** deviceId() from a reading's serial or uuid. */
+const idOf = deviceIdOf;
 
 /**
  * A reading's values under the entity keys, to merge into the device's state JSON.

@@ -1,4 +1,6 @@
-import { dateOfDayNumber, dayNumber, formatLocal, localDate, localDateTimeToMs, utcMsOfLocal } from "../time.js";
+import { dateOfDayNumber, dayOf } from "../../time/local-days.js";
+import { dayNumber, localDateTimeToMs, utcMsOfLocal } from "../../time/local-instant.js";
+import { formatLocal } from "../../time/wall-fields.js";
 import type { EnergyFlowBody } from "./bodies.js";
 import { FLOW_COUNT } from "./dispatch.js";
 
@@ -26,7 +28,7 @@ function monthStart(year: number, month: number, timeZone: string): number {
 
 /** The grouping's natural intervals [start, end) that meet [fromMs, toMs). */
 function* buckets(grouping: number, fromMs: number, toMs: number, timeZone: string): Generator<[number, number]> {
-  const first = localDate(fromMs, timeZone);
+  const first = dayOf(fromMs, timeZone);
   const year = Number(first.slice(0, 4));
   const month = Number(first.slice(5, 7));
   if (grouping === 2 || grouping === 3) {

@@ -1,4 +1,6 @@
-import { dateOfDayNumber, dayNumber, isoUtc, localDate } from "../time.js";
+import { dateOfDayNumber, dayOf } from "../../time/local-days.js";
+import { dayNumber } from "../../time/local-instant.js";
+import { isoSeconds } from "../../time/service-time.js";
 import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
 import { type ControlSettings, readControl } from "./control.js";
 import { type DayDetail, DayRun, powersOf } from "./day-run.js";
@@ -113,8 +115,8 @@ export class InverterModel {
         if (!query.cleared && !active) continue;
         events.push({
           event: fault.name,
-          start_time: isoUtc(fault.startMs),
-          end_time: active ? null : isoUtc(fault.endMs),
+          start_time: isoSeconds(fault.startMs),
+          end_time: active ? null : isoSeconds(fault.endMs),
         });
       }
     }
@@ -173,7 +175,7 @@ export class InverterModel {
   }
 
   private dayOf(ms: number): number {
-    return dayNumber(localDate(ms, this.context.timezone));
+    return dayNumber(dayOf(ms, this.context.timezone));
   }
 
   private ensureLive(): DayRun {

@@ -1,4 +1,4 @@
-import { parseClock } from "../time.js";
+import { clockMinutes } from "../../time/local-instant.js";
 
 export type SettingValue = boolean | number | string;
 
@@ -35,6 +35,6 @@ export function readNumber(view: SettingsView, id: number, fallback: number): nu
 export function readClock(view: SettingsView, id: number): number | undefined {
   const value = view.get(id);
   if (typeof value !== "string") return undefined;
-  const minutes = parseClock(value);
+  const minutes = clockMinutes(value);
   return minutes === undefined ? undefined : Math.floor(minutes);
 }

@@ -1,4 +1,4 @@
-import { isoUtc } from "../time.js";
+import { isoSeconds } from "../../time/service-time.js";
 import type {
   BatteryBody,
   DataPointBody,
@@ -80,7 +80,7 @@ export function dataPointWire(
   total: ArrayLike<number>,
 ): DataPointBody {
   return {
-    time: isoUtc(value.timeMs),
+    time: isoSeconds(value.timeMs),
     status,
     power: {
       solar: solarWire(value),
@@ -98,7 +98,7 @@ export function dataPointWire(
 /** system-data/latest says "Normal" where the device listing says NORMAL. */
 export function systemDataWire(value: Reading, status: string): SystemDataBody {
   return {
-    time: isoUtc(value.timeMs),
+    time: isoSeconds(value.timeMs),
     status: status.charAt(0) + status.slice(1).toLowerCase(),
     solar: solarWire(value),
     grid: gridWire(value),
@@ -109,5 +109,5 @@ export function systemDataWire(value: Reading, status: string): SystemDataBody {
 }
 
 export function meterDataWire(timeMs: number, today: ArrayLike<number>, total: ArrayLike<number>): MeterDataBody {
-  return { time: isoUtc(timeMs), today: energyTotalsWire(today), total: energyTotalsWire(total), is_metered: true };
+  return { time: isoSeconds(timeMs), today: energyTotalsWire(today), total: energyTotalsWire(total), is_metered: true };
 }

@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from "../../time/clock.js";
+
 /**
  * The service's rate rule, server side: a window opens at the first counted request and
  * lasts the stated minutes; every request that gets a response counts, whatever its status.
@@ -21,8 +23,14 @@ export class RateLimiter {
   constructor(
     private limit: number,
     private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    /** Wall time: the simulator limits real requests, however fast simulated time runs. */
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  /** Whole seconds, at least 1, until a refused request's window ends. */
+  retryAfterSeconds(state: RateWindowState): number {
+    return Math.max(1, Math.ceil((state.resetAt - this.clock.now()) / 1000));
+  }
 
   setLimit(limit: number): void {
     this.limit = limit;
@@ -34,7 +42,7 @@ export class RateLimiter {
 
   /** Counts one request for `key` and says whether it was within the limit. */
   hit(key: string): RateWindowState {
-    const now = this.now();
+    const now = this.clock.now();
     let window = this.windows.get(key);
     if (!window || now >= window.start + this.windowMs) {
       window = { start: now, count: 0 };

@@ -98,7 +98,7 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     const limiter = route.customLimit ? customLimiter(route) : global;
     const rate = limiter.hit(actor.token);
     if (!rate.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((rate.resetAt - Date.now()) / 1000));
+      const retryAfter = limiter.retryAfterSeconds(rate);
       return withRate(rate, {
         status: 429,
         body: { message: "Too Many Attempts." },

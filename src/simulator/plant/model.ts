@@ -1,5 +1,5 @@
+import { isoSeconds } from "../../time/service-time.js";
 import type { EnergyFlowQuery, InverterModel, InverterStatus } from "../house/index.js";
-import { isoUtc } from "../time.js";
 import type {
   DataPointBody,
   EnergyFlowBody,
@@ -142,7 +142,7 @@ export class PlantModel implements InverterData {
     );
     const status = this.status();
     return {
-      time: isoUtc(this.nowMs),
+      time: isoSeconds(this.nowMs),
       status: status.charAt(0) + status.slice(1).toLowerCase(),
       solar: wire.solar,
       grid: wire.grid,
@@ -155,7 +155,7 @@ export class PlantModel implements InverterData {
   private meterNow(): MeterDataBody {
     const children = this.children.map((child) => child.model.meterDataLatest());
     return {
-      time: isoUtc(this.nowMs),
+      time: isoSeconds(this.nowMs),
       today: this.options.counters ? sumEnergyTotals(children.map((c) => c.today)) : null,
       total: this.options.counters ? sumEnergyTotals(children.map((c) => c.total)) : null,
       is_metered: true,

@@ -1,3 +1,4 @@
+import { utcMsOfLocal } from "../../time/local-instant.js";
 import { ChargerModel } from "../ev/index.js";
 import { InverterModel, type InverterSpec } from "../house/index.js";
 import { InverterControl } from "../inverter-control/index.js";
@@ -13,7 +14,6 @@ import type {
   ScenarioGateway,
   ScenarioInverter,
 } from "../scenario/schema.js";
-import { utcMsOfLocal } from "../time.js";
 import { type AccountRecord, type Actor, buildAccounts, buildActors, reachableAccounts } from "./accounts.js";
 import { SerialMap } from "./serial-map.js";
 

@@ -1,9 +1,9 @@
 import type { Page } from "../../cloud/schemas/common.js";
 import type { InverterDataPoint, MeterData, SystemData } from "../../cloud/schemas/inverter-data.js";
-import { dayOf } from "../days.js";
+import { dayOf } from "../../time/local-days.js";
+import { timestampMs } from "../../time/service-time.js";
 import { firstPage } from "../first-page.js";
 import { live, type ResourceContext } from "../resource.js";
-import { timestampMs } from "../time.js";
 
 /** A page holds an hour of 5-minute points: small answers, and a new page only once an hour. */
 const PAGE_SIZE = 12;
@@ -45,7 +45,7 @@ export class DataPointFeed {
 
   /** The points fetched since the last call, oldest first: each one is handed out once. */
   takeNew(): InverterDataPoint[] {
-    const taken = this.unseen.sort((a, b) => timestampMs(a.time) - timestampMs(b.time));
+    const taken = this.unseen.sort((a, b) => timestampMs(a.time, this.timezone) - timestampMs(b.time, this.timezone));
     this.unseen = [];
     return taken;
   }
@@ -65,10 +65,11 @@ export class DataPointFeed {
           firstPage: this.page,
         }),
       );
-      const seenUntil = this.latest ? timestampMs(this.latest.time) : Number.NEGATIVE_INFINITY;
+      const seenUntil = this.latest ? timestampMs(this.latest.time, this.timezone) : Number.NEGATIVE_INFINITY;
       for (const point of page.data) {
-        if (timestampMs(point.time) > seenUntil) this.unseen.push(point);
-        if (!this.latest || timestampMs(point.time) > timestampMs(this.latest.time)) this.latest = point;
+        if (timestampMs(point.time, this.timezone) > seenUntil) this.unseen.push(point);
+        if (!this.latest || timestampMs(point.time, this.timezone) > timestampMs(this.latest.time, this.timezone))
+          this.latest = point;
       }
       const next = nextPage(page, this.page);
       if (next === undefined) break;

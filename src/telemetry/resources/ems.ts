@@ -1,4 +1,5 @@
 import { EMS_INVERTER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
+import { type DeviceId, deviceIdOf } from "../../device-id.js";
 import type { EmsDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
 
@@ -14,15 +15,15 @@ export function emsResource(
   onChildStatus: (serial: string) => void,
 ): Resource {
   const { client, now } = context;
-  const childIds = ems.inverterSerials.map((serial) => serial.toLowerCase());
+  const childIds = ems.inverterSerials.map(deviceIdOf);
   const statuses = new Map<string, number>();
   return {
     name: `ems ${ems.serial}`,
-    devices: [ems.serial.toLowerCase(), ...childIds],
+    devices: [deviceIdOf(ems.serial), ...childIds],
     periodMs,
     async poll(signal) {
       const data = await client.ems.systemDataLatest(ems.serial, live(signal));
-      const down: Record<string, string> = {};
+      const down: Record<DeviceId, string> = {};
       for (const child of data.inverters) {
         const serial = child.serial_number;
         if (!serial) continue;
@@ -30,7 +31,7 @@ export function emsResource(
         statuses.set(serial, child.status);
         if (previous !== undefined && previous !== child.status) onChildStatus(serial);
         if (emsCodeName(EMS_INVERTER_STATUS, child.status) === "OFFLINE") {
-          down[serial.toLowerCase()] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
+          down[deviceIdOf(serial)] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
         }
       }
       return {

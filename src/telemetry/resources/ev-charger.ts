@@ -1,8 +1,8 @@
 import { Subject } from "rxjs";
 import type { Measurand } from "../../cloud/schemas/ev-charger.js";
+import { isoSeconds, newest } from "../../time/service-time.js";
 import { deviceId, type EvChargerDevice } from "../inventory.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
-import { isoSeconds, newest } from "../time.js";
 
 /** Energy.Active.Import.Register, Power.Active.Import, Current.Import, Voltage, SoC, Temperature. */
 export const METER_MEASURANDS: readonly Measurand[] = [4, 13, 1, 21, 19, 20];
@@ -65,7 +65,7 @@ export function evChargerResources(
             live(signal),
           )
           .all();
-        const latest = newest(records, (record) => record.timestamp);
+        const latest = newest(records, (record) => record.timestamp, context.timezone);
         return {
           readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [],
           fetched: [{ kind: "ev.meter", uuid, records }],
@@ -81,7 +81,7 @@ export function evChargerResources(
         const sessions = await client.evChargers
           .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
           .all();
-        const session = newest(sessions, (s) => s.started_at);
+        const session = newest(sessions, (s) => s.started_at, context.timezone);
         return {
           readings: [{ kind: "ev.session", uuid, at, session }],
           fetched: [{ kind: "ev.sessions", uuid, sessions }],

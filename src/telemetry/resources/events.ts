@@ -1,12 +1,15 @@
 import type { Observable } from "rxjs";
 import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
+import type { DeviceId } from "../../device-id.js";
+import { isoSeconds, newest, timestampMs } from "../../time/service-time.js";
 import { live, type Resource, type ResourceContext } from "../resource.js";
-import { isoSeconds, newest, timestampMs } from "../time.js";
 
 const keyOf = (event: InverterFaultEvent): string => `${event.event}|${event.start_time}`;
 
-const newestFirst = (a: InverterFaultEvent, b: InverterFaultEvent): number =>
-  timestampMs(b.start_time) - timestampMs(a.start_time);
+const newestFirst =
+  (timeZone: string) =>
+  (a: InverterFaultEvent, b: InverterFaultEvent): number =>
+    timestampMs(b.start_time, timeZone) - timestampMs(a.start_time, timeZone);
 
 /**
  * Uncleared fault events of one inverter. `latest` is the newest of those, or the newest one
@@ -16,7 +19,7 @@ const newestFirst = (a: InverterFaultEvent, b: InverterFaultEvent): number =>
 export function eventsResource(
   context: ResourceContext,
   serial: string,
-  device: string,
+  device: DeviceId,
   schedule: { readonly periodMs?: number; readonly triggers?: Observable<unknown> },
 ): Resource {
   const { client, now } = context;
@@ -24,7 +27,7 @@ export function eventsResource(
   let cleared: InverterFaultEvent | undefined;
 
   async function clearedSince(gone: InverterFaultEvent, signal: AbortSignal): Promise<InverterFaultEvent | undefined> {
-    const start = timestampMs(gone.start_time);
+    const start = timestampMs(gone.start_time, context.timezone);
     if (Number.isNaN(start)) return undefined;
     const events = await client.inverterData
       .events(serial, { start: isoSeconds(start), cleared: true }, live(signal))
@@ -39,16 +42,18 @@ export function eventsResource(
     async poll(signal) {
       const current = (await client.inverterData.events(serial, { cleared: false }, live(signal)).all())
         .filter((event) => !event.end_time)
-        .sort(newestFirst);
+        .sort(newestFirst(context.timezone));
       const keys = new Set(current.map(keyOf));
       const gone = newest(
         (active ?? []).filter((event) => !keys.has(keyOf(event))),
         (event) => event.start_time,
+        context.timezone,
       );
       const ended = gone && (await clearedSince(gone, signal));
-      if (ended) cleared = newest([ended, ...(cleared ? [cleared] : [])], (event) => event.start_time);
+      if (ended)
+        cleared = newest([ended, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
       active = current;
-      const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time);
+      const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
       return {
         readings: [{ kind: "inverter.events", serial, at: now(), active: current, latest }],
         fetched: [{ kind: "inverter.events", serial, events: [...current, ...(ended ? [ended] : [])] }],

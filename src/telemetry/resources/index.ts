@@ -1,4 +1,5 @@
 import { Subject } from "rxjs";
+import { deviceIdOf } from "../../device-id.js";
 import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource, ResourceContext } from "../resource.js";
@@ -18,7 +19,7 @@ export function buildResources(context: ResourceContext, inventory: Inventory, p
   const childStatus = new Map<string, Subject<void>>();
   const resources: Resource[] = [];
   for (const inverter of inventory.inverters) {
-    const id = inverter.serial.toLowerCase();
+    const id = deviceIdOf(inverter.serial);
     if (inverter.emsSerial === undefined) {
       resources.push(
         ...inverterResources(context, inverter, { live: poll.inverter, counters: poll.meter }),

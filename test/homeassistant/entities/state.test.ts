@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { emsSystemData } from "../../../src/cloud/schemas/ems.js";
 import { chargerMeterRecord, chargingSession, evCharger } from "../../../src/cloud/schemas/ev-charger.js";
 import { meterData, systemData } from "../../../src/cloud/schemas/inverter-data.js";
+import { deviceIdOf } from "../../../src/device-id.js";
 import {
   detailsOf,
   entitiesFor,
@@ -237,7 +238,7 @@ describe("statePatch: EV charger and smart device", () => {
       values: { power: 1800 },
     });
     expect(
-      statePatch({ kind: "availability", device: "sd2024g001", at, available: false, reason: "LOST" }),
+      statePatch({ kind: "availability", device: deviceIdOf("SD2024G001"), at, available: false, reason: "LOST" }),
     ).toBeUndefined();
   });
 });

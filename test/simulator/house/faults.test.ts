@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { inverterFaultEvent, systemData } from "../../../src/cloud/schemas/inverter-data.js";
 import { InverterModel } from "../../../src/simulator/house/index.js";
-import { localDate } from "../../../src/simulator/time.js";
+import { dayOf } from "../../../src/time/local-days.js";
 import { at, batteryW, house, MapSettings, num, ZONE } from "./helpers.js";
 
 const NAMES = ["Grid Voltage High", "Battery Over Temperature", "Arc Fault", "Communication Lost"];
@@ -41,7 +41,7 @@ describe("fault events", () => {
       const open = during.events({ cleared: false });
       expect(open).toContainEqual({ event: name, start_time: fault?.start_time, end_time: null });
 
-      const points = model.dataPoints(localDate(startMs, ZONE));
+      const points = model.dataPoints(dayOf(startMs, ZONE));
       const inside = points.filter((point) => {
         const ms = Date.parse(point.time);
         return ms >= startMs && ms < Date.parse(fault?.end_time ?? "");

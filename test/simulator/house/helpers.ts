@@ -1,6 +1,6 @@
 import type { DataPointBody, EnergyFlowBody } from "../../../src/simulator/house/bodies.js";
 import type { InverterSpec, SettingsView, SettingValue } from "../../../src/simulator/house/index.js";
-import { utcMsOfLocal } from "../../../src/simulator/time.js";
+import { utcMsOfLocal } from "../../../src/time/local-instant.js";
 
 export const ZONE = "Europe/London";
 

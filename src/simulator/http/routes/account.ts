@@ -6,8 +6,9 @@ import { notFound, ok, paginate } from "../envelope.js";
 import type { RequestContext, Route } from "../route.js";
 import { devicesOf } from "./device-bodies.js";
 
-export function accountBody(world: World, account: AccountRecord): z.input<typeof accountSchema> {
-  const offsetHours = tzOffsetHours(world.scenario.timezone, Date.now());
+/** The account as the service shows it at simulated time `now` (the GMT label follows summer time). */
+export function accountBody(world: World, account: AccountRecord, now: number): z.input<typeof accountSchema> {
+  const offsetHours = tzOffsetHours(world.scenario.timezone, now);
   return {
     id: account.id,
     name: account.username,
@@ -48,7 +49,7 @@ export const accountRoutes: readonly Route[] = [
     method: "GET",
     path: "/account",
     scopes: ["api:account:read"],
-    handle: (c) => ok(accountBody(c.world, c.actor.account)),
+    handle: (c) => ok(accountBody(c.world, c.actor.account, c.now)),
   },
   {
     method: "GET",
@@ -57,7 +58,7 @@ export const accountRoutes: readonly Route[] = [
     accountType: "engineer+",
     handle: (c) => {
       const account = visibleAccount(c, (a) => String(a.id) === c.params.user_id);
-      return account ? ok(accountBody(c.world, account)) : notFound("Account not found.");
+      return account ? ok(accountBody(c.world, account, c.now)) : notFound("Account not found.");
     },
   },
   {
@@ -79,7 +80,7 @@ export const accountRoutes: readonly Route[] = [
     handle: (c) => {
       const needle = (c.params.user_username ?? "").toLowerCase();
       const account = visibleAccount(c, (a) => a.username.toLowerCase() === needle);
-      return account ? ok(accountBody(c.world, account)) : notFound("Account not found.");
+      return account ? ok(accountBody(c.world, account, c.now)) : notFound("Account not found.");
     },
   },
   {
@@ -87,7 +88,7 @@ export const accountRoutes: readonly Route[] = [
     path: "/account-children",
     scopes: ["api:account:list"],
     accountType: "engineer+",
-    handle: (c) => paginate(childrenOf(c.world, c.actor.account), pageQuery(c), c.url),
+    handle: (c) => paginate(childrenOf(c.world, c.actor.account, c.now), pageQuery(c), c.url),
   },
   {
     method: "GET",
@@ -97,22 +98,22 @@ export const accountRoutes: readonly Route[] = [
     handle: (c) => {
       const account = visibleAccount(c, (a) => String(a.id) === c.params.user_id);
       if (!account) return notFound("Account not found.");
-      return paginate(childrenOf(c.world, account), pageQuery(c), c.url);
+      return paginate(childrenOf(c.world, account, c.now), pageQuery(c), c.url);
     },
   },
   {
     method: "GET",
     path: "/sso/me/accounts",
     scopes: ["api:account:list", "api:sso:list"],
-    handle: (c) => ok([accountBody(c.world, c.actor.account)]),
+    handle: (c) => ok([accountBody(c.world, c.actor.account, c.now)]),
   },
 ];
 
-function childrenOf(world: World, account: AccountRecord) {
+function childrenOf(world: World, account: AccountRecord, now: number) {
   return account.children
     .map((name) => world.accounts.get(name))
     .filter((a): a is AccountRecord => a !== undefined)
-    .map((a) => accountBody(world, a));
+    .map((a) => accountBody(world, a, now));
 }
 
 export function pageQuery(c: RequestContext): { page?: string; pageSize?: string } {

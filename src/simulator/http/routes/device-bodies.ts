@@ -1,6 +1,6 @@
+import { isoSeconds } from "../../../time/service-time.js";
 import { hash32 } from "../../random.js";
 import { KIND_PROFILES, nominalWh } from "../../scenario/kinds.js";
-import { isoUtc } from "../../time.js";
 import type { AccountRecord } from "../../world/accounts.js";
 import type { EmsRecord, GatewayRecord, InverterRecord, PlantRecord, World } from "../../world/world.js";
 
@@ -128,9 +128,9 @@ const maxRate = (record: InverterRecord): number =>
 function timesOf(status: string, commissionMs: number, now: number) {
   return {
     status,
-    last_online: isoUtc(status === "LOST" ? now - 3_600_000 : now),
-    last_updated: isoUtc(now),
-    commission_date: isoUtc(commissionMs),
+    last_online: isoSeconds(status === "LOST" ? now - 3_600_000 : now),
+    last_updated: isoSeconds(now),
+    commission_date: isoSeconds(commissionMs),
   };
 }
 
@@ -141,7 +141,7 @@ export function inverterDevice(record: InverterRecord, now: number): DeviceBody 
     serial_number: record.deviceSerial,
     firmware_version: record.deviceFirmware,
     type: record.deviceType,
-    commission_date: isoUtc(record.commissionMs),
+    commission_date: isoSeconds(record.commissionMs),
     inverter: {
       serial: record.serial,
       ...timesOf(record.model.status(), record.commissionMs, now),
@@ -152,7 +152,7 @@ export function inverterDevice(record: InverterRecord, now: number): DeviceBody 
         max_charge_rate: maxRate(record),
         max_discharge_rate: maxRate(record),
       },
-      warranty: { type: "Standard", expiry_date: isoUtc(record.commissionMs + WARRANTY_MS) },
+      warranty: { type: "Standard", expiry_date: isoSeconds(record.commissionMs + WARRANTY_MS) },
       firmware_version: { ...profile.firmware },
       connections: { batteries: batteryModules(record), meters: child ? [] : meters(profile.meters, record.serial) },
       flags: [...record.source.flags],
@@ -173,7 +173,7 @@ function plantInverter(plant: PlantRecord, now: number, connections: InverterBod
       max_charge_rate: plant.inverters.reduce((sum, record) => sum + maxRate(record), 0),
       max_discharge_rate: plant.inverters.reduce((sum, record) => sum + maxRate(record), 0),
     },
-    warranty: { type: "Standard", expiry_date: isoUtc(plant.commissionMs + WARRANTY_MS) },
+    warranty: { type: "Standard", expiry_date: isoSeconds(plant.commissionMs + WARRANTY_MS) },
     firmware_version: plant.kind === "ems" ? { ARM: 312, DSP: 0 } : { ARM: 13, DSP: 0 },
     connections,
     flags: [...plant.flags],
@@ -186,7 +186,7 @@ export function emsDevice(ems: EmsRecord, now: number): DeviceBody {
     serial_number: ems.serial,
     firmware_version: 1203,
     type: "WIFI",
-    commission_date: isoUtc(ems.commissionMs),
+    commission_date: isoSeconds(ems.commissionMs),
     inverter: plantInverter(ems, now, [], "LITHIUM"),
     ...siteOf(ems.account),
   };
@@ -201,7 +201,7 @@ export function gatewayDevice(gateway: GatewayRecord, now: number): DeviceBody {
     serial_number: gateway.dongle.serial,
     firmware_version: gateway.dongle.firmware_version,
     type: gateway.dongle.type,
-    commission_date: isoUtc(gateway.commissionMs),
+    commission_date: isoSeconds(gateway.commissionMs),
     ...siteOf(gateway.account),
   };
   const connections = {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { emsSystemData } from "../../../cloud/schemas/ems.js";
-import { isoUtc } from "../../time.js";
+import { isoSeconds } from "../../../time/service-time.js";
 import type { EmsRecord } from "../../world/world.js";
 
 const EMS_INVERTER_STATUS = { NORMAL: 2, WAITING: 1, ERROR: 4, LOST: 7, UNKNOWN: 0 } as const;
@@ -40,7 +40,7 @@ export function emsSystemDataBody(ems: EmsRecord, now: number): z.input<typeof e
     (i) => i.status === EMS_INVERTER_STATUS.ERROR || i.status === EMS_INVERTER_STATUS.LOST,
   );
   return {
-    time: isoUtc(now),
+    time: isoSeconds(now),
     status: anyError ? 2 : 1,
     battery_power: Math.round(battery),
     battery_wh_remaining: Math.round(whRemaining),

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { site as siteSchema } from "../../../cloud/schemas/site.js";
-import { isoUtc } from "../../time.js";
+import { isoSeconds } from "../../../time/service-time.js";
 import type { AccountRecord } from "../../world/accounts.js";
 import type { World } from "../../world/world.js";
 import { notFound, ok, paginate } from "../envelope.js";
@@ -15,7 +15,7 @@ function siteBody(world: World, account: AccountRecord): z.input<typeof siteSche
     id: site.id,
     name: site.name,
     account: account.username,
-    date_created: isoUtc(
+    date_created: isoSeconds(
       Math.min(
         ...[...world.inverters.values()].filter((i) => i.account === account).map((i) => i.commissionMs),
         world.startMs,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { isoSeconds } from "../../../time/service-time.js";
 import { hash01 } from "../../random.js";
-import { isoUtc } from "../../time.js";
 import type { SmartDeviceRecord, World } from "../../world/world.js";
 import { type Answer, notFound, ok, paginate } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";
@@ -27,7 +27,7 @@ function generatedPoints(world: World, record: SmartDeviceRecord, now: number) {
     const running = slot >= startSlot && slot < startSlot + 3;
     const standby = 2 + Math.round(hash01(world.seed, record.uuid, t) * 2);
     points.push({
-      time: isoUtc(t),
+      time: isoSeconds(t),
       power: running ? Math.round(record.powerW * (0.8 + 0.4 * hash01(world.seed, t))) : standby,
     });
   }
@@ -114,7 +114,7 @@ export const smartDeviceRoutes: readonly Route[] = [
       validate(c.body, { time: ["required", "ISO8601-datetime"], power: ["required", "integer"] }) ??
       withDevice(c, (record) => {
         const body = bodyObject(c.body);
-        const point = { time: isoUtc(Date.parse(String(body.time))), power: Number(body.power) };
+        const point = { time: isoSeconds(Date.parse(String(body.time))), power: Number(body.power) };
         record.posted.push(point);
         return ok([point], 201);
       }),

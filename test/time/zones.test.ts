@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  dateOfDayNumber,
-  dayNumber,
-  formatLocal,
-  isoUtc,
-  localDate,
-  localDateTimeToMs,
-  localDayOfWeek,
-  localMinuteOfDay,
-  offsetMs,
-  parseClock,
-  utcMsOfLocal,
-} from "../../src/simulator/time.js";
+import { dateOfDayNumber, dayOf } from "../../src/time/local-days.js";
+import { clockMinutes, dayNumber, localDateTimeToMs, utcMsOfLocal } from "../../src/time/local-instant.js";
+import { isoSeconds } from "../../src/time/service-time.js";
+import { formatLocal, localDayOfWeek, localMinuteOfDay } from "../../src/time/wall-fields.js";
+import { offsetMs } from "../../src/time/zone-offset.js";
 
 const LONDON = "Europe/London";
 const HOUR = 3_600_000;
@@ -20,14 +12,14 @@ describe("time zones", () => {
   it("formats instants in local time and in UTC", () => {
     const winter = Date.parse("2025-01-15T12:34:56Z");
     const summer = Date.parse("2025-07-15T23:30:00Z");
-    expect(localDate(winter, LONDON)).toBe("2025-01-15");
+    expect(dayOf(winter, LONDON)).toBe("2025-01-15");
     expect(formatLocal(winter, LONDON)).toBe("2025-01-15 12:34:56");
-    expect(localDate(summer, LONDON)).toBe("2025-07-16");
+    expect(dayOf(summer, LONDON)).toBe("2025-07-16");
     expect(formatLocal(summer, LONDON)).toBe("2025-07-16 00:30:00");
     expect(formatLocal(summer, "America/New_York")).toBe("2025-07-15 19:30:00");
     expect(formatLocal(summer, "Asia/Kolkata")).toBe("2025-07-16 05:00:00");
-    expect(isoUtc(summer + 789)).toBe("2025-07-15T23:30:00Z");
-    expect(isoUtc(Date.parse("2025-03-05T04:05:06Z"))).toBe("2025-03-05T04:05:06Z");
+    expect(isoSeconds(summer + 789)).toBe("2025-07-15T23:30:00Z");
+    expect(isoSeconds(Date.parse("2025-03-05T04:05:06Z"))).toBe("2025-03-05T04:05:06Z");
   });
 
   it("gives minute of day and day of week (Monday 0)", () => {
@@ -41,13 +33,13 @@ describe("time zones", () => {
   it("London's spring-forward day 2025-03-30 is 23 hours", () => {
     const start = utcMsOfLocal("2025-03-30", "00:00", LONDON);
     const end = utcMsOfLocal("2025-03-31", "00:00", LONDON);
-    expect(isoUtc(start)).toBe("2025-03-30T00:00:00Z");
-    expect(isoUtc(end)).toBe("2025-03-30T23:00:00Z");
+    expect(isoSeconds(start)).toBe("2025-03-30T00:00:00Z");
+    expect(isoSeconds(end)).toBe("2025-03-30T23:00:00Z");
     expect(end - start).toBe(23 * HOUR);
-    expect(isoUtc(utcMsOfLocal("2025-03-30", "00:59", LONDON))).toBe("2025-03-30T00:59:00Z");
-    expect(isoUtc(utcMsOfLocal("2025-03-30", "02:00", LONDON))).toBe("2025-03-30T01:00:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-03-30", "00:59", LONDON))).toBe("2025-03-30T00:59:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-03-30", "02:00", LONDON))).toBe("2025-03-30T01:00:00Z");
     // 01:30 does not exist: it resolves as far after the jump as it was asked before it.
-    expect(isoUtc(utcMsOfLocal("2025-03-30", "01:30", LONDON))).toBe("2025-03-30T01:30:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-03-30", "01:30", LONDON))).toBe("2025-03-30T01:30:00Z");
     expect(formatLocal(Date.parse("2025-03-30T00:59:59Z"), LONDON)).toBe("2025-03-30 00:59:59");
     expect(formatLocal(Date.parse("2025-03-30T01:00:00Z"), LONDON)).toBe("2025-03-30 02:00:00");
     expect(localMinuteOfDay(Date.parse("2025-03-30T01:00:00Z"), LONDON)).toBe(120);
@@ -58,22 +50,22 @@ describe("time zones", () => {
   it("London's fall-back day 2025-10-26 is 25 hours", () => {
     const start = utcMsOfLocal("2025-10-26", "00:00", LONDON);
     const end = utcMsOfLocal("2025-10-27", "00:00", LONDON);
-    expect(isoUtc(start)).toBe("2025-10-25T23:00:00Z");
-    expect(isoUtc(end)).toBe("2025-10-27T00:00:00Z");
+    expect(isoSeconds(start)).toBe("2025-10-25T23:00:00Z");
+    expect(isoSeconds(end)).toBe("2025-10-27T00:00:00Z");
     expect(end - start).toBe(25 * HOUR);
     // 01:30 happens twice: the first one is meant.
-    expect(isoUtc(utcMsOfLocal("2025-10-26", "01:30", LONDON))).toBe("2025-10-26T00:30:00Z");
-    expect(isoUtc(utcMsOfLocal("2025-10-26", "02:00", LONDON))).toBe("2025-10-26T02:00:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-10-26", "01:30", LONDON))).toBe("2025-10-26T00:30:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-10-26", "02:00", LONDON))).toBe("2025-10-26T02:00:00Z");
     expect(formatLocal(Date.parse("2025-10-26T00:30:00Z"), LONDON)).toBe("2025-10-26 01:30:00");
     expect(formatLocal(Date.parse("2025-10-26T01:30:00Z"), LONDON)).toBe("2025-10-26 01:30:00");
-    expect(localDate(Date.parse("2025-10-25T23:30:00Z"), LONDON)).toBe("2025-10-26");
+    expect(dayOf(Date.parse("2025-10-25T23:30:00Z"), LONDON)).toBe("2025-10-26");
   });
 
   it("handles other zones, including half-hour offsets and the southern hemisphere", () => {
-    expect(isoUtc(utcMsOfLocal("2025-03-09", "00:00", "America/New_York"))).toBe("2025-03-09T05:00:00Z");
-    expect(isoUtc(utcMsOfLocal("2025-03-10", "00:00", "America/New_York"))).toBe("2025-03-10T04:00:00Z");
-    expect(isoUtc(utcMsOfLocal("2025-06-01", "08:15", "Asia/Kolkata"))).toBe("2025-06-01T02:45:00Z");
-    expect(isoUtc(utcMsOfLocal("2025-04-06", "00:00", "Australia/Sydney"))).toBe("2025-04-05T13:00:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-03-09", "00:00", "America/New_York"))).toBe("2025-03-09T05:00:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-03-10", "00:00", "America/New_York"))).toBe("2025-03-10T04:00:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-06-01", "08:15", "Asia/Kolkata"))).toBe("2025-06-01T02:45:00Z");
+    expect(isoSeconds(utcMsOfLocal("2025-04-06", "00:00", "Australia/Sydney"))).toBe("2025-04-05T13:00:00Z");
     expect(
       utcMsOfLocal("2025-04-07", "00:00", "Australia/Sydney") - utcMsOfLocal("2025-04-06", "00:00", "Australia/Sydney"),
     ).toBe(25 * HOUR);
@@ -84,10 +76,10 @@ describe("time zones", () => {
     expect(localDateTimeToMs("2025-07-01", LONDON)).toBe(Date.parse("2025-06-30T23:00:00Z"));
     expect(localDateTimeToMs("2025-07-01 10:20:30", LONDON)).toBe(Date.parse("2025-07-01T09:20:30Z"));
     expect(localDateTimeToMs("2025-07-01T10:20", LONDON)).toBe(Date.parse("2025-07-01T09:20:00Z"));
-    expect(parseClock("05:30")).toBe(330);
-    expect(parseClock("05:30:30")).toBe(330.5);
-    expect(parseClock("24:00")).toBeUndefined();
-    expect(parseClock("5.30")).toBeUndefined();
+    expect(clockMinutes("05:30")).toBe(330);
+    expect(clockMinutes("05:30:30")).toBe(330.5);
+    expect(clockMinutes("24:00")).toBeUndefined();
+    expect(clockMinutes("5.30")).toBeUndefined();
     expect(() => utcMsOfLocal("2025-13", "00:00", LONDON)).toThrow(RangeError);
     expect(dayNumber("1970-01-02")).toBe(1);
     expect(dateOfDayNumber(dayNumber("2024-02-29"))).toBe("2024-02-29");
