@@ -76,6 +76,7 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
       const index = house ? Math.round((at - house.from) / SLOT_MS) : -1;
       return house && index >= 0 ? Math.max(0, house[series][index] ?? 0) : 0;
     });
+  const socKwh = (Math.min(100, Math.max(0, input.soc)) / 100) * input.capacityKwh;
   const schedule = optimise({
     importPrices,
     exportPrices,
@@ -89,14 +90,18 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
       dischargeEfficiency: spec.discharge_efficiency,
       reservePercent: spec.reserve_soc,
     },
-    socKwh: (Math.min(100, Math.max(0, input.soc)) / 100) * input.capacityKwh,
+    socKwh,
     changeCost: spec.change_cost,
     // Energy left at the end is worth what it saves later: the cheapest import in the horizon.
     terminalValue: Math.max(0, Math.min(...importPrices)) * spec.discharge_efficiency,
   });
   const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
   return {
-    windows: runsOf(schedule.slots, starts, percent),
+    windows: runsOf(schedule.slots, starts, percent, {
+      startKwh: socKwh,
+      chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
+      dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
+    }),
     soc: schedule.slots.map((slot, index) => ({
       at: (starts[index] ?? first) + SLOT_MS,
       soc: Math.round(percent(slot.socKwh) * 10) / 10,
@@ -107,19 +112,40 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
   };
 }
 
-/** Touching slots of one mode (eco left out) as one window each. */
-function runsOf(slots: readonly PlannedSlot[], starts: readonly number[], percent: (kwh: number) => number) {
+/**
+ * Touching slots of one mode (eco left out) as one window each. A window writes one percent limit,
+ * the target of its last slot; a charge or export runs on into the next slot only when it moved at
+ * least half its full power's worth (the plan's own steps on the SoC grid fall a little short of
+ * full power), else the window ends where its target is met.
+ */
+function runsOf(
+  slots: readonly PlannedSlot[],
+  starts: readonly number[],
+  percent: (kwh: number) => number,
+  full: { readonly startKwh: number; readonly chargeKwh: number; readonly dischargeKwh: number },
+) {
   const windows: ModeWindow[] = [];
+  let before = full.startKwh;
+  let carriesOn = false;
   slots.forEach((slot, index) => {
     const start = starts[index];
-    if (slot.mode === "eco" || start === undefined) return;
+    const moved = slot.socKwh - before;
+    before = slot.socKwh;
+    if (slot.mode === "eco" || start === undefined) {
+      carriesOn = false;
+      return;
+    }
     const last = windows[windows.length - 1];
     const target = targetOf(slot, percent);
-    if (last && last.mode === slot.mode && last.end === start) {
+    if (last && carriesOn && last.mode === slot.mode && last.end === start) {
       windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target };
     } else {
       windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target });
     }
+    carriesOn =
+      slot.mode === "hold" ||
+      (slot.mode === "charge" && moved >= full.chargeKwh / 2) ||
+      (slot.mode === "export" && -moved >= full.dischargeKwh / 2);
   });
   return windows;
 }
