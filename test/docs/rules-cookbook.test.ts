@@ -45,6 +45,7 @@ describe("docs/rules.md", () => {
   it("has one complete example for each recipe the cookbook promises", () => {
     expect(blocks.map((block) => block.section)).toEqual([
       "Octopus Agile: charge the battery in the cheapest half-hours",
+      "Let the optimiser run the battery (any tariff, best with Agile)",
       "Octopus Go: fill the battery in the cheap night hours",
       "Octopus Flux: charge at night, export at the peak",
       "Economy 7: reach a full battery by the end of the night rate",
