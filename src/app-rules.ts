@@ -10,6 +10,7 @@ import type { Logger } from "./log.js";
 import type { LoadedRules, RulesEngine, Tariff } from "./rules/index.js";
 import type { Store } from "./store/index.js";
 import type { Inventory, Reading } from "./telemetry/index.js";
+import type { Clock } from "./time/clock.js";
 
 /**
  * The rules file the configuration names, read and checked before anything starts: a bad one
@@ -38,6 +39,8 @@ export interface DaemonRulesOptions {
   readonly inventory: Inventory;
   readonly readings$: Observable<Reading>;
   readonly logger: Logger;
+  /** The daemon's one clock: the rules' timers and now. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function startDaemonRules(options: DaemonRulesOptions): Promise<Rul
     inventory: options.inventory,
     readings$: options.readings$,
     house: (now) => houseForecast(store.history, { now, timeZone }),
+    ...(options.clock ? { scheduler: options.clock } : {}),
     logger,
     dryRun: config.dry_run,
   });

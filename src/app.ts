@@ -200,6 +200,7 @@ export async function startApp(
       logger,
       after: () => homeAssistant.announced,
       attach: (engine) => bridge.attachRules(engine, { timeZone: engine.timeZone }),
+      clock,
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
