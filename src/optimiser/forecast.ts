@@ -14,6 +14,8 @@ import { offsetMs } from "../time/zone-offset.js";
  *    to what the profile says for them (clamped to [0.5, 2]) scales the forecast; its effect
  *    fades with the lead time, halving every `correctionHalfLifeHours`, since a sunny or busy day
  *    says more about the next hours than about the day after.
+ * 3. Persistence (nowcastHalfLifeHours): how far the last half-hour was above or below the
+ *    corrected profile carries into the next half-hours, halving every that many hours.
  * A slot with no past samples at its half-hour takes the mean of all samples (0 when none).
  */
 
@@ -41,6 +43,11 @@ export interface ForecastOptions {
   /** 0 leaves the correction out. */
   readonly correctionDays?: number;
   readonly correctionHalfLifeHours?: number;
+  /**
+   * When set, the last half-hour's departure from the profile carries into the next ones,
+   * halving every this many hours (persistence for the first hours ahead).
+   */
+  readonly nowcastHalfLifeHours?: number;
 }
 
 export const HOUSE_LOAD: Omit<ForecastOptions, "from" | "timeZone"> = {
@@ -50,6 +57,7 @@ export const HOUSE_LOAD: Omit<ForecastOptions, "from" | "timeZone"> = {
   dayKindWeight: 8,
   correctionDays: 1,
   correctionHalfLifeHours: 12,
+  nowcastHalfLifeHours: 1,
 };
 export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
   days: 14,
@@ -58,6 +66,7 @@ export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
   dayKindWeight: 1,
   correctionDays: 1,
   correctionHalfLifeHours: 12,
+  nowcastHalfLifeHours: 1,
 };
 
 const SLOTS_PER_DAY = 48;
@@ -145,12 +154,19 @@ export function forecastSeries(samples: readonly HalfHourSample[], options: Fore
   }
   const fallback = used.length > 0 ? total / used.length : 0;
   const ratio = correctionRatio(used, profile, first - correctionDays * DAY_MS);
+  const scaled = (index: number, base: number): number =>
+    base * (1 + (ratio - 1) * 0.5 ** ((index * SLOT_MS) / HOUR_MS / correctionHalfLife));
+  const last = used[used.length - 1];
+  const anomaly =
+    options.nowcastHalfLifeHours !== undefined && last && last.start === first - SLOT_MS
+      ? last.kwh - scaled(-1, profile.at(last.at) ?? fallback)
+      : 0;
   const out: number[] = [];
   for (let index = 0; index < slots; index++) {
     const start = first + index * SLOT_MS;
-    const base = profile.at(localSlot(start, options.timeZone)) ?? fallback;
-    const fade = 0.5 ** ((index * SLOT_MS) / HOUR_MS / correctionHalfLife);
-    out.push(base * (1 + (ratio - 1) * fade));
+    const base = scaled(index, profile.at(localSlot(start, options.timeZone)) ?? fallback);
+    const carried = anomaly * 0.5 ** (((index + 1) * SLOT_MS) / HOUR_MS / (options.nowcastHalfLifeHours ?? 1));
+    out.push(Math.max(0, base + carried));
   }
   return out;
 }

@@ -54,6 +54,23 @@ describe("forecasts", () => {
     expect(ahead[95]).toBeLessThan(ahead[0] ?? 0);
   });
 
+  it("carry the last half-hour's departure into the next ones, fading", () => {
+    const from = MONDAY + 14 * DAY * SLOT_MS;
+    const steady = series(14, () => 0.2);
+    const spike = [...steady.slice(0, -1), { start: from - SLOT_MS, kwh: 1.2 }];
+    const plain = forecastSeries(steady, { from, timeZone: "Europe/London", correctionDays: 0 });
+    const ahead = forecastSeries(spike, {
+      from,
+      timeZone: "Europe/London",
+      correctionDays: 0,
+      nowcastHalfLifeHours: 1,
+    });
+    const lift = (index: number) => (ahead[index] ?? 0) - (plain[index] ?? 0);
+    expect(lift(0)).toBeGreaterThan(0.5);
+    expect(lift(1)).toBeCloseTo(lift(0) / Math.SQRT2, 9);
+    expect(lift(20)).toBeLessThan(0.001);
+  });
+
   it("give zeros with no history", () => {
     expect(forecastLoad([], { from: MONDAY, timeZone: "Europe/London" })).toEqual(Array(96).fill(0));
   });
