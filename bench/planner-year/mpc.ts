@@ -4,11 +4,11 @@ import {
   forecastSeries,
   forecastSolar,
   type HalfHourSample,
-  optimise,
+  planAhead,
 } from "../../src/optimiser/index.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
-import { type Decide, SLOT_HOURS } from "./simulate.js";
+import type { Decide } from "./simulate.js";
 
 /*
  * Policy 5: the optimiser as model-predictive control. Every half-hour it plans the next
@@ -25,6 +25,11 @@ export interface MpcSettings {
   readonly horizon: number;
   readonly changeCost: number;
   readonly socStepKwh: number;
+  /**
+   * Beyond the published prices, a forecast of them; false plans only as far as prices are
+   * published, as the daemon's optimise rule does (it keeps no price history to learn from).
+   */
+  readonly forecastPrices: boolean;
 }
 
 export interface MpcRun {
@@ -50,7 +55,7 @@ export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, 
     const known = (clocks[t] as SlotClock).knownUntil;
     const prices = (series: readonly number[], past: readonly HalfHourSample[]): number[] => {
       const out = series.slice(t, Math.min(known, t + slots));
-      if (out.length < slots) {
+      if (out.length < slots && settings.forecastPrices) {
         const ahead = forecastSeries(past.slice(Math.max(0, known - 14 * DAY), known), {
           from: year.starts[known] as number,
           timeZone: TIME_ZONE,
@@ -70,7 +75,7 @@ export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, 
     const options = { from, timeZone: TIME_ZONE, slots };
     const load = forecastLoad(loadSamples.slice(Math.max(0, t - 28 * DAY), t), options);
     const solar = forecastSolar(solarSamples.slice(Math.max(0, t - 14 * DAY), t), options);
-    const schedule = optimise({
+    const schedule = planAhead({
       importPrices,
       exportPrices,
       load,
@@ -78,9 +83,7 @@ export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, 
       battery,
       socKwh,
       mode,
-      slotHours: SLOT_HOURS,
       changeCost: settings.changeCost,
-      terminalValue: terminalValue(importPrices, exportPrices, battery),
       socStepKwh: settings.socStepKwh,
     });
     solveMs.push(schedule.solveMs);
@@ -89,22 +92,4 @@ export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, 
     return first.targetKwh === undefined ? { mode: first.mode } : { mode: first.mode, targetKwh: first.targetKwh };
   };
   return { decide, solveMs };
-}
-
-/**
- * A stored kWh at the horizon's end is worth what it saves later: at least what exporting it
- * would earn, and typically the import it displaces in the dearer hours. Taken here as the mean
- * of the dearer half of the horizon's last day's import prices, after discharge losses.
- */
-export function terminalValue(
-  importPrices: readonly number[],
-  exportPrices: readonly number[],
-  battery: Battery,
-): number {
-  const lastDay = importPrices.slice(-48);
-  const sorted = [...lastDay].sort((a, b) => b - a);
-  const dearer = sorted.slice(0, Math.max(1, Math.floor(sorted.length / 2)));
-  const mean = dearer.reduce((sum, price) => sum + price, 0) / dearer.length;
-  const bestExport = Math.max(0, ...exportPrices.slice(-48));
-  return battery.dischargeEfficiency * Math.max(mean, bestExport) * 0.9;
 }

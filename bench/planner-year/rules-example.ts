@@ -1,6 +1,6 @@
 import type { Mode, SlotAction } from "../../src/optimiser/index.js";
-import type { Rate } from "../../src/rules/tariffs/tariff.js";
 import { planWindow } from "../../src/rules/planners/window-planner.js";
+import type { Rate } from "../../src/rules/tariffs/tariff.js";
 import { HOUR_MS, SLOT_MS } from "../../src/time/local-time.js";
 import type { SlotClock } from "./clock.js";
 import type { Year } from "./data.js";

@@ -24,3 +24,5 @@ export {
   type SlotAction,
 } from "./model.js";
 export { optimise } from "./optimise.js";
+export { PLAN_SOC_STEP_KWH, type PlanAheadInput, planAhead } from "./plan-ahead.js";
+export { terminalValue } from "./terminal-value.js";

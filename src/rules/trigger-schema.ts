@@ -69,7 +69,7 @@ const optimisePlan = z.strictObject({
   /** Stored energy to AC out, 0 to 1 (battery.efficiency is grid to battery). */
   discharge_efficiency: z.number().gt(0).max(1).default(0.95),
   /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
-  change_cost: z.number().min(0).default(0.02),
+  change_cost: z.number().min(0).default(0.002),
 });
 
 /** Live state: the same keys serve as triggers (fire when it becomes true) and as conditions. */

@@ -17,7 +17,7 @@ const rates = (prices: readonly number[]): Rate[] =>
 describe("the optimiser's windows", () => {
   it("charges in the cheap half-hours and exports in the dear ones, with targets within the battery's limits", () => {
     const importPrices = [0.3, 0.05, 0.05, 0.05, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3];
-    const exportPrices = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.45, 0.45, 0.45, 0.05];
+    const exportPrices = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.3, 0.3, 0.3, 0.05];
     const plan = planOptimiseWindows({
       spec: SPEC,
       now: NOW,
@@ -30,14 +30,19 @@ describe("the optimiser's windows", () => {
     const at = (window: { start: number; end: number }) => [(window.start - NOW) / SLOT, (window.end - NOW) / SLOT];
     const [charge] = plan.windows;
     // Three cheap half-hours at full power: 20% + 3 x 1.425 kWh of 10 kWh, to a whole percent the plan's grid allows.
-    expect(charge && [charge.mode, ...at(charge)]).toEqual(["charge", 1, 4]);
+    expect(charge && [charge.mode, at(charge)[0]]).toEqual(["charge", 1]);
+    // Nothing is bought at 0.30: the SoC moves only in the three cheap half-hours (but for a step or two of the plan's 0.1 kWh SoC grid).
+    const socs = plan.soc.map((point) => point.soc);
+    expect(socs[0]).toBe(20);
+    expect(Math.abs((socs[4] ?? 0) - (socs[3] ?? 0))).toBeLessThan(2);
+    expect(Math.abs((socs[5] ?? 0) - (socs[3] ?? 0))).toBeLessThan(2);
     expect(charge?.targetSoc).toBeGreaterThanOrEqual(55);
     expect(charge?.targetSoc).toBeLessThanOrEqual(63);
-    // The dear export half-hours empty it to the reserve; before them, nothing much is given away at 0.05.
+    // The three dear export half-hours take what full power can in them (3 x 1.58 kWh); nothing much goes at 0.05 before.
     const dump = plan.windows.find((window) => window.mode === "export" && window.start === NOW + 6 * SLOT);
     expect(dump && at(dump)[1]).toBeGreaterThanOrEqual(9);
     expect(dump?.targetSoc).toBeGreaterThanOrEqual(SPEC.reserve_soc);
-    expect(dump?.targetSoc).toBeLessThanOrEqual(SPEC.reserve_soc + 5);
+    expect(dump?.targetSoc).toBeLessThanOrEqual(20);
     for (const early of plan.windows.filter((window) => window.mode === "export" && window.start < NOW + 6 * SLOT))
       expect(early.targetSoc).toBeGreaterThanOrEqual(55);
     // One SoC point per half-hour planned, never above full or below the reserve.
