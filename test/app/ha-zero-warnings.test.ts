@@ -39,6 +39,17 @@ function builtin(name: string): Scenario | undefined {
   }
 }
 
+/** The scenario with every inverter's random fault rate at zero. */
+function withoutRandomFaults(scenario: Scenario): Scenario {
+  const calm = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(calm);
+    if (typeof value !== "object" || value === null) return value;
+    const entries = Object.entries(value).map(([key, item]) => [key, key === "faults_per_month" ? 0 : calm(item)]);
+    return Object.fromEntries(entries);
+  };
+  return calm(scenario) as Scenario;
+}
+
 const scenarios = WANTED.flatMap((name) => {
   const scenario = builtin(name);
   return scenario ? [{ name, scenario }] : [];
@@ -132,7 +143,9 @@ async function runSession(name: string, scenario: Scenario, index: number): Prom
   const prefix = `ha${process.pid}s${index}`;
   const topics = new Topics(base, prefix);
   const statusTopic = `${prefix}/status`;
-  const sim = await startTestSimulator({ scenario: name, requestsPerMinute: 100_000 });
+  // The session makes its own outage; the simulator's random faults (a comms loss of up to three
+  // hours on some days) would make the starting state depend on the date the suite runs.
+  const sim = await startTestSimulator({ scenario: withoutRandomFaults(scenario), requestsPerMinute: 100_000 });
   const recorder = await recordMqtt(broker.url, [`${base}/#`, `${prefix}/#`]);
   const actor = scenario.actors.find((a) => a.name === "owner")?.name ?? scenario.actors[0]?.name ?? "owner";
   writeFileSync(
