@@ -1,7 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
+  checkHouseForecast,
   createTariff,
+  type ForecastCheck,
   houseForecast,
   loadRules,
   planSvg,
@@ -111,6 +113,7 @@ export async function runRulesPlanCommand(
         ? `inverter ${live.serial}`
         : "default; pass --soc";
   const house = storedHouse(config, now, timeZone, hours, err);
+  if (house?.check) header.push(checkLine(house.check));
   header.unshift(
     `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); ${
       house && house.days > 0
@@ -139,16 +142,26 @@ export async function runRulesPlanCommand(
   return 0;
 }
 
-/** The house's forecast from the store the configuration names, when there is one. */
+/** The house's forecast from the store the configuration names, and how it did over the last day. */
 function storedHouse(config: Config, now: number, timeZone: string, hours: number, err: NodeJS.WritableStream) {
   if (!existsSync(config.store.path)) return undefined;
   const store = openStoreOr(config, err, "the house's history is left out: ");
   if (typeof store === "number") return undefined;
   try {
-    return houseForecast(store.history, { now, timeZone, slots: hours * 2 + 1 });
+    return {
+      ...houseForecast(store.history, { now, timeZone, slots: hours * 2 + 1 }),
+      check: checkHouseForecast(store.history, { now, timeZone }),
+    };
   } finally {
     store.close();
   }
+}
+
+/** "House forecast against actual, last day: use 9.1 kWh forecast, 8.4 actual (mean error 0.12 kWh a half-hour); ..." */
+function checkLine(check: ForecastCheck): string {
+  const part = (name: string, one: ForecastCheck["load"]) =>
+    `${name} ${one.forecastKwh.toFixed(1)} kWh forecast, ${one.actualKwh.toFixed(1)} actual (mean error ${one.meanErrorKwh.toFixed(2)} kWh a half-hour)`;
+  return `House forecast against actual over the last day (${check.slots} half-hours): ${part("use", check.load)}; ${part("solar", check.solar)}`;
 }
 
 interface LiveBattery {

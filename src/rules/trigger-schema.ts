@@ -61,7 +61,7 @@ const evPlan = z.strictObject({
  */
 const optimisePlan = z.strictObject({
   /** How far ahead it plans, at most as far as prices are known. */
-  horizon_hours: z.number().min(1).max(48).default(24),
+  horizon_hours: z.number().min(1).max(48).default(48),
   /** The SoC (%) it never plans below. */
   reserve_soc: percent.default(4),
   /** Overrides battery.charge_kw as the most the battery discharges. */

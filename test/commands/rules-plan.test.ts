@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
+import { type HistoryRecord, openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
@@ -36,6 +37,25 @@ async function plan(options: Parameters<typeof runRulesPlanCommand>[0]) {
   const err = capture();
   const code = await runRulesPlanCommand(options, out.stream, err.stream);
   return { code, out: out.text(), err: err.text() };
+}
+
+/** Two weeks of 5-minute points: 2 kW of use from 17:00 to 20:00 UTC, 250 W otherwise, no sun. */
+function fillStore(path: string, until: number): void {
+  const store = openStore(path);
+  const rows: HistoryRecord[] = [];
+  for (let at = until - 14 * 86_400_000; at < until; at += 300_000) {
+    const hour = new Date(at).getUTCHours();
+    const consumption = hour >= 17 && hour < 20 ? 2000 : 250;
+    rows.push({
+      kind: "inverter.point",
+      device: "SD2024G001",
+      at,
+      key: "",
+      data: { status: "NORMAL", power: { solar: { power: 0 }, consumption: { power: consumption } } },
+    });
+  }
+  store.history.write(rows);
+  store.close();
 }
 
 describe("energy2mqtt rules plan", () => {
@@ -128,5 +148,28 @@ describe("energy2mqtt rules plan", () => {
     expect((await plan({ config })).err).toContain("no rules file");
     expect((await plan({ config, rules: join(dir, "rules.yaml"), hours: "0" })).code).toBe(2);
     expect((await plan({ config, rules: join(dir, "rules.yaml"), out: "plan.png" })).err).toContain("SVG");
+  });
+
+  it("takes the house's use from the store: the SoC falls in the evening, and the last day's forecast is checked", async () => {
+    const { dir, config } = setup(["timezone: Europe/London", "battery: { capacity_kwh: 10 }", "rules: []"]);
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    fillStore(join(dir, "e2m.db"), now);
+    writeFileSync(config, `rules: rules.yaml\nstore: { path: ${join(dir, "e2m.db")} }\n`);
+    const result = await plan({ config, now: "2026-11-22T12:00:00Z", hours: "12", soc: "80" });
+    expect(result.err).toBe("");
+    const lines = result.out.split("\n");
+    // Fourteen times 24 hours from noon touch fifteen local days.
+    expect(lines[1]).toBe(
+      "Battery: 80% now (--soc) of 10 kWh (rules.yaml); the house's use and solar by time of day learned from 15 day(s) of the store's history",
+    );
+    // The last day: 3 h at 2 kW and 21 h at 250 W is 11.25 kWh; the forecast learned the same shape.
+    const check = lines.find((line) => line.startsWith("House forecast against actual"));
+    expect(check).toMatch(/use 11\.2 kWh forecast, 11\.3 actual|use 11\.3 kWh forecast, 11\.3 actual/);
+    const soc = (clock: string) =>
+      Number(/ (\d+)%/.exec(lines.find((line) => line.startsWith(`  2026-11-22 ${clock}`)) ?? "")?.[1]);
+    // 250 W for five hours (about 1.3 kWh from the battery), then 2 kW from 17:00 to 20:00.
+    expect(soc("12:00")).toBe(80);
+    expect(soc("17:00")).toBeLessThan(70);
+    expect(soc("20:00")).toBeLessThan(soc("17:00") - 50);
   });
 });
