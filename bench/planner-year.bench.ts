@@ -55,8 +55,10 @@ export async function plannerYearBenchmark(): Promise<void> {
     "prices: Agile import J and Agile Outgoing C as published, pence to GBP; standing charge excluded; energy left in the battery at the year's end not credited",
     `modes: eco (self-consumption), hold (pause discharge: solar still charges), charge (timed charge to a target SoC at full power), export (timed export down to a target SoC); mode change cost ${CHANGE_COST} GBP in the optimiser; "mode changes" counts slots whose mode differs from the one before`,
     `3 fixed timer: timed charge to 100% ${TIMER.label} every night, eco otherwise`,
-    "4 rules example: config/rules.example.yaml with its Agile import block (fallback 0.085/0.27 where unpublished) and Outgoing export; overnight-top-up, evening-export and cheap-grid emulated with src/rules/window-planner.ts planWindow, re-planned every half-hour from what is published; car, alert, cron rules left out",
-    `5 MPC: re-plans every half-hour over ${MPC.horizon} slots; Agile next-day prices (to 23:00 UK time) known from 16:00 UK time, beyond them a forecast from published prices only; load and solar forecast from past data (src/optimiser/forecast.ts); no data before 1 Jan 2023, so the first days forecast from little; SoC grid ${MPC.socStepKwh} kWh`,
+    "4 rules example: config/rules.example.yaml with its Agile import block (fallback 0.085/0.27 where unpublished) and Outgoing export; overnight-top-up, evening-export and cheap-grid emulated with src/rules/planners/window-planner.ts planWindow, re-planned every half-hour from what is published; car, alert, cron rules left out",
+    `5 MPC: re-plans every half-hour over ${MPC.horizon} slots; Agile next-day prices (to 23:00 UK time) known from 16:00 UK time, beyond them a forecast from published prices only; load and solar forecast from past data (src/optimiser/forecast.ts); no data before 1 Jan 2023, so the first days forecast from little; SoC grid ${MPC.socStepKwh} kWh; the first slot of each plan is what the inverter does (src/optimiser/plan-ahead.ts)`,
+    "5b: the same with published prices only (the daemon keeps no price history to forecast from)",
+    "5c: the daemon's optimise rule with its own planner (src/rules/planners/optimise-windows.ts), published prices only; a window, once open, holds its mode and target to its end, as the rules engine keeps it",
     `6 perfect foresight: the same dynamic program over the whole year with the real data, SoC grid ${PERFECT_STEP_KWH} kWh`,
   ];
   for (const line of lines) console.log(`  - ${line}`);
