@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../src/cloud/index.js";
 import { type ArchiveReport, startBackfill } from "../../src/history/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
 import { type FullDisk, mountSmallDisk } from "../helpers/full-disk.js";
-import { startTestSimulator } from "../helpers/simulator.js";
+import { useDemoAccount } from "./helpers.js";
 
 const START = Date.UTC(2025, 2, 20, 12, 0, 0);
 
@@ -21,16 +20,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 describe("the history backfill on a full disk", () => {
-  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
-  let inventory: Inventory;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 100_000 });
-    inventory = await discoverInventory(sim.clientFor("owner"));
-  });
-  afterAll(async () => {
-    await sim.stop();
-  });
+  const account = useDemoAccount(START);
 
   it("stops asking for what it cannot store, retries later, and fills the days once there is room", async () => {
     // A real full disk where the test may mount one (root, as in CI); else SQLite's own size cap,
@@ -57,15 +47,15 @@ describe("the history backfill on a full disk", () => {
     }
     let requests = 0;
     const passes: ArchiveReport[] = [];
-    const client = sim.clientFor("owner", {
+    const client = account.sim.clientFor("owner", {
       budget: new RateBudget({ limit: 100_000, windowMs: 60_000 }),
       onRequest: () => requests++,
     });
     const backfill = startBackfill({
       client,
       history: store.history,
-      inventory: () => inventory,
-      clock: sim.simulator.clock,
+      inventory: () => account.inventory,
+      clock: account.sim.simulator.clock,
       onPass: (report) => passes.push(report),
       storeRetryMs: 50,
     });
@@ -74,7 +64,7 @@ describe("the history backfill on a full disk", () => {
       // The retry waits for the store-retry delay on the simulator's clock, not on the wall.
       await backfill.idle();
       expect(passes).toHaveLength(1);
-      sim.simulator.clock.advance(50);
+      account.sim.simulator.clock.advance(50);
       await until(() => passes.length >= 2, "a pass and its retry");
       const [first, retry] = passes;
       console.info(`[full disk] requests in the first pass: ${first?.requests}, in its retry: ${retry?.requests}`);
@@ -95,7 +85,7 @@ describe("the history backfill on a full disk", () => {
       disk.free();
       await backfill.idle();
       // The second retry comes twice as late.
-      sim.simulator.clock.advance(100);
+      account.sim.simulator.clock.advance(100);
       await until(() => passes.at(-1)?.storeFailure === undefined, "a pass with room");
       const done = passes.at(-1);
       expect(done?.failures).toEqual([]);

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../src/cloud/index.js";
 import { startBackfill } from "../../src/history/index.js";
-import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
-import { startTestSimulator } from "../helpers/simulator.js";
-import { tempStore } from "./helpers.js";
+import { tempStore, useDemoAccount } from "./helpers.js";
 
 const START = Date.UTC(2025, 2, 20, 12, 0, 0);
 const INVERTERS = ["SD2024G001", "SE2024G101", "SE2024G102"];
 const CHARGER = "6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11";
 
 describe("startBackfill", () => {
-  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
-  let inventory: Inventory;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 100_000 });
-    inventory = await discoverInventory(sim.clientFor("owner"));
-  });
-  afterAll(async () => {
-    await sim.stop();
-  });
+  const account = useDemoAccount(START);
 
   it("fills the last days on start, then only the days missing after an outage", async () => {
     const temp = tempStore("e2m-backfill-");
     const pointRequests: number[] = [];
     let passes = 0;
-    const client = sim.clientFor("owner", {
+    const client = account.sim.clientFor("owner", {
       budget: new RateBudget({ limit: 100_000, windowMs: 60_000 }),
       onRequest: (event) => {
         if (event.endpoint === "Get Inverter Data Points") pointRequests.push(passes);
@@ -34,9 +23,9 @@ describe("startBackfill", () => {
     const backfill = startBackfill({
       client,
       history: temp.store.history,
-      inventory: () => inventory,
+      inventory: () => account.inventory,
       days: 4,
-      clock: sim.simulator.clock,
+      clock: account.sim.simulator.clock,
       onPass: () => passes++,
     });
     try {
@@ -53,7 +42,7 @@ describe("startBackfill", () => {
       expect(pointRequests.length).toBe(INVERTERS.length * 4);
 
       // Two days without the cloud, then the device is back.
-      sim.simulator.clock.advance(2 * 86_400_000);
+      account.sim.simulator.clock.advance(2 * 86_400_000);
       backfill.trigger();
       await backfill.idle();
       expect(passes).toBe(2);
@@ -87,16 +76,16 @@ describe("startBackfill", () => {
   it("stops: a pass under way is aborted and later triggers do nothing", async () => {
     const temp = tempStore("e2m-backfill-stop-");
     let requests = 0;
-    const client = sim.clientFor("owner", {
+    const client = account.sim.clientFor("owner", {
       budget: new RateBudget({ limit: 100_000, windowMs: 60_000 }),
       onRequest: () => requests++,
     });
     const backfill = startBackfill({
       client,
       history: temp.store.history,
-      inventory: () => inventory,
+      inventory: () => account.inventory,
       days: 30,
-      clock: sim.simulator.clock,
+      clock: account.sim.simulator.clock,
     });
     await backfill.stop();
     const after = requests;

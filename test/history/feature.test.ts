@@ -1,40 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EventBus } from "../../src/bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { historyFeature } from "../../src/history/index.js";
 import { createLogger } from "../../src/log.js";
-import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
-import { startTestSimulator } from "../helpers/simulator.js";
-import { tempStore } from "./helpers.js";
+import type { Store } from "../../src/store/index.js";
+import { tempStore, useDemoAccount } from "./helpers.js";
 
 const START = Date.UTC(2025, 5, 20, 11, 0, 0);
-const SERIAL = "SD2024G001";
 
 describe("the history feature on the bus", () => {
-  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
-  let inventory: Inventory;
-
-  beforeAll(async () => {
-    sim = await startTestSimulator({ speed: 0, start: START, requestsPerMinute: 100_000 });
-    inventory = await discoverInventory(sim.clientFor("owner"));
-  });
-  afterAll(async () => {
-    await sim.stop();
-  });
+  const account = useDemoAccount(START);
+  const featureOn = (bus: EventBus, store: Store) =>
+    historyFeature({
+      config: configSchema.parse({}),
+      client: account.sim.clientFor("owner"),
+      store,
+      bus,
+      inventory: () => account.inventory,
+      logger: createLogger("silent"),
+      clock: account.sim.simulator.clock,
+    });
 
   it("writes what telemetry fetched as rows at the account's local times, and goes on after a failing handler", async () => {
     const temp = tempStore("e2m-history-feature-");
     const failures: string[] = [];
     const bus = new EventBus(({ owner }) => failures.push(owner));
-    const feature = historyFeature({
-      config: configSchema.parse({}),
-      client: sim.clientFor("owner"),
-      store: temp.store,
-      bus,
-      inventory: () => inventory,
-      logger: createLogger("silent"),
-      clock: sim.simulator.clock,
-    });
+    const feature = featureOn(bus, temp.store);
     bus.on("fetched", "broken", () => {
       throw new Error("a feature that fails");
     });
@@ -57,21 +48,13 @@ describe("the history feature on the bus", () => {
   it("stops listening when stopped", async () => {
     const temp = tempStore("e2m-history-feature-");
     const bus = new EventBus(() => undefined);
-    const feature = historyFeature({
-      config: configSchema.parse({}),
-      client: sim.clientFor("owner"),
-      store: temp.store,
-      bus,
-      inventory: () => inventory,
-      logger: createLogger("silent"),
-    });
+    const feature = featureOn(bus, temp.store);
     feature.start();
     expect(bus.listeners("fetched")).toBe(1);
     await feature.stop();
     expect([bus.listeners("fetched"), bus.listeners("availability"), bus.listeners("inventoryChanged")]).toEqual([
       0, 0, 0,
     ]);
-    expect(inventory.inverters.some((one) => one.serial === SERIAL)).toBe(true);
     temp.cleanup();
   });
 });
