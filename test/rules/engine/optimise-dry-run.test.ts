@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RulesEngine } from "../../../src/rules/engine/index.js";
+import { type Env, HOUR, INVERTER, MINUTE, startEnv } from "./helpers.js";
+
+const START = Date.UTC(2025, 0, 14, 23, 0);
+const RULES = [
+  "timezone: Europe/London",
+  "battery: { capacity_kwh: 9.5, charge_kw: 3 }",
+  "tariffs:",
+  "  import: { type: agile, file: agile.json }",
+  "  export: { type: fixed, price: 0.3 }",
+  "rules:",
+  "  - name: optimiser",
+  "    dry_run: true",
+  "    when: { optimise: { reserve_soc: 10 } }",
+];
+
+describe("an optimise rule in dry run", () => {
+  let env: Env;
+  let runtime: RulesEngine;
+  let run: Awaited<ReturnType<Env["startRuntime"]>>;
+  let before: Record<string, unknown>;
+
+  beforeAll(async () => {
+    env = await startEnv({ start: START, rules: RULES });
+    before = await env.checker.inverterControl.presetValues(INVERTER, "timed-charge");
+    run = await env.startRuntime();
+    runtime = run.runtime;
+    await run.pushLive();
+    for (let at = START + 30 * MINUTE; at <= START + 8 * HOUR; at += 30 * MINUTE) {
+      await run.advanceTo(at);
+      await run.pushLive();
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await runtime?.stop();
+    await env?.stop();
+  });
+
+  it("says each preset it would write for the plan's windows, and writes nothing", async () => {
+    const dry = run.events.filter((event) => event.type === "action" && event.status === "dry-run");
+    expect(dry.some((event) => event.type === "action" && event.action.startsWith("preset timed-charge"))).toBe(true);
+    expect(run.events.some((event) => event.type === "action" && event.status === "applied")).toBe(false);
+    expect(await env.checker.inverterControl.presetValues(INVERTER, "timed-charge")).toEqual(before);
+    expect(run.store.audit.recent({ limit: 50 })).toEqual([]);
+  });
+});
