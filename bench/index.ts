@@ -6,6 +6,7 @@ import { plannerBenchmark } from "./planner.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
 import { storeBenchmark } from "./store.bench.js";
+import { webBenchmark } from "./web.bench.js";
 
 const benches: Record<string, () => Promise<void>> = {
   client: clientBenchmark,
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   rules: rulesBenchmark,
   archive: archiveBenchmark,
   store: storeBenchmark,
+  web: webBenchmark,
 };
 const only = process.argv.slice(2);
 

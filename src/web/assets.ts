@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 /** The built page (npm run build puts it in dist/web/public). */
 export function defaultAssetsDir(): string {
@@ -23,6 +24,8 @@ const TYPES: Record<string, string> = {
 export interface Asset {
   readonly type: string;
   readonly body: Buffer;
+  /** The same, gzipped once at start: what a browser receives. */
+  readonly gzip: Buffer;
 }
 
 /** The page's files, read once: only these names are served. */
@@ -32,7 +35,8 @@ export function loadAssets(dir: string): Map<string, Asset> {
     const file = join(dir, name);
     if (!existsSync(file)) continue;
     const ext = name.slice(name.lastIndexOf("."));
-    assets.set(name, { type: TYPES[ext] ?? "application/octet-stream", body: readFileSync(file) });
+    const body = readFileSync(file);
+    assets.set(name, { type: TYPES[ext] ?? "application/octet-stream", body, gzip: gzipSync(body, { level: 9 }) });
   }
   return assets;
 }

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
@@ -84,18 +85,26 @@ export function webFeature(options: WebOptions): WebFeature {
     const asset = assets.get(file);
     if (!asset) return void text(response, 404, "not found");
     const ingress = request.headers["x-ingress-path"];
+    const gzip = /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
     const body =
-      file === "index.html" ? indexFor(asset.body, typeof ingress === "string" ? ingress : undefined) : asset.body;
+      file === "index.html"
+        ? Buffer.from(indexFor(asset.body, typeof ingress === "string" ? ingress : undefined))
+        : gzip
+          ? asset.gzip
+          : asset.body;
+    const encoded = gzip && file === "index.html" ? gzipSync(body) : body;
     response.writeHead(200, {
       "content-type": asset.type,
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
+      vary: "accept-encoding",
       "cache-control": file === "index.html" ? "no-store" : "max-age=300",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
-      // Nothing from another host: no fonts, no CDN, no frames of this page elsewhere (ingress frames it from HA).
+      // Nothing from another host: no fonts, no CDN (ingress frames the page from Home Assistant).
       "content-security-policy":
         "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'",
     });
-    response.end(request.method === "HEAD" ? undefined : body);
+    response.end(request.method === "HEAD" ? undefined : encoded);
   };
 
   const publishLive = (): void => stream.send("live", live.snapshot());

@@ -163,6 +163,9 @@ describe("the web API against the demo daemon", () => {
     const html = await page.text();
     expect(html).toContain('<base href="/api/hassio_ingress/abc123/">');
     expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const script = await fetch(new URL("app.js", demo.url), { headers: { "accept-encoding": "gzip, br" } });
+    expect(script.headers.get("content-encoding")).toBe("gzip");
+    expect((await script.text()).length).toBeGreaterThan(10_000);
     expect((await fetch(new URL("feature.js", demo.url))).status).toBe(404);
     expect((await fetch(new URL("../package.json", demo.url))).status).toBe(404);
   });

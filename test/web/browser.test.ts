@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { observe } from "../helpers/mqtt-observer.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
 import { type Demo, fillYear, startDemo, YEAR_DEVICE } from "./demo.js";
 
 /** What the functions run inside the page use of it (the tests compile without the DOM's types). */
@@ -18,8 +19,6 @@ interface InPage {
   readonly location: { readonly hash: string };
 }
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`[web e2e] skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`);
