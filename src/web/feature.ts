@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
+import type { RuleEvent } from "../ports/rules.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
 import { LiveState } from "./live.js";
@@ -13,6 +14,9 @@ import { checkPeer, checkToken } from "./security.js";
 import { EventStream } from "./sse.js";
 
 export type { WebOptions };
+
+/** Rule events kept for a page opened after they happened. */
+const RECENT_RULE_EVENTS = 50;
 
 export interface WebFeature extends Feature {
   /** http://host:port/ once started. */
@@ -38,6 +42,7 @@ export function webFeature(options: WebOptions): WebFeature {
   const stream = new EventStream();
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
   const startedAt = Date.now();
+  const recentRuleEvents: RuleEvent[] = [];
   let server: Server | undefined;
   let url = "";
   let assets = new Map<string, Asset>();
@@ -69,13 +74,21 @@ export function webFeature(options: WebOptions): WebFeature {
     if (path.startsWith("/api/")) {
       const token = checkToken(config, request, address);
       if (!token.ok) return void json(response, token.status, { error: token.message });
-      handleApi({ request, response, path, query: address.searchParams, options, live, stream, health }).catch(
-        (error: unknown) => {
-          logger.error({ err: error, path }, "the web API failed");
-          if (!response.headersSent) json(response, 500, { error: (error as Error).message });
-          else response.end();
-        },
-      );
+      handleApi({
+        request,
+        response,
+        path,
+        query: address.searchParams,
+        options,
+        live,
+        stream,
+        health,
+        ruleEvents: () => recentRuleEvents,
+      }).catch((error: unknown) => {
+        logger.error({ err: error, path }, "the web API failed");
+        if (!response.headersSent) json(response, 500, { error: (error as Error).message });
+        else response.end();
+      });
       return;
     }
     if (request.method !== "GET" && request.method !== "HEAD") return void text(response, 405, "use GET");
@@ -132,7 +145,11 @@ export function webFeature(options: WebOptions): WebFeature {
       });
       bus.on("inventoryChanged", name, () => publishLive());
       bus.on("changeApplied", name, (event) => stream.send("change", event));
-      bus.on("ruleEvent", name, (event) => stream.send("rule", event));
+      bus.on("ruleEvent", name, (event) => {
+        recentRuleEvents.push(event);
+        if (recentRuleEvents.length > RECENT_RULE_EVENTS) recentRuleEvents.shift();
+        stream.send("rule", event);
+      });
       bus.on("rulesChanged", name, ({ rules }) => stream.send("rules", rules));
       bus.on("cloudRequest", name, ({ status }) => {
         cloud.requests += 1;

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { RulesRuntime } from "../ports/rules.js";
+import type { RuleEvent, RulesRuntime } from "../ports/rules.js";
 import type { WebHealth } from "./api-types.js";
 import { dailyEnergy, historyColumns, historyDevices } from "./history-api.js";
 import type { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
+import { overlaps, type PlanView } from "./plan-view.js";
 import { json, readJson } from "./respond.js";
 import { checkSameOrigin } from "./security.js";
 import type { EventStream } from "./sse.js";
@@ -18,6 +19,7 @@ export interface ApiContext {
   readonly live: LiveState;
   readonly stream: EventStream;
   readonly health: () => WebHealth;
+  readonly ruleEvents: () => readonly RuleEvent[];
 }
 
 const DAY_MS = 86_400_000;
@@ -55,8 +57,14 @@ export async function handleApi(context: ApiContext): Promise<void> {
       ]);
     case "/api/plan": {
       const plan = await options.plan({ socPercent: live.soc() });
-      return json(response, 200, plan ? { plan } : { plan: null, reason: "no rules are loaded" });
+      return json(
+        response,
+        200,
+        plan ? { plan: asSwitched(plan, options.rules()) } : { plan: null, reason: "no rules are loaded" },
+      );
     }
+    case "/api/rule-events":
+      return json(response, 200, { events: context.ruleEvents() });
     case "/api/rules":
       return json(response, 200, { rules: options.rules()?.list() ?? [], loaded: options.rules() !== undefined });
     case "/api/audit": {
@@ -86,6 +94,14 @@ export async function handleApi(context: ApiContext): Promise<void> {
     default:
       return json(response, 404, { error: `no API ${path}` });
   }
+}
+
+/** The plan with each rule on or off as it is now (switched from Home Assistant or the page), not as the file says. */
+function asSwitched(plan: PlanView, runtime: RulesRuntime | undefined): PlanView {
+  if (!runtime) return plan;
+  const enabled = new Map(runtime.list().map((rule) => [rule.name, rule.enabled]));
+  const rules = plan.rules.map((rule) => ({ ...rule, enabled: enabled.get(rule.name) ?? rule.enabled }));
+  return { ...plan, rules, conflicts: overlaps(rules) };
 }
 
 /** Enable, disable, run now and dry run: through the running rules, so through the control gate and its audit. */

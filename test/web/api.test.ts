@@ -96,6 +96,10 @@ describe("the web API against the demo daemon", () => {
     expect(off.status).toBe(200);
     const { rules } = await get<{ rules: RuleStatus[] }>("api/rules");
     expect(rules.find((rule) => rule.name === "overnight-top-up")?.enabled).toBe(false);
+    // The plan follows the switch: the rule is off, so it no longer conflicts.
+    const { plan } = await get<{ plan: PlanView }>("api/plan");
+    expect(plan.rules.find((rule) => rule.name === "overnight-top-up")?.enabled).toBe(false);
+    expect(plan.conflicts).toEqual([]);
     const on = await fetch(url, { method: "POST", headers: COMMAND, body: JSON.stringify({ enabled: true }) });
     expect(on.status).toBe(200);
     expect(

@@ -79,6 +79,19 @@ export function fillYear(storePath: string, end = Date.UTC(2026, 10, 1)): number
     }
   }
   count += store.history.write(batch).inserted;
+  // Each day's energy flows (kWh by flow type), for the energy-per-day chart.
+  const days: HistoryRecord[] = [];
+  for (let day = start; day < end; day += 86_400_000) {
+    const season = 1 + Math.sin(((day - start) / (365 * 86_400_000)) * 2 * Math.PI);
+    days.push({
+      kind: "flow.day",
+      device: YEAR_DEVICE,
+      at: day,
+      key: "",
+      data: { "0": 6 * season, "1": 4 * season, "2": 3 * season, "3": 5, "4": 2, "5": 4, "6": 0.5 },
+    });
+  }
+  store.history.write(days);
   store.close();
   return count;
 }

@@ -39,6 +39,15 @@ export const renderChanges: Page = (main, stream) => {
   const say = (text: string) => {
     result.textContent = text;
   };
+  const shown = new Set<string>();
+  const showEvent = (event: RuleEvent) => {
+    // The stream replays its latest message to a new page; the list may already hold it.
+    const key = `${event.at} ${event.rule} ${event.type} ${event.message}`;
+    if (shown.has(key)) return;
+    shown.add(key);
+    events.prepend(h("li", { "data-type": event.type }, `${clock(event.at)} ${event.rule}: ${event.message}`));
+    while (events.children.length > 50) events.lastElementChild?.remove();
+  };
   const drawRules = (list: RuleStatus[]) => {
     if (list.length === 0) return void rules.replaceChildren(h("p", {}, "No rules are running."));
     rules.replaceChildren(...list.map((rule) => ruleRow(rule, say)));
@@ -51,14 +60,15 @@ export const renderChanges: Page = (main, stream) => {
     .then(({ rules: list }) => drawRules(list))
     .catch((error: Error) => say(error.message));
   void loadAudit();
+  getJson<{ events: RuleEvent[] }>("rule-events")
+    .then(({ events: recent }) => {
+      for (const event of recent) showEvent(event);
+    })
+    .catch((error: Error) => say(error.message));
   const offs = [
     stream.on("rules", (data) => drawRules(data as RuleStatus[])),
     stream.on("change", () => void loadAudit()),
-    stream.on("rule", (data) => {
-      const event = data as RuleEvent;
-      events.prepend(h("li", { "data-type": event.type }, `${clock(event.at)} ${event.rule}: ${event.message}`));
-      while (events.children.length > 50) events.lastElementChild?.remove();
-    }),
+    stream.on("rule", (data) => showEvent(data as RuleEvent)),
   ];
   return () => {
     for (const off of offs) off();
