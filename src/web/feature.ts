@@ -120,7 +120,10 @@ export function webFeature(options: WebOptions): WebFeature {
     response.end(request.method === "HEAD" ? undefined : encoded);
   };
 
-  const publishLive = (): void => stream.send("live", live.snapshot());
+  // Made only when someone is watching.
+  const publishLive = (): void => {
+    if (stream.size > 0) stream.send("live", live.snapshot());
+  };
 
   return {
     name,
