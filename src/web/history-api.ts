@@ -26,7 +26,7 @@ export function historyDevices(history: History): HistoryDevice[] {
  * One inverter's points as columns. Beyond `width` pixels' worth (two points a pixel), points are
  * averaged into equal buckets, so a year costs what the screen can show and a day stays exact.
  */
-export function historyColumns(
+export function powerColumns(
   history: History,
   query: { device: string; from: number; to: number; width: number },
 ): HistoryColumns {

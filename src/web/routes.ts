@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { RuleEvent, RulesRuntime } from "../ports/rules.js";
 import type { WebHealth } from "./api-types.js";
-import { dailyEnergy, historyColumns, historyDevices } from "./history-api.js";
+import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
 import type { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
 import { overlaps, type PlanView } from "./plan-view.js";
@@ -87,7 +87,7 @@ export async function handleApi(context: ApiContext): Promise<void> {
         response,
         200,
         path === "/api/history"
-          ? historyColumns(options.store.history, { device, from, to, width })
+          ? powerColumns(options.store.history, { device, from, to, width })
           : dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }),
       );
     }
