@@ -137,6 +137,25 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
     const rendered = Number(await page.locator("[data-points]").getAttribute("data-rendered"));
     expect(rendered).toBeGreaterThan(1000);
     expect(rendered).toBeLessThan(105_120);
+    // Zoom: a drag over a stretch of the chart asks for that range's points.
+    const over = await page.locator("#power-chart .u-over").boundingBox();
+    if (!over) throw new Error("no chart area");
+    await page.mouse.move(over.x + over.width * 0.5, over.y + over.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(over.x + over.width * 0.52, over.y + over.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(
+      () =>
+        Number((globalThis as unknown as InPage).document.querySelector("[data-points]")?.getAttribute("data-points")) <
+        105_120,
+      undefined,
+      { timeout: 20_000 },
+    );
+    const zoomed = Number(await page.locator("[data-points]").getAttribute("data-points"));
+    // About 2 % of a year: a week of 5-minute points, each drawn.
+    expect(zoomed).toBeGreaterThan(1000);
+    expect(zoomed).toBeLessThan(5000);
+    expect(Number(await page.locator("[data-points]").getAttribute("data-rendered"))).toBe(zoomed);
     expect(errors).toEqual([]);
   });
 
