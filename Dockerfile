@@ -13,6 +13,7 @@ RUN npm ci --ignore-scripts \
   && npm rebuild better-sqlite3 --build-from-source
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/build-web.ts ./scripts/
 RUN npm run build \
   && npm prune --omit=dev
 

@@ -32,6 +32,9 @@ const OPTION_ENV = {
   discovery_prefix: "ENERGY2MQTT_HOMEASSISTANT_DISCOVERY_PREFIX",
 };
 
+/** config.yaml's ingress_port. */
+const INGRESS_PORT = 8099;
+
 class StartError extends Error {}
 
 function say(message) {
@@ -122,6 +125,12 @@ async function plan() {
     else delete childEnv.ENERGY2MQTT_MQTT_PASSWORD;
     say(`MQTT broker from ${broker.from}: ${broker.url}`);
   }
+
+  // The page is the add-on's ingress panel: on every interface of the container, at the
+  // ingress_port of config.yaml, answering only the Supervisor's proxy.
+  childEnv.ENERGY2MQTT_WEB_HOST = "0.0.0.0";
+  childEnv.ENERGY2MQTT_WEB_PORT = String(INGRESS_PORT);
+  childEnv.ENERGY2MQTT_WEB_INGRESS = "true";
 
   const tz = await timezone();
   if (tz) childEnv.TZ = tz;

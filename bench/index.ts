@@ -7,6 +7,7 @@ import { plannerYearBenchmark } from "./planner-year.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
 import { storeBenchmark } from "./store.bench.js";
+import { webBenchmark } from "./web.bench.js";
 
 const benches: Record<string, () => Promise<void>> = {
   client: clientBenchmark,
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   rules: rulesBenchmark,
   archive: archiveBenchmark,
   store: storeBenchmark,
+  web: webBenchmark,
 };
 const only = process.argv.slice(2);
 

@@ -6,6 +6,7 @@ import type { Config } from "./config/index.js";
 import type { ControlGate } from "./control/index.js";
 import type { Feature } from "./feature.js";
 import type { Logger } from "./log.js";
+import type { RulesRuntime } from "./ports/rules.js";
 // Only types at the top: the rules are loaded when a configuration names them.
 import type { LoadedRules, RulesEngine, Tariff } from "./rules/index.js";
 import type { Store } from "./store/index.js";
@@ -89,8 +90,16 @@ export interface RulesFeatureOptions extends Omit<DaemonRulesOptions, "readings$
   readonly attach: (engine: RulesEngine) => Promise<void>;
 }
 
-/** The tariff rules as a feature: they read readings from the bus and change devices through the gate. */
-export function rulesFeature(options: RulesFeatureOptions): Feature {
+export interface RulesFeature extends Feature {
+  /** The running rules, once started (undefined without a rules file or a store). */
+  readonly runtime: RulesRuntime | undefined;
+}
+
+/**
+ * The tariff rules as a feature: they read readings from the bus and change devices through the
+ * gate; what they do goes on the bus as ruleEvent.
+ */
+export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   const { bus } = options;
   const name = "rules";
   const readings$ = new Observable<Reading>((subscriber) => {
@@ -103,23 +112,23 @@ export function rulesFeature(options: RulesFeatureOptions): Feature {
     };
   });
   let engine: RulesEngine | undefined;
+  let events: { unsubscribe(): void } | undefined;
   return {
     name,
+    get runtime() {
+      return engine;
+    },
     async start() {
       if (!options.loaded) return;
       await options.after();
-      const started = await startDaemonRules({ ...options, inventory: options.inventory(), readings$ });
-      if (!started) return;
-      engine = started;
-      // What the rules do goes on the bus for whoever listens (the web page, the health topics).
-      started.events$.subscribe((event) => {
-        bus.emit("ruleEvent", event);
-        bus.emit("rulesChanged", { rules: started.list() });
-      });
-      await options.attach(started);
+      engine = await startDaemonRules({ ...options, inventory: options.inventory(), readings$ });
+      if (!engine) return;
+      events = engine.events$.subscribe((event) => bus.emit("ruleEvent", event));
+      await options.attach(engine);
     },
     async stop() {
       bus.removeAll(name);
+      events?.unsubscribe();
       await engine?.stop();
     },
   };

@@ -3,6 +3,7 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 export { StartupError, StartupStopped };
 
 import { loadDaemonRules, rulesFeature } from "./app-rules.js";
+import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
@@ -28,6 +29,7 @@ import { telemetryFeature } from "./telemetry/feature.js";
 import { discoverInventory, type Inventory } from "./telemetry/index.js";
 import { inventoryFeature } from "./telemetry/inventory-feature.js";
 import { type Clock, systemClock } from "./time/clock.js";
+import { webFeature } from "./web/feature.js";
 
 export interface App {
   readonly inventory: Inventory;
@@ -202,9 +204,22 @@ export async function startApp(
       attach: (engine) => bridge.attachRules(engine, { timeZone: engine.timeZone }),
       clock,
     });
+    const web = webFeature({
+      config: config.web,
+      bus,
+      store,
+      storePath: config.store.path,
+      inventory,
+      rules: () => rules.runtime,
+      plan: rulesPlan(rulesFile, inventory, store?.history, clock),
+      budget: () => client.http.budget.state(),
+      version,
+      simulated: cloud.simulated,
+      logger,
+    });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
-    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, telemetry, rules, devices];
+    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, web, telemetry, rules, devices];
     for (const feature of features) {
       if (feature.halt) halts.push(() => feature.halt?.());
       stack.push(async () => feature.stop());

@@ -207,6 +207,41 @@ export const logConfig = z.strictObject({
     ),
 });
 
+/** Addresses that only this machine reaches: the page may be served there without a token. */
+const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
+
+export const webConfig = z
+  .strictObject({
+    enabled: boolean().default(true).describe("Serve the web page (live flows, plan, history, changes, health)"),
+    host: z
+      .string()
+      .min(1)
+      .default("127.0.0.1")
+      .describe("The address the page is served on; anything but loopback needs web.token"),
+    port: integer()
+      .pipe(z.number().min(0).max(65_535))
+      .default(8099)
+      .describe("The page's port; when it is taken the next free one is used, and the log says which"),
+    token: z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .optional()
+      .describe("Required when web.host is not loopback: the browser sends it as a Bearer token or ?token="),
+    ingress: boolean()
+      .default(false)
+      .describe(
+        "Behind Home Assistant's ingress (the add-on sets it): only the Supervisor's address 172.30.32.2 is answered, and it authenticates",
+      ),
+  })
+  .superRefine((web, ctx) => {
+    if (web.enabled && !web.ingress && !LOOPBACK.test(web.host) && web.token === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["token"],
+        message: `web.host is ${web.host}, reachable from other machines: set web.token (16 characters or more) or bind to 127.0.0.1`,
+      });
+  });
+
 /** The whole configuration: one schema, every section optional with defaults. */
 export const configSchema = z.strictObject({
   cloud: cloudConfig.default(cloudConfig.parse({})),
@@ -221,6 +256,7 @@ export const configSchema = z.strictObject({
       "Rules only log and publish what they would do; nothing is written (Home Assistant's own commands still apply)",
     ),
   log: logConfig.default(logConfig.parse({})),
+  web: webConfig.default(webConfig.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -193,6 +193,11 @@ export class HomeAssistantBridge {
     return this.rules.attach(runtime, { ...options, timeZone });
   }
 
+  /** The rules changed outside MQTT (the web page switched one): publish their state again. */
+  rulesChanged(): Promise<void> {
+    return this.rules.refreshState();
+  }
+
   private publishInventoryState(): void {
     for (const device of this.devices.values()) {
       const patch = inventoryState(device);

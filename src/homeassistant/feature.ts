@@ -41,6 +41,7 @@ export function homeAssistantFeature(options: {
       bus.on("changeApplied", name, ({ request, outcome }) => {
         if (outcome.ok && !outcome.skipped) bridge.showControls("serial" in request ? request.serial : request.uuid);
       });
+      bus.on("rulesChanged", name, () => bridge.rulesChanged());
       await bridge.connect(options.inventory());
       announced = bridge.announceAfter(firstRoundIn);
     },

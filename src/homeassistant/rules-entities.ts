@@ -134,6 +134,11 @@ export class RulesEntities {
     await this.handleCommand(topic.slice(this.own.commandPrefix.length), payload);
   }
 
+  /** The rules changed outside MQTT (the web page): the state again, with the switches as they are. */
+  refreshState(): Promise<void> {
+    return this.refresh(false);
+  }
+
   /** Grid counters feed today's cost. */
   onReading(reading: Reading): void {
     const { runtime, meter } = this;

@@ -113,9 +113,13 @@ describe("the add-on's config.yaml against the Supervisor's rules", () => {
     expect(addon.schema.mqtt_password).toMatch(/^password\??$/);
   });
 
-  it("uses no ingress or panel, so none of their keys", () => {
-    for (const key of ["ingress", "ingress_port", "ingress_entry", "panel_icon", "panel_title", "webui", "ports"])
-      expect(raw, key).not.toHaveProperty(key);
+  it("shows the web page as its ingress panel, streamed, on the port the start script binds, and opens no host port", async () => {
+    expect(raw).toMatchObject({ ingress: true, ingress_port: 8099, ingress_stream: true });
+    expect(raw.panel_icon).toMatch(/^mdi:[a-z0-9-]+$/);
+    for (const key of ["ingress_entry", "webui", "ports"]) expect(raw, key).not.toHaveProperty(key);
+    const run = await runAddon({ ...addon.options, cloud_token: "t" });
+    const { config } = loadConfig(undefined, daemonEnv(run));
+    expect(config.web).toMatchObject({ enabled: true, host: "0.0.0.0", port: raw.ingress_port, ingress: true });
   });
 
   it("translates every option, and nothing else (validate.py:589-605)", () => {

@@ -34,6 +34,9 @@ describe("the add-on's start script", () => {
       ENERGY2MQTT_MQTT_USERNAME: "addons",
       ENERGY2MQTT_MQTT_PASSWORD: "mosquitto-secret-password",
       ENERGY2MQTT_STORE_PATH: `${run.configDir}/energy2mqtt.db`,
+      ENERGY2MQTT_WEB_HOST: "0.0.0.0",
+      ENERGY2MQTT_WEB_PORT: "8099",
+      ENERGY2MQTT_WEB_INGRESS: "true",
       TZ: "Europe/London",
     });
     expect(run.requests.map((r) => r.url).sort()).toEqual(["/info", "/services/mqtt"]);

@@ -77,7 +77,7 @@ describe("the Dockerfile", () => {
     expect(build.compilerOptions.rootDir).toBe("src");
     expect(existsSync("src/cli.ts")).toBe(true);
     const pkg = JSON.parse(readText("package.json")) as { scripts: Record<string, string> };
-    expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
+    expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json && tsx scripts/build-web.ts");
     expect(copiedTo("/app/dist")).toMatchObject({ from: "build", sources: ["/app/dist"] });
     expect(readText("bin/energy2mqtt.js")).toContain('"../dist/cli.js"');
     expect(copiedTo("/app/bin")).toMatchObject({ sources: ["bin"] });

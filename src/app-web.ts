@@ -1,0 +1,97 @@
+import type { LoadedRules, Tariff } from "./rules/index.js";
+import type { History } from "./store/index.js";
+import type { Inventory } from "./telemetry/index.js";
+import type { Clock } from "./time/clock.js";
+import { overlaps, type PlanView } from "./web/plan-view.js";
+
+const PLAN_HOURS = 36;
+const DEFAULT_SOC = 50;
+const DEFAULT_CAPACITY_KWH = 9.5;
+
+/**
+ * The Plan page's source: the same model as `rules plan` (prices, every rule's windows, and the
+ * battery half-hour by half-hour under them and the house's forecast use and solar, learned from
+ * the store's history), with how that forecast did over the last day.
+ */
+export function rulesPlan(
+  loaded: LoadedRules | undefined,
+  inventory: () => Inventory,
+  history: Pick<History, "query"> | undefined,
+  clock: Clock,
+): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
+  return async ({ socPercent }) => {
+    if (!loaded) return undefined;
+    const { previewRules, createTariff, rulesTimeZone, houseForecast, checkHouseForecast } = await import(
+      "./rules/index.js"
+    );
+    const { rules } = loaded;
+    const now = clock.now();
+    const timeZone = rulesTimeZone(rules, inventory().timezone);
+    const notes: string[] = [];
+    const tariffs: { import?: Tariff; export?: Tariff } = {};
+    for (const side of ["import", "export"] as const) {
+      const config = rules.tariffs[side];
+      if (!config) continue;
+      const tariff = createTariff(config, timeZone);
+      await tariff.refresh(now);
+      const status = tariff.status(now);
+      if (status.message) notes.push(`${side} prices: ${status.message}`);
+      tariffs[side] = tariff;
+    }
+    const inverter = inventory().inverters.find((one) => one.batteryCapacityKwh !== undefined);
+    const capacityKwh = rules.battery.capacity_kwh ?? inverter?.batteryCapacityKwh ?? DEFAULT_CAPACITY_KWH;
+    const soc = socPercent ?? DEFAULT_SOC;
+    const house = history ? houseForecast(history, { now, timeZone, slots: PLAN_HOURS * 2 + 1 }) : undefined;
+    notes.unshift(
+      `Battery ${Math.round(soc)}% now${socPercent === undefined ? " (not read yet: assumed)" : ""} of ${capacityKwh} kWh; ${
+        house && house.days > 0
+          ? `the house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
+          : "the house's own use and solar are not modelled yet: the local history is empty"
+      }`,
+    );
+    const preview = previewRules({
+      rules,
+      tariffs,
+      timeZone,
+      now,
+      hours: PLAN_HOURS,
+      state: { socPercent: soc, capacityKwh },
+      ...(house ? { house } : {}),
+    });
+    notes.push(`Expected: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`);
+    const check = history ? checkHouseForecast(history, { now, timeZone }) : undefined;
+    if (check) {
+      notes.push(
+        `Forecast against actual over the last day: use ${check.load.forecastKwh.toFixed(1)} kWh forecast, ${check.load.actualKwh.toFixed(1)} actual; solar ${check.solar.forecastKwh.toFixed(1)} forecast, ${check.solar.actualKwh.toFixed(1)} actual`,
+      );
+    }
+    const planRules = preview.rules.map((rule) => ({
+      name: rule.name,
+      enabled: rule.enabled,
+      dryRun: rule.dryRun,
+      notes: rule.notes,
+      windows: rule.windows.map((window) => ({
+        start: window.start,
+        end: window.end,
+        trigger: window.trigger,
+        actions: window.actions,
+      })),
+    }));
+    return {
+      from: preview.from,
+      to: preview.to,
+      currency: rules.tariffs.currency,
+      timeZone,
+      slots: preview.slots.map((slot) => ({
+        start: slot.start,
+        import: slot.import ?? null,
+        export: slot.export ?? null,
+        estimated: slot.estimated,
+      })),
+      rules: planRules,
+      conflicts: overlaps(planRules),
+      soc: preview.expected.points,
+      notes,
+    };
+  };
+}

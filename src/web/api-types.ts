@@ -1,0 +1,90 @@
+/**
+ * The JSON the page reads: shared by the server and the browser code, so it imports nothing.
+ */
+
+/** One device as the Now page lists it. */
+export interface LiveDevice {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  /** Undefined until the first verdict. */
+  readonly available: boolean | undefined;
+  readonly reason: string;
+  /** Epoch ms of the last reading, if any. */
+  readonly lastUpdate: number | undefined;
+}
+
+/** Power in W: solar producing, battery discharging (+) or charging (-), grid importing (+) or exporting (-), home and EV using. */
+export interface LiveFlows {
+  readonly solar: number | null;
+  readonly battery: number | null;
+  /** %. */
+  readonly soc: number | null;
+  readonly grid: number | null;
+  readonly home: number | null;
+  readonly ev: number | null;
+  /** The EMS plant's load. */
+  readonly ems: number | null;
+  /** Epoch ms of the newest reading behind these flows. */
+  readonly at: number | null;
+}
+
+export interface LiveSnapshot {
+  readonly devices: readonly LiveDevice[];
+  readonly flows: LiveFlows;
+}
+
+/** GET api/history: one inverter's 5-minute points as columns, times in epoch seconds. */
+export interface HistoryColumns {
+  readonly device: string;
+  readonly from: number;
+  readonly to: number;
+  /** Points in the range before any downsampling. */
+  readonly points: number;
+  /** Set when buckets were averaged to fit the screen. */
+  readonly bucketSeconds: number | null;
+  readonly time: readonly number[];
+  readonly solar: readonly (number | null)[];
+  readonly battery: readonly (number | null)[];
+  readonly grid: readonly (number | null)[];
+  readonly home: readonly (number | null)[];
+  readonly soc: readonly (number | null)[];
+}
+
+/** GET api/history/days: energy per day in kWh by flow name, days as epoch seconds. */
+export interface DailyEnergy {
+  readonly device: string;
+  readonly time: readonly number[];
+  readonly flows: Readonly<Record<string, readonly (number | null)[]>>;
+}
+
+export interface HistoryDevice {
+  readonly device: string;
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+}
+
+export interface WebHealth {
+  readonly version: string;
+  readonly node: string;
+  readonly startedAt: number;
+  readonly cloud: {
+    readonly simulated: boolean;
+    readonly lastStatus: number | null;
+    readonly lastSuccess: number | null;
+    readonly requests: number;
+    readonly failures: number;
+  };
+  readonly budget: { readonly used: number; readonly limit: number } | null;
+  readonly store: { readonly path: string; readonly bytes: number | null; readonly status: string };
+  readonly rules: boolean;
+}
+
+/** What every SSE message carries, by event name. */
+export interface StreamEvents {
+  readonly live: LiveSnapshot;
+  readonly change: unknown;
+  readonly rule: unknown;
+  readonly rules: unknown;
+}

@@ -1,0 +1,115 @@
+import { FLOW_TYPES } from "../store/history-quantities.js";
+import type { History, JsonValue } from "../store/history-types.js";
+import type { DailyEnergy, HistoryColumns, HistoryDevice } from "./api-types.js";
+
+const SERIES = ["solar", "battery", "grid", "home", "soc"] as const;
+type Series = (typeof SERIES)[number];
+
+const at = (value: JsonValue | undefined, ...path: string[]): number | null => {
+  let node: JsonValue | undefined = value;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return null;
+    node = node[key];
+  }
+  return typeof node === "number" && Number.isFinite(node) ? node : null;
+};
+
+/** The inverters with 5-minute points, and their range. */
+export function historyDevices(history: History): HistoryDevice[] {
+  return history
+    .summary()
+    .filter((row) => row.kind === "inverter.point")
+    .map(({ device, first, last, count }) => ({ device, first, last, count }));
+}
+
+/**
+ * One inverter's points as columns. Beyond `width` pixels' worth (two points a pixel), points are
+ * averaged into equal buckets, so a year costs what the screen can show and a day stays exact.
+ */
+export function powerColumns(
+  history: History,
+  query: { device: string; from: number; to: number; width: number },
+): HistoryColumns {
+  const rows: { t: number; values: Record<Series, number | null> }[] = [];
+  for (const record of history.query({
+    kind: "inverter.point",
+    device: query.device,
+    from: query.from,
+    to: query.to,
+  })) {
+    const data = record.data;
+    const power = data.power;
+    const gridExport = at(power, "grid", "power");
+    rows.push({
+      t: Math.floor(record.at / 1000),
+      values: {
+        solar: at(power, "solar", "power"),
+        battery: at(power, "battery", "power"),
+        // The cloud's grid power is positive exporting; the page shows import as positive.
+        grid: gridExport === null ? null : -gridExport,
+        home: at(power, "consumption", "power"),
+        soc: at(power, "battery", "percent"),
+      },
+    });
+  }
+  const limit = Math.max(2, Math.floor(query.width) * 2);
+  const empty = (): Record<Series, (number | null)[]> => ({ solar: [], battery: [], grid: [], home: [], soc: [] });
+  const columns = empty();
+  const time: number[] = [];
+  let bucketSeconds: number | null = null;
+  if (rows.length <= limit) {
+    for (const row of rows) {
+      time.push(row.t);
+      for (const name of SERIES) columns[name].push(row.values[name]);
+    }
+  } else {
+    const first = rows[0]?.t ?? 0;
+    const last = rows[rows.length - 1]?.t ?? 0;
+    bucketSeconds = Math.max(300, Math.ceil((last - first + 1) / limit));
+    let index = 0;
+    while (index < rows.length) {
+      const bucket = Math.floor(((rows[index]?.t ?? 0) - first) / bucketSeconds);
+      const sums: Record<Series, { total: number; n: number }> = {
+        solar: { total: 0, n: 0 },
+        battery: { total: 0, n: 0 },
+        grid: { total: 0, n: 0 },
+        home: { total: 0, n: 0 },
+        soc: { total: 0, n: 0 },
+      };
+      let row = rows[index];
+      while (row && Math.floor((row.t - first) / bucketSeconds) === bucket) {
+        for (const name of SERIES) {
+          const value = row.values[name];
+          if (value !== null) {
+            sums[name].total += value;
+            sums[name].n += 1;
+          }
+        }
+        index += 1;
+        row = rows[index];
+      }
+      time.push(first + bucket * bucketSeconds);
+      for (const name of SERIES) {
+        const { total, n } = sums[name];
+        columns[name].push(n === 0 ? null : Math.round((total / n) * 10) / 10);
+      }
+    }
+  }
+  return { device: query.device, from: query.from, to: query.to, points: rows.length, bucketSeconds, time, ...columns };
+}
+
+/** Energy per day (kWh) by flow, from the daily flow records. */
+export function dailyEnergy(history: History, query: { device: string; from: number; to: number }): DailyEnergy {
+  const time: number[] = [];
+  const flows: Record<string, (number | null)[]> = Object.fromEntries(
+    Object.values(FLOW_TYPES).map((name) => [name, []]),
+  );
+  for (const record of history.query({ kind: "flow.day", device: query.device, from: query.from, to: query.to })) {
+    time.push(Math.floor(record.at / 1000));
+    for (const [key, name] of Object.entries(FLOW_TYPES)) {
+      const value = record.data[key];
+      flows[name]?.push(typeof value === "number" ? value : null);
+    }
+  }
+  return { device: query.device, time, flows };
+}

@@ -1,0 +1,99 @@
+import type { AvailabilityReading, DataReading } from "../bus.js";
+import { measurandName, meterUnitName } from "../cloud/schemas/ev-charger.js";
+import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import type { LiveDevice, LiveSnapshot } from "./api-types.js";
+
+export type { LiveSnapshot };
+
+const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const sum = (values: readonly (number | null)[]): number | null =>
+  values.some((value) => value !== null) ? values.reduce<number>((total, value) => total + (value ?? 0), 0) : null;
+
+/** Keeps the latest reading of each device and turns them into what the Now page shows. */
+export class LiveState {
+  private readonly inverters = new Map<
+    string,
+    { solar: number | null; battery: number | null; soc: number | null; grid: number | null; home: number | null }
+  >();
+  private readonly emsPlants = new Map<
+    string,
+    { battery: number | null; grid: number | null; home: number | null; ev: number | null; generation: number | null }
+  >();
+  private readonly chargers = new Map<string, number | null>();
+  private readonly availability = new Map<string, { available: boolean; reason: string }>();
+  private readonly updated = new Map<string, number>();
+  private newest: number | null = null;
+
+  constructor(private readonly inventory: () => Inventory) {}
+
+  reading(reading: DataReading): void {
+    const id = ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
+    this.updated.set(id, reading.at);
+    this.newest = Math.max(this.newest ?? 0, reading.at);
+    if (reading.kind === "inverter.live") {
+      const data = reading.data;
+      this.inverters.set(id, {
+        solar: num(data.solar?.power),
+        // The cloud's battery power is positive discharging; its grid power positive exporting.
+        battery: num(data.battery?.power),
+        soc: num(data.battery?.percent),
+        grid: num(data.grid?.power) === null ? null : -(num(data.grid?.power) as number),
+        home: num(data.consumption),
+      });
+    } else if (reading.kind === "ems") {
+      const data = reading.data;
+      this.emsPlants.set(id, {
+        battery: num(data.battery_power),
+        grid: num(data.grid_power),
+        home: num(data.measured_load_power) ?? num(data.calculated_load_power),
+        ev: num(data.car_power),
+        generation: num(data.total_generation),
+      });
+    } else if (reading.kind === "ev.meter") {
+      const power = reading.latest.measurements.find((m) => measurandName(m.measurand) === "Power.Active.Import");
+      const value = num(power?.value);
+      this.chargers.set(id, value === null ? null : meterUnitName(power?.unit) === "kW" ? value * 1000 : value);
+    }
+  }
+
+  availabilityOf(reading: AvailabilityReading): void {
+    this.availability.set(reading.device, { available: reading.available, reason: reading.reason });
+  }
+
+  /** The SoC of the first inverter that has one, for the plan. */
+  soc(): number | undefined {
+    for (const inverter of this.inverters.values()) if (inverter.soc !== null) return inverter.soc;
+    return undefined;
+  }
+
+  snapshot(): LiveSnapshot {
+    const devices = devicesOf(this.inventory()).map((device): LiveDevice => {
+      const id = deviceId(device);
+      const verdict = this.availability.get(id);
+      return {
+        id,
+        kind: device.kind,
+        name: deviceName(device),
+        available: verdict?.available,
+        reason: verdict?.reason ?? "",
+        lastUpdate: this.updated.get(id),
+      };
+    });
+    const inverters = [...this.inverters.values()];
+    const socs = inverters.map((i) => i.soc).filter((soc): soc is number => soc !== null);
+    const plants = [...this.emsPlants.values()];
+    return {
+      devices,
+      flows: {
+        solar: sum(inverters.map((i) => i.solar)),
+        battery: sum(inverters.map((i) => i.battery)),
+        soc: socs.length ? socs.reduce((a, b) => a + b, 0) / socs.length : null,
+        grid: sum(inverters.map((i) => i.grid)),
+        home: sum(inverters.map((i) => i.home)),
+        ev: sum([...this.chargers.values()]),
+        ems: sum(plants.map((p) => p.home)),
+        at: this.newest,
+      },
+    };
+  }
+}

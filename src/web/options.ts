@@ -1,0 +1,28 @@
+import type { EventBus } from "../bus.js";
+import type { RateBudgetState } from "../cloud/rate-budget.js";
+import type { Config } from "../config/schema.js";
+import type { Logger } from "../log.js";
+import type { RulesRuntime } from "../ports/rules.js";
+import type { Store } from "../store/index.js";
+import type { Inventory } from "../telemetry/inventory.js";
+import type { PlanView } from "./plan-view.js";
+
+export interface WebOptions {
+  readonly config: Config["web"];
+  readonly bus: EventBus;
+  readonly store: Store | undefined;
+  readonly storePath: string;
+  readonly inventory: () => Inventory;
+  /** The running rules, once they run (their seam, ports/rules.ts). */
+  readonly rules: () => RulesRuntime | undefined;
+  /** The Plan page: what the rules mean to do over the next hours, given the battery's SoC now. */
+  readonly plan: (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined>;
+  readonly budget: () => RateBudgetState | undefined;
+  readonly version: string;
+  readonly simulated: boolean;
+  readonly logger: Logger;
+  /** The built page; dist/web/public by default. */
+  readonly assetsDir?: string;
+  /** How many next ports to try when the configured one is taken. */
+  readonly portAttempts?: number;
+}

@@ -1,0 +1,256 @@
+import { mkdtempSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildWebAssets } from "../../scripts/build-web.js";
+import { EventBus } from "../../src/bus.js";
+import { configSchema } from "../../src/config/index.js";
+import { createLogger } from "../../src/log.js";
+import type { RuleStatus } from "../../src/ports/rules.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import type { Inventory } from "../../src/telemetry/index.js";
+import type { HistoryColumns, LiveSnapshot } from "../../src/web/api-types.js";
+import { type WebFeature, webFeature } from "../../src/web/feature.js";
+import type { PlanView } from "../../src/web/plan-view.js";
+import { checkPeer } from "../../src/web/security.js";
+import { type Demo, fillYear, freePort, startDemo, YEAR_DEVICE } from "./demo.js";
+
+const dir = mkdtempSync(join(tmpdir(), "e2m-webapi-"));
+const COMMAND = { "content-type": "application/json", "x-energy2mqtt-request": "1" };
+
+describe("the web API against the demo daemon", () => {
+  let demo: Demo;
+  let points = 0;
+
+  beforeAll(async () => {
+    points = fillYear(join(dir, "e2m.db"));
+    demo = await startDemo(dir);
+  }, 120_000);
+  afterAll(async () => {
+    await demo?.stop();
+  });
+
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(new URL(path, demo.url));
+    expect(response.status, path).toBe(200);
+    return (await response.json()) as T;
+  };
+
+  it("lists every device of the demo house with its availability and the house's flows", async () => {
+    let now: LiveSnapshot | undefined;
+    for (let tries = 0; tries < 100 && !now?.flows.solar; tries++) {
+      now = await get<LiveSnapshot>("api/now");
+      if (!now.flows.solar) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(now?.devices.map((d) => d.id)).toContain("sd2024g001");
+    expect(now?.devices.find((d) => d.id === "sd2024g001")?.available).toBe(true);
+    expect(now?.flows.soc).toBeGreaterThanOrEqual(0);
+    expect(typeof now?.flows.home).toBe("number");
+  });
+
+  it("streams live values by server-sent events, first a snapshot, then the bus's readings", async () => {
+    const controller = new AbortController();
+    const response = await fetch(new URL("api/events", demo.url), { signal: controller.signal });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body?.getReader();
+    let text = "";
+    const decoder = new TextDecoder();
+    while (reader && (text.match(/event: live/g) ?? []).length < 2) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    controller.abort();
+    expect(text).toContain("event: rules");
+    expect((text.match(/event: live/g) ?? []).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("serves the plan: prices, both rules' windows, their overlap as a conflict and a SoC line that rises and falls", async () => {
+    const { plan } = await get<{ plan: PlanView }>("api/plan");
+    expect(plan.currency).toBe("GBP");
+    expect(plan.slots.length).toBeGreaterThanOrEqual(48);
+    expect(plan.rules.map((rule) => rule.name)).toEqual(["battery-by-morning", "overnight-top-up"]);
+    expect(plan.rules.every((rule) => rule.windows.length > 0)).toBe(true);
+    expect(plan.conflicts[0]?.rules).toEqual(["battery-by-morning", "overnight-top-up"]);
+    // The house model: the battery rises in the charge windows and falls with the house's use,
+    // learned from the days of the demo's own inverter points the daemon backfilled.
+    const socs = plan.soc.map((point) => point.soc);
+    expect(plan.soc.length).toBeGreaterThanOrEqual(48);
+    const rises = socs.slice(1).map((soc, index) => soc - (socs[index] ?? soc));
+    expect(Math.max(...rises)).toBeGreaterThan(5);
+    expect(Math.min(...rises)).toBeLessThan(-0.2);
+    expect(plan.notes.join("\n")).toMatch(/estimated from \d+ day\(s\) of local history/);
+  });
+
+  it("switches a rule off and on through the running rules, refusing cross-site and non-POST requests", async () => {
+    const url = new URL("api/rules/overnight-top-up/enable", demo.url);
+    const body = JSON.stringify({ enabled: false });
+    expect((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body })).status).toBe(
+      403,
+    );
+    expect(
+      (await fetch(url, { method: "POST", headers: { ...COMMAND, origin: "http://evil.example" }, body })).status,
+    ).toBe(403);
+    expect((await fetch(url, { headers: COMMAND })).status).toBe(405);
+    const { rules: before } = await get<{ rules: RuleStatus[] }>("api/rules");
+    expect(before.find((rule) => rule.name === "overnight-top-up")?.enabled).toBe(true);
+
+    const origin = new URL(demo.url).origin;
+    const off = await fetch(url, { method: "POST", headers: { ...COMMAND, origin }, body });
+    expect(off.status).toBe(200);
+    const { rules } = await get<{ rules: RuleStatus[] }>("api/rules");
+    expect(rules.find((rule) => rule.name === "overnight-top-up")?.enabled).toBe(false);
+    // The plan follows the switch: the rule is off, so it no longer conflicts.
+    const { plan } = await get<{ plan: PlanView }>("api/plan");
+    expect(plan.rules.find((rule) => rule.name === "overnight-top-up")?.enabled).toBe(false);
+    expect(plan.conflicts).toEqual([]);
+    const on = await fetch(url, { method: "POST", headers: COMMAND, body: JSON.stringify({ enabled: true }) });
+    expect(on.status).toBe(200);
+    expect(
+      (await get<{ rules: RuleStatus[] }>("api/rules")).rules.find((r) => r.name === "overnight-top-up")?.enabled,
+    ).toBe(true);
+  });
+
+  it("dry-runs a rule from the plan: its windows and actions, nothing sent", async () => {
+    const response = await fetch(new URL("api/rules/battery-by-morning/dry-run", demo.url), {
+      method: "POST",
+      headers: COMMAND,
+      body: "{}",
+    });
+    const answer = (await response.json()) as { dryRun: boolean; windows: { actions: string[] }[] };
+    expect(answer.dryRun).toBe(true);
+    expect(answer.windows[0]?.actions[0]).toContain("preset timed-charge");
+  });
+
+  it("returns a year of 5-minute points averaged to what the screen shows, and a day exactly", async () => {
+    expect(points).toBe(365 * 288);
+    const { devices } = await get<{ devices: { device: string; first: number; last: number; count: number }[] }>(
+      "api/history/devices",
+    );
+    const year = devices.find((device) => device.device === YEAR_DEVICE);
+    expect(year?.count).toBe(points);
+    if (!year) return;
+    const all = await get<HistoryColumns>(
+      `api/history?device=${YEAR_DEVICE}&from=${year.first}&to=${year.last + 1}&width=1000`,
+    );
+    expect(all.points).toBe(points);
+    expect(all.time.length).toBeLessThanOrEqual(2000);
+    expect(all.time.length).toBeGreaterThan(1500);
+    expect(all.bucketSeconds).toBeGreaterThan(300);
+    expect(all.soc.every((soc) => soc === null || (soc >= 10 && soc <= 90))).toBe(true);
+    const day = await get<HistoryColumns>(
+      `api/history?device=${YEAR_DEVICE}&from=${year.last - 86_400_000 + 1}&to=${year.last + 1}&width=1000`,
+    );
+    expect(day.time.length).toBe(288);
+    expect(day.bucketSeconds).toBeNull();
+    expect(day.home.every((home) => home === 700)).toBe(true);
+  });
+
+  it("refuses a bad history query with what is wrong", async () => {
+    const response = await fetch(new URL(`api/history?device=${YEAR_DEVICE}&from=abc&to=1`, demo.url));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toContain("from");
+  });
+
+  it("tells the health: a simulated cloud that answered, the budget, the store's size and versions", async () => {
+    const health = await get<{
+      version: string;
+      cloud: { simulated: boolean; lastStatus: number; requests: number };
+      budget: { limit: number };
+      store: { bytes: number };
+    }>("api/health");
+    expect(health.version).toBe("0.0.0-web");
+    expect(health.cloud.requests).toBeGreaterThan(0);
+    expect(health.cloud.lastStatus).toBe(200);
+    expect(health.budget.limit).toBeGreaterThan(0);
+    expect(health.store.bytes).toBeGreaterThan(1_000_000);
+  });
+
+  it("serves the page with the ingress prefix as its base, and nothing outside its files", async () => {
+    const page = await fetch(demo.url, { headers: { "x-ingress-path": "/api/hassio_ingress/abc123" } });
+    const html = await page.text();
+    expect(html).toContain('<base href="/api/hassio_ingress/abc123/">');
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const script = await fetch(new URL("app.js", demo.url), { headers: { "accept-encoding": "gzip, br" } });
+    expect(script.headers.get("content-encoding")).toBe("gzip");
+    expect((await script.text()).length).toBeGreaterThan(10_000);
+    expect((await fetch(new URL("feature.js", demo.url))).status).toBe(404);
+    expect((await fetch(new URL("../package.json", demo.url))).status).toBe(404);
+  });
+});
+
+describe("the web feature's guards", () => {
+  let store: Store;
+  let assetsDir: string;
+  const started: WebFeature[] = [];
+  const empty = { timezone: "UTC", inverters: [], ems: [], evChargers: [], smartDevices: [], sites: [] };
+
+  beforeAll(async () => {
+    store = openStore(join(dir, "guards.db"));
+    assetsDir = await buildWebAssets(join(dir, "public"));
+  }, 60_000);
+  afterAll(async () => {
+    for (const feature of started) await feature.stop();
+    store?.close();
+  });
+
+  const start = async (web: Record<string, unknown>): Promise<WebFeature> => {
+    const feature = webFeature({
+      config: configSchema.parse({ web: { port: await freePort(), ...web } }).web,
+      bus: new EventBus(() => undefined),
+      store,
+      storePath: join(dir, "guards.db"),
+      inventory: () => empty as unknown as Inventory,
+      rules: () => undefined,
+      plan: async () => undefined,
+      budget: () => undefined,
+      version: "0.0.0-guards",
+      simulated: false,
+      logger: createLogger("silent"),
+      assetsDir,
+    });
+    await feature.start();
+    started.push(feature);
+    return feature;
+  };
+
+  it("asks for the token on every API call when one is set, by header or by ?token=", async () => {
+    const token = "a-token-of-24-characters";
+    const feature = await start({ token });
+    expect((await fetch(new URL("api/now", feature.url))).status).toBe(401);
+    expect((await fetch(new URL("api/now", feature.url), { headers: { authorization: "Bearer wrong" } })).status).toBe(
+      401,
+    );
+    expect(
+      (await fetch(new URL("api/now", feature.url), { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+    expect((await fetch(new URL(`api/now?token=${token}`, feature.url))).status).toBe(200);
+    // The page itself carries no data: it loads, then asks for the token.
+    expect((await fetch(feature.url)).status).toBe(200);
+  });
+
+  it("behind ingress answers only the Supervisor's address", async () => {
+    const feature = await start({ ingress: true });
+    const response = await fetch(new URL("api/now", feature.url));
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("Supervisor");
+    const from = (address: string) =>
+      ({ socket: { remoteAddress: address }, headers: {} }) as unknown as IncomingMessage;
+    expect(checkPeer({ ingress: true }, from("::ffff:172.30.32.2")).ok).toBe(true);
+    expect(checkPeer({ ingress: true }, from("172.30.32.3")).ok).toBe(false);
+  });
+
+  it("says when no rules run, and takes the next port when its own is taken", async () => {
+    const first = await start({});
+    const port = Number(new URL(first.url).port);
+    const second = await start({ port });
+    expect(Number(new URL(second.url).port)).toBe(port + 1);
+    const response = await fetch(new URL("api/rules/x/enable", second.url), {
+      method: "POST",
+      headers: COMMAND,
+      body: "{}",
+    });
+    expect(response.status).toBe(409);
+  });
+});

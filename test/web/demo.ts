@@ -1,0 +1,145 @@
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { type App, startApp } from "../../src/app.js";
+import { configSchema } from "../../src/config/index.js";
+import { createLogger } from "../../src/log.js";
+import type { HistoryRecord } from "../../src/store/index.js";
+import { openStore } from "../../src/store/index.js";
+import { startTestSimulator } from "../helpers/simulator.js";
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** A battery rule that charges overnight, and a second that overlaps it (a conflict). */
+export const DEMO_RULES = [
+  "battery: { capacity_kwh: 9.5, charge_kw: 3.0, efficiency: 0.92 }",
+  "tariffs:",
+  "  currency: GBP",
+  "  import:",
+  "    type: zones",
+  "    price: 0.27",
+  "    zones:",
+  '      - { hours: "00:30-05:30", price: 0.085 }',
+  '      - { hours: "16:00-19:00", price: 0.35 }',
+  "  export: { type: fixed, price: 0.15 }",
+  "rules:",
+  "  - name: battery-by-morning",
+  '    when: { battery: { target_soc: 95, before: "06:30" } }',
+  "    do:",
+  "      - preset: timed-charge",
+  "        with:",
+  "          enabled: true",
+  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: "{{ plan.target_soc }}" }]',
+  "  - name: overnight-top-up",
+  '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
+  "    do:",
+  "      - preset: timed-charge",
+  "        with:",
+  "          enabled: true",
+  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }]',
+].join("\n");
+
+export const YEAR_DEVICE = "YEAR0001";
+const FIVE_MIN = 300_000;
+
+/** A year of 5-minute points for a device the account does not list (so nothing backfills it). */
+export function fillYear(storePath: string, end = Date.UTC(2026, 10, 1)): number {
+  const store = openStore(storePath);
+  const start = end - 365 * 86_400_000;
+  let batch: HistoryRecord[] = [];
+  let count = 0;
+  for (let at = start; at < end; at += FIVE_MIN) {
+    const hour = (at / 3_600_000) % 24;
+    const solar = Math.max(0, Math.sin(((hour - 6) / 12) * Math.PI)) * 4000;
+    batch.push({
+      kind: "inverter.point",
+      device: YEAR_DEVICE,
+      at,
+      key: "",
+      data: {
+        power: {
+          solar: { power: Math.round(solar) },
+          battery: { power: Math.round(Math.cos(hour) * 1500), percent: Math.round(50 + 40 * Math.sin(hour / 4)) },
+          grid: { power: Math.round(solar - 700) },
+          consumption: { power: 700 },
+        },
+      },
+    });
+    if (batch.length === 20_000) {
+      count += store.history.write(batch).inserted;
+      batch = [];
+    }
+  }
+  count += store.history.write(batch).inserted;
+  // Each day's energy flows (kWh by flow type), for the energy-per-day chart.
+  const days: HistoryRecord[] = [];
+  for (let day = start; day < end; day += 86_400_000) {
+    const season = 1 + Math.sin(((day - start) / (365 * 86_400_000)) * 2 * Math.PI);
+    days.push({
+      kind: "flow.day",
+      device: YEAR_DEVICE,
+      at: day,
+      key: "",
+      data: { "0": 6 * season, "1": 4 * season, "2": 3 * season, "3": 5, "4": 2, "5": 4, "6": 0.5 },
+    });
+  }
+  store.history.write(days);
+  store.close();
+  return count;
+}
+
+export interface Demo {
+  readonly app: App;
+  /** The page, http://127.0.0.1:port/ */
+  readonly url: string;
+  readonly storePath: string;
+  readonly base: string;
+  readonly admin: (path: string, body?: unknown, method?: string) => Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** The demo daemon: the simulator's demo house, the embedded broker, the rules above, the page on a free port. */
+export async function startDemo(dir: string, web: Record<string, unknown> = {}): Promise<Demo> {
+  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000 });
+  const storePath = join(dir, "e2m.db");
+  writeFileSync(join(dir, "rules.yaml"), DEMO_RULES);
+  const port = await freePort();
+  const base = `e2mweb${process.pid}${port}`;
+  const config = configSchema.parse({
+    cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
+    mqtt: { base_topic: base },
+    poll: {
+      inverter: "1s",
+      meter: "2s",
+      ems: "1s",
+      ev_charger: "1s",
+      events: "5s",
+      smart_device: "5s",
+      inventory: "10s",
+    },
+    store: { path: storePath },
+    rules: join(dir, "rules.yaml"),
+    log: { level: "silent" },
+    web: { port, ...web },
+  });
+  const app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-web");
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/`,
+    storePath,
+    base,
+    admin: sim.admin,
+    async stop() {
+      await app.stop();
+      await sim.stop();
+    },
+  };
+}
