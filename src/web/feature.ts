@@ -10,7 +10,7 @@ import { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
 import { json, text } from "./respond.js";
 import { handleApi } from "./routes.js";
-import { checkPeer, checkToken } from "./security.js";
+import { checkHost, checkPeer, checkToken } from "./security.js";
 import { EventStream } from "./sse.js";
 
 export type { WebOptions };
@@ -69,6 +69,8 @@ export function webFeature(options: WebOptions): WebFeature {
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     const peer = checkPeer(config, request);
     if (!peer.ok) return void text(response, peer.status, peer.message);
+    const host = checkHost(config, request);
+    if (!host.ok) return void text(response, host.status, host.message);
     const address = new URL(request.url ?? "/", "http://page");
     const path = address.pathname;
     if (path.startsWith("/api/")) {

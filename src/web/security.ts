@@ -62,3 +62,22 @@ export function checkSameOrigin(guard: Guard, request: IncomingMessage): Verdict
     ? OK
     : { ok: false, status: 403, message: `cross-site request refused: Origin ${origin} is not this page` };
 }
+
+/** Host names that reach only this machine. */
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * Without a token the page trusts that only this machine can reach it (it binds to loopback).
+ * A site whose name a DNS rebinding points at 127.0.0.1 would reach it too, as a page of its own
+ * origin: its requests name that site in Host, so a Host that is not a loopback name is refused.
+ */
+export function checkHost(guard: Guard, request: IncomingMessage): Verdict {
+  if (guard.ingress || guard.token !== undefined) return OK;
+  return LOOPBACK_HOST.test(request.headers.host ?? "")
+    ? OK
+    : {
+        ok: false,
+        status: 403,
+        message: "without web.token the page answers only as localhost or 127.0.0.1 (set web.token to open it by name)",
+      };
+}

@@ -1,5 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -228,6 +229,22 @@ describe("the web feature's guards", () => {
     expect((await fetch(new URL(`api/now?token=${token}`, feature.url))).status).toBe(200);
     // The page itself carries no data: it loads, then asks for the token.
     expect((await fetch(feature.url)).status).toBe(200);
+  });
+
+  it("without a token answers only requests made to a loopback name (no DNS rebinding)", async () => {
+    const feature = await start({});
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const address = new URL("api/now", feature.url);
+        get({ hostname: address.hostname, port: address.port, path: address.pathname, headers: { host } }, (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        }).on("error", reject);
+      });
+    const port = new URL(feature.url).port;
+    expect(await statusFor(`rebound.example:${port}`)).toBe(403);
+    expect(await statusFor(`127.0.0.1:${port}`)).toBe(200);
+    expect(await statusFor(`localhost:${port}`)).toBe(200);
   });
 
   it("behind ingress answers only the Supervisor's address", async () => {
