@@ -33,7 +33,7 @@ export async function webBenchmark(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const started = performance.now();
     await page.goto(`${demo.url}#now`);
-    await page.waitForFunction("document.querySelector('.flow-solar .value')?.textContent !== '–'");
+    await page.locator(".flow-solar .value").filter({ hasNotText: "–" }).waitFor();
     const firstRender = performance.now() - started;
     const inPage = (await page.evaluate("performance.now()")) as number;
     const resources = (await page.evaluate(
@@ -55,12 +55,12 @@ export async function webBenchmark(): Promise<void> {
     const times: number[] = [];
     for (let run = 0; run < 3; run++) {
       await page.locator('button[data-range="day"]').click();
-      await page.waitForFunction("document.querySelector('[data-points]')?.getAttribute('data-points') === '288'");
+      await page.locator('[data-points="288"]').waitFor();
       const clicked = performance.now();
       await page.locator('button[data-range="all"]').click();
-      await page.waitForFunction(
-        `document.querySelector('[data-points]')?.getAttribute('data-points') === '${points}' && document.querySelector('#power-chart canvas') !== null`,
-      );
+      // Locators, not a string to evaluate: the page's Content-Security-Policy refuses code made from text.
+      await page.locator(`[data-points="${points}"]`).waitFor();
+      await page.locator("#power-chart canvas").waitFor();
       times.push(performance.now() - clicked);
     }
     const rendered = await page.locator("[data-points]").getAttribute("data-rendered");
