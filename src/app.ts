@@ -168,7 +168,7 @@ export async function startApp(
       gate,
       logger,
       refresh: (id) => telemetry.refresh(id),
-      now,
+      clock,
     });
     const history = store && historyFeature({ config, client, store, bus, inventory, logger, clock });
     const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });

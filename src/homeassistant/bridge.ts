@@ -4,6 +4,7 @@ import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/rules.js";
 import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
 import type { Reading } from "../telemetry/readings.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import { dayOf } from "../time/local-days.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js";
@@ -25,7 +26,7 @@ import { MqttConnection } from "./mqtt-connection.js";
 import type { MqttTls } from "./mqtt-tls.js";
 import { oversized } from "./payload-limit.js";
 import { rulesNode } from "./rules-discovery.js";
-import { type AttachRulesOptions, RulesEntities } from "./rules-entities.js";
+import { type AttachRulesOptions, RulesEntities, rulesClockOn } from "./rules-entities.js";
 import { staleConfigs } from "./stale-configs.js";
 import type { Topics } from "./topics.js";
 
@@ -43,8 +44,8 @@ export interface BridgeOptions {
   readonly refresh: (deviceId: string) => void;
   /** Longest wait for the first round of reads before announcing the devices anyway; 30 s by default. */
   readonly announceWithinMs?: number;
-  /** Epoch ms; Date.now by default. */
-  readonly now?: () => number;
+  /** The daemon's one clock: now, and the rules entities' half-hourly refresh; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 const LOST = /^(lost|offline)$/i;
@@ -107,6 +108,7 @@ export class HomeAssistantBridge {
       discovery: options.discovery,
       logger: options.logger,
       send: (topic, payload, retain) => this.send(topic, payload, retain),
+      ...(options.clock ? { clock: rulesClockOn(options.clock) } : {}),
     });
     this.connection = new MqttConnection({
       ...options.mqtt,
@@ -468,7 +470,7 @@ export class HomeAssistantBridge {
     const device = this.devices.get(id);
     if (!device) return { ...values };
     const guarded: Record<string, StateValue> = { ...values };
-    const day = dayOf((this.options.now ?? Date.now)(), this.inventory?.timezone ?? "UTC");
+    const day = dayOf((this.options.clock ?? systemClock).now(), this.inventory?.timezone ?? "UTC");
     for (const entity of countersOf(device)) {
       const value = guarded[entity.key];
       if (!entity.counter || typeof value !== "number") continue;

@@ -2,6 +2,7 @@ import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
 import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../ports/rules.js";
 import type { Reading } from "../telemetry/readings.js";
+import { type Clock, every, systemClock } from "../time/clock.js";
 import type { Origin } from "./discovery.js";
 import { oversized } from "./payload-limit.js";
 import { parseRulesCommand } from "./rules-commands.js";
@@ -22,14 +23,15 @@ export interface RulesClock {
   every(ms: number, tick: () => Promise<void>): () => void;
 }
 
-export const systemClock: RulesClock = {
-  now: () => Date.now(),
-  every: (ms, tick) => {
-    const timer = setInterval(() => void tick(), ms);
-    timer.unref();
-    return () => clearInterval(timer);
-  },
-};
+/** The rules entities' clock on the daemon's one clock; their refresh never keeps the process alive. */
+export function rulesClockOn(clock: Clock): RulesClock {
+  return {
+    now: () => clock.now(),
+    every: (ms, tick) => every(clock, ms, () => void tick(), { background: true }),
+  };
+}
+
+const wallClock: RulesClock = rulesClockOn(systemClock);
 
 export interface RulesEntitiesOptions {
   readonly topics: Topics;
@@ -68,7 +70,7 @@ export class RulesEntities {
   private runtime: RulesRuntime | undefined;
   private events: Subscription | undefined;
   private stopTicker: (() => void) | undefined;
-  private clock: RulesClock = systemClock;
+  private clock: RulesClock = wallClock;
   private meter: CostMeter | undefined;
   /** Rules whose switch and button are published. */
   private announced: readonly string[] = [];
@@ -97,7 +99,7 @@ export class RulesEntities {
   async attach(runtime: RulesRuntime, options: AttachRulesOptions): Promise<void> {
     this.stop();
     this.runtime = runtime;
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock ?? wallClock;
     // Today's cost carries over a rules reload, unless the day itself changed meaning.
     if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
     this.events = runtime.events$.subscribe({
