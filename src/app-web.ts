@@ -1,4 +1,4 @@
-import type { LoadedRules, Tariff } from "./rules/index.js";
+import type { LoadedRules } from "./rules/index.js";
 import type { History } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
 import type { Clock } from "./time/clock.js";
@@ -21,23 +21,15 @@ export function rulesPlan(
 ): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
   return async ({ socPercent }) => {
     if (!loaded) return undefined;
-    const { previewRules, createTariff, rulesTimeZone, houseForecast, checkHouseForecast } = await import(
+    const { previewRules, refreshedTariffs, rulesTimeZone, houseForecast, checkHouseForecast } = await import(
       "./rules/index.js"
     );
     const { rules } = loaded;
     const now = clock.now();
     const timeZone = rulesTimeZone(rules, inventory().timezone);
-    const notes: string[] = [];
-    const tariffs: { import?: Tariff; export?: Tariff } = {};
-    for (const side of ["import", "export"] as const) {
-      const config = rules.tariffs[side];
-      if (!config) continue;
-      const tariff = createTariff(config, timeZone);
-      await tariff.refresh(now);
-      const status = tariff.status(now);
-      if (status.message) notes.push(`${side} prices: ${status.message}`);
-      tariffs[side] = tariff;
-    }
+    const refreshed = await refreshedTariffs(rules, timeZone, now);
+    const { tariffs } = refreshed;
+    const notes = [...refreshed.notes];
     const inverter = inventory().inverters.find((one) => one.batteryCapacityKwh !== undefined);
     const capacityKwh = rules.battery.capacity_kwh ?? inverter?.batteryCapacityKwh ?? DEFAULT_CAPACITY_KWH;
     const soc = socPercent ?? DEFAULT_SOC;

@@ -2,7 +2,6 @@ import { existsSync, writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
   checkHouseForecast,
-  createTariff,
   type ForecastCheck,
   houseForecast,
   loadRules,
@@ -10,9 +9,9 @@ import {
   planText,
   previewRules,
   RulesError,
+  refreshedTariffs,
   rulesPath,
   rulesTimeZone,
-  type Tariff,
 } from "../rules/index.js";
 import { discoverInventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
@@ -86,16 +85,8 @@ export async function runRulesPlanCommand(
     options.soc === undefined || (rules.battery.capacity_kwh === undefined && capacityOption === undefined);
   const live = needsLive ? await liveBattery(config, header) : undefined;
   const timeZone = rulesTimeZone(rules, live?.timeZone);
-  const tariffs: { import?: Tariff; export?: Tariff } = {};
-  for (const side of ["import", "export"] as const) {
-    const config = rules.tariffs[side];
-    if (!config) continue;
-    const tariff = createTariff(config, timeZone);
-    await tariff.refresh(now);
-    const status = tariff.status(now);
-    if (status.message) header.push(`${side} prices: ${status.message}`);
-    tariffs[side] = tariff;
-  }
+  const { tariffs, notes } = await refreshedTariffs(rules, timeZone, now);
+  header.push(...notes);
   const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? live?.capacityKwh ?? DEFAULT_CAPACITY_KWH;
   const capacitySource =
     rules.battery.capacity_kwh !== undefined

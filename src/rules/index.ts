@@ -7,3 +7,4 @@ export { planText } from "./plan-text.js";
 export { type Preview, previewRules } from "./planners/preview.js";
 export { type RulesFile, rulesTimeZone } from "./schema.js";
 export { createTariff, type Rate, type Tariff } from "./tariffs/index.js";
+export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

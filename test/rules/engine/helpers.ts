@@ -226,3 +226,18 @@ export function runsOf(events: readonly RuleEvent[], rule: string): number[] {
     .filter((event) => event.type === "action" && event.rule === rule && ["planned", "dry-run"].includes(event.status))
     .map((event) => event.at);
 }
+
+/** rules.yaml for an optimise rule on the fixture's Agile day, with an export price that pays. */
+export function optimiseRules(extra: readonly string[] = []): string[] {
+  return [
+    "timezone: Europe/London",
+    "battery: { capacity_kwh: 9.5, charge_kw: 3 }",
+    "tariffs:",
+    "  import: { type: agile, file: agile.json }",
+    "  export: { type: fixed, price: 0.3 }",
+    "rules:",
+    "  - name: optimiser",
+    ...extra,
+    "    when: { optimise: { reserve_soc: 10 } }",
+  ];
+}

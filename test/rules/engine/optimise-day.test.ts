@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleEvent, RulesEngine } from "../../../src/rules/engine/index.js";
-import { type Env, HOUR, INVERTER, MINUTE, startEnv } from "./helpers.js";
+import { type Env, HOUR, INVERTER, MINUTE, optimiseRules, startEnv } from "./helpers.js";
 
 // 23:00 UTC on a winter Tuesday, when the fixture's Agile day begins: a day of known prices.
 const START = Date.UTC(2025, 0, 14, 23, 0);
 const END = START + 24 * HOUR;
 const PRESETS = ["timed-charge", "timed-export", "pause-battery"] as const;
-const RULES = [
-  "timezone: Europe/London",
-  "battery: { capacity_kwh: 9.5, charge_kw: 3 }",
-  "tariffs:",
-  "  import: { type: agile, file: agile.json }",
-  "  export: { type: fixed, price: 0.3 }",
-  "rules:",
-  "  - name: optimiser",
-  "    when: { optimise: { reserve_soc: 10 } }",
-];
+const RULES = optimiseRules([]);
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 type WindowEvent = Extract<RuleEvent, { type: "window" }>;

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RulesEngine } from "../../../src/rules/engine/index.js";
-import { type Env, HOUR, INVERTER, MINUTE, startEnv } from "./helpers.js";
+import { type Env, HOUR, INVERTER, MINUTE, optimiseRules, startEnv } from "./helpers.js";
 
 const START = Date.UTC(2025, 0, 14, 23, 0);
-const RULES = [
-  "timezone: Europe/London",
-  "battery: { capacity_kwh: 9.5, charge_kw: 3 }",
-  "tariffs:",
-  "  import: { type: agile, file: agile.json }",
-  "  export: { type: fixed, price: 0.3 }",
-  "rules:",
-  "  - name: optimiser",
-  "    dry_run: true",
-  "    when: { optimise: { reserve_soc: 10 } }",
-];
+const RULES = optimiseRules(["    dry_run: true"]);
 
 describe("an optimise rule in dry run", () => {
   let env: Env;
