@@ -122,6 +122,21 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     if (!parsed.success) return json(response, 400, { error: z.prettifyError(parsed.error) });
     runtime.setEnabled(name, parsed.data.enabled);
     options.logger.info({ rule: name, enabled: parsed.data.enabled, source: "web" }, "rule switched from the web page");
+    // What the house does changed: the audit log says who switched which rule, beside the devices' changes.
+    const switched = parsed.data.enabled ? "on" : "off";
+    options.store?.audit.record({
+      at: Date.now(),
+      source: "web",
+      requesterName: "web page",
+      targetKind: "rule",
+      target: name,
+      action: `rule:${parsed.data.enabled ? "enable" : "disable"}`,
+      request: { enabled: parsed.data.enabled },
+      ok: true,
+      verified: true,
+      skipped: false,
+      message: `rule ${name} switched ${switched}`,
+    });
     changed();
     return json(response, 200, { ok: true, rules: runtime.list() });
   }

@@ -78,7 +78,7 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
     );
   });
 
-  it("switches a rule from the page: the switch reaches the running rules and Home Assistant's MQTT state", async () => {
+  it("switches a rule from the page: the switch reaches the running rules, the audit log and Home Assistant's MQTT state", async () => {
     await page.goto(`${demo.url}#changes`);
     const toggle = page.locator('input[data-rule="overnight-top-up"]');
     await toggle.waitFor();
@@ -90,6 +90,14 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
     );
     const state = await mqtt.waitFor((m) => m.payload.includes('"overnight-top-up":{"enabled":false'), 15_000, since);
     expect(state.topic.startsWith(`${demo.base}/`)).toBe(true);
+    // The audit log says who switched it, and the Changes page shows it.
+    const audit = (await (await fetch(new URL("api/audit", demo.url))).json()) as {
+      entries: { source: string; target: string; action: string }[];
+    };
+    expect(audit.entries[0]).toMatchObject({ source: "web", target: "overnight-top-up", action: "rule:disable" });
+    await page.reload();
+    await page.waitForSelector("table.audit tbody tr", { timeout: 10_000 });
+    expect(await page.locator("table.audit tbody tr").first().textContent()).toContain("rule:disable");
   });
 
   it("runs a rule now from the page: its change goes through the control gate into the audit log and rule events", async () => {
