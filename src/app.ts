@@ -39,6 +39,8 @@ export interface App {
   readonly simulated: boolean;
   /** Set when the daemon started the embedded broker on another port because 1883 was taken. */
   readonly brokerMoved: boolean;
+  /** The web page's address, when it is served. */
+  readonly webUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -238,6 +240,9 @@ export async function startApp(
       mqttUrl,
       simulated: cloud.simulated,
       brokerMoved,
+      get webUrl() {
+        return web.url === "" ? undefined : web.url;
+      },
       stop: stopAll,
     };
   } catch (error) {

@@ -31,6 +31,7 @@ export function startupBanner(app: App, baseTopic: string, version: string): str
       `          (the answer comes back on ${baseTopic}/${deviceId(example)}/result)`,
     );
   }
+  if (app.webUrl) lines.push(`  Web:    ${app.webUrl} (the house now, the plan, the history and every change)`);
   lines.push(
     `  Home Assistant: add the MQTT integration with broker ${host} and port ${port}; the devices appear by discovery.`,
     "  Stop: Ctrl-C (it publishes offline and exits within 2 seconds).",

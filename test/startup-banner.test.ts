@@ -9,6 +9,7 @@ const app = (overrides: Partial<App>): App => ({
   mqttUrl: "mqtt://127.0.0.1:1883",
   simulated: true,
   brokerMoved: false,
+  webUrl: undefined,
   stop: async () => {},
   ...overrides,
 });
@@ -23,6 +24,13 @@ describe("the start-up banner", () => {
     expect(text).toContain("port 1883 is taken, so it listens on 1886");
     expect(text).toContain("broker 127.0.0.1 and port 1886");
     expect(text).not.toMatch(/-p 1883/);
+  });
+
+  it("gives the web page's address when it is served, and says nothing of it otherwise", () => {
+    expect(startupBanner(app({ webUrl: "http://127.0.0.1:8099/" }), "energy2mqtt", "1.0.0")).toContain(
+      "  Web:    http://127.0.0.1:8099/ (the house now, the plan, the history and every change)",
+    );
+    expect(startupBanner(app({}), "energy2mqtt", "1.0.0")).not.toContain("Web:");
   });
 
   it("says nothing about a taken port when the broker got its own, and hides a broker password", () => {
