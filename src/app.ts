@@ -215,6 +215,7 @@ export async function startApp(
       rules: () => rules.runtime,
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
       budget: () => client.http.budget.state(),
+      prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
       version,
       simulated: cloud.simulated,
       logger,

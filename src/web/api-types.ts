@@ -56,6 +56,12 @@ export interface DailyEnergy {
   readonly device: string;
   readonly time: readonly number[];
   readonly flows: Readonly<Record<string, readonly (number | null)[]>>;
+  /** kWh from the grid (to the home and the battery) and to it (from solar and the battery), per day. */
+  readonly importKwh: readonly (number | null)[];
+  readonly exportKwh: readonly (number | null)[];
+  /** Import cost less export income per day, from the half-hourly flows and the tariffs' prices; null when either is missing. */
+  readonly cost: readonly (number | null)[];
+  readonly currency: string | null;
 }
 
 export interface HistoryDevice {

@@ -98,18 +98,88 @@ export function powerColumns(
   return { device: query.device, from: query.from, to: query.to, points: rows.length, bucketSeconds, time, ...columns };
 }
 
-/** Energy per day (kWh) by flow, from the daily flow records. */
-export function dailyEnergy(history: History, query: { device: string; from: number; to: number }): DailyEnergy {
+/** Import and export price per kWh at an instant, as the tariffs know them. */
+export type PricesAt = (at: number) => {
+  readonly import?: number;
+  readonly export?: number;
+  readonly currency: string;
+};
+
+const IMPORTS = ["3", "4"] as const;
+const EXPORTS = ["2", "6"] as const;
+const HALF_HOURS_A_DAY = 48;
+
+const sumOf = (data: Readonly<Record<string, JsonValue>>, keys: readonly string[]): number | null => {
+  let total = 0;
+  for (const key of keys) {
+    const value = data[key];
+    if (typeof value !== "number") return null;
+    total += value;
+  }
+  return total;
+};
+
+/**
+ * Energy per day (kWh) by flow, from the daily flow records; import and export per day; and the
+ * day's cost: each half-hour's import and export at that half-hour's prices, for a day whose 48
+ * half-hourly flows and prices are all known (else null rather than a guess).
+ */
+export function dailyEnergy(
+  history: History,
+  query: { device: string; from: number; to: number },
+  prices?: PricesAt,
+): DailyEnergy {
   const time: number[] = [];
   const flows: Record<string, (number | null)[]> = Object.fromEntries(
     Object.values(FLOW_TYPES).map((name) => [name, []]),
   );
+  const importKwh: (number | null)[] = [];
+  const exportKwh: (number | null)[] = [];
+  const starts: number[] = [];
   for (const record of history.query({ kind: "flow.day", device: query.device, from: query.from, to: query.to })) {
     time.push(Math.floor(record.at / 1000));
+    starts.push(record.at);
     for (const [key, name] of Object.entries(FLOW_TYPES)) {
       const value = record.data[key];
       flows[name]?.push(typeof value === "number" ? value : null);
     }
+    importKwh.push(sumOf(record.data, IMPORTS));
+    exportKwh.push(sumOf(record.data, EXPORTS));
   }
-  return { device: query.device, time, flows };
+  const cost = prices ? dailyCost(history, query, starts, prices) : starts.map(() => null);
+  const currency = prices ? prices(query.to).currency : null;
+  return { device: query.device, time, flows, importKwh, exportKwh, cost, currency };
+}
+
+function dailyCost(
+  history: History,
+  query: { device: string; from: number; to: number },
+  starts: readonly number[],
+  prices: PricesAt,
+): (number | null)[] {
+  const days = starts.map(() => ({ cost: 0, halfHours: 0, priced: true }));
+  // Day records start at local midnight, in order: each half-hour belongs to the last day begun.
+  let day = -1;
+  for (const record of history.query({
+    kind: "flow.half_hour",
+    device: query.device,
+    from: starts[0] ?? query.from,
+    to: query.to,
+  })) {
+    while (day + 1 < starts.length && (starts[day + 1] ?? Number.POSITIVE_INFINITY) <= record.at) day += 1;
+    const totals = days[day];
+    if (!totals) continue;
+    const price = prices(record.at);
+    const bought = sumOf(record.data, IMPORTS);
+    const sold = sumOf(record.data, EXPORTS);
+    if (price.import === undefined || price.export === undefined || bought === null || sold === null) {
+      totals.priced = false;
+      continue;
+    }
+    totals.cost += bought * price.import - sold * price.export;
+    totals.halfHours += 1;
+  }
+  return days.map((totals) =>
+    totals.priced && totals.halfHours >= HALF_HOURS_A_DAY - 2 ? Math.round(totals.cost * 100) / 100 : null,
+  );
 }

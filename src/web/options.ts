@@ -5,6 +5,7 @@ import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/rules.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/inventory.js";
+import type { PricesAt } from "./history-api.js";
 import type { PlanView } from "./plan-view.js";
 
 export interface WebOptions {
@@ -18,6 +19,8 @@ export interface WebOptions {
   /** The Plan page: what the rules mean to do over the next hours, given the battery's SoC now. */
   readonly plan: (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined>;
   readonly budget: () => RateBudgetState | undefined;
+  /** Import and export prices at an instant, for the cost per day; left out, no cost is shown. */
+  readonly prices?: PricesAt;
   readonly version: string;
   readonly simulated: boolean;
   readonly logger: Logger;

@@ -88,7 +88,7 @@ export async function handleApi(context: ApiContext): Promise<void> {
         200,
         path === "/api/history"
           ? powerColumns(options.store.history, { device, from, to, width })
-          : dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }),
+          : dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices),
       );
     }
     default:

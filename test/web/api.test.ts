@@ -9,10 +9,11 @@ import { EventBus } from "../../src/bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import type { RuleStatus } from "../../src/ports/rules.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
 import type { Inventory } from "../../src/telemetry/index.js";
-import type { HistoryColumns, LiveSnapshot } from "../../src/web/api-types.js";
+import type { DailyEnergy, HistoryColumns, LiveSnapshot } from "../../src/web/api-types.js";
 import { type WebFeature, webFeature } from "../../src/web/feature.js";
+import type { WebOptions } from "../../src/web/options.js";
 import type { PlanView } from "../../src/web/plan-view.js";
 import { checkPeer } from "../../src/web/security.js";
 import { type Demo, fillYear, freePort, startDemo, YEAR_DEVICE } from "./demo.js";
@@ -196,7 +197,7 @@ describe("the web feature's guards", () => {
     store?.close();
   });
 
-  const start = async (web: Record<string, unknown>): Promise<WebFeature> => {
+  const start = async (web: Record<string, unknown>, extra: Partial<WebOptions> = {}): Promise<WebFeature> => {
     const feature = webFeature({
       config: configSchema.parse({ web: { port: await freePort(), ...web } }).web,
       bus: new EventBus(() => undefined),
@@ -210,6 +211,7 @@ describe("the web feature's guards", () => {
       simulated: false,
       logger: createLogger("silent"),
       assetsDir,
+      ...extra,
     });
     await feature.start();
     started.push(feature);
@@ -229,6 +231,49 @@ describe("the web feature's guards", () => {
     expect((await fetch(new URL(`api/now?token=${token}`, feature.url))).status).toBe(200);
     // The page itself carries no data: it loads, then asks for the token.
     expect((await fetch(feature.url)).status).toBe(200);
+  });
+
+  it("gives each day's import, export and cost: the half-hours at their prices, none for a day not fully known", async () => {
+    const day = Date.UTC(2026, 10, 20);
+    const rows: HistoryRecord[] = [];
+    const halfHour = (at: number, bought: number, sold: number): HistoryRecord => ({
+      kind: "flow.half_hour",
+      device: "COST0001",
+      at,
+      key: "",
+      data: { "0": 0, "1": 0, "2": sold, "3": bought, "4": 0, "5": 0, "6": 0 },
+    });
+    for (const start of [day, day + 86_400_000])
+      rows.push({
+        kind: "flow.day",
+        device: "COST0001",
+        at: start,
+        key: "",
+        data: { "0": 1, "1": 1, "2": 4.8, "3": 24, "4": 0, "5": 2, "6": 0 },
+      });
+    // The first day whole: 0.5 kWh bought and 0.1 sold each half-hour, dearer after 16:00.
+    for (let slot = 0; slot < 48; slot++) rows.push(halfHour(day + slot * 1_800_000, 0.5, 0.1));
+    // The second day's half-hours only partly read.
+    for (let slot = 0; slot < 20; slot++) rows.push(halfHour(day + 86_400_000 + slot * 1_800_000, 0.5, 0.1));
+    store.history.write(rows);
+    const prices = (at: number) => ({
+      import: at - day >= 16 * 3_600_000 ? 0.35 : 0.25,
+      export: 0.15,
+      currency: "GBP",
+    });
+    const feature = await start({}, { prices });
+    const url = new URL("api/history/days", feature.url);
+    url.search = new URLSearchParams({
+      device: "COST0001",
+      from: String(day),
+      to: String(day + 2 * 86_400_000),
+    }).toString();
+    const days = (await (await fetch(url)).json()) as DailyEnergy;
+    expect(days.importKwh).toEqual([24, 24]);
+    expect(days.exportKwh).toEqual([4.8, 4.8]);
+    // 32 half-hours bought at 0.25 and 16 at 0.35, 0.5 kWh each, less 48 x 0.1 kWh sold at 0.15: 4 + 2.8 - 0.72.
+    expect(days.cost).toEqual([6.08, null]);
+    expect(days.currency).toBe("GBP");
   });
 
   it("without a token answers only requests made to a loopback name (no DNS rebinding)", async () => {

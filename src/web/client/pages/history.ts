@@ -147,6 +147,7 @@ function energyChart(target: HTMLElement, days: DailyEnergy, width: number): uPl
   };
   const names = Object.keys(days.flows);
   const bars = uPlot.paths.bars?.({ size: [0.8, 40] });
+  const currency = days.currency || "cost";
   return new uPlot(
     {
       width,
@@ -159,10 +160,19 @@ function energyChart(target: HTMLElement, days: DailyEnergy, width: number): uPl
           fill: `${colours[name] ?? "#888888"}55`,
           ...(bars ? { paths: bars } : {}),
         })),
+        { label: "import kWh", stroke: "#d1495b", width: 2 },
+        { label: "export kWh", stroke: "#2e86ab", width: 2 },
+        { label: `cost ${currency}`, stroke: "#6a4c93", width: 2, dash: [6, 4], scale: "cost" },
       ],
-      axes: [{}, { label: "kWh" }],
+      axes: [{}, { label: "kWh" }, { scale: "cost", side: 1, label: currency, grid: { show: false } }],
     },
-    [Float64Array.from(days.time), ...names.map((name) => (days.flows[name] ?? []) as (number | null)[])],
+    [
+      Float64Array.from(days.time),
+      ...names.map((name) => (days.flows[name] ?? []) as (number | null)[]),
+      [...days.importKwh],
+      [...days.exportKwh],
+      [...days.cost],
+    ],
     target,
   );
 }
