@@ -216,6 +216,7 @@ export async function startApp(
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
       budget: () => client.http.budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
+      clock,
       version,
       simulated: cloud.simulated,
       logger,

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
 import type { RuleEvent } from "../ports/rules.js";
+import { systemClock } from "../time/clock.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
 import { LiveState } from "./live.js";
@@ -41,7 +42,8 @@ export function webFeature(options: WebOptions): WebFeature {
   const live = new LiveState(options.inventory);
   const stream = new EventStream();
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now();
   const recentRuleEvents: RuleEvent[] = [];
   let server: Server | undefined;
   let url = "";
@@ -159,7 +161,7 @@ export function webFeature(options: WebOptions): WebFeature {
       bus.on("cloudRequest", name, ({ status }) => {
         cloud.requests += 1;
         cloud.lastStatus = status ?? null;
-        if (status !== undefined && status < 300) cloud.lastSuccess = Date.now();
+        if (status !== undefined && status < 300) cloud.lastSuccess = clock.now();
         else cloud.failures += 1;
       });
       server = await listen(serve, config.host, config.port, options.portAttempts ?? 20);

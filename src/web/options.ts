@@ -5,6 +5,7 @@ import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/rules.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/inventory.js";
+import type { Clock } from "../time/clock.js";
 import type { PricesAt } from "./history-api.js";
 import type { PlanView } from "./plan-view.js";
 
@@ -26,6 +27,8 @@ export interface WebOptions {
   readonly logger: Logger;
   /** The built page; dist/web/public by default. */
   readonly assetsDir?: string;
+  /** The daemon's one clock; the system clock by default. */
+  readonly clock?: Clock;
   /** How many next ports to try when the configured one is taken. */
   readonly portAttempts?: number;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { RuleEvent, RulesRuntime } from "../ports/rules.js";
+import { systemClock } from "../time/clock.js";
 import type { WebHealth } from "./api-types.js";
 import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
 import type { LiveState } from "./live.js";
@@ -125,7 +126,7 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     // What the house does changed: the audit log says who switched which rule, beside the devices' changes.
     const switched = parsed.data.enabled ? "on" : "off";
     options.store?.audit.record({
-      at: Date.now(),
+      at: (options.clock ?? systemClock).now(),
       source: "web",
       requesterName: "web page",
       targetKind: "rule",
