@@ -21,9 +21,7 @@ export function rulesPlan(
 ): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
   return async ({ socPercent }) => {
     if (!loaded) return undefined;
-    const { previewRules, refreshedTariffs, rulesTimeZone, houseForecast, checkHouseForecast } = await import(
-      "./rules/index.js"
-    );
+    const { previewRules, refreshedTariffs, rulesTimeZone, houseOutlook } = await import("./rules/index.js");
     const { rules } = loaded;
     const now = clock.now();
     const timeZone = rulesTimeZone(rules, inventory().timezone);
@@ -33,7 +31,8 @@ export function rulesPlan(
     const inverter = inventory().inverters.find((one) => one.batteryCapacityKwh !== undefined);
     const capacityKwh = rules.battery.capacity_kwh ?? inverter?.batteryCapacityKwh ?? DEFAULT_CAPACITY_KWH;
     const soc = socPercent ?? DEFAULT_SOC;
-    const house = history ? houseForecast(history, { now, timeZone, slots: PLAN_HOURS * 2 + 1 }) : undefined;
+    const outlook = history ? houseOutlook(history, { now, timeZone, slots: PLAN_HOURS * 2 + 1 }) : undefined;
+    const house = outlook?.forecast;
     notes.unshift(
       `Battery ${Math.round(soc)}% now${socPercent === undefined ? " (not read yet: assumed)" : ""} of ${capacityKwh} kWh; ${
         house && house.days > 0
@@ -51,7 +50,7 @@ export function rulesPlan(
       ...(house ? { house } : {}),
     });
     notes.push(`Expected: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`);
-    const check = history ? checkHouseForecast(history, { now, timeZone }) : undefined;
+    const check = outlook?.check;
     if (check) {
       notes.push(
         `Forecast against actual over the last day: use ${check.load.forecastKwh.toFixed(1)} kWh forecast, ${check.load.actualKwh.toFixed(1)} actual; solar ${check.solar.forecastKwh.toFixed(1)} forecast, ${check.solar.actualKwh.toFixed(1)} actual`,

@@ -1,9 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
-  checkHouseForecast,
   type ForecastCheck,
-  houseForecast,
+  houseOutlook,
   loadRules,
   planSvg,
   planText,
@@ -139,10 +138,8 @@ function storedHouse(config: Config, now: number, timeZone: string, hours: numbe
   const store = openStoreOr(config, err, "the house's history is left out: ");
   if (typeof store === "number") return undefined;
   try {
-    return {
-      ...houseForecast(store.history, { now, timeZone, slots: hours * 2 + 1 }),
-      check: checkHouseForecast(store.history, { now, timeZone }),
-    };
+    const { forecast, check } = houseOutlook(store.history, { now, timeZone, slots: hours * 2 + 1 });
+    return { ...forecast, check };
   } finally {
     store.close();
   }

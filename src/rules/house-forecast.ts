@@ -1,7 +1,7 @@
-import { DAY_MS, forecastLoad, forecastSolar } from "../optimiser/index.js";
+import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../optimiser/index.js";
 import type { History } from "../store/index.js";
 import { SLOT_MS } from "../time/local-time.js";
-import { readHouseHistory } from "./house-history.js";
+import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
 import type { HouseForecast } from "./planners/optimise-windows.js";
 
 /** How far back the forecasts learn from. */
@@ -18,13 +18,7 @@ export function houseForecast(
 ): HouseForecast {
   const from = Math.floor(options.now / SLOT_MS) * SLOT_MS;
   const past = readHouseHistory(history, { from: from - LEARN_DAYS * DAY_MS, to: from, timeZone: options.timeZone });
-  const ahead = { from, timeZone: options.timeZone, slots: options.slots ?? 96 };
-  return {
-    from,
-    load: forecastLoad(past.load, ahead),
-    solar: forecastSolar(past.solar, ahead),
-    days: past.days,
-  };
+  return forecastAt(past, from, options.timeZone, options.slots ?? 96);
 }
 
 export interface ForecastCheck {
@@ -34,19 +28,53 @@ export interface ForecastCheck {
   readonly solar: { readonly forecastKwh: number; readonly actualKwh: number; readonly meanErrorKwh: number };
 }
 
+export interface HouseOutlook {
+  readonly forecast: HouseForecast;
+  /** How the forecast did over the last day; undefined when that day has no readings or nothing came before it. */
+  readonly check: ForecastCheck | undefined;
+}
+
 /**
- * How the forecast did over the last day: what it would have said a day ago, from what the store
- * held then, against what the store holds for that day. Undefined when that day has no readings.
+ * The forecast from now, and how it did over the last day (what it would have said a day ago,
+ * from what the store held then, against what the store holds for that day), from one read of
+ * the store: the last four weeks and the day before them.
  */
-export function checkHouseForecast(
+export function houseOutlook(
   history: Pick<History, "query">,
-  options: { readonly now: number; readonly timeZone: string },
-): ForecastCheck | undefined {
-  const to = Math.floor(options.now / SLOT_MS) * SLOT_MS;
-  const from = to - DAY_MS;
-  const then = houseForecast(history, { now: from, timeZone: options.timeZone, slots: 48 });
+  options: { readonly now: number; readonly timeZone: string; readonly slots?: number },
+): HouseOutlook {
+  const { timeZone } = options;
+  const from = Math.floor(options.now / SLOT_MS) * SLOT_MS;
+  const past = readHouseHistory(history, { from: from - (LEARN_DAYS + 1) * DAY_MS, to: from, timeZone });
+  return {
+    forecast: forecastAt(past, from, timeZone, options.slots ?? 96),
+    check: checkAt(past, from - DAY_MS, from, timeZone),
+  };
+}
+
+/** The forecast from `from`, learned from the samples of the four weeks before it (the forecasts ignore the rest). */
+function forecastAt(past: HouseHistory, from: number, timeZone: string, slots: number): HouseForecast {
+  const since = from - LEARN_DAYS * DAY_MS;
+  const learned = [...past.load, ...past.solar].filter((sample) => sample.start >= since && sample.start < from);
+  const ahead = { from, timeZone, slots };
+  return {
+    from,
+    load: forecastLoad(past.load, ahead),
+    solar: forecastSolar(past.solar, ahead),
+    days: localDays(
+      learned.map((sample) => sample.start),
+      timeZone,
+    ),
+  };
+}
+
+/** The forecast made at `from` for the day to `to`, against what the samples say that day was. */
+function checkAt(past: HouseHistory, from: number, to: number, timeZone: string): ForecastCheck | undefined {
+  const then = forecastAt(past, from, timeZone, 48);
   if (then.days === 0) return undefined;
-  const actual = readHouseHistory(history, { from, to, timeZone: options.timeZone });
+  const inDay = (samples: readonly HalfHourSample[]) =>
+    samples.filter((sample) => sample.start >= from && sample.start < to);
+  const actual = { load: inDay(past.load), solar: inDay(past.solar) };
   const compare = (series: "load" | "solar") => {
     let forecastKwh = 0;
     let actualKwh = 0;

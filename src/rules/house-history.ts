@@ -92,12 +92,21 @@ export function readHouseHistory(history: Pick<History, "query">, query: HouseHi
       if (slot.solarCount > 0) solar.set(start, (solar.get(start) ?? 0) + toKwh(slot.solarSum, slot.solarCount));
     }
   }
+  return {
+    load: samples(load),
+    solar: samples(solar),
+    days: localDays([...load.keys(), ...solar.keys()], query.timeZone),
+  };
+}
+
+/** How many local days the half-hours starting at `starts` touch. */
+export function localDays(starts: Iterable<number>, timeZone: string): number {
   const days = new Set<string>();
-  for (const start of new Set([...load.keys(), ...solar.keys()])) {
-    const wall = wallClock(start, query.timeZone);
+  for (const start of starts) {
+    const wall = wallClock(start, timeZone);
     days.add(`${wall.year}-${wall.month}-${wall.day}`);
   }
-  return { load: samples(load), solar: samples(solar), days: days.size };
+  return days.size;
 }
 
 function samples(series: ReadonlyMap<number, number>): HalfHourSample[] {

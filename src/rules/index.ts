@@ -1,6 +1,6 @@
 export { checkRulesOnDevices, type DeviceCheck } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
-export { checkHouseForecast, type ForecastCheck, houseForecast } from "./house-forecast.js";
+export { type ForecastCheck, type HouseOutlook, houseForecast, houseOutlook } from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
 export { planSvg } from "./plan-svg.js";
 export { planText } from "./plan-text.js";
