@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { EventBus } from "../../src/bus.js";
 import { configSchema } from "../../src/config/index.js";
@@ -40,11 +40,15 @@ describe("the web API against the demo daemon", () => {
   };
 
   it("lists every device of the demo house with its availability and the house's flows", async () => {
+    // The snapshot fills from the daemon's next readings once a page asks for it.
     let now: LiveSnapshot | undefined;
-    for (let tries = 0; tries < 100 && !now?.flows.solar; tries++) {
-      now = await get<LiveSnapshot>("api/now");
-      if (!now.flows.solar) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await vi.waitFor(
+      async () => {
+        now = await get<LiveSnapshot>("api/now");
+        expect(now.flows.solar).toBeTruthy();
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(now?.devices.map((d) => d.id)).toContain("sd2024g001");
     expect(now?.devices.find((d) => d.id === "sd2024g001")?.available).toBe(true);
     expect(now?.flows.soc).toBeGreaterThanOrEqual(0);
