@@ -1,26 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/index.js";
-
-function configFile(yaml: string, secrets?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "e2m-config-"));
-  if (secrets !== undefined) writeFileSync(join(dir, "secrets.yaml"), secrets);
-  const file = join(dir, "configuration.yaml");
-  writeFileSync(file, yaml);
-  return file;
-}
-
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
-}
+import { loadConfig } from "../../src/config/index.js";
+import { configFile, problemsOf } from "./helpers.js";
 
 describe("configuration", () => {
   it("runs on embedded defaults with no file at all", () => {

@@ -1,24 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { configFile, problemsOf } from "../config/helpers.js";
 
 function load(yaml: string, env: NodeJS.ProcessEnv = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "e2m-webconfig-"));
-  const file = join(dir, "configuration.yaml");
-  writeFileSync(file, yaml);
-  return loadConfig(file, env).config;
-}
-
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  throw new Error("expected a ConfigError");
+  return loadConfig(configFile(yaml), env).config;
 }
 
 describe("web configuration", () => {
