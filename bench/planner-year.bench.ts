@@ -44,7 +44,7 @@ export async function plannerYearBenchmark(): Promise<void> {
   const clocks = slotClocks();
   const total = (series: readonly number[]) => series.reduce((sum, value) => sum + value, 0);
   console.log("planner-year: 2023 half-hour by half-hour (17,520 slots), six policies");
-  console.log("data (README of ../shared/data/planner-year):");
+  console.log("data (README of test/fixtures/planner-year):");
   for (const source of SOURCES) console.log(`  - ${source}`);
   console.log("assumptions:");
   const lines = [

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SLOT_MS } from "../../src/time/local-time.js";
 
-/** Where the year's CSVs live, relative to the repository root. */
-export const DATA_DIR = "../shared/data/planner-year";
+/** The repository's own copy of the year, relative to the repository root (its README names every source). */
+export const DATA_DIR = "test/fixtures/planner-year";
 export const YEAR_START = Date.UTC(2023, 0, 1);
 export const SLOTS = 365 * 48;
 const DAY_SLOTS = 48;

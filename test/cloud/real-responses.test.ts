@@ -20,16 +20,16 @@ import type { Site } from "../../src/cloud/schemas/site.js";
 import type { SmartDevice, SmartDeviceDataPoint } from "../../src/cloud/schemas/smart-device.js";
 
 /*
- * Every body in ../shared/fixtures/real-responses (bodies of the real service and of its
+ * Every body in test/fixtures/real-responses (bodies of the real service and of its
  * official documentation) is served over HTTP and read with the client's own method for its
  * endpoint: the production transport, envelope and schema. Each must parse and keep what the
  * daemon uses. The one exception is a documentation example that is not JSON at all.
  */
 
-const DIR = new URL("../../../shared/fixtures/real-responses/", import.meta.url);
+const DIR = new URL("../fixtures/real-responses/", import.meta.url);
 if (!existsSync(DIR)) {
   throw new Error(
-    `the real responses are missing: expected them in ${fileURLToPath(DIR)} (the shared/ folder beside the repository)`,
+    `the real responses are missing: expected them in ${fileURLToPath(DIR)} (test/fixtures/real-responses)`,
   );
 }
 

@@ -4,7 +4,7 @@ import { type Allowed, compareShape, nullsAndEmpties } from "./real-shape/compar
 import { type Evidence, isReal, readEvidence } from "./real-shape/evidence.js";
 
 /*
- * For every endpoint with a body in the evidence (../shared/fixtures/real-responses), the
+ * For every endpoint with a body in the evidence (test/fixtures/real-responses), the
  * simulator's answer over HTTP has the same keys and JSON types at every level as that body,
  * a real one preferred over a documentation example. Values may differ; arrays are compared by
  * their elements' shapes; null in the evidence means the service may send null there. The

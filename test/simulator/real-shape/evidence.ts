@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The real responses: bodies of the real service and of its official documentation. */
-export const EVIDENCE_DIR = new URL("../../../../shared/fixtures/real-responses/", import.meta.url);
+export const EVIDENCE_DIR = new URL("../../fixtures/real-responses/", import.meta.url);
 
 export interface Evidence {
   readonly file: string;
@@ -14,7 +14,7 @@ export interface Evidence {
 export function readEvidence(): Evidence[] {
   if (!existsSync(EVIDENCE_DIR)) {
     throw new Error(
-      `the real responses are missing: expected them in ${fileURLToPath(EVIDENCE_DIR)} (the shared/ folder beside the repository)`,
+      `the real responses are missing: expected them in ${fileURLToPath(EVIDENCE_DIR)} (test/fixtures/real-responses, copied from the team's evidence)`,
     );
   }
   return readdirSync(EVIDENCE_DIR)
