@@ -9,6 +9,7 @@ import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
 import { ControlGate } from "./control/index.js";
+import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFeature } from "./health/feature.js";
@@ -37,6 +38,8 @@ export interface App {
   readonly mqttUrl: string;
   /** Set when the daemon started the simulator itself. */
   readonly simulated: boolean;
+  /** The SQLite file in use (the demo house keeps its own). */
+  readonly storePath: string;
   /** Set when the daemon started the embedded broker on another port because 1883 was taken. */
   readonly brokerMoved: boolean;
   /** The web page's address, when it is served. */
@@ -56,7 +59,7 @@ const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mq
  * the embedded simulator and broker when nothing is configured, and stops them in reverse.
  */
 export async function startApp(
-  config: Config,
+  configured: Config,
   logger: Logger,
   version: string,
   options: {
@@ -67,6 +70,7 @@ export async function startApp(
     readonly clock?: Clock;
   } = {},
 ): Promise<App> {
+  const config = withDemoStore(configured);
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   // What to undo, last started first; taken from the end, so what start-up adds while a stop
@@ -95,7 +99,7 @@ export async function startApp(
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const tls = mqttTlsOrExit(config, options.configFile);
-    const cloud = await startCloud(config, logger, stack);
+    const cloud = await startCloud(config, logger, stack, options.clock);
     alive();
     const { url: mqttUrl, moved: brokerMoved } = await startBroker(config, logger, stack);
     alive();
@@ -241,6 +245,7 @@ export async function startApp(
       cloudUrl: cloud.url,
       mqttUrl,
       simulated: cloud.simulated,
+      storePath: config.store.path,
       brokerMoved,
       get webUrl() {
         return web.url === "" ? undefined : web.url;
@@ -265,7 +270,8 @@ async function startFeature(feature: Feature): Promise<void> {
   }
 }
 
-async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[]) {
+/** `clock`, when the caller pins one, also sets the demo house's simulated start. */
+async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[], clock?: Clock) {
   if (config.cloud.url) {
     if (!config.cloud.token) {
       throw new StartupError(
@@ -277,11 +283,18 @@ async function startCloud(config: Config, logger: Logger, stack: (() => Promise<
   }
   // Loaded only when needed: a real installation never pays for the simulator.
   const { startSimulator } = await import("./simulator/index.js");
-  const simulator = await startSimulator({ port: 0, scenario: "demo" });
+  const simulator = await startSimulator({
+    port: 0,
+    scenario: "demo",
+    ...(clock ? { start: clock.now() } : {}),
+  });
   stack.push(() => simulator.stop());
   const token = simulator.tokens.owner;
   if (!token) throw new StartupError("the demo scenario has no owner actor", 1);
-  logger.info({ url: simulator.url }, "no cloud configured: started the built-in simulator (demo house)");
+  logger.info(
+    { url: simulator.url, store: config.store.path },
+    "no cloud configured: started the built-in simulator (demo house), with its own store",
+  );
   return { url: simulator.url, token, simulated: true };
 }
 

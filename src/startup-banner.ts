@@ -21,6 +21,9 @@ export function startupBanner(app: App, baseTopic: string, version: string): str
     app.simulated
       ? `  Cloud:  the built-in simulator at ${app.cloudUrl} (demo house; set cloud.url and cloud.token for your own)`
       : `  Cloud:  ${app.cloudUrl}`,
+    ...(app.simulated
+      ? [`  Store:  ${app.storePath} (the demo's own; your account's history will not mix with it)`]
+      : []),
     `  MQTT:   ${redactUrl(app.mqttUrl)}${app.brokerMoved ? ` (the embedded broker: port ${EMBEDDED_BROKER_PORT} is taken, so it listens on ${port})` : ""}`,
     `  Watch:  mosquitto_sub ${portFlags} -t '${baseTopic}/#' -v`,
   ];

@@ -8,6 +8,7 @@ const app = (overrides: Partial<App>): App => ({
   cloudUrl: "http://127.0.0.1:40123/v1",
   mqttUrl: "mqtt://127.0.0.1:1883",
   simulated: true,
+  storePath: "data/demo.db",
   brokerMoved: false,
   webUrl: undefined,
   stop: async () => {},
@@ -42,6 +43,13 @@ describe("the start-up banner", () => {
     expect(text).not.toContain("taken");
     expect(text).not.toContain("s3cret");
     expect(text).toContain("mosquitto_sub -h broker.lan -p 1883 -t 'house/#' -v");
+  });
+
+  it("names the demo's own store, and no store line for a real account", () => {
+    expect(startupBanner(app({}), "energy2mqtt", "1.0.0")).toContain("  Store:  data/demo.db (the demo's own;");
+    expect(
+      startupBanner(app({ simulated: false, storePath: "data/energy2mqtt.db" }), "energy2mqtt", "1.0.0"),
+    ).not.toContain("Store:");
   });
 
   it("leaves out the example change when no inverter has the battery reserve", () => {

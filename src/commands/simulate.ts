@@ -52,8 +52,10 @@ export async function runSimulateCommand(
     out.write(`energy2mqtt simulator (scenario ${options.scenario}, seed ${options.seed}, speed ${options.speed}x)\n`);
     out.write(`base URL: ${simulator.url}\n`);
     for (const [actor, token] of Object.entries(simulator.tokens)) out.write(`token ${actor.padEnd(9)} ${token}\n`);
+    // The token goes in the environment, never on a command line (where `ps` and the shell's
+    // history keep it), as the README asks.
     out.write(
-      `try: ENERGY2MQTT_CLOUD_URL=${simulator.url} ENERGY2MQTT_CLOUD_TOKEN=${simulator.tokens.owner ?? "<token>"} npx energy2mqtt api GET /account\n`,
+      `try:\n  export ENERGY2MQTT_CLOUD_URL=${simulator.url}\n  export ENERGY2MQTT_CLOUD_TOKEN=<the owner's token above>\n  npx energy2mqtt api GET /account\n`,
     );
   }
   await new Promise<void>((resolve) => {

@@ -21,7 +21,8 @@ export type ChangeRequest =
     };
 
 export interface Requester {
-  readonly source: "homeassistant" | "rule" | "cli" | "bridge";
+  /** `mqtt`: a `set` topic, from Home Assistant or any other MQTT client (the payload cannot tell which). */
+  readonly source: "mqtt" | "rule" | "cli" | "bridge";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
 }

@@ -528,7 +528,7 @@ export class HomeAssistantBridge {
         : { targetKind: "device", target: id };
       const request = { entity, payload: payload.length <= 256 ? payload : `${payload.slice(0, 256)}…` };
       return result(
-        gate.refuse({ ...target, action: `set:${entity}`, request, reason }, { source: "homeassistant", name: entity }),
+        gate.refuse({ ...target, action: `set:${entity}`, request, reason }, { source: "mqtt", name: entity }),
       );
     };
     const tooBig = oversized(payload, "command");
@@ -547,7 +547,7 @@ export class HomeAssistantBridge {
     }
     let outcome: ChangeOutcome;
     try {
-      outcome = await gate.apply(parsed.request, { source: "homeassistant", name: entity });
+      outcome = await gate.apply(parsed.request, { source: "mqtt", name: entity });
     } catch (error) {
       logger.error({ err: error, device: id, entity }, "command failed");
       await result({ ok: false, message: `the command failed: ${(error as Error).message}` });

@@ -41,12 +41,14 @@ export interface RulesEntitiesOptions {
   readonly logger: Logger;
   /** The bridge's publish: logs failures, never throws. */
   readonly send: (topic: string, payload: string, retain: boolean) => Promise<void>;
+  /** The daemon's clock: the prices and today's cost are those of its now, not the wall's. */
+  readonly clock?: RulesClock;
 }
 
 export interface AttachRulesOptions {
   /** Local midnight for today's cost; the rules file's timezone. */
   readonly timeZone: string;
-  /** Tests drive time here; by default the wall clock. */
+  /** Tests drive time here; by default the bridge's clock. */
   readonly clock?: RulesClock;
 }
 
@@ -99,7 +101,7 @@ export class RulesEntities {
   async attach(runtime: RulesRuntime, options: AttachRulesOptions): Promise<void> {
     this.stop();
     this.runtime = runtime;
-    this.clock = options.clock ?? wallClock;
+    this.clock = options.clock ?? this.options.clock ?? wallClock;
     // Today's cost carries over a rules reload, unless the day itself changed meaning.
     if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
     this.events = runtime.events$.subscribe({

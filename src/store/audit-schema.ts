@@ -4,7 +4,7 @@ import { z } from "zod";
 export const auditEntryInput = z.object({
   /** Epoch milliseconds. */
   at: z.number().int().nonnegative(),
-  /** Who asked: homeassistant, rule, cli, bridge. */
+  /** Who asked: mqtt (a set topic), rule, cli, bridge; rows written before 0.2 say homeassistant. */
   source: z.string().min(1),
   /** The entity, the rule's name, the MQTT client. */
   requesterName: z.string().optional(),

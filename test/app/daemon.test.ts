@@ -72,7 +72,9 @@ describe("the daemon against a real broker and the simulator", () => {
       JSON.stringify({ unique_id: "0xabc_temperature", state_topic: "zigbee2mqtt/0xabc" }),
       { qos: 1, retain: true },
     );
-    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
+    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
+      clock: sim.simulator.clock,
+    });
   }, 60_000);
 
   afterAll(async () => {

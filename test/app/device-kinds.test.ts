@@ -50,7 +50,7 @@ async function runScenario(scenario: string) {
     store: { path: join(dir, "e2m.db") },
     log: { level: "silent" },
   });
-  const app: App = await startApp(config, createLogger("silent"), "0.0.0-test");
+  const app: App = await startApp(config, createLogger("silent"), "0.0.0-test", { clock: sim.simulator.clock });
   await observer.waitFor((m) => m.topic === `${base}/bridge/state` && m.payload.includes("online"));
   // startApp returns once the devices are announced: the configs are on the broker.
   await observer.waitFor((m) => m.topic.startsWith(`${prefix}/`) && m.topic.endsWith("/config"), 15_000);

@@ -193,7 +193,9 @@ async function runSession(name: string, scenario: Scenario, index: number): Prom
   let removedNode: string | undefined;
   let birthAt: number | undefined;
   try {
-    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
+    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
+      clock: sim.simulator.clock,
+    });
     const running = app;
 
     await step("start-up", async () => {

@@ -28,6 +28,24 @@ describe("energy2mqtt simulate", () => {
     expect(code).toBe(0);
   });
 
+  it("prints the tokens once and a hint that keeps them off the command line", async () => {
+    const child = cli(["simulate", "--port", "0", "--seed", "3"]);
+    const lines: string[] = [];
+    const reader = createInterface({ input: child.stdout });
+    for await (const line of reader) {
+      lines.push(line);
+      if (line.includes("energy2mqtt api GET /account")) break;
+    }
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    const owner = lines.find((line) => line.startsWith("token owner"))?.split(/\s+/)[2];
+    expect(owner).toMatch(/\S{8,}/);
+    const hint = lines.slice(lines.findIndex((line) => line.startsWith("try:")));
+    expect(hint.join("\n")).toContain("export ENERGY2MQTT_CLOUD_TOKEN=");
+    expect(hint.join("\n")).not.toContain(owner);
+    expect(hint.at(-1)?.trim()).toBe("npx energy2mqtt api GET /account");
+  });
+
   it("gives the same tokens for the same seed", async () => {
     const tokensOf = async (seed: string) => {
       const child = cli(["simulate", "--port", "0", "--json", "--seed", seed]);

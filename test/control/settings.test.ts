@@ -21,7 +21,7 @@ describe("control gate: settings", () => {
   it("writes a valid value once and reports it verified", async () => {
     const { outcome, requests } = await setup.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 37 },
-      { source: "homeassistant", name: "number.battery_reserve" },
+      { source: "mqtt", name: "number.battery_reserve" },
     );
     expect(outcome).toEqual({
       ok: true,
@@ -34,7 +34,7 @@ describe("control gate: settings", () => {
     expect(await simulatorValue(71)).toBe(37);
     const [row] = setup.store.audit.recent({ target: INVERTER, limit: 1 });
     expect(row).toMatchObject({
-      source: "homeassistant",
+      source: "mqtt",
       requesterName: "number.battery_reserve",
       targetKind: "inverter",
       target: INVERTER,

@@ -34,7 +34,7 @@ describe("the bridge's info, health and logging on MQTT, with the daemon on the 
     const feed = new LogFeed();
     // Warnings must reach the feed even though nothing is printed.
     const logger = createLogger("warn", { destination: { write: () => undefined }, feed });
-    app = await startApp(config, logger, "9.9.9-test", { feed });
+    app = await startApp(config, logger, "9.9.9-test", { feed, clock: sim.simulator.clock });
   }, 60_000);
 
   afterAll(async () => {

@@ -5,9 +5,23 @@ import { type RunningSimulator, type SimulatorOptions, startSimulator } from "..
 import { fleetScenario } from "../../src/simulator/scenario/builtin.js";
 import { type Scenario, scenarioSchema } from "../../src/simulator/scenario/schema.js";
 
-/** The simulator on 127.0.0.1 and a free port, with a client per actor on demand. */
+/**
+ * Instants a test pins the simulated house to, in the house's own zone (Europe/London, the demo
+ * account's; GMT in November): no test may depend on when, or in which zone, it runs. A test that needs sunshine
+ * says so by starting at MIDDAY; one that needs the dark, at NIGHT.
+ */
+export const MIDDAY = Date.parse("2026-11-16T12:00:00Z");
+export const NIGHT = Date.parse("2026-11-16T02:00:00Z");
+/** Where the simulated clock starts when a test states no instant of its own. */
+export const TEST_START = MIDDAY;
+
+/**
+ * The simulator on 127.0.0.1 and a free port, with a client per actor on demand. Its clock starts
+ * at `options.start`, or at TEST_START: never at the wall clock. A daemon under test reads the
+ * same clock (`simulator.clock`), so both agree on what time it is.
+ */
 export async function startTestSimulator(options: SimulatorOptions = {}) {
-  const simulator: RunningSimulator = await startSimulator({ port: 0, seed: 7, ...options });
+  const simulator: RunningSimulator = await startSimulator({ port: 0, seed: 7, start: TEST_START, ...options });
   const budgets = new RateBudgetRegistry();
   const clientFor = (actor: string, extra: Partial<CloudClientOptions> = {}): CloudClient => {
     const token = simulator.tokens[actor];

@@ -69,7 +69,9 @@ describe("after a broker restart without persistence", () => {
       rules: join(dir, "rules.yaml"),
       log: { level: "silent" },
     });
-    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test");
+    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
+      clock: sim.simulator.clock,
+    });
   }, 60_000);
 
   afterAll(async () => {

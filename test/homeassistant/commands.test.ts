@@ -114,7 +114,7 @@ describe("commands from Home Assistant: refusals", () => {
     expect(store.audit.recent({ limit: 1000 })).toHaveLength(audits + 1);
     const row = latestAudit();
     expect(row).toMatchObject({
-      source: "homeassistant",
+      source: "mqtt",
       requesterName: RESERVE,
       targetKind: "inverter",
       target: INVERTER,
@@ -170,7 +170,7 @@ describe("commands from Home Assistant: refusals", () => {
       expect(writes.slice(before), entity).toEqual([]);
       expect(store.audit.recent({ limit: 1000 }), entity).toHaveLength(audits + 1);
       expect(latestAudit(), entity).toMatchObject({
-        source: "homeassistant",
+        source: "mqtt",
         requesterName: entity,
         targetKind: "inverter",
         target: INVERTER,

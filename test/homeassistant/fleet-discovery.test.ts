@@ -7,7 +7,7 @@ import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { recentFleetScenario, startTestSimulator } from "../helpers/simulator.js";
+import { recentFleetScenario, startTestSimulator, TEST_START } from "../helpers/simulator.js";
 
 const INVERTERS = 12;
 
@@ -25,7 +25,7 @@ describe("discovery for a fleet", () => {
 
   beforeAll(async () => {
     broker = await startTestBroker();
-    const start = Date.now();
+    const start = TEST_START;
     sim = await startTestSimulator({
       scenario: recentFleetScenario(INVERTERS, start),
       start,
@@ -40,7 +40,7 @@ describe("discovery for a fleet", () => {
       store: { path: join(mkdtempSync(join(tmpdir(), "e2m-fleet-")), "e2m.db") },
       log: { level: "silent" },
     });
-    app = await startApp(config, createLogger("silent"), "0.0.0-test");
+    app = await startApp(config, createLogger("silent"), "0.0.0-test", { clock: sim.simulator.clock });
   }, 60_000);
 
   afterAll(async () => {

@@ -13,7 +13,7 @@ import { openStore } from "../../src/store/index.js";
 
 const change = (n: number) => ({
   at: 1_760_000_000_000 + n,
-  source: "homeassistant",
+  source: "mqtt",
   targetKind: "inverter",
   target: "SD2024G001",
   action: "setting:71",

@@ -120,7 +120,12 @@ describe("the simulator answers as the real service does", () => {
       const ems = devices.find((d) => (d.inverter as Json).serial === EMS);
       expect(ems).toMatchObject({
         serial_number: EMS,
-        inverter: { serial: EMS, info: { model: "Plant EMS" }, connections: [], flags: ["is-controllable"] },
+        inverter: {
+          serial: EMS,
+          info: { model: "Plant EMS" },
+          connections: { batteries: [], meters: [] },
+          flags: ["is-controllable"],
+        },
       });
       for (const serial of CHILDREN) {
         const child = devices.find((d) => (d.inverter as Json).serial === serial);

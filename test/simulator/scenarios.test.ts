@@ -152,10 +152,13 @@ describe("built-in scenarios, one per device kind the real service lists", () =>
     expect(grid.current).toBeCloseTo(Math.abs(grid.power) / grid.voltage / 3, 0);
   });
 
-  it("plant-ems: a Plant EMS with no connections of its own ([]) and two children it controls", async () => {
+  it("plant-ems: a Plant EMS with empty connections ({batteries: [], meters: []}) and two children it controls", async () => {
     const listed = await devices(sim("plant-ems"));
     expect(listed.map((device) => inverterOf(device).serial)).toEqual(["EM2025E001", "SE2025G201", "SE2025G202"]);
-    expect(inverterOf(listed[0])).toMatchObject({ info: { model: "Plant EMS" }, connections: [] });
+    expect(inverterOf(listed[0])).toMatchObject({
+      info: { model: "Plant EMS" },
+      connections: { batteries: [], meters: [] },
+    });
     for (const child of listed.slice(1)) expect(inverterOf(child).flags).not.toContain("is-controllable");
     const ems = await data(sim("plant-ems"), "/ems/EM2025E001/system-data/latest");
     expect((ems.inverters as Json[]).map((row) => row.serial_number)).toEqual(["SE2025G201", "SE2025G202"]);

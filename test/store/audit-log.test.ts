@@ -17,7 +17,7 @@ afterAll(() => {
 
 const entry = (overrides: Partial<AuditEntryInput>): AuditEntryInput => ({
   at: 1_750_000_000_000,
-  source: "homeassistant",
+  source: "mqtt",
   requesterName: "number.battery_reserve",
   targetKind: "inverter",
   target: "SD2024G001",

@@ -16,6 +16,7 @@ import { type WebFeature, webFeature } from "../../src/web/feature.js";
 import type { WebOptions } from "../../src/web/options.js";
 import type { PlanView } from "../../src/web/plan-view.js";
 import { checkPeer } from "../../src/web/security.js";
+import { MIDDAY } from "../helpers/simulator.js";
 import { type Demo, fillYear, freePort, startDemo, YEAR_DEVICE } from "./demo.js";
 
 const dir = mkdtempSync(join(tmpdir(), "e2m-webapi-"));
@@ -27,7 +28,8 @@ describe("the web API against the demo daemon", () => {
 
   beforeAll(async () => {
     points = fillYear(join(dir, "e2m.db"));
-    demo = await startDemo(dir);
+    // At MIDDAY (the default): the house's solar is what the first test reads.
+    demo = await startDemo(dir, {}, MIDDAY);
   }, 120_000);
   afterAll(async () => {
     await demo?.stop();
@@ -39,7 +41,7 @@ describe("the web API against the demo daemon", () => {
     return (await response.json()) as T;
   };
 
-  it("lists every device of the demo house with its availability and the house's flows", async () => {
+  it("lists every device of the demo house with its availability and the house's flows, solar at midday", async () => {
     // The snapshot fills from the daemon's next readings once a page asks for it.
     let now: LiveSnapshot | undefined;
     await vi.waitFor(

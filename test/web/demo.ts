@@ -6,7 +6,7 @@ import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
-import { startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -106,9 +106,13 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-/** The demo daemon: the simulator's demo house, the embedded broker, the rules above, the page on a free port. */
-export async function startDemo(dir: string, web: Record<string, unknown> = {}): Promise<Demo> {
-  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000 });
+/**
+ * The demo daemon: the simulator's demo house, the embedded broker, the rules above, the page on a
+ * free port. Its clock (the daemon's and the house's, one clock) starts at `start`: midday by
+ * default, so the house has sunshine to show.
+ */
+export async function startDemo(dir: string, web: Record<string, unknown> = {}, start = MIDDAY): Promise<Demo> {
+  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start });
   const storePath = join(dir, "e2m.db");
   writeFileSync(join(dir, "rules.yaml"), DEMO_RULES);
   const port = await freePort();
@@ -130,7 +134,9 @@ export async function startDemo(dir: string, web: Record<string, unknown> = {}):
     log: { level: "silent" },
     web: { port, ...web },
   });
-  const app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-web");
+  const app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-web", {
+    clock: sim.simulator.clock,
+  });
   return {
     app,
     url: `http://127.0.0.1:${port}/`,

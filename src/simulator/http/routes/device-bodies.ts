@@ -6,8 +6,8 @@ import type { EmsRecord, GatewayRecord, InverterRecord, PlantRecord, World } fro
 
 /*
  * The device listing as the real service writes it (predbat_doc_communication_device_list.json):
- * the dongle's firmware an integer, `connections` PHP's empty map `[]` when a device has none,
- * a gateway's `connections.datalog`. These are the simulator's own wire types, not the client's
+ * the dongle's firmware an integer, `connections` always an object (`{batteries: [], meters: []}`
+ * when a device has none), a gateway's `connections.datalog`. These are the simulator's own wire types, not the client's
  * schemas, which read more shapes than the service sends.
  */
 
@@ -62,7 +62,7 @@ interface InverterBody {
   warranty: { type: string; expiry_date: string };
   firmware_version: { ARM: number; DSP: number };
   /** PHP sends an empty map as `[]`. */
-  connections: ConnectionsBody | never[];
+  connections: ConnectionsBody;
   flags: string[];
 }
 
@@ -180,14 +180,19 @@ function plantInverter(plant: PlantRecord, now: number, connections: InverterBod
   };
 }
 
-/** An EMS is listed as an inverter whose model is "Plant EMS", with no batteries or meters of its own (`[]`). */
+/**
+ * An EMS is listed as an inverter whose model is "Plant EMS", with no batteries or meters of its
+ * own: `{"batteries": [], "meters": []}`, as the public client most Plant EMS owners run reads it
+ * (it models a Plant EMS that way and would fail on a list). The documentation's `[]` stays a
+ * tolerance case for the client, not what the simulator sends.
+ */
 export function emsDevice(ems: EmsRecord, now: number): DeviceBody {
   return {
     serial_number: ems.serial,
     firmware_version: 1203,
     type: "WIFI",
     commission_date: isoSeconds(ems.commissionMs),
-    inverter: plantInverter(ems, now, [], "LITHIUM"),
+    inverter: plantInverter(ems, now, { batteries: [], meters: [] }, "LITHIUM"),
     ...siteOf(ems.account),
   };
 }
