@@ -96,6 +96,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "demo",
     )
     .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
+    .option("--start <instant>", "simulated time at start-up, ISO 8601 with its offset (default: now)")
     .option("--json", "print one JSON line {url, tokens} when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       setExitCode(
@@ -106,6 +107,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
           seed: String(options.seed),
           scenario: String(options.scenario),
           ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
+          ...(options.start ? { start: String(options.start) } : {}),
           json: options.json === true,
         }),
       );

@@ -9,6 +9,7 @@ import {
   isDay,
   progressView,
 } from "../history/index.js";
+import type { Clock } from "../time/clock.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface ArchiveCommandOptions {
@@ -26,6 +27,8 @@ export interface ArchiveIo {
   readonly signals?: Pick<NodeJS.Process, "on" | "off">;
   /** Milliseconds between plain progress lines when stderr is not a terminal. */
   readonly progressIntervalMs?: number;
+  /** What "today" is and the progress timer; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /** Exit code after a Ctrl-C: the shell's convention for SIGINT. */
@@ -77,6 +80,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
     perMinute: () => client.http.budget.state().limit,
     budget: () => client.http.budget.state(),
     ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
+    ...(io.clock ? { clock: io.clock } : {}),
   });
   let report: ArchiveReport;
   try {
@@ -87,6 +91,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
       signal: stopping.signal,
       onProgress: (progress) => view.update(progress),
       logger: cliLogger(config),
+      ...(io.clock ? { clock: io.clock } : {}),
       ...(args.from !== undefined ? { from: args.from } : {}),
       ...(args.to !== undefined ? { to: args.to } : {}),
       ...(args.kinds ? { kinds: args.kinds } : {}),

@@ -1,7 +1,8 @@
 import { StartupError, StartupStopped, startApp } from "../app.js";
-import { loadConfig } from "../config/index.js";
+import { type Config, loadConfig } from "../config/index.js";
 import { createLogger, LogFeed, type Logger } from "../log.js";
 import { startupBanner } from "../startup-banner.js";
+import type { Clock } from "../time/clock.js";
 import { configFile } from "./shared.js";
 
 /**
@@ -34,7 +35,9 @@ export async function runDaemonCommand(
   process.on("SIGTERM", onSignal);
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
+    const clock = await demoClock(config);
     app = await startApp(config, logger, options.version, {
+      ...(clock ? { clock } : {}),
       feed,
       ...(file ? { configFile: file } : {}),
       signal: stop.signal,
@@ -60,6 +63,13 @@ export async function runDaemonCommand(
   await app.stop();
   stopped = true;
   return 0;
+}
+
+/** The demo house at `demo.start`: the daemon's clock runs in real time from that instant. */
+async function demoClock(config: Config): Promise<Clock | undefined> {
+  if (config.cloud.url || config.demo.start === undefined) return undefined;
+  const { SimClock } = await import("../simulator/clock.js");
+  return new SimClock({ start: config.demo.start });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ScenarioError, startSimulator } from "../simulator/index.js";
+import { isoInstant } from "../time/iso-instant.js";
 
 const optionsSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
@@ -8,6 +9,8 @@ const optionsSchema = z.object({
   seed: z.coerce.number().int().default(1),
   scenario: z.string().min(1).default("demo"),
   requestsPerMinute: z.coerce.number().int().min(1).optional(),
+  /** Simulated time at start-up: the house at noon, whatever the hour it is shown. */
+  start: isoInstant.optional(),
   json: z.boolean().default(false),
 });
 
@@ -34,6 +37,7 @@ export async function runSimulateCommand(
       seed: options.seed,
       scenario: options.scenario,
       ...(options.requestsPerMinute ? { requestsPerMinute: options.requestsPerMinute } : {}),
+      ...(options.start !== undefined ? { start: options.start } : {}),
     });
   } catch (error) {
     if (error instanceof ScenarioError) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 // The history's kinds are part of the store's public shape, a file of plain constants.
 import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../history-kinds.js";
 import { duration, durationBetween } from "../time/duration.js";
+import { isoInstant } from "../time/iso-instant.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -242,6 +243,15 @@ export const webConfig = z
       });
   });
 
+/** The built-in demo house, which runs when no cloud is configured. */
+export const demoConfig = z.strictObject({
+  start: isoInstant
+    .optional()
+    .describe(
+      "Show the demo house from this instant on (ISO 8601 with its offset), e.g. a sunny midday at night; the daemon's clock runs from it. Ignored when cloud.url is set",
+    ),
+});
+
 /** The whole configuration: one schema, every section optional with defaults. */
 export const configSchema = z.strictObject({
   cloud: cloudConfig.default(cloudConfig.parse({})),
@@ -257,6 +267,7 @@ export const configSchema = z.strictObject({
     ),
   log: logConfig.default(logConfig.parse({})),
   web: webConfig.default(webConfig.parse({})),
+  demo: demoConfig.default(demoConfig.parse({})),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -8,6 +8,7 @@ import { bridgeNode } from "../../src/health/bridge-discovery.js";
 import { rulesNode } from "../../src/homeassistant/rules-discovery.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { createLogger } from "../../src/log.js";
+import { SimClock } from "../../src/simulator/clock.js";
 import { type Scenario, ScenarioError } from "../../src/simulator/index.js";
 import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { deviceId, devicesOf, dongleOf, type Inventory } from "../../src/telemetry/inventory.js";
@@ -193,8 +194,10 @@ async function runSession(name: string, scenario: Scenario, index: number): Prom
   let removedNode: string | undefined;
   let birthAt: number | undefined;
   try {
+    // The daemon's own clock starts where the simulator's does and runs in real time; the steps
+    // below move the simulator's on alone, as a cloud whose clock runs ahead.
     app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
-      clock: sim.simulator.clock,
+      clock: new SimClock({ start: sim.simulator.clock.now() }),
     });
     const running = app;
 

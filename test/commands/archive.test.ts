@@ -21,7 +21,7 @@ describe("energy2mqtt archive", () => {
   let dir: string;
 
   beforeAll(async () => {
-    // Real time, so the CLI's own clock (Date.now) and the simulator's agree on "today".
+    // The command reads the simulator's clock, so both agree on "today" whatever the date.
     sim = await startTestSimulator({ speed: 1, requestsPerMinute: 100_000 });
     dir = mkdtempSync(join(tmpdir(), "e2m-archive-cli-"));
   });
@@ -61,10 +61,11 @@ describe("energy2mqtt archive", () => {
       out: out.stream,
       err: err.stream,
       signals: signals as unknown as NodeJS.Process,
+      clock: sim.simulator.clock,
     });
     return { code, out: out.text(), err: err.text() };
   };
-  const today = () => dayOf(Date.now(), TZ);
+  const today = () => dayOf(sim.simulator.clock.now(), TZ);
 
   it.each([
     [{ from: "2025-02-30" }, '--from must be a date as YYYY-MM-DD, got "2025-02-30"'],
@@ -121,7 +122,9 @@ describe("energy2mqtt archive", () => {
     const file = cloudConfig("waiting", 30);
     const dbPath = join(dir, "waiting.db");
     const from = addDays(today(), -20);
-    const args = [CLI_ENTRY, "archive", "-c", file, "--from", from, "--only", "inverter.point"];
+    // The child runs on the wall clock: --to names the simulator's yesterday, so both agree.
+    const to = addDays(today(), -1);
+    const args = [CLI_ENTRY, "archive", "-c", file, "--from", from, "--to", to, "--only", "inverter.point"];
     const child = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let stdout = "";
@@ -152,7 +155,7 @@ describe("energy2mqtt archive", () => {
     expect(saved).toBeGreaterThan(0);
 
     vi.stubEnv("ENERGY2MQTT_CLOUD_REQUESTS_PER_MINUTE", "10000");
-    const second = await run({ config: file, from, only: "inverter.point" });
+    const second = await run({ config: file, from, to, only: "inverter.point" });
     expect(second.code, second.err).toBe(0);
     // Every day before today (today is not over, so not complete).
     for (const serial of INVERTERS) expect(completedDays(dbPath, serial), serial).toBe(20);
@@ -163,7 +166,8 @@ describe("energy2mqtt archive", () => {
     const file = cloudConfig("killed", 60);
     const dbPath = join(dir, "killed.db");
     const from = addDays(today(), -20);
-    const args = [CLI_ENTRY, "archive", "-c", file, "--from", from];
+    // The child runs on the wall clock: --to names the simulator's yesterday, so both agree.
+    const args = [CLI_ENTRY, "archive", "-c", file, "--from", from, "--to", addDays(today(), -1)];
     const first = spawn(process.execPath, ["--import", "tsx", ...args], { stdio: "ignore" });
     const exited = new Promise<number | null>((resolve) => first.once("exit", (code) => resolve(code)));
     let progressed = false;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 function run(config: string) {
@@ -35,8 +36,10 @@ describe("energy2mqtt run", () => {
     await broker?.stop();
   });
 
-  it("starts on the built-in simulator, says how to watch it, and exits 0 within 2 s of SIGTERM", async () => {
-    const config = writeConfig(`mqtt:\n  url: ${broker.url}\nstore:\n  path: DIR/e2m.db\nlog:\n  level: warn\n`);
+  it("starts on the built-in simulator at demo.start, says how to watch it, and exits 0 within 2 s of SIGTERM", async () => {
+    const config = writeConfig(
+      `mqtt:\n  url: ${broker.url}\nstore:\n  path: DIR/e2m.db\nlog:\n  level: warn\ndemo:\n  start: "2026-11-16T12:00:00Z"\n`,
+    );
     const { child } = run(config);
     const lines = createInterface({ input: child.stdout });
     const seen: string[] = [];
@@ -45,6 +48,14 @@ describe("energy2mqtt run", () => {
       if (line.trim().startsWith("Home Assistant:")) break;
     }
     expect(seen.join("\n")).toContain("the built-in simulator");
+    // demo.start pins the house to a November noon, whatever the hour this runs at: the sun shines.
+    const observer = await observe(broker.url, ["energy2mqtt/sd2024g001"]);
+    try {
+      const state = await observer.waitFor((m) => m.topic === "energy2mqtt/sd2024g001", 15_000);
+      expect((JSON.parse(state.payload) as { solar_power: number }).solar_power).toBeGreaterThan(0);
+    } finally {
+      await observer.close();
+    }
     expect(seen.join("\n")).toMatch(/mosquitto_sub -h 127\.0\.0\.1 -p \d+ -t 'energy2mqtt\/#' -v/);
     const started = Date.now();
     child.kill("SIGTERM");

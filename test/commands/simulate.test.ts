@@ -12,9 +12,12 @@ function cli(args: string[]) {
   });
 }
 
+/** Every simulator here starts at a stated instant, never the wall clock. */
+const START = "2026-11-16T12:00:00Z";
+
 describe("energy2mqtt simulate", () => {
   it("prints one JSON line with the URL and tokens, serves, and stops on SIGTERM", async () => {
-    const child = cli(["simulate", "--port", "0", "--json", "--seed", "3"]);
+    const child = cli(["simulate", "--port", "0", "--json", "--seed", "3", "--start", START]);
     const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
     const ready = JSON.parse(line) as { url: string; tokens: Record<string, string> };
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -29,7 +32,7 @@ describe("energy2mqtt simulate", () => {
   });
 
   it("prints the tokens once and a hint that keeps them off the command line", async () => {
-    const child = cli(["simulate", "--port", "0", "--seed", "3"]);
+    const child = cli(["simulate", "--port", "0", "--seed", "3", "--start", START]);
     const lines: string[] = [];
     const reader = createInterface({ input: child.stdout });
     for await (const line of reader) {
@@ -48,7 +51,7 @@ describe("energy2mqtt simulate", () => {
 
   it("gives the same tokens for the same seed", async () => {
     const tokensOf = async (seed: string) => {
-      const child = cli(["simulate", "--port", "0", "--json", "--seed", seed]);
+      const child = cli(["simulate", "--port", "0", "--json", "--seed", seed, "--start", START]);
       const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
       child.kill("SIGINT");
       await once(child, "exit");
@@ -59,6 +62,29 @@ describe("energy2mqtt simulate", () => {
     expect(a.owner).not.toBe(c.owner);
   });
 
+  it("starts its clock at --start, and refuses an instant without its offset", async () => {
+    const child = cli(["simulate", "--port", "0", "--json", "--start", "2026-06-21T13:00:00+01:00"]);
+    const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+    const ready = JSON.parse(line) as { url: string; tokens: Record<string, string> };
+    const response = await fetch(`${ready.url}/inverter/SD2024G001/system-data/latest`, {
+      headers: { authorization: `Bearer ${ready.tokens.owner}` },
+    });
+    const body = (await response.json()) as { data: { time: string } };
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    expect(Date.parse(body.data.time) - Date.parse("2026-06-21T12:00:00Z")).toBeLessThan(60_000);
+    expect(Date.parse(body.data.time)).toBeGreaterThanOrEqual(Date.parse("2026-06-21T11:55:00Z"));
+
+    const bad = cli(["simulate", "--port", "0", "--start", "2026-06-21 13:00"]);
+    let stderr = "";
+    bad.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(bad, "exit")) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr).toContain("--start: must be an ISO 8601 instant with its offset");
+  });
+
   it("refuses a bad scenario file with exit code 2 and the field that is wrong", async () => {
     const dir = mkdtempSync(join(tmpdir(), "e2m-scenario-"));
     const file = join(dir, "bad.yaml");
@@ -66,7 +92,7 @@ describe("energy2mqtt simulate", () => {
       file,
       "accounts:\n  - id: 1\n    username: me\n    type: wizard\nactors:\n  - name: me\n    account: me\n",
     );
-    const child = cli(["simulate", "--port", "0", "--scenario", file]);
+    const child = cli(["simulate", "--port", "0", "--scenario", file, "--start", START]);
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();

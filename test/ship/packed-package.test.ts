@@ -65,6 +65,8 @@ describe("the packed package, installed with production dependencies only", () =
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(process.env))
       if (value !== undefined && !name.startsWith("ENERGY2MQTT_")) env[name] = value;
+    // The demo house at a stated instant, never the wall clock's.
+    env.ENERGY2MQTT_DEMO_START = "2026-11-16T12:00:00Z";
     env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}`;
     const child = spawn(bin, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
@@ -141,7 +143,7 @@ describe("the packed package, installed with production dependencies only", () =
   }, 30_000);
 
   it("serves the simulator: `simulate --port 0 --json` prints its URL and tokens, and the URL answers", async () => {
-    const { child } = start(["simulate", "--port", "0", "--json"], dir);
+    const { child } = start(["simulate", "--port", "0", "--json", "--start", "2026-11-16T12:00:00Z"], dir);
     const { line } = await lineMatching(child, (text) => text.startsWith("{"), 30_000);
     const ready = z.object({ url: z.string(), tokens: z.record(z.string(), z.string()) }).parse(JSON.parse(line));
     const response = await fetch(`${ready.url}/account`, {
@@ -174,8 +176,10 @@ describe("the packed package, installed with production dependencies only", () =
     } finally {
       await client.endAsync(true);
     }
-    // The store goes where the configuration says, relative to the folder the command runs in.
-    expect(existsSync(join(cwd, "data", "energy2mqtt.db"))).toBe(true);
+    // The demo's own store, beside where the configuration puts a real account's (relative to the
+    // folder the command runs in), so that its rows never mix with an account's.
+    expect(existsSync(join(cwd, "data", "demo.db"))).toBe(true);
+    expect(existsSync(join(cwd, "data", "energy2mqtt.db"))).toBe(false);
 
     const stopAt = performance.now();
     child.kill("SIGTERM");

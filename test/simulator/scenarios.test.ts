@@ -167,7 +167,19 @@ describe("built-in scenarios, one per device kind the real service lists", () =>
   it("energy2mqtt simulate --scenario gateway serves the scenario", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "test/helpers/cli-entry.ts", "simulate", "--scenario", "gateway", "--port", "0", "--json"],
+      [
+        "--import",
+        "tsx",
+        "test/helpers/cli-entry.ts",
+        "simulate",
+        "--scenario",
+        "gateway",
+        "--port",
+        "0",
+        "--json",
+        "--start",
+        "2026-11-16T12:00:00Z",
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     try {
