@@ -31,6 +31,21 @@ export async function loadDaemonRules(
   }
 }
 
+/**
+ * The rules against the devices just discovered, as `check` makes it: a value a device refuses
+ * stops start-up (exit 2) with `check`'s own message, not at the hour the rule first runs.
+ */
+export async function checkDaemonRulesOnDevices(loaded: LoadedRules | undefined, inventory: Inventory): Promise<void> {
+  if (!loaded) return;
+  const { refuseRulesNotFitting, RulesError } = await import("./rules/index.js");
+  try {
+    refuseRulesNotFitting(loaded, inventory);
+  } catch (error) {
+    if (error instanceof RulesError) throw new StartupError(error.message, 2);
+    throw error;
+  }
+}
+
 export interface DaemonRulesOptions {
   readonly config: Config;
   readonly loaded: LoadedRules | undefined;

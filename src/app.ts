@@ -2,7 +2,7 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
 
-import { loadDaemonRules, rulesFeature } from "./app-rules.js";
+import { checkDaemonRulesOnDevices, loadDaemonRules, rulesFeature } from "./app-rules.js";
 import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
@@ -131,10 +131,12 @@ export async function startApp(
     stack.push(async () => client.close());
     alive();
     await checkToken(client);
+    const first = await discoverInventory(client, { logger });
+    await checkDaemonRulesOnDevices(rulesFile, first);
     const devices = inventoryFeature({
       client,
       bus,
-      first: await discoverInventory(client, { logger }),
+      first,
       everyMs: config.poll.inventory,
       logger,
       clock,

@@ -2,7 +2,14 @@ import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../homeassistant/index.js";
 import { createLogger } from "../log.js";
-import { checkRulesOnDevices, type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/index.js";
+import {
+  type DeviceCheck,
+  type LoadedRules,
+  loadRules,
+  RulesError,
+  refuseRulesNotFitting,
+  rulesPath,
+} from "../rules/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
 import { cloudClient, configFile } from "./shared.js";
@@ -52,20 +59,26 @@ export async function runCheckCommand(
   return Math.max(cloud.code, rulesCode, mqttCode);
 }
 
-/** The rules' literal values against the devices' own rules: a value out of range fails now, not at 01:00. */
+/**
+ * The rules' literal values against the devices' own rules: a value out of range fails now, not
+ * at 01:00. The same check as `run` makes at start, with the same message.
+ */
 function checkRulesAgainst(
   rules: LoadedRules,
   inventory: Inventory,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): number {
-  const result = checkRulesOnDevices(rules, inventory);
-  const templated =
-    result.templated > 0 ? `; ${result.templated} templated value(s) can only be checked when the rule runs` : "";
-  if (result.problems.length > 0) {
-    err.write(`rules do not fit the account's devices:\n  ${result.problems.join("\n  ")}\n`);
+  let result: DeviceCheck;
+  try {
+    result = refuseRulesNotFitting(rules, inventory);
+  } catch (error) {
+    if (!(error instanceof RulesError)) throw error;
+    err.write(`${error.message}\n`);
     return 2;
   }
+  const templated =
+    result.templated > 0 ? `; ${result.templated} templated value(s) can only be checked when the rule runs` : "";
   out.write(`rules: ${result.checked} literal value(s) fit the devices' own rules${templated}\n`);
   return 0;
 }

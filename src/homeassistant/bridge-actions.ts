@@ -49,51 +49,64 @@ const ACTIONS = {
 export type BridgeAction = keyof typeof ACTIONS;
 export const BRIDGE_ACTIONS = Object.keys(ACTIONS) as BridgeAction[];
 
+/** Whatever JSON the request's `transaction` held, echoed back as it came. */
+const transactionSchema = z.json();
+type Transaction = z.infer<typeof transactionSchema>;
+
 export interface BridgeResponse {
   readonly status: "ok" | "error";
   readonly data: unknown;
   readonly error?: string;
-  readonly transaction?: string | number;
+  readonly transaction?: Transaction;
 }
 
-const envelope = z.looseObject({ transaction: z.union([z.string(), z.number()]).optional() });
+/** What a refusal records of the request: its payload, capped like a refused command's. */
+const AUDITED_PAYLOAD_CHARACTERS = 256;
 
-/** Runs one bridge action; never throws: every failure becomes `{status: "error", error}`. */
+/**
+ * Runs one bridge action; never throws: every failure becomes `{status: "error", error}`, with
+ * the request's `transaction` (any JSON value) when it could be read. A request refused before
+ * it is acted on is recorded in the audit log, as a refused command is.
+ */
 export async function runBridgeAction(
   action: string,
   payload: string,
   deps: { client: CloudClient; gate: ControlGate },
 ): Promise<BridgeResponse> {
+  let transaction: Transaction | undefined;
+  let fields: Record<string, unknown> = {};
+  const reply = (body: Omit<BridgeResponse, "transaction">): BridgeResponse =>
+    transaction === undefined ? body : { ...body, transaction };
   const refused = (error: string): BridgeResponse => {
-    if (action === "preset/apply") auditRefusedPreset({}, error, deps.gate);
-    return { status: "error", data: {}, error };
+    auditRefusal(action, payload, fields, error, deps.gate);
+    return reply({ status: "error", data: {}, error });
   };
   const tooBig = oversized(payload, "request");
   if (tooBig) return refused(tooBig);
   let json: unknown;
   try {
     json = payload.trim() === "" ? {} : JSON.parse(payload);
-  } catch {
-    return refused("the payload is not valid JSON");
+  } catch (error) {
+    return refused(
+      `the payload is not valid JSON (${(error as Error).message}): send an object like {"serial": "..."}`,
+    );
   }
-  const outer = envelope.safeParse(json);
-  const transaction = outer.success ? outer.data.transaction : undefined;
-  const reply = (body: Omit<BridgeResponse, "transaction">): BridgeResponse =>
-    transaction === undefined ? body : { ...body, transaction };
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return refused(
+      `the payload must be a JSON object like {"serial": "..."}, not ${json === null ? "null" : Array.isArray(json) ? "an array" : `a ${typeof json}`}`,
+    );
+  }
+  const { transaction: given, ...rest } = json as Record<string, unknown>;
+  fields = rest;
+  const echoed = transactionSchema.safeParse(given);
+  if (echoed.success && given !== undefined) transaction = echoed.data;
   if (!(action in ACTIONS)) {
-    return reply({
-      status: "error",
-      data: {},
-      error: `unknown action "${action}"; known: ${BRIDGE_ACTIONS.join(", ")}`,
-    });
+    return refused(`unknown action "${capped(action, 64)}"; known: ${BRIDGE_ACTIONS.join(", ")}`);
   }
-  const { transaction: _ignored, ...fields } = outer.success ? outer.data : {};
   const schema = ACTIONS[action as BridgeAction];
   const parsed = schema.safeParse(fields);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ");
-    if (action === "preset/apply") auditRefusedPreset(fields, problems, deps.gate);
-    return reply({ status: "error", data: {}, error: problems });
+    return refused(parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; "));
   }
   try {
     return reply({ status: "ok", data: await perform(action as BridgeAction, parsed.data, deps) });
@@ -104,18 +117,45 @@ export async function runBridgeAction(
   }
 }
 
-/** preset/apply is a change to a device: its refusal goes into the audit log like the gate's own. */
-function auditRefusedPreset(fields: Record<string, unknown>, reason: string, gate: ControlGate): void {
-  const text = (value: unknown) => (typeof value === "string" && value.length > 0 ? value.slice(0, 64) : undefined);
+const capped = (text: string, most: number): string => (text.length <= most ? text : `${text.slice(0, most)}…`);
+
+/**
+ * A bridge request refused before it was acted on goes into the audit log like a refused
+ * command: the device it named (when it named one), the action and the payload, capped.
+ */
+function auditRefusal(
+  action: string,
+  payload: string,
+  fields: Record<string, unknown>,
+  reason: string,
+  gate: ControlGate,
+): void {
+  const text = (value: unknown) => (typeof value === "string" && value.length > 0 ? capped(value, 64) : undefined);
+  const serial = text(fields.serial);
+  const uuid = text(fields.uuid);
+  const known = action in ACTIONS;
+  const target =
+    serial !== undefined
+      ? { targetKind: "inverter", target: serial }
+      : uuid !== undefined
+        ? { targetKind: "smart_device", target: uuid }
+        : action === "notification/send"
+          ? { targetKind: "account", target: "notifications" }
+          : { targetKind: "bridge", target: "(none named)" };
   gate.refuse(
     {
-      targetKind: "inverter",
-      target: text(fields.serial) ?? "(no serial)",
-      action: `preset:${text(fields.preset) ?? "(no preset)"}`,
-      request: { serial: text(fields.serial) ?? null, preset: text(fields.preset) ?? null },
+      ...target,
+      // As the gate names a change or device action it records: preset:<id>, snapshot:take, ...
+      action:
+        action === "preset/apply"
+          ? `preset:${text(fields.preset) ?? "(no preset)"}`
+          : known
+            ? action.replace("/", ":")
+            : `unknown:${capped(action, 64)}`,
+      request: { payload: capped(payload, AUDITED_PAYLOAD_CHARACTERS) },
       reason,
     },
-    { source: "bridge", name: "preset/apply" },
+    { source: "bridge", name: capped(action, 64) },
   );
 }
 

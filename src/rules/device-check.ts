@@ -4,7 +4,7 @@ import type { Inventory } from "../telemetry/inventory.js";
 import { readYamlSource } from "../yaml-source.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
 import { defaultInverter, settingId } from "./engine/intents.js";
-import type { LoadedRules } from "./load.js";
+import { type LoadedRules, RulesError } from "./load.js";
 import type { Action } from "./schema.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES } from "./templates.js";
 
@@ -27,6 +27,16 @@ export interface DeviceCheck {
 type Path = readonly (string | number)[];
 
 const isTemplated = (text: string): boolean => text.includes("{{");
+
+/**
+ * The rules against the account's devices, for `check` and `run` alike: a RulesError listing
+ * every problem when they do not fit, else what was checked.
+ */
+export function refuseRulesNotFitting(loaded: LoadedRules, inventory: Inventory): DeviceCheck {
+  const result = checkRulesOnDevices(loaded, inventory);
+  if (result.problems.length > 0) throw new RulesError(result.problems, "rules do not fit the account's devices");
+  return result;
+}
 
 export function checkRulesOnDevices(loaded: LoadedRules, inventory: Inventory): DeviceCheck {
   const source = readYamlSource(loaded.file);

@@ -1,4 +1,4 @@
-export { checkRulesOnDevices, type DeviceCheck } from "./device-check.js";
+export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
 export { type ForecastCheck, type HouseOutlook, houseForecast, houseOutlook } from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";

@@ -3,11 +3,17 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { readYamlSource } from "../yaml-source.js";
 import { type RulesFile, rulesFileSchema } from "./schema.js";
 
-/** A rules file that cannot be used; each problem names the file and line. */
+/**
+ * A rules file that cannot be used; each problem names the file and line. `check` prints the
+ * message and `run` stops with it, word for word.
+ */
 export class RulesError extends Error {
   override readonly name = "RulesError";
-  constructor(readonly problems: readonly string[]) {
-    super(`rules are not valid:\n  ${problems.join("\n  ")}`);
+  constructor(
+    readonly problems: readonly string[],
+    heading = "rules are not valid",
+  ) {
+    super(`${heading}:\n  ${problems.join("\n  ")}`);
   }
 }
 

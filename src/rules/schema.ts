@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Action, actionSchema } from "./action-schema.js";
 import { timeZone } from "./schema-common.js";
 import { tariffsSchema } from "./tariff-schema.js";
+import { stringsOf, TEMPLATE_NAMES, templateNamesIn } from "./templates.js";
 import { conditionSchema, type Trigger, triggerKind, triggerSchema, WINDOW_TRIGGERS } from "./trigger-schema.js";
 
 /** The house's battery, for the planner. Capacity left out: read from the inverter. */
@@ -48,6 +49,7 @@ export const ruleSchema = z
         message: "do: is needed (a list of actions); only an optimise rule may leave it out",
       });
     }
+    windowTemplateProblems(rule.name, asList(rule.when), rule.do ?? [], ctx);
     if (rule.restore === "after_window" && !asList(rule.when).some(isWindowTrigger)) {
       ctx.addIssue({
         code: "custom",
@@ -92,6 +94,39 @@ export const rulesFileSchema = z
       });
     });
   });
+
+/**
+ * `{{ window.* }}` has a value only when a window trigger fires: a cron or state trigger acts at
+ * one instant, so its "window" starts and ends then and nothing is ever restored at its end.
+ */
+function windowTemplateProblems(
+  name: string,
+  when: readonly Trigger[],
+  actions: readonly Action[],
+  ctx: z.RefinementCtx,
+): void {
+  const windowless = when.find((trigger) => !isWindowTrigger(trigger));
+  if (!windowless) return;
+  actions.forEach((action, index) => {
+    const strings = [
+      ...stringsOf(action.with, ["with"]),
+      ...stringsOf(action.value, ["value"]),
+      ...stringsOf(action.notify && { title: action.notify.title, body: action.notify.body }, ["notify"]),
+    ];
+    for (const [path, text] of strings) {
+      // An unknown name was reported already.
+      const names = templateNamesIn(text).filter(
+        (found) => found.startsWith("window.") && (TEMPLATE_NAMES as readonly string[]).includes(found),
+      );
+      if (names.length === 0) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: ["do", index, ...path],
+        message: `rule "${name}" uses ${names.map((found) => `{{ ${found} }}`).join(", ")}, but its ${triggerKind(windowless)} trigger has no window (only ${WINDOW_TRIGGERS.join(", ")} triggers have one): use {{ now.time }} or {{ now.date }}, or a window trigger`,
+      });
+    }
+  });
+}
 
 /** Checks of the whole also run when a part failed, before its transforms: read `when` either way. */
 function asList(when: Trigger | readonly Trigger[]): readonly Trigger[] {

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { duration } from "../time/duration.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
+import { offHalfHourGrid } from "./tariffs/half-hour-grid.js";
 
 /** A time-of-use zone: every field given must match; the last matching zone of the list wins. */
 export const zoneSchema = z.strictObject({
   price,
-  hours: hoursRange.optional(),
+  hours: hoursRange
+    .superRefine((hours, ctx) => {
+      const problem = offHalfHourGrid(hours);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   days: days.optional(),
   months: months.optional(),
 });

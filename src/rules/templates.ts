@@ -97,6 +97,11 @@ function isTemplateName(name: string): name is TemplateName {
   return Object.hasOwn(TEMPLATE_SAMPLES, name);
 }
 
+/** The names a text's templates use, in order (known or not). */
+export function templateNamesIn(text: string): string[] {
+  return [...text.matchAll(TEMPLATE)].map((match) => match[1] ?? "");
+}
+
 /** What is wrong with the templates in a text; empty when fine. */
 export function templateProblems(text: string): string[] {
   const problems: string[] = [];

@@ -157,4 +157,44 @@ describe("loading rules.yaml", () => {
     expect(rulesPath("rules.yaml", "/etc/e2m/configuration.yaml")).toBe("/etc/e2m/rules.yaml");
     expect(rulesPath("/srv/rules.yaml", "/etc/e2m/configuration.yaml")).toBe("/srv/rules.yaml");
   });
+
+  it("refuses {{ window.* }} in a rule any of whose triggers has no window, and takes it in a window rule", () => {
+    const file = rulesFile([
+      ...TARIFFS,
+      "rules:",
+      "  - name: mixed",
+      '    when: [{ cheapest: { hours: 2, before: "07:00" } }, { cron: "0 3 * * *" }]',
+      '    do: [{ setting: 71, value: "{{ window.hours }}" }]',
+      "  - name: windowed",
+      '    when: { cheapest: { hours: 2, before: "07:00" } }',
+      '    do: [{ setting: 71, value: "{{ window.hours }}" }]',
+    ]);
+    expect(problemsOf(() => loadRules(file))).toEqual([
+      `${file}:7: rules.0.do.0.value: rule "mixed" uses {{ window.hours }}, but its cron trigger has no window (only price, cheapest, most_expensive, battery, ev, optimise triggers have one): use {{ now.time }} or {{ now.date }}, or a window trigger`,
+    ]);
+  });
+
+  it("refuses zone hours off the half-hour grid, in zones and in an agile fallback, naming the nearest hours on it", () => {
+    const file = rulesFile([
+      "tariffs:",
+      "  import:",
+      "    type: zones",
+      "    price: 0.27",
+      "    zones:",
+      '      - { hours: "23:30-23:40", price: 0.1 }',
+      '      - { hours: "23:50-05:30", price: 0.1 }',
+      '      - { hours: "16:00-19:00", price: 0.4 }',
+      "  export:",
+      "    type: agile",
+      "    url: https://example.com/prices",
+      '    fallback: { price: 0.15, zones: [{ hours: "00:14-06:15", price: 0.1 }] }',
+    ]);
+    const grid = (hours: string, use: string) =>
+      `"${hours}" is not on the tariff's half-hour grid (prices change only at :00 and :30): use ${use}`;
+    expect(problemsOf(() => loadRules(file))).toEqual([
+      `${file}:6: tariffs.import.zones.0.hours: ${grid("23:30-23:40", "23:30-24:00")}`,
+      `${file}:7: tariffs.import.zones.1.hours: ${grid("23:50-05:30", "00:00-05:30")}`,
+      `${file}:12: tariffs.export.fallback.zones.0.hours: ${grid("00:14-06:15", "00:00-06:30")}`,
+    ]);
+  });
 });

@@ -6,10 +6,12 @@ import { type Env, INVERTER, MINUTE, type Run, runsOf, startEnv } from "./helper
 const at = (text: string) => Date.parse(`${text}Z`);
 const START = at("2025-01-14T16:00");
 const header = ["timezone: Europe/London", "tariffs:", "  import: { type: agile, file: agile.json }", "rules:"];
-const notify = (title: string) => [
+const notify = (title: string, body = "window {{ window.start }}-{{ window.end }} on {{ now.date }}") => [
   "    do:",
-  `      - notify: { title: "${title} ({{ rule.name }})", body: "window {{ window.start }}-{{ window.end }} on {{ now.date }}", platforms: [persist] }`,
+  `      - notify: { title: "${title} ({{ rule.name }})", body: "${body}", platforms: [persist] }`,
 ];
+/** Cron and state rules have no window to name. */
+const AT_NOW = "at {{ now.time }} on {{ now.date }}";
 const RULES = [
   ...header,
   "  - name: cheap",
@@ -27,10 +29,10 @@ const RULES = [
   "    do: [{ preset: eco-mode, with: { enabled: false } }]",
   "  - name: sunny",
   "    when: { pv_power_above: 2000 }",
-  ...notify("The sun is out"),
+  ...notify("The sun is out", AT_NOW),
   "  - name: nightly",
   "    when: { cron: '0 2 * * *' }",
-  ...notify("Nightly check"),
+  ...notify("Nightly check", AT_NOW),
 ];
 
 describe("the runtime the daemon drives: runNow and setEnabled", () => {
