@@ -24,7 +24,7 @@ import {
   Topics,
 } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
-import { openStore, type Store } from "./store/index.js";
+import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { telemetryFeature } from "./telemetry/feature.js";
 import { discoverInventory, type Inventory } from "./telemetry/index.js";
 import { inventoryFeature } from "./telemetry/inventory-feature.js";
@@ -101,6 +101,7 @@ export async function startApp(
     alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
+    const audit = store?.audit ?? reopeningAudit(config, logger, stack);
     const healthFile = startHealthWriter({ file: healthFilePath(config.store.path), logger, clock });
     stack.push(async () => healthFile.stop());
 
@@ -139,7 +140,7 @@ export async function startApp(
     alive();
     const gate = new ControlGate({
       client,
-      audit: store?.audit ?? loggingAudit(logger),
+      audit,
       devices: {
         inverter: (serial) =>
           inventory().inverters.find((i) => i.serial === serial) ?? inventory().ems.find((e) => e.serial === serial),
@@ -330,7 +331,7 @@ function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
   } catch (error) {
     logger.error(
       { err: (error as Error).message },
-      "the store could not be opened; running without history and audit log",
+      "the store could not be opened: running without history or rules, and every change is refused until the audit log can be written",
     );
     return undefined;
   }
@@ -347,14 +348,17 @@ async function checkToken(client: CloudClient): Promise<void> {
   }
 }
 
-/** Used when the store cannot be opened: the audit trail goes to the log instead. */
-function loggingAudit(logger: Logger) {
-  return {
-    record(entry: unknown): void {
-      logger.info({ audit: entry }, "change");
-    },
-    recent(): [] {
-      return [];
-    },
-  };
+/**
+ * Used when the store cannot be opened: no change is made without its audit row, so each change
+ * tries to open the store again and is refused while it cannot.
+ */
+function reopeningAudit(config: Config, logger: Logger, stack: (() => Promise<void>)[]): AuditLog {
+  const audit = new ReopeningAuditLog(config.store.path, () =>
+    logger.warn(
+      { store: config.store.path },
+      "the store can be written again: changes are taken and audited; history and the rules start at the next restart",
+    ),
+  );
+  stack.push(async () => audit.close());
+  return audit;
 }
