@@ -173,6 +173,9 @@ export async function startApp(
       refresh: (id) => telemetry.refresh(id),
       clock,
     });
+    // Until the rules are attached, a command to them is told to wait rather than that there are none.
+    let rulesPending = rulesFile !== undefined;
+    bridge.rulesStarting(rulesPending);
     const history = store && historyFeature({ config, client, store, bus, inventory, logger, clock });
     const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
     const health = healthFeature({
@@ -214,6 +217,7 @@ export async function startApp(
       storePath: config.store.path,
       inventory,
       rules: () => rules.runtime,
+      rulesStarting: () => rulesPending,
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
       budget: () => client.http.budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
@@ -232,6 +236,9 @@ export async function startApp(
       alive();
     }
     await homeAssistant.announced;
+    // Started without them (no store to keep their promises): not "starting" any more.
+    rulesPending = false;
+    if (!rules.runtime) bridge.rulesStarting(false);
     healthFile.watchMqtt(() => bridge.connected);
     alive();
     started = true;
