@@ -119,7 +119,11 @@ describe("no change without an audit: the daemon on a real full disk", () => {
     return JSON.parse(result.payload) as { ok: boolean; message: string };
   }
 
-  const reserve = async () => (await sim.clientFor("owner").inverterControl.readSetting(SERIAL, 71)).value;
+  const reserve = async (): Promise<unknown> => {
+    const read = await sim.clientFor("owner").inverterControl.readSetting(SERIAL, 71);
+    if (!read.ok) throw new Error(`setting 71 could not be read: ${read.reason}`);
+    return read.value;
+  };
 
   it("refuses every change while the store cannot be opened, warns on bridge/logging, and takes changes again once it can", async () => {
     disk = smallDisk();
