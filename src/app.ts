@@ -25,7 +25,7 @@ import {
   Topics,
 } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
-import { openStore, type Store } from "./store/index.js";
+import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { telemetryFeature } from "./telemetry/feature.js";
 import { discoverInventory, type Inventory } from "./telemetry/index.js";
 import { inventoryFeature } from "./telemetry/inventory-feature.js";
@@ -105,6 +105,7 @@ export async function startApp(
     alive();
     const store = openStoreOrWarn(config, logger);
     if (store) stack.push(async () => store.close());
+    const audit = store?.audit ?? reopeningAudit(config, logger, stack);
     const healthFile = startHealthWriter({ file: healthFilePath(config.store.path), logger, clock });
     stack.push(async () => healthFile.stop());
 
@@ -145,7 +146,7 @@ export async function startApp(
     alive();
     const gate = new ControlGate({
       client,
-      audit: store?.audit ?? loggingAudit(logger),
+      audit,
       devices: {
         inverter: (serial) =>
           inventory().inverters.find((i) => i.serial === serial) ?? inventory().ems.find((e) => e.serial === serial),
@@ -178,6 +179,9 @@ export async function startApp(
       refresh: (id) => telemetry.refresh(id),
       clock,
     });
+    // Until the rules are attached, a command to them is told to wait rather than that there are none.
+    let rulesPending = rulesFile !== undefined;
+    bridge.rulesStarting(rulesPending);
     const history = store && historyFeature({ config, client, store, bus, inventory, logger, clock });
     const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
     const health = healthFeature({
@@ -219,6 +223,7 @@ export async function startApp(
       storePath: config.store.path,
       inventory,
       rules: () => rules.runtime,
+      rulesStarting: () => rulesPending,
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
       budget: () => client.http.budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
@@ -237,6 +242,9 @@ export async function startApp(
       alive();
     }
     await homeAssistant.announced;
+    // Started without them (no store to keep their promises): not "starting" any more.
+    rulesPending = false;
+    if (!rules.runtime) bridge.rulesStarting(false);
     healthFile.watchMqtt(() => bridge.connected);
     alive();
     started = true;
@@ -345,7 +353,7 @@ function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
   } catch (error) {
     logger.error(
       { err: (error as Error).message },
-      "the store could not be opened; running without history and audit log",
+      "the store could not be opened: running without history or rules, and every change is refused until the audit log can be written",
     );
     return undefined;
   }
@@ -362,14 +370,17 @@ async function checkToken(client: CloudClient): Promise<void> {
   }
 }
 
-/** Used when the store cannot be opened: the audit trail goes to the log instead. */
-function loggingAudit(logger: Logger) {
-  return {
-    record(entry: unknown): void {
-      logger.info({ audit: entry }, "change");
-    },
-    recent(): [] {
-      return [];
-    },
-  };
+/**
+ * Used when the store cannot be opened: no change is made without its audit row, so each change
+ * tries to open the store again and is refused while it cannot.
+ */
+function reopeningAudit(config: Config, logger: Logger, stack: (() => Promise<void>)[]): AuditLog {
+  const audit = new ReopeningAuditLog(config.store.path, () =>
+    logger.warn(
+      { store: config.store.path },
+      "the store can be written again: changes are taken and audited; history and the rules start at the next restart",
+    ),
+  );
+  stack.push(async () => audit.close());
+  return audit;
 }

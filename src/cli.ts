@@ -161,7 +161,10 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--from <date>", "YYYY-MM-DD (a UTC day) or a time with its zone, e.g. 2025-06-01T10:00:00Z")
     .option("--to <date>", "YYYY-MM-DD (that UTC day included) or a time with its zone (excluded)")
     .option("--format <format>", "csv (a header row) or json (one array of objects)", "csv")
-    .option("--out <file>", "write to a file instead of stdout")
+    .option(
+      "--out <file>",
+      "write to a file instead of stdout, whole or not at all (an earlier file stays until the new one is complete)",
+    )
     .option("-c, --config <file>", "configuration file (store.path)")
     .action(async (options: Record<string, string | undefined>) => {
       setExitCode(await (await commands.export()).runExportCommand(options));

@@ -1,5 +1,8 @@
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   type Cell,
   flattenRecord,
@@ -46,16 +49,19 @@ export async function runExportCommand(
   const store = openConfiguredStore(options.config, err);
   if (typeof store === "number") return store;
   try {
-    // History says when the house is empty: readable by its owner only.
-    const target = options.out ? createWriteStream(options.out, { mode: PRIVATE_FILE }) : out;
-    const count = await writeExport(store.history, query.query, query.format, target);
+    const counted = { count: 0 };
+    const chunks = exportChunks(store.history, query.query, query.format, counted);
     if (options.out) {
-      target.end();
-      await once(target, "finish");
-      err.write(`exported ${count} ${query.query.kind} record(s) to ${options.out}\n`);
-    } else if (count === 0) {
-      err.write(`the store holds no ${query.query.kind} records${describeRange(query.query)}\n`);
+      const problem = await writeFileAtomically(options.out, chunks);
+      if (problem) {
+        err.write(`${problem}\n`);
+        return 1;
+      }
+      err.write(`exported ${counted.count} ${query.query.kind} record(s) to ${options.out}\n`);
+      return 0;
     }
+    for await (const chunk of chunks) if (!out.write(chunk)) await once(out, "drain");
+    if (counted.count === 0) err.write(`the store holds no ${query.query.kind} records${describeRange(query.query)}\n`);
     return 0;
   } finally {
     store.close();
@@ -101,16 +107,14 @@ function parseTime(flag: string, text: string, end: boolean): number | string {
   return `${flag} "${text}" is not a date: use YYYY-MM-DD (a UTC day) or a time with its zone, e.g. 2025-06-01T10:00:00Z`;
 }
 
-async function writeExport(
+/** The export's text, a chunk of rows at a time; `counted.count` holds the rows given so far. */
+async function* exportChunks(
   history: StoreHistory,
   query: HistoryQuery,
   format: Format,
-  target: NodeJS.WritableStream,
-): Promise<number> {
+  counted: { count: number },
+): AsyncGenerator<string> {
   const columns = collectColumns(history, query);
-  const write = async (text: string) => {
-    if (!target.write(text)) await once(target, "drain");
-  };
   let count = 0;
   let chunk = format === "csv" ? `${columns.map(csvField).join(",")}\n` : "[";
   for (const record of history.query(query)) {
@@ -121,14 +125,44 @@ async function writeExport(
         ? `${values.map(csvField).join(",")}\n`
         : `${count === 0 ? "\n" : ",\n"}${JSON.stringify(Object.fromEntries(columns.map((column, i) => [column, values[i]])))}`;
     count++;
+    counted.count = count;
     if (count % CHUNK === 0) {
-      await write(chunk);
+      yield chunk;
       chunk = "";
     }
   }
   if (format === "json") chunk += count === 0 ? "]\n" : "\n]\n";
-  await write(chunk);
-  return count;
+  yield chunk;
+}
+
+/**
+ * Writes into a temporary file beside `path` and renames it over `path` once all is written, so
+ * that a failure (a full disk) leaves an earlier export whole and no partial file behind.
+ * Returns what went wrong and what to do, or undefined when written.
+ */
+async function writeFileAtomically(path: string, chunks: AsyncIterable<string>): Promise<string | undefined> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    // History says when the house is empty: readable by its owner only.
+    await pipeline(Readable.from(chunks), createWriteStream(temporary, { mode: PRIVATE_FILE, flags: "wx" }));
+    renameSync(temporary, path);
+    return undefined;
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    return writeProblem(path, error);
+  }
+}
+
+function writeProblem(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const kept = `${path} was not written (an earlier file there is left as it was)`;
+  if (code === "ENOSPC" || code === "EDQUOT")
+    return `not exported: the disk holding ${path} is full; ${kept}. Free some space there, or choose another --out on a disk with room`;
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+    return `not exported: ${dirname(path)} cannot be written (${code}); ${kept}. Choose another --out, or let this user write there`;
+  if (code === "ENOENT" || code === "ENOTDIR")
+    return `not exported: the folder ${dirname(path)} does not exist; create it, or choose another --out`;
+  return `not exported: ${path} could not be written (${error instanceof Error ? error.message : String(error)}); ${kept}`;
 }
 
 /** Every column any record of the export has: the leading ones, then in the order first seen. */

@@ -4,6 +4,7 @@ import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
+import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
@@ -104,11 +105,17 @@ export class ControlGate {
 
   /**
    * Never throws for device or validation problems: every path ends in an outcome and one audit
-   * row, and a second row when a write's answer comes after the outcome was given.
+   * row, and a second row when a write's answer comes after the outcome was given. The row is
+   * written before anything is sent; when it cannot be, the change is refused.
    */
   apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     const target = targetOf(request);
     return this.queue.runHolding(`${target.kind}:${target.id}`, async () => {
+      const row = this.begin(auditEntry(request, requester, pending, this.now()));
+      if (typeof row !== "number") {
+        this.tell({ at: this.now(), request, requester, outcome: row });
+        return { value: row, hold: undefined };
+      }
       let hold: Promise<void> | undefined;
       const lateAnswer = (late: Promise<ChangeOutcome>) => {
         this.logger.warn(
@@ -123,7 +130,7 @@ export class ControlGate {
         );
       };
       const outcome = await this.decide(request, options.signal, lateAnswer);
-      const at = this.record(request, requester, outcome);
+      const at = this.record(request, requester, outcome, row);
       this.tell({ at, request, requester, outcome });
       return { value: outcome, hold };
     });
@@ -169,13 +176,14 @@ export class ControlGate {
   act(action: DeviceAction, requester: Requester, options: ApplyOptions = {}): Promise<DeviceActionOutcome> {
     const target = actionTarget(action);
     return this.queue.run(`${target.kind}:${target.id}`, async () => {
+      const row = this.begin(actionAuditEntry(action, requester, pending, this.now()));
+      if (typeof row !== "number") return { ok: false, refused: true, message: row.message };
       const outcome = await this.decideAction(action, options.signal);
-      this.write(actionAuditEntry(action, requester, outcome, this.now()), {
-        ok: outcome.ok,
-        verified: false,
-        skipped: false,
-        message: outcome.message,
-      });
+      this.write(
+        actionAuditEntry(action, requester, outcome, this.now()),
+        { ok: outcome.ok, verified: false, skipped: false, message: outcome.message },
+        row,
+      );
       return outcome;
     });
   }
@@ -253,10 +261,28 @@ export class ControlGate {
     return runDeviceAction(this.client, action, signal ? AbortSignal.any([signal, stop]) : stop);
   }
 
-  /** Writes the change's audit row; returns the time it was recorded at. */
-  private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome): number {
+  /**
+   * Writes the change's row before anything is sent: its id, or the refusal to answer with when
+   * the audit log cannot be written (a full disk, a store that could not be opened).
+   */
+  private begin(entry: AuditEntryInput): number | ChangeOutcome {
+    try {
+      return this.audit.begin(entry);
+    } catch (error) {
+      const outcome = auditUnwritable(error);
+      // A warning, so that it reaches <base>/bridge/logging as well as the requester.
+      this.logger.warn(
+        { target: entry.target, action: entry.action, source: entry.source, requester: entry.requesterName },
+        outcome.message,
+      );
+      return outcome;
+    }
+  }
+
+  /** Writes the change's audit row (settles the begun one, when given); returns the time it was recorded at. */
+  private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome, row?: number): number {
     const entry = auditEntry(request, requester, outcome, this.now());
-    this.write(entry, outcome);
+    this.write(entry, outcome, row);
     return entry.at;
   }
 
@@ -270,7 +296,7 @@ export class ControlGate {
     }
   }
 
-  private write(entry: AuditEntryInput, outcome: ChangeOutcome): void {
+  private write(entry: AuditEntryInput, outcome: ChangeOutcome, row?: number): void {
     const fields = {
       target: entry.target,
       action: entry.action,
@@ -284,13 +310,18 @@ export class ControlGate {
     if (outcome.ok) this.logger.info(fields, outcome.message);
     else this.logger.warn(fields, outcome.message);
     try {
-      this.audit.record(entry);
+      if (row === undefined) this.audit.record(entry);
+      else this.audit.settle(row, entry);
     } catch (error) {
-      // The change itself is done; a failing store must not hide its outcome from the requester.
+      // The change itself is done, and its begun row says it was sent; a failing store must not
+      // hide its outcome from the requester.
       this.logger.error({ err: error, ...fields }, "the audit log could not record this change");
     }
   }
 }
+
+/** The outcome a begun row holds until the change's own replaces it. */
+const pending: ChangeOutcome = { ok: false, verified: false, skipped: false, message: OUTCOME_PENDING };
 
 function notControllable(inverter: ControlledInverter): ChangeOutcome {
   return refused(notControllableReason(inverter));

@@ -6,6 +6,7 @@ import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledInverter } from "./devices.js";
 import { type Reading, sendChange, settle } from "./in-flight.js";
 import { failed, MAY_OR_MAY_NOT, refused, seconds, succeeded, unknown } from "./outcome.js";
+import { differencesText } from "./preset-differences.js";
 import { findPreset, presetProblems } from "./preset-rules.js";
 import { presetResult } from "./remote-codes.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
@@ -65,7 +66,7 @@ export async function changePreset(
     });
   }
   const seen = settlement.reading
-    ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows other values`
+    ? `, and reading it back for ${seconds(context.timing.settleMs)} more still shows ${differencesText(fields, settlement.reading.value)}`
     : `, and reading it back failed (${settlement.readError ?? "no answer"})`;
   return unknown(
     `${descriptor.name}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`,
@@ -116,16 +117,24 @@ async function afterAnswer(
       { ...code, verified: true, value: reading.value },
     );
   }
+  const differences = differencesText(target.fields, reading.value);
   return verdict.kind === "done"
-    ? succeeded(`${descriptor.name} applied, but reading it back shows other values`, {
+    ? succeeded(`${descriptor.name} applied, but reading it back shows ${differences}`, {
         verified: false,
         value: reading.value,
       })
-    : failed(`${descriptor.name} not (fully) applied: ${verdict.why}, and reading it back shows other values`, {
-        ...code,
-        value: reading.value,
-      });
+    : failed(
+        `${descriptor.name} not (fully) applied: ${verdict.why}; reading it back shows ${differences}; ${RETRY_SAFE}`,
+        {
+          ...code,
+          value: reading.value,
+        },
+      );
 }
+
+/** The write was answered, so nothing of it is still on its way; and force false makes sending it again harmless. */
+const RETRY_SAFE =
+  "trying again is safe: the preset is sent with force false, so only the fields that still differ are written";
 
 /** What a preset's answer says when it comes after the outcome was given: recorded as it is. */
 function lateOutcome(target: PresetTarget, verdict: Verdict<undefined>): ChangeOutcome {

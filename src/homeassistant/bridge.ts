@@ -195,6 +195,14 @@ export class HomeAssistantBridge {
     return this.rules.attach(runtime, { ...options, timeZone });
   }
 
+  /**
+   * Rules are on their way (true at start when a rules file is configured) or will not come
+   * (false): until they are attached, a command to them is answered "starting, try again".
+   */
+  rulesStarting(starting: boolean): void {
+    this.rules.expect(starting);
+  }
+
   /** The rules changed outside MQTT (the web page switched one): publish their state again. */
   rulesChanged(): Promise<void> {
     return this.rules.refreshState();

@@ -70,6 +70,8 @@ interface Outcome {
 export class RulesEntities {
   private readonly own: RulesTopics;
   private runtime: RulesRuntime | undefined;
+  /** A rules file is configured and its runtime is on its way: commands meanwhile are told to wait. */
+  private starting = false;
   private events: Subscription | undefined;
   private stopTicker: (() => void) | undefined;
   private clock: RulesClock = wallClock;
@@ -98,8 +100,17 @@ export class RulesEntities {
     return topic.startsWith(this.own.commandPrefix) || ruleOfDiscoveryTopic(topic, this.options.topics) !== undefined;
   }
 
+  /**
+   * Whether rules are on their way (a rules file is configured and they are not attached yet):
+   * a command meanwhile is answered "starting", not "no rules are loaded".
+   */
+  expect(starting: boolean): void {
+    this.starting = starting;
+  }
+
   async attach(runtime: RulesRuntime, options: AttachRulesOptions): Promise<void> {
     this.stop();
+    this.starting = false;
     this.runtime = runtime;
     this.clock = options.clock ?? this.options.clock ?? wallClock;
     // Today's cost carries over a rules reload, unless the day itself changed meaning.
@@ -170,7 +181,10 @@ export class RulesEntities {
   private async handleCommand(entity: string, payload: string): Promise<void> {
     const runtime = this.runtime;
     if (!runtime) {
-      await this.result(entity, { ok: false, message: "no rules are loaded" });
+      const message = this.starting
+        ? "starting, try again in a few seconds: the rules are not loaded yet"
+        : "no rules are loaded";
+      await this.result(entity, { ok: false, message });
       return;
     }
     const tooBig = oversized(payload, "command");

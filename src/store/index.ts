@@ -25,6 +25,7 @@ export {
 } from "./history-types.js";
 export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
+export { ReopeningAuditLog } from "./reopening-audit.js";
 export type {
   NewObligation,
   RestorePlan,

@@ -17,6 +17,8 @@ export interface WebOptions {
   readonly inventory: () => Inventory;
   /** The running rules, once they run (their seam, ports/rules.ts). */
   readonly rules: () => RulesRuntime | undefined;
+  /** True while a configured rules file is still loading: a rule command is told to wait, not that there are none. */
+  readonly rulesStarting?: () => boolean;
   /** The Plan page: what the rules mean to do over the next hours, given the battery's SoC now. */
   readonly plan: (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined>;
   readonly budget: () => RateBudgetState | undefined;

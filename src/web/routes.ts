@@ -109,7 +109,12 @@ function asSwitched(plan: PlanView, runtime: RulesRuntime | undefined): PlanView
 async function ruleCommand(context: ApiContext, name: string, action: string): Promise<void> {
   const { request, response, options, live } = context;
   const runtime: RulesRuntime | undefined = options.rules();
-  if (!runtime) return json(response, 409, { error: "no rules are running" });
+  if (!runtime) {
+    const starting = options.rulesStarting?.() === true;
+    return json(response, 409, {
+      error: starting ? "starting, try again in a few seconds: the rules are not loaded yet" : "no rules are running",
+    });
+  }
   if (!runtime.list().some((rule) => rule.name === name)) return json(response, 404, { error: `no rule ${name}` });
   let body: unknown;
   try {

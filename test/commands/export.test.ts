@@ -1,8 +1,10 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { runExportCommand } from "../../src/commands/export.js";
 import { flattenRecord, type HistoryRecord, openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
+import { mountSmallDisk } from "../helpers/full-disk.js";
 import { CHARGER, points, SERIAL, T0 } from "../store/helpers/history-records.js";
 import { tempDir } from "../store/helpers/temp-dir.js";
 
@@ -188,5 +190,31 @@ describe("energy2mqtt export", () => {
     const err = capture();
     expect(await runExportCommand({ kind: "ems", config: other }, capture().stream, err.stream)).toBe(1);
     expect(err.text()).toContain("there is no store at");
+  });
+
+  it("on a full disk leaves the earlier file whole and no partial one, and says what to do instead of ENOSPC", async () => {
+    const disk = mountSmallDisk(64);
+    // A stand-in would not show what a real full disk does: no mount, no test.
+    if (!disk) throw new Error("this test needs a real tmpfs: run it as root (mount -t tmpfs must be allowed)");
+    try {
+      const file = join(disk.dir, "points.csv");
+      writeFileSync(file, "yesterday's export\n");
+      disk.fill();
+      const { code, err } = await exported({ kind: "inverter.point", out: file });
+      expect(code).toBe(1);
+      expect(err).toBe(
+        `not exported: the disk holding ${file} is full; ${file} was not written (an earlier file there is left as it was). Free some space there, or choose another --out on a disk with room\n`,
+      );
+      expect(err).not.toContain("ENOSPC");
+      expect(readFileSync(file, "utf8")).toBe("yesterday's export\n");
+      expect(readdirSync(disk.dir).sort()).toEqual(["filler", "points.csv"]);
+
+      disk.free();
+      expect((await exported({ kind: "inverter.point", out: file })).code).toBe(0);
+      expect(readFileSync(file, "utf8").split("\n")).toHaveLength(written.length + 2);
+      expect(readdirSync(disk.dir)).toEqual(["points.csv"]);
+    } finally {
+      disk.unmount();
+    }
   });
 });

@@ -141,4 +141,36 @@ describe("control gate: presets", () => {
     // The simulator applies a timed-out write half of the time; both ways were seen.
     expect(seen).toEqual(new Set([true, false]));
   });
+
+  it("names the fields a -1 left half applied, wanted against read back, and says trying again is safe", async () => {
+    const slot = { start_time: "02:00", end_time: "03:00", percent_limit: 80 };
+    const base = await setup.apply({
+      kind: "preset",
+      serial: INVERTER,
+      preset: "timed-charge",
+      fields: { enabled: true, slots: [slot] },
+    });
+    expect(base.outcome, base.outcome.message).toMatchObject({ ok: true, verified: true });
+    // The inverter writes the slot's start, then answers -1 before its end and its limit.
+    await setup.sim.admin(`/devices/${INVERTER}`, { preset_stops_after: 1 });
+    const fields = { enabled: true, slots: [{ start_time: "05:00", end_time: "06:00", percent_limit: 90 }] };
+    const { outcome, requests } = await setup.apply({
+      kind: "preset",
+      serial: INVERTER,
+      preset: "timed-charge",
+      fields,
+    });
+    expect(requests).toEqual(["Modify Preset", "Get Preset Values"]);
+    expect(outcome).toMatchObject({ ok: false, verified: false, code: -1 });
+    expect(outcome.message).toMatch(/^Timed Charge not \(fully\) applied: .*\(code -1\)/);
+    expect(outcome.message).toContain(
+      "; reading it back shows slot 1 end_time is 03:00 (wanted 06:00), slot 1 percent_limit is 80 (wanted 90); the other 2 field(s) sent are as asked; trying again is safe: the preset is sent with force false, so only the fields that still differ are written",
+    );
+    const values = await setup.checker.inverterControl.presetValues(INVERTER, "timed-charge");
+    expect(values.enabled).toBe(true);
+    expect((values.slots as unknown[])[0]).toEqual({ start_time: "05:00", end_time: "03:00", percent_limit: 80 });
+
+    const retry = await setup.apply({ kind: "preset", serial: INVERTER, preset: "timed-charge", fields });
+    expect(retry.outcome).toMatchObject({ ok: true, verified: true, message: "Timed Charge applied" });
+  });
 });

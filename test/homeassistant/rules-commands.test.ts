@@ -212,4 +212,30 @@ describe("rules in Home Assistant: events", () => {
       await stop();
     }
   });
+
+  it("answers run now before the rules are attached: starting while they load, none when there are none", async () => {
+    const base = baseTopic();
+    const harness = await startBridge(broker, base);
+    const { observer, seen } = harness;
+    const press = async (): Promise<Record<string, unknown>> => {
+      const mark = observer.messages.length;
+      await observer.publish(`${base}/rules/set/run_overnight-top-up`, "PRESS");
+      return json((await seen(mark, (m) => m.topic === `${base}/rules/result`)).payload);
+    };
+    try {
+      expect(await press()).toMatchObject({ ok: false, message: "no rules are loaded" });
+      harness.bridge.rulesStarting(true);
+      expect(await press()).toMatchObject({
+        ok: false,
+        message: "starting, try again in a few seconds: the rules are not loaded yet",
+      });
+      const clock = new ManualClock(NOW);
+      const runtime = new FakeRuntime(structuredClone(RULES), () => ({ import: 0.25, export: 0.15 }), clock);
+      await harness.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+      expect(await press()).toMatchObject({ ok: true, message: "1 action applied" });
+      expect(runtime.runCalls).toEqual(["overnight-top-up"]);
+    } finally {
+      await harness.stop();
+    }
+  });
 });

@@ -94,7 +94,7 @@ export async function startBridge(broker: TestBroker, base: string) {
   const client = new CloudClient({ baseUrl: "http://127.0.0.1:9/v1", token: "test-token" });
   const gate = new ControlGate({
     client,
-    audit: { record: () => undefined, recent: () => [] },
+    audit: { record: () => undefined, begin: () => 0, settle: () => undefined, recent: () => [] },
     devices: { inverter: () => undefined, charger: () => undefined },
     logger,
   });

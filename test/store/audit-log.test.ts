@@ -70,6 +70,18 @@ describe("audit log", () => {
     expect(store.audit.recent({ limit: 2 }).map((row) => row.message)).toEqual(["newest", expect.any(String)]);
   });
 
+  it("writes a change's row before its outcome, and settles that one row with the outcome", () => {
+    const target = "SD-BEGIN";
+    const id = store.audit.begin(entry({ target, at: 1_750_000_000_030, ok: false, verified: false, message: "sent" }));
+    expect(store.audit.recent({ target })).toEqual([
+      expect.objectContaining({ id, ok: false, verified: false, message: "sent", at: 1_750_000_000_030 }),
+    ]);
+    store.audit.settle(id, entry({ target, at: 1_750_000_000_031, code: undefined, message: "applied" }));
+    expect(store.audit.recent({ target })).toEqual([
+      { id, ...entry({ target, at: 1_750_000_000_031, code: undefined, message: "applied" }) },
+    ]);
+  });
+
   it("uses the (target, at) index for a target's history", () => {
     const db = new Database(path, { readonly: true });
     const plan = db

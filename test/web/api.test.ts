@@ -320,5 +320,19 @@ describe("the web feature's guards", () => {
       body: "{}",
     });
     expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({ error: "no rules are running" });
+  });
+
+  it("tells a rule command sent while the rules are still loading to try again in a few seconds", async () => {
+    const feature = await start({}, { rulesStarting: () => true });
+    const response = await fetch(new URL("api/rules/night/run", feature.url), {
+      method: "POST",
+      headers: COMMAND,
+      body: "{}",
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: "starting, try again in a few seconds: the rules are not loaded yet",
+    });
   });
 });

@@ -20,6 +20,8 @@ const deviceFault = z.strictObject({
   offline: z.boolean().optional(),
   locked: z.boolean().optional(),
   timeouts: z.number().int().min(0).max(1000).optional(),
+  /** The next preset write applies only its first N setting writes, then answers -1 (half applied). */
+  preset_stops_after: z.number().int().min(0).max(100).optional(),
 });
 const errorBurst = z.strictObject({
   status: z.number().int().min(500).max(599),
@@ -85,6 +87,7 @@ function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer 
       }
       if (fault.locked !== undefined) inverter.control.conditions.locked = fault.locked;
       if (fault.timeouts !== undefined) inverter.control.injectTimeouts(fault.timeouts);
+      if (fault.preset_stops_after !== undefined) inverter.control.stopNextPresetAfter(fault.preset_stops_after);
     }
     if (charger) {
       if (fault.offline !== undefined) charger.model.setOffline(fault.offline);

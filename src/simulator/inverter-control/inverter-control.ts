@@ -60,6 +60,8 @@ export class InverterControl {
   private internal = internalFactory();
   private dischargeOwner: DischargeOwner | undefined;
   private pendingTimeouts = 0;
+  /** Setting writes the next preset write gets before it answers -1; undefined for no such fault. */
+  private presetStop: number | undefined;
   private readonly listeners = new Set<(id: number, value: SettingValue) => void>();
 
   constructor(options: InverterControlOptions) {
@@ -81,6 +83,14 @@ export class InverterControl {
   /** The next `count` requests that reach the inverter answer -1; a write among them applies or not, by `random`. */
   injectTimeouts(count: number): void {
     this.pendingTimeouts += Math.max(0, Math.floor(count));
+  }
+
+  /**
+   * The next preset write applies its first `writes` setting writes (those that change a value)
+   * and then answers -1 without applying the rest: a preset left half applied, deterministically.
+   */
+  stopNextPresetAfter(writes: number): void {
+    this.presetStop = Math.max(0, Math.floor(writes));
   }
 
   /** Hears every applied write, including one that writes the value already held and a write-only command. */
@@ -261,6 +271,9 @@ export class InverterControl {
   }
 
   private execute(plan: PresetPlan, force: boolean): { success: boolean; message: string } {
+    const stopAfter = this.presetStop;
+    this.presetStop = undefined;
+    let written = 0;
     for (const { id, value } of plan.writes) {
       const setting = this.definitions.get(id);
       if (!setting) continue;
@@ -269,6 +282,9 @@ export class InverterControl {
         return { success: false, message: `${setting.name} cannot hold ${JSON.stringify(value)}` };
       }
       if (!force && this.values.get(id) === stored) continue;
+      if (stopAfter !== undefined && written >= stopAfter)
+        return { success: false, message: `${TIMEOUT.message} writing ${setting.name}; it was not applied` };
+      written++;
       if (this.takeTimeout()) {
         const applied = this.random() < 0.5;
         if (applied) this.store(setting, stored);
