@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Action, actionSchema } from "./action-schema.js";
+import { overlapProblems } from "./control-overlaps.js";
 import { timeZone } from "./schema-common.js";
 import { tariffsSchema } from "./tariff-schema.js";
 import { conditionSchema, type Trigger, triggerKind, triggerSchema, WINDOW_TRIGGERS } from "./trigger-schema.js";
@@ -29,6 +30,8 @@ export const ruleSchema = z
     enabled: z.boolean().default(true),
     /** When two rules act on the same control, the higher priority wins. */
     priority: z.number().int().default(0),
+    /** Between rules of equal priority on the same control: the ones this rule wins over. */
+    wins_over: z.array(ruleName).default([]),
     /** Log and publish what would be done; write nothing. */
     dry_run: z.boolean().default(false),
     when: z
@@ -91,6 +94,9 @@ export const rulesFileSchema = z
         }
       });
     });
+    for (const problem of overlapProblems(file.rules)) {
+      ctx.addIssue({ code: "custom", path: ["rules", problem.rule, problem.key], message: problem.message });
+    }
   });
 
 /** Checks of the whole also run when a part failed, before its transforms: read `when` either way. */

@@ -26,6 +26,7 @@ export {
 export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
 export type {
+  ControlRestore,
   NewObligation,
   RestorePlan,
   RuleObligation,

@@ -44,15 +44,21 @@ describe("the window book", () => {
   it("the higher priority holds a control until its claim ends or its window closes", () => {
     const book = new WindowBook();
     const open = book.openAt("low", { start: 0, end: 4 * HOUR });
-    expect(book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, until: 4 * HOUR }, 0).granted).toBe(true);
+    expect(
+      book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR }, 0).granted,
+    ).toBe(true);
     open.controls.add("preset:SA1:timed-charge");
     book.openAt("high", { start: HOUR, end: 6 * HOUR });
-    const answer = book.claim("preset:SA1:timed-charge", { rule: "high", priority: 5, until: 6 * HOUR }, HOUR);
-    expect(answer).toEqual({ granted: true, displaced: { rule: "low", priority: 1, until: 4 * HOUR } });
-    expect(book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, until: 4 * HOUR }, HOUR).granted).toBe(
-      false,
+    const answer = book.claim(
+      "preset:SA1:timed-charge",
+      { rule: "high", priority: 5, winsOver: [], until: 6 * HOUR },
+      HOUR,
     );
-    expect(book.heldByOther("low", 2 * HOUR)?.rule).toBe("high");
+    expect(answer).toEqual({ granted: true, displaced: { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR } });
+    expect(
+      book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR }, HOUR).granted,
+    ).toBe(false);
+    expect(book.heldByOther("low", 2 * HOUR)?.holder.rule).toBe("high");
     book.close("high");
     expect(book.heldByOther("low", 2 * HOUR)).toBeUndefined();
     book.extend("low", 5 * HOUR);
