@@ -2,6 +2,7 @@ import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../homeassistant/index.js";
 import { createLogger } from "../log.js";
+import { sharedControlText } from "../rules/control-overlaps.js";
 import { checkRulesOnDevices, type LoadedRules, loadRules, RulesError, rulesPath } from "../rules/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
@@ -37,6 +38,7 @@ export async function runCheckCommand(
     if (config.rules) {
       rules = loadRules(rulesPath(config.rules, loaded.file));
       out.write(`rules: ${rules.file} is valid (${rules.rules.rules.length} rule(s))\n`);
+      out.write(sharedControlText(rules.rules.rules));
     }
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof RulesError)) throw error;

@@ -158,3 +158,42 @@ export function sharedControlLines(rules: readonly RuleShape[]): string[] {
       `${shared.control}: ${shared.winner} wins over ${shared.loser} (${shared.because}) whenever both act on it while a window is open`,
   );
 }
+
+/** `check`'s paragraph on shared controls; empty when no two rules share one. */
+export function sharedControlText(rules: readonly RuleShape[]): string {
+  const lines = sharedControlLines(rules);
+  return lines.length === 0 ? "" : `rules: who wins a control two rules share:\n  ${lines.join("\n  ")}\n`;
+}
+
+/** A stretch of time; `end` equal to `start` is an instant (a cron run). */
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Whether two spans meet: they overlap, or an instant falls inside the other's window. */
+function meet(a: Span, b: Span): boolean {
+  const from = Math.max(a.start, b.start);
+  const to = Math.min(a.end, b.end);
+  return from < to || (from === to && (a.start === a.end || b.start === b.end) && from < Math.max(a.end, b.end));
+}
+
+export interface PlannedOverlap extends Span, SharedControl {}
+
+/** Where the planned windows (and cron runs) of two rules sharing a control meet, with the winner. */
+export function plannedOverlaps(
+  rules: readonly RuleShape[],
+  windows: ReadonlyMap<string, readonly Span[]>,
+): PlannedOverlap[] {
+  const found: PlannedOverlap[] = [];
+  for (const shared of sharedControls(rules)) {
+    for (const mine of windows.get(shared.winner) ?? []) {
+      for (const theirs of windows.get(shared.loser) ?? []) {
+        if (!meet(mine, theirs)) continue;
+        const start = Math.max(mine.start, theirs.start);
+        found.push({ ...shared, start, end: Math.max(start, Math.min(mine.end, theirs.end)) });
+      }
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}

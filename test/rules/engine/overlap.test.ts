@@ -45,7 +45,11 @@ const cronRule = [
 /** A timed preset's values with slot 1's limit replaced. */
 function withSlotOneLimit(values: Record<string, unknown> | undefined, limit: unknown) {
   const slots = (values?.slots ?? []) as Record<string, unknown>[];
-  return { ...values, slots: slots.map((slot, index) => (index === 0 ? { ...slot, percent_limit: limit } : slot)) };
+  return {
+    ...values,
+    enabled: values?.enabled,
+    slots: slots.map((slot, index) => (index === 0 ? { ...slot, percent_limit: limit } : slot)),
+  };
 }
 
 function restoresOf(events: readonly RuleEvent[], rule: string) {
@@ -124,6 +128,8 @@ describe("overlapping rule windows on the simulator", () => {
     expect(restoreB?.message).toMatch(/timed-charge .*restored/);
     expect(restoreB?.message).not.toMatch(/129|timed-discharge/);
     expect(restoresOf(run.events, "morning-discharge")).toEqual([]);
+    // No two of them wanted one control: nobody lost an action, nobody had to wait.
+    expect(run.events.filter((event) => event.type === "conflict")).toEqual([]);
     // Nobody but the cron rule ever wrote the discharge preset.
     const discharges = run.store.audit
       .recent({ limit: 200 })
@@ -133,7 +139,7 @@ describe("overlapping rule windows on the simulator", () => {
     await run.runtime.stop();
   });
 
-  it("two windows on one control: the events say who wins before and while it happens, and each restore hands the control back", async () => {
+  it("two windows on one control: the higher priority keeps it, the event says who won, and the original comes back", async () => {
     // Both rules set the reserve (71); A's window (run now, 07:58-08:28) and B's (08:00-08:30) overlap.
     const bOnReserve = [
       "  - name: rule-b",
@@ -169,6 +175,46 @@ describe("overlapping rule windows on the simulator", () => {
     expect(await setting(71)).toBe(before);
     await run.advanceTo(at(8, 31));
     expect(await setting(71)).toBe(before);
+    expect(run.store.ruleObligations.pending()).toEqual([]);
+    await run.runtime.stop();
+  });
+
+  it("a higher rule that takes a control over mid-window restores first; the lower one's restore waits, then puts back the original", async () => {
+    env = await startEnv({
+      start: START,
+      rules: [
+        ...header,
+        "  - name: rule-a",
+        "    priority: 10",
+        "    when: { price: { above: 0.3 } }",
+        "    do: [{ setting: 71, value: 30 }]",
+        "  - name: rule-b",
+        "    priority: 5",
+        "    when: { price: { below: 0.1 } }",
+        "    do: [{ setting: 71, value: 50 }]",
+      ],
+    });
+    const before = await setting(71);
+    const run = await env.startRuntime();
+    await run.advanceTo(at(8, 10));
+    expect(await setting(71)).toBe(50);
+    // A runs now inside B's window: 08:10-08:40, and takes the reserve over.
+    await run.runtime.runNow("rule-a");
+    expect(await setting(71)).toBe(30);
+    await run.advanceTo(at(8, 31));
+    // B's window ended, but A still holds the reserve: B's restore waits and says so.
+    expect(await setting(71)).toBe(30);
+    const conflicts = run.events.filter((event) => event.type === "conflict");
+    expect(conflicts).toEqual([
+      expect.objectContaining({ winner: "rule-a", loser: "rule-b", action: "setting 71 = 30", at: at(8, 10) }),
+      expect.objectContaining({ winner: "rule-a", loser: "rule-b", action: "restore", at: at(8, 30) }),
+    ]);
+    expect(conflicts[1]?.message).toMatch(/restore waits until 08:40: rule rule-a holds setting:SD2024G001:71/);
+    await run.advanceTo(at(8, 41));
+    // A put back B's value, then B found its own value and put back the original.
+    expect(await setting(71)).toBe(before);
+    expect(restoresOf(run.events, "rule-a")[0]?.message).toMatch(/setting 71 .*restored/);
+    expect(restoresOf(run.events, "rule-b")[0]?.message).toMatch(/setting 71 .*restored/);
     expect(run.store.ruleObligations.pending()).toEqual([]);
     await run.runtime.stop();
   });

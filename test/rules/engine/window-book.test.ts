@@ -64,4 +64,25 @@ describe("the window book", () => {
     book.extend("low", 5 * HOUR);
     expect(book.openOf("low")?.end).toBe(5 * HOUR);
   });
+
+  it("between equal priorities only the rule whose wins_over names the holder takes the control", () => {
+    const book = new WindowBook();
+    const control = "setting:SA1:71";
+    expect(book.claim(control, { rule: "a", priority: 0, winsOver: [], until: 4 * HOUR }, 0).granted).toBe(true);
+    expect(book.claim(control, { rule: "b", priority: 0, winsOver: [], until: 4 * HOUR }, HOUR)).toMatchObject({
+      granted: false,
+      holder: { rule: "a" },
+    });
+    expect(book.claim(control, { rule: "c", priority: 0, winsOver: ["a"], until: 4 * HOUR }, HOUR)).toMatchObject({
+      granted: true,
+      displaced: { rule: "a" },
+    });
+  });
+
+  it("windows that end together close the last opened first", () => {
+    const book = new WindowBook();
+    book.openAt("first", { start: 0, end: 2 * HOUR });
+    book.openAt("second", { start: HOUR, end: 2 * HOUR });
+    expect(book.ended(2 * HOUR)).toEqual(["second", "first"]);
+  });
 });
