@@ -22,8 +22,11 @@ export interface ScopeProbe {
 
 /** Scopes only a change could test: the summary names them and what fails without them. */
 export const UNCHECKED_SCOPES: readonly { readonly scope: string; readonly cost: string }[] = [
-  { scope: "api:snapshot:write", cost: "the rules record the values they change locally instead of in a snapshot" },
-  { scope: "api:snapshot:delete", cost: "the rules' snapshots stay in the portal after use" },
+  {
+    scope: "api:snapshot:write",
+    cost: "snapshot take fails (a rule's snapshot action, the bridge's snapshot/take); the rules' restores need none",
+  },
+  { scope: "api:snapshot:delete", cost: "the bridge's snapshot/delete fails" },
   { scope: "api:inverter:control:profile:manage", cost: "the preset-profile create, update and delete actions fail" },
   { scope: "api:notification:send", cost: "the rules' notify action fails" },
 ];
@@ -74,7 +77,7 @@ export const SCOPE_PROBES: readonly ScopeProbe[] = [
     gives: "snapshots",
     needed: false,
     alsoNeeds: ["api:inverter:control"],
-    cost: "the rules record the values they change locally instead of in a snapshot",
+    cost: "snapshot exists and restore fail (a rule's snapshot action, the bridge's); the rules' restores need none",
     read: (client, inventory, call) => {
       const inverter = controllable(inventory);
       return inverter && client.snapshots.exists(inverter.serial, "energy2mqtt-check", call);

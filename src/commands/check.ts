@@ -9,6 +9,7 @@ import {
   RulesError,
   refuseRulesNotFitting,
   rulesPath,
+  sharedControlText,
 } from "../rules/index.js";
 import { discoverInventory, type Inventory } from "../telemetry/index.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
@@ -44,6 +45,7 @@ export async function runCheckCommand(
     if (config.rules) {
       rules = loadRules(rulesPath(config.rules, loaded.file));
       out.write(`rules: ${rules.file} is valid (${rules.rules.rules.length} rule(s))\n`);
+      out.write(sharedControlText(rules.rules.rules));
     }
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof RulesError)) throw error;

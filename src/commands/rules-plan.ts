@@ -4,6 +4,7 @@ import {
   type ForecastCheck,
   houseOutlook,
   loadRules,
+  plannedOverlaps,
   planSvg,
   planText,
   previewRules,
@@ -11,6 +12,7 @@ import {
   refreshedTariffs,
   rulesPath,
   rulesTimeZone,
+  sharedControlLines,
 } from "../rules/index.js";
 import { discoverInventory } from "../telemetry/index.js";
 import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
@@ -124,7 +126,11 @@ export async function runRulesPlanCommand(
   header.push(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
   );
-  out.write(planText(preview, { timeZone, currency: rules.tariffs.currency, header }));
+  const shared = {
+    lines: sharedControlLines(rules.rules),
+    overlaps: plannedOverlaps(rules.rules, new Map(preview.rules.map((rule) => [rule.name, rule.windows]))),
+  };
+  out.write(planText(preview, { timeZone, currency: rules.tariffs.currency, header, shared }));
   if (options.out) {
     writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
     out.write(`\nSVG written to ${options.out}\n`);

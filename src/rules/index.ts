@@ -1,3 +1,4 @@
+export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
 export { type ForecastCheck, type HouseOutlook, houseForecast, houseOutlook } from "./house-forecast.js";

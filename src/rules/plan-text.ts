@@ -1,4 +1,5 @@
 import { localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
+import type { PlannedOverlap } from "./control-overlaps.js";
 import { priceRange, rulesIn, socAt } from "./plan-view.js";
 import type { Preview } from "./planners/preview.js";
 
@@ -9,6 +10,8 @@ export interface TextOptions {
   readonly currency: string;
   /** Lines printed above the plan: where the state came from, tariff notes. */
   readonly header: readonly string[];
+  /** Who wins each control two rules share (sharedControlLines), and where planned windows meet on one. */
+  readonly shared?: { readonly lines: readonly string[]; readonly overlaps: readonly PlannedOverlap[] };
 }
 
 /** The plan as text: the rules' windows and actions, a table of half-hours, and a block chart. */
@@ -35,6 +38,7 @@ export function planText(preview: Preview, options: TextOptions): string {
     }
     for (const note of rule.notes) lines.push(`    note: ${note}`);
   }
+  if (options.shared && options.shared.lines.length > 0) lines.push("", ...sharedText(options.shared, timeZone));
   lines.push(
     "",
     "Half-hours",
@@ -53,6 +57,23 @@ export function planText(preview: Preview, options: TextOptions): string {
   }
   lines.push("", ...chart(preview, timeZone));
   return `${lines.join("\n")}\n`;
+}
+
+/** Who wins each shared control, then the planned times they meet on one. */
+function sharedText(shared: NonNullable<TextOptions["shared"]>, timeZone: string): string[] {
+  const lines = ["Shared controls (who wins while windows overlap)", ...shared.lines.map((line) => `  ${line}`)];
+  if (shared.overlaps.length === 0)
+    lines.push("  in these hours no planned windows meet on one (run now can still open one)");
+  for (const overlap of shared.overlaps) {
+    const when =
+      overlap.end === overlap.start
+        ? localDateTimeText(overlap.start, timeZone)
+        : `${localDateTimeText(overlap.start, timeZone)}-${localClockText(overlap.end, timeZone)}`;
+    lines.push(
+      `  ${when}  ${overlap.control}: ${overlap.winner} wins, ${overlap.loser} is not sent (${overlap.because})`,
+    );
+  }
+  return lines;
 }
 
 /** One column per half-hour. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Action, actionSchema } from "./action-schema.js";
+import { overlapProblems } from "./control-overlaps.js";
 import { timeZone } from "./schema-common.js";
 import { tariffsSchema } from "./tariff-schema.js";
 import { stringsOf, TEMPLATE_NAMES, templateNamesIn } from "./templates.js";
@@ -30,6 +31,8 @@ export const ruleSchema = z
     enabled: z.boolean().default(true),
     /** When two rules act on the same control, the higher priority wins. */
     priority: z.number().int().default(0),
+    /** Between rules of equal priority on the same control: the ones this rule wins over. */
+    wins_over: z.array(ruleName).default([]),
     /** Log and publish what would be done; write nothing. */
     dry_run: z.boolean().default(false),
     when: z
@@ -93,6 +96,9 @@ export const rulesFileSchema = z
         }
       });
     });
+    for (const problem of overlapProblems(file.rules)) {
+      ctx.addIssue({ code: "custom", path: ["rules", problem.rule, problem.key], message: problem.message });
+    }
   });
 
 /**

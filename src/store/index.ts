@@ -27,6 +27,7 @@ export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
 export { ReopeningAuditLog } from "./reopening-audit.js";
 export type {
+  ControlRestore,
   NewObligation,
   RestorePlan,
   RuleObligation,

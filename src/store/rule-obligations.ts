@@ -17,10 +17,24 @@ export const savedValue = z.discriminatedUnion("kind", [
 ]);
 export type SavedValue = z.infer<typeof savedValue>;
 
-/** What a rule promised to put back: API snapshots (per inverter) and values recorded locally. */
+/** One control a rule changed: what it held before the rule's change, and what the rule wrote. */
+export const controlRestore = z.object({
+  before: savedValue,
+  /**
+   * What the rule wrote: the restore puts `before` back only while the device still holds this.
+   * Left out in promises kept from before restores went per control (migration 4): put back as they were.
+   */
+  wrote: savedValue.optional(),
+});
+export type ControlRestore = z.infer<typeof controlRestore>;
+
+/**
+ * What a rule promised to put back: each control it changed. `snapshots` (whole-inverter API
+ * snapshots) only appear in promises made before restores went per control; new ones have none.
+ */
 export const restorePlan = z.object({
   snapshots: z.array(z.object({ serial: z.string(), name: z.string() })),
-  local: z.array(savedValue),
+  controls: z.array(controlRestore),
 });
 export type RestorePlan = z.infer<typeof restorePlan>;
 

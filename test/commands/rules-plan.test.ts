@@ -132,6 +132,29 @@ describe("energy2mqtt rules plan", () => {
     expect(svg).toContain(">night-charge</text>");
   });
 
+  it("says which rule wins a shared control, and where the planned windows meet on it", async () => {
+    const { config } = setup([
+      ...AGILE_RULES,
+      "  - name: plunge",
+      "    priority: 5",
+      "    when: { price: { below: 1000 } }",
+      "    do:",
+      "      - preset: timed-charge",
+      '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }] }',
+    ]);
+    const result = await plan({ config, now: "2025-01-14T16:00:00Z", soc: "20", hours: "24" });
+    expect(result.err).toBe("");
+    const lines = result.out.split("\n");
+    const at = lines.indexOf("Shared controls (who wins while windows overlap)");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(
+      "  preset timed-charge on the default inverter: plunge wins over night-charge (priority 5 over 0) whenever both act on it while a window is open",
+    );
+    expect(lines[at + 2]).toMatch(
+      /^ {2}\d{4}-\d\d-\d\d \d\d:\d\d-\d\d:\d\d {2}preset timed-charge on the default inverter: plunge wins, night-charge is not sent \(priority 5 over 0\)$/,
+    );
+  });
+
   it("exits 2 with file and line for bad rules, without rules configured, and for bad options", async () => {
     const { config, dir } = setup([
       "rules:",

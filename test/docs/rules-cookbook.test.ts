@@ -44,6 +44,7 @@ const blocks = examples(DOC);
 describe("docs/rules.md", () => {
   it("has one complete example for each recipe the cookbook promises", () => {
     expect(blocks.map((block) => block.section)).toEqual([
+      "Two rules, one control: who wins, and what each puts back",
       "Octopus Agile: charge the battery in the cheapest half-hours",
       "Let the optimiser run the battery (any tariff, best with Agile)",
       "Octopus Go: fill the battery in the cheap night hours",
@@ -72,5 +73,17 @@ describe("docs/rules.md", () => {
     const { file, dir } = writeRules(agile.yaml);
     const { rules } = loadRules(file);
     expect(rules.tariffs.import).toMatchObject({ type: "agile", file: join(dir, "agile-prices.json") });
+  });
+
+  it("refuses the shared-control example without its wins_over, as the section says", () => {
+    const shared = blocks.find((block) => block.section.startsWith("Two rules, one control"));
+    if (!shared) throw new Error("no shared-control example");
+    const { file } = writeRules(
+      shared.yaml
+        .split("\n")
+        .filter((line) => !line.includes("wins_over"))
+        .join("\n"),
+    );
+    expect(() => loadRules(file)).toThrow(/"night-reserve" and "storm-reserve" both act on setting 71/);
   });
 });

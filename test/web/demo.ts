@@ -39,6 +39,8 @@ export const DEMO_RULES = [
   "          enabled: true",
   '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: "{{ plan.target_soc }}" }]',
   "  - name: overnight-top-up",
+  // Both rules write timed-charge: say which wins, as rules.example.yaml does.
+  "    priority: 10",
   '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
   "    do:",
   "      - preset: timed-charge",

@@ -106,3 +106,40 @@ export async function recordBefore(client: CloudClient, request: ChangeRequest):
 export function inSession(status: string | null | undefined): boolean {
   return status === "Charging" || status === "SuspendedEV" || status === "SuspendedEVSE";
 }
+
+/** The control a saved value belongs to, as the rules name it: `preset:SERIAL:id`, `setting:SERIAL:id`, `charger:UUID:command`. */
+export function savedControl(saved: SavedValue): string {
+  if (saved.kind === "preset") return `preset:${saved.serial}:${saved.preset}`;
+  if (saved.kind === "setting") return `setting:${saved.serial}:${saved.settingId}`;
+  // start and stop act on the same thing: whether the car charges.
+  return `charger:${saved.uuid}:${saved.command === "stop-charge" ? "start-charge" : saved.command}`;
+}
+
+/** What a change writes, in the form a restore compares with the device. */
+export function wroteBy(request: ChangeRequest): SavedValue {
+  switch (request.kind) {
+    case "preset":
+      return { kind: "preset", serial: request.serial, preset: request.preset, fields: { ...request.fields } };
+    case "setting":
+      return { kind: "setting", serial: request.serial, settingId: request.settingId, value: request.value };
+    case "ev-command":
+      return { kind: "ev-command", uuid: request.uuid, command: request.command, request: { ...request.request } };
+  }
+}
+
+/** A preset's fields with `later` over `earlier`, slots merged by number. */
+export function mergeFields(
+  earlier: Readonly<Record<string, unknown>>,
+  later: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...earlier, ...later };
+  if ("slots" in earlier && "slots" in later) {
+    const slots: Record<string, unknown> = { ...byNumber(earlier.slots) };
+    for (const [number, slot] of Object.entries(byNumber(later.slots))) {
+      const known = slots[number];
+      slots[number] = isRecord(known) && isRecord(slot) ? { ...known, ...slot } : slot;
+    }
+    fields.slots = slots;
+  }
+  return fields;
+}

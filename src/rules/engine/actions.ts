@@ -6,7 +6,8 @@ import type { RuleObligation, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
 import type { Rule } from "../schema.js";
 import type { TemplateContext } from "../templates.js";
-import { type Intent, intentOf, snapshotName } from "./intents.js";
+import type { Claim } from "./claims.js";
+import { type Intent, intentOf } from "./intents.js";
 import type { RulesGate } from "./options.js";
 import type { RuleEvents } from "./rule-events.js";
 import type { OpenWindow, WindowBook } from "./window-book.js";
@@ -57,7 +58,7 @@ export class RuleActions {
     // Conflicts first, so that the snapshot covers only what this rule will really change.
     const granted = this.claim(rule, intents, open ? open.end : this.options.now(), open, results);
     if (this.options.dryRun(rule)) return { result: this.dryRun(rule, granted, results), failedInWindow: false };
-    if (open && rule.restore === "after_window" && open.obligation === undefined) {
+    if (open && rule.restore === "after_window") {
       const problem = await this.promiseRestore(rule, open, granted);
       if (problem !== undefined)
         return { result: this.finish(rule, false, false, problem, results), failedInWindow: false };
@@ -121,7 +122,8 @@ export class RuleActions {
         granted.push(intent);
         continue;
       }
-      const answer = this.options.book.claim(intent.control, { rule: rule.name, priority: rule.priority, until }, now);
+      const claim = { rule: rule.name, priority: rule.priority, winsOver: rule.wins_over, until };
+      const answer = this.options.book.claim(intent.control, claim, now);
       const conflict = { type: "conflict", rule: rule.name, control: intent.control, action: intent.text } as const;
       if (!answer.granted) {
         const { holder } = answer;
@@ -129,7 +131,7 @@ export class RuleActions {
           ...conflict,
           winner: holder.rule,
           loser: rule.name,
-          message: `${intent.text} not sent: rule ${holder.rule} (priority ${holder.priority}) holds ${intent.control}`,
+          message: `${intent.text} not sent: rule ${holder.rule} (${rank(holder, claim)}) holds ${intent.control}`,
         });
         results.push({
           action: intent.text,
@@ -145,7 +147,7 @@ export class RuleActions {
           ...conflict,
           winner: rule.name,
           loser: displaced.rule,
-          message: `${intent.text} overrides rule ${displaced.rule} (priority ${displaced.priority}) on ${intent.control}`,
+          message: `${intent.text} overrides rule ${displaced.rule} on ${intent.control} (${rank(claim, displaced)}); ${displaced.rule} puts its value back only after this window ends`,
         });
       }
       open?.controls.add(intent.control);
@@ -171,28 +173,31 @@ export class RuleActions {
   }
 
   /**
-   * Saves what the window's changes will overwrite and records the promise to put it back;
-   * returns why nothing may be sent when that fails.
+   * Saves what the window's changes will overwrite, per control, and records the promise to put
+   * it back (or adds to the window's promise); returns why nothing may be sent when that fails.
    */
   private async promiseRestore(rule: Rule, open: OpenWindow, granted: readonly Intent[]): Promise<string | undefined> {
     const requests = granted.flatMap((intent) => (intent.kind === "change" ? [intent.request] : []));
     if (requests.length === 0) return undefined;
-    const { client, gate, obligations, logger } = this.options;
+    const { client, obligations, logger } = this.options;
     try {
-      const restore = await prepareRestore(
+      const promised = open.obligation === undefined ? undefined : obligations.get(open.obligation);
+      const controls = await prepareRestore(
         client,
-        gate,
-        { source: "rule", name: rule.name },
         requests,
-        snapshotName(rule.name),
+        promised?.restore.controls ?? [],
         logger.child({ rule: rule.name }),
       );
+      if (promised) {
+        obligations.update(promised.id, { restore: { ...promised.restore, controls } });
+        return undefined;
+      }
       open.obligation = obligations.open({
         rule: rule.name,
         createdAt: this.options.now(),
         windowStart: open.start,
         windowEnd: open.end,
-        restore,
+        restore: { snapshots: [], controls },
       }).id;
       return undefined;
     } catch (error) {
@@ -249,6 +254,13 @@ export class RuleActions {
     this.record(rule.name, ok, message);
     return { name: rule.name, ok, dryRun, message, actions };
   }
+}
+
+/** Why `winner` beats `loser`, in words. */
+function rank(winner: Claim, loser: Claim): string {
+  return winner.priority === loser.priority
+    ? `both priority ${winner.priority}, wins_over of ${winner.rule} names ${loser.rule}`
+    : `priority ${winner.priority} over ${loser.priority}`;
 }
 
 function controlOf(intent: Intent): { control?: string } {

@@ -1,7 +1,12 @@
-/** Which rule holds each control until when: the higher priority wins a control both want. */
+/**
+ * Which rule holds each control until when: the higher priority wins a control both want, and
+ * between equal priorities the rule whose wins_over names the other (control-overlaps.ts).
+ */
 export interface Claim {
   readonly rule: string;
   readonly priority: number;
+  /** The rules of equal priority this one wins over. */
+  readonly winsOver: readonly string[];
   /** Epoch ms; the claim lapses then (the holder's window end). */
   readonly until: number;
 }
@@ -13,14 +18,17 @@ export type ClaimAnswer =
 export class Claims {
   private readonly held = new Map<string, Claim>();
 
-  /** Asks for a control; an equal priority does not take it from the holder. */
+  /** Asks for a control; an equal priority takes it from the holder only when it wins over the holder by name. */
   request(control: string, claim: Claim, now: number): ClaimAnswer {
     const holder = this.active(control, now);
     if (!holder || holder.rule === claim.rule) {
       this.held.set(control, claim);
       return { granted: true };
     }
-    if (claim.priority > holder.priority) {
+    if (
+      claim.priority > holder.priority ||
+      (claim.priority === holder.priority && claim.winsOver.includes(holder.rule))
+    ) {
       this.held.set(control, claim);
       return { granted: true, displaced: holder };
     }

@@ -278,6 +278,9 @@ export class RulesEngine implements RulesRuntime {
 
   /** A rule removed from rules.yaml may still have a window to close after a restart. */
   private ruleOrStub(name: string): Rule {
-    return this.rules.find((found) => found.name === name) ?? ({ name, priority: 0, restore: "after_window" } as Rule);
+    return (
+      this.rules.find((found) => found.name === name) ??
+      ({ name, priority: 0, wins_over: [] as string[], restore: "after_window" } as Rule)
+    );
   }
 }

@@ -61,16 +61,22 @@ export class RuleRunner {
     const store = this.options.obligations;
     const obligation = open.obligation === undefined ? undefined : store.get(open.obligation);
     if (obligation?.status === "open") {
-      const holder = this.options.book.heldByOther(rule.name, this.options.now());
-      if (holder) {
-        // A higher-priority rule holds one of these controls: restoring now would undo its change.
-        // Wait for its window to end (it restores first), then put ours back.
+      const held = this.options.book.heldByOther(rule.name, this.options.now());
+      if (held) {
+        // A rule that won one of these controls still holds it: restoring now would undo its change.
+        // Wait for its window to end (it restores first, handing back our value), then put ours back.
+        const { control, holder } = held;
         store.update(obligation.id, { windowEnd: holder.until });
         this.options.book.extend(rule.name, holder.until);
-        this.options.logger.info(
-          { rule: rule.name, holder: holder.rule },
-          "restore waits for the rule holding the control",
-        );
+        this.options.events.emit({
+          type: "conflict",
+          rule: rule.name,
+          winner: holder.rule,
+          loser: rule.name,
+          control,
+          action: "restore",
+          message: `restore waits until ${localClockText(holder.until, this.options.timeZone)}: rule ${holder.rule} holds ${control} until its window ends`,
+        });
         return;
       }
       await this.options.actions.restore(obligation, why);

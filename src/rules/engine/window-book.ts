@@ -84,9 +84,16 @@ export class WindowBook {
     return this.open.get(rule);
   }
 
-  /** The rules whose open window has ended by now, in the order they opened. */
+  /**
+   * The rules whose open window has ended by now, the last opened first: a rule that took over a
+   * control from one opened before it puts its value back first, so the earlier rule then finds
+   * its own value there and can put back what it found.
+   */
   ended(now: number): string[] {
-    return [...this.open].filter(([, window]) => window.end <= now).map(([rule]) => rule);
+    return [...this.open]
+      .filter(([, window]) => window.end <= now)
+      .map(([rule]) => rule)
+      .reverse();
   }
 
   /** Keeps a rule's window open until `end`. */
@@ -101,14 +108,17 @@ export class WindowBook {
     this.claims.release(rule);
   }
 
-  /** Asks for a control for a rule, until the claim's end; an equal priority does not take it. */
+  /** Asks for a control for a rule, until the claim's end; an equal priority takes it only by wins_over. */
   claim(control: string, claim: Claim, now: number): ClaimAnswer {
     return this.claims.request(control, claim, now);
   }
 
-  /** A claim by another rule on one of the controls of the rule's open window. */
-  heldByOther(rule: string, now: number): Claim | undefined {
-    const controls = this.open.get(rule)?.controls ?? new Set<string>();
-    return [...controls].map((control) => this.claims.heldByOther(control, rule, now)).find(Boolean);
+  /** A claim by another rule on one of the controls of the rule's open window, and that control. */
+  heldByOther(rule: string, now: number): { readonly control: string; readonly holder: Claim } | undefined {
+    for (const control of this.open.get(rule)?.controls ?? []) {
+      const holder = this.claims.heldByOther(control, rule, now);
+      if (holder) return { control, holder };
+    }
+    return undefined;
   }
 }

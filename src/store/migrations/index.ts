@@ -2,6 +2,7 @@ import type { Migration } from "../migrate.js";
 import { auditLog } from "./001-audit-log.js";
 import { history } from "./002-history.js";
 import { ruleObligations } from "./003-rule-obligations.js";
+import { perControlRestore } from "./004-per-control-restore.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [auditLog, history, ruleObligations];
+export const MIGRATIONS: readonly Migration[] = [auditLog, history, ruleObligations, perControlRestore];

@@ -98,7 +98,7 @@ describe("an agile night: the battery charges in the cheapest slots and the pres
   it("puts the timed-charge preset back as it was after the window, and keeps no open promise", async () => {
     const restores = run.events.filter((event) => event.type === "restore");
     expect(restores.length).toBeGreaterThan(0);
-    expect(restores.every((event) => event.type === "restore" && event.ok && event.method === "snapshot")).toBe(true);
+    expect(restores.every((event) => event.type === "restore" && event.ok && event.method === "local")).toBe(true);
     expect(await env.checker.inverterControl.presetValues(INVERTER, "timed-charge")).toEqual(before);
     expect(run.store.ruleObligations.pending()).toEqual([]);
     expect(await env.checker.snapshots.exists(INVERTER, "e2m-overnight-top-up")).toBe(false);

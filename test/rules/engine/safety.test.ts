@@ -93,7 +93,7 @@ describe("rule safety on the simulator", () => {
     await run.runtime.stop();
   });
 
-  it("without the snapshot scopes (403), the values the rule changes are recorded locally and put back", async () => {
+  it("the values the rule changes are recorded per control, never a whole-inverter snapshot, so a token without the snapshot scopes works too", async () => {
     env = await startEnv({ start: START, rules: [...header, ...cheapRule("cheap", 0, 80)], actor: "nosnap" });
     const before = await env.checker.inverterControl.presetValues(INVERTER, "timed-charge");
     const run = await env.startRuntime();
@@ -102,7 +102,9 @@ describe("rule safety on the simulator", () => {
     await run.advanceTo(window.start + 60_000);
     const [obligation] = run.store.ruleObligations.pending();
     expect(obligation?.restore.snapshots).toEqual([]);
-    expect(obligation?.restore.local).toEqual([expect.objectContaining({ kind: "preset", preset: "timed-charge" })]);
+    expect(obligation?.restore.controls).toEqual([
+      expect.objectContaining({ before: expect.objectContaining({ kind: "preset", preset: "timed-charge" }) }),
+    ]);
     await run.advanceTo(window.end + 60_000);
     expect(run.events.filter((event) => event.type === "restore")).toEqual([
       expect.objectContaining({ ok: true, method: "local" }),

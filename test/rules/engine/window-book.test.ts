@@ -44,18 +44,45 @@ describe("the window book", () => {
   it("the higher priority holds a control until its claim ends or its window closes", () => {
     const book = new WindowBook();
     const open = book.openAt("low", { start: 0, end: 4 * HOUR });
-    expect(book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, until: 4 * HOUR }, 0).granted).toBe(true);
+    expect(
+      book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR }, 0).granted,
+    ).toBe(true);
     open.controls.add("preset:SA1:timed-charge");
     book.openAt("high", { start: HOUR, end: 6 * HOUR });
-    const answer = book.claim("preset:SA1:timed-charge", { rule: "high", priority: 5, until: 6 * HOUR }, HOUR);
-    expect(answer).toEqual({ granted: true, displaced: { rule: "low", priority: 1, until: 4 * HOUR } });
-    expect(book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, until: 4 * HOUR }, HOUR).granted).toBe(
-      false,
+    const answer = book.claim(
+      "preset:SA1:timed-charge",
+      { rule: "high", priority: 5, winsOver: [], until: 6 * HOUR },
+      HOUR,
     );
-    expect(book.heldByOther("low", 2 * HOUR)?.rule).toBe("high");
+    expect(answer).toEqual({ granted: true, displaced: { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR } });
+    expect(
+      book.claim("preset:SA1:timed-charge", { rule: "low", priority: 1, winsOver: [], until: 4 * HOUR }, HOUR).granted,
+    ).toBe(false);
+    expect(book.heldByOther("low", 2 * HOUR)?.holder.rule).toBe("high");
     book.close("high");
     expect(book.heldByOther("low", 2 * HOUR)).toBeUndefined();
     book.extend("low", 5 * HOUR);
     expect(book.openOf("low")?.end).toBe(5 * HOUR);
+  });
+
+  it("between equal priorities only the rule whose wins_over names the holder takes the control", () => {
+    const book = new WindowBook();
+    const control = "setting:SA1:71";
+    expect(book.claim(control, { rule: "a", priority: 0, winsOver: [], until: 4 * HOUR }, 0).granted).toBe(true);
+    expect(book.claim(control, { rule: "b", priority: 0, winsOver: [], until: 4 * HOUR }, HOUR)).toMatchObject({
+      granted: false,
+      holder: { rule: "a" },
+    });
+    expect(book.claim(control, { rule: "c", priority: 0, winsOver: ["a"], until: 4 * HOUR }, HOUR)).toMatchObject({
+      granted: true,
+      displaced: { rule: "a" },
+    });
+  });
+
+  it("windows that end together close the last opened first", () => {
+    const book = new WindowBook();
+    book.openAt("first", { start: 0, end: 2 * HOUR });
+    book.openAt("second", { start: HOUR, end: 2 * HOUR });
+    expect(book.ended(2 * HOUR)).toEqual(["second", "first"]);
   });
 });
