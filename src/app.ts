@@ -12,7 +12,7 @@ import { ControlGate } from "./control/index.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFeature } from "./health/feature.js";
-import { healthFilePath, startHealthWriter } from "./health/index.js";
+import { Freshness, healthFilePath, startHealthWriter } from "./health/index.js";
 import { historyFeature } from "./history/index.js";
 import {
   HomeAssistantBridge,
@@ -117,6 +117,7 @@ export async function startApp(
       requestsPerMinute: config.cloud.requests_per_minute,
       pageSize: config.cloud.page_size,
       timeoutMs: config.cloud.timeout,
+      clock,
     });
     // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
     // stack closes the client for good before the store, which records how each change ended.
@@ -136,6 +137,12 @@ export async function startApp(
       clock,
     });
     const inventory = (): Inventory => devices.current;
+    const freshness = new Freshness({
+      poll: config.poll,
+      staleAfterMs: config.homeassistant.stale_after,
+      inventory,
+      startedAt: now(),
+    });
     alive();
     const gate = new ControlGate({
       client,
@@ -186,6 +193,7 @@ export async function startApp(
         connected: () => bridge.connected,
         budget: () => client.http.budget.state(),
         inventory,
+        freshness,
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
         rules: rulesFile !== undefined,
         ...(options.feed ? { feed: options.feed } : {}),
@@ -232,6 +240,7 @@ export async function startApp(
     }
     await homeAssistant.announced;
     healthFile.watchMqtt(() => bridge.connected);
+    healthFile.watchDevices((at) => freshness.all(at));
     alive();
     started = true;
     return {
