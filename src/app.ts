@@ -13,7 +13,7 @@ import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFeature } from "./health/feature.js";
-import { healthFilePath, startHealthWriter } from "./health/index.js";
+import { Freshness, healthFilePath, startHealthWriter } from "./health/index.js";
 import { historyFeature } from "./history/index.js";
 import {
   HomeAssistantBridge,
@@ -122,6 +122,7 @@ export async function startApp(
       requestsPerMinute: config.cloud.requests_per_minute,
       pageSize: config.cloud.page_size,
       timeoutMs: config.cloud.timeout,
+      clock,
     });
     // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
     // stack closes the client for good before the store, which records how each change ended.
@@ -143,6 +144,12 @@ export async function startApp(
       clock,
     });
     const inventory = (): Inventory => devices.current;
+    const freshness = new Freshness({
+      poll: config.poll,
+      staleAfterMs: config.homeassistant.stale_after,
+      inventory,
+      startedAt: now(),
+    });
     alive();
     const gate = new ControlGate({
       client,
@@ -196,6 +203,7 @@ export async function startApp(
         connected: () => bridge.connected,
         budget: () => client.http.budget.state(),
         inventory,
+        freshness,
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
         rules: rulesFile !== undefined,
         ...(options.feed ? { feed: options.feed } : {}),
@@ -246,6 +254,7 @@ export async function startApp(
     rulesPending = false;
     if (!rules.runtime) bridge.rulesStarting(false);
     healthFile.watchMqtt(() => bridge.connected);
+    healthFile.watchDevices((at) => freshness.all(at));
     alive();
     started = true;
     return {

@@ -7,10 +7,11 @@
  * It imports types only, so that every folder may import it without an arrow back.
  */
 import type { ChangeApplied } from "./control/change-applied.js";
+import type { DeviceId } from "./device-id.js";
 import type { RuleEvent, RuleStatus } from "./ports/rules.js";
 import type { Fetched } from "./telemetry/fetched.js";
 import type { Inventory } from "./telemetry/inventory.js";
-import type { Reading } from "./telemetry/readings.js";
+import type { PollSucceeded, Reading } from "./telemetry/readings.js";
 
 export type AvailabilityReading = Extract<Reading, { kind: "availability" }>;
 export type DataReading = Exclude<Reading, { kind: "availability" }>;
@@ -23,6 +24,10 @@ export interface DaemonEvents {
   readonly reading: DataReading;
   /** What a poll fetched from the cloud, changed or not: the history's rows are made from it. */
   readonly fetched: readonly Fetched[];
+  /** A poll got its answer, changed or not: its devices' values are that fresh. */
+  readonly polled: PollSucceeded;
+  /** A device's values became stale (older than twice its poll interval) or fresh again. */
+  readonly freshness: { readonly device: DeviceId; readonly stale: boolean; readonly at: number };
   /** A cloud request finished: its HTTP status, or undefined when nothing answered. */
   readonly cloudRequest: { readonly status: number | undefined };
   /** A device became available or unavailable (emitted on every poll's verdict, like MQTT's retained state). */

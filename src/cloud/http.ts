@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import type { Clock } from "../time/clock.js";
 import { type EndpointInfo, encodeQuery, fillPath, type QueryInput } from "./endpoint.js";
 import {
   AuthenticationError,
@@ -56,6 +57,8 @@ export interface CloudClientOptions {
   readonly budget?: RateBudget;
   /** Where per-token budgets (and per-endpoint ones such as notification send) live; process-wide by default. */
   readonly budgets?: RateBudgetRegistry;
+  /** The clock of the budgets this client creates (their windows, pauses and back-off); the system clock by default. */
+  readonly clock?: Clock;
   readonly onRequest?: (event: RequestEvent) => void;
 }
 
@@ -105,6 +108,7 @@ export class CloudHttp {
   private readonly transport: Transport;
   private readonly onRequest: ((event: RequestEvent) => void) | undefined;
   private readonly budgets: RateBudgetRegistry;
+  private readonly clock: Clock | undefined;
   /** One controller per call under way (waiting for the budget, sending or backing off), for close(). */
   private readonly calls = new Set<AbortController>();
   private closed = false;
@@ -126,8 +130,11 @@ export class CloudHttp {
     this.budgetKey = `${this.base}|${tokenHash}`;
     const perMinute = options.requestsPerMinute ?? 300;
     this.budgets = options.budgets ?? sharedBudgets;
+    this.clock = options.clock;
+    const clock = this.clock ? { clock: this.clock } : {};
     this.budget =
-      options.budget ?? this.budgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000 }));
+      options.budget ??
+      this.budgets.get(this.budgetKey, () => new RateBudget({ limit: perMinute, windowMs: 60_000, ...clock }));
   }
 
   /**
@@ -276,6 +283,7 @@ export class CloudHttp {
           limit: custom.requests,
           windowMs: custom.minutes * 60_000,
           reserve: { live: 0, background: 0 },
+          ...(this.clock ? { clock: this.clock } : {}),
         }),
     );
   }

@@ -14,7 +14,7 @@ export type Priority = "command" | "live" | "background";
 const PRIORITY_ORDER: Readonly<Record<Priority, number>> = { command: 0, live: 1, background: 2 };
 
 export interface RateBudgetOptions {
-  /** Requests allowed per window. */
+  /** Requests allowed per window: the configured budget, which a server's looser limit never raises. */
   readonly limit: number;
   readonly windowMs: number;
   /** Slots a priority must leave free for the ones above it. */
@@ -42,7 +42,12 @@ interface Waiter {
 }
 
 export interface RateBudgetState {
+  /** The limit in force: the configured one, or the server's when that is stricter. */
   readonly limit: number;
+  /** The configured limit, which the budget returns to when the server's limit loosens again. */
+  readonly configured: number;
+  /** 429 answers in a row; while above 0 the budget backs off and sends one probe at a time. */
+  readonly rateLimitedInARow: number;
   readonly used: number;
   readonly inFlight: number;
   readonly waiting: number;
@@ -52,8 +57,12 @@ export interface RateBudgetState {
   readonly expectedLive: number;
 }
 
+/** The longest a run of 429s makes the budget wait between probes. */
+export const MAX_BACKOFF_MS = 15 * 60_000;
+
 export class RateBudget {
   private limit = 0;
+  private readonly configured: number;
   readonly windowMs: number;
   private readonly reserve: RateBudgetOptions["reserve"];
   private liveReserve = 0;
@@ -75,6 +84,7 @@ export class RateBudget {
   private windowAnchor: number | undefined;
   private generation = 0;
   private pausedUntil = 0;
+  private rateLimitedInARow = 0;
   private waiters: Waiter[] = [];
   private seq = 0;
   private cancelTimer: (() => void) | undefined;
@@ -83,7 +93,8 @@ export class RateBudget {
     if (!(options.limit >= 1)) throw new RangeError("rate limit must be at least 1 request per window");
     this.windowMs = options.windowMs;
     this.reserve = options.reserve;
-    this.setLimit(Math.floor(options.limit));
+    this.configured = Math.floor(options.limit);
+    this.setLimit(this.configured);
     this.clock = options.clock ?? systemClock;
   }
 
@@ -131,10 +142,15 @@ export class RateBudget {
     return this.clock.now();
   }
 
-  /** After a 429: nothing is sent until the window ends (or until `untilMs`, if later). */
+  /**
+   * After a 429: nothing is sent until the window ends (or until `untilMs`, if later), and
+   * after the second 429 in a row not before a delay that doubles with each one (see
+   * `settle`); then one probe goes alone, and only its answer lets the rest follow.
+   */
   pause(untilMs?: number): void {
-    const windowEnd = this.windowEndsAt() ?? this.clock.now() + this.windowMs;
-    this.pausedUntil = Math.max(this.pausedUntil, untilMs ?? 0, windowEnd);
+    const now = this.clock.now();
+    const windowEnd = this.windowEndsAt() ?? now + this.windowMs;
+    this.pausedUntil = Math.max(this.pausedUntil, untilMs ?? 0, windowEnd, now + this.backoffMs());
     this.used = this.limit;
     this.schedule();
   }
@@ -142,6 +158,8 @@ export class RateBudget {
   state(): RateBudgetState {
     return {
       limit: this.limit,
+      configured: this.configured,
+      rateLimitedInARow: this.rateLimitedInARow,
       used: this.used,
       inFlight: this.inFlight,
       waiting: this.waiters.length,
@@ -149,6 +167,12 @@ export class RateBudget {
       pausedUntil: this.pausedUntil,
       expectedLive: this.expectedLive,
     };
+  }
+
+  /** No extra wait for a lone 429 (the window's end is enough), then 2, 4, 8... windows, at most MAX_BACKOFF_MS. */
+  private backoffMs(): number {
+    if (this.rateLimitedInARow < 2) return 0;
+    return Math.min(MAX_BACKOFF_MS, this.windowMs * 2 ** (this.rateLimitedInARow - 1));
   }
 
   private windowEndsAt(): number | undefined {
@@ -184,6 +208,8 @@ export class RateBudget {
     while (this.waiters.length > 0 && now >= this.pausedUntil) {
       const head = this.waiters[0];
       if (!head || this.used >= this.allowedFor(head.priority)) break;
+      // Backing off: one probe at a time, until one is answered without a 429.
+      if (this.rateLimitedInARow > 0 && this.inFlight > 0) break;
       if (this.grantedWithin(now) >= this.allowedFor(head.priority)) break;
       this.waiters.shift();
       head.cleanup();
@@ -210,6 +236,10 @@ export class RateBudget {
           if (firstOfWindow && this.windowAnchor === undefined) this.windowAnchor = answer ? at : now;
           if (answer) this.correct(answer.headers);
         }
+        if (answer?.status === 429) {
+          this.rateLimitedInARow++;
+          this.pause();
+        } else if (answer) this.rateLimitedInARow = 0;
         this.drain();
       },
     };
@@ -223,10 +253,15 @@ export class RateBudget {
       this.liveReserve + Math.max(this.reserve?.background ?? Math.floor(limit / 20), this.expectedLive);
   }
 
-  /** The server's count wins when it is stricter than ours. */
+  /**
+   * The server's limit holds both ways: a stricter one at once, a looser one back up to the
+   * configured limit (never above it), so one tight answer does not throttle us until a restart.
+   * Its count wins when it has counted more than we have.
+   */
   private correct(headers: RateHeaders): void {
-    if (headers.limit !== undefined && headers.limit >= 1 && headers.limit < this.limit) {
-      this.setLimit(headers.limit);
+    if (headers.limit !== undefined && headers.limit >= 1) {
+      const limit = Math.min(Math.floor(headers.limit), this.configured);
+      if (limit !== this.limit) this.setLimit(limit);
     }
     if (headers.remaining !== undefined && headers.remaining >= 0) {
       const serverUsed = this.limit - headers.remaining;

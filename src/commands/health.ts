@@ -15,6 +15,7 @@ export async function runHealthCommand(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
   env: NodeJS.ProcessEnv = process.env,
+  now: () => number = () => Date.now(),
 ): Promise<number> {
   const maxAge = duration.safeParse(options.maxAge ?? DEFAULT_MAX_AGE);
   if (!maxAge.success) {
@@ -35,7 +36,7 @@ export async function runHealthCommand(
     );
     return 1;
   }
-  const verdict = judgeHealth(text, Date.now(), maxAge.data);
+  const verdict = judgeHealth(text, now(), maxAge.data);
   if (verdict.healthy) {
     out.write(`${verdict.lines.join("\n")}\n`);
     return 0;

@@ -123,6 +123,11 @@ export const homeAssistantConfig = z.strictObject({
   status_topic: topic
     .default("homeassistant/status")
     .describe("Where Home Assistant announces `online`; discovery is sent again then"),
+  stale_after: durationBetween(MINUTE, 24 * HOUR, 600_000)
+    .default(600_000)
+    .describe(
+      "A device whose last values are older than this shows unavailable in Home Assistant until fresh ones come (never sooner than twice its poll interval)",
+    ),
 });
 
 /**

@@ -56,8 +56,19 @@ export const bridgeHealthSchema = z.object({
     used: z.number().int(),
     limit: z.number().int(),
   }),
-  /** Seconds since each device's last successful read, by device id; null before the first. */
-  devices: z.record(z.string(), z.object({ available: z.boolean(), last_poll_age_seconds: z.number().nullable() })),
+  /**
+   * By device id: seconds since its live values last came (a poll answered, changed or not; null
+   * before the first), and stale once that is more than twice its poll interval.
+   */
+  devices: z.record(
+    z.string(),
+    z.object({
+      available: z.boolean(),
+      last_poll_age_seconds: z.number().nullable(),
+      stale: z.boolean(),
+      poll_seconds: z.number(),
+    }),
+  ),
   store: storeStatusSchema,
   last_error: logEventSchema.extend({ at: z.iso.datetime() }).nullable(),
   /** Flat values for the bridge's Home Assistant entities, so their templates stay one key each. */

@@ -7,9 +7,10 @@ export interface HealthVerdict {
 }
 
 /**
- * Judges a health file's text: healthy when the daemon wrote it within `maxAgeMs` and MQTT has
- * not been disconnected for longer than that. Cloud failures are reported but do not count:
- * restarting the daemon cannot fix an outage of the cloud.
+ * Judges a health file's text: healthy when the daemon wrote it within `maxAgeMs`, MQTT has
+ * not been disconnected for longer than that, and no device's values are stale (older than
+ * twice its poll interval: what Home Assistant shows would not be live). Cloud failures alone
+ * are reported but do not count: restarting the daemon cannot fix an outage of the cloud.
  */
 export function judgeHealth(text: string, nowMs: number, maxAgeMs: number): HealthVerdict {
   let status: HealthStatus;
@@ -28,6 +29,12 @@ export function judgeHealth(text: string, nowMs: number, maxAgeMs: number): Heal
   const disconnectedFor = Date.parse(status.at) - Date.parse(status.mqtt.since);
   if (!status.mqtt.connected && disconnectedFor > maxAgeMs) {
     problems.push(`MQTT has been disconnected for ${seconds(disconnectedFor)}: check the broker and mqtt.url`);
+  }
+  for (const device of status.devices.filter((one) => one.stale)) {
+    const age = device.age_seconds === null ? "no values yet" : `its last values are ${device.age_seconds}s old`;
+    problems.push(
+      `${device.name} (${device.device}) is stale: ${age}, more than twice its ${device.poll_seconds}s poll interval; see bridge/health and the log for why polls do not answer`,
+    );
   }
   const cloud = status.cloud.last_success
     ? `cloud: last answered ${seconds(nowMs - Date.parse(status.cloud.last_success))} ago`

@@ -1,10 +1,13 @@
 import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
+import { systemClock } from "../time/clock.js";
 import { type BridgeStatus, type BridgeStatusOptions, startBridgeStatus } from "./mqtt-bridge.js";
+import { watchStaleness } from "./stale-watch.js";
 
 /**
  * The bridge's own topics (info, health, logging) on the bus: every cloud request, reading and
- * availability verdict counts towards health; devices that come or go change the info.
+ * availability verdict counts towards health; devices that come or go change the info. Devices
+ * whose values grow old are said stale, and unavailable past `homeassistant.stale_after`.
  */
 export function healthFeature(options: {
   readonly bus: EventBus;
@@ -15,6 +18,7 @@ export function healthFeature(options: {
   const { bus } = options;
   const name = "health";
   let status: BridgeStatus | undefined;
+  let stopWatch: (() => void) | undefined;
   return {
     name,
     start() {
@@ -26,10 +30,17 @@ export function healthFeature(options: {
       bus.on("inventoryChanged", name, ({ devicesChanged }) => {
         if (devicesChanged) started.inventoryChanged();
       });
+      stopWatch = watchStaleness({
+        bus,
+        owner: name,
+        freshness: options.status.freshness,
+        clock: options.status.clock ?? systemClock,
+      });
       options.republishOn(started);
     },
     stop() {
       bus.removeAll(name);
+      stopWatch?.();
       status?.stop();
     },
   };

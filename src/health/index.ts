@@ -1,3 +1,4 @@
 export { type HealthVerdict, judgeHealth } from "./check.js";
+export { type DeviceFreshness, Freshness, type FreshnessOptions, STALE_POLLS } from "./freshness.js";
 export { HEALTH_FILE_ENV, type HealthStatus, healthFilePath, healthStatusSchema } from "./status.js";
 export { HEALTH_INTERVAL_MS, type HealthWriter, type HealthWriterOptions, startHealthWriter } from "./writer.js";

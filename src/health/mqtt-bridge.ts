@@ -1,6 +1,6 @@
 import type { RateBudgetState } from "../cloud/rate-budget.js";
 import type { Config } from "../config/index.js";
-import { type DeviceId, deviceIdOf } from "../device-id.js";
+import type { DeviceId } from "../device-id.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log.js";
 import { deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
@@ -8,6 +8,7 @@ import type { Reading } from "../telemetry/readings.js";
 import { type Clock, every, later, systemClock } from "../time/clock.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
+import type { Freshness } from "./freshness.js";
 
 export const BRIDGE_HEALTH_INTERVAL_MS = 60_000;
 /** After a warning or error, health is published again at most this often (the last-error entity). */
@@ -25,6 +26,8 @@ export interface BridgeStatusOptions {
   readonly connected: () => boolean;
   readonly budget: () => RateBudgetState;
   readonly inventory: () => Inventory;
+  /** How old each device's values are. */
+  readonly freshness: Freshness;
   readonly store: () => StoreStatus;
   readonly rules: boolean;
   readonly feed?: LogFeed;
@@ -55,7 +58,6 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
   const startedAt = now();
   const topics = bridgeTopics(options.topics);
   const requestTimes: number[] = [];
-  const lastRead = new Map<DeviceId, number>();
   const available = new Map<DeviceId, boolean>();
   let reachable = false;
   let lastSuccess: number | undefined;
@@ -101,10 +103,12 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
     const devices: BridgeHealth["devices"] = {};
     for (const device of devicesOf(options.inventory())) {
       const id = deviceId(device);
-      const read = lastRead.get(id);
+      const fresh = options.freshness.of(device, at);
       devices[id] = {
-        available: available.get(id) ?? read !== undefined,
-        last_poll_age_seconds: read === undefined ? null : Math.round((at - read) / 1000),
+        available: available.get(id) ?? fresh.age_seconds !== null,
+        last_poll_age_seconds: fresh.age_seconds,
+        stale: fresh.stale,
+        poll_seconds: fresh.poll_seconds,
       };
     }
     return {
@@ -147,9 +151,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       if (status !== undefined && status >= 200 && status < 300) lastSuccess = at;
     },
     reading(reading) {
-      const id = readingDevice(reading);
-      if (reading.kind === "availability") available.set(id, reading.available);
-      else lastRead.set(id, reading.at);
+      if (reading.kind === "availability") available.set(reading.device, reading.available);
     },
     async publishAll() {
       await send(topics.info, info(), true);
@@ -170,11 +172,6 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       unsubscribe?.();
     },
   };
-}
-
-function readingDevice(reading: Reading): DeviceId {
-  if (reading.kind === "availability") return reading.device;
-  return deviceIdOf("serial" in reading ? reading.serial : reading.uuid);
 }
 
 function hostOf(url: string): string {

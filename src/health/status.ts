@@ -15,6 +15,19 @@ export const healthStatusSchema = z.object({
     /** The last cloud request that got a 2xx answer, or null when none has yet. */
     last_success: z.iso.datetime().nullable(),
   }),
+  /** Each device's freshness: stale once its values are older than twice its poll interval. */
+  devices: z
+    .array(
+      z.object({
+        device: z.string(),
+        name: z.string(),
+        /** Seconds since its values last came; null before the first. */
+        age_seconds: z.number().nullable(),
+        poll_seconds: z.number(),
+        stale: z.boolean(),
+      }),
+    )
+    .default([]),
 });
 
 export type HealthStatus = z.infer<typeof healthStatusSchema>;

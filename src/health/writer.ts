@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import type { Logger } from "../log.js";
 import { type Clock, every, systemClock } from "../time/clock.js";
+import type { DeviceFreshness } from "./freshness.js";
 import type { HealthStatus } from "./status.js";
 
 export interface HealthWriterOptions {
@@ -20,6 +21,8 @@ export interface HealthWriter {
   cloudRequest(status: number | undefined): void;
   /** Where the MQTT connection state comes from, once the bridge exists. */
   watchMqtt(connected: () => boolean): void;
+  /** Where each device's freshness comes from, once the devices are known. */
+  watchDevices(devices: (now: number) => readonly DeviceFreshness[]): void;
   /** Writes the file now (also done on every tick). */
   write(): void;
   /** Stops writing and removes the file, so a stopped daemon does not look healthy. */
@@ -34,6 +37,7 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   let mqttConnected: () => boolean = () => false;
+  let devices: (now: number) => readonly DeviceFreshness[] = () => [];
   let connected = false;
   let since = now();
   let lastSuccess: number | undefined;
@@ -52,6 +56,13 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
       pid: process.pid,
       mqtt: { connected, since: new Date(since).toISOString() },
       cloud: { last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString() },
+      devices: devices(at).map(({ device, name, age_seconds, poll_seconds, stale }) => ({
+        device,
+        name,
+        age_seconds,
+        poll_seconds,
+        stale,
+      })),
     };
     // A reader must never see half a file: write beside it, then rename over it.
     const temporary = `${file}.${process.pid}.tmp`;
@@ -75,6 +86,10 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
     },
     watchMqtt(source) {
       mqttConnected = source;
+      write();
+    },
+    watchDevices(source) {
+      devices = source;
       write();
     },
     write,

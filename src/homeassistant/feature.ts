@@ -2,6 +2,7 @@ import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { HomeAssistantBridge } from "./bridge.js";
+import { freshnessState } from "./entities/index.js";
 
 export interface HomeAssistantFeature extends Feature {
   /** Settles once the devices are announced (the first round of polls is in, or its time ran out). */
@@ -35,6 +36,7 @@ export function homeAssistantFeature(options: {
     async start() {
       bus.on("reading", name, (reading) => bridge.reading(reading));
       bus.on("availability", name, (reading) => bridge.reading(reading));
+      bus.on("freshness", name, ({ device, stale }) => bridge.applyState(device, freshnessState(stale)));
       bus.on("inventoryChanged", name, ({ inventory }) => bridge.setInventory(inventory));
       bus.on("firstRound", name, () => firstRound());
       // Whoever asked (a rule, the CLI, a bridge action), Home Assistant shows what the gate now knows.

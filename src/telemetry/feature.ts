@@ -43,6 +43,7 @@ export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFea
       logger,
       clock,
       onFetched: (fetched) => bus.emit("fetched", fetched),
+      onPolled: (polled) => bus.emit("polled", polled),
     });
     subscription = next.readings$.subscribe((reading) =>
       reading.kind === "availability" ? bus.emit("availability", reading) : bus.emit("reading", reading),

@@ -41,3 +41,12 @@ export type Reading =
     };
 
 export type ReadingKind = Reading["kind"];
+
+/** A poll that got its answer, changed or not: how fresh its devices' values are. */
+export interface PollSucceeded {
+  readonly resource: string;
+  readonly devices: readonly DeviceId[];
+  /** The resource's interval; undefined for one polled only when triggered. */
+  readonly periodMs: number | undefined;
+  readonly at: number;
+}

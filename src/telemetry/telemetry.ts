@@ -10,7 +10,7 @@ import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
 import { type Outcome, pollLoop } from "./poll-loop.js";
 import { describePlan, POLL_SHARE, type PollPlan, planPolls } from "./poll-plan.js";
-import type { Reading } from "./readings.js";
+import type { PollSucceeded, Reading } from "./readings.js";
 import { buildResources } from "./resources/index.js";
 
 export type { PollConfig };
@@ -26,6 +26,8 @@ export interface TelemetryOptions {
   readonly clock?: Clock;
   /** What every poll fetched, changed or not, for the history (writing it again changes nothing). */
   readonly onFetched?: (fetched: readonly Fetched[]) => void;
+  /** Every poll that got its answer, changed or not (readings$ carries changes only). */
+  readonly onPolled?: (polled: PollSucceeded) => void;
   /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
   readonly onAvailability?: (reading: Extract<Reading, { kind: "availability" }>) => void;
   /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
@@ -85,7 +87,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
         if (unpolled.delete(outcome.resource.name) && unpolled.size === 0) firstRoundDone();
       }),
       mergeMap((outcome) => {
-        const availability = health.record(outcome, now());
+        const at = now();
+        const availability = health.record(outcome, at);
+        if (outcome.ok) {
+          const { name, devices, periodMs } = outcome.resource;
+          options.onPolled?.({ resource: name, devices, periodMs, at });
+        }
         const fetched = outcome.ok ? outcome.result.fetched : undefined;
         if (fetched && fetched.length > 0) options.onFetched?.(fetched);
         for (const reading of availability) {

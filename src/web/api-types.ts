@@ -12,6 +12,8 @@ export interface LiveDevice {
   readonly reason: string;
   /** Epoch ms of the last reading, if any. */
   readonly lastUpdate: number | undefined;
+  /** Its values are older than twice its poll interval: what the page shows is not live. */
+  readonly stale: boolean;
 }
 
 /** Power in W: solar producing, battery discharging (+) or charging (-), grid importing (+) or exporting (-), home and EV using. */

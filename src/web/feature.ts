@@ -150,6 +150,10 @@ export function webFeature(options: WebOptions): WebFeature {
         live.availabilityOf(reading);
         publishLive();
       });
+      bus.on("freshness", name, (change) => {
+        live.freshnessOf(change);
+        publishLive();
+      });
       bus.on("inventoryChanged", name, () => publishLive());
       bus.on("changeApplied", name, (event) => stream.send("change", event));
       bus.on("ruleEvent", name, (event) => {

@@ -22,6 +22,7 @@ export class LiveState {
   private readonly chargers = new Map<string, number | null>();
   private readonly availability = new Map<string, { available: boolean; reason: string }>();
   private readonly updated = new Map<string, number>();
+  private readonly stale = new Set<string>();
   private newest: number | null = null;
 
   constructor(private readonly inventory: () => Inventory) {}
@@ -60,6 +61,11 @@ export class LiveState {
     this.availability.set(reading.device, { available: reading.available, reason: reading.reason });
   }
 
+  freshnessOf(change: { readonly device: string; readonly stale: boolean }): void {
+    if (change.stale) this.stale.add(change.device);
+    else this.stale.delete(change.device);
+  }
+
   /** The SoC of the first inverter that has one, for the plan. */
   soc(): number | undefined {
     for (const inverter of this.inverters.values()) if (inverter.soc !== null) return inverter.soc;
@@ -77,6 +83,7 @@ export class LiveState {
         available: verdict?.available,
         reason: verdict?.reason ?? "",
         lastUpdate: this.updated.get(id),
+        stale: this.stale.has(id),
       };
     });
     const inverters = [...this.inverters.values()];

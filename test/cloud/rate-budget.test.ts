@@ -137,6 +137,19 @@ describe("rate budget", () => {
     expect(budget.state().limit).toBe(60);
   });
 
+  it("goes back up to its configured limit when the server's loosens again, never above it", async () => {
+    const budget = new RateBudget({ limit: 100, windowMs: 60_000, reserve: { live: 0, background: 0 } });
+    const { permits, take } = track(budget);
+    void take("command", "one");
+    await vi.advanceTimersByTimeAsync(0);
+    permits[0]?.settle({ headers: { limit: 1, remaining: 0 }, status: 200 });
+    expect(budget.state().limit).toBe(1);
+    void take("command", "two");
+    await vi.advanceTimersByTimeAsync(60_000);
+    permits[1]?.settle({ headers: { limit: 1_000, remaining: 999 }, status: 200 });
+    expect(budget.state()).toMatchObject({ limit: 100, configured: 100 });
+  });
+
   it("sizes its reserves to a limit learnt from the server, so background work still gets most of it", async () => {
     // Configured far above the server's limit: reserves worked out from 100,000 would starve background.
     const budget = new RateBudget({ limit: 100_000, windowMs: 60_000 });

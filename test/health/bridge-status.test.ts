@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { configSchema } from "../../src/config/index.js";
+import { deviceIdOf } from "../../src/device-id.js";
 import { bridgeHealthSchema, bridgeInfoSchema } from "../../src/health/bridge-payloads.js";
+import { Freshness } from "../../src/health/freshness.js";
 import { type BridgeStatus, startBridgeStatus } from "../../src/health/mqtt-bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { LogFeed } from "../../src/log.js";
@@ -31,6 +33,8 @@ describe("the bridge's status topics", () => {
     const sent: { topic: string; body: unknown; retain: boolean }[] = [];
     const budget: RateBudgetState = {
       limit: 300,
+      configured: 300,
+      rateLimitedInARow: 0,
       used: 12,
       inFlight: 0,
       waiting: 0,
@@ -38,13 +42,20 @@ describe("the bridge's status topics", () => {
       pausedUntil: 0,
       expectedLive: 0,
     };
+    const config = configSchema.parse({
+      cloud: { url: "https://user:pw@api.example.cloud/v1", token: "s3cr3t" },
+      mqtt: { username: "energy2mqtt", password: "mqttpw" },
+      dry_run: true,
+    });
+    const freshness = new Freshness({
+      poll: config.poll,
+      staleAfterMs: config.homeassistant.stale_after,
+      inventory: () => inventory,
+      startedAt: clock.now(),
+    });
     status = startBridgeStatus({
       version: "1.2.3",
-      config: configSchema.parse({
-        cloud: { url: "https://user:pw@api.example.cloud/v1", token: "s3cr3t" },
-        mqtt: { username: "energy2mqtt", password: "mqttpw" },
-        dry_run: true,
-      }),
+      config,
       cloud: { url: "https://user:pw@api.example.cloud/v1", simulated: false },
       topics: new Topics("e2m", "ha"),
       origin: { name: "energy2mqtt", sw_version: "1.2.3", support_url: "" },
@@ -54,13 +65,14 @@ describe("the bridge's status topics", () => {
       connected: () => overrides.connected ?? true,
       budget: () => budget,
       inventory: () => inventory,
+      freshness,
       store: () => "ok",
       rules: true,
       clock,
       rssBytes: () => 60 * 1_048_576,
       ...(overrides.feed ? { feed: overrides.feed } : {}),
     });
-    return { clock, sent, status };
+    return { clock, sent, status, freshness };
   };
 
   it("describes the set-up in bridge/info without any secret", async () => {
@@ -80,10 +92,10 @@ describe("the bridge's status topics", () => {
   });
 
   it("counts the requests of the last minute, knows whether the cloud answers, and each device's last read", () => {
-    const { clock, status } = start();
+    const { clock, status, freshness } = start();
     status.cloudRequest(200);
     clock.advance(30_000);
-    status.reading({ kind: "ev.status", uuid: "C-1", at: clock.now() } as never);
+    freshness.record({ resource: "ev.status C-1", devices: [deviceIdOf("C-1")], periodMs: 30_000, at: clock.now() });
     status.cloudRequest(200);
     clock.advance(40_000);
     let health = bridgeHealthSchema.parse(status.health());
@@ -91,8 +103,8 @@ describe("the bridge's status topics", () => {
     expect(health.requests).toEqual({ per_minute: 1, used: 12, limit: 300 });
     expect(health.cloud).toEqual({ reachable: true, last_success: new Date(T0 + 30_000).toISOString() });
     expect(health.devices).toEqual({
-      sa1: { available: false, last_poll_age_seconds: null },
-      "c-1": { available: true, last_poll_age_seconds: 40 },
+      sa1: { available: false, last_poll_age_seconds: null, stale: false, poll_seconds: 60 },
+      "c-1": { available: true, last_poll_age_seconds: 40, stale: false, poll_seconds: 30 },
     });
     expect(health.uptime_seconds).toBe(70);
     expect(health.memory_rss_mb).toBe(60);
@@ -103,6 +115,13 @@ describe("the bridge's status topics", () => {
     expect(status.health().cloud.reachable).toBe(false);
     status.cloudRequest(429);
     expect(status.health().cloud.reachable).toBe(true);
+    // Past twice its 30 s poll interval with no answer, the charger's values are stale; past twice 60 s, the inverter's.
+    clock.advance(30_000);
+    expect(status.health().devices["c-1"]).toMatchObject({ last_poll_age_seconds: 70, stale: true });
+    expect(status.health().devices.sa1).toMatchObject({ stale: false });
+    // Never read: counted from the first poll that answered (the charger's, 30 s after the start).
+    clock.advance(60_000);
+    expect(status.health().devices.sa1).toMatchObject({ last_poll_age_seconds: null, stale: true });
   });
 
   it("publishes health every minute, retained, and not while MQTT is down", async () => {

@@ -15,6 +15,7 @@ function status(overrides: Partial<HealthStatus> = {}): HealthStatus {
     pid: 4242,
     mqtt: { connected: true, since: iso(600_000) },
     cloud: { last_success: iso(20_000) },
+    devices: [],
     ...overrides,
   };
 }
@@ -48,6 +49,21 @@ describe("energy2mqtt health", () => {
     const bad = await health(JSON.stringify(status()), { maxAge: "soon" });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('"soon" is not a duration');
+  });
+
+  it("exits 1 when a device's values are stale, naming the device and their age", async () => {
+    const devices = [
+      { device: "sd2024g001", name: "Inverter SD2024G001", age_seconds: 512, poll_seconds: 60, stale: true },
+      { device: "em2024e001", name: "EMS EM2024E001", age_seconds: 20, poll_seconds: 60, stale: false },
+    ];
+    const result = await health(JSON.stringify(status({ devices })));
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(
+      "Inverter SD2024G001 (sd2024g001) is stale: its last values are 512s old, more than twice its 60s poll interval",
+    );
+    expect(result.err).not.toContain("EM2024E001");
+    const fresh = await health(JSON.stringify(status({ devices: devices.slice(1) })));
+    expect(fresh.code).toBe(0);
   });
 
   it("exits 1 when MQTT has been down longer than the allowed age, but not for a short reconnect", async () => {

@@ -31,6 +31,7 @@ describe("the health writer", () => {
       pid: process.pid,
       mqtt: { connected: false, since: "2026-01-10T12:00:00.000Z" },
       cloud: { last_success: null },
+      devices: [],
     });
     expect(readdirSync(join(dir, "nested"))).toEqual(["health.json"]);
   });

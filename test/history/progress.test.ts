@@ -46,6 +46,8 @@ describe("archive progress", () => {
   describe("while the rate budget holds every request back", () => {
     const held = (over: Partial<RateBudgetState> = {}): RateBudgetState => ({
       limit: 300,
+      configured: 300,
+      rateLimitedInARow: 0,
       used: 300,
       inFlight: 0,
       waiting: 4,

@@ -3,6 +3,7 @@ import { batteryEntities, batteryModuleEntities } from "./battery-modules.js";
 import { emsEntities } from "./ems.js";
 import { evControlEntities } from "./ev-controls.js";
 import { evSensorEntities } from "./ev-sensors.js";
+import { freshnessEntities } from "./freshness.js";
 import { counterEntities } from "./inverter-counters.js";
 import { eventEntities } from "./inverter-events.js";
 import { liveEntities } from "./inverter-live.js";
@@ -41,7 +42,7 @@ function catalogue(device: Device, details: DeviceDetails | undefined): EntityDe
 
 /** Every Home Assistant entity of a device, in a stable order: those that need data only once it came. */
 export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
-  const entities = catalogue(device, details);
+  const entities = [...catalogue(device, details), ...freshnessEntities()];
   const seen = details?.seenKeys;
   if (seen === undefined) return entities;
   const reported = new Set(seen);

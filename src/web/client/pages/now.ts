@@ -66,6 +66,12 @@ function deviceRow(device: LiveDevice): HTMLTableRowElement {
     { "data-device": device.id },
     h("td", {}, device.name),
     h("td", { class: `availability ${state}`, "data-available": state, title: device.reason }, state),
-    h("td", {}, ago(device.lastUpdate)),
+    h(
+      "td",
+      device.stale
+        ? { class: "stale", "data-stale": "true", title: "no fresh values for more than twice the poll interval" }
+        : {},
+      device.stale ? `${ago(device.lastUpdate)} (stale)` : ago(device.lastUpdate),
+    ),
   );
 }
