@@ -85,8 +85,14 @@ export function readCapture(text: string): Capture {
       counts["unreadable-line"]++;
       warnings.push(`line ${index + 1}: ${why}, skipped: ${line.slice(0, 60)}`);
     };
-    if (direction === undefined) return unreadable("not `<time> rx|tx <hex>` nor `rx|tx: <hex>`");
-    if (hex.length === 0 || hex.length % 2 !== 0) return unreadable("no whole bytes of hex");
+    if (direction === undefined) {
+      unreadable("not `<time> rx|tx <hex>` nor `rx|tx: <hex>`");
+      return;
+    }
+    if (hex.length === 0 || hex.length % 2 !== 0) {
+      unreadable("no whole bytes of hex");
+      return;
+    }
     const bytes = Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
     if (startsWithMagic(bytes) && bytes[7] === 0x02 && !isOneWholeFrame(bytes)) irregularLines++;
     const framer = framers[direction];
