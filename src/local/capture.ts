@@ -96,7 +96,10 @@ export function readCapture(text: string): Capture {
     const bytes = Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
     if (startsWithMagic(bytes) && bytes[7] === 0x02 && !isOneWholeFrame(bytes)) irregularLines++;
     const framer = framers[direction];
-    if (!framer.midFrame && !startsWithMagic(bytes)) return unreadable("neither starts a frame nor continues one");
+    if (!framer.midFrame && !startsWithMagic(bytes)) {
+      unreadable("neither starts a frame nor continues one");
+      return;
+    }
     take(direction, match?.[1], framer.push(bytes));
   });
   for (const direction of ["rx", "tx"] as const) take(direction, undefined, framers[direction].end());
