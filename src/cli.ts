@@ -179,6 +179,17 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     });
 
   program
+    .command("local")
+    .description("the dongle's local protocol (TCP 8899): `local decode` reads captures")
+    .command("decode")
+    .description("decode dongle captures: frames by kind, and each device's serial, model and last state")
+    .argument("<files...>", "capture files, lines `<time> rx|tx <hex>` or `rx: <hex>`")
+    .option("--json", 'print one JSON object a file: {"file", "frames", "skipped", "devices"}')
+    .action(async (files: string[], options: { json?: boolean }) => {
+      setExitCode(await (await commands.localDecode()).runLocalDecodeCommand({ files, json: options.json === true }));
+    });
+
+  program
     .command("api")
     .description("call any cloud API endpoint through the client and print the JSON, like `gh api`")
     .argument("<method>", "GET, POST, PUT or DELETE")

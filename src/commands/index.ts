@@ -9,6 +9,7 @@ export const commands = {
   export: () => import("./export.js"),
   health: () => import("./health.js"),
   history: () => import("./history.js"),
+  localDecode: () => import("./local-decode.js"),
   rulesPlan: () => import("./rules-plan.js"),
   run: () => import("./run.js"),
   set: () => import("./set.js"),

@@ -1,0 +1,249 @@
+import { judgeBatteryBank } from "./battery-guard.js";
+import type { CapturedFrame } from "./capture.js";
+import type { Frame } from "./frame.js";
+import { type Bank, Registers, type State } from "./registers/bank.js";
+import {
+  bcuSerial,
+  bmuSerial,
+  decodeBcu,
+  decodeBmu,
+  decodeLvBattery,
+  decodeMeter,
+  isBams,
+  isBcu,
+  isBmu,
+  isMeter,
+  LV_BATTERY_ADDRESSES,
+  lvBatterySerial,
+} from "./registers/battery.js";
+import { decodeEms, emsChildren } from "./registers/ems.js";
+import { decodeGateway, gatewaySlots } from "./registers/gateway.js";
+import { type Detected, detectModel } from "./registers/model.js";
+import { decodeSinglePhase } from "./registers/single-phase.js";
+import { decodeThreePhase } from "./registers/three-phase.js";
+
+export type DeviceKind = "inverter" | "ems" | "gateway" | "battery" | "battery module" | "meter";
+
+/** One device found on a dongle's bus, with its last decoded state under the daemon's keys. */
+export interface DecodedDevice {
+  readonly kind: DeviceKind;
+  readonly serial: string;
+  readonly model: string;
+  /** The bus address it answered at (`0x11`), or where a rollup lists it (`0x11 slot 2`). */
+  readonly address: string;
+  readonly state: State;
+}
+
+export type SkipKind = "broadcast" | "zero-block" | "battery-jump" | "error-response";
+
+/** The controller at 0x11; 0x31 is the same register file on AC and Gen1 units. */
+const CONTROLLER_ADDRESSES = new Set([0x11, 0x31]);
+const CONTROLLER = 0x11;
+
+class MutableBank implements Bank {
+  readonly holding = new Map<number, number>();
+  readonly input = new Map<number, number>();
+  /** The serial the answers carried (the dongle-side device's). */
+  reportedSerial = "";
+}
+
+const hex = (address: number): string => `0x${address.toString(16).padStart(2, "0")}`;
+
+/**
+ * Turns the answers on one dongle's bus into devices and their state. It keeps the registers each
+ * address answered with and decodes on demand. Guards, each counted: LAN broadcasts are not
+ * register data; a full block read as all zeros over registers that held values is a known
+ * dropout, not a reading; an LV pack's bank that moves impossibly since the last accepted one is
+ * corrupt (see battery-guard.ts).
+ */
+export class BusDecoder {
+  private readonly banks = new Map<number, MutableBank>();
+  readonly skips: Record<SkipKind, number> = { broadcast: 0, "zero-block": 0, "battery-jump": 0, "error-response": 0 };
+  readonly warnings: string[] = [];
+
+  accept(frame: Frame, at?: string): void {
+    if (frame.kind === "broadcast") {
+      this.skips.broadcast++;
+      return;
+    }
+    if (frame.kind === "error") {
+      this.skips["error-response"]++;
+      return;
+    }
+    if (frame.kind !== "response") return;
+    if (frame.function !== 0x03 && frame.function !== 0x04) return;
+    const address = CONTROLLER_ADDRESSES.has(frame.address) ? CONTROLLER : frame.address;
+    const bank = this.bank(address);
+    const space = frame.function === 0x03 ? bank.holding : bank.input;
+    const values = frame.values.slice(0, frame.count);
+    const incoming = new Map(values.map((value, index) => [frame.base + index, value] as const));
+
+    if (values.length >= 60 && values.every((value) => value === 0)) {
+      const held = values.some((_, index) => (space.get(frame.base + index) ?? 0) !== 0);
+      if (held) {
+        this.skips["zero-block"]++;
+        return;
+      }
+    }
+    const lvPack = frame.function === 0x04 && (LV_BATTERY_ADDRESSES as readonly number[]).includes(frame.address);
+    if (lvPack && frame.base === 60 && values.length === 60 && space.size > 0) {
+      const verdict = judgeBatteryBank(space, incoming);
+      if (!verdict.accept) {
+        this.skips["battery-jump"]++;
+        this.warnings.push(`${at ?? ""} ${hex(frame.address)}: rejected: ${verdict.reasons.join(", ")}`.trim());
+        return;
+      }
+    }
+    bank.reportedSerial = frame.deviceSerial;
+    for (const [register, value] of incoming) space.set(register, value);
+  }
+
+  acceptAll(frames: readonly CapturedFrame[]): this {
+    for (const { direction, frame, at } of frames) if (direction === "rx") this.accept(frame, at);
+    return this;
+  }
+
+  /** The controller's model, detected from its identity or its banks. */
+  detect(): Detected {
+    return detectModel({ controller: this.registers(CONTROLLER), addresses: new Set(this.banks.keys()) });
+  }
+
+  devices(): DecodedDevice[] {
+    const detected = this.detect();
+    const devices: DecodedDevice[] = [];
+    const controller = this.banks.get(CONTROLLER);
+    const batteries = this.lvBatteries();
+    if (controller) devices.push(...this.controllerDevices(controller, detected, batteries));
+    devices.push(...batteries);
+    for (const [address, bank] of [...this.banks].sort(([a], [b]) => a - b)) {
+      const ir = new Registers(bank);
+      if (isBcu(address)) {
+        devices.push({
+          kind: "battery",
+          serial: bcuSerial(ir) ?? bank.reportedSerial,
+          model: "HV battery stack (BCU)",
+          address: hex(address),
+          state: decodeBcu(ir),
+        });
+      } else if (isBmu(address) && ir.nonZero(60, 24)) {
+        devices.push({
+          kind: "battery module",
+          serial: bmuSerial(ir) ?? bank.reportedSerial,
+          model: "HV battery module (BMU)",
+          address: hex(address),
+          state: decodeBmu(ir),
+        });
+      } else if (isBams(address) && ir.nonZero(60, 5)) {
+        devices.push({ kind: "battery", serial: bank.reportedSerial, model: "BAMS", address: hex(address), state: {} });
+      } else if (isMeter(address) && ir.nonZero(60, 30)) {
+        devices.push({
+          kind: "meter",
+          serial: `${bank.reportedSerial}-meter-${address}`,
+          model: "Meter",
+          address: hex(address),
+          state: decodeMeter(ir),
+        });
+      }
+    }
+    return devices;
+  }
+
+  private controllerDevices(
+    bank: MutableBank,
+    detected: Detected,
+    batteries: readonly DecodedDevice[],
+  ): DecodedDevice[] {
+    const ir = new Registers(bank);
+    const serial = ir.holding.text(13, 5) || bank.reportedSerial;
+    const address = hex(CONTROLLER);
+    const identity = {
+      ...(detected.deviceType === undefined ? {} : { device_type: detected.deviceType }),
+      ...(detected.armFirmware === undefined ? {} : { arm_firmware: detected.armFirmware }),
+    };
+    switch (detected.family) {
+      case "ems":
+        return [
+          { kind: "ems", serial, model: detected.model, address, state: { ...identity, ...decodeEms(ir) } },
+          ...emsChildren(ir).map(
+            (child): DecodedDevice => ({
+              kind: "inverter",
+              serial: child.serial,
+              model: "EMS-managed inverter",
+              address: `${address} slot ${child.number}`,
+              state: {
+                ...(child.status === undefined ? {} : { status: child.status }),
+                ...(child.power === undefined ? {} : { inverter_power: child.power }),
+                ...(child.soc === undefined ? {} : { battery_soc: child.soc }),
+                ...(child.temperature === undefined ? {} : { inverter_temperature: child.temperature }),
+              },
+            }),
+          ),
+        ];
+      case "gateway":
+        return [
+          { kind: "gateway", serial, model: detected.model, address, state: { ...identity, ...decodeGateway(ir) } },
+          ...gatewaySlots(ir).map(
+            (slot): DecodedDevice => ({
+              kind: "inverter",
+              serial: slot.serial,
+              model: "All-in-One (behind the gateway)",
+              address: `${address} slot ${slot.number}`,
+              state: {
+                ...(slot.soc === undefined ? {} : { battery_soc: slot.soc }),
+                ...(slot.power === undefined ? {} : { battery_power: slot.power }),
+              },
+            }),
+          ),
+        ];
+      case "three-phase":
+        return [
+          { kind: "inverter", serial, model: detected.model, address, state: { ...identity, ...decodeThreePhase(ir) } },
+        ];
+      default: {
+        const state: State = { ...identity, ...decodeSinglePhase(ir, detected.model) };
+        // The packs as the cloud lists them on the inverter: battery_1_capacity and so on.
+        batteries.forEach((battery, index) => {
+          for (const key of ["capacity", "design_capacity", "cycle_count"] as const) {
+            const value = battery.state[key];
+            if (value !== undefined) state[`battery_${index + 1}_${key}`] = value;
+          }
+        });
+        return [{ kind: "inverter", serial, model: detected.model, address, state }];
+      }
+    }
+  }
+
+  private lvBatteries(): DecodedDevice[] {
+    return LV_BATTERY_ADDRESSES.flatMap((address) => {
+      const bank = this.banks.get(address);
+      if (!bank) return [];
+      const ir = new Registers(bank);
+      const serial = lvBatterySerial(ir);
+      return serial === undefined
+        ? []
+        : [
+            {
+              kind: "battery module" as const,
+              serial,
+              model: "LV battery",
+              address: hex(address),
+              state: decodeLvBattery(ir),
+            },
+          ];
+    });
+  }
+
+  /** One address's registers (empty when it never answered). */
+  registers(address: number): Registers {
+    return new Registers(this.banks.get(address) ?? new MutableBank());
+  }
+
+  private bank(address: number): MutableBank {
+    let bank = this.banks.get(address);
+    if (!bank) {
+      bank = new MutableBank();
+      this.banks.set(address, bank);
+    }
+    return bank;
+  }
+}

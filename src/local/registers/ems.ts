@@ -1,0 +1,91 @@
+import { put, type Registers, type State, scaled, statusName } from "./bank.js";
+
+export const EMS_INVERTER_SLOTS = 4;
+export const EMS_METER_SLOTS = 8;
+
+/** The cloud's names for the same codes (local/ may not import cloud/); three bits a slot from the low end of IR 2045. */
+const INVERTER_STATUS: Readonly<Record<number, string>> = {
+  0: "DISABLED",
+  1: "WAITING",
+  2: "ONLINE",
+  3: "WARNING",
+  4: "ERROR",
+  5: "FLASH",
+  7: "OFFLINE",
+};
+const METER_STATUS: Readonly<Record<number, string>> = { 0: "DISABLED", 1: "ONLINE", 2: "OFFLINE" };
+
+export interface EmsChild {
+  readonly number: number;
+  readonly serial: string;
+  readonly status?: string;
+  /** W, positive delivering. */
+  readonly power?: number;
+  readonly soc?: number;
+  readonly temperature?: number;
+}
+
+/** The inverters the EMS manages (IR 2044 counts them; serials at IR 2066, five registers each). */
+export function emsChildren(ir: Registers): EmsChild[] {
+  const count = Math.min(ir.u16(2044) ?? 0, EMS_INVERTER_SLOTS);
+  const packed = ir.u16(2045);
+  const children: EmsChild[] = [];
+  for (let index = 0; index < count; index++) {
+    const serial = ir.text(2066 + index * 5, 5);
+    if (!serial) continue;
+    const code = packed === undefined ? undefined : (packed >> (index * 3)) & 0b111;
+    const power = ir.s16(2054 + index);
+    const soc = ir.u16(2058 + index);
+    const temperature = scaled(ir.s16(2062 + index), 0.1);
+    children.push({
+      number: index + 1,
+      serial,
+      ...(code === undefined ? {} : { status: INVERTER_STATUS[code] ?? `UNKNOWN (${code})` }),
+      ...(power === undefined ? {} : { power }),
+      ...(soc === undefined ? {} : { soc }),
+      ...(temperature === undefined ? {} : { temperature }),
+    });
+  }
+  return children;
+}
+
+/**
+ * The EMS rollup, IR 2040-2094, under the daemon's EMS keys. The plant's battery power (IR 2090)
+ * is the sum of its inverters' (IR 2054 on); the battery's Wh remaining becomes kWh.
+ */
+export function decodeEms(ir: Registers): State {
+  const wh = ir.u16(2091);
+  const state = put(
+    {},
+    {
+      status: statusName(ir.u16(2040)),
+      battery_power: ir.s16(2090),
+      battery_energy_remaining: scaled(wh, 0.001),
+      grid_power: ir.s16(2089),
+      generation_power: ir.u16(2088),
+      measured_load_power: ir.u16(2087),
+      calculated_load_power: ir.u16(2086),
+    },
+  );
+  for (const child of emsChildren(ir)) {
+    const prefix = `inverter_${child.number}`;
+    put(state, {
+      [`${prefix}_power`]: child.power,
+      [`${prefix}_soc`]: child.soc,
+      [`${prefix}_temperature`]: child.temperature,
+      [`${prefix}_status`]: child.status,
+    });
+  }
+  // Meter slots follow the meters' bus addresses (0x01 and 0x03 on the captured EMS), two status
+  // bits a slot from the low end of IR 2043; a slot reading 0 holds no meter.
+  const statuses = ir.u16(2043);
+  for (let index = 0; index < EMS_METER_SLOTS; index++) {
+    const code = statuses === undefined ? undefined : (statuses >> (index * 2)) & 0b11;
+    if (code === 0) continue;
+    put(state, {
+      [`meter_${index + 1}_power`]: ir.s16(2046 + index),
+      [`meter_${index + 1}_status`]: code === undefined ? undefined : (METER_STATUS[code] ?? `UNKNOWN (${code})`),
+    });
+  }
+  return state;
+}

@@ -1,0 +1,293 @@
+import { createConnection, type Socket } from "node:net";
+import { type Clock, later } from "../time/clock.js";
+import { buildReadRequest, type Frame, FrameError, MAX_REGISTERS, type ModbusFunction, parseFrame } from "./frame.js";
+import { Framer } from "./framer.js";
+
+export type ReadFunction = typeof ModbusFunction.readHolding | typeof ModbusFunction.readInput;
+
+export interface Read {
+  readonly address: number;
+  readonly function: ReadFunction;
+  readonly base: number;
+  readonly count: number;
+}
+
+export type SessionState = "idle" | "connecting" | "connected" | "waiting to reconnect" | "gave up" | "closed";
+
+export interface SessionOptions {
+  readonly host: string;
+  /** The dongle's port, 8899 on real ones. */
+  readonly port: number;
+  readonly clock: Clock;
+  /** The serial put in requests; dongles answer whatever it is. */
+  readonly clientSerial?: string;
+  /** Least time between two frames sent (the dongle drops frames that come faster). */
+  readonly minGapMs?: number;
+  /** Up to this much more, at random, so several clients do not fall into step. */
+  readonly jitterMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** First reconnect delay; it doubles on each failure up to `maxBackoffMs`. */
+  readonly backoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** Failed connection attempts in a row before the session gives up. */
+  readonly maxAttempts?: number;
+  /** 0 <= x < 1; Math.random by default, a fixed one in tests. */
+  readonly random?: () => number;
+  /** Every frame the dongle sent, asked for or not (answers to other clients are normal). */
+  readonly onFrame?: (frame: Frame) => void;
+  readonly onState?: (state: SessionState, detail?: string) => void;
+  /** How to open the connection (a test may wrap it); net.createConnection by default. */
+  readonly connect?: (port: number, host: string) => Socket;
+}
+
+export class SessionError extends Error {
+  override readonly name = "SessionError";
+}
+
+interface Pending {
+  readonly read: Read;
+  readonly resolve: (values: number[]) => void;
+  readonly reject: (error: Error) => void;
+  tries: number;
+}
+
+const DEFAULTS = {
+  clientSerial: "AB1234G000",
+  minGapMs: 250,
+  jitterMs: 100,
+  requestTimeoutMs: 5_000,
+  backoffMs: 1_000,
+  maxBackoffMs: 60_000,
+  maxAttempts: 8,
+};
+
+const keyOf = (read: Read): string => `${read.address}/${read.function}/${read.base}/${read.count}`;
+
+/**
+ * One TCP session with one dongle. It echoes the dongle's heartbeats (a dongle closes a client
+ * that misses three), sends one request at a time with at least `minGapMs` (plus jitter) between
+ * frames, splits reads into requests of at most 60 registers, matches answers by device,
+ * function, base and count (answers to other clients pass to `onFrame` as normal), reconnects
+ * with a doubling backoff and gives up cleanly after `maxAttempts` failures in a row. All its
+ * timing is on the injected clock.
+ */
+export class DongleSession {
+  private readonly options: Required<Omit<SessionOptions, "onFrame" | "onState" | "connect">> &
+    Pick<SessionOptions, "onFrame" | "onState" | "connect">;
+  private socket: Socket | undefined;
+  private framer = new Framer();
+  private current: SessionState = "idle";
+  private readonly queue: Pending[] = [];
+  private inFlight: { pending: Pending; cancelTimeout: () => void } | undefined;
+  /** Frames waiting for the gap, heartbeat echoes first. */
+  private readonly outbox: { bytes: Uint8Array; request?: Pending }[] = [];
+  private lastSentAt = Number.NEGATIVE_INFINITY;
+  private cancelPump: (() => void) | undefined;
+  private cancelReconnect: (() => void) | undefined;
+  private failures = 0;
+  readonly stats = { heartbeatsEchoed: 0, unsolicited: 0, timeouts: 0, crcFailures: 0, reconnects: 0 };
+
+  constructor(options: SessionOptions) {
+    this.options = { ...DEFAULTS, random: Math.random, ...options };
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  start(): void {
+    if (this.current !== "idle") return;
+    this.open();
+  }
+
+  /** Reads `count` registers from `base`, in requests of at most 60; resolves with the values in order. */
+  async read(read: Read): Promise<number[]> {
+    if (this.current === "gave up" || this.current === "closed") {
+      throw new SessionError(`the session with ${this.where()} is ${this.current}: start a new one`);
+    }
+    const parts: Promise<number[]>[] = [];
+    for (let offset = 0; offset < read.count; offset += MAX_REGISTERS) {
+      const part = { ...read, base: read.base + offset, count: Math.min(MAX_REGISTERS, read.count - offset) };
+      buildReadRequest({ dongleSerial: this.options.clientSerial, ...part }); // validates before queueing
+      parts.push(new Promise((resolve, reject) => this.queue.push({ read: part, resolve, reject, tries: 0 })));
+    }
+    this.next();
+    return (await Promise.all(parts)).flat();
+  }
+
+  /** Ends the session: pending reads fail, the socket closes, no reconnect. */
+  close(): void {
+    this.stop("closed", new SessionError(`the session with ${this.where()} was closed`));
+  }
+
+  private where(): string {
+    return `${this.options.host}:${this.options.port}`;
+  }
+
+  private setState(state: SessionState, detail?: string): void {
+    this.current = state;
+    this.options.onState?.(state, detail);
+  }
+
+  private open(): void {
+    this.setState("connecting");
+    this.framer = new Framer();
+    const connect = this.options.connect ?? ((port: number, host: string) => createConnection({ port, host }));
+    const socket = connect(this.options.port, this.options.host);
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on("connect", () => {
+      if (this.socket !== socket) return;
+      this.failures = 0;
+      this.setState("connected");
+      this.next();
+      this.pump();
+    });
+    socket.on("data", (chunk: Buffer) => {
+      if (this.socket === socket) this.receive(chunk);
+    });
+    socket.on("error", () => {
+      // "close" follows and handles it.
+    });
+    socket.on("close", () => {
+      if (this.socket === socket) this.lost();
+    });
+  }
+
+  private lost(): void {
+    this.socket = undefined;
+    this.cancelPump?.();
+    this.cancelPump = undefined;
+    this.outbox.length = 0;
+    if (this.inFlight) {
+      const { pending, cancelTimeout } = this.inFlight;
+      cancelTimeout();
+      this.inFlight = undefined;
+      // Asked again after the reconnect, once: a request that loses the connection twice fails.
+      if (pending.tries < 2) this.queue.unshift(pending);
+      else pending.reject(new SessionError(`the connection to ${this.where()} dropped twice while reading`));
+    }
+    if (this.current === "closed" || this.current === "gave up") return;
+    this.failures++;
+    if (this.failures >= this.options.maxAttempts) {
+      this.stop("gave up", new SessionError(`gave up on ${this.where()} after ${this.failures} failed connections`));
+      return;
+    }
+    const delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (this.failures - 1));
+    const jittered = Math.round(delay * (1 + 0.2 * this.options.random()));
+    this.setState("waiting to reconnect", `in ${jittered} ms`);
+    this.cancelReconnect = later(this.options.clock, jittered, () => {
+      this.cancelReconnect = undefined;
+      this.stats.reconnects++;
+      this.open();
+    });
+  }
+
+  private stop(state: "closed" | "gave up", error: SessionError): void {
+    this.setState(state, error.message);
+    this.cancelReconnect?.();
+    this.cancelPump?.();
+    this.inFlight?.cancelTimeout();
+    const pending = [...(this.inFlight ? [this.inFlight.pending] : []), ...this.queue];
+    this.inFlight = undefined;
+    this.queue.length = 0;
+    this.outbox.length = 0;
+    for (const request of pending) request.reject(error);
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.destroy();
+  }
+
+  private receive(chunk: Uint8Array): void {
+    for (const event of this.framer.push(chunk)) {
+      if (event.type === "stray") continue;
+      if (event.type === "truncated") {
+        this.stats.crcFailures++;
+        continue;
+      }
+      let frame: Frame;
+      try {
+        frame = parseFrame(event.bytes);
+      } catch (error) {
+        if (error instanceof FrameError) this.stats.crcFailures++;
+        continue;
+      }
+      if (frame.kind === "crc-failure") this.stats.crcFailures++;
+      if (frame.kind === "heartbeat") {
+        this.outbox.unshift({ bytes: event.bytes });
+        this.stats.heartbeatsEchoed++;
+        this.pump();
+      }
+      if ((frame.kind === "response" || frame.kind === "error") && !this.answers(frame)) this.stats.unsolicited++;
+      this.options.onFrame?.(frame);
+    }
+  }
+
+  /** Settles the request in flight when this is its answer. */
+  private answers(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
+    const flying = this.inFlight;
+    if (!flying) return false;
+    const key = `${frame.address}/${frame.function}/${frame.base}/${frame.count}`;
+    if (key !== keyOf(flying.pending.read)) return false;
+    flying.cancelTimeout();
+    this.inFlight = undefined;
+    if (frame.kind === "error") {
+      const { address, base, count } = flying.pending.read;
+      flying.pending.reject(
+        new SessionError(
+          `device 0x${address.toString(16)} refused registers ${base}-${base + count - 1} (error response)`,
+        ),
+      );
+    } else {
+      flying.pending.resolve(frame.values.slice(0, frame.count));
+    }
+    this.next();
+    return true;
+  }
+
+  /** Puts the next request in the outbox when none is in flight. */
+  private next(): void {
+    if (this.current !== "connected" || this.inFlight || this.outbox.some((item) => item.request)) return;
+    const pending = this.queue.shift();
+    if (!pending) return;
+    this.outbox.push({
+      bytes: buildReadRequest({ dongleSerial: this.options.clientSerial, ...pending.read }),
+      request: pending,
+    });
+    this.pump();
+  }
+
+  /** Sends the outbox's first frame once the gap since the last frame has passed. */
+  private pump(): void {
+    if (this.cancelPump || !this.socket || this.current !== "connected" || this.outbox.length === 0) return;
+    const gap = this.options.minGapMs + Math.round(this.options.jitterMs * this.options.random());
+    const wait = Math.max(0, this.lastSentAt + gap - this.options.clock.now());
+    this.cancelPump = later(this.options.clock, wait, () => {
+      this.cancelPump = undefined;
+      const item = this.outbox.shift();
+      const socket = this.socket;
+      if (!item || !socket) return;
+      socket.write(item.bytes);
+      this.lastSentAt = this.options.clock.now();
+      if (item.request) this.flying(item.request);
+      this.pump();
+    });
+  }
+
+  private flying(pending: Pending): void {
+    pending.tries++;
+    const cancelTimeout = later(this.options.clock, this.options.requestTimeoutMs, () => {
+      if (this.inFlight?.pending !== pending) return;
+      this.inFlight = undefined;
+      this.stats.timeouts++;
+      const { address, base, count } = pending.read;
+      pending.reject(
+        new SessionError(
+          `no answer from device 0x${address.toString(16)} for registers ${base}-${base + count - 1} within ${this.options.requestTimeoutMs} ms`,
+        ),
+      );
+      this.next();
+    });
+    this.inFlight = { pending, cancelTimeout };
+  }
+}

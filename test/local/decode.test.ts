@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { judgeBatteryBank } from "../../src/local/battery-guard.js";
+import { readCapture } from "../../src/local/capture.js";
+import { BusDecoder, type DecodedDevice } from "../../src/local/decode.js";
+import { buildResponse, parseFrame } from "../../src/local/frame.js";
+import { type CaptureName, captureText } from "./captures.js";
+
+const decoded = (name: CaptureName): BusDecoder => new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+const devices = (name: CaptureName): DecodedDevice[] => decoded(name).devices();
+const find = (list: DecodedDevice[], kind: DecodedDevice["kind"]): DecodedDevice => {
+  const device = list.find((d) => d.kind === kind);
+  if (!device) throw new Error(`no ${kind} in ${JSON.stringify(list.map((d) => d.kind))}`);
+  return device;
+};
+
+describe("the README's known values, decoded under the daemon's keys", () => {
+  it("EMS: battery power 2511 W, the sum of its two inverters'", () => {
+    const list = devices("ems60s");
+    const ems = find(list, "ems");
+    expect(ems.state.battery_power).toBe(2511);
+    expect((ems.state.inverter_1_power as number) + (ems.state.inverter_2_power as number)).toBe(2511);
+    expect(list.filter((d) => d.model === "EMS-managed inverter")).toHaveLength(2);
+    // Grid and load meters at 0x01 and 0x03.
+    expect(list.filter((d) => d.kind === "meter").map((d) => d.address)).toEqual(["0x01", "0x03"]);
+    expect(ems.state.meter_1_status).toBe("ONLINE");
+    expect(ems.state.inverter_1_status).toBe("ONLINE");
+  });
+
+  it("All-in-One: PV1 862 W, AC voltage 245.7 V, battery at 0x70 and 0xA0, none at 0x32", () => {
+    const list = devices("aio612");
+    const aio = find(list, "inverter");
+    expect(aio.model).toBe("All-in-One");
+    expect(aio.state.solar_array_1_power).toBe(862);
+    expect(aio.state.grid_voltage).toBe(245.7);
+    const addresses = list.map((d) => d.address);
+    expect(addresses).toEqual(expect.arrayContaining(["0x70", "0xa0"]));
+    expect(addresses).not.toContain("0x32");
+  });
+
+  it("hybrid Gen1: batteries at 0x32 and 0x33, PV energy today 19.2 and 15.8 kWh", () => {
+    const hour = devices("hybrid60");
+    expect(find(hour, "inverter").state.today_solar_energy).toBe(19.2);
+    expect(hour.filter((d) => d.kind === "battery module").map((d) => d.address)).toEqual(["0x32", "0x33"]);
+    // The packs as the cloud lists them on the inverter.
+    expect(find(hour, "inverter").state).toMatchObject({
+      battery_1_design_capacity: 160,
+      battery_2_design_capacity: 186,
+    });
+    expect(find(devices("hybridPoll"), "inverter").state.today_solar_energy).toBe(15.8);
+  });
+
+  it("gateway by day: firmware GAAA0014, 2 AIOs, lifetime import 12,710.8, PV 5,087.0, battery charge 8,855.9 kWh", () => {
+    const list = devices("gatewayDay");
+    const gateway = find(list, "gateway");
+    expect(gateway.state).toMatchObject({
+      firmware: "GAAA0014",
+      aio_count: 2,
+      total_grid_import_energy: 12710.8,
+      total_solar_energy: 5087,
+      total_battery_charge_energy: 8855.9,
+    });
+    expect(list.filter((d) => d.model.startsWith("All-in-One"))).toHaveLength(2);
+  });
+
+  it("gateway by night: PV 0, and the two AIOs' powers add up to the gateway's (discharge positive)", () => {
+    const gateway = find(devices("gatewayNight"), "gateway");
+    expect(gateway.state.solar_power).toBe(0);
+    expect((gateway.state.aio_1_power as number) + (gateway.state.aio_2_power as number)).toBe(
+      gateway.state.battery_power,
+    );
+    expect(gateway.state.battery_power).toBeGreaterThan(0);
+  });
+
+  it("three-phase: the IR 1000+ banks, an HV stack of 6 modules behind a BCU, and a BAMS", () => {
+    const list = devices("threePhaseDetect");
+    expect(find(list, "inverter").state).toMatchObject({ status: "NORMAL", grid_frequency: expect.any(Number) });
+    expect(list.filter((d) => d.model === "HV battery module (BMU)")).toHaveLength(6);
+    expect(list.map((d) => d.address)).toEqual(expect.arrayContaining(["0x70", "0xa0"]));
+  });
+
+  it("HV hybrid Gen3: 3 BMU modules at 0x50-0x52 and a BCU at 0x70", () => {
+    const list = devices("hvGen3");
+    expect(list.filter((d) => d.model === "HV battery module (BMU)").map((d) => d.address)).toEqual([
+      "0x50",
+      "0x51",
+      "0x52",
+    ]);
+    expect(find(list, "battery").address).toBe("0x70");
+  });
+});
+
+describe("guards, each counted", () => {
+  it("skips the LAN broadcasts, and the error responses", () => {
+    expect(decoded("ac1x").skips.broadcast).toBe(10);
+    expect(decoded("aio612").skips["error-response"]).toBe(1);
+  });
+
+  it("rejects impossible jumps on the battery bus in the real captures, and keeps the good banks", () => {
+    const decoder = decoded("hybrid60");
+    expect(decoder.skips["battery-jump"]).toBeGreaterThan(0);
+    expect(decoder.warnings[0]).toMatch(/0x3[23]: rejected: /);
+    const battery = decoder.devices().find((d) => d.address === "0x32");
+    expect(battery?.state.soc).toBeGreaterThan(0);
+  });
+
+  it("keeps the last good registers over an all-zero block (a known dropout)", () => {
+    const decoder = new BusDecoder();
+    const answer = (values: number[]) =>
+      parseFrame(
+        buildResponse({
+          dongleSerial: "WF0000G000",
+          address: 0x11,
+          function: 4,
+          deviceSerial: "SA0000G000",
+          base: 0,
+          values,
+        }),
+      );
+    const good = Array.from({ length: 60 }, (_, i) => (i === 5 ? 2400 : 1));
+    decoder.accept(answer(good));
+    decoder.accept(answer(Array.from({ length: 60 }, () => 0)));
+    expect(decoder.skips["zero-block"]).toBe(1);
+    expect(decoder.registers(0x11).u16(5)).toBe(2400);
+  });
+
+  it("judges a bank: two impossible jumps or a changed serial reject it, one jump does not", () => {
+    const bank = new Map<number, number>(Array.from({ length: 60 }, (_, i) => [60 + i, 100] as const));
+    const moved = (changes: Record<number, number>) =>
+      new Map([...bank, ...Object.entries(changes).map(([k, v]) => [Number(k), v] as const)]);
+    expect(judgeBatteryBank(bank, moved({ 81: 400 })).accept).toBe(true);
+    expect(judgeBatteryBank(bank, moved({ 76: 0, 77: 500 })).accept).toBe(false);
+    expect(judgeBatteryBank(bank, moved({ 110: 0x4142 })).accept).toBe(false);
+  });
+});

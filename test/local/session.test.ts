@@ -1,0 +1,194 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { buildHeartbeat, buildResponse, type Frame, parseFrame } from "../../src/local/frame.js";
+import { Framer } from "../../src/local/framer.js";
+import { DongleSession, type SessionState } from "../../src/local/session.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
+
+const DONGLE = "WF0000G000";
+const INVERTER = "SA0000G000";
+
+/** A tiny dongle on 127.0.0.1: answers reads with register = its number, records what came in and when. */
+class TestDongle {
+  readonly server: Server;
+  readonly sockets: Socket[] = [];
+  readonly received: { frame: Frame; at: number }[] = [];
+  answer = true;
+  constructor(private readonly clock: VirtualClock) {
+    this.server = createServer((socket) => {
+      this.sockets.push(socket);
+      const framer = new Framer();
+      socket.on("data", (chunk) => {
+        for (const event of framer.push(chunk)) {
+          if (event.type !== "frame") continue;
+          const frame = parseFrame(event.bytes);
+          this.received.push({ frame, at: this.clock.now() });
+          if (frame.kind === "request" && this.answer)
+            socket.write(this.response(frame.address, frame.function, frame.base, frame.count));
+        }
+      });
+      socket.on("error", () => {});
+    });
+  }
+  response(address: number, fn: number, base: number, count: number): Uint8Array {
+    const values = Array.from({ length: count }, (_, i) => base + i);
+    return buildResponse({ dongleSerial: DONGLE, address, function: fn, deviceSerial: INVERTER, base, values });
+  }
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    const address = this.server.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+    return address.port;
+  }
+  requests(): Extract<Frame, { kind: "request" }>[] {
+    return this.received.flatMap(({ frame }) => (frame.kind === "request" ? [frame] : []));
+  }
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+let dongle: TestDongle | undefined;
+let session: DongleSession | undefined;
+afterEach(async () => {
+  session?.close();
+  await dongle?.close();
+  dongle = undefined;
+  session = undefined;
+});
+
+/** Moves the virtual clock in small steps while real socket I/O catches up, until `check` passes. */
+async function until(clock: VirtualClock, check: () => void, stepMs = 50): Promise<void> {
+  await vi.waitFor(
+    () => {
+      clock.advance(stepMs);
+      check();
+    },
+    { timeout: 5_000, interval: 2 },
+  );
+}
+
+async function started(options: Partial<ConstructorParameters<typeof DongleSession>[0]> = {}) {
+  const clock = new VirtualClock(0);
+  dongle = new TestDongle(clock);
+  const port = await dongle.listen();
+  const states: SessionState[] = [];
+  const frames: Frame[] = [];
+  session = new DongleSession({
+    host: "127.0.0.1",
+    port,
+    clock,
+    random: () => 0.5,
+    onState: (state) => states.push(state),
+    onFrame: (frame) => frames.push(frame),
+    ...options,
+  });
+  session.start();
+  await until(clock, () => expect(session?.state).toBe("connected"));
+  return { clock, dongle, session, states, frames };
+}
+
+describe("a session with a dongle", () => {
+  it("reads in requests of at most 60 registers, one at a time, at least 250 ms apart", async () => {
+    const { clock, dongle, session } = await started();
+    let values: number[] | undefined;
+    void session.read({ address: 0x11, function: 4, base: 0, count: 150 }).then((v) => {
+      values = v;
+    });
+    await until(clock, () => expect(values).toBeDefined());
+    expect(values).toEqual(Array.from({ length: 150 }, (_, i) => i));
+    const requests = dongle.requests();
+    expect(requests.map((r) => [r.base, r.count])).toEqual([
+      [0, 60],
+      [60, 60],
+      [120, 30],
+    ]);
+    const times = dongle.received.map((r) => r.at);
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(250);
+  });
+
+  it("echoes the dongle's heartbeat within a second, and passes answers nobody asked for on as normal", async () => {
+    const { clock, dongle, session, frames } = await started();
+    const socket = dongle.sockets[0];
+    socket?.write(buildHeartbeat(DONGLE));
+    socket?.write(dongle.response(0x32, 4, 60, 60)); // another client's answer
+    const sentAt = clock.now();
+    await until(clock, () => expect(dongle.received.some((r) => r.frame.kind === "heartbeat")).toBe(true), 10);
+    const echo = dongle.received.find((r) => r.frame.kind === "heartbeat");
+    expect((echo?.at ?? Infinity) - sentAt).toBeLessThan(1_000);
+    expect(session.stats.heartbeatsEchoed).toBe(1);
+    await until(clock, () => expect(session.stats.unsolicited).toBe(1));
+    expect(frames.some((f) => f.kind === "response" && f.address === 0x32)).toBe(true);
+  });
+
+  it("matches by device, function, base and count: a look-alike answer does not settle the read", async () => {
+    const { clock, dongle, session } = await started();
+    dongle.answer = false;
+    let values: number[] | undefined;
+    void session.read({ address: 0x11, function: 3, base: 0, count: 60 }).then((v) => {
+      values = v;
+    });
+    await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+    const socket = dongle.sockets[0];
+    socket?.write(dongle.response(0x11, 4, 0, 60)); // input, not holding
+    socket?.write(dongle.response(0x11, 3, 0, 59)); // another count
+    await until(clock, () => expect(session.stats.unsolicited).toBe(2));
+    expect(values).toBeUndefined();
+    socket?.write(dongle.response(0x11, 3, 0, 60));
+    await until(clock, () => expect(values).toHaveLength(60));
+  });
+
+  it("times out a read nobody answers, on the clock, and goes on with the next", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
+    dongle.answer = false;
+    const first = session.read({ address: 0x11, function: 4, base: 0, count: 10 });
+    const failed = first.catch((error: Error) => error.message);
+    await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+    clock.advance(2_000);
+    expect(await failed).toMatch(/no answer from device 0x11 for registers 0-9 within 2000 ms/);
+    dongle.answer = true;
+    await expect(
+      (async () => {
+        const next = session.read({ address: 0x11, function: 4, base: 10, count: 2 });
+        await until(clock, () => expect(dongle.requests()).toHaveLength(2));
+        return next;
+      })(),
+    ).resolves.toEqual([10, 11]);
+    expect(session.stats.timeouts).toBe(1);
+  });
+
+  it("reconnects with backoff when the dongle drops the connection, and asks again", async () => {
+    const { clock, dongle, session, states } = await started({ backoffMs: 1_000 });
+    dongle.answer = false;
+    const read = session.read({ address: 0x11, function: 4, base: 0, count: 5 });
+    await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+    dongle.answer = true;
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(session.state).toBe("waiting to reconnect"), 1);
+    await until(clock, () => expect(dongle.sockets).toHaveLength(2), 100);
+    await until(clock, () => expect(dongle.requests()).toHaveLength(2));
+    await expect(read).resolves.toEqual([0, 1, 2, 3, 4]);
+    expect(states).toEqual(["connecting", "connected", "waiting to reconnect", "connecting", "connected"]);
+    expect(session.stats.reconnects).toBe(1);
+  });
+
+  it("gives up cleanly when the dongle cannot be reached, failing what waits with a clear error", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 100, maxAttempts: 3 });
+    dongle.answer = false;
+    const read = session.read({ address: 0x11, function: 4, base: 0, count: 5 }).catch((error: Error) => error.message);
+    await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+    await dongle.close(); // nothing listens any more
+    await until(clock, () => expect(session.state).toBe("gave up"), 100);
+    expect(await read).toMatch(/gave up on 127\.0\.0\.1:\d+ after 3 failed connections/);
+    await expect(session.read({ address: 0x11, function: 4, base: 0, count: 1 })).rejects.toThrow(/gave up/);
+  });
+
+  it("refuses a read that cannot be asked, before sending anything", async () => {
+    const { session, dongle } = await started();
+    await expect(session.read({ address: 0x11, function: 4, base: 65530, count: 10 })).rejects.toThrow(
+      /bad read request/,
+    );
+    expect(dongle.requests()).toHaveLength(0);
+  });
+});
