@@ -166,6 +166,7 @@ describe("loading rules.yaml", () => {
       '    when: [{ cheapest: { hours: 2, before: "07:00" } }, { cron: "0 3 * * *" }]',
       '    do: [{ setting: 71, value: "{{ window.hours }}" }]',
       "  - name: windowed",
+      "    priority: 1",
       '    when: { cheapest: { hours: 2, before: "07:00" } }',
       '    do: [{ setting: 71, value: "{{ window.hours }}" }]',
     ]);

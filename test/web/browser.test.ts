@@ -106,7 +106,8 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
       (globalThis as unknown as InPage).document.querySelector(".result")?.textContent?.includes("switched on"),
     );
     await page.locator(".rule", { hasText: "battery-by-morning" }).locator('button[data-action="run"]').click();
-    await page.waitForSelector("table.audit tbody tr", { timeout: 20_000 });
+    // The run's row comes in after the switch's own row: wait for it, then it is the newest.
+    await page.waitForSelector('table.audit tbody tr:has-text("preset:timed-charge")', { timeout: 20_000 });
     const row = await page.locator("table.audit tbody tr").first().textContent();
     expect(row).toContain("preset:timed-charge");
     expect(row).toContain("battery-by-morning");

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
+import { SimClock } from "../../src/simulator/clock.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
@@ -136,8 +137,10 @@ export async function startDemo(dir: string, web: Record<string, unknown> = {}, 
     log: { level: "silent" },
     web: { port, ...web },
   });
+  // The daemon's clock starts where the house's does and runs in real time; a test that moves the
+  // simulator's clock on moves the house alone, as a cloud whose clock runs ahead would.
   const app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-web", {
-    clock: sim.simulator.clock,
+    clock: new SimClock({ start: sim.simulator.clock.now() }),
   });
   return {
     app,
