@@ -9,15 +9,21 @@ import { VirtualClock } from "../../../src/time/virtual-clock.js";
  * turn of the event loop, so real socket I/O and virtual timers both go on; no wall-clock sleep.
  */
 export async function driven<T>(clock: VirtualClock, work: Promise<T>, stepMs = 300): Promise<T> {
-  let done = false;
-  const result = work.finally(() => {
-    done = true;
-  });
-  while (!done) {
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  work.then(
+    (value) => {
+      outcome = { ok: true, value };
+    },
+    (error: unknown) => {
+      outcome = { ok: false, error };
+    },
+  );
+  while (!outcome) {
     clock.advance(stepMs);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return result;
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /** A session on a simulated dongle (127.0.0.1), with its own virtual clock and every frame it heard. */
