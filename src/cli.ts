@@ -96,7 +96,11 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "demo",
     )
     .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
-    .option("--json", "print one JSON line {url, tokens} when ready")
+    .option(
+      "--local-port <port>",
+      "also open a dongle per inverter, EMS and gateway speaking the local protocol, each on its own port from this one on; 0 picks free ones",
+    )
+    .option("--json", "print one JSON line {url, tokens} (and dongles, with --local-port) when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       setExitCode(
         await (await commands.simulate()).runSimulateCommand({
@@ -106,6 +110,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
           seed: String(options.seed),
           scenario: String(options.scenario),
           ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
+          ...(options.localPort === undefined ? {} : { localPort: String(options.localPort) }),
           json: options.json === true,
         }),
       );

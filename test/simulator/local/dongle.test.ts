@@ -112,6 +112,27 @@ describe("a simulated dongle speaks the framed protocol", () => {
     expect(dongle.stats.unanswered).toBe(1);
   });
 
+  it("goes on answering while the cloud hears nothing: LOST is the cloud's word, the inverter shows NORMAL", async () => {
+    const { sim, dongle } = await hybrid();
+    const base = sim.simulator.url.replace(/\/v1$/, "");
+    const offline = await fetch(`${base}/__admin/devices/SH2024G001`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ offline: true }),
+    });
+    expect(offline.status).toBe(200);
+    sim.simulator.clock.advance(600_000);
+    const cloud = await sim.clientFor("owner").inverterData.systemDataLatest("SH2024G001");
+    expect(cloud.status).toBe("Lost");
+    const { session, clock } = openSession(dongle.port);
+    try {
+      const [status] = await driven(clock, session.read({ address: 0x11, function: 4, base: 0, count: 1 }));
+      expect(status).toBe(1);
+    } finally {
+      session.close();
+    }
+  });
+
   it("sends every answer to every connected client", async () => {
     const { dongle } = await hybrid();
     const [asking, listening] = await connect(dongle, 2);
