@@ -42,7 +42,7 @@ export interface DongleBus {
   readonly kind: "inverter" | "ems" | "gateway";
   readonly model: Model;
   readonly devices: readonly BusDevice[];
-  /** Every device's registers at `now`, by bus address, read from the world the cloud reads. */
+  /** Every device's registers at `now`, by bus address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
   registers(now: number): ReadonlyMap<number, RegisterFile>;
 }
 
@@ -78,15 +78,6 @@ function checkSerial(serial: string, what: string): string {
       `${what} "${serial}" does not fit the local protocol's 10 ASCII characters: give it a serial of at most 10`,
     );
   return serial;
-}
-
-/** Caches the registers of the last instant asked for: a poll reads many blocks at one instant. */
-function cached(build: (now: number) => Map<number, RegisterFile>): (now: number) => Map<number, RegisterFile> {
-  let last: { now: number; registers: Map<number, RegisterFile> } | undefined;
-  return (now) => {
-    if (last?.now !== now) last = { now, registers: build(now) };
-    return last.registers;
-  };
 }
 
 /** The dongle serial of an inverter: its own, or for an EMS's child (which the listing files under the EMS) one made from its serial. */
@@ -134,7 +125,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
           ]
         : []),
   ];
-  const registers = cached((now) => {
+  const registers = (now: number): Map<number, RegisterFile> => {
     record.model.advanceTo(now);
     const system = record.model.liveSystemData();
     const state: State = { ...liveState(system), ...counterState(record.model.liveMeterData()) };
@@ -184,7 +175,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
       }
     });
     return files;
-  });
+  };
   return {
     dongleSerial: checkSerial(dongleSerialOf(record), "dongle serial"),
     deviceSerial: serial,
@@ -203,7 +194,7 @@ function controllerOnly(serial: string, input: Range): BusDevice[] {
 export function emsBus(ems: EmsRecord): DongleBus {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
-  const registers = cached((now) => {
+  const registers = (now: number): Map<number, RegisterFile> => {
     const body = emsSystemDataBody(ems, now);
     const state: State = {};
     // The body's own numbers (its type admits numeric strings, which this simulator never sends).
@@ -233,7 +224,7 @@ export function emsBus(ems: EmsRecord): DongleBus {
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
     encodeEms(controller, state, children);
     return new Map([[CONTROLLER, controller]]);
-  });
+  };
   return {
     dongleSerial: serial,
     deviceSerial: serial,
@@ -252,7 +243,7 @@ export function gatewayBus(gateway: GatewayRecord): DongleBus {
   const serial = checkSerial(gateway.serial, "gateway serial");
   const digits = String(gateway.dongle.firmware_version).replace(/\D/g, "").padStart(4, "0").slice(-4);
   const slots = gateway.inverters.slice(0, GATEWAY_AIO_SLOTS);
-  const registers = cached((now) => {
+  const registers = (now: number): Map<number, RegisterFile> => {
     gateway.model.advanceTo(now);
     const system = gateway.model.liveSystemData();
     const counters = counterState(gateway.model.liveCounters());
@@ -277,7 +268,7 @@ export function gatewayBus(gateway: GatewayRecord): DongleBus {
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.gateway, armFirmware: PLANT_ARM.gateway, serial });
     encodeGateway(controller, state);
     return new Map([[CONTROLLER, controller]]);
-  });
+  };
   return {
     dongleSerial: checkSerial(gateway.dongle.serial, "gateway dongle serial"),
     deviceSerial: serial,
