@@ -224,4 +224,27 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
     // Nothing moved the simulator's clock: both paths read one instant.
     expect(sim.simulator.clock.now()).toBe(now);
   });
+
+  it("the LV packs on the bus carry the capacities and cycles of the device listing's battery modules", async () => {
+    const listing = await sim.clientFor("owner").communicationDevices.list().all();
+    const lvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
+      dongle.bus.devices.some((device) => device.address >= 0x32 && device.address <= 0x37),
+    );
+    for (const dongle of lvDongles) {
+      const modules =
+        listing.find((device) => device.inverter?.serial === dongle.bus.deviceSerial)?.inverter?.connections
+          ?.batteries ?? [];
+      const packs = (await decodeDongle(dongle)).filter((device) => device.model === "LV battery");
+      expect(packs.length, dongle.bus.deviceSerial).toBe(modules.length);
+      packs.forEach((pack, index) => {
+        const module = modules[index];
+        expect(pack.state).toMatchObject({
+          capacity: module?.capacity?.full,
+          design_capacity: module?.capacity?.design,
+          ...(module?.cycle_count === undefined ? {} : { cycle_count: module.cycle_count }),
+        });
+      });
+    }
+    expect(lvDongles.length > 0).toBe(["demo", "hybrid", "ac-coupled", "plant-ems"].includes(name));
+  });
 });
