@@ -97,7 +97,11 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     )
     .option("--requests-per-minute <n>", "the global rate limit per token (default 300)")
     .option("--start <instant>", "simulated time at start-up, ISO 8601 with its offset (default: now)")
-    .option("--json", "print one JSON line {url, tokens} when ready")
+    .option(
+      "--local-port <port>",
+      "also open a dongle per inverter, EMS and gateway speaking the local protocol, each on its own port from this one on; 0 picks free ones",
+    )
+    .option("--json", "print one JSON line {url, tokens} (and dongles, with --local-port) when ready")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       setExitCode(
         await (await commands.simulate()).runSimulateCommand({
@@ -108,6 +112,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
           scenario: String(options.scenario),
           ...(options.requestsPerMinute ? { requestsPerMinute: String(options.requestsPerMinute) } : {}),
           ...(options.start ? { start: String(options.start) } : {}),
+          ...(options.localPort === undefined ? {} : { localPort: String(options.localPort) }),
           json: options.json === true,
         }),
       );

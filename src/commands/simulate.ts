@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ScenarioError, startSimulator } from "../simulator/index.js";
+import { BusError, ScenarioError, startSimulator } from "../simulator/index.js";
 import { isoInstant } from "../time/iso-instant.js";
 
 const optionsSchema = z.object({
@@ -11,6 +11,8 @@ const optionsSchema = z.object({
   requestsPerMinute: z.coerce.number().int().min(1).optional(),
   /** Simulated time at start-up: the house at noon, whatever the hour it is shown. */
   start: isoInstant.optional(),
+  /** The first dongle's port (each dongle on its own port from there); 0: free ports; left out: no dongles. */
+  localPort: z.coerce.number().int().min(0).max(65_535).optional(),
   json: z.boolean().default(false),
 });
 
@@ -38,6 +40,7 @@ export async function runSimulateCommand(
       scenario: options.scenario,
       ...(options.requestsPerMinute ? { requestsPerMinute: options.requestsPerMinute } : {}),
       ...(options.start !== undefined ? { start: options.start } : {}),
+      ...(options.localPort === undefined ? {} : { localPort: options.localPort }),
     });
   } catch (error) {
     if (error instanceof ScenarioError) {
@@ -45,17 +48,41 @@ export async function runSimulateCommand(
       return 2;
     }
     if ((error as { code?: unknown }).code === "EADDRINUSE") {
-      err.write(`port ${options.port} is in use: pick another with --port, or --port 0 for a free one\n`);
+      const local = options.localPort !== undefined && options.localPort > 0;
+      err.write(
+        local
+          ? `port ${options.port}, or one of the dongles' ports from ${options.localPort} on, is in use: pick others with --port and --local-port, or 0 for free ones\n`
+          : `port ${options.port} is in use: pick another with --port, or --port 0 for a free one\n`,
+      );
       return 1;
+    }
+    if (error instanceof BusError) {
+      err.write(`${error.message}\n`);
+      return 2;
     }
     throw error;
   }
   if (options.json) {
-    out.write(`${JSON.stringify({ url: simulator.url, tokens: simulator.tokens })}\n`);
+    const dongles = simulator.dongles.map((dongle) => ({
+      dongle_serial: dongle.dongleSerial,
+      device_serial: dongle.deviceSerial,
+      kind: dongle.kind,
+      model: dongle.model,
+      host: options.host,
+      port: dongle.port,
+    }));
+    out.write(
+      `${JSON.stringify({ url: simulator.url, tokens: simulator.tokens, ...(options.localPort === undefined ? {} : { dongles }) })}\n`,
+    );
   } else {
     out.write(`energy2mqtt simulator (scenario ${options.scenario}, seed ${options.seed}, speed ${options.speed}x)\n`);
     out.write(`base URL: ${simulator.url}\n`);
     for (const [actor, token] of Object.entries(simulator.tokens)) out.write(`token ${actor.padEnd(9)} ${token}\n`);
+    for (const dongle of simulator.dongles) {
+      out.write(
+        `dongle ${dongle.dongleSerial} ${dongle.kind.padEnd(8)} ${dongle.deviceSerial} (${dongle.model}) on ${options.host}:${dongle.port}\n`,
+      );
+    }
     // The token goes in the environment, never on a command line (where `ps` and the shell's
     // history keep it), as the README asks.
     out.write(

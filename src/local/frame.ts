@@ -243,3 +243,36 @@ export function buildResponse(input: {
     ...words,
   ]);
 }
+
+/** An error response (for the simulator): the function with its high bit set, the base and count refused, no values. */
+export function buildErrorResponse(input: {
+  dongleSerial: string;
+  address: number;
+  function: number;
+  deviceSerial: string;
+  base: number;
+  count: number;
+}): Uint8Array {
+  return transparent(input.dongleSerial, [
+    input.address,
+    input.function | 0x80,
+    ...serialBytes(input.deviceSerial),
+    ...hiLo(input.base),
+    ...hiLo(input.count),
+  ]);
+}
+
+/**
+ * A LAN-settings broadcast (for the simulator), as the captured dongles send them: ASCII
+ * `addr,netmask,gateway` and line ends inside a transparent frame whose last two bytes are no
+ * CRC of it.
+ */
+export function buildBroadcast(dongleSerial: string, text: string): Uint8Array {
+  const frame = transparent(
+    dongleSerial,
+    Array.from(`${text}\r\n\r\n`, (char) => char.charCodeAt(0) & 0x7f),
+  );
+  frame[frame.length - 2] = (frame[frame.length - 2] ?? 0) ^ 0xff;
+  frame[frame.length - 1] = (frame[frame.length - 1] ?? 0) ^ 0xff;
+  return frame;
+}

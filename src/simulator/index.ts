@@ -1,11 +1,14 @@
 import { SimClock } from "./clock.js";
 import { ROUTES } from "./http/routes/index.js";
 import { startServer } from "./http/server.js";
+import { type DongleInfo, type LocalDongles, startDongles } from "./local/dongles.js";
 import { loadScenario } from "./scenario/load.js";
 import type { Scenario } from "./scenario/schema.js";
 import { World } from "./world/world.js";
 
 export { SimClock } from "./clock.js";
+export { BusError } from "./local/bus.js";
+export type { DongleInfo } from "./local/dongles.js";
 export { ScenarioError } from "./scenario/load.js";
 export type { Scenario } from "./scenario/schema.js";
 export { World } from "./world/world.js";
@@ -22,6 +25,15 @@ export interface SimulatorOptions {
   readonly start?: number;
   readonly requestsPerMinute?: number;
   readonly admin?: boolean;
+  /**
+   * Opens a dongle per inverter, EMS and gateway speaking the local protocol, each on its own
+   * port from this one on (0: free ports). Left out: no dongles.
+   */
+  readonly localPort?: number;
+  /** Simulated ms a dongle takes to answer (150 by default; 0 answers at once, for tests on a pinned clock). */
+  readonly localResponseDelayMs?: number;
+  /** Simulated ms between a dongle's heartbeats (60 s by default). */
+  readonly localHeartbeatMs?: number;
 }
 
 export interface RunningSimulator {
@@ -31,6 +43,10 @@ export interface RunningSimulator {
   readonly tokens: Readonly<Record<string, string>>;
   readonly world: World;
   readonly clock: SimClock;
+  /** The dongles, when `localPort` was given; empty otherwise. */
+  readonly dongles: readonly DongleInfo[];
+  /** The dongles themselves (faults, stats), when open. */
+  readonly local?: LocalDongles;
   stop(): Promise<void>;
 }
 
@@ -42,16 +58,43 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
   const seed = options.seed ?? 1;
   const world = new World(scenario, seed, clock.now());
-  const server = await startServer({
-    world,
-    clock,
-    routes: ROUTES,
-    requestsPerMinute: options.requestsPerMinute ?? scenario.requests_per_minute,
-    host: options.host ?? "127.0.0.1",
-    port: options.port ?? 8787,
-    admin: options.admin ?? true,
-  });
+  const local =
+    options.localPort === undefined
+      ? undefined
+      : await startDongles(world, clock, {
+          host: options.host ?? "127.0.0.1",
+          firstPort: options.localPort,
+          ...(options.localResponseDelayMs === undefined ? {} : { responseDelayMs: options.localResponseDelayMs }),
+          ...(options.localHeartbeatMs === undefined ? {} : { heartbeatMs: options.localHeartbeatMs }),
+        });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      world,
+      clock,
+      routes: ROUTES,
+      requestsPerMinute: options.requestsPerMinute ?? scenario.requests_per_minute,
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 8787,
+      admin: options.admin ?? true,
+      ...(local ? { local } : {}),
+    });
+  } catch (error) {
+    await local?.close();
+    throw error;
+  }
   const tokens: Record<string, string> = {};
   for (const actor of world.actors.values()) tokens[actor.name] = actor.token;
-  return { url: server.url, tokens, world, clock, stop: () => server.close() };
+  return {
+    url: server.url,
+    tokens,
+    world,
+    clock,
+    dongles: local?.info() ?? [],
+    ...(local ? { local } : {}),
+    stop: async () => {
+      await local?.close();
+      await server.close();
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { driven, openSession } from "../simulator/local/read-dongle.js";
 
 function cli(args: string[]) {
   return spawn(process.execPath, ["--import", "tsx", "test/helpers/cli-entry.ts", ...args], {
@@ -47,6 +48,47 @@ describe("energy2mqtt simulate", () => {
     expect(hint.join("\n")).toContain("export ENERGY2MQTT_CLOUD_TOKEN=");
     expect(hint.join("\n")).not.toContain(owner);
     expect(hint.at(-1)?.trim()).toBe("npx energy2mqtt api GET /account");
+  });
+
+  it("--local-port 0 opens a dongle per inverter, EMS and gateway on free ports and lists them", async () => {
+    const child = cli([
+      "simulate",
+      "--port",
+      "0",
+      "--local-port",
+      "0",
+      "--json",
+      "--scenario",
+      "demo",
+      "--start",
+      START,
+    ]);
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const ready = JSON.parse(line) as {
+        dongles: { dongle_serial: string; device_serial: string; kind: string; host: string; port: number }[];
+      };
+      expect(ready.dongles.map((d) => [d.dongle_serial, d.device_serial, d.kind])).toEqual([
+        ["WF2024D001", "SD2024G001", "inverter"],
+        ["WE2024G101", "SE2024G101", "inverter"],
+        ["WE2024G102", "SE2024G102", "inverter"],
+        ["EM2024E001", "EM2024E001", "ems"],
+      ]);
+      expect(new Set(ready.dongles.map((d) => d.port)).size).toBe(4);
+      const first = ready.dongles[0];
+      if (!first) throw new Error("no dongle");
+      expect(first.host).toBe("127.0.0.1");
+      const { session, clock } = openSession(first.port);
+      try {
+        const [deviceType] = await driven(clock, session.read({ address: 0x11, function: 3, base: 0, count: 1 }));
+        expect(deviceType).toBe(0x2001);
+      } finally {
+        session.close();
+      }
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
   });
 
   it("gives the same tokens for the same seed", async () => {

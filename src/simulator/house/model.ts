@@ -81,6 +81,16 @@ export class InverterModel {
     return this.meterNow();
   }
 
+  /** What the inverter itself shows now (on its LAN dongle), whether or not the cloud hears it. */
+  liveSystemData(): SystemDataBody {
+    return systemDataWire(this.currentReading(), this.status());
+  }
+
+  /** The inverter's own counters now, whether or not the cloud hears it. */
+  liveMeterData(): MeterDataBody {
+    return this.meterNow();
+  }
+
   dataPoints(date: string): DataPointBody[] {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return [];
     const day = dayNumber(date);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { SimClock } from "../clock.js";
+import { handleDongleAdmin } from "../local/admin.js";
+import type { LocalDongles } from "../local/dongles.js";
 import type { World } from "../world/world.js";
 import { type Answer, invalid, notFound } from "./envelope.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -14,6 +16,8 @@ export interface AdminState {
   slow: { ms: number; remaining: number; path?: string } | undefined;
   /** Requests held by `slow` right now, so that a test can act while one is under way. */
   readonly held: { method: string; path: string }[];
+  /** The dongles of `--local-port`, when open. */
+  readonly local?: LocalDongles;
 }
 
 const deviceFault = z.strictObject({
@@ -37,6 +41,8 @@ const rateLimit = z.strictObject({ requests_per_minute: z.number().int().min(1).
 const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
 
 export function handleAdmin(state: AdminState, method: string, path: string, body: unknown): Answer {
+  const dongles = handleDongleAdmin(state.local, method, path, body);
+  if (dongles) return dongles;
   const device = /^\/devices\/([^/]+)$/.exec(path);
   if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
   if (method === "POST" && path === "/errors") {

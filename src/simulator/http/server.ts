@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SimClock } from "../clock.js";
+import type { LocalDongles } from "../local/dongles.js";
 import { accountTypeAtLeast } from "../world/accounts.js";
 import type { World } from "../world/world.js";
 import { type AdminState, handleAdmin } from "./admin.js";
@@ -18,6 +19,8 @@ export interface SimulatorServerOptions {
   readonly port?: number;
   /** Serve the fault-injection API under /__admin (tests and demos only). */
   readonly admin?: boolean;
+  /** The dongles the admin API may fault (`/__admin/dongles`). */
+  readonly local?: LocalDongles;
 }
 
 export interface RunningServer {
@@ -42,6 +45,7 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     errorBurst: [],
     slow: undefined,
     held: [],
+    ...(options.local ? { local: options.local } : {}),
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,4 +1,5 @@
 import { isoSeconds } from "../../time/service-time.js";
+import type { EnergyTotalsBody } from "../house/bodies.js";
 import type { EnergyFlowQuery, InverterModel, InverterStatus } from "../house/index.js";
 import type {
   DataPointBody,
@@ -136,10 +137,27 @@ export class PlantModel implements InverterData {
       }));
   }
 
-  private systemNow(): SystemDataBody {
-    const wire = plantPowerWire(
-      this.children.map((child) => powersOfSystemData(child.model.systemDataLatest(), child.capacityWh)),
-    );
+  /** The plant's values now (on its LAN dongle), from its children's own, whether or not the cloud hears them. */
+  liveSystemData(): SystemDataBody {
+    return this.systemNow((model) => model.liveSystemData());
+  }
+
+  /**
+   * The children's counters now, added up, whether or not the plant shows counters in the cloud
+   * (a gateway keeps them in its own registers).
+   */
+  liveCounters(): { today: EnergyTotalsBody; total: EnergyTotalsBody } {
+    const children = this.children.map((child) => child.model.liveMeterData());
+    return {
+      today: sumEnergyTotals(children.map((c) => c.today)),
+      total: sumEnergyTotals(children.map((c) => c.total)),
+    };
+  }
+
+  private systemNow(
+    read: (model: InverterModel) => SystemDataBody = (model) => model.systemDataLatest(),
+  ): SystemDataBody {
+    const wire = plantPowerWire(this.children.map((child) => powersOfSystemData(read(child.model), child.capacityWh)));
     const status = this.status();
     return {
       time: isoSeconds(this.nowMs),

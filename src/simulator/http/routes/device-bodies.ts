@@ -81,7 +81,7 @@ const round1 = (value: number): number => Math.round(value * 10) / 10;
 const siteOf = (account: AccountRecord): { site_id?: number } =>
   account.source.site ? { site_id: account.source.site.id } : {};
 
-function batteryModules(record: InverterRecord): BatteryModuleBody[] {
+export function batteryModules(record: InverterRecord): BatteryModuleBody[] {
   const { kind, battery_kwh: kwh } = record.source;
   if (kwh <= 0) return [];
   const battery = KIND_PROFILES[kind].battery;

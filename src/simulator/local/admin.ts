@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { type Answer, invalid, notFound, ok } from "../http/envelope.js";
+import type { SimDongle } from "./dongle.js";
+import type { LocalDongles } from "./dongles.js";
+
+/** 0 turns a periodic fault off. */
+const seconds = z.number().min(0).max(86_400);
+
+const dongleFaults = z.strictObject({
+  /** Drop every connection this often (simulated seconds); 0: never. */
+  drop_every_s: seconds.optional(),
+  /** The next N answers go out with a zero-filled tail, their CRC failing. */
+  corrupt_frames: z.number().int().min(0).max(10_000).optional(),
+  /** The battery's addresses (LV packs, the HV stack's BCU) answer nothing. */
+  silent_battery: z.boolean().optional(),
+  /** Send a LAN-settings broadcast this often (simulated seconds); 0: never. */
+  broadcast_every_s: seconds.optional(),
+});
+
+function describe(dongle: SimDongle) {
+  const { faults } = dongle;
+  return {
+    dongle_serial: dongle.bus.dongleSerial,
+    device_serial: dongle.bus.deviceSerial,
+    kind: dongle.bus.kind,
+    model: dongle.bus.model,
+    port: dongle.port,
+    clients: dongle.clientCount,
+    faults: {
+      drop_every_s: (faults.dropEveryMs ?? 0) / 1000,
+      corrupt_frames: faults.corruptFrames,
+      silent_battery: faults.silentBattery,
+      broadcast_every_s: (faults.broadcastEveryMs ?? 0) / 1000,
+    },
+    stats: { ...dongle.stats },
+  };
+}
+
+/**
+ * `/__admin/dongles`: the dongles and their faults (docs/simulator.md). Undefined when the path
+ * is not about dongles.
+ */
+export function handleDongleAdmin(
+  local: LocalDongles | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+): Answer | undefined {
+  if (path !== "/dongles" && !path.startsWith("/dongles/")) return undefined;
+  if (!local) return notFound("no dongles: start the simulator with --local-port (0 for free ports)");
+  if (method === "GET" && path === "/dongles") return ok(local.dongles.map(describe));
+  const match = /^\/dongles\/([^/]+)$/.exec(path);
+  if (!match?.[1]) return notFound(`no admin action ${method} ${path}`);
+  const serial = decodeURIComponent(match[1]);
+  const dongle = local.find(serial);
+  if (!dongle) return notFound(`no dongle with the dongle or device serial "${serial}"`);
+  if (method === "GET") return ok(describe(dongle));
+  if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
+  const parsed = dongleFaults.safeParse(body ?? {});
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join(".") || "body";
+      errors[key] = [...(errors[key] ?? []), issue.message];
+    }
+    return invalid(errors);
+  }
+  const change = parsed.data;
+  const periodic = (value: number | undefined) => (value ? Math.round(value * 1000) : undefined);
+  dongle.setFaults({
+    ...(change.corrupt_frames === undefined ? {} : { corruptFrames: change.corrupt_frames }),
+    ...(change.silent_battery === undefined ? {} : { silentBattery: change.silent_battery }),
+    ...(change.drop_every_s === undefined ? {} : { dropEveryMs: periodic(change.drop_every_s) }),
+    ...(change.broadcast_every_s === undefined ? {} : { broadcastEveryMs: periodic(change.broadcast_every_s) }),
+  });
+  return ok(describe(dongle));
+}

@@ -1,0 +1,280 @@
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
+import { type State, statusName } from "../../local/registers/bank.js";
+import {
+  encodeBcu,
+  encodeEms,
+  encodeGateway,
+  encodeIdentity,
+  encodeLvBattery,
+  encodeSinglePhase,
+  encodeThreePhase,
+} from "../../local/registers/encode.js";
+import { GATEWAY_AIO_SLOTS } from "../../local/registers/gateway.js";
+import { type Model, modelFromIdentity } from "../../local/registers/model.js";
+import { RegisterFile } from "../../local/registers/register-file.js";
+import { batteryModules } from "../http/routes/device-bodies.js";
+import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
+import { KIND_PROFILES } from "../scenario/kinds.js";
+import type { EmsRecord, GatewayRecord, InverterRecord } from "../world/world.js";
+import { counterState, liveState } from "./live-state.js";
+
+/** Registers `from` to `to`, both included. */
+export interface Range {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** One device on a dongle's bus: where it answers, what it answers, and whether it is part of the battery. */
+export interface BusDevice {
+  readonly address: number;
+  /** The serial its answers carry. */
+  readonly serial: string;
+  readonly battery: boolean;
+  readonly holding: readonly Range[];
+  readonly input: readonly Range[];
+}
+
+/** What one simulated dongle serves: the devices on its bus, and their registers at an instant. */
+export interface DongleBus {
+  readonly dongleSerial: string;
+  /** The controller's serial (the inverter's, the EMS's, the gateway's). */
+  readonly deviceSerial: string;
+  readonly kind: "inverter" | "ems" | "gateway";
+  readonly model: Model;
+  readonly devices: readonly BusDevice[];
+  /** Every device's registers at `now`, by bus address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
+  registers(now: number): ReadonlyMap<number, RegisterFile>;
+}
+
+/** The controller answers at 0x11 and again at 0x31 (the facade AC and Gen1 units show). */
+export const CONTROLLER = 0x11;
+export const CONTROLLER_FACADE = 0x31;
+const FIRST_LV_PACK = 0x32;
+const BCU = 0x70;
+const SERIAL_LENGTH = 10;
+
+/** Device type codes (HR 0) by kind, as `modelFromIdentity` reads them. */
+const DEVICE_TYPE = {
+  hybrid: 0x2001,
+  "ac-coupled": 0x3001,
+  "all-in-one": 0x8001,
+  "three-phase": 0x4001,
+  ems: 0x5001,
+  gateway: 0x7001,
+} as const;
+
+/** The listing's ARM firmware for the plants (device-bodies.ts). */
+const PLANT_ARM = { ems: 312, gateway: 13 } as const;
+
+const IDENTITY: Range = { from: 0, to: 59 };
+
+export class BusError extends Error {
+  override readonly name = "BusError";
+}
+
+function checkSerial(serial: string, what: string): string {
+  if (serial.length > SERIAL_LENGTH || !/^[\x20-\x7e]+$/.test(serial))
+    throw new BusError(
+      `${what} "${serial}" does not fit the local protocol's 10 ASCII characters: give it a serial of at most 10`,
+    );
+  return serial;
+}
+
+/** The dongle serial of an inverter: its own, or for an EMS's child (which the listing files under the EMS) one made from its serial. */
+export function dongleSerialOf(record: InverterRecord): string {
+  return record.emsSerial !== undefined ? `W${record.serial.slice(1)}`.slice(0, SERIAL_LENGTH) : record.deviceSerial;
+}
+
+/** The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its LV packs at 0x32 on or its HV stack's BCU at 0x70. */
+export function inverterBus(record: InverterRecord): DongleBus {
+  const kind = record.source.kind;
+  const profile = KIND_PROFILES[kind];
+  const model = modelFromIdentity(DEVICE_TYPE[kind], profile.firmware.ARM);
+  const serial = checkSerial(record.serial, "inverter serial");
+  const threePhase = kind === "three-phase";
+  const modules = batteryModules(record);
+  const lv = profile.battery.moduleKwh > 0;
+  const packSerial = (index: number): string => `B${index + 1}${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH);
+  const devices: BusDevice[] = [
+    {
+      address: CONTROLLER,
+      serial,
+      battery: false,
+      holding: [IDENTITY, { from: 60, to: 359 }],
+      input: threePhase ? [{ from: 1000, to: 1439 }] : [{ from: 0, to: 239 }],
+    },
+    ...(lv
+      ? modules.map(
+          (_, index): BusDevice => ({
+            address: FIRST_LV_PACK + index,
+            serial: packSerial(index),
+            battery: true,
+            holding: [],
+            input: [{ from: 60, to: 119 }],
+          }),
+        )
+      : modules.length > 0
+        ? [
+            {
+              address: BCU,
+              serial: `BC${record.serial.slice(2)}`,
+              battery: true,
+              holding: [],
+              input: [{ from: 60, to: 179 }],
+            },
+          ]
+        : []),
+  ];
+  const registers = (now: number): Map<number, RegisterFile> => {
+    record.model.advanceTo(now);
+    const system = record.model.liveSystemData();
+    const state: State = { ...liveState(system), ...counterState(record.model.liveMeterData()) };
+    const controller = new RegisterFile();
+    encodeIdentity(controller, { deviceType: DEVICE_TYPE[kind], armFirmware: profile.firmware.ARM, serial });
+    if (threePhase) {
+      encodeThreePhase(controller, state);
+    } else {
+      // An All-in-One has no strings of its own in the cloud's answer; its PV shows on array 1.
+      if (kind === "all-in-one" && state.solar_power !== undefined) state.solar_array_1_power = state.solar_power;
+      encodeSinglePhase(controller, state, model);
+    }
+    const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
+    const soc = system.battery.percent;
+    modules.forEach((module, index) => {
+      const file = new RegisterFile();
+      if (lv) {
+        encodeLvBattery(
+          file,
+          {
+            soc,
+            voltage: Math.round(module.nominal_voltage * (0.97 + 0.06 * (soc / 100)) * 1000) / 1000,
+            capacity: module.capacity.full,
+            design_capacity: module.capacity.design,
+            remaining_capacity: Math.round(module.capacity.full * soc) / 100,
+            ...(module.cycle_count === undefined ? {} : { cycle_count: module.cycle_count }),
+            ...(system.battery.temperature === null ? {} : { temperature: system.battery.temperature }),
+          },
+          packSerial(index),
+        );
+        files.set(FIRST_LV_PACK + index, file);
+      } else {
+        encodeBcu(
+          file,
+          {
+            modules: Math.max(1, Math.round(module.cell_count / 24)),
+            voltage: module.nominal_voltage,
+            current: Math.round((system.battery.power / module.nominal_voltage) * 10) / 10,
+            soc,
+            state_of_health: 100,
+            design_capacity: module.capacity.design,
+            remaining_capacity: Math.round(module.capacity.full * soc) / 100,
+          },
+          `BC${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH),
+        );
+        files.set(BCU, file);
+      }
+    });
+    return files;
+  };
+  return {
+    dongleSerial: checkSerial(dongleSerialOf(record), "dongle serial"),
+    deviceSerial: serial,
+    kind: "inverter",
+    model,
+    devices,
+    registers,
+  };
+}
+
+function controllerOnly(serial: string, input: Range): BusDevice[] {
+  return [{ address: CONTROLLER, serial, battery: false, holding: [IDENTITY], input: [input] }];
+}
+
+/** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest. */
+export function emsBus(ems: EmsRecord): DongleBus {
+  const serial = checkSerial(ems.serial, "EMS serial");
+  const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
+  const registers = (now: number): Map<number, RegisterFile> => {
+    const body = emsSystemDataBody(ems, now);
+    const state: State = {};
+    // The body's own numbers (its type admits numeric strings, which this simulator never sends).
+    const put = (key: string, value: unknown): void => {
+      if (typeof value === "number" || typeof value === "string") state[key] = value;
+    };
+    const wh = body.battery_wh_remaining;
+    put("status", typeof body.status === "number" ? statusName(body.status) : undefined);
+    put("battery_power", body.battery_power);
+    put("battery_energy_remaining", typeof wh === "number" ? wh / 1000 : undefined);
+    put("grid_power", body.grid_power);
+    put("generation_power", body.total_generation);
+    put("measured_load_power", body.measured_load_power);
+    put("calculated_load_power", body.calculated_load_power);
+    for (const inverter of body.inverters ?? []) {
+      const prefix = `inverter_${inverter.number}`;
+      put(`${prefix}_power`, inverter.active_power);
+      put(`${prefix}_soc`, inverter.soc);
+      put(`${prefix}_temperature`, inverter.temperature);
+      put(`${prefix}_status`, emsCodeName(EMS_INVERTER_STATUS, inverter.status));
+    }
+    for (const meter of body.meters ?? []) {
+      put(`meter_${meter.number}_power`, meter.active_power);
+      put(`meter_${meter.number}_status`, emsCodeName(EMS_METER_STATUS, meter.status ?? undefined));
+    }
+    const controller = new RegisterFile();
+    encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
+    encodeEms(controller, state, children);
+    return new Map([[CONTROLLER, controller]]);
+  };
+  return {
+    dongleSerial: serial,
+    deviceSerial: serial,
+    kind: "ems",
+    model: modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems),
+    devices: controllerOnly(serial, { from: 2040, to: 2099 }),
+    registers,
+  };
+}
+
+/**
+ * A gateway's dongle: the rollup of IR 1600-1859 from the plant the cloud serves (its powers) and
+ * its All-in-Ones' counters added up, which the gateway keeps though the cloud shows none.
+ */
+export function gatewayBus(gateway: GatewayRecord): DongleBus {
+  const serial = checkSerial(gateway.serial, "gateway serial");
+  const digits = String(gateway.dongle.firmware_version).replace(/\D/g, "").padStart(4, "0").slice(-4);
+  const slots = gateway.inverters.slice(0, GATEWAY_AIO_SLOTS);
+  const registers = (now: number): Map<number, RegisterFile> => {
+    gateway.model.advanceTo(now);
+    const system = gateway.model.liveSystemData();
+    const counters = counterState(gateway.model.liveCounters());
+    const state: State = {
+      ...counters,
+      firmware: `GAAA${digits}`,
+      work_mode: "ON_GRID",
+      grid_voltage: system.grid.voltage,
+      grid_current: system.grid.current,
+      solar_power: system.solar.power,
+      consumption_power: system.consumption,
+      battery_power: system.battery.power,
+      aio_count: gateway.inverters.length,
+    };
+    slots.forEach((child, index) => {
+      const own = child.model.liveSystemData();
+      state[`aio_${index + 1}_serial`] = checkSerial(child.serial, "All-in-One serial");
+      state[`aio_${index + 1}_soc`] = own.battery.percent;
+      state[`aio_${index + 1}_power`] = own.battery.power;
+    });
+    const controller = new RegisterFile();
+    encodeIdentity(controller, { deviceType: DEVICE_TYPE.gateway, armFirmware: PLANT_ARM.gateway, serial });
+    encodeGateway(controller, state);
+    return new Map([[CONTROLLER, controller]]);
+  };
+  return {
+    dongleSerial: checkSerial(gateway.dongle.serial, "gateway dongle serial"),
+    deviceSerial: serial,
+    kind: "gateway",
+    model: modelFromIdentity(DEVICE_TYPE.gateway, PLANT_ARM.gateway),
+    devices: controllerOnly(serial, { from: 1600, to: 1859 }),
+    registers,
+  };
+}

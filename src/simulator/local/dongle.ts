@@ -1,0 +1,311 @@
+import { createServer, type Server, type Socket } from "node:net";
+import {
+  buildBroadcast,
+  buildErrorResponse,
+  buildHeartbeat,
+  buildResponse,
+  crcHolds,
+  type Frame,
+  FrameError,
+  ModbusFunction,
+  parseFrame,
+} from "../../local/frame.js";
+import { Framer } from "../../local/framer.js";
+import { type Clock, every, later } from "../../time/clock.js";
+import { type BusDevice, CONTROLLER, CONTROLLER_FACADE, type DongleBus, type Range } from "./bus.js";
+
+export interface DongleOptions {
+  readonly bus: DongleBus;
+  /** The simulator's clock: the registers are read at its instant, and every delay runs on it. */
+  readonly clock: Clock;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** How long the dongle takes to answer a request; 0 answers at once (tests on a pinned clock). */
+  readonly responseDelayMs: number;
+  /** Between two heartbeats; a client that leaves three unanswered is closed. */
+  readonly heartbeatMs: number;
+}
+
+/** The admin faults of one dongle (docs/simulator.md). */
+export interface DongleFaults {
+  /** Drop every connection this often, ms; undefined: never. */
+  dropEveryMs?: number;
+  /** The next N frames the dongle answers with go out with a zero-filled tail (their CRC fails). */
+  corruptFrames: number;
+  /** The battery's addresses answer nothing. */
+  silentBattery: boolean;
+  /** Send a LAN-settings broadcast this often, ms; undefined: never. */
+  broadcastEveryMs?: number;
+}
+
+export interface DongleStats {
+  requests: number;
+  responses: number;
+  errorResponses: number;
+  unanswered: number;
+  heartbeatsSent: number;
+  heartbeatsEchoed: number;
+  closedForMissedHeartbeats: number;
+  drops: number;
+  corrupted: number;
+  broadcasts: number;
+}
+
+interface Client {
+  readonly socket: Socket;
+  readonly framer: Framer;
+  /** Heartbeats sent and not echoed, in a row. */
+  missed: number;
+  awaitingEcho: boolean;
+}
+
+type Request = Extract<Frame, { kind: "request" }>;
+
+const MISSED_HEARTBEATS_TO_CLOSE = 3;
+const BROADCAST_TEXT = "192.168.0.50,255.255.255.0,192.168.0.1";
+
+const inside = (ranges: readonly Range[], base: number, count: number): boolean =>
+  ranges.some((range) => base >= range.from && base + count - 1 <= range.to);
+
+/**
+ * One simulated inverter dongle on TCP: the framed protocol of src/local/, serving the registers
+ * of its bus at the simulator's instant. It sends heartbeats (a client that misses three is
+ * closed), answers one request at a time after `responseDelayMs`, sends every answer to every
+ * connected client, refuses registers its devices lack with an error response, and stays silent
+ * for addresses with no device (as a real bus does).
+ */
+export class SimDongle {
+  private readonly server: Server;
+  private readonly clients = new Set<Client>();
+  private readonly queue: Request[] = [];
+  private busy = false;
+  private beat = 0;
+  private readonly cancels: (() => void)[] = [];
+  private cancelDrop: (() => void) | undefined;
+  private cancelBroadcast: (() => void) | undefined;
+  private cancelAnswer: (() => void) | undefined;
+  private closed = false;
+  private boundPort = 0;
+  readonly faults: DongleFaults = { corruptFrames: 0, silentBattery: false };
+  readonly stats: DongleStats = {
+    requests: 0,
+    responses: 0,
+    errorResponses: 0,
+    unanswered: 0,
+    heartbeatsSent: 0,
+    heartbeatsEchoed: 0,
+    closedForMissedHeartbeats: 0,
+    drops: 0,
+    corrupted: 0,
+    broadcasts: 0,
+  };
+
+  constructor(private readonly options: DongleOptions) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  get bus(): DongleBus {
+    return this.options.bus;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+    const address = this.server.address();
+    this.boundPort = address !== null && typeof address === "object" ? address.port : this.options.port;
+    this.cancels.push(
+      every(this.options.clock, this.options.heartbeatMs, () => this.heartbeat(), { background: true }),
+    );
+    return this.boundPort;
+  }
+
+  /** Changes the faults given; the others stay. */
+  setFaults(change: Partial<DongleFaults>): void {
+    if ("corruptFrames" in change && change.corruptFrames !== undefined)
+      this.faults.corruptFrames = change.corruptFrames;
+    if ("silentBattery" in change && change.silentBattery !== undefined)
+      this.faults.silentBattery = change.silentBattery;
+    if ("dropEveryMs" in change) {
+      this.cancelDrop?.();
+      this.cancelDrop = undefined;
+      this.faults.dropEveryMs = change.dropEveryMs;
+      if (change.dropEveryMs)
+        this.cancelDrop = every(this.options.clock, change.dropEveryMs, () => this.dropAll(), { background: true });
+    }
+    if ("broadcastEveryMs" in change) {
+      this.cancelBroadcast?.();
+      this.cancelBroadcast = undefined;
+      this.faults.broadcastEveryMs = change.broadcastEveryMs;
+      if (change.broadcastEveryMs)
+        this.cancelBroadcast = every(this.options.clock, change.broadcastEveryMs, () => this.broadcast(), {
+          background: true,
+        });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const cancel of [...this.cancels, this.cancelDrop, this.cancelBroadcast, this.cancelAnswer]) cancel?.();
+    this.queue.length = 0;
+    for (const client of this.clients) client.socket.destroy();
+    this.clients.clear();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    if (this.closed) {
+      socket.destroy();
+      return;
+    }
+    const client: Client = { socket, framer: new Framer(), missed: 0, awaitingEcho: false };
+    this.clients.add(client);
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => this.receive(client, chunk));
+    socket.on("error", () => {
+      // "close" follows.
+    });
+    socket.on("close", () => this.clients.delete(client));
+  }
+
+  private receive(client: Client, chunk: Uint8Array): void {
+    for (const event of client.framer.push(chunk)) {
+      if (event.type !== "frame" || !event.crcOk) continue;
+      let frame: Frame;
+      try {
+        frame = parseFrame(event.bytes);
+      } catch (error) {
+        if (error instanceof FrameError) continue;
+        throw error;
+      }
+      if (frame.kind === "heartbeat") {
+        client.missed = 0;
+        client.awaitingEcho = false;
+        this.stats.heartbeatsEchoed++;
+      } else if (frame.kind === "request") {
+        this.stats.requests++;
+        this.queue.push(frame);
+        this.next();
+      }
+    }
+  }
+
+  /** Answers the queue's first request once the one before has gone out. */
+  private next(): void {
+    if (this.busy || this.closed) return;
+    const request = this.queue.shift();
+    if (!request) return;
+    this.busy = true;
+    const answer = (): void => {
+      this.cancelAnswer = undefined;
+      this.answer(request);
+      this.busy = false;
+      this.next();
+    };
+    if (this.options.responseDelayMs > 0)
+      this.cancelAnswer = later(this.options.clock, this.options.responseDelayMs, answer);
+    else queueMicrotask(answer);
+  }
+
+  private device(address: number): BusDevice | undefined {
+    const wanted = address === CONTROLLER_FACADE ? CONTROLLER : address;
+    return this.options.bus.devices.find((device) => device.address === wanted);
+  }
+
+  private answer(request: Request): void {
+    if (this.closed) return;
+    const device = this.device(request.address);
+    if (!device || (device.battery && this.faults.silentBattery)) {
+      this.stats.unanswered++;
+      return;
+    }
+    const dongleSerial = this.options.bus.dongleSerial;
+    const reading = request.function === ModbusFunction.readHolding || request.function === ModbusFunction.readInput;
+    const ranges = request.function === ModbusFunction.readHolding ? device.holding : device.input;
+    let bytes: Uint8Array;
+    if (reading && inside(ranges, request.base, request.count)) {
+      const file = this.options.bus.registers(this.options.clock.now()).get(device.address);
+      const space = request.function === ModbusFunction.readHolding ? file?.holding : file?.input;
+      const values = Array.from({ length: request.count }, (_, index) => space?.get(request.base + index) ?? 0);
+      bytes = buildResponse({
+        dongleSerial,
+        address: request.address,
+        function: request.function,
+        deviceSerial: device.serial,
+        base: request.base,
+        values,
+      });
+      this.stats.responses++;
+    } else {
+      // Registers this model lacks, and writes (this simulator changes devices through its cloud).
+      bytes = buildErrorResponse({
+        dongleSerial,
+        address: request.address,
+        function: request.function,
+        deviceSerial: device.serial,
+        base: request.base,
+        count: request.count,
+      });
+      this.stats.errorResponses++;
+    }
+    if (this.faults.corruptFrames > 0) {
+      this.faults.corruptFrames--;
+      bytes = corruptTail(bytes);
+      this.stats.corrupted++;
+    }
+    this.send(bytes);
+  }
+
+  private send(bytes: Uint8Array): void {
+    for (const client of this.clients) client.socket.write(bytes);
+  }
+
+  private heartbeat(): void {
+    this.beat = (this.beat + 1) & 0xff;
+    const bytes = buildHeartbeat(this.options.bus.dongleSerial, this.beat);
+    for (const client of [...this.clients]) {
+      if (client.awaitingEcho) client.missed++;
+      if (client.missed >= MISSED_HEARTBEATS_TO_CLOSE) {
+        this.stats.closedForMissedHeartbeats++;
+        this.clients.delete(client);
+        client.socket.destroy();
+        continue;
+      }
+      client.socket.write(bytes);
+      client.awaitingEcho = true;
+      this.stats.heartbeatsSent++;
+    }
+  }
+
+  private dropAll(): void {
+    if (this.clients.size > 0) this.stats.drops++;
+    for (const client of this.clients) client.socket.destroy();
+    this.clients.clear();
+  }
+
+  private broadcast(): void {
+    this.stats.broadcasts++;
+    this.send(buildBroadcast(this.options.bus.dongleSerial, BROADCAST_TEXT));
+  }
+}
+
+/** The frame with its last four bytes zeroed, as the captured CRC failures show them. */
+export function corruptTail(bytes: Uint8Array): Uint8Array {
+  const copy = bytes.slice();
+  copy.fill(0, Math.max(0, copy.length - 4));
+  if (crcHolds(copy)) copy[copy.length - 1] = 0xff;
+  return copy;
+}

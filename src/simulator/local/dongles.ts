@@ -1,0 +1,91 @@
+import type { Clock } from "../../time/clock.js";
+import type { World } from "../world/world.js";
+import { type DongleBus, emsBus, gatewayBus, inverterBus } from "./bus.js";
+import { SimDongle } from "./dongle.js";
+
+export interface LocalOptions {
+  readonly host?: string;
+  /** The first dongle's port; the others follow, one each. 0 gives each a free port. */
+  readonly firstPort: number;
+  /** Simulated ms a dongle takes to answer; 150 by default, as a real one roughly does. */
+  readonly responseDelayMs?: number;
+  /** Simulated ms between heartbeats; 60 s by default, as the captured EMS sends them. */
+  readonly heartbeatMs?: number;
+}
+
+/** What `simulate` prints of each dongle. */
+export interface DongleInfo {
+  readonly dongleSerial: string;
+  readonly deviceSerial: string;
+  readonly kind: DongleBus["kind"];
+  readonly model: string;
+  readonly port: number;
+}
+
+export interface LocalDongles {
+  readonly dongles: readonly SimDongle[];
+  info(): DongleInfo[];
+  /** The dongle with this dongle or device serial, in any case. */
+  find(serial: string): SimDongle | undefined;
+  close(): Promise<void>;
+}
+
+/** One bus per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway. */
+export function busesOf(world: World): DongleBus[] {
+  return [
+    ...[...world.inverters.values()].map(inverterBus),
+    ...[...world.ems.values()].map(emsBus),
+    ...[...world.gateways.values()].map(gatewayBus),
+  ];
+}
+
+/** Opens a dongle per inverter, EMS and gateway of the world, each on its own port. */
+export async function startDongles(world: World, clock: Clock, options: LocalOptions): Promise<LocalDongles> {
+  const buses = busesOf(world);
+  const seen = new Set<string>();
+  for (const bus of buses) {
+    const key = bus.dongleSerial.toUpperCase();
+    if (seen.has(key))
+      throw new Error(`two dongles would share the serial ${bus.dongleSerial}: give them distinct serials`);
+    seen.add(key);
+  }
+  const dongles: SimDongle[] = [];
+  try {
+    for (const [index, bus] of buses.entries()) {
+      const dongle = new SimDongle({
+        bus,
+        clock,
+        host: options.host ?? "127.0.0.1",
+        port: options.firstPort === 0 ? 0 : options.firstPort + index,
+        responseDelayMs: options.responseDelayMs ?? 150,
+        heartbeatMs: options.heartbeatMs ?? 60_000,
+      });
+      await dongle.listen();
+      dongles.push(dongle);
+    }
+  } catch (error) {
+    await Promise.all(dongles.map((dongle) => dongle.close()));
+    throw error;
+  }
+  return {
+    dongles,
+    info: () =>
+      dongles.map((dongle) => ({
+        dongleSerial: dongle.bus.dongleSerial,
+        deviceSerial: dongle.bus.deviceSerial,
+        kind: dongle.bus.kind,
+        model: dongle.bus.model,
+        port: dongle.port,
+      })),
+    find: (serial) => {
+      const wanted = serial.toUpperCase();
+      return dongles.find(
+        (dongle) =>
+          dongle.bus.dongleSerial.toUpperCase() === wanted || dongle.bus.deviceSerial.toUpperCase() === wanted,
+      );
+    },
+    close: async () => {
+      await Promise.all(dongles.map((dongle) => dongle.close()));
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CloudClient } from "../../../src/cloud/client.js";
+import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
+import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
+import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
+import type { StateValues } from "../../../src/homeassistant/entities/types.js";
+import type { State } from "../../../src/local/registers/bank.js";
+import type { SimDongle } from "../../../src/simulator/local/dongle.js";
+import { startTestSimulator } from "../../helpers/simulator.js";
+import { decodeDongle } from "./read-dongle.js";
+
+/*
+ * The simulator serves the same house over both paths: for every built-in scenario, each
+ * dongle's registers (read over TCP with src/local/session.ts and decoded with src/local/decode.ts)
+ * against the cloud's answers for the same device at the same pinned instant, under the daemon's
+ * state keys (the cloud's through the daemon's own patches).
+ */
+
+const START = Date.UTC(2025, 5, 15, 11, 0, 0);
+const SCENARIOS = ["demo", "hybrid", "ac-coupled", "aio", "gateway", "three-phase", "plant-ems"] as const;
+
+/** Within the simulator's rounding: energies are 0.01 kWh in the cloud, 0.1 kWh in a register. */
+function tolerance(key: string, family: string): number {
+  if (key.endsWith("_energy")) return 0.05 + 1e-9;
+  // The gateway's charge level is its All-in-Ones' plain mean of whole percents; the cloud's the
+  // capacity-weighted mean of the exact ones.
+  if (family === "gateway" && key === "battery_soc") return 1;
+  return 1e-9;
+}
+
+/** Keys only one path carries, by device family (and why, in docs/entities.md's terms). */
+const ONLY_CLOUD: Record<string, readonly string[]> = {
+  // The daily home consumption is computed by the cloud; single-phase registers hold no
+  // consumption counters, no lifetime AC charge, and (except on the Gen1) no battery totals.
+  "Hybrid Gen1": ["today_consumption_energy", "total_consumption_energy", "total_ac_charge_energy"],
+  // An AC-coupled inverter sees PV through a generation meter: the cloud shows it, its registers do not.
+  "AC-coupled": [
+    "solar_power",
+    "today_solar_energy",
+    "total_solar_energy",
+    "today_consumption_energy",
+    "total_consumption_energy",
+    "total_ac_charge_energy",
+    "total_battery_charge_energy",
+    "total_battery_discharge_energy",
+  ],
+  "All-in-One": [
+    "today_consumption_energy",
+    "total_consumption_energy",
+    "total_ac_charge_energy",
+    "total_battery_charge_energy",
+    "total_battery_discharge_energy",
+  ],
+  // The three-phase map has no battery temperature, output voltage or frequency.
+  "Three-phase hybrid": ["battery_temperature", "inverter_output_voltage", "inverter_output_frequency"],
+  // The EMS's meter types, car power and error and warning codes are not in its rollup registers.
+  EMS: ["car_power", "error_code", "warning_code", "meter_1_type", "meter_2_type"],
+  // The gateway's rollup has no grid power or frequency, status, nor inverter power.
+  Gateway: ["status", "grid_power", "grid_frequency", "inverter_power"],
+};
+
+const ONLY_LOCAL: Record<string, readonly string[]> = {
+  // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
+  // cloud lists on the device listing's battery modules, not in live data.
+  "Hybrid Gen1": [
+    "device_type",
+    "arm_firmware",
+    "solar_array_2_power",
+    "solar_array_2_voltage",
+    "solar_array_2_current",
+    "battery_1_capacity",
+    "battery_1_design_capacity",
+    "battery_1_cycle_count",
+  ],
+  "AC-coupled": [
+    "device_type",
+    "arm_firmware",
+    "battery_1_capacity",
+    "battery_1_design_capacity",
+    "battery_1_cycle_count",
+  ],
+  // The All-in-One's PV shows on its array registers; the cloud lists no strings for it.
+  "All-in-One": [
+    "device_type",
+    "arm_firmware",
+    "solar_array_1_power",
+    "solar_array_1_voltage",
+    "solar_array_1_current",
+    "solar_array_2_power",
+    "solar_array_2_voltage",
+    "solar_array_2_current",
+  ],
+  "Three-phase hybrid": [
+    "device_type",
+    "arm_firmware",
+    "solar_array_2_power",
+    "solar_array_2_voltage",
+    "solar_array_2_current",
+  ],
+  EMS: ["device_type", "arm_firmware"],
+  // The gateway keeps its All-in-Ones' counters, which the cloud shows as null; its firmware,
+  // work mode and the All-in-Ones' slots are its registers' own.
+  Gateway: [
+    "device_type",
+    "arm_firmware",
+    "firmware",
+    "work_mode",
+    "aio_count",
+    "aio_1_serial",
+    "aio_1_soc",
+    "aio_1_power",
+    "aio_2_serial",
+    "aio_2_soc",
+    "aio_2_power",
+    "today_solar_energy",
+    "today_grid_import_energy",
+    "today_grid_export_energy",
+    "today_battery_charge_energy",
+    "today_battery_discharge_energy",
+    "today_consumption_energy",
+    "total_solar_energy",
+    "total_grid_import_energy",
+    "total_grid_export_energy",
+    "total_battery_charge_energy",
+    "total_battery_discharge_energy",
+    "total_consumption_energy",
+  ],
+};
+
+/** The cloud's answers for this dongle's device, under the daemon's keys, nulls left out. */
+async function cloudState(client: CloudClient, dongle: SimDongle): Promise<StateValues> {
+  const serial = dongle.bus.deviceSerial;
+  const values: StateValues =
+    dongle.bus.kind === "ems"
+      ? emsPatch(await client.ems.systemDataLatest(serial))
+      : {
+          ...livePatch(await client.inverterData.systemDataLatest(serial)),
+          ...counterPatch(await client.inverterData.meterDataLatest(serial)),
+        };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
+}
+
+interface Comparison {
+  readonly model: string;
+  readonly disagreements: string[];
+  readonly onlyCloud: string[];
+  readonly onlyLocal: string[];
+  readonly compared: number;
+}
+
+function compare(model: string, cloud: StateValues, local: State): Comparison {
+  const disagreements: string[] = [];
+  let compared = 0;
+  for (const [key, cloudValue] of Object.entries(cloud)) {
+    const localValue = local[key];
+    if (localValue === undefined) continue;
+    compared++;
+    if (typeof cloudValue === "number" && typeof localValue === "number") {
+      if (Math.abs(cloudValue - localValue) > tolerance(key, model))
+        disagreements.push(`${key}: cloud ${cloudValue}, local ${localValue}`);
+    } else if (String(cloudValue).toUpperCase() !== String(localValue).toUpperCase()) {
+      // The cloud's live status reads "Normal" where the registers' code reads NORMAL.
+      disagreements.push(`${key}: cloud ${String(cloudValue)}, local ${String(localValue)}`);
+    }
+  }
+  return {
+    model,
+    disagreements,
+    onlyCloud: Object.keys(cloud)
+      .filter((key) => !(key in local))
+      .sort(),
+    onlyLocal: Object.keys(local)
+      .filter((key) => !(key in cloud))
+      .sort(),
+    compared,
+  };
+}
+
+describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the cloud at the same instant", (name) => {
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  beforeAll(async () => {
+    sim = await startTestSimulator({
+      scenario: name,
+      speed: 0,
+      start: START,
+      localPort: 0,
+      localResponseDelayMs: 0,
+    });
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  it("one dongle per inverter, EMS and gateway, each on its own port on 127.0.0.1", () => {
+    const world = sim.simulator.world;
+    expect(sim.simulator.dongles).toHaveLength(world.inverters.size + world.ems.size + world.gateways.size);
+    const ports = new Set(sim.simulator.dongles.map((dongle) => dongle.port));
+    expect(ports.size).toBe(sim.simulator.dongles.length);
+    expect(sim.simulator.local?.dongles.every((dongle) => dongle.port > 0)).toBe(true);
+  });
+
+  it("field by field, within the simulator's rounding; the fields only one path carries are the listed ones", async () => {
+    const client = sim.clientFor("owner");
+    const now = sim.simulator.clock.now();
+    for (const dongle of sim.simulator.local?.dongles ?? []) {
+      const devices = await decodeDongle(dongle);
+      const controller = devices.find(
+        (device) => device.serial === dongle.bus.deviceSerial && device.kind === dongle.bus.kind,
+      );
+      expect(controller, `${dongle.bus.deviceSerial} decoded from its dongle`).toBeDefined();
+      if (!controller) continue;
+      expect(controller.model).toBe(dongle.bus.model);
+      const result = compare(controller.model, await cloudState(client, dongle), controller.state);
+      const label = `${name} ${dongle.bus.deviceSerial} (${controller.model})`;
+      expect(result.disagreements, label).toEqual([]);
+      expect(result.compared, label).toBeGreaterThan(5);
+      expect(result.onlyCloud, `${label}: only the cloud carries`).toEqual(
+        [...(ONLY_CLOUD[controller.model] ?? [])].sort(),
+      );
+      expect(result.onlyLocal, `${label}: only the registers carry`).toEqual(
+        [...(ONLY_LOCAL[controller.model] ?? [])].sort(),
+      );
+    }
+    // Nothing moved the simulator's clock: both paths read one instant.
+    expect(sim.simulator.clock.now()).toBe(now);
+  });
+
+  it("the LV packs on the bus carry the capacities and cycles of the device listing's battery modules", async () => {
+    const listing = await sim.clientFor("owner").communicationDevices.list().all();
+    const lvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
+      dongle.bus.devices.some((device) => device.address >= 0x32 && device.address <= 0x37),
+    );
+    for (const dongle of lvDongles) {
+      const modules =
+        listing.find((device) => device.inverter?.serial === dongle.bus.deviceSerial)?.inverter?.connections
+          ?.batteries ?? [];
+      const packs = (await decodeDongle(dongle)).filter((device) => device.model === "LV battery");
+      expect(packs.length, dongle.bus.deviceSerial).toBe(modules.length);
+      packs.forEach((pack, index) => {
+        const module = modules[index];
+        expect(pack.state).toMatchObject({
+          capacity: module?.capacity?.full,
+          design_capacity: module?.capacity?.design,
+          ...(module?.cycle_count === undefined ? {} : { cycle_count: module.cycle_count }),
+        });
+      });
+    }
+    expect(lvDongles.length > 0).toBe(["demo", "hybrid", "ac-coupled", "plant-ems"].includes(name));
+  });
+});
