@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { CloudClient, RateBudget } from "../src/cloud/index.js";
 import { archiveAccount } from "../src/history/index.js";
 import { startSimulator } from "../src/simulator/index.js";
+import { cloudHistory } from "../src/sources/index.js";
 import { openStore } from "../src/store/index.js";
 
 /**
@@ -46,7 +47,7 @@ export async function archiveBenchmark(): Promise<void> {
     });
     const started = performance.now();
     const report = await archiveAccount({
-      client,
+      source: cloudHistory(client),
       history: store.history,
       clock: simulator.clock,
       concurrency: 8,

@@ -67,13 +67,14 @@ process.once("message", (message: ToChild) => {
 
 /** What the daemon's telemetry would plan with every interval × speed on a budget ÷ speed, by its own code. */
 async function planAtRealSpeed(config: Config, inventory: Inventory, speed: number): Promise<string> {
-  const [{ planPolls, describePlan, POLL_SHARE }, { buildResources }, { RateBudget }, { CloudClient }] =
-    await Promise.all([
+  const [{ planPolls, describePlan, POLL_SHARE }, { cloudSource }, { RateBudget }, { CloudClient }] = await Promise.all(
+    [
       import("../src/telemetry/poll-plan.js"),
-      import("../src/telemetry/resources/index.js"),
+      import("../src/sources/index.js"),
       import("../src/cloud/rate-budget.js"),
       import("../src/cloud/client.js"),
-    ]);
+    ],
+  );
   const limit = Math.round(config.cloud.requests_per_minute / speed);
   const budget = new RateBudget({ limit, windowMs: 60_000 });
   // Only for building the resources: nothing is polled.
@@ -84,7 +85,7 @@ async function planAtRealSpeed(config: Config, inventory: Inventory, speed: numb
     inventory,
     poll: scaled,
     availablePerMinute: budget.allowance("live") * POLL_SHARE,
-    build: (p) => buildResources({ client, now: Date.now, timezone: inventory.timezone }, inventory, p),
+    build: (p) => cloudSource(client).resources(inventory, p, Date.now),
   });
   return describePlan(plan, inventory, limit);
 }

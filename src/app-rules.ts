@@ -10,7 +10,7 @@ import type { RulesRuntime } from "./ports/rules.js";
 // Only types at the top: the rules are loaded when a configuration names them.
 import type { LoadedRules, RulesEngine, Tariff } from "./rules/index.js";
 import type { Store } from "./store/index.js";
-import type { Inventory, Reading } from "./telemetry/index.js";
+import { type Availability, type DeviceState, type Inventory, StateChanges } from "./telemetry/index.js";
 import type { Clock } from "./time/clock.js";
 
 /**
@@ -53,7 +53,7 @@ export interface DaemonRulesOptions {
   readonly gate: ControlGate;
   readonly store: Store | undefined;
   readonly inventory: Inventory;
-  readonly readings$: Observable<Reading>;
+  readonly readings$: Observable<DeviceState | Availability>;
   readonly logger: Logger;
   /** The daemon's one clock: the rules' timers and now. */
   readonly clock?: Clock;
@@ -117,9 +117,13 @@ export interface RulesFeature extends Feature {
 export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   const { bus } = options;
   const name = "rules";
-  const readings$ = new Observable<Reading>((subscriber) => {
+  const readings$ = new Observable<DeviceState | Availability>((subscriber) => {
+    const changes = new StateChanges();
     const off = [
-      bus.on("reading", name, (reading) => subscriber.next(reading)),
+      bus.on("fetched", name, (fetched) => {
+        const state = changes.of(fetched);
+        if (state) subscriber.next(state);
+      }),
       bus.on("availability", name, (reading) => subscriber.next(reading)),
     ];
     return () => {

@@ -25,10 +25,16 @@ import {
   Topics,
 } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
+import {
+  cloudControl,
+  cloudHistory,
+  cloudSource,
+  type DeviceControl,
+  type DeviceSource,
+  type HistorySource,
+} from "./sources/index.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
-import { telemetryFeature } from "./telemetry/feature.js";
-import { discoverInventory, type Inventory } from "./telemetry/index.js";
-import { inventoryFeature } from "./telemetry/inventory-feature.js";
+import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
 import { type Clock, systemClock } from "./time/clock.js";
 import { webFeature } from "./web/feature.js";
 
@@ -68,6 +74,15 @@ export async function startApp(
     readonly signal?: AbortSignal;
     /** The one clock every part reads and sets its timers on; the system clock by default. */
     readonly clock?: Clock;
+    /**
+     * Another path to the house for discovery, polls, the control gate and (when given) the gap
+     * backfill, e.g. an in-memory one in tests; the cloud by default.
+     */
+    readonly sources?: {
+      readonly source: DeviceSource;
+      readonly control: DeviceControl;
+      readonly history?: HistorySource;
+    };
   } = {},
 ): Promise<App> {
   const config = withDemoStore(configured);
@@ -133,10 +148,13 @@ export async function startApp(
     stack.push(async () => client.close());
     alive();
     await checkToken(client);
-    const first = await discoverInventory(client, { logger });
+    const source = options.sources?.source ?? cloudSource(client);
+    const control = options.sources?.control ?? cloudControl(client);
+    const historySource = options.sources ? options.sources.history : cloudHistory(client);
+    const first = await source.discover({ logger });
     await checkDaemonRulesOnDevices(rulesFile, first);
     const devices = inventoryFeature({
-      client,
+      source,
       bus,
       first,
       everyMs: config.poll.inventory,
@@ -152,7 +170,7 @@ export async function startApp(
     });
     alive();
     const gate = new ControlGate({
-      client,
+      control,
       audit,
       devices: {
         inverter: (serial) =>
@@ -167,7 +185,7 @@ export async function startApp(
     stack.push(() => gate.stop());
 
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
-    const telemetry = telemetryFeature({ client, poll: config.poll, bus, inventory, logger, clock });
+    const telemetry = telemetryFeature({ source, poll: config.poll, bus, inventory, logger, clock });
     const bridge = new HomeAssistantBridge({
       mqtt: {
         url: mqttUrl,
@@ -189,7 +207,7 @@ export async function startApp(
     // Until the rules are attached, a command to them is told to wait rather than that there are none.
     let rulesPending = rulesFile !== undefined;
     bridge.rulesStarting(rulesPending);
-    const history = store && historyFeature({ config, client, store, bus, inventory, logger, clock });
+    const history = store && historyFeature({ config, source: historySource, store, bus, inventory, logger, clock });
     const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
     const health = healthFeature({
       bus,

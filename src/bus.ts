@@ -1,6 +1,6 @@
 /**
- * The daemon's typed event bus (Zigbee2MQTT's eventBus, typed): telemetry publishes readings,
- * availability and inventory changes; control publishes every change's outcome; the rules publish
+ * The daemon's typed event bus (Zigbee2MQTT's eventBus, typed): telemetry publishes what it
+ * fetched, availability and inventory changes; control publishes every change's outcome; the rules publish
  * what they do. Features subscribe under their own name, and a handler that throws (or rejects)
  * is reported and isolated: the other handlers still run and the process lives on.
  *
@@ -9,21 +9,21 @@
 import type { ChangeApplied } from "./control/change-applied.js";
 import type { DeviceId } from "./device-id.js";
 import type { RuleEvent, RuleStatus } from "./ports/rules.js";
-import type { Fetched } from "./telemetry/fetched.js";
-import type { Inventory } from "./telemetry/inventory.js";
-import type { PollSucceeded, Reading } from "./telemetry/readings.js";
+import type { Fetched, Inventory } from "./sources/index.js";
+import type { Availability, PollSucceeded } from "./telemetry/states.js";
 
-export type AvailabilityReading = Extract<Reading, { kind: "availability" }>;
-export type DataReading = Exclude<Reading, { kind: "availability" }>;
+/** A device's availability verdict, as the `availability` event carries it. */
+export type AvailabilityReading = Availability;
 
-export type { ChangeApplied };
+export type { ChangeApplied, Fetched };
 
 /** Every event of the daemon and its payload. */
 export interface DaemonEvents {
-  /** A fresh piece of telemetry for one device. */
-  readonly reading: DataReading;
-  /** What a poll fetched from the cloud, changed or not: the history's rows are made from it. */
-  readonly fetched: readonly Fetched[];
+  /**
+   * What one poll of one resource fetched, changed or not, whichever path fetched it: the
+   * history's rows and the devices' states (telemetry's stateOf, StateChanges) are made from it.
+   */
+  readonly fetched: Fetched;
   /** A poll got its answer, changed or not: its devices' values are that fresh. */
   readonly polled: PollSucceeded;
   /** A device's values became stale (older than twice its poll interval) or fresh again. */

@@ -9,6 +9,7 @@ import {
   isDay,
   progressView,
 } from "../history/index.js";
+import { cloudHistory } from "../sources/index.js";
 import type { Clock } from "../time/clock.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
@@ -85,7 +86,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
   let report: ArchiveReport;
   try {
     report = await archiveAccount({
-      client,
+      source: cloudHistory(client),
       history: store.history,
       stopping: stopping.signal,
       signal: stopping.signal,

@@ -1,5 +1,5 @@
 import { type CallOptions, type CloudClient, CloudError, ForbiddenError, NotFoundError } from "../cloud/index.js";
-import { firstPage } from "../telemetry/first-page.js";
+import { firstPage } from "../sources/index.js";
 import type { Inventory } from "../telemetry/inventory.js";
 
 /**

@@ -11,7 +11,7 @@ import {
   rulesPath,
   sharedControlText,
 } from "../rules/index.js";
-import { discoverInventory, type Inventory } from "../telemetry/index.js";
+import { discoverInventory, type Inventory } from "../sources/index.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
 import { cloudClient, configFile } from "./shared.js";
 

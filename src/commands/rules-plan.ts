@@ -14,7 +14,7 @@ import {
   rulesTimeZone,
   sharedControlLines,
 } from "../rules/index.js";
-import { discoverInventory } from "../telemetry/index.js";
+import { discoverInventory } from "../sources/index.js";
 import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
 
 export interface RulesPlanOptions {

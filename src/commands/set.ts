@@ -1,7 +1,7 @@
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
 import { type ChangeOutcome, type ChangeRequest, ControlGate, type SettingValue } from "../control/index.js";
-import { discoverInventory, type Inventory } from "../telemetry/index.js";
+import { cloudControl, discoverInventory, type Inventory } from "../sources/index.js";
 import { SET_USAGE } from "./set-usage.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
@@ -56,7 +56,7 @@ export async function runSetCommand(
       return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
     }
     const gate = new ControlGate({
-      client,
+      control: cloudControl(client),
       audit: store.audit,
       devices: {
         inverter: (serial) => inventory.inverters.find((i) => i.serial === serial),

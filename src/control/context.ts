@@ -1,11 +1,11 @@
-import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
+import type { DeviceControl } from "../sources/index.js";
 import type { ChangeOutcome } from "./change.js";
 import type { ControlState } from "./control-state.js";
 
 /** How long a change waits for the device's answer, and what it does while the answer is late. */
 export interface WriteTiming {
-  /** The answer is awaited this long (the client's own timeout) before reading back starts. */
+  /** The answer is awaited this long (the path's own timeout) before reading back starts. */
   readonly answerMs: number;
   /** After that, reading back goes on this long while the write may still land. */
   readonly settleMs: number;
@@ -15,7 +15,8 @@ export interface WriteTiming {
 
 /** What each kind of change needs from the gate. */
 export interface ChangeContext {
-  readonly client: CloudClient;
+  /** Where changes are written and read back. */
+  readonly control: DeviceControl;
   /** The devices' current control values: skips unchanged writes, and takes what a change applied. */
   readonly state: ControlState;
   readonly logger: Logger;

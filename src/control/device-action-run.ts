@@ -1,12 +1,12 @@
-import type { CloudClient } from "../cloud/client.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../cloud/errors.js";
+import type { DeviceControl } from "../sources/index.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 
 const COMMAND = { priority: "command" as const };
 
-/** Sends a device action to the cloud and turns its answer (or its error) into an outcome. */
+/** Sends a device action through the path and turns its answer (or its error) into an outcome. */
 export async function runDeviceAction(
-  client: CloudClient,
+  control: DeviceControl,
   action: DeviceAction,
   signal: AbortSignal,
 ): Promise<DeviceActionOutcome> {
@@ -17,10 +17,10 @@ export async function runDeviceAction(
         const { serial, name, op } = action;
         const answer =
           op === "take"
-            ? await client.snapshots.take(serial, name, options)
+            ? await control.snapshots.take(serial, name, options)
             : op === "restore"
-              ? await client.snapshots.restore(serial, name, options)
-              : await client.snapshots.delete(serial, name, options);
+              ? await control.snapshots.restore(serial, name, options)
+              : await control.snapshots.delete(serial, name, options);
         const done = { take: "taken", restore: "restored", delete: "deleted" }[op];
         return answer.success
           ? { ok: true, message: `snapshot ${name} ${done}`, data: answer }
@@ -34,25 +34,25 @@ export async function runDeviceAction(
       case "preset-profile": {
         const { serial } = action;
         if (action.op === "apply") {
-          const answer = await client.presetProfiles.apply(serial, action.request, options);
+          const answer = await control.presetProfiles.apply(serial, action.request, options);
           return { ok: true, message: `preset profile ${action.request.name} applied`, data: answer };
         }
         const answer =
           action.op === "create"
-            ? await client.presetProfiles.create(serial, action.profile, options)
+            ? await control.presetProfiles.create(serial, action.profile, options)
             : action.op === "update"
-              ? await client.presetProfiles.update(serial, action.profile, options)
-              : await client.presetProfiles.delete(serial, action.profile, options);
+              ? await control.presetProfiles.update(serial, action.profile, options)
+              : await control.presetProfiles.delete(serial, action.profile, options);
         return { ok: true, message: `preset profile ${action.profile.name} ${action.op}d`, data: answer };
       }
       case "notification": {
-        const answer = await client.notifications.send(action.notification, options);
+        const answer = await control.notifications.send(action.notification, options);
         return answer.success
           ? { ok: true, message: "notification sent", data: answer }
           : { ok: false, failure: "unconfirmed", message: "delivery failed on a platform", data: answer };
       }
       case "smart-device-data": {
-        const answer = await client.smartDevices.addData(action.uuid, action.point, options);
+        const answer = await control.smartDevices.addData(action.uuid, action.point, options);
         return { ok: true, message: "data point added", data: answer };
       }
     }

@@ -38,12 +38,12 @@ export async function sendEvCommand(
   if (unoffered) return refused(`${name} ${unoffered}`);
 
   const sent = await sendChange(context, (options) =>
-    context.client.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
+    context.control.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
   );
   if ("answered" in sent) return afterAnswer(context, charger.uuid, command, parsed.data, sent.answered);
   const verifier = verifierFor(command);
   const read = verifier
-    ? (options: CallOptions) => verifier(context.client, charger.uuid, parsed.data, options)
+    ? (options: CallOptions) => verifier(context.control, charger.uuid, parsed.data, options)
     : undefined;
   const settlement = await settle(context, sent.pending, read, failureText);
   if (settlement.kind === "answered")
@@ -129,7 +129,7 @@ async function readBack(
   const verifier = verifierFor(command);
   if (!verifier) return unknown(`${command}: ${first?.why ?? "sent"}; ${MAY_OR_MAY_NOT}`, code);
   try {
-    const reading = await verifier(context.client, uuid, sent, callOptions(context));
+    const reading = await verifier(context.control, uuid, sent, callOptions(context));
     if (reading.matches) {
       const how = first ? ` (${first.why}, but reading it back confirms it)` : "";
       return succeeded(`${command} done${how}`, { ...code, verified: true, value: reading.value });

@@ -1,6 +1,6 @@
-import type { CloudClient } from "../cloud/client.js";
 import type { CallOptions } from "../cloud/http.js";
 import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { ControlReads } from "../sources/index.js";
 import { sameValue } from "./same-value.js";
 
 export interface EvReading {
@@ -10,7 +10,7 @@ export interface EvReading {
 }
 
 type Verifier = (
-  client: CloudClient,
+  reads: ControlReads,
   uuid: string,
   sent: Readonly<Record<string, unknown>>,
   options: CallOptions,
@@ -18,12 +18,12 @@ type Verifier = (
 
 /** The commands whose effect Get Command Data shows; the others are reported as the charger answered. */
 const VERIFIERS: Partial<Record<EvCommandId, Verifier>> = {
-  "change-mode": async (client, uuid, sent, options) => {
-    const data = await client.evChargers.commandData(uuid, "change-mode", options);
+  "change-mode": async (reads, uuid, sent, options) => {
+    const data = await reads.evChargers.commandData(uuid, "change-mode", options);
     return { matches: data.active === sent.mode, value: data.active };
   },
-  "adjust-charge-power-limit": async (client, uuid, sent, options) => {
-    const data = await client.evChargers.commandData(uuid, "adjust-charge-power-limit", options);
+  "adjust-charge-power-limit": async (reads, uuid, sent, options) => {
+    const data = await reads.evChargers.commandData(uuid, "adjust-charge-power-limit", options);
     // The limit is sent in amps; a charger that reports watts cannot be compared.
     const inAmps = data.unit === undefined || data.unit === null || data.unit.toUpperCase() === "A";
     return { matches: inAmps && sameValue(data.value, sent.limit), value: data.value };

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { pino } from "pino";
-import type { CloudClient } from "../cloud/client.js";
 import type { Logger } from "../log.js";
+import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
@@ -20,7 +20,8 @@ import { changePreset } from "./preset-change.js";
 import { changeSetting } from "./setting-change.js";
 
 export interface ControlGateDeps {
-  readonly client: CloudClient;
+  /** The path that writes, runs actions and reads back: the gate is its only holder. */
+  readonly control: DeviceControl;
   readonly audit: AuditLog;
   readonly devices: ControlDevices;
   readonly logger?: Logger;
@@ -72,7 +73,7 @@ const DEFAULT_LATE_ANSWER_MS = 120_000;
  * the outcome in the audit log. One change at a time per device.
  */
 export class ControlGate {
-  private readonly client: CloudClient;
+  private readonly control: DeviceControl;
   private readonly audit: AuditLog;
   private readonly devices: ControlDevices;
   private readonly logger: Logger;
@@ -85,7 +86,7 @@ export class ControlGate {
   private readonly stopping = new AbortController();
 
   constructor(deps: ControlGateDeps) {
-    this.client = deps.client;
+    this.control = deps.control;
     this.audit = deps.audit;
     this.devices = deps.devices;
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
@@ -94,7 +95,7 @@ export class ControlGate {
     this.state = new ControlState(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
-    const answerMs = this.client.http.timeoutMs;
+    const answerMs = this.control.answerMs;
     const settleMs = deps.settleMs ?? DEFAULT_SETTLE_MS;
     this.timing = {
       answerMs,
@@ -177,13 +178,21 @@ export class ControlGate {
     const target = actionTarget(action);
     return this.queue.run(`${target.kind}:${target.id}`, async () => {
       const row = this.begin(actionAuditEntry(action, requester, pending, this.now()));
-      if (typeof row !== "number") return { ok: false, refused: true, message: row.message };
+      if (typeof row !== "number") {
+        this.tell({ at: this.now(), action, requester, outcome: row });
+        return { ok: false, refused: true, message: row.message };
+      }
       const outcome = await this.decideAction(action, options.signal);
-      this.write(
-        actionAuditEntry(action, requester, outcome, this.now()),
-        { ok: outcome.ok, verified: false, skipped: false, message: outcome.message },
-        row,
-      );
+      const entry = actionAuditEntry(action, requester, outcome, this.now());
+      const asChange: ChangeOutcome = {
+        ok: outcome.ok,
+        verified: false,
+        skipped: false,
+        ...(outcome.refused ? { refused: true } : {}),
+        message: outcome.message,
+      };
+      this.write(entry, asChange, row);
+      this.tell({ at: entry.at, action, requester, outcome: asChange });
       return outcome;
     });
   }
@@ -211,6 +220,14 @@ export class ControlGate {
     this.state.remember(reading);
   }
 
+  /**
+   * Reads of the control values, for a restore's before and after: reading changes nothing, so
+   * it needs no queue or audit; writing stays the gate's.
+   */
+  get reads(): ControlReads {
+    return this.control;
+  }
+
   /** The device's current control values (serial or uuid), as read or applied. */
   controlValues(device: string): ControlValues {
     return this.state.values(device);
@@ -223,7 +240,7 @@ export class ControlGate {
   ): Promise<ChangeOutcome> {
     if (signal?.aborted || this.stopping.signal.aborted) return failed("Cancelled before anything was sent");
     const context: ChangeContext = {
-      client: this.client,
+      control: this.control,
       state: this.state,
       logger: this.logger,
       signal: signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal,
@@ -258,7 +275,7 @@ export class ControlGate {
       if (!inverter.controllable) return refusedAction(notControllableReason(inverter));
     }
     const stop = this.stopping.signal;
-    return runDeviceAction(this.client, action, signal ? AbortSignal.any([signal, stop]) : stop);
+    return runDeviceAction(this.control, action, signal ? AbortSignal.any([signal, stop]) : stop);
   }
 
   /**
@@ -292,7 +309,8 @@ export class ControlGate {
       this.onApplied(event);
     } catch (error) {
       // The change is done and recorded; a listener's failure must not turn it into an error.
-      this.logger.error({ err: error, target: targetOf(event.request).id }, "a listener of applied changes failed");
+      const target = event.request ? targetOf(event.request).id : actionTarget(event.action).id;
+      this.logger.error({ err: error, target }, "a listener of applied changes failed");
     }
   }
 

@@ -48,7 +48,7 @@ export async function changePreset(
   };
 
   const sent = await sendChange(context, (options) =>
-    context.client.inverterControl
+    context.control.inverterControl
       // force false: the service writes only the settings whose value differs.
       .modifyPreset(target.serial, target.key, fields, { ...options, force: false })
       .then(presetResult),
@@ -82,7 +82,7 @@ function matches(sent: Fields, values: Fields): boolean {
 }
 
 async function readOnce(context: ChangeContext, target: PresetTarget, options: CallOptions): Promise<Reading<Fields>> {
-  const values = await context.client.inverterControl.presetValues(target.serial, String(target.key), options);
+  const values = await context.control.inverterControl.presetValues(target.serial, String(target.key), options);
   const preset = target.descriptor.identifier ?? String(target.key);
   context.state.remember({ kind: "preset", serial: target.serial, preset, values });
   return { matches: matches(target.fields, values), value: values };

@@ -64,7 +64,7 @@ export async function changeSetting(
 async function write(context: ChangeContext, target: SettingTarget): Promise<ChangeOutcome> {
   const { serial, descriptor, value } = target;
   const sent = await sendChange(context, (options) =>
-    context.client.inverterControl.writeSetting(serial, descriptor.id, value, options),
+    context.control.inverterControl.writeSetting(serial, descriptor.id, value, options),
   );
   if ("answered" in sent) return afterAnswer(context, target, verdictOf(sent.answered));
   const read = isWriteOnly(descriptor) ? undefined : (options: CallOptions) => readOnce(context, target, options);
@@ -136,7 +136,7 @@ async function readOnce(
   target: SettingTarget,
   options: CallOptions,
 ): Promise<Reading<SettingValue>> {
-  const read = await context.client.inverterControl.readSetting(target.serial, target.descriptor.id, options);
+  const read = await context.control.inverterControl.readSetting(target.serial, target.descriptor.id, options);
   if (!read.ok) throw new Error(rejectionText(read));
   if (!isSettingValue(read.value)) throw new Error(`it read back as ${shown(read.value)}`);
   return { matches: sameValue(read.value, target.value), value: read.value };
@@ -152,7 +152,7 @@ async function readBack(context: ChangeContext, target: SettingTarget, first: Fi
   }
   let read: RemoteControlResult<DeviceValue>;
   try {
-    read = await context.client.inverterControl.readSetting(serial, descriptor.id, callOptions(context));
+    read = await context.control.inverterControl.readSetting(serial, descriptor.id, callOptions(context));
   } catch (error) {
     return unknown(
       `${descriptor.name}: ${first.why}, and reading it back failed (${describeFailure(error).message}): ${MAY_OR_MAY_NOT}`,

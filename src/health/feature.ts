@@ -25,7 +25,6 @@ export function healthFeature(options: {
       const started = startBridgeStatus(options.status);
       status = started;
       bus.on("cloudRequest", name, (request) => started.cloudRequest(request.status));
-      bus.on("reading", name, (reading) => started.reading(reading));
       bus.on("availability", name, (reading) => started.reading(reading));
       bus.on("inventoryChanged", name, ({ devicesChanged }) => {
         if (devicesChanged) started.inventoryChanged();

@@ -3,8 +3,8 @@ import type { Config } from "../config/index.js";
 import type { DeviceId } from "../device-id.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log.js";
+import type { Availability } from "../telemetry/index.js";
 import { deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
-import type { Reading } from "../telemetry/readings.js";
 import { type Clock, every, later, systemClock } from "../time/clock.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
@@ -40,7 +40,7 @@ export interface BridgeStatusOptions {
 export interface BridgeStatus {
   /** A cloud request finished: an HTTP status, or undefined when nothing answered. */
   cloudRequest(status: number | undefined): void;
-  reading(reading: Reading): void;
+  reading(reading: Availability): void;
   /** Info, discovery and health: after every (re)connection. */
   publishAll(): Promise<void>;
   /** Device counts changed: info again. */
@@ -151,7 +151,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       if (status !== undefined && status >= 200 && status < 300) lastSuccess = at;
     },
     reading(reading) {
-      if (reading.kind === "availability") available.set(reading.device, reading.available);
+      available.set(reading.device, reading.available);
     },
     async publishAll() {
       await send(topics.info, info(), true);

@@ -1,5 +1,5 @@
-import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
+import type { HistorySource } from "../sources/index.js";
 import type { History } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, later, systemClock } from "../time/clock.js";
@@ -11,7 +11,8 @@ import { runTasks } from "./archive/run.js";
 import { targetsOf } from "./archive/targets.js";
 
 export interface BackfillOptions {
-  readonly client: CloudClient;
+  /** Where the days missed are read from. */
+  readonly source: HistorySource;
   readonly history: History;
   /** The daemon's current inventory, read at every pass so new devices are included. */
   readonly inventory: () => Inventory | undefined;
@@ -72,7 +73,7 @@ export function startBackfill(options: BackfillOptions): Backfill {
       ...(options.kinds ? { kinds: options.kinds } : {}),
     });
     const report = await runTasks(tasks, {
-      client: options.client,
+      source: options.source,
       history: options.history,
       timezone: targets.timezone,
       clock,

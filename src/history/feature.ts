@@ -1,8 +1,8 @@
 import type { EventBus } from "../bus.js";
-import type { CloudClient } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import type { HistorySource } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, every, systemClock } from "../time/clock.js";
@@ -17,7 +17,8 @@ const RETENTION_EVERY_MS = 6 * 60 * 60_000;
 
 export interface HistoryFeatureOptions {
   readonly config: Config;
-  readonly client: CloudClient;
+  /** The long history for the gap backfill; without one (a path that has none) only what is fetched live is kept. */
+  readonly source: HistorySource | undefined;
   readonly store: Store;
   readonly bus: EventBus;
   /** The daemon's current inventory. */
@@ -39,7 +40,7 @@ export interface HistoryFeature extends Feature {
  * A failing store never stops live data.
  */
 export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
-  const { config, client, store, bus, inventory, logger } = options;
+  const { config, source, store, bus, inventory, logger } = options;
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const name = "history";
@@ -84,25 +85,24 @@ export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
       return sink.failing;
     },
     start() {
-      const common = { client, history: store.history, inventory, logger, clock };
-      const gaps = startBackfill(common);
-      const flows = startBackfill({ ...common, days: 1, kinds: ["flow.half_hour", "flow.day"] });
-      backfills = { gaps, flows };
-      timers.push(
-        every(clock, FLOWS_EVERY_MS, () => flows.trigger()),
-        every(clock, RETENTION_EVERY_MS, applyRetention),
-      );
+      if (source) {
+        const common = { source, history: store.history, inventory, logger, clock };
+        const gaps = startBackfill(common);
+        const flows = startBackfill({ ...common, days: 1, kinds: ["flow.half_hour", "flow.day"] });
+        backfills = { gaps, flows };
+        timers.push(every(clock, FLOWS_EVERY_MS, () => flows.trigger()));
+      }
+      timers.push(every(clock, RETENTION_EVERY_MS, applyRetention));
       applyRetention();
       modulesRead(inventory());
       bus.on("fetched", name, (fetched) => {
-        const timeZone = inventory().timezone;
-        const rows = fetched.flatMap((answer) => fetchedRecords(answer, timeZone));
+        const rows = fetchedRecords(fetched, inventory().timezone);
         if (rows.length > 0) sink.write(rows);
       });
       // A device back after an outage: fetch what was missed.
       bus.on("availability", name, (reading) => {
         if (!reading.available) down.add(reading.device);
-        else if (down.delete(reading.device)) gaps.trigger();
+        else if (down.delete(reading.device)) backfills?.gaps.trigger();
       });
       bus.on("inventoryChanged", name, ({ inventory: next }) => modulesRead(next));
     },

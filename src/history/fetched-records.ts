@@ -1,8 +1,8 @@
+import type { Fetched } from "../bus.js";
 import type { HistoryRecord } from "../store/history-types.js";
-import type { Fetched } from "../telemetry/fetched.js";
 import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords, smartRecords } from "./records.js";
 
-/** What a poll fetched, as history rows in the account's time zone. */
+/** What a poll fetched, as history rows in the account's time zone (an EV charger's status has none). */
 export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecord[] {
   switch (fetched.kind) {
     case "inverter.live":
@@ -10,7 +10,11 @@ export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecor
     case "inverter.points":
       return pointRecords(fetched.serial, fetched.points, timeZone);
     case "inverter.events":
-      return eventRecords(fetched.serial, fetched.events, timeZone);
+      return eventRecords(
+        fetched.serial,
+        fetched.ended ? [...fetched.active, fetched.ended] : fetched.active,
+        timeZone,
+      );
     case "ems":
       return momentRecords("ems", fetched.serial, fetched.data, timeZone);
     case "ev.meter":
@@ -19,5 +23,7 @@ export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecor
       return sessionRecords(fetched.uuid, fetched.sessions, timeZone);
     case "smart.data":
       return smartRecords(fetched.uuid, fetched.points, timeZone);
+    case "ev.status":
+      return [];
   }
 }

@@ -2,8 +2,8 @@ import type { CloudClient } from "../cloud/client.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/rules.js";
+import type { Availability, DeviceState } from "../telemetry/index.js";
 import { type Device, deviceId, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
-import type { Reading } from "../telemetry/readings.js";
 import { type Clock, systemClock } from "../time/clock.js";
 import { dayOf } from "../time/local-days.js";
 import { runBridgeAction } from "./bridge-actions.js";
@@ -371,7 +371,7 @@ export class HomeAssistantBridge {
   }
 
   /** A reading or an availability verdict from telemetry: state, availability and the rules' counters. */
-  reading(reading: Reading): void {
+  reading(reading: DeviceState | Availability): void {
     if (this.stopped) return;
     this.rules.onReading(reading);
     if (reading.kind === "availability") {

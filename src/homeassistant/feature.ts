@@ -1,6 +1,7 @@
 import type { EventBus } from "../bus.js";
+import { changedDevice } from "../control/index.js";
 import type { Feature } from "../feature.js";
-import type { Inventory } from "../telemetry/index.js";
+import { type Inventory, StateChanges } from "../telemetry/index.js";
 import type { HomeAssistantBridge } from "./bridge.js";
 import { freshnessState } from "./entities/index.js";
 
@@ -34,14 +35,19 @@ export function homeAssistantFeature(options: {
       return announced;
     },
     async start() {
-      bus.on("reading", name, (reading) => bridge.reading(reading));
+      const changes = new StateChanges();
+      bus.on("fetched", name, (fetched) => {
+        const state = changes.of(fetched);
+        if (state) bridge.reading(state);
+      });
       bus.on("availability", name, (reading) => bridge.reading(reading));
       bus.on("freshness", name, ({ device, stale }) => bridge.applyState(device, freshnessState(stale)));
       bus.on("inventoryChanged", name, ({ inventory }) => bridge.setInventory(inventory));
       bus.on("firstRound", name, () => firstRound());
       // Whoever asked (a rule, the CLI, a bridge action), Home Assistant shows what the gate now knows.
-      bus.on("changeApplied", name, ({ request, outcome }) => {
-        if (outcome.ok && !outcome.skipped) bridge.showControls("serial" in request ? request.serial : request.uuid);
+      bus.on("changeApplied", name, (event) => {
+        const device = changedDevice(event);
+        if (event.outcome.ok && !event.outcome.skipped && device) bridge.showControls(device);
       });
       bus.on("rulesChanged", name, () => bridge.rulesChanged());
       await bridge.connect(options.inventory());

@@ -1,7 +1,7 @@
 import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
 import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../ports/rules.js";
-import type { Reading } from "../telemetry/readings.js";
+import type { Availability, DeviceState } from "../telemetry/index.js";
 import { type Clock, every, systemClock } from "../time/clock.js";
 import type { Origin } from "./discovery.js";
 import { oversized } from "./payload-limit.js";
@@ -155,7 +155,7 @@ export class RulesEntities {
   }
 
   /** Grid counters feed today's cost. */
-  onReading(reading: Reading): void {
+  onReading(reading: DeviceState | Availability): void {
     const { runtime, meter } = this;
     if (reading.kind !== "inverter.counters" || !runtime || !meter) return;
     const grid = reading.data.today?.grid;

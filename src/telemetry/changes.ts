@@ -1,31 +1,29 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Reading } from "./readings.js";
+import type { Fetched } from "../sources/index.js";
+import { type DeviceState, stateOf } from "./states.js";
 
-/** Which value a reading replaces: the same kind for the same device. */
-function keyOf(reading: Reading): string {
-  switch (reading.kind) {
-    case "inverter.live":
-    case "inverter.counters":
-    case "inverter.events":
-    case "ems":
-      return `${reading.kind} ${reading.serial}`;
-    case "ev.status":
-    case "ev.meter":
-    case "ev.session":
-    case "smart.data":
-      return `${reading.kind} ${reading.uuid}`;
-    case "availability":
-      return `${reading.kind} ${reading.device}`;
-  }
+/** Which value a state replaces: the same kind for the same device. */
+function keyOf(state: DeviceState): string {
+  return `${state.kind} ${"serial" in state ? state.serial : state.uuid}`;
 }
 
-/** Lets a reading through only when it differs from the last one of its key, fetch time aside. */
-export class ChangeFilter {
-  private readonly last = new Map<string, Omit<Reading, "at">>();
+/**
+ * The states of fetched answers that differ from the last one of their kind and device, fetch
+ * time aside: what a consumer that shows values (Home Assistant, the page) acts on. Each
+ * consumer keeps its own, so none depends on another's order.
+ */
+export class StateChanges {
+  private readonly last = new Map<string, Omit<DeviceState, "at">>();
 
-  changed(reading: Reading): boolean {
-    const { at: _at, ...value } = reading;
-    const key = keyOf(reading);
+  /** The answer's state when it changed; undefined when it carries none or the same as before. */
+  of(fetched: Fetched): DeviceState | undefined {
+    const state = stateOf(fetched);
+    return state && this.changed(state) ? state : undefined;
+  }
+
+  changed(state: DeviceState): boolean {
+    const { at: _at, ...value } = state;
+    const key = keyOf(state);
     const previous = this.last.get(key);
     if (previous !== undefined && isDeepStrictEqual(previous, value)) return false;
     this.last.set(key, value);

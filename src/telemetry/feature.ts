@@ -1,15 +1,13 @@
 import type { Subscription } from "rxjs";
 import type { EventBus } from "../bus.js";
-import type { CloudClient } from "../cloud/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import type { DeviceSource, Inventory, PollConfig } from "../sources/index.js";
 import { type Clock, systemClock } from "../time/clock.js";
-import type { Inventory } from "./inventory.js";
-import type { PollConfig } from "./poll-config.js";
 import { startTelemetry, type Telemetry } from "./telemetry.js";
 
 export interface TelemetryFeatureOptions {
-  readonly client: CloudClient;
+  readonly source: DeviceSource;
   readonly poll: PollConfig;
   readonly bus: EventBus;
   readonly inventory: () => Inventory;
@@ -24,8 +22,8 @@ export interface TelemetryFeature extends Feature {
 }
 
 /**
- * The polls, as the bus's one source of readings, availability and what was fetched. It is the
- * only subscriber of the polls' stream, so no consumer can miss the first answers: consumers
+ * The polls, as the bus's one source of what was fetched (each answer once), availability and
+ * poll times. It is the only subscriber of the polls' stream, so no consumer can miss the first answers: consumers
  * subscribe to the bus before this feature starts. Devices that come or go restart the polls.
  */
 export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFeature {
@@ -37,16 +35,15 @@ export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFea
 
   const run = (inventory: Inventory): Telemetry => {
     const next = startTelemetry({
-      client: options.client,
+      source: options.source,
       inventory,
       poll: options.poll,
       logger,
       clock,
-      onFetched: (fetched) => bus.emit("fetched", fetched),
       onPolled: (polled) => bus.emit("polled", polled),
     });
-    subscription = next.readings$.subscribe((reading) =>
-      reading.kind === "availability" ? bus.emit("availability", reading) : bus.emit("reading", reading),
+    subscription = next.events$.subscribe((event) =>
+      event.kind === "availability" ? bus.emit("availability", event) : bus.emit("fetched", event),
     );
     return next;
   };

@@ -1,6 +1,6 @@
 import type { DeviceId } from "../device-id.js";
 import type { Outcome } from "./poll-loop.js";
-import type { Reading } from "./readings.js";
+import type { Availability } from "./states.js";
 
 interface ResourceHealth {
   failures: number;
@@ -10,7 +10,7 @@ interface ResourceHealth {
   succeeded: boolean;
 }
 
-type Availability = { readonly available: boolean; readonly reason: string };
+type Verdict = { readonly available: boolean; readonly reason: string };
 
 /**
  * Availability per device from the outcomes of its resources: unavailable once one of them
@@ -23,8 +23,8 @@ export class Health {
 
   constructor(private readonly threshold: number) {}
 
-  record(outcome: Outcome, at: number): Reading[] {
-    const out: Reading[] = [];
+  record(outcome: Outcome, at: number): Availability[] {
+    const out: Availability[] = [];
     for (const device of outcome.resource.devices) {
       const state = this.stateOf(device, outcome.resource.name);
       if (outcome.ok) {
@@ -58,7 +58,7 @@ export class Health {
   }
 
   /** Undefined while nothing is known yet (no success and not enough failures). */
-  private availabilityOf(device: DeviceId): Availability | undefined {
+  private availabilityOf(device: DeviceId): Verdict | undefined {
     const resources = this.byDevice.get(device);
     if (!resources) return undefined;
     let anySuccess = false;

@@ -1,4 +1,5 @@
-export { type DiscoverOptions, discoverInventory } from "./discover.js";
+export { StateChanges } from "./changes.js";
+export { type TelemetryFeature, type TelemetryFeatureOptions, telemetryFeature } from "./feature.js";
 export {
   type Device,
   deviceId,
@@ -8,5 +9,19 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
-export type { Reading, ReadingKind } from "./readings.js";
-export { type PollConfig, startTelemetry, type Telemetry, type TelemetryOptions } from "./telemetry.js";
+export { type InventoryFeature, inventoryFeature } from "./inventory-feature.js";
+export {
+  type Availability,
+  type DeviceState,
+  type DeviceStateKind,
+  meterDataOf,
+  type PollSucceeded,
+  stateOf,
+} from "./states.js";
+export {
+  type PollConfig,
+  startTelemetry,
+  type Telemetry,
+  type TelemetryEvent,
+  type TelemetryOptions,
+} from "./telemetry.js";

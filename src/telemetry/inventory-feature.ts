@@ -1,10 +1,8 @@
 import type { EventBus } from "../bus.js";
-import type { CloudClient } from "../cloud/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import { type DeviceSource, deviceId, devicesOf, type Inventory } from "../sources/index.js";
 import { type Clock, every, systemClock } from "../time/clock.js";
-import { discoverInventory } from "./discover.js";
-import { deviceId, devicesOf, type Inventory } from "./inventory.js";
 
 export interface InventoryFeature extends Feature {
   /** The inventory as last read. */
@@ -16,7 +14,7 @@ export interface InventoryFeature extends Feature {
  * module data. Each read is told on the bus, with whether devices came or went.
  */
 export function inventoryFeature(options: {
-  readonly client: CloudClient;
+  readonly source: DeviceSource;
   readonly bus: EventBus;
   readonly first: Inventory;
   readonly everyMs: number;
@@ -24,7 +22,7 @@ export function inventoryFeature(options: {
   /** The system clock by default. */
   readonly clock?: Clock;
 }): InventoryFeature {
-  const { client, bus, logger } = options;
+  const { source, bus, logger } = options;
   let current = options.first;
   let cancel: (() => void) | undefined;
   const refresh = new AbortController();
@@ -32,7 +30,7 @@ export function inventoryFeature(options: {
   const read = async (): Promise<void> => {
     logger.debug("refreshing the device lists");
     try {
-      const next = await discoverInventory(client, { previous: current, logger, signal: refresh.signal });
+      const next = await source.discover({ previous: current, logger, signal: refresh.signal });
       const devicesChanged = deviceSet(next) !== deviceSet(current);
       current = next;
       bus.emit("inventoryChanged", { inventory: next, devicesChanged });

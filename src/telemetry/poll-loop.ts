@@ -17,8 +17,8 @@ import {
   take,
   timer,
 } from "rxjs";
+import type { PollResult, Resource } from "../sources/index.js";
 import { fromAbortable } from "./abortable.js";
-import type { PollResult, Resource } from "./resource.js";
 
 export type Outcome =
   | { readonly resource: Resource; readonly ok: true; readonly result: PollResult }

@@ -1,7 +1,5 @@
 import { deviceIdOf } from "../device-id.js";
-import type { Inventory } from "./inventory.js";
-import type { PollConfig } from "./poll-config.js";
-import type { Resource } from "./resource.js";
+import type { Inventory, PollConfig, Resource } from "../sources/index.js";
 
 /**
  * Share of the budget's live allowance that planned polls may fill. The rest is for what

@@ -1,35 +1,29 @@
 import { defer, filter, merge, mergeMap, type Observable, ReplaySubject, Subject, share, takeUntil, tap } from "rxjs";
-import type { CloudClient } from "../cloud/index.js";
 import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type { Logger } from "../log.js";
+import type { DeviceSource, Fetched, Inventory, PollConfig } from "../sources/index.js";
 import { type Clock, systemClock } from "../time/clock.js";
-import { ChangeFilter } from "./changes.js";
-import type { Fetched } from "./fetched.js";
 import { Health } from "./health.js";
-import type { Inventory } from "./inventory.js";
-import type { PollConfig } from "./poll-config.js";
 import { type Outcome, pollLoop } from "./poll-loop.js";
 import { describePlan, POLL_SHARE, type PollPlan, planPolls } from "./poll-plan.js";
-import type { PollSucceeded, Reading } from "./readings.js";
-import { buildResources } from "./resources/index.js";
+import type { Availability, PollSucceeded } from "./states.js";
 
 export type { PollConfig };
+
+/** What telemetry tells: an answer fetched, or a device's availability changed. */
+export type TelemetryEvent = Fetched | Availability;
 
 const MINUTE = 60_000;
 
 export interface TelemetryOptions {
-  readonly client: CloudClient;
+  readonly source: DeviceSource;
   readonly inventory: Inventory;
   readonly poll: PollConfig;
   readonly logger?: Logger;
-  /** Epoch ms for readings and query windows, and the poll loops' timers; the system clock by default, a virtual one in tests. */
+  /** Epoch ms for what is fetched and query windows, and the poll loops' timers; the system clock by default, a virtual one in tests. */
   readonly clock?: Clock;
-  /** What every poll fetched, changed or not, for the history (writing it again changes nothing). */
-  readonly onFetched?: (fetched: readonly Fetched[]) => void;
-  /** Every poll that got its answer, changed or not (readings$ carries changes only). */
+  /** Every poll that got its answer, changed or not. */
   readonly onPolled?: (polled: PollSucceeded) => void;
-  /** Each change of a device's availability, as readings$ carries it, without subscribing to it. */
-  readonly onAvailability?: (reading: Extract<Reading, { kind: "availability" }>) => void;
   /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
   readonly failuresBeforeUnavailable?: number;
   /** Longest wait before retrying a failing resource (its period, if longer); 5 minutes by default. */
@@ -38,10 +32,11 @@ export interface TelemetryOptions {
 
 export interface Telemetry {
   /**
-   * Changed readings and availability changes. Polling starts with the first subscriber and is
-   * shared: subscribe every consumer before the first answer comes back.
+   * What each poll fetched, changed or not (once per answer), and each change of a device's
+   * availability. Polling starts with the first subscriber and is shared: subscribe every
+   * consumer before the first answer comes back.
    */
-  readonly readings$: Observable<Reading>;
+  readonly events$: Observable<TelemetryEvent>;
   /**
    * Settles once every resource has been polled once, answered or not: what is known at
    * start-up has been read, so Home Assistant can be told the devices' layout.
@@ -49,7 +44,7 @@ export interface Telemetry {
   readonly firstRound: Promise<void>;
   /** Polls every resource of the device (deviceId()) at once, e.g. after a command. */
   refresh(deviceId: string): void;
-  /** Abandons in-flight requests and completes readings$. */
+  /** Abandons in-flight requests and completes events$. */
   stop(): void;
 }
 
@@ -66,11 +61,10 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     firstRoundDone = resolve;
   });
 
-  const readings$ = defer(() => {
+  const events$ = defer(() => {
     const plan = planFor(options);
     const unpolled = new Set(plan.resources.map((resource) => resource.name));
     if (unpolled.size === 0) firstRoundDone();
-    const changes = new ChangeFilter();
     const health = new Health(threshold);
     // No signal is shared by the loops: stop() unsubscribes them, which aborts each poll in flight.
     const loops = plan.resources.map((resource) =>
@@ -86,27 +80,22 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
       tap((outcome) => {
         if (unpolled.delete(outcome.resource.name) && unpolled.size === 0) firstRoundDone();
       }),
-      mergeMap((outcome) => {
+      mergeMap((outcome): TelemetryEvent[] => {
         const at = now();
         const availability = health.record(outcome, at);
         if (outcome.ok) {
           const { name, devices, periodMs } = outcome.resource;
           options.onPolled?.({ resource: name, devices, periodMs, at });
         }
+        for (const verdict of availability) logAvailability(logger, verdict);
         const fetched = outcome.ok ? outcome.result.fetched : undefined;
-        if (fetched && fetched.length > 0) options.onFetched?.(fetched);
-        for (const reading of availability) {
-          logAvailability(logger, reading);
-          if (reading.kind === "availability") options.onAvailability?.(reading);
-        }
-        const data = outcome.ok ? outcome.result.readings.filter((reading) => changes.changed(reading)) : [];
-        return [...availability, ...data];
+        return fetched ? [...availability, fetched] : availability;
       }),
     );
   }).pipe(takeUntil(stopped$), share());
 
   return {
-    readings$,
+    events$,
     firstRound,
     refresh: (deviceId) => refresh$.next(deviceIdOf(deviceId)),
     stop: () => {
@@ -123,19 +112,19 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
  * the budget told how many live requests to keep free of background history.
  */
 function planFor(options: TelemetryOptions): PollPlan {
-  const { client, inventory, logger } = options;
+  const { source, inventory, logger } = options;
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
-  const budget = client.http.budget;
+  const { budget } = source;
   const perMinute = MINUTE / budget.windowMs;
   const plan = planPolls({
     inventory,
     poll: options.poll,
-    availablePerMinute: budget.allowance("live") * perMinute * POLL_SHARE,
-    build: (poll) => buildResources({ client, now, timezone: inventory.timezone }, inventory, poll),
+    availablePerMinute: budget.liveAllowance() * perMinute * POLL_SHARE,
+    build: (poll) => source.resources(inventory, poll, now),
   });
   budget.expectLive(plan.plannedPerMinute / perMinute);
-  const limit = Math.round(budget.state().limit * perMinute);
+  const limit = Math.round(budget.limit() * perMinute);
   const fields = {
     requiredPerMinute: Math.ceil(plan.requiredPerMinute),
     budgetPerMinute: limit,
@@ -147,10 +136,10 @@ function planFor(options: TelemetryOptions): PollPlan {
   return plan;
 }
 
-function logAvailability(logger: Logger | undefined, reading: Reading): void {
-  if (!logger || reading.kind !== "availability") return;
-  if (reading.available) logger.info({ device: reading.device }, "device available");
-  else logger.warn({ device: reading.device }, `device unavailable: ${reading.reason}`);
+function logAvailability(logger: Logger | undefined, verdict: Availability): void {
+  if (!logger) return;
+  if (verdict.available) logger.info({ device: verdict.device }, "device available");
+  else logger.warn({ device: verdict.device }, `device unavailable: ${verdict.reason}`);
 }
 
 function logOutcome(logger: Logger | undefined, outcome: Outcome, threshold: number): void {

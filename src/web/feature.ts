@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
 import type { RuleEvent } from "../ports/rules.js";
+import { StateChanges } from "../telemetry/index.js";
 import { systemClock } from "../time/clock.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
@@ -142,8 +143,11 @@ export function webFeature(options: WebOptions): WebFeature {
           { dir: options.assetsDir ?? defaultAssetsDir() },
           "the web page is not built (npm run build): only its API is served",
         );
-      bus.on("reading", name, (reading) => {
-        live.reading(reading);
+      const changes = new StateChanges();
+      bus.on("fetched", name, (fetched) => {
+        const state = changes.of(fetched);
+        if (!state) return;
+        live.reading(state);
         publishLive();
       });
       bus.on("availability", name, (reading) => {

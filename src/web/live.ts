@@ -1,5 +1,6 @@
-import type { AvailabilityReading, DataReading } from "../bus.js";
+import type { AvailabilityReading } from "../bus.js";
 import { measurandName, meterUnitName } from "../cloud/schemas/ev-charger.js";
+import type { DeviceState } from "../telemetry/index.js";
 import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/inventory.js";
 import type { LiveDevice, LiveSnapshot } from "./api-types.js";
 
@@ -27,7 +28,7 @@ export class LiveState {
 
   constructor(private readonly inventory: () => Inventory) {}
 
-  reading(reading: DataReading): void {
+  reading(reading: DeviceState): void {
     const id = ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
     this.updated.set(id, reading.at);
     this.newest = Math.max(this.newest ?? 0, reading.at);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChangeApplied } from "../../src/control/index.js";
+import { type ChangeApplied, changedDevice } from "../../src/control/index.js";
 import { CHARGER, type GateSetup, INVERTER, startGate } from "./helpers/gate-setup.js";
 
 describe("control gate: it tells what it did", () => {
@@ -56,6 +56,26 @@ describe("control gate: it tells what it did", () => {
     } finally {
       await setup.sim.admin(`/devices/${CHARGER}`, { offline: false });
     }
+  });
+
+  it("tells device actions too, so that a snapshot restored is shown", async () => {
+    const requester = { source: "bridge", name: "snapshot" } as const;
+    const before = told.length;
+    const taken = await setup.gate.act({ kind: "snapshot", op: "take", serial: INVERTER, name: "told" }, requester);
+    const restored = await setup.gate.act(
+      { kind: "snapshot", op: "restore", serial: INVERTER, name: "told" },
+      requester,
+    );
+    expect([taken.ok, restored.ok]).toEqual([true, true]);
+    const events = told.slice(before);
+    const [row] = setup.store.audit.recent({ limit: 1 });
+    expect(events.map((event) => [event.action?.kind, event.action?.kind === "snapshot" && event.action.op])).toEqual([
+      ["snapshot", "take"],
+      ["snapshot", "restore"],
+    ]);
+    expect(events[1]).toMatchObject({ at: row?.at, requester, outcome: { ok: true, message: restored.message } });
+    // Only the restore moved the inverter's controls: that is the one Home Assistant re-reads.
+    expect(events.map(changedDevice)).toEqual([undefined, INVERTER]);
   });
 
   it("keeps a change and its audit row when a listener throws", async () => {

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
+import { cloudControl } from "../../src/sources/index.js";
 import { type AuditLog, StoreError } from "../../src/store/index.js";
 
 const full = () => new StoreError("full", "data/energy2mqtt.db", "the disk holding data/energy2mqtt.db is full");
@@ -10,11 +11,13 @@ function gateWith(audit: AuditLog) {
   const logs: string[] = [];
   let requests = 0;
   const gate = new ControlGate({
-    client: new CloudClient({
-      baseUrl: "http://127.0.0.1:9/v1",
-      token: "secret-token",
-      onRequest: () => requests++,
-    }),
+    control: cloudControl(
+      new CloudClient({
+        baseUrl: "http://127.0.0.1:9/v1",
+        token: "secret-token",
+        onRequest: () => requests++,
+      }),
+    ),
     audit,
     devices: { inverter: () => undefined, charger: () => undefined },
     logger: pino({ level: "info" }, { write: (line: string) => logs.push(line) }),

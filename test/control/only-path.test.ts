@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CloudClient } from "../../src/cloud/client.js";
+import { type ControlReads, cloudHistory, type DeviceSource, type HistorySource } from "../../src/sources/index.js";
 
 /**
  * The design's one rule: nothing outside control/ calls a writing endpoint of the cloud client.
@@ -17,6 +18,17 @@ const WRITES: Readonly<Record<string, readonly string[]>> = {
 };
 const ALLOWED = ["src/control/", "src/cloud/", "src/simulator/"];
 const ROOT = join(import.meta.dirname, "../..");
+
+/**
+ * Where the writable client may be named: the client itself, the paths that wrap it into ports,
+ * the gate, the CLI's commands and the composition root (src/app*.ts). Everyone else gets a port.
+ */
+const MAY_NAME_CLIENT = ["src/cloud/", "src/sources/", "src/control/", "src/commands/"];
+/**
+ * Folders still handed the client until their own part of issue 24 lands (Home Assistant's
+ * bridge and control read-back, the rules engine): remove each one as it moves to the ports.
+ */
+const NOT_YET_ON_PORTS = ["src/homeassistant/", "src/rules/"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -74,5 +86,61 @@ describe("control/ is the only path to a device change", () => {
     );
     for (const section of Object.keys(WRITES))
       expect(inControl.some((call) => call.startsWith(`${section}.`))).toBe(true);
+  });
+});
+
+describe("features see ports, not the cloud client", () => {
+  it("no file outside cloud/, sources/, control/, commands/ and src/app*.ts names CloudClient", () => {
+    const offenders = sourceFiles(join(ROOT, "src"))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !MAY_NAME_CLIENT.some((prefix) => file.startsWith(prefix)))
+      .filter((file) => !/^src\/app[\w-]*\.ts$/.test(file))
+      .filter((file) => !NOT_YET_ON_PORTS.some((prefix) => file.startsWith(prefix)))
+      .filter((file) => /\bCloudClient\b/.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("still scans telemetry/, history/, web/ and health/, where the client was named before", () => {
+    for (const folder of ["telemetry", "history", "web", "health"]) {
+      expect(sourceFiles(join(ROOT, "src", folder)).length).toBeGreaterThan(0);
+      expect(NOT_YET_ON_PORTS.some((prefix) => prefix.startsWith(`src/${folder}`))).toBe(false);
+    }
+  });
+
+  it("hands the history only the cloud's read sections", () => {
+    const client = new CloudClient({ baseUrl: "http://127.0.0.1:9/v1", token: "unused" });
+    const history = cloudHistory(client);
+    expect(Object.keys(history).sort()).toEqual([
+      "account",
+      "communicationDevices",
+      "energyFlows",
+      "evChargers",
+      "inverterData",
+      "smartDevices",
+    ]);
+    client.close();
+  });
+
+  it("gives the features port types that cannot write (checked by the compiler)", () => {
+    // Never called: tsc fails when an expected error is missing, so a port that grows a way to
+    // write, or turns into the client itself, fails the typecheck.
+    const cannotWrite = (history: HistorySource, reads: ControlReads, source: DeviceSource): void => {
+      // @ts-expect-error the history port has no inverter control
+      void history.inverterControl;
+      // @ts-expect-error nor a smart device's writes
+      void history.smartDevices.addData;
+      // @ts-expect-error nor an EV charger's commands
+      void history.evChargers.sendCommand;
+      // @ts-expect-error reading back cannot write a setting
+      void reads.inverterControl.writeSetting;
+      // @ts-expect-error nor a preset
+      void reads.inverterControl.modifyPreset;
+      // @ts-expect-error the device source has no client behind it to reach
+      void source.http;
+      // @ts-expect-error a device source is not a history source
+      const notHistory: HistorySource = source;
+      void notHistory;
+    };
+    expect(cannotWrite).toBeTypeOf("function");
   });
 });

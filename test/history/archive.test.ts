@@ -4,6 +4,7 @@ import { MEASURANDS, type Measurand } from "../../src/cloud/schemas/ev-charger.j
 import { type ArchiveKind, archiveAccount } from "../../src/history/index.js";
 import { demoScenario } from "../../src/simulator/scenario/builtin.js";
 import { ALL_SCOPES, scenarioSchema } from "../../src/simulator/scenario/schema.js";
+import { cloudHistory } from "../../src/sources/index.js";
 import type { HistoryKind, Store } from "../../src/store/index.js";
 import { dayStartMs } from "../../src/time/local-days.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -108,7 +109,12 @@ describe("archiveAccount against the simulator", () => {
   it("copies every kind, with the counts the simulator serves, and commits complete days", async () => {
     const store = newStore();
     const { client } = countingClient();
-    const report = await archiveAccount({ client, history: store.history, from: FROM, clock: sim.simulator.clock });
+    const report = await archiveAccount({
+      source: cloudHistory(client),
+      history: store.history,
+      from: FROM,
+      clock: sim.simulator.clock,
+    });
     expect(report.failures).toEqual([]);
     expect(report.interrupted).toBe(false);
 
@@ -135,7 +141,12 @@ describe("archiveAccount against the simulator", () => {
   it("makes no requests for complete days on a second run, and adds no duplicates", async () => {
     const store = newStore();
     const first = countingClient();
-    await archiveAccount({ client: first.client, history: store.history, from: FROM, clock: sim.simulator.clock });
+    await archiveAccount({
+      source: cloudHistory(first.client),
+      history: store.history,
+      from: FROM,
+      clock: sim.simulator.clock,
+    });
     const before = new Map(
       (["inverter.point", "flow.half_hour", "ev.meter", "smart.data"] as const).map((kind) => [
         kind,
@@ -148,7 +159,7 @@ describe("archiveAccount against the simulator", () => {
 
     const second = countingClient();
     const report = await archiveAccount({
-      client: second.client,
+      source: cloudHistory(second.client),
       history: store.history,
       from: FROM,
       clock: sim.simulator.clock,
@@ -173,7 +184,12 @@ describe("archiveAccount against the simulator", () => {
   it("reports a kind the token may not read (403) and archives the rest", async () => {
     const store = newStore();
     const { client } = countingClient("no-ev-data");
-    const report = await archiveAccount({ client, history: store.history, from: FROM, clock: sim.simulator.clock });
+    const report = await archiveAccount({
+      source: cloudHistory(client),
+      history: store.history,
+      from: FROM,
+      clock: sim.simulator.clock,
+    });
     expect(report.failures).toEqual([]);
     const denied = report.missing.filter((m) => m.reason === "not allowed (403)").map((m) => m.kind);
     expect(denied.sort()).toEqual(["ev.meter", "ev.session"]);
@@ -189,7 +205,7 @@ describe("archiveAccount against the simulator", () => {
     const { client, calls } = countingClient();
     const only: ArchiveKind[] = ["flow.day", "smart.data"];
     await archiveAccount({
-      client,
+      source: cloudHistory(client),
       history: store.history,
       from: "2025-03-17",
       to: "2025-03-18",

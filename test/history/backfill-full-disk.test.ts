@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../src/cloud/index.js";
 import { type ArchiveReport, startBackfill } from "../../src/history/index.js";
+import { cloudHistory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { type FullDisk, mountSmallDisk } from "../helpers/full-disk.js";
 import { useDemoAccount } from "./helpers.js";
@@ -52,7 +53,7 @@ describe("the history backfill on a full disk", () => {
       onRequest: () => requests++,
     });
     const backfill = startBackfill({
-      client,
+      source: cloudHistory(client),
       history: store.history,
       inventory: () => account.inventory,
       clock: account.sim.simulator.clock,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../src/cloud/index.js";
 import { startBackfill } from "../../src/history/index.js";
+import { cloudHistory } from "../../src/sources/index.js";
 import { tempStore, useDemoAccount } from "./helpers.js";
 
 const START = Date.UTC(2025, 2, 20, 12, 0, 0);
@@ -21,7 +22,7 @@ describe("startBackfill", () => {
       },
     });
     const backfill = startBackfill({
-      client,
+      source: cloudHistory(client),
       history: temp.store.history,
       inventory: () => account.inventory,
       days: 4,
@@ -81,7 +82,7 @@ describe("startBackfill", () => {
       onRequest: () => requests++,
     });
     const backfill = startBackfill({
-      client,
+      source: cloudHistory(client),
       history: temp.store.history,
       inventory: () => account.inventory,
       days: 30,

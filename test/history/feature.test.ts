@@ -3,6 +3,7 @@ import { EventBus } from "../../src/bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { historyFeature } from "../../src/history/index.js";
 import { createLogger } from "../../src/log.js";
+import { cloudHistory } from "../../src/sources/index.js";
 import type { Store } from "../../src/store/index.js";
 import { tempStore, useDemoAccount } from "./helpers.js";
 
@@ -13,7 +14,7 @@ describe("the history feature on the bus", () => {
   const featureOn = (bus: EventBus, store: Store) =>
     historyFeature({
       config: configSchema.parse({}),
-      client: account.sim.clientFor("owner"),
+      source: cloudHistory(account.sim.clientFor("owner")),
       store,
       bus,
       inventory: () => account.inventory,
@@ -32,9 +33,12 @@ describe("the history feature on the bus", () => {
     try {
       feature.start();
       // A zoneless service time is the account's wall clock (Europe/London in June: UTC+1).
-      bus.emit("fetched", [
-        { kind: "smart.data", uuid: "plug-1", points: [{ time: "2025-06-20 12:00:00", power: 42 }] },
-      ]);
+      bus.emit("fetched", {
+        kind: "smart.data",
+        uuid: "plug-1",
+        at: START,
+        points: [{ time: "2025-06-20 12:00:00", power: 42 }],
+      });
       const rows = [...temp.store.history.query({ kind: "smart.data", device: "plug-1" })];
       expect(rows.map((row) => [row.at, row.data])).toEqual([[Date.UTC(2025, 5, 20, 11, 0, 0), { power: 42 }]]);
       expect(failures).toEqual(["broken"]);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /** A real SQLite file in a fresh temp folder. */

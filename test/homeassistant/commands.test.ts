@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControlGate } from "../../src/control/index.js";
 import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
+import { cloudControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { discoverInventory, type Inventory } from "../../src/telemetry/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -47,7 +47,7 @@ describe("commands from Home Assistant: refusals", () => {
     const logLines: string[] = [];
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
     gate = new ControlGate({
-      client,
+      control: cloudControl(client),
       audit: store.audit,
       devices: {
         inverter: (serial) => inventory.inverters.find((found) => found.serial === serial),

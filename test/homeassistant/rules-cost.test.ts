@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { meterData } from "../../src/cloud/schemas/inverter-data.js";
-import type { Reading } from "../../src/telemetry/readings.js";
+import type { Availability, DeviceState } from "../../src/telemetry/index.js";
+
+type Reading = DeviceState | Availability;
+
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { baseTopic, FakeRuntime, ManualClock, startBridge, TIME_ZONE } from "./rules-harness.js";
 

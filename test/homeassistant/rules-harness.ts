@@ -6,8 +6,12 @@ import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import type { RulesClock } from "../../src/homeassistant/rules-entities.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
+import type { Availability, DeviceState } from "../../src/telemetry/index.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
-import type { Reading } from "../../src/telemetry/readings.js";
+
+type Reading = DeviceState | Availability;
+
+import { cloudControl } from "../../src/sources/index.js";
 import type { TestBroker } from "../helpers/broker.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { inventory } from "./entities/inventory.js";
@@ -93,7 +97,7 @@ export async function startBridge(broker: TestBroker, base: string) {
   const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
   const client = new CloudClient({ baseUrl: "http://127.0.0.1:9/v1", token: "test-token" });
   const gate = new ControlGate({
-    client,
+    control: cloudControl(client),
     audit: { record: () => undefined, begin: () => 0, settle: () => undefined, recent: () => [] },
     devices: { inverter: () => undefined, charger: () => undefined },
     logger,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ServerError } from "../../src/cloud/errors.js";
 import { emsEndpoints } from "../../src/cloud/sections/ems.js";
-import { discoverInventory } from "../../src/telemetry/index.js";
+import { discoverInventory } from "../../src/sources/index.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { CHARGER, EMS, HOUSE, SMART, START } from "./harness.js";
 

@@ -6,15 +6,25 @@ import { RateBudget } from "../../src/cloud/rate-budget.js";
 import { fetchedRecords } from "../../src/history/index.js";
 import type { Logger } from "../../src/log.js";
 import type { SimulatorOptions } from "../../src/simulator/index.js";
-import type { HistoryRecord } from "../../src/store/index.js";
 import {
+  cloudSource,
   discoverInventory,
+  type Fetched,
   type Inventory,
   type PollConfig,
-  type Reading,
+} from "../../src/sources/index.js";
+import type { HistoryRecord } from "../../src/store/index.js";
+import {
+  type Availability,
+  type DeviceState,
+  StateChanges,
   startTelemetry,
   type Telemetry,
 } from "../../src/telemetry/index.js";
+
+/** What the daemon's consumers see: the states that changed, and availability verdicts. */
+export type Reading = DeviceState | Availability;
+
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /** A June morning, so the sun moves the numbers. */
@@ -113,25 +123,29 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
   async function start(poll: PollConfig = DEFAULT_POLL, inventory?: Inventory, extra: { logger?: Logger } = {}) {
     const found = inventory ?? (await discoverInventory(client));
     const history: HistoryRecord[] = [];
-    const telemetry = startTelemetry({
-      client,
-      inventory: found,
-      poll,
-      clock,
-      onFetched: (fetched) => history.push(...fetched.flatMap((answer) => fetchedRecords(answer, found.timezone))),
-      ...extra,
-    });
+    const fetched: Fetched[] = [];
+    const telemetry = startTelemetry({ source: cloudSource(client), inventory: found, poll, clock, ...extra });
     const readings: Reading[] = [];
+    const changes = new StateChanges();
     let completed = false;
-    const subscription = telemetry.readings$.subscribe({
-      next: (reading) => readings.push(reading),
+    const subscription = telemetry.events$.subscribe({
+      next: (event) => {
+        if (event.kind === "availability") {
+          readings.push(event);
+          return;
+        }
+        fetched.push(event);
+        history.push(...fetchedRecords(event, found.timezone));
+        const state = changes.of(event);
+        if (state) readings.push(state);
+      },
       complete: () => {
         completed = true;
       },
     });
     running = { telemetry, subscription };
     await idle();
-    return { telemetry, readings, history, inventory: found, isCompleted: () => completed };
+    return { telemetry, readings, fetched, history, inventory: found, isCompleted: () => completed };
   }
 
   return {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { type DeviceId, deviceIdOf } from "../../src/device-id.js";
-import { ChangeFilter } from "../../src/telemetry/changes.js";
+import type { Resource } from "../../src/sources/index.js";
 import { Health } from "../../src/telemetry/health.js";
+import type { DeviceState } from "../../src/telemetry/index.js";
+import { StateChanges } from "../../src/telemetry/index.js";
 import type { Outcome } from "../../src/telemetry/poll-loop.js";
-import type { Reading } from "../../src/telemetry/readings.js";
-import type { Resource } from "../../src/telemetry/resource.js";
 
 const resource = (name: string, devices: string[]): Resource => ({
   name,
   devices: devices.map(deviceIdOf),
-  poll: async () => ({ readings: [] }),
+  poll: async () => ({}),
 });
 const live = resource("inverter.live x", ["x"]);
 const events = resource("inverter.events x", ["x"]);
@@ -23,7 +23,7 @@ const downOf = (bySerial: Record<string, string>): Record<DeviceId, string> => {
 const ok = (r: Resource, down?: Record<string, string>): Outcome => ({
   resource: r,
   ok: true,
-  result: { readings: [], ...(down ? { down: downOf(down) } : {}) },
+  result: down ? { down: downOf(down) } : {},
 });
 const failed = (r: Resource, failures: number): Outcome => ({
   resource: r,
@@ -80,10 +80,10 @@ describe("Health", () => {
   });
 });
 
-describe("ChangeFilter", () => {
+describe("StateChanges", () => {
   it("passes a reading only when its data differs from the last one of the same kind and device", () => {
-    const filter = new ChangeFilter();
-    const point = (at: number, power: number, uuid = "u"): Reading => ({
+    const filter = new StateChanges();
+    const point = (at: number, power: number, uuid = "u"): DeviceState => ({
       kind: "smart.data",
       uuid,
       at,

@@ -2,8 +2,8 @@ import { setImmediate as turn } from "node:timers/promises";
 import { Subject, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { deviceIdOf } from "../../src/device-id.js";
+import type { PollResult, Resource } from "../../src/sources/index.js";
 import { type Outcome, pollLoop } from "../../src/telemetry/poll-loop.js";
-import type { PollResult, Resource } from "../../src/telemetry/resource.js";
 
 function setup(resource: Partial<Resource> & Pick<Resource, "poll">) {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);
@@ -29,7 +29,7 @@ function setup(resource: Partial<Resource> & Pick<Resource, "poll">) {
   return { scheduler, wake, controller, outcomes, subscription, runTo };
 }
 
-const ok: PollResult = { readings: [] };
+const ok: PollResult = {};
 
 describe("pollLoop", () => {
   it("polls at once, then every period from the start of the last poll", async () => {

@@ -36,7 +36,7 @@ describe("stop()", () => {
     const { telemetry } = await h.start();
     telemetry.stop();
     const before = h.requests.length;
-    await expect(firstValueFrom(telemetry.readings$.pipe(toArray()))).resolves.toEqual([]);
+    await expect(firstValueFrom(telemetry.events$.pipe(toArray()))).resolves.toEqual([]);
     expect(h.requests.length).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverInventory } from "../../src/telemetry/index.js";
+import { discoverInventory } from "../../src/sources/index.js";
 import { CHARGER, EMS, type Harness, HOUSE, ofKind, startHarness } from "./harness.js";
 
 /** What the proxy answers in the simulator's place: status and raw body text. */

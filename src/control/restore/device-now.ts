@@ -1,4 +1,4 @@
-import type { CloudClient } from "../../cloud/client.js";
+import type { ControlReads } from "../../sources/index.js";
 import type { SavedValue } from "../../store/index.js";
 import { sameValue } from "../same-value.js";
 import { inSession, presetDifference } from "./saved-values.js";
@@ -13,12 +13,12 @@ export type Current =
   | { readonly kind: "charging"; readonly charging: boolean }
   | undefined;
 
-export async function readCurrent(client: CloudClient, saved: SavedValue): Promise<Current> {
+export async function readCurrent(reads: ControlReads, saved: SavedValue): Promise<Current> {
   switch (saved.kind) {
     case "preset":
-      return { kind: "preset", values: await client.inverterControl.presetValues(saved.serial, saved.preset, COMMAND) };
+      return { kind: "preset", values: await reads.inverterControl.presetValues(saved.serial, saved.preset, COMMAND) };
     case "setting": {
-      const read = await client.inverterControl.readSetting(saved.serial, saved.settingId, COMMAND);
+      const read = await reads.inverterControl.readSetting(saved.serial, saved.settingId, COMMAND);
       return read.ok && read.value !== null && read.value !== undefined
         ? { kind: "setting", value: read.value }
         : undefined;
@@ -27,10 +27,10 @@ export async function readCurrent(client: CloudClient, saved: SavedValue): Promi
       if (saved.command === "change-mode")
         return {
           kind: "mode",
-          active: (await client.evChargers.commandData(saved.uuid, "change-mode", COMMAND)).active,
+          active: (await reads.evChargers.commandData(saved.uuid, "change-mode", COMMAND)).active,
         };
       if (saved.command === "start-charge" || saved.command === "stop-charge")
-        return { kind: "charging", charging: inSession((await client.evChargers.get(saved.uuid, COMMAND)).status) };
+        return { kind: "charging", charging: inSession((await reads.evChargers.get(saved.uuid, COMMAND)).status) };
       return undefined;
   }
 }

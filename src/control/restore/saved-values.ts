@@ -1,4 +1,4 @@
-import type { CloudClient } from "../../cloud/client.js";
+import type { ControlReads } from "../../sources/index.js";
 import type { SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
 import { sameValue } from "../same-value.js";
@@ -62,10 +62,10 @@ export function presetDifference(current: Readonly<Record<string, unknown>>, sav
 }
 
 /** Reads what a change is about to overwrite, so it can be put back; undefined when it cannot be. */
-export async function recordBefore(client: CloudClient, request: ChangeRequest): Promise<SavedValue | undefined> {
+export async function recordBefore(reads: ControlReads, request: ChangeRequest): Promise<SavedValue | undefined> {
   switch (request.kind) {
     case "preset": {
-      const current = await client.inverterControl.presetValues(request.serial, request.preset, {
+      const current = await reads.inverterControl.presetValues(request.serial, request.preset, {
         priority: "command",
       });
       return {
@@ -76,19 +76,19 @@ export async function recordBefore(client: CloudClient, request: ChangeRequest):
       };
     }
     case "setting": {
-      const read = await client.inverterControl.readSetting(request.serial, request.settingId, { priority: "command" });
+      const read = await reads.inverterControl.readSetting(request.serial, request.settingId, { priority: "command" });
       if (!read.ok || read.value === null || read.value === undefined) return undefined;
       return { kind: "setting", serial: request.serial, settingId: request.settingId, value: read.value };
     }
     case "ev-command": {
       if (request.command === "change-mode") {
-        const data = await client.evChargers.commandData(request.uuid, "change-mode", { priority: "command" });
+        const data = await reads.evChargers.commandData(request.uuid, "change-mode", { priority: "command" });
         return typeof data.active === "string"
           ? { kind: "ev-command", uuid: request.uuid, command: "change-mode", request: { mode: data.active } }
           : undefined;
       }
       if (request.command === "start-charge" || request.command === "stop-charge") {
-        const charger = await client.evChargers.get(request.uuid, { priority: "command" });
+        const charger = await reads.evChargers.get(request.uuid, { priority: "command" });
         const charging = inSession(charger.status);
         return {
           kind: "ev-command",

@@ -18,7 +18,7 @@ export interface ArchiveOptions extends Omit<RunOptions, "timezone"> {
 export async function archiveAccount(options: ArchiveOptions): Promise<ArchiveReport> {
   const clock = options.clock ?? systemClock;
   const call = { priority: "background" as const, ...(options.signal ? { signal: options.signal } : {}) };
-  const targets = await discoverTargets(options.client, call);
+  const targets = await discoverTargets(options.source, call);
   const tasks = planArchive(targets, options.history, {
     now: clock.now(),
     ...(options.from !== undefined ? { from: options.from } : {}),

@@ -1,5 +1,6 @@
-import type { CallOptions, CloudClient, PageIterator } from "../../cloud/index.js";
+import type { CallOptions, PageIterator } from "../../cloud/index.js";
 import { MEASURANDS, type Measurand } from "../../cloud/schemas/ev-charger.js";
+import type { HistorySource } from "../../sources/index.js";
 import type { FetchedDay, HistoryRecord } from "../../store/index.js";
 import { addDays, dayEndMs, dayStartMs } from "../../time/local-days.js";
 import { isoSeconds } from "../../time/service-time.js";
@@ -15,7 +16,7 @@ export const ARCHIVE_PAGE_SIZE = 5000;
 const ALL_MEASURANDS = Object.keys(MEASURANDS).map(Number) as Measurand[];
 
 export interface FetchContext {
-  readonly client: CloudClient;
+  readonly source: HistorySource;
   readonly timezone: string;
   readonly now: () => number;
   readonly call: CallOptions;
@@ -31,7 +32,7 @@ export interface Fetched {
 /** Reads one task's answer from the cloud as history rows, with the days it covers. */
 export async function fetchTask(task: Task, ctx: FetchContext): Promise<Fetched> {
   const startedAt = ctx.now();
-  const { client, timezone: tz } = ctx;
+  const { source, timezone: tz } = ctx;
   const first = task.days[0] ?? "";
   const last = task.days[task.days.length - 1] ?? first;
   const startMs = dayStartMs(first, tz);
@@ -43,13 +44,13 @@ export async function fetchTask(task: Task, ctx: FetchContext): Promise<Fetched>
     case "inverter.point":
       records = pointRecords(
         task.device,
-        await walk(client.inverterData.dataPoints(task.device, first, pages), ctx),
+        await walk(source.inverterData.dataPoints(task.device, first, pages), ctx),
         tz,
       );
       break;
     case "flow.half_hour":
     case "flow.day": {
-      const flows = await client.energyFlows.flows(
+      const flows = await source.energyFlows.flows(
         task.device,
         {
           start_time: `${first} 00:00:00`,
@@ -64,7 +65,7 @@ export async function fetchTask(task: Task, ctx: FetchContext): Promise<Fetched>
     }
     case "inverter.event": {
       const events = await walk(
-        client.inverterData.events(
+        source.inverterData.events(
           task.device,
           { start: isoSeconds(startMs), end: isoSeconds(endMs), cleared: true },
           pages,
@@ -77,7 +78,7 @@ export async function fetchTask(task: Task, ctx: FetchContext): Promise<Fetched>
     }
     case "ev.session": {
       const sessions = await walk(
-        client.evChargers.chargingSessions(
+        source.evChargers.chargingSessions(
           task.device,
           { start_time: isoSeconds(startMs), end_time: isoSeconds(endMs) },
           pages,
@@ -95,7 +96,7 @@ export async function fetchTask(task: Task, ctx: FetchContext): Promise<Fetched>
         measurands: ALL_MEASURANDS,
         meter_ids: [0],
       };
-      records = meterRecords(task.device, await walk(client.evChargers.meterData(task.device, query, pages), ctx), tz);
+      records = meterRecords(task.device, await walk(source.evChargers.meterData(task.device, query, pages), ctx), tz);
       break;
     }
     case "smart.data":
@@ -131,7 +132,7 @@ async function walk<T>(pages: PageIterator<T>, ctx: FetchContext): Promise<T[]> 
  */
 async function smartData(task: Task, ctx: FetchContext, startMs: number, endMs: number): Promise<HistoryRecord[]> {
   const out: HistoryRecord[] = [];
-  const pages = ctx.client.smartDevices.data(task.device, { ...ctx.call, pageSize: ARCHIVE_PAGE_SIZE });
+  const pages = ctx.source.smartDevices.data(task.device, { ...ctx.call, pageSize: ARCHIVE_PAGE_SIZE });
   for await (const page of pages) {
     ctx.onRequest();
     const records = smartRecords(task.device, page.data, ctx.timezone);

@@ -1,12 +1,12 @@
 import {
   AuthenticationError,
-  type CloudClient,
   ForbiddenError,
   NotFoundError,
   RateLimitedError,
   SubscriptionRequiredError,
 } from "../../cloud/index.js";
 import type { Logger } from "../../log.js";
+import type { HistorySource } from "../../sources/index.js";
 import { type History, StoreError } from "../../store/index.js";
 import { type Clock, systemClock } from "../../time/clock.js";
 import { dayOf } from "../../time/local-days.js";
@@ -24,7 +24,8 @@ export interface Progress {
 }
 
 export interface RunOptions {
-  readonly client: CloudClient;
+  /** Where the long history is read from. */
+  readonly source: HistorySource;
   readonly history: History;
   readonly timezone: string;
   /** The system clock by default. */
@@ -49,7 +50,7 @@ const RATE_LIMITED_RETRIES = 5;
  * the run goes on.
  */
 export async function runTasks(tasks: readonly Task[], options: RunOptions): Promise<ArchiveReport> {
-  const { client, history, timezone, logger } = options;
+  const { source, history, timezone, logger } = options;
   const clock = options.clock ?? systemClock;
   const now = (): number => clock.now();
   const startedAt = now();
@@ -115,7 +116,7 @@ export async function runTasks(tasks: readonly Task[], options: RunOptions): Pro
         try {
           commit(
             task,
-            await fetchTask(task, { client, timezone, now, call: { priority: "background", signal }, onRequest }),
+            await fetchTask(task, { source, timezone, now, call: { priority: "background", signal }, onRequest }),
           );
           return;
         } catch (error) {

@@ -1,6 +1,5 @@
-import { type CallOptions, type CloudClient, ForbiddenError, NotFoundError } from "../../cloud/index.js";
-import { isEms } from "../../telemetry/discover-inverters.js";
-import type { Inventory } from "../../telemetry/index.js";
+import { type CallOptions, ForbiddenError, NotFoundError } from "../../cloud/index.js";
+import { type HistorySource, type Inventory, isEms } from "../../sources/index.js";
 import { dayOf } from "../../time/local-days.js";
 
 export interface ArchiveDevice {
@@ -36,8 +35,8 @@ export function targetsOf(inventory: Inventory): ArchiveTargets {
  * left out: their history is their inverters'. Chargers and smart devices have no commission
  * date in the API, so they start with the account's first inverter.
  */
-export async function discoverTargets(client: CloudClient, call: CallOptions): Promise<ArchiveTargets> {
-  const account = await client.account.get(call);
+export async function discoverTargets(source: HistorySource, call: CallOptions): Promise<ArchiveTargets> {
+  const account = await source.account.get(call);
   const timezone = account.standard_timezone ?? "UTC";
   const unavailable: { what: string; reason: string }[] = [];
   const listing = async <T>(what: string, list: Promise<T[]>): Promise<T[]> => {
@@ -50,9 +49,9 @@ export async function discoverTargets(client: CloudClient, call: CallOptions): P
     }
   };
   const [devices, chargers, smart] = await Promise.all([
-    listing("inverters", client.communicationDevices.list(call).all()),
-    listing("EV chargers", client.evChargers.list(call).all()),
-    listing("smart devices", client.smartDevices.list(call).all()),
+    listing("inverters", source.communicationDevices.list(call).all()),
+    listing("EV chargers", source.evChargers.list(call).all()),
+    listing("smart devices", source.smartDevices.list(call).all()),
   ]);
   const inverters = devices.flatMap((device): ArchiveDevice[] => {
     const inverter = device.inverter;

@@ -1,6 +1,6 @@
 import { type DeviceId, deviceIdOf } from "../../device-id.js";
+import type { Availability, DeviceState } from "../../telemetry/index.js";
 import { type Device, deviceId } from "../../telemetry/inventory.js";
-import type { Reading } from "../../telemetry/readings.js";
 import { batteryModuleState, batteryState } from "./battery-modules.js";
 import { emsDetails, emsPatch } from "./ems.js";
 import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";
@@ -24,7 +24,7 @@ const idOf = deviceIdOf;
  * is the import register last seen minus the session's start). Availability is not state: undefined.
  */
 export function statePatch(
-  reading: Reading,
+  reading: DeviceState | Availability,
   stateOf?: (deviceId: string) => Readonly<Record<string, StateValue>> | undefined,
 ): StatePatch | undefined {
   switch (reading.kind) {
@@ -56,7 +56,7 @@ export function inventoryState(device: Device): StatePatch {
 }
 
 /** What a reading tells about the device's layout (solar arrays, EMS meters), if anything. */
-export function detailsOf(reading: Reading): DeviceDetails | undefined {
+export function detailsOf(reading: DeviceState | Availability): DeviceDetails | undefined {
   if (reading.kind === "inverter.live") return liveDetails(reading.data);
   if (reading.kind === "ems") return emsDetails(reading.data);
   return undefined;

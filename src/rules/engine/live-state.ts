@@ -1,7 +1,7 @@
 import type { CloudClient } from "../../cloud/client.js";
 import type { Logger } from "../../log.js";
+import type { Availability, DeviceState } from "../../telemetry/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
-import type { Reading } from "../../telemetry/readings.js";
 import { parseClock, wallClock } from "../../time/local-time.js";
 import type { Condition, Trigger } from "../schema.js";
 import { DAY_NAMES } from "../schema-common.js";
@@ -24,7 +24,7 @@ const PLUGGED = new Set(["Preparing", "Charging", "SuspendedEV", "SuspendedEVSE"
 /** The state after one reading; readings of other devices than the ones watched are ignored. */
 export function nextState(
   state: LiveState,
-  reading: Reading,
+  reading: DeviceState | Availability,
   watched: { readonly inverter?: string; readonly charger?: string },
 ): LiveState {
   if (reading.kind === "inverter.live" && reading.serial === watched.inverter) {

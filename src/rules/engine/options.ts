@@ -9,8 +9,8 @@ import type {
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleObligations } from "../../store/index.js";
+import type { Availability, DeviceState } from "../../telemetry/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
-import type { Reading } from "../../telemetry/readings.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
 import type { RulesFile } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
@@ -31,7 +31,7 @@ export interface RulesOptions {
   readonly store: { readonly ruleObligations: RuleObligations };
   readonly inventory: Inventory;
   /** The daemon's telemetry. */
-  readonly readings$: Observable<Reading>;
+  readonly readings$: Observable<DeviceState | Availability>;
   /**
    * Timers. Its now() must read the same clock as `now`: the default asyncScheduler runs on the
    * wall clock; tests pass a scheduler on the simulator's virtual clock. Cron triggers, windows

@@ -11,6 +11,7 @@ import {
   type ControlGateDeps,
   type Requester,
 } from "../../../src/control/index.js";
+import { cloudControl } from "../../../src/sources/index.js";
 import { openStore } from "../../../src/store/index.js";
 import type { EvChargerDevice, InverterDevice } from "../../../src/telemetry/inventory.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
@@ -65,7 +66,7 @@ export async function startGate(options: GateOptions = {}) {
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const gate = new ControlGate({
-    client,
+    control: cloudControl(client),
     audit: store.audit,
     devices: { inverter: (serial) => inverters.get(serial), charger: (uuid) => chargers.get(uuid) },
     logger,

@@ -10,8 +10,11 @@ import {
   type StateValues,
   statePatch,
 } from "../../../src/homeassistant/entities/index.js";
+import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
 import type { Device } from "../../../src/telemetry/inventory.js";
-import type { Reading } from "../../../src/telemetry/readings.js";
+
+type Reading = DeviceState | Availability;
+
 import { charger, ems, fixture, inverter, smart } from "./inventory.js";
 
 const body = (name: string): unknown => (fixture(name) as { data: unknown }).data;

@@ -11,8 +11,12 @@ import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
 import { openStore, type Store } from "../../../src/store/index.js";
+import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
 import type { Inventory } from "../../../src/telemetry/inventory.js";
-import type { Reading } from "../../../src/telemetry/readings.js";
+
+type Reading = DeviceState | Availability;
+
+import { cloudControl } from "../../../src/sources/index.js";
 import { chargerDevice, inverterDevice } from "../../control/helpers/devices.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 
@@ -130,7 +134,7 @@ export async function startEnv(options: EnvOptions) {
     const store = openStore(dbPath);
     stores.push(store);
     const gate = new ControlGate({
-      client,
+      control: cloudControl(client),
       audit: store.audit,
       devices: {
         inverter: (serial) => inventory.inverters.find((found) => found.serial === serial),

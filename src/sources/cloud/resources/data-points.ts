@@ -1,9 +1,9 @@
-import type { Page } from "../../cloud/schemas/common.js";
-import type { InverterDataPoint, MeterData, SystemData } from "../../cloud/schemas/inverter-data.js";
-import { dayOf } from "../../time/local-days.js";
-import { timestampMs } from "../../time/service-time.js";
+import type { Page } from "../../../cloud/schemas/common.js";
+import type { InverterDataPoint, SystemData } from "../../../cloud/schemas/inverter-data.js";
+import { dayOf } from "../../../time/local-days.js";
+import { timestampMs } from "../../../time/service-time.js";
+import { live, type ResourceContext } from "../context.js";
 import { firstPage } from "../first-page.js";
-import { live, type ResourceContext } from "../resource.js";
 
 /** A page holds an hour of 5-minute points: small answers, and a new page only once an hour. */
 const PAGE_SIZE = 12;
@@ -101,8 +101,4 @@ export function systemDataOf(point: InverterDataPoint): SystemData {
     inverter: power?.inverter,
     consumption: power?.consumption?.power,
   };
-}
-
-export function meterDataOf(point: InverterDataPoint): MeterData {
-  return { time: point.time, today: point.today, total: point.total, is_metered: point.is_metered };
 }

@@ -1,8 +1,8 @@
-import { type CallOptions, type CloudClient, CloudError } from "../cloud/index.js";
-import type { CommunicationDevice, Inverter } from "../cloud/schemas/communication-device.js";
-import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
-import type { Logger } from "../log.js";
-import type { EmsDevice, Inventory, InverterDevice } from "./inventory.js";
+import { type CallOptions, type CloudClient, CloudError } from "../../cloud/index.js";
+import type { CommunicationDevice, Inverter } from "../../cloud/schemas/communication-device.js";
+import type { PresetDescriptor, SettingDescriptor } from "../../cloud/schemas/inverter-control.js";
+import type { Logger } from "../../log.js";
+import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import { orEmpty } from "./tolerate.js";
 
 const CONTROLLABLE = "is-controllable";

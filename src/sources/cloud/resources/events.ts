@@ -1,8 +1,9 @@
 import type { Observable } from "rxjs";
-import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
-import type { DeviceId } from "../../device-id.js";
-import { isoSeconds, newest, timestampMs } from "../../time/service-time.js";
-import { live, type Resource, type ResourceContext } from "../resource.js";
+import type { InverterFaultEvent } from "../../../cloud/schemas/inverter-data.js";
+import type { DeviceId } from "../../../device-id.js";
+import { isoSeconds, newest, timestampMs } from "../../../time/service-time.js";
+import type { Resource } from "../../resource.js";
+import { live, type ResourceContext } from "../context.js";
 
 const keyOf = (event: InverterFaultEvent): string => `${event.event}|${event.start_time}`;
 
@@ -49,15 +50,12 @@ export function eventsResource(
         (event) => event.start_time,
         context.timezone,
       );
-      const ended = gone && (await clearedSince(gone, signal));
+      const ended = gone ? await clearedSince(gone, signal) : undefined;
       if (ended)
         cleared = newest([ended, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
       active = current;
       const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
-      return {
-        readings: [{ kind: "inverter.events", serial, at: now(), active: current, latest }],
-        fetched: [{ kind: "inverter.events", serial, events: [...current, ...(ended ? [ended] : [])] }],
-      };
+      return { fetched: { kind: "inverter.events", serial, at: now(), active: current, ended, latest } };
     },
   };
 }

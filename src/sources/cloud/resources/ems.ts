@@ -1,7 +1,8 @@
-import { EMS_INVERTER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
-import { type DeviceId, deviceIdOf } from "../../device-id.js";
-import type { EmsDevice } from "../inventory.js";
-import { live, type Resource, type ResourceContext } from "../resource.js";
+import { EMS_INVERTER_STATUS, emsCodeName } from "../../../cloud/schemas/ems.js";
+import { type DeviceId, deviceIdOf } from "../../../device-id.js";
+import type { EmsDevice } from "../../inventory.js";
+import type { Resource } from "../../resource.js";
+import { live, type ResourceContext } from "../context.js";
 
 /**
  * The EMS's system data, which also carries its child inverters' values: the children are not
@@ -34,11 +35,7 @@ export function emsResource(
           down[deviceIdOf(serial)] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
         }
       }
-      return {
-        readings: [{ kind: "ems", serial: ems.serial, at: now(), data }],
-        down,
-        fetched: [{ kind: "ems", serial: ems.serial, data }],
-      };
+      return { fetched: { kind: "ems", serial: ems.serial, at: now(), data }, down };
     },
   };
 }

@@ -1,8 +1,6 @@
 import type { Observable } from "rxjs";
-import type { CallOptions, CloudClient } from "../cloud/index.js";
 import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "./fetched.js";
-import type { Reading } from "./readings.js";
 
 /** One thing polled on its own cadence, with its own backoff: e.g. one inverter's live data. */
 export interface Resource {
@@ -20,27 +18,14 @@ export interface Resource {
 }
 
 export interface PollResult {
-  /** Every reading of this poll, changed or not: unchanged ones are dropped further on. */
-  readonly readings: readonly Reading[];
+  /**
+   * What this poll fetched, changed or not: the one answer the state and the history are both
+   * made from. Undefined when the answer held nothing (no data point yet).
+   */
+  readonly fetched?: Fetched;
   /**
    * Devices that this poll says are unreachable (status LOST, charger offline), with why.
    * A device of `devices` left out is reachable as far as this resource knows.
    */
   readonly down?: Readonly<Record<DeviceId, string>>;
-  /** What this poll fetched, for the history: the same answer feeds the state and the store. */
-  readonly fetched?: readonly Fetched[];
-}
-
-/** What the pipelines need to make requests. */
-export interface ResourceContext {
-  readonly client: CloudClient;
-  /** Epoch ms: readings' `at`, today's date, query windows. */
-  readonly now: () => number;
-  /** The account's time zone, for the service's local datetimes. */
-  readonly timezone: string;
-}
-
-/** Telemetry is live traffic: it yields to commands in the shared rate budget, and stop() aborts it. */
-export function live(signal: AbortSignal): CallOptions {
-  return { priority: "live", signal };
 }

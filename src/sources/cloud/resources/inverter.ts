@@ -1,8 +1,9 @@
-import { NotFoundError } from "../../cloud/index.js";
-import type { SystemData } from "../../cloud/schemas/inverter-data.js";
-import { deviceId, type InverterDevice } from "../inventory.js";
-import { live, type Resource, type ResourceContext } from "../resource.js";
-import { DataPointFeed, meterDataOf, systemDataOf } from "./data-points.js";
+import { NotFoundError } from "../../../cloud/index.js";
+import type { SystemData } from "../../../cloud/schemas/inverter-data.js";
+import { deviceId, type InverterDevice } from "../../inventory.js";
+import type { Resource } from "../../resource.js";
+import { live, type ResourceContext } from "../context.js";
+import { DataPointFeed, systemDataOf } from "./data-points.js";
 
 /** Statuses that mean the cloud has lost the inverter: its values are the last ones it heard. */
 const LOST = /^(lost|offline)$/i;
@@ -68,11 +69,10 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
       periodMs: poll.live,
       async poll(signal) {
         const data = await liveData.read(signal);
-        if (!data) return { readings: [] };
+        if (!data) return {};
         const lost = data.status && LOST.test(data.status);
         return {
-          readings: [{ kind: "inverter.live", serial, at: now(), data }],
-          fetched: [{ kind: "inverter.live", serial, data }],
+          fetched: { kind: "inverter.live", serial, at: now(), data },
           ...(lost ? { down: { [id]: `the cloud reports inverter ${serial} as ${data.status}` } } : {}),
         };
       },
@@ -87,10 +87,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         // When the live pipeline reads the points too (system-data/latest missing), reuse its fetch.
         const point = await points.newest(signal, liveData.usesFallback ? poll.live : 0);
         const fresh = points.takeNew();
-        return {
-          readings: point ? [{ kind: "inverter.counters", serial, at: now(), data: meterDataOf(point) }] : [],
-          fetched: [{ kind: "inverter.points", serial, points: fresh }],
-        };
+        return { fetched: { kind: "inverter.points", serial, at: now(), points: fresh, latest: point } };
       },
     },
   ];

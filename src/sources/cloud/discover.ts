@@ -1,18 +1,8 @@
-import type { CallOptions, CloudClient } from "../cloud/index.js";
-import type { Logger } from "../log.js";
+import type { CallOptions, CloudClient } from "../../cloud/index.js";
+import type { EvChargerDevice, Inventory, SmartDeviceInfo } from "../inventory.js";
+import type { DiscoverOptions } from "../ports.js";
 import { discoverInverters } from "./discover-inverters.js";
-import type { EvChargerDevice, Inventory, SmartDeviceInfo } from "./inventory.js";
 import { orEmpty } from "./tolerate.js";
-
-export interface DiscoverOptions {
-  readonly signal?: AbortSignal;
-  readonly logger?: Logger;
-  /**
-   * A refresh: the account, sites, listings and supported commands of devices already known
-   * are kept, so only the three device lists are asked for again.
-   */
-  readonly previous?: Inventory;
-}
 
 /**
  * What the account has: its inverters (with batteries, meters, settings and presets), EMS

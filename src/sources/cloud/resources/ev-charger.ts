@@ -1,8 +1,9 @@
 import { Subject } from "rxjs";
-import type { Measurand } from "../../cloud/schemas/ev-charger.js";
-import { isoSeconds, newest } from "../../time/service-time.js";
-import { deviceId, type EvChargerDevice } from "../inventory.js";
-import { live, type Resource, type ResourceContext } from "../resource.js";
+import type { Measurand } from "../../../cloud/schemas/ev-charger.js";
+import { isoSeconds, newest } from "../../../time/service-time.js";
+import { deviceId, type EvChargerDevice } from "../../inventory.js";
+import type { Resource } from "../../resource.js";
+import { live, type ResourceContext } from "../context.js";
 
 /** Energy.Active.Import.Register, Power.Active.Import, Current.Import, Voltage, SoC, Temperature. */
 export const METER_MEASURANDS: readonly Measurand[] = [4, 13, 1, 21, 19, 20];
@@ -41,7 +42,7 @@ export function evChargerResources(
         lastStatus = status;
         const offline = data.online === false || (data.status ? LOST.test(data.status) : false);
         return {
-          readings: [{ kind: "ev.status", uuid, at: now(), data }],
+          fetched: { kind: "ev.status", uuid, at: now(), data },
           ...(offline ? { down: { [id]: `EV charger ${charger.serial} is offline` } } : {}),
         };
       },
@@ -66,10 +67,7 @@ export function evChargerResources(
           )
           .all();
         const latest = newest(records, (record) => record.timestamp, context.timezone);
-        return {
-          readings: latest ? [{ kind: "ev.meter", uuid, at, latest }] : [],
-          fetched: [{ kind: "ev.meter", uuid, records }],
-        };
+        return { fetched: { kind: "ev.meter", uuid, at, records, latest } };
       },
     },
     {
@@ -81,11 +79,8 @@ export function evChargerResources(
         const sessions = await client.evChargers
           .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
           .all();
-        const session = newest(sessions, (s) => s.started_at, context.timezone);
-        return {
-          readings: [{ kind: "ev.session", uuid, at, session }],
-          fetched: [{ kind: "ev.sessions", uuid, sessions }],
-        };
+        const latest = newest(sessions, (s) => s.started_at, context.timezone);
+        return { fetched: { kind: "ev.sessions", uuid, at, sessions, latest } };
       },
     },
   ];

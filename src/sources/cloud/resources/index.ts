@@ -1,8 +1,9 @@
 import { Subject } from "rxjs";
-import { deviceIdOf } from "../../device-id.js";
-import type { Inventory } from "../inventory.js";
-import type { PollConfig } from "../poll-config.js";
-import type { Resource, ResourceContext } from "../resource.js";
+import { deviceIdOf } from "../../../device-id.js";
+import type { Inventory } from "../../inventory.js";
+import type { PollConfig } from "../../poll-config.js";
+import type { Resource } from "../../resource.js";
+import type { ResourceContext } from "../context.js";
 import { emsResource } from "./ems.js";
 import { evChargerResources } from "./ev-charger.js";
 import { eventsResource } from "./events.js";

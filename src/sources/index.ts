@@ -1,0 +1,31 @@
+export { cloudControl } from "./cloud/control.js";
+export { discoverInventory } from "./cloud/discover.js";
+export { isEms } from "./cloud/discover-inverters.js";
+export { firstPage } from "./cloud/first-page.js";
+export { cloudHistory } from "./cloud/history.js";
+export { cloudSource } from "./cloud/source.js";
+export type { Fetched, FetchedKind } from "./fetched.js";
+export {
+  type ControllableDevice,
+  type Device,
+  deviceId,
+  deviceName,
+  devicesOf,
+  dongleOf,
+  type EmsDevice,
+  type EvChargerDevice,
+  hasControls,
+  type Inventory,
+  type InverterDevice,
+  type SmartDeviceInfo,
+} from "./inventory.js";
+export type { PollConfig } from "./poll-config.js";
+export type {
+  ControlReads,
+  DeviceControl,
+  DeviceSource,
+  DiscoverOptions,
+  HistorySource,
+  PollBudget,
+} from "./ports.js";
+export type { PollResult, Resource } from "./resource.js";

@@ -1,0 +1,88 @@
+import type { EmsSystemData } from "../cloud/schemas/ems.js";
+import type { ChargerMeterRecord, ChargingSession, EvCharger } from "../cloud/schemas/ev-charger.js";
+import type { InverterDataPoint, InverterFaultEvent, MeterData, SystemData } from "../cloud/schemas/inverter-data.js";
+import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
+import type { DeviceId } from "../device-id.js";
+import type { Fetched } from "../sources/index.js";
+
+/**
+ * What a fetched answer says a device's values are now: what Home Assistant's state, the web
+ * page and the rules read. Made from the one fetched shape by stateOf; `at` is when it was fetched.
+ */
+export type DeviceState =
+  | { readonly kind: "inverter.live"; readonly serial: string; readonly at: number; readonly data: SystemData }
+  | { readonly kind: "inverter.counters"; readonly serial: string; readonly at: number; readonly data: MeterData }
+  | {
+      readonly kind: "inverter.events";
+      readonly serial: string;
+      readonly at: number;
+      /** Faults not yet cleared, newest first. */
+      readonly active: readonly InverterFaultEvent[];
+      readonly latest: InverterFaultEvent | undefined;
+    }
+  | { readonly kind: "ems"; readonly serial: string; readonly at: number; readonly data: EmsSystemData }
+  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly data: EvCharger }
+  | {
+      readonly kind: "ev.meter";
+      readonly uuid: string;
+      readonly at: number;
+      /** The newest record's values by measurand number. */
+      readonly latest: ChargerMeterRecord;
+    }
+  | {
+      readonly kind: "ev.session";
+      readonly uuid: string;
+      readonly at: number;
+      readonly session: ChargingSession | undefined;
+    }
+  | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceDataPoint };
+
+export type DeviceStateKind = DeviceState["kind"];
+
+/** The device's values a fetched answer carries; undefined when it carries none (no record yet). */
+export function stateOf(fetched: Fetched): DeviceState | undefined {
+  const { at } = fetched;
+  switch (fetched.kind) {
+    case "inverter.live":
+    case "ems":
+    case "ev.status":
+      return fetched;
+    case "inverter.points":
+      return (
+        fetched.latest && { kind: "inverter.counters", serial: fetched.serial, at, data: meterDataOf(fetched.latest) }
+      );
+    case "inverter.events":
+      return { kind: "inverter.events", serial: fetched.serial, at, active: fetched.active, latest: fetched.latest };
+    case "ev.meter":
+      return fetched.latest && { kind: "ev.meter", uuid: fetched.uuid, at, latest: fetched.latest };
+    case "ev.sessions":
+      return { kind: "ev.session", uuid: fetched.uuid, at, session: fetched.latest };
+    case "smart.data": {
+      const point = fetched.points[0];
+      return point && { kind: "smart.data", uuid: fetched.uuid, at, point };
+    }
+  }
+}
+
+/** A data point's energy counters. */
+export function meterDataOf(point: InverterDataPoint): MeterData {
+  return { time: point.time, today: point.today, total: point.total, is_metered: point.is_metered };
+}
+
+/** A device became available or unavailable (telemetry's verdict from its resources' polls). */
+export interface Availability {
+  readonly kind: "availability";
+  readonly device: DeviceId;
+  readonly at: number;
+  readonly available: boolean;
+  readonly reason: string;
+}
+
+/** A poll that got its answer, changed or not: how fresh its devices' values are. */
+export interface PollSucceeded {
+  readonly resource: string;
+  readonly devices: readonly DeviceId[];
+  /** The resource's interval; undefined for one polled only when triggered. */
+  readonly periodMs: number | undefined;
+  readonly at: number;
+}

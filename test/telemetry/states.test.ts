@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
+import type { Fetched } from "../../src/sources/index.js";
+import { meterDataOf, stateOf } from "../../src/telemetry/index.js";
+
+const point = inverterDataPoint.parse({
+  time: "2025-06-18 10:05:00",
+  status: "NORMAL",
+  power: { solar: { power: 900 } },
+  today: { solar: 3.2 },
+  total: { solar: 812.4 },
+  is_metered: true,
+});
+
+describe("stateOf: a device's state from the one fetched shape", () => {
+  it("gives the energy counters of the newest data point, new or not, and nothing before the first", () => {
+    const fetched = (latest: typeof point | undefined): Fetched => ({
+      kind: "inverter.points",
+      serial: "SD1",
+      at: 5,
+      points: [],
+      latest,
+    });
+    expect(stateOf(fetched(point))).toEqual({
+      kind: "inverter.counters",
+      serial: "SD1",
+      at: 5,
+      data: { time: point.time, today: point.today, total: point.total, is_metered: true },
+    });
+    expect(meterDataOf(point)).not.toHaveProperty("power");
+    expect(stateOf(fetched(undefined))).toBeUndefined();
+  });
+
+  it("keeps the uncleared faults and the latest one, without the one that ended (the history's)", () => {
+    const active = [{ event: "Grid lost", start_time: "2025-06-18 09:00:00", end_time: null }];
+    const ended = { event: "Battery hot", start_time: "2025-06-18 08:00:00", end_time: "2025-06-18 08:30:00" };
+    expect(stateOf({ kind: "inverter.events", serial: "SD1", at: 7, active, ended, latest: active[0] })).toEqual({
+      kind: "inverter.events",
+      serial: "SD1",
+      at: 7,
+      active,
+      latest: active[0],
+    });
+  });
+
+  it("names a charger's newest session, open or none, and a smart device's newest point", () => {
+    expect(stateOf({ kind: "ev.sessions", uuid: "u", at: 1, sessions: [], latest: undefined })).toEqual({
+      kind: "ev.session",
+      uuid: "u",
+      at: 1,
+      session: undefined,
+    });
+    const newest = { time: "2025-06-18 10:00:00", power: 42 };
+    expect(
+      stateOf({ kind: "smart.data", uuid: "p", at: 2, points: [newest, { time: "2025-06-18 09:55:00", power: 1 }] }),
+    ).toEqual({ kind: "smart.data", uuid: "p", at: 2, point: newest });
+    expect(stateOf({ kind: "smart.data", uuid: "p", at: 3, points: [] })).toBeUndefined();
+  });
+});
