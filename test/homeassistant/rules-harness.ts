@@ -2,13 +2,13 @@ import { pino } from "pino";
 import { Subject } from "rxjs";
 import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
-import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import type { RulesClock } from "../../src/homeassistant/rules-entities.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
 import type { Reading } from "../../src/telemetry/readings.js";
 import type { TestBroker } from "../helpers/broker.js";
+import { startHomeAssistant } from "../helpers/home-assistant.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { inventory } from "./entities/inventory.js";
 
@@ -100,8 +100,8 @@ export async function startBridge(broker: TestBroker, base: string) {
   });
   const topics = new Topics(base, `${base}-ha`);
   const observer = await observe(broker.url, [`${base}/#`, `${base}-ha/#`]);
-  const bridge = new HomeAssistantBridge({
-    mqtt: { url: broker.url },
+  const bridge = await startHomeAssistant({
+    url: broker.url,
     topics,
     statusTopic: `${base}-ha/status`,
     discovery: true,
@@ -109,11 +109,12 @@ export async function startBridge(broker: TestBroker, base: string) {
     client,
     gate,
     logger,
-    refresh: () => undefined,
+    inventory: EMPTY,
   });
   const readings = new Subject<Reading>();
-  readings.subscribe((reading) => bridge.reading(reading));
-  await bridge.start(EMPTY);
+  readings.subscribe((reading) =>
+    reading.kind === "availability" ? bridge.bus.emit("availability", reading) : bridge.bus.emit("reading", reading),
+  );
   // start() resolves on connecting; the first publishing round follows, and ends with this line.
   const deadline = Date.now() + 10_000;
   while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
