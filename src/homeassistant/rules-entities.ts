@@ -2,8 +2,8 @@ import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
 import type { Prices, RuleEvent, RulesRuntime } from "../ports/rules.js";
 import type { Reading } from "../telemetry/readings.js";
-import { type Clock, every, systemClock } from "../time/clock.js";
 import type { Origin } from "./discovery.js";
+import type { RulesClock } from "./rules-clock.js";
 import { answerRulesCommand } from "./rules-command-answer.js";
 import { CostMeter } from "./rules-cost.js";
 import {
@@ -16,22 +16,6 @@ import {
 import { rulesState } from "./rules-state.js";
 import type { Topics } from "./topics.js";
 
-export interface RulesClock {
-  now(): number;
-  /** Calls `tick` every `ms` until the returned function is called. */
-  every(ms: number, tick: () => Promise<void>): () => void;
-}
-
-/** The rules entities' clock on the daemon's one clock; their refresh never keeps the process alive. */
-export function rulesClockOn(clock: Clock): RulesClock {
-  return {
-    now: () => clock.now(),
-    every: (ms, tick) => every(clock, ms, () => void tick(), { background: true }),
-  };
-}
-
-const wallClock: RulesClock = rulesClockOn(systemClock);
-
 export interface RulesEntitiesOptions {
   readonly topics: Topics;
   readonly origin: Origin;
@@ -41,7 +25,7 @@ export interface RulesEntitiesOptions {
   /** The bridge's publish: logs failures, never throws. */
   readonly send: (topic: string, payload: string, retain: boolean) => Promise<void>;
   /** The daemon's clock: the prices and today's cost are those of its now, not the wall's. */
-  readonly clock?: RulesClock;
+  readonly clock: RulesClock;
 }
 
 export interface AttachRulesOptions {
@@ -67,7 +51,7 @@ export class RulesEntities {
   private starting = false;
   private events: Subscription | undefined;
   private stopTicker: (() => void) | undefined;
-  private clock: RulesClock = wallClock;
+  private clock: RulesClock;
   private meter: CostMeter | undefined;
   /** Rules whose switch and button are published. */
   private announced: readonly string[] = [];
@@ -82,6 +66,7 @@ export class RulesEntities {
 
   constructor(private readonly options: RulesEntitiesOptions) {
     this.own = rulesTopics(options.topics);
+    this.clock = options.clock;
   }
 
   /** Topics the rules' feature subscribes to: their commands, and their retained configs (to find stale ones). */
@@ -105,7 +90,7 @@ export class RulesEntities {
     this.stop();
     this.starting = false;
     this.runtime = runtime;
-    this.clock = options.clock ?? this.options.clock ?? wallClock;
+    this.clock = options.clock ?? this.options.clock;
     // Today's cost carries over a rules reload, unless the day itself changed meaning.
     if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
     this.events = runtime.events$.subscribe({

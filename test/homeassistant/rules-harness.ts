@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { Subject } from "rxjs";
 import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
-import type { RulesClock } from "../../src/homeassistant/rules-entities.js";
+import type { RulesClock } from "../../src/homeassistant/rules-clock.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
