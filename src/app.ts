@@ -8,23 +8,16 @@ import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
-import { ControlGate } from "./control/index.js";
+import { ControlGate, ControlReadBack } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
 import { healthFeature } from "./health/feature.js";
 import { Freshness, healthFilePath, startHealthWriter } from "./health/index.js";
 import { historyFeature } from "./history/index.js";
-import {
-  HomeAssistantBridge,
-  homeAssistantFeature,
-  MqttRefusedError,
-  type MqttTls,
-  MqttTlsFileError,
-  readMqttTls,
-  Topics,
-} from "./homeassistant/index.js";
+import { homeAssistant, Topics } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
+import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqttTls } from "./mqtt/index.js";
 import {
   cloudControl,
   cloudHistory,
@@ -55,8 +48,10 @@ export interface App {
 
 /** Once a stop begins, cloud calls under way get this long to finish before they are aborted. */
 const CLOUD_GRACE_MS = 400;
-/** The bridge's share of the stop: commands' results, offline published, the connection closed. */
-const BRIDGE_STOP_MS = 800;
+/** Home Assistant's share of the stop: commands under way finish and are answered. */
+const COMMANDS_STOP_MS = 400;
+/** The MQTT connection's share of the stop: offline published, the connection closed. */
+const MQTT_STOP_MS = 400;
 
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
 
@@ -169,14 +164,15 @@ export async function startApp(
       startedAt: now(),
     });
     alive();
+    const devicesById = {
+      inverter: (serial: string) =>
+        inventory().inverters.find((i) => i.serial === serial) ?? inventory().ems.find((e) => e.serial === serial),
+      charger: (uuid: string) => inventory().evChargers.find((c) => c.uuid === uuid),
+    };
     const gate = new ControlGate({
       control,
       audit,
-      devices: {
-        inverter: (serial) =>
-          inventory().inverters.find((i) => i.serial === serial) ?? inventory().ems.find((e) => e.serial === serial),
-        charger: (uuid) => inventory().evChargers.find((c) => c.uuid === uuid),
-      },
+      devices: devicesById,
       logger,
       onApplied: (event) => bus.emit("changeApplied", event),
       now,
@@ -186,29 +182,38 @@ export async function startApp(
 
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const telemetry = telemetryFeature({ source, poll: config.poll, bus, inventory, logger, clock });
-    const bridge = new HomeAssistantBridge({
-      mqtt: {
-        url: mqttUrl,
-        ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
-        ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
-        ...(config.mqtt.client_id ? { clientId: config.mqtt.client_id } : {}),
-        ...(tls ? { tls } : {}),
-      },
+    const mqtt = mqttFeature({
+      bus,
+      url: mqttUrl,
+      ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
+      ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+      ...(config.mqtt.client_id ? { clientId: config.mqtt.client_id } : {}),
+      ...(tls ? { tls } : {}),
+      stateTopic: topics.bridgeState,
+      logger,
+      clock,
+      stopMs: MQTT_STOP_MS,
+    });
+    const ha = homeAssistant({
+      bus,
+      mqtt,
       topics,
       statusTopic: config.homeassistant.status_topic,
       discovery: config.homeassistant.discovery,
       origin: { ...ORIGIN, sw_version: version },
       client,
       gate,
+      readBack: new ControlReadBack(client, gate, devicesById, logger),
+      inventory,
       logger,
-      refresh: (id) => telemetry.refresh(id),
       clock,
+      keepNodes: [bridgeNode(topics)],
+      stopMs: COMMANDS_STOP_MS,
     });
     // Until the rules are attached, a command to them is told to wait rather than that there are none.
     let rulesPending = rulesFile !== undefined;
-    bridge.rulesStarting(rulesPending);
+    ha.rulesStarting(rulesPending);
     const history = store && historyFeature({ config, source: historySource, store, bus, inventory, logger, clock });
-    const homeAssistant = homeAssistantFeature({ bridge, bus, inventory, stopMs: BRIDGE_STOP_MS });
     const health = healthFeature({
       bus,
       status: {
@@ -217,8 +222,8 @@ export async function startApp(
         cloud,
         topics,
         origin: { ...ORIGIN, sw_version: version },
-        publish: (topic, payload, retain) => bridge.publish(topic, payload, retain),
-        connected: () => bridge.connected,
+        publish: (topic, payload, retain) => mqtt.publish(topic, payload, { retain }),
+        connected: () => mqtt.connected,
         budget: () => client.http.budget.state(),
         inventory,
         freshness,
@@ -227,7 +232,8 @@ export async function startApp(
         ...(options.feed ? { feed: options.feed } : {}),
         clock,
       },
-      republishOn: (status) => bridge.addRepublisher(() => status.publishAll(), bridgeNode(topics)),
+      // Info, discovery and health go out with Home Assistant's, after every (re)connection.
+      republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
     });
     const rules = rulesFeature({
       config,
@@ -238,8 +244,8 @@ export async function startApp(
       bus,
       inventory,
       logger,
-      after: () => homeAssistant.announced,
-      attach: (engine) => bridge.attachRules(engine, { timeZone: engine.timeZone }),
+      after: () => ha.announced,
+      attach: (engine) => ha.attachRules(engine, { timeZone: engine.timeZone }),
       clock,
     });
     const web = webFeature({
@@ -260,18 +266,27 @@ export async function startApp(
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
-    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, web, telemetry, rules, devices];
+    const features: Feature[] = [
+      mqtt,
+      ...(history ? [history] : []),
+      ...ha.features,
+      health,
+      web,
+      telemetry,
+      rules,
+      devices,
+    ];
     for (const feature of features) {
       if (feature.halt) halts.push(() => feature.halt?.());
       stack.push(async () => feature.stop());
       await startFeature(feature);
       alive();
     }
-    await homeAssistant.announced;
+    await ha.announced;
     // Started without them (no store to keep their promises): not "starting" any more.
     rulesPending = false;
-    if (!rules.runtime) bridge.rulesStarting(false);
-    healthFile.watchMqtt(() => bridge.connected);
+    if (!rules.runtime) ha.rulesStarting(false);
+    healthFile.watchMqtt(() => mqtt.connected);
     healthFile.watchDevices((at) => freshness.all(at));
     alive();
     started = true;

@@ -42,6 +42,15 @@ export interface DaemonEvents {
   readonly ruleEvent: RuleEvent;
   /** The rules' list changed (enabled, next window, last run). */
   readonly rulesChanged: { readonly rules: readonly RuleStatus[] };
+  /** A message came in on one of the MQTT connection's subscriptions: a feature that handles its topic takes it. */
+  readonly mqttMessage: { readonly topic: string; readonly payload: string };
+  /** The MQTT connection is up, the first time or again (a broker without persistence lost what was retained). */
+  readonly mqttConnected: { readonly reconnected: boolean };
+  /**
+   * Home Assistant's devices, discovery and states went out (again): at the announcement, after a
+   * reconnection, when Home Assistant came online. Other publishers of retained messages follow.
+   */
+  readonly republish: { readonly reconnected: boolean };
 }
 
 export type EventName = keyof DaemonEvents;

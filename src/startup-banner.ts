@@ -1,6 +1,7 @@
 import type { App } from "./app.js";
 import { EMBEDDED_BROKER_PORT } from "./app.js";
-import { findEntity, redactUrl } from "./homeassistant/index.js";
+import { findEntity } from "./homeassistant/index.js";
+import { redactUrl } from "./mqtt/index.js";
 import { deviceId } from "./telemetry/inventory.js";
 
 /** The demo's example change: the battery reserve, which every controllable inverter of the simulator has. */

@@ -1,7 +1,7 @@
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../homeassistant/index.js";
 import { createLogger } from "../log.js";
+import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../mqtt/index.js";
 import {
   type DeviceCheck,
   type LoadedRules,

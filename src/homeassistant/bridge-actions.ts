@@ -3,7 +3,7 @@ import type { CloudClient } from "../cloud/client.js";
 import { CloudError } from "../cloud/errors.js";
 import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
 import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
-import { oversized } from "./payload-limit.js";
+import { oversized } from "../mqtt/index.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
 const serialAndName = z.strictObject({ serial: z.string().min(1), name: z.string().min(1).max(32) });

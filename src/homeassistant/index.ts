@@ -1,8 +1,7 @@
-export { type BridgeOptions, HomeAssistantBridge } from "./bridge.js";
 export type { DiscoveryMessage, Origin } from "./discovery.js";
 export { findEntity, slug } from "./entities/index.js";
-export { type HomeAssistantFeature, homeAssistantFeature } from "./feature.js";
-export { MqttRefusedError, redactUrl } from "./mqtt-connection.js";
-export { probeMqtt } from "./mqtt-probe.js";
-export { type MqttTls, MqttTlsFileError, readMqttTls } from "./mqtt-tls.js";
+export { type HomeAssistant, type HomeAssistantOptions, homeAssistant } from "./home-assistant.js";
+export { type RulesClock, rulesClockOn } from "./rules-clock.js";
+export { rulesNode } from "./rules-discovery.js";
+export type { AttachRulesOptions } from "./rules-entities.js";
 export { Topics } from "./topics.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { quotePayload } from "./payload-limit.js";
+import { quotePayload } from "../mqtt/index.js";
 import { buttonKey, switchKey } from "./rules-discovery.js";
 
 /** What Home Assistant asked of a rule, read from `<base>/rules/set/<entity>`. */

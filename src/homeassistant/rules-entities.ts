@@ -1,11 +1,10 @@
 import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
-import type { Prices, RuleEvent, RuleRunResult, RulesRuntime } from "../ports/rules.js";
+import type { Prices, RuleEvent, RulesRuntime } from "../ports/rules.js";
 import type { Availability, DeviceState } from "../telemetry/index.js";
-import { type Clock, every, systemClock } from "../time/clock.js";
 import type { Origin } from "./discovery.js";
-import { oversized } from "./payload-limit.js";
-import { parseRulesCommand } from "./rules-commands.js";
+import type { RulesClock } from "./rules-clock.js";
+import { answerRulesCommand } from "./rules-command-answer.js";
 import { CostMeter } from "./rules-cost.js";
 import {
   type RulesTopics,
@@ -17,22 +16,6 @@ import {
 import { rulesState } from "./rules-state.js";
 import type { Topics } from "./topics.js";
 
-export interface RulesClock {
-  now(): number;
-  /** Calls `tick` every `ms` until the returned function is called. */
-  every(ms: number, tick: () => Promise<void>): () => void;
-}
-
-/** The rules entities' clock on the daemon's one clock; their refresh never keeps the process alive. */
-export function rulesClockOn(clock: Clock): RulesClock {
-  return {
-    now: () => clock.now(),
-    every: (ms, tick) => every(clock, ms, () => void tick(), { background: true }),
-  };
-}
-
-const wallClock: RulesClock = rulesClockOn(systemClock);
-
 export interface RulesEntitiesOptions {
   readonly topics: Topics;
   readonly origin: Origin;
@@ -42,7 +25,7 @@ export interface RulesEntitiesOptions {
   /** The bridge's publish: logs failures, never throws. */
   readonly send: (topic: string, payload: string, retain: boolean) => Promise<void>;
   /** The daemon's clock: the prices and today's cost are those of its now, not the wall's. */
-  readonly clock?: RulesClock;
+  readonly clock: RulesClock;
 }
 
 export interface AttachRulesOptions {
@@ -56,12 +39,6 @@ export interface AttachRulesOptions {
 const TICK_MS = 60_000;
 const HALF_HOUR_MS = 30 * 60_000;
 
-interface Outcome {
-  readonly ok: boolean;
-  readonly message: string;
-  readonly run?: RuleRunResult;
-}
-
 /**
  * The rules in Home Assistant: a switch and a button per rule, the tariff sensors and today's
  * cost, commands answered on `<base>/rules/result`, and every rule event on `<base>/rules/event`.
@@ -74,7 +51,7 @@ export class RulesEntities {
   private starting = false;
   private events: Subscription | undefined;
   private stopTicker: (() => void) | undefined;
-  private clock: RulesClock = wallClock;
+  private clock: RulesClock;
   private meter: CostMeter | undefined;
   /** Rules whose switch and button are published. */
   private announced: readonly string[] = [];
@@ -89,11 +66,12 @@ export class RulesEntities {
 
   constructor(private readonly options: RulesEntitiesOptions) {
     this.own = rulesTopics(options.topics);
+    this.clock = options.clock;
   }
 
-  /** Extra topics the bridge subscribes to. */
+  /** Topics the rules' feature subscribes to: their commands, and their retained configs (to find stale ones). */
   get subscriptions(): readonly string[] {
-    return this.options.discovery ? this.own.discoveryWildcards : [];
+    return [`${this.own.commandPrefix}+`, ...(this.options.discovery ? this.own.discoveryWildcards : [])];
   }
 
   handles(topic: string): boolean {
@@ -112,7 +90,7 @@ export class RulesEntities {
     this.stop();
     this.starting = false;
     this.runtime = runtime;
-    this.clock = options.clock ?? this.options.clock ?? wallClock;
+    this.clock = options.clock ?? this.options.clock;
     // Today's cost carries over a rules reload, unless the day itself changed meaning.
     if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
     this.events = runtime.events$.subscribe({
@@ -146,7 +124,13 @@ export class RulesEntities {
       if (payload !== "") this.noteRetained(retained);
       return;
     }
-    await this.handleCommand(topic.slice(this.own.commandPrefix.length), payload);
+    const reached = await answerRulesCommand(topic.slice(this.own.commandPrefix.length), payload, {
+      runtime: this.runtime,
+      starting: this.starting,
+      logger: this.options.logger,
+      answer: (body) => this.options.send(this.own.result, JSON.stringify(body), false),
+    });
+    if (reached) await this.refresh(false);
   }
 
   /** The rules changed outside MQTT (the web page): the state again, with the switches as they are. */
@@ -176,59 +160,6 @@ export class RulesEntities {
     for (const message of rulesRemovalMessages([rule], this.options.topics)) {
       void this.options.send(message.topic, message.payload, true);
     }
-  }
-
-  private async handleCommand(entity: string, payload: string): Promise<void> {
-    const runtime = this.runtime;
-    if (!runtime) {
-      const message = this.starting
-        ? "starting, try again in a few seconds: the rules are not loaded yet"
-        : "no rules are loaded";
-      await this.result(entity, { ok: false, message });
-      return;
-    }
-    const tooBig = oversized(payload, "command");
-    if (tooBig) {
-      await this.result(entity, { ok: false, message: tooBig });
-      return;
-    }
-    const parsed = parseRulesCommand(
-      entity,
-      payload,
-      runtime.list().map((rule) => rule.name),
-    );
-    if (!parsed.ok) {
-      await this.result(entity, parsed);
-      return;
-    }
-    const { command } = parsed;
-    try {
-      if (command.kind === "enable") {
-        runtime.setEnabled(command.rule, command.enabled);
-        await this.result(entity, {
-          ok: true,
-          message: `${command.rule} switched ${command.enabled ? "on" : "off"}`,
-        });
-      } else {
-        const run = await runtime.runNow(command.rule);
-        await this.result(entity, { ok: run.ok, message: run.message, run });
-      }
-    } catch (error) {
-      this.options.logger.error({ err: error, rule: command.rule, command: command.kind }, "rule command failed");
-      await this.result(entity, { ok: false, message: `the command failed: ${(error as Error).message}` });
-    }
-    await this.refresh(false);
-  }
-
-  private result(entity: string, outcome: Outcome): Promise<void> {
-    const body = {
-      entity,
-      ok: outcome.ok,
-      code: null,
-      message: outcome.message,
-      ...(outcome.run ? { run: outcome.run } : {}),
-    };
-    return this.options.send(this.own.result, JSON.stringify(body), false);
   }
 
   private async onEvent(event: RuleEvent): Promise<void> {

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControlGate } from "../../src/control/index.js";
-import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { cloudControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { startHomeAssistant, testBus } from "../helpers/home-assistant.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { baseTopic, ORIGIN } from "./rules-harness.js";
@@ -135,7 +135,7 @@ describe("bridge requests refused", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let store: Store;
   let dir: string;
-  let bridge: HomeAssistantBridge;
+  let bridge: Awaited<ReturnType<typeof startHomeAssistant>>;
   let observer: Awaited<ReturnType<typeof observe>>;
   let base: string;
 
@@ -148,6 +148,7 @@ describe("bridge requests refused", () => {
     const inventory: Inventory = await discoverInventory(client);
     const logLines: string[] = [];
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
+    const bus = testBus(logger);
     const gate = new ControlGate({
       control: cloudControl(client),
       audit: store.audit,
@@ -156,11 +157,12 @@ describe("bridge requests refused", () => {
         charger: (uuid) => inventory.evChargers.find((found) => found.uuid === uuid),
       },
       logger,
+      onApplied: (event) => bus.emit("changeApplied", event),
     });
     base = baseTopic();
     observer = await observe(broker.url, [`${base}/bridge/response/#`]);
-    bridge = new HomeAssistantBridge({
-      mqtt: { url: broker.url },
+    bridge = await startHomeAssistant({
+      url: broker.url,
       topics: new Topics(base, `${base}-ha`),
       statusTopic: `${base}-ha/status`,
       discovery: false,
@@ -168,9 +170,9 @@ describe("bridge requests refused", () => {
       client,
       gate,
       logger,
-      refresh: () => undefined,
+      inventory,
+      bus,
     });
-    await bridge.start(inventory);
     const deadline = Date.now() + 10_000;
     while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
       if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControlGate } from "../../src/control/index.js";
-import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { cloudControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { startHomeAssistant, testBus } from "../helpers/home-assistant.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { baseTopic, ORIGIN } from "./rules-harness.js";
@@ -26,7 +26,7 @@ describe("commands from Home Assistant: refusals", () => {
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let store: Store;
   let dir: string;
-  let bridge: HomeAssistantBridge;
+  let bridge: Awaited<ReturnType<typeof startHomeAssistant>>;
   let gate: ControlGate;
   let observer: Awaited<ReturnType<typeof observe>>;
   let base: string;
@@ -46,6 +46,7 @@ describe("commands from Home Assistant: refusals", () => {
     const inventory: Inventory = await discoverInventory(client);
     const logLines: string[] = [];
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
+    const bus = testBus(logger);
     gate = new ControlGate({
       control: cloudControl(client),
       audit: store.audit,
@@ -54,11 +55,12 @@ describe("commands from Home Assistant: refusals", () => {
         charger: (uuid) => inventory.evChargers.find((found) => found.uuid === uuid),
       },
       logger,
+      onApplied: (event) => bus.emit("changeApplied", event),
     });
     base = baseTopic();
     observer = await observe(broker.url, [`${base}/#`]);
-    bridge = new HomeAssistantBridge({
-      mqtt: { url: broker.url },
+    bridge = await startHomeAssistant({
+      url: broker.url,
       topics: new Topics(base, `${base}-ha`),
       statusTopic: `${base}-ha/status`,
       discovery: false,
@@ -66,9 +68,9 @@ describe("commands from Home Assistant: refusals", () => {
       client,
       gate,
       logger,
-      refresh: () => undefined,
+      inventory,
+      bus,
     });
-    await bridge.start(inventory);
     const deadline = Date.now() + 10_000;
     while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
       if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");
@@ -202,13 +204,13 @@ describe("commands from Home Assistant: refusals", () => {
 
   it("shows a change another requester made through the gate, from the gate's record", async () => {
     const key = "setting_battery_reserve_percent_limit";
+    const mark = observer.messages.length;
     const outcome = await gate.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 55 },
       { source: "rule", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
-    const mark = observer.messages.length;
-    bridge.showControls(INVERTER);
+    // The gate tells the bus; Home Assistant shows its record, nothing else is asked.
     await observer.waitFor(
       (m) =>
         observer.messages.indexOf(m) >= mark &&

@@ -2,8 +2,7 @@ import { pino } from "pino";
 import { Subject } from "rxjs";
 import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
-import { HomeAssistantBridge } from "../../src/homeassistant/bridge.js";
-import type { RulesClock } from "../../src/homeassistant/rules-entities.js";
+import type { RulesClock } from "../../src/homeassistant/rules-clock.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
 import type { Availability, DeviceState } from "../../src/telemetry/index.js";
@@ -11,8 +10,10 @@ import type { Inventory } from "../../src/telemetry/inventory.js";
 
 type Reading = DeviceState | Availability;
 
-import { cloudControl } from "../../src/sources/index.js";
+import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
+import { cloudControl, type Fetched } from "../../src/sources/index.js";
 import type { TestBroker } from "../helpers/broker.js";
+import { startHomeAssistant } from "../helpers/home-assistant.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { inventory } from "./entities/inventory.js";
 
@@ -104,8 +105,8 @@ export async function startBridge(broker: TestBroker, base: string) {
   });
   const topics = new Topics(base, `${base}-ha`);
   const observer = await observe(broker.url, [`${base}/#`, `${base}-ha/#`]);
-  const bridge = new HomeAssistantBridge({
-    mqtt: { url: broker.url },
+  const bridge = await startHomeAssistant({
+    url: broker.url,
     topics,
     statusTopic: `${base}-ha/status`,
     discovery: true,
@@ -113,11 +114,14 @@ export async function startBridge(broker: TestBroker, base: string) {
     client,
     gate,
     logger,
-    refresh: () => undefined,
+    inventory: EMPTY,
   });
   const readings = new Subject<Reading>();
-  readings.subscribe((reading) => bridge.reading(reading));
-  await bridge.start(EMPTY);
+  readings.subscribe((reading) =>
+    reading.kind === "availability"
+      ? bridge.bus.emit("availability", reading)
+      : bridge.bus.emit("fetched", fetchedOf(reading)),
+  );
   // start() resolves on connecting; the first publishing round follows, and ends with this line.
   const deadline = Date.now() + 10_000;
   while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
@@ -165,5 +169,21 @@ export async function retainedUnder(url: string, filter: string): Promise<Map<st
     return new Map(reader.messages.filter((m) => m.retain).map((m) => [m.topic, m.payload]));
   } finally {
     await reader.close();
+  }
+}
+
+/** The fetched answer telemetry would have emitted for a state (the bus carries answers, not states). */
+function fetchedOf(state: DeviceState): Fetched {
+  switch (state.kind) {
+    case "inverter.counters": {
+      const point = inverterDataPoint.parse({ ...state.data, power: {} });
+      return { kind: "inverter.points", serial: state.serial, at: state.at, points: [point], latest: point };
+    }
+    case "inverter.live":
+    case "ems":
+    case "ev.status":
+      return state;
+    default:
+      throw new Error(`the harness does not feed ${state.kind} states`);
   }
 }

@@ -1,5 +1,5 @@
 import type { SettingValue } from "../../control/change.js";
-import { quotePayload } from "../payload-limit.js";
+import { quotePayload } from "../../mqtt/index.js";
 import type { EntityDef } from "./types.js";
 import { round, writeTime } from "./values.js";
 

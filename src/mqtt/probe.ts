@@ -1,6 +1,7 @@
 import mqtt from "mqtt";
-import { probeOptions, refusal } from "./mqtt-connection.js";
-import { isTlsTrustError, type MqttTls, tlsAdvice } from "./mqtt-tls.js";
+import { probeOptions } from "./client-options.js";
+import { refusal } from "./connection.js";
+import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";
 
 /** What one MQTT CONNECT, with the daemon's own credentials and TLS, came to. */
 export type MqttProbe =

@@ -1,6 +1,9 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../log.js";
-import { isTlsTrustError, type MqttTls, tlsAdvice } from "./mqtt-tls.js";
+import { type Clock, later } from "../time/clock.js";
+import { redactUrl, tlsOptions } from "./client-options.js";
+import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";
+import { topicMatches } from "./topic-match.js";
 
 export interface MqttConnectionOptions {
   readonly url: string;
@@ -15,7 +18,8 @@ export interface MqttConnectionOptions {
   /** Called on every (re)connection, after subscriptions are in place: publish discovery and state again. */
   readonly onConnect: (reconnected: boolean) => Promise<void>;
   readonly onMessage: (topic: string, payload: string) => void;
-  readonly subscriptions: readonly string[];
+  /** The time-outs of a scan and of the goodbye run on it. */
+  readonly clock: Clock;
 }
 
 /** The broker will not have us (credentials, certificate): a configuration problem, not an outage. */
@@ -39,11 +43,20 @@ export class MqttConnection {
   private abandonStart: ((error: Error) => void) | undefined;
   /** Ends waits (a scan of retained messages) that a stop must not sit out. */
   private readonly cancels = new Set<() => void>();
+  /** Every filter asked for, subscribed again on each (re)connection. */
+  private readonly filters = new Set<string>();
 
   constructor(private readonly options: MqttConnectionOptions) {}
 
   get connected(): boolean {
     return this.client?.connected ?? false;
+  }
+
+  /** Adds `filter` to the subscriptions: at once when connected, and after every reconnection. */
+  async subscribe(filter: string): Promise<void> {
+    if (this.filters.has(filter)) return;
+    this.filters.add(filter);
+    if (this.client?.connected) await this.client.subscribeAsync(filter, { qos: 1 });
   }
 
   /** Resolves at the first connection; rejects with a clear message when the broker refuses us. */
@@ -77,8 +90,8 @@ export class MqttConnection {
         const reconnected = this.connectedBefore;
         this.connectedBefore = true;
         options.logger.info({ url: redactUrl(options.url), reconnected }, "MQTT connected");
-        void client
-          .subscribeAsync([...options.subscriptions], { qos: 1 })
+        const filters = [...this.filters];
+        void (filters.length === 0 ? Promise.resolve() : client.subscribeAsync(filters, { qos: 1 }))
           .then(() => options.onConnect(reconnected))
           .catch((error: unknown) =>
             options.logger.error({ err: error }, "MQTT: could not subscribe or publish after connecting"),
@@ -135,7 +148,7 @@ export class MqttConnection {
       else if (packet.retain && topicMatches(filter, topic)) found.set(topic, payload.toString("utf8"));
     };
     client.on("message", listener);
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: (() => void) | undefined;
     let cancel: (() => void) | undefined;
     // Bounded as a whole: with the broker gone, a subscribe or publish would wait for it forever.
     const work = (async () => {
@@ -147,13 +160,13 @@ export class MqttConnection {
       await Promise.race([
         work.catch(() => undefined),
         new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
+          cancelTimer = later(this.options.clock, timeoutMs, resolve);
           cancel = resolve;
           this.cancels.add(resolve);
         }),
       ]);
     } finally {
-      clearTimeout(timer);
+      cancelTimer?.();
       if (cancel) this.cancels.delete(cancel);
       client.off("message", listener);
       if (client.connected) void client.unsubscribeAsync([filter, marker]).catch(() => undefined);
@@ -175,14 +188,14 @@ export class MqttConnection {
       await client.endAsync(false);
     };
     // The timer is cleared once the goodbye is done: a pending one would keep the process alive.
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: (() => void) | undefined;
     await Promise.race([
       goodbye().catch(() => undefined),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
+      new Promise<void>((resolve) => {
+        cancelTimer = later(this.options.clock, timeoutMs, resolve);
       }),
     ]);
-    clearTimeout(timer);
+    cancelTimer?.();
     await client.endAsync(true).catch(() => undefined);
   }
 }
@@ -194,55 +207,4 @@ export function refusal(error: unknown): string | undefined {
     return `refused the connection: ${message}. Check mqtt.username and mqtt.password.`;
   if (isTlsTrustError(error)) return `could not be trusted: ${tlsAdvice(error)}`;
   return undefined;
-}
-
-function tlsOptions(tls: MqttTls | undefined): Partial<IClientOptions> {
-  if (!tls) return {};
-  return {
-    rejectUnauthorized: tls.rejectUnauthorized,
-    ...(tls.ca ? { ca: tls.ca } : {}),
-    ...(tls.cert ? { cert: tls.cert } : {}),
-    ...(tls.key ? { key: tls.key } : {}),
-  };
-}
-
-/** mqtt.js options for a one-off connection (`check`), the same TLS as the daemon's. */
-export function probeOptions(options: {
-  readonly username?: string;
-  readonly password?: string;
-  readonly tls?: MqttTls;
-  readonly timeoutMs: number;
-}): IClientOptions {
-  return {
-    clientId: `energy2mqtt_check_${Math.random().toString(16).slice(2, 10)}`,
-    protocolVersion: 4,
-    clean: true,
-    reconnectPeriod: 0,
-    connectTimeout: options.timeoutMs,
-    ...(options.username ? { username: options.username } : {}),
-    ...(options.password ? { password: options.password } : {}),
-    ...tlsOptions(options.tls),
-  };
-}
-
-/** A broker URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
-/** MQTT topic filter matching with + and # wildcards. */
-export function topicMatches(filter: string, topic: string): boolean {
-  const f = filter.split("/");
-  const t = topic.split("/");
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === "#") return true;
-    if (i >= t.length || (f[i] !== "+" && f[i] !== t[i])) return false;
-  }
-  return f.length === t.length;
 }

@@ -28,3 +28,34 @@ export function presetsOfSetting(settingId: number, settings: readonly SettingDe
   const name = settings.find((setting) => setting.id === settingId)?.name;
   return name === undefined ? [] : LINKS.filter((link) => link.settings.test(name)).map((link) => link.preset);
 }
+
+/**
+ * Preset fields that are one setting each, by the setting's name: what a change wrote through
+ * one side, as read back, is the other side's value too, so it is shown without reading it.
+ */
+const FIELDS: Readonly<Record<string, Readonly<Record<string, RegExp>>>> = {
+  "battery-operating-range": {
+    reserve_percent: /^Battery Reserve % Limit$/,
+    cutoff_percent: /^Battery Cutoff % Limit$/,
+    max_charge_watts: /^Battery Charge Power$/,
+    max_discharge_watts: /^Battery Discharge Power$/,
+  },
+  "eco-mode": { enabled: /^Enable Eco Mode$/ },
+  "pause-battery": {
+    mode: /^Pause Battery$/,
+    start_time: /^Pause Battery Start Time$/,
+    end_time: /^Pause Battery End Time$/,
+  },
+};
+
+/** The preset's fields that are one setting each, with that setting's ID in the device's listing. */
+export function fieldSettings(
+  preset: string,
+  settings: readonly SettingDescriptor[],
+): { readonly field: string; readonly settingId: number }[] {
+  const fields = FIELDS[preset] ?? {};
+  return Object.entries(fields).flatMap(([field, name]) => {
+    const setting = settings.find((one) => name.test(one.name));
+    return setting ? [{ field, settingId: setting.id }] : [];
+  });
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { SettingDescriptor } from "../../src/cloud/schemas/inverter-control.js";
-import { presetsOfSetting, settingsOfPreset } from "../../src/homeassistant/linked-controls.js";
+import { presetsOfSetting, settingsOfPreset } from "../../src/control/linked-controls.js";
 
 const settings = (
   JSON.parse(readFileSync(new URL("../fixtures/inverter-settings.gen3-hybrid.json", import.meta.url), "utf8")) as {

@@ -1,0 +1,166 @@
+import type { CloudClient } from "../cloud/client.js";
+import type { EvCommandData, EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+import type { Logger } from "../log.js";
+import type { ChangeOutcome, ChangeRequest } from "./change.js";
+import type { ChangeApplied } from "./change-applied.js";
+import type { ControlReading, ControlValues } from "./control-state.js";
+import type { ControlDevices } from "./devices.js";
+import type { ControlGate } from "./gate.js";
+import { mirrorLinked } from "./linked-values.js";
+
+/** The reads this needs, and nothing that writes: a cloud client fits. */
+export interface ControlReads {
+  readonly inverterControl: Pick<CloudClient["inverterControl"], "readSetting" | "presetValues">;
+  readonly evChargers: Pick<CloudClient["evChargers"], "commandData">;
+}
+
+/** A device whose controls are read: an inverter or EMS by its listings, or an EV charger by its commands. */
+export type ControlTarget =
+  | {
+      readonly kind: "inverter";
+      readonly serial: string;
+      readonly settings: readonly SettingDescriptor[];
+      readonly presets: readonly PresetDescriptor[];
+    }
+  | { readonly kind: "ev_charger"; readonly uuid: string; readonly commands: readonly EvCommandId[] };
+
+/** Where the values read go: the control gate's one record of them, which Home Assistant shows. */
+export type ControlRecord = Pick<ControlGate, "remember" | "controlValues">;
+
+/** EV commands whose data is the state of a control. */
+const EV_STATE_COMMANDS: readonly EvCommandId[] = [
+  "change-mode",
+  "adjust-charge-power-limit",
+  "set-plug-and-go",
+  "set-session-energy-limit",
+  "enable-front-panel-led",
+  "set-max-import-capacity",
+  "change-randomised-delay-duration",
+];
+
+/**
+ * The devices' control values as read, not assumed: every one read once in the background at
+ * start; after a change, only what its outcome leaves open (the gate has already read back what
+ * it wrote), and the other side of a preset and its settings taken from what was written.
+ */
+export class ControlReadBack {
+  constructor(
+    private readonly reads: ControlReads,
+    private readonly record: ControlRecord,
+    private readonly devices: ControlDevices,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The device's current control values (serial or uuid). */
+  values(device: string): ControlValues {
+    return this.record.controlValues(device);
+  }
+
+  /** Reads every control value of a device; failures leave that value unknown. */
+  async load(target: ControlTarget, signal?: AbortSignal): Promise<void> {
+    const options = { priority: "background" as const, ...(signal ? { signal } : {}) };
+    if (target.kind === "ev_charger") {
+      for (const command of EV_STATE_COMMANDS) {
+        if (!target.commands.includes(command)) continue;
+        await this.quietly({ device: target.uuid, command }, async () =>
+          this.record.remember(evReading(target.uuid, command, await this.evData(target.uuid, command, options))),
+        );
+      }
+      return;
+    }
+    const { serial } = target;
+    for (const preset of target.presets) {
+      const identifier = preset.identifier;
+      if (!identifier || Object.keys(preset.parameters ?? {}).length === 0) continue;
+      await this.quietly({ device: serial, preset: identifier }, async () => {
+        const values = await this.reads.inverterControl.presetValues(serial, identifier, options);
+        this.record.remember({ kind: "preset", serial, preset: identifier, values });
+      });
+    }
+    for (const setting of target.settings) {
+      if (signal?.aborted) return;
+      if (setting.validation_rules?.includes("writeonly")) continue;
+      await this.quietly({ device: serial, setting: setting.id }, () => this.readSetting(serial, setting.id, options));
+    }
+  }
+
+  /**
+   * After a change: reads back only when its outcome leaves the value open (it may or may not
+   * have happened, or the gate's own read failed), once; then shows the linked side of a preset
+   * and its settings from the value now known, without reading it.
+   */
+  async afterChange({ request, outcome }: ChangeApplied, signal?: AbortSignal): Promise<void> {
+    // A device action (a snapshot restored, a profile applied) is read back whole by `load`.
+    if (!request || outcome.skipped || outcome.refused) return;
+    if (valueOpen(request, outcome)) {
+      const options = { priority: "command" as const, ...(signal ? { signal } : {}) };
+      try {
+        if (request.kind === "setting") await this.readSetting(request.serial, request.settingId, options);
+        else if (request.kind === "preset") {
+          const values = await this.reads.inverterControl.presetValues(request.serial, request.preset, options);
+          this.record.remember({ kind: "preset", serial: request.serial, preset: request.preset, values });
+        } else if (EV_STATE_COMMANDS.includes(request.command)) {
+          const data = await this.evData(request.uuid, request.command, options);
+          this.record.remember(evReading(request.uuid, request.command, data));
+        }
+      } catch (error) {
+        this.logger.warn({ err: (error as Error).message }, "could not read back a control after a change");
+      }
+    } else if (request.kind === "ev-command") {
+      this.takeEvValue(request.uuid, request.command, outcome.value);
+    }
+    if (request.kind === "ev-command") return;
+    const inverter = this.devices.inverter(request.serial);
+    if (inverter) mirrorLinked(this.record, inverter.settings, request);
+  }
+
+  /** A verified EV command's value, into the command data already known (its mode, its limit). */
+  private takeEvValue(uuid: string, command: EvCommandId, value: unknown): void {
+    const known = this.record.controlValues(uuid).evCommands?.[command];
+    if (value === undefined || !known) return;
+    if (command === "change-mode" && typeof value === "string")
+      this.record.remember(evReading(uuid, command, { ...known, active: value } as EvCommandData<"change-mode">));
+    else if (command === "adjust-charge-power-limit" && typeof value === "number")
+      this.record.remember(evReading(uuid, command, { ...known, value } as EvCommandData<"adjust-charge-power-limit">));
+  }
+
+  private async readSetting(serial: string, settingId: number, options: { priority: "background" | "command" }) {
+    const read = await this.reads.inverterControl.readSetting(serial, settingId, options);
+    if (read.ok && isSettingValue(read.value))
+      this.record.remember({ kind: "setting", serial, settingId, value: read.value });
+  }
+
+  private evData<C extends EvCommandId>(uuid: string, command: C, options: { priority: "background" | "command" }) {
+    return this.reads.evChargers.commandData(uuid, command, options);
+  }
+
+  private async quietly(fields: Record<string, unknown>, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (error) {
+      this.logger.debug({ ...fields, err: (error as Error).message }, "control value unavailable");
+    }
+  }
+}
+
+/**
+ * Whether the change's value is still unknown after the gate's own read: it may have happened
+ * and no value was read, or it was applied and reading it back failed. An EV command without a
+ * verifier is read back once too.
+ */
+function valueOpen(request: ChangeRequest, outcome: ChangeOutcome): boolean {
+  if (outcome.value !== undefined) return false;
+  if (outcome.mayHaveApplied) return true;
+  if (!outcome.ok) return false;
+  return request.kind === "ev-command" || !outcome.verified;
+}
+
+function isSettingValue(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+/** Command data read for `command`, as the reading of that command (the client ties the two). */
+function evReading<C extends EvCommandId>(uuid: string, command: C, data: EvCommandData<C>): ControlReading {
+  return { kind: "ev-command", uuid, command, data } as Extract<ControlReading, { kind: "ev-command" }>;
+}
