@@ -2,13 +2,13 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
 
-import { checkDaemonRulesOnDevices, loadDaemonRules, rulesFeature } from "./app-rules.js";
+import { checkDaemonRulesOnDevices, loadDaemonRules } from "./app-rules.js";
 import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
-import { ControlGate } from "./control/index.js";
+import { ControlGate, cloudDeviceReads } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
@@ -25,6 +25,7 @@ import {
   Topics,
 } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
+import { rulesFeature } from "./rules/feature.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { telemetryFeature } from "./telemetry/feature.js";
 import { discoverInventory, type Inventory } from "./telemetry/index.js";
@@ -212,17 +213,21 @@ export async function startApp(
       republishOn: (status) => bridge.addRepublisher(() => status.publishAll(), bridgeNode(topics)),
     });
     const rules = rulesFeature({
-      config,
-      loaded: rulesFile,
-      client,
-      gate,
-      store,
       bus,
-      inventory,
+      loaded: rulesFile,
+      gate,
+      reads: cloudDeviceReads(client),
+      store,
+      inventory: first,
       logger,
-      after: () => homeAssistant.announced,
-      attach: (engine) => bridge.attachRules(engine, { timeZone: engine.timeZone }),
       clock,
+      dryRun: config.dry_run,
+    });
+    // Home Assistant shows the rules once it has announced the devices.
+    let rulesAttached = Promise.resolve();
+    bus.on("rulesStarted", "homeassistant-rules", ({ runtime, timeZone }) => {
+      rulesAttached = homeAssistant.announced.then(() => bridge.attachRules(runtime, { timeZone }));
+      return rulesAttached;
     });
     const web = webFeature({
       config: config.web,
@@ -242,7 +247,7 @@ export async function startApp(
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
-    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, web, telemetry, rules, devices];
+    const features: Feature[] = [...(history ? [history] : []), homeAssistant, health, web, rules, telemetry, devices];
     for (const feature of features) {
       if (feature.halt) halts.push(() => feature.halt?.());
       stack.push(async () => feature.stop());
@@ -250,6 +255,8 @@ export async function startApp(
       alive();
     }
     await homeAssistant.announced;
+    await rules.started;
+    await rulesAttached;
     // Started without them (no store to keep their promises): not "starting" any more.
     rulesPending = false;
     if (!rules.runtime) bridge.rulesStarting(false);

@@ -1,9 +1,9 @@
-import type { CloudClient } from "../../cloud/client.js";
 import type { ControlRestore, RestorePlan, SavedValue } from "../../store/index.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "../change.js";
 import type { DeviceAction, DeviceActionOutcome } from "../device-action.js";
 import { sameValue } from "../same-value.js";
 import { type Current, changedSince, readCurrent } from "./device-now.js";
+import type { DeviceReads } from "./device-reads.js";
 import { presetDifference } from "./saved-values.js";
 
 /** What the restore needs of the gate: every write (and an old promise's snapshot) goes through it, audited. */
@@ -24,7 +24,7 @@ export interface RestoreReport {
  * and the report says so). Snapshots only come from promises made before restores went per control.
  */
 export async function restorePlan(
-  client: CloudClient,
+  reads: DeviceReads,
   gate: RestoreGate,
   requester: Requester,
   plan: RestorePlan,
@@ -46,7 +46,7 @@ export async function restorePlan(
   // Last changed, first put back.
   for (const entry of [...plan.controls].reverse()) {
     try {
-      const report = await restoreControl(client, gate, requester, entry);
+      const report = await restoreControl(reads, gate, requester, entry);
       if (report.ok) done.push(report.message);
       else problems.push(report.message);
     } catch (error) {
@@ -66,14 +66,14 @@ function label(saved: SavedValue): string {
 
 /** One control put back, unless someone changed it since the rule did. */
 async function restoreControl(
-  client: CloudClient,
+  reads: DeviceReads,
   gate: RestoreGate,
   requester: Requester,
   entry: ControlRestore,
 ): Promise<{ readonly ok: boolean; readonly message: string }> {
   const { before, wrote } = entry;
   const name = label(before);
-  const current = await readCurrent(client, before);
+  const current = await readCurrent(reads, before);
   const requests = restoreRequests(before, current);
   if (requests.length === 0) return { ok: true, message: `${name} unchanged` };
   const changed = wrote === undefined ? undefined : changedSince(wrote, current);

@@ -1,7 +1,7 @@
-import type { CloudClient } from "../../cloud/client.js";
 import type { Logger } from "../../log.js";
 import type { ControlRestore, SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
+import type { DeviceReads } from "./device-reads.js";
 import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values.js";
 
 /**
@@ -12,7 +12,7 @@ import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values
  * controls the rule never changed.
  */
 export async function prepareRestore(
-  client: CloudClient,
+  reads: DeviceReads,
   requests: readonly ChangeRequest[],
   kept: readonly ControlRestore[],
   logger: Logger,
@@ -27,12 +27,12 @@ export async function prepareRestore(
       controls.set(key, { ...known, wrote: merged(known.wrote, wrote) });
       if (!coversFields(known.before, wrote)) {
         // A preset field the first change did not write: add what it holds now.
-        const more = await recordBefore(client, request);
+        const more = await recordBefore(reads, request);
         if (more) controls.set(key, { before: merged(more, known.before), wrote: merged(known.wrote, wrote) });
       }
       continue;
     }
-    const before = await recordBefore(client, request);
+    const before = await recordBefore(reads, request);
     if (before) controls.set(key, { before, wrote });
     else logger.warn({ control: key }, "this change cannot be put back after the window: it is left as is");
   }
