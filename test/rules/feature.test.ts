@@ -58,17 +58,15 @@ describe("the rules feature on the bus", () => {
       smartDevices: [],
       sites: [],
     };
-    let store: Store | undefined;
-    if (options.withStore !== false) {
-      const opened = openStore(join(dir, "energy2mqtt.db"));
-      cleanups.push(() => opened.close());
-      store = opened;
-    }
+    // The gate always has its audit log; the rules get the store only when the test says so.
+    const opened = openStore(join(dir, "energy2mqtt.db"));
+    cleanups.push(() => opened.close());
+    const store: Store | undefined = options.withStore === false ? undefined : opened;
     const logs: string[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => logs.push(line) });
     const gate = new ControlGate({
       client,
-      audit: store?.audit ?? openStore(join(dir, "audit-only.db")).audit,
+      audit: opened.audit,
       devices: { inverter: (serial) => (serial === INVERTER ? inverter : undefined), charger: () => charger },
       logger,
       now: () => sim.simulator.clock.now(),
