@@ -2,13 +2,13 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
 
-import { checkDaemonRulesOnDevices, loadDaemonRules, rulesFeature } from "./app-rules.js";
+import { checkDaemonRulesOnDevices, loadDaemonRules } from "./app-rules.js";
 import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
 import { CloudClient } from "./cloud/client.js";
 import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
 import type { Config } from "./config/index.js";
-import { ControlGate, ControlReadBack } from "./control/index.js";
+import { ControlGate, ControlReadBack, cloudDeviceReads } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode } from "./health/bridge-discovery.js";
@@ -18,6 +18,7 @@ import { historyFeature } from "./history/index.js";
 import { homeAssistant, Topics } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
 import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqttTls } from "./mqtt/index.js";
+import { rulesFeature } from "./rules/feature.js";
 import {
   cloudControl,
   cloudHistory,
@@ -236,17 +237,21 @@ export async function startApp(
       republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
     });
     const rules = rulesFeature({
-      config,
-      loaded: rulesFile,
-      client,
-      gate,
-      store,
       bus,
-      inventory,
+      loaded: rulesFile,
+      gate,
+      reads: cloudDeviceReads(gate.reads),
+      store,
+      inventory: first,
       logger,
-      after: () => ha.announced,
-      attach: (engine) => ha.attachRules(engine, { timeZone: engine.timeZone }),
       clock,
+      dryRun: config.dry_run,
+    });
+    // Home Assistant shows the rules once it has announced the devices.
+    let rulesAttached = Promise.resolve();
+    bus.on("rulesStarted", "homeassistant-rules", ({ runtime, timeZone }) => {
+      rulesAttached = ha.announced.then(() => ha.attachRules(runtime, { timeZone }));
+      return rulesAttached;
     });
     const web = webFeature({
       config: config.web,
@@ -272,8 +277,8 @@ export async function startApp(
       ...ha.features,
       health,
       web,
-      telemetry,
       rules,
+      telemetry,
       devices,
     ];
     for (const feature of features) {
@@ -283,6 +288,8 @@ export async function startApp(
       alive();
     }
     await ha.announced;
+    await rules.started;
+    await rulesAttached;
     // Started without them (no store to keep their promises): not "starting" any more.
     rulesPending = false;
     if (!rules.runtime) ha.rulesStarting(false);

@@ -8,7 +8,7 @@
  */
 import type { ChangeApplied } from "./control/change-applied.js";
 import type { DeviceId } from "./device-id.js";
-import type { RuleEvent, RuleStatus } from "./ports/rules.js";
+import type { RuleEvent, RuleStatus, RulesRuntime } from "./ports/rules.js";
 import type { Fetched, Inventory } from "./sources/index.js";
 import type { Availability, PollSucceeded } from "./telemetry/states.js";
 
@@ -40,6 +40,8 @@ export interface DaemonEvents {
   readonly changeApplied: ChangeApplied;
   /** Something a rule did or means to do. */
   readonly ruleEvent: RuleEvent;
+  /** The rules run: their runtime, and the zone their hours are read in. */
+  readonly rulesStarted: { readonly runtime: RulesRuntime; readonly timeZone: string };
   /** The rules' list changed (enabled, next window, last run). */
   readonly rulesChanged: { readonly rules: readonly RuleStatus[] };
   /** A message came in on one of the MQTT connection's subscriptions: a feature that handles its topic takes it. */

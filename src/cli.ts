@@ -202,9 +202,23 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("-d, --data <json>", "JSON request body")
     .option("-c, --config <file>", "configuration file (cloud.url and cloud.token)")
     .addOption(new Option("--include", "print the HTTP status and rate headers to stderr"))
-    .action(async (method: string, path: string, options: { data?: string; config?: string; include?: boolean }) => {
-      setExitCode(await (await commands.api()).runApiCommand({ method, path, ...options }));
-    });
+    .option(
+      "--raw",
+      "send a write as is, past the control gate: no validation and no read-back; still recorded in the audit log as raw:METHOD PATH",
+    )
+    .addHelpText(
+      "after",
+      "\nReads are sent as they are. A write (POST, PUT, DELETE) to a setting, a preset, an EV charger command, a snapshot or a notification goes through the control gate: checked against the device's rules, read back, and recorded in the audit log as the CLI's. Any other write is refused unless --raw is given.",
+    )
+    .action(
+      async (
+        method: string,
+        path: string,
+        options: { data?: string; config?: string; include?: boolean; raw?: boolean },
+      ) => {
+        setExitCode(await (await commands.api()).runApiCommand({ method, path, ...options }));
+      },
+    );
 
   return program;
 }

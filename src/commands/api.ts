@@ -1,8 +1,16 @@
+import { z } from "zod";
 import { findEndpoint } from "../cloud/catalogue.js";
-import { defineEndpoint, type HttpMethod, type QueryInput } from "../cloud/endpoint.js";
+import { defineEndpoint, type EndpointInfo, type HttpMethod, type QueryInput } from "../cloud/endpoint.js";
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/errors.js";
-import { CloudHttp, statusError } from "../cloud/http.js";
-import { loadConfig } from "../config/index.js";
+import { CloudHttp, type RawResponse, statusError } from "../cloud/http.js";
+import { type Config, loadConfig } from "../config/index.js";
+import type { Requester } from "../control/index.js";
+import { discoverInventory, type Inventory } from "../sources/index.js";
+import { systemClock } from "../time/clock.js";
+import { auditedRaw, type Json, RAW_BYPASSES } from "./api-raw.js";
+import { GATED_WRITES, type GateWrite, gateWriteOf } from "./api-writes.js";
+import { cliGate, describeOutcome } from "./cli-gate.js";
+import { cliLogger, cloudClient, openStoreOr } from "./shared.js";
 
 export interface ApiCommandOptions {
   readonly method: string;
@@ -10,13 +18,19 @@ export interface ApiCommandOptions {
   readonly data?: string;
   readonly config?: string;
   readonly include?: boolean;
+  /** Send a write as is, past the control gate (still audited). */
+  readonly raw?: boolean;
 }
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 
+const REQUESTER: Requester = { source: "cli", name: "energy2mqtt api" };
+
 /**
- * `energy2mqtt api METHOD PATH [--data JSON]`: 0 on a 2xx answer, 2 on bad usage or a token the
- * cloud refuses (401, 403), 1 otherwise.
+ * `energy2mqtt api METHOD PATH [--data JSON] [--raw]`: reads are sent as they are; a write goes
+ * through the control gate (validated, read back, audited), or with --raw as is, audited as raw.
+ * 0 on a 2xx answer (or a change applied), 2 on bad usage, a change refused or a token the cloud
+ * refuses (401, 403), 1 otherwise.
  */
 export async function runApiCommand(
   options: ApiCommandOptions,
@@ -32,10 +46,10 @@ export async function runApiCommand(
     err.write(`path must start with /, e.g. /account (got "${options.path}")\n`);
     return 2;
   }
-  let body: unknown;
+  let body: Json | undefined;
   if (options.data !== undefined) {
     try {
-      body = JSON.parse(options.data);
+      body = z.json().parse(JSON.parse(options.data));
     } catch (error) {
       err.write(`--data is not valid JSON: ${(error as Error).message}\n`);
       return 2;
@@ -58,27 +72,121 @@ export async function runApiCommand(
   const [rawPath = "/", rawQuery = ""] = options.path.replace(/^\/v1(?=\/)/, "").split("?", 2);
   const endpoint =
     findEndpoint(method, rawPath) ?? defineEndpoint({ name: "API call", method, path: rawPath, scopes: [] });
+  const send = () =>
+    http.raw({ ...endpoint, path: rawPath }, { query: parseQuery(rawQuery), body }, { priority: "command" });
   try {
-    const response = await http.raw(
-      { ...endpoint, path: rawPath },
-      { query: parseQuery(rawQuery), body },
-      { priority: "command" },
-    );
-    if (options.include) {
-      const rate = `${response.headers["x-ratelimit-remaining"] ?? "?"}/${response.headers["x-ratelimit-limit"] ?? "?"}`;
-      err.write(`HTTP ${response.status} (${endpoint.name}); rate limit remaining ${rate}\n`);
+    // Reads (GETs, and the POSTs that only read: Read Setting, Multi-Control Read, energy flows).
+    if (endpoint.idempotent) return answer(await send(), endpoint, options, out, err);
+    const write = { method, path: rawPath, query: rawQuery, body };
+    if (options.raw) {
+      const store = openStoreOr(config, err, "the audit log cannot be opened, so nothing was sent: ");
+      if (typeof store === "number") return store;
+      try {
+        err.write(`${RAW_BYPASSES}; recorded in the audit log as raw:${method} ${rawPath}\n`);
+        const response = await auditedRaw(store.audit, write, () => systemClock.now(), send, rawOutcome);
+        return answer(response, endpoint, options, out, err);
+      } finally {
+        store.close();
+      }
     }
-    out.write(`${JSON.stringify(response.body ?? null, null, 2)}\n`);
-    if (response.status >= 200 && response.status < 300) return 0;
-    const failure = statusError(endpoint, response);
-    err.write(`energy2mqtt api: HTTP ${response.status}: ${failure.message}\n`);
-    return exitCodeOf(failure);
+    const gated = gateWriteOf(endpoint, rawPath, body);
+    if (!gated) {
+      err.write(
+        `energy2mqtt api: ${method} ${rawPath} is a write the control gate does not take (it takes ${GATED_WRITES.join("; ")}); nothing was sent. To send it as is, without the gate's validation and read-back, add --raw (it is still recorded in the audit log)\n`,
+      );
+      return 2;
+    }
+    if (gated.kind === "invalid") {
+      err.write(`energy2mqtt api: ${method} ${rawPath}: ${gated.problem}; nothing was sent\n`);
+      return 2;
+    }
+    if (rawQuery !== "") {
+      err.write(
+        `energy2mqtt api: a write through the control gate takes no query (got ?${rawQuery}); leave it out, or add --raw to send it as is\n`,
+      );
+      return 2;
+    }
+    return await throughGate(config, gated, out, err);
   } catch (error) {
     if (error instanceof CloudError) {
       err.write(`${error.message}\n`);
       return exitCodeOf(error);
     }
     throw error;
+  }
+}
+
+const remoteAnswer = z.object({
+  data: z.object({ success: z.boolean().optional(), message: z.string().optional() }),
+});
+
+/** A raw write's row: its HTTP status, and the device's own success: false when the answer has one. */
+function rawOutcome(response: RawResponse): { ok: boolean; code: number; message: string } {
+  const said = remoteAnswer.safeParse(response.body);
+  const refused = said.success && said.data.data.success === false;
+  const ok = response.status >= 200 && response.status < 300 && !refused;
+  const message = said.success && said.data.data.message ? `: ${said.data.data.message}` : "";
+  return {
+    ok,
+    code: response.status,
+    message: `sent raw (not validated, not read back): HTTP ${response.status}${message}`,
+  };
+}
+
+/** Prints a cloud answer's body; 0 for a 2xx, else what its status means. */
+function answer(
+  response: RawResponse,
+  endpoint: EndpointInfo,
+  options: ApiCommandOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): number {
+  if (options.include) {
+    const rate = `${response.headers["x-ratelimit-remaining"] ?? "?"}/${response.headers["x-ratelimit-limit"] ?? "?"}`;
+    err.write(`HTTP ${response.status} (${endpoint.name}); rate limit remaining ${rate}\n`);
+  }
+  out.write(`${JSON.stringify(response.body ?? null, null, 2)}\n`);
+  if (response.status >= 200 && response.status < 300) return 0;
+  const failure = statusError(endpoint, response);
+  err.write(`energy2mqtt api: HTTP ${response.status}: ${failure.message}\n`);
+  return exitCodeOf(failure);
+}
+
+/** A known write as a change request (or device action) to the gate, audited as the CLI's. */
+async function throughGate(
+  config: Config,
+  write: Exclude<GateWrite, { kind: "invalid" }>,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  const { url = "", token = "" } = config.cloud;
+  const store = openStoreOr(config, err, "the audit log cannot be opened, so nothing was sent: ");
+  if (typeof store === "number") return store;
+  try {
+    const client = cloudClient(config, url, token);
+    const logger = cliLogger(config);
+    const inventory: Inventory = await discoverInventory(client, { logger });
+    const gate = cliGate(config, client, store, inventory, logger);
+    try {
+      if (write.kind === "change") {
+        const outcome = await gate.apply(write.request, REQUESTER);
+        (outcome.ok ? out : err).write(describeOutcome(outcome));
+        return outcome.ok ? 0 : outcome.refused ? 2 : 1;
+      }
+      const outcome = await gate.act(write.action, REQUESTER);
+      if (!outcome.ok) {
+        err.write(`${outcome.message}\n`);
+        return outcome.refused ? 2 : 1;
+      }
+      out.write(`${outcome.message}\n`);
+      if (outcome.data !== undefined) out.write(`${JSON.stringify(outcome.data, null, 2)}\n`);
+      return 0;
+    } finally {
+      // A write whose answer is late still goes into the audit log before the store closes.
+      await gate.idle();
+    }
+  } finally {
+    store.close();
   }
 }
 

@@ -1,7 +1,8 @@
 import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
-import { type ChangeOutcome, type ChangeRequest, ControlGate, type SettingValue } from "../control/index.js";
-import { cloudControl, discoverInventory, type Inventory } from "../sources/index.js";
+import type { ChangeRequest, SettingValue } from "../control/index.js";
+import { discoverInventory, type Inventory } from "../sources/index.js";
+import { cliGate, describeOutcome } from "./cli-gate.js";
 import { SET_USAGE } from "./set-usage.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
@@ -55,17 +56,7 @@ export async function runSetCommand(
       err.write(`${error.message}\n`);
       return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
     }
-    const gate = new ControlGate({
-      control: cloudControl(client),
-      audit: store.audit,
-      devices: {
-        inverter: (serial) => inventory.inverters.find((i) => i.serial === serial),
-        charger: (uuid) => inventory.evChargers.find((c) => c.uuid === uuid),
-      },
-      // The outcome is printed; the gate's own info or warning line about it would repeat it.
-      logger:
-        config.log.level === "info" || config.log.level === "warn" ? logger.child({}, { level: "error" }) : logger,
-    });
+    const gate = cliGate(config, client, store, inventory, logger);
     const request = requestFor(options.device, change, inventory);
     const outcome = await gate.apply(request, { source: "cli", name: "energy2mqtt set" });
     let code = 0;
@@ -151,14 +142,4 @@ function accountDevices(inventory: Inventory): string {
   const inverters = inventory.inverters.map((i) => i.serial).join(", ") || "none";
   const chargers = inventory.evChargers.map((c) => `${c.uuid} (${c.alias})`).join(", ") || "none";
   return `the account has inverters: ${inverters}; EV chargers: ${chargers}`;
-}
-
-function describeOutcome(outcome: ChangeOutcome): string {
-  const flags = [
-    `ok: ${outcome.ok}`,
-    `code: ${outcome.code ?? "-"}`,
-    `verified: ${outcome.verified}`,
-    `skipped: ${outcome.skipped}`,
-  ];
-  return `${outcome.message}\n${flags.join("  ")}\n`;
 }

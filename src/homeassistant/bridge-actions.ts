@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { CloudClient } from "../cloud/client.js";
 import { CloudError } from "../cloud/errors.js";
 import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
 import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
+import type { AccountReads } from "../sources/index.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
 const serialAndName = z.strictObject({ serial: z.string().min(1), name: z.string().min(1).max(32) });
@@ -71,7 +71,7 @@ const AUDITED_PAYLOAD_CHARACTERS = 256;
 export async function runBridgeAction(
   action: string,
   payload: string,
-  deps: { client: CloudClient; gate: ControlGate },
+  deps: { client: AccountReads; gate: ControlGate },
 ): Promise<BridgeResponse> {
   let transaction: Transaction | undefined;
   let fields: Record<string, unknown> = {};
@@ -164,7 +164,7 @@ type Parsed<A extends BridgeAction> = z.output<(typeof ACTIONS)[A]>;
 async function perform(
   action: BridgeAction,
   input: unknown,
-  deps: { client: CloudClient; gate: ControlGate },
+  deps: { client: AccountReads; gate: ControlGate },
 ): Promise<unknown> {
   const { client, gate } = deps;
   const options = { priority: "command" as const };
@@ -185,7 +185,7 @@ async function perform(
       const { serial, ...filter } = input as Parsed<"preset-profile/list">;
       return client.presetProfiles.list(
         serial,
-        filter as Parameters<CloudClient["presetProfiles"]["list"]>[1],
+        filter as Parameters<AccountReads["presetProfiles"]["list"]>[1],
         options,
       );
     }

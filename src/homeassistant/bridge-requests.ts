@@ -1,8 +1,8 @@
 import type { EventBus } from "../bus.js";
-import type { CloudClient } from "../cloud/client.js";
 import type { ControlGate } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Mqtt } from "../mqtt/index.js";
+import type { AccountReads } from "../sources/index.js";
 import { runBridgeAction } from "./bridge-actions.js";
 import type { Send } from "./publisher.js";
 import type { Topics } from "./topics.js";
@@ -13,7 +13,7 @@ export function bridgeRequestsFeature(options: {
   readonly bus: EventBus;
   readonly mqtt: Mqtt;
   readonly topics: Topics;
-  readonly client: CloudClient;
+  readonly client: AccountReads;
   readonly gate: ControlGate;
   readonly send: Send;
   readonly work: WorkInFlight;

@@ -1,10 +1,10 @@
 import type { EventBus } from "../bus.js";
-import type { CloudClient } from "../cloud/client.js";
 import type { ControlGate, ControlReadBack } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import type { Mqtt } from "../mqtt/index.js";
 import type { RulesRuntime } from "../ports/rules.js";
+import type { AccountReads } from "../sources/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, later } from "../time/clock.js";
 import { bridgeRequestsFeature } from "./bridge-requests.js";
@@ -30,7 +30,7 @@ export interface HomeAssistantOptions {
   readonly discovery: boolean;
   readonly origin: Origin;
   /** Bridge requests' snapshots and profiles (they are no entity's). */
-  readonly client: CloudClient;
+  readonly client: AccountReads;
   readonly gate: ControlGate;
   readonly readBack: ControlReadBack;
   readonly inventory: () => Inventory;

@@ -21,6 +21,7 @@ export {
 } from "./inventory.js";
 export type { PollConfig } from "./poll-config.js";
 export type {
+  AccountReads,
   ControlReads,
   DeviceControl,
   DeviceSource,

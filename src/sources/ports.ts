@@ -49,6 +49,12 @@ export interface DeviceSource {
   resources(inventory: Inventory, poll: PollConfig, now: () => number): Resource[];
 }
 
+/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. */
+export interface AccountReads {
+  readonly snapshots: Section<"snapshots", "exists">;
+  readonly presetProfiles: Section<"presetProfiles", "list">;
+}
+
 /** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after. */
 export interface ControlReads {
   readonly inverterControl: Section<"inverterControl", "readSetting" | "presetValues">;

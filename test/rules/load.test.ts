@@ -166,6 +166,7 @@ describe("loading rules.yaml", () => {
       '    when: [{ cheapest: { hours: 2, before: "07:00" } }, { cron: "0 3 * * *" }]',
       '    do: [{ setting: 71, value: "{{ window.hours }}" }]',
       "  - name: windowed",
+      // Above "mixed": the two share setting 71, and which wins is not what this test is about.
       "    priority: 1",
       '    when: { cheapest: { hours: 2, before: "07:00" } }',
       '    do: [{ setting: 71, value: "{{ window.hours }}" }]',

@@ -1,9 +1,7 @@
-import type { ControlReads } from "../../sources/index.js";
 import type { SavedValue } from "../../store/index.js";
 import { sameValue } from "../same-value.js";
+import type { DeviceReads } from "./device-reads.js";
 import { inSession, presetDifference } from "./saved-values.js";
-
-const COMMAND = { priority: "command" } as const;
 
 /** What the device holds now of a saved value's control; undefined when it cannot be read. */
 export type Current =
@@ -13,24 +11,18 @@ export type Current =
   | { readonly kind: "charging"; readonly charging: boolean }
   | undefined;
 
-export async function readCurrent(reads: ControlReads, saved: SavedValue): Promise<Current> {
+export async function readCurrent(reads: DeviceReads, saved: SavedValue): Promise<Current> {
   switch (saved.kind) {
     case "preset":
-      return { kind: "preset", values: await reads.inverterControl.presetValues(saved.serial, saved.preset, COMMAND) };
+      return { kind: "preset", values: await reads.presetValues(saved.serial, saved.preset) };
     case "setting": {
-      const read = await reads.inverterControl.readSetting(saved.serial, saved.settingId, COMMAND);
-      return read.ok && read.value !== null && read.value !== undefined
-        ? { kind: "setting", value: read.value }
-        : undefined;
+      const value = await reads.setting(saved.serial, saved.settingId);
+      return value === undefined ? undefined : { kind: "setting", value };
     }
     case "ev-command":
-      if (saved.command === "change-mode")
-        return {
-          kind: "mode",
-          active: (await reads.evChargers.commandData(saved.uuid, "change-mode", COMMAND)).active,
-        };
+      if (saved.command === "change-mode") return { kind: "mode", active: await reads.chargerMode(saved.uuid) };
       if (saved.command === "start-charge" || saved.command === "stop-charge")
-        return { kind: "charging", charging: inSession((await reads.evChargers.get(saved.uuid, COMMAND)).status) };
+        return { kind: "charging", charging: inSession(await reads.chargerStatus(saved.uuid)) };
       return undefined;
   }
 }

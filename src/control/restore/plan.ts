@@ -1,9 +1,9 @@
-import type { ControlReads } from "../../sources/index.js";
 import type { ControlRestore, RestorePlan, SavedValue } from "../../store/index.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "../change.js";
 import type { DeviceAction, DeviceActionOutcome } from "../device-action.js";
 import { sameValue } from "../same-value.js";
 import { type Current, changedSince, readCurrent } from "./device-now.js";
+import type { DeviceReads } from "./device-reads.js";
 import { presetDifference } from "./saved-values.js";
 
 /** What the restore needs of the gate: every write (and an old promise's snapshot) goes through it, audited. */
@@ -24,7 +24,7 @@ export interface RestoreReport {
  * and the report says so). Snapshots only come from promises made before restores went per control.
  */
 export async function restorePlan(
-  reads: ControlReads,
+  reads: DeviceReads,
   gate: RestoreGate,
   requester: Requester,
   plan: RestorePlan,
@@ -66,7 +66,7 @@ function label(saved: SavedValue): string {
 
 /** One control put back, unless someone changed it since the rule did. */
 async function restoreControl(
-  reads: ControlReads,
+  reads: DeviceReads,
   gate: RestoreGate,
   requester: Requester,
   entry: ControlRestore,

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.js";
-import type { ControlReads } from "../../sources/index.js";
 import type { ControlRestore, SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
+import type { DeviceReads } from "./device-reads.js";
 import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values.js";
 
 /**
@@ -12,7 +12,7 @@ import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values
  * controls the rule never changed.
  */
 export async function prepareRestore(
-  reads: ControlReads,
+  reads: DeviceReads,
   requests: readonly ChangeRequest[],
   kept: readonly ControlRestore[],
   logger: Logger,

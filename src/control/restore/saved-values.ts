@@ -1,7 +1,7 @@
-import type { ControlReads } from "../../sources/index.js";
 import type { SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
 import { sameValue } from "../same-value.js";
+import type { DeviceReads } from "./device-reads.js";
 
 const HH_MM_SS = /^(\d{2}:\d{2}):\d{2}$/;
 
@@ -62,12 +62,10 @@ export function presetDifference(current: Readonly<Record<string, unknown>>, sav
 }
 
 /** Reads what a change is about to overwrite, so it can be put back; undefined when it cannot be. */
-export async function recordBefore(reads: ControlReads, request: ChangeRequest): Promise<SavedValue | undefined> {
+export async function recordBefore(reads: DeviceReads, request: ChangeRequest): Promise<SavedValue | undefined> {
   switch (request.kind) {
     case "preset": {
-      const current = await reads.inverterControl.presetValues(request.serial, request.preset, {
-        priority: "command",
-      });
+      const current = await reads.presetValues(request.serial, request.preset);
       return {
         kind: "preset",
         serial: request.serial,
@@ -76,20 +74,19 @@ export async function recordBefore(reads: ControlReads, request: ChangeRequest):
       };
     }
     case "setting": {
-      const read = await reads.inverterControl.readSetting(request.serial, request.settingId, { priority: "command" });
-      if (!read.ok || read.value === null || read.value === undefined) return undefined;
-      return { kind: "setting", serial: request.serial, settingId: request.settingId, value: read.value };
+      const value = await reads.setting(request.serial, request.settingId);
+      if (value === undefined) return undefined;
+      return { kind: "setting", serial: request.serial, settingId: request.settingId, value };
     }
     case "ev-command": {
       if (request.command === "change-mode") {
-        const data = await reads.evChargers.commandData(request.uuid, "change-mode", { priority: "command" });
-        return typeof data.active === "string"
-          ? { kind: "ev-command", uuid: request.uuid, command: "change-mode", request: { mode: data.active } }
+        const active = await reads.chargerMode(request.uuid);
+        return typeof active === "string"
+          ? { kind: "ev-command", uuid: request.uuid, command: "change-mode", request: { mode: active } }
           : undefined;
       }
       if (request.command === "start-charge" || request.command === "stop-charge") {
-        const charger = await reads.evChargers.get(request.uuid, { priority: "command" });
-        const charging = inSession(charger.status);
+        const charging = inSession(await reads.chargerStatus(request.uuid));
         return {
           kind: "ev-command",
           uuid: request.uuid,

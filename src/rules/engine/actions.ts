@@ -1,5 +1,4 @@
-import type { CloudClient } from "../../cloud/client.js";
-import { prepareRestore, restorePlan } from "../../control/index.js";
+import { type DeviceReads, prepareRestore, restorePlan } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../ports/rules.js";
 import type { RuleObligation, RuleObligations } from "../../store/index.js";
@@ -14,9 +13,11 @@ import type { OpenWindow, WindowBook } from "./window-book.js";
 
 export interface RuleActionsOptions {
   readonly gate: RulesGate;
-  readonly client: CloudClient;
+  /** What a device holds now: saved before a change, compared before putting it back. */
+  readonly reads: DeviceReads;
   readonly obligations: RuleObligations;
-  readonly inventory: Inventory;
+  /** The devices as last listed. */
+  readonly inventory: () => Inventory;
   readonly book: WindowBook;
   readonly events: RuleEvents;
   readonly logger: Logger;
@@ -53,7 +54,8 @@ export class RuleActions {
 
   /** Acts with the templates filled from `context`; `open` is the rule's open window the actions belong to, if any. */
   async act(rule: Rule, open: OpenWindow | undefined, context: TemplateContext): Promise<ActOutcome> {
-    const intents = rule.do.map((action) => intentOf(action, context, rule.name, this.options.inventory));
+    const inventory = this.options.inventory();
+    const intents = rule.do.map((action) => intentOf(action, context, rule.name, inventory));
     const results: RuleActionResult[] = [];
     // Conflicts first, so that the snapshot covers only what this rule will really change.
     const granted = this.claim(rule, intents, open ? open.end : this.options.now(), open, results);
@@ -86,8 +88,8 @@ export class RuleActions {
 
   /** Keeps the promise: puts back what the window changed, and says how it went. */
   async restore(obligation: RuleObligation, why: string): Promise<void> {
-    const { client, gate, obligations, events, logger } = this.options;
-    const report = await restorePlan(client, gate, { source: "rule", name: obligation.rule }, obligation.restore);
+    const { reads, gate, obligations, events, logger } = this.options;
+    const report = await restorePlan(reads, gate, { source: "rule", name: obligation.rule }, obligation.restore);
     if (!report.ok && this.options.stopping()) {
       // Cut short by the stop (its calls are aborted): the promise stays open in the store, and
       // the next start puts things back.
@@ -179,11 +181,11 @@ export class RuleActions {
   private async promiseRestore(rule: Rule, open: OpenWindow, granted: readonly Intent[]): Promise<string | undefined> {
     const requests = granted.flatMap((intent) => (intent.kind === "change" ? [intent.request] : []));
     if (requests.length === 0) return undefined;
-    const { client, obligations, logger } = this.options;
+    const { reads, obligations, logger } = this.options;
     try {
       const promised = open.obligation === undefined ? undefined : obligations.get(open.obligation);
       const controls = await prepareRestore(
-        client,
+        reads,
         requests,
         promised?.restore.controls ?? [],
         logger.child({ rule: rule.name }),

@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { asyncScheduler, type Observable, type Subscription } from "rxjs";
+import type { Observable, Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/rules.js";
 import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
@@ -8,7 +8,7 @@ import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
 import { CronClock } from "./cron-clock.js";
-import { type LiveState, nextState, readBatterySoc, watchedDevices } from "./live-state.js";
+import { type LiveState, nextState, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
 import { PriceWatch } from "./price-watch.js";
 import { RuleEvents } from "./rule-events.js";
@@ -48,26 +48,28 @@ export class RulesEngine implements RulesRuntime {
   private cron: CronClock | undefined;
   private state: LiveState = {};
   private nextReplan = 0;
-  private readings: Subscription | undefined;
+  /** A plan was made: from then on the battery's first charge known means planning again. */
+  private planned = false;
+  private live: Subscription | undefined;
   /** Aborts price fetches in flight when the engine stops. */
   private readonly abort = new AbortController();
 
   constructor(private readonly options: RulesOptions) {
-    const scheduler = options.scheduler ?? asyncScheduler;
-    this.now = options.now ?? (() => scheduler.now());
+    const clock = options.clock;
+    this.now = () => clock.now();
     this.logger = (options.logger ?? pino({ enabled: false })).child({ module: "rules" });
-    this.timeZone = rulesTimeZone(options.rules, options.inventory.timezone);
+    this.timeZone = rulesTimeZone(options.rules, options.inventory().timezone);
     this.horizonMs = (options.horizonHours ?? 48) * HOUR_MS;
     this.rules = [...options.rules.rules].sort((a, b) => b.priority - a.priority);
     this.events = new RuleEvents(this.logger, this.now);
     this.queue = new WorkQueue(this.logger);
-    this.alarm = new Alarm(timersOn(scheduler, this.now));
+    this.alarm = new Alarm(timersOn(clock, this.now));
     const currency = options.rules.tariffs.currency;
     this.priceWatch = new PriceWatch(options.tariffs, currency, this.horizonMs, this.logger);
     this.stateTriggers = new StateTriggers(this.rules);
     this.actions = new RuleActions({
       gate: options.gate,
-      client: options.client,
+      reads: options.reads,
       obligations: options.store.ruleObligations,
       inventory: options.inventory,
       book: this.book,
@@ -101,11 +103,16 @@ export class RulesEngine implements RulesRuntime {
     for (const rule of this.rules) this.enabled.set(rule.name, store.enabled(rule.name) ?? rule.enabled);
     await this.refreshPrices();
     await this.runner.resumeObligations();
-    const watched = watchedDevices(this.options.inventory);
-    this.readings = this.options.readings$.subscribe((reading) => {
+    this.live = this.options.live$.subscribe((seen) => {
       const before = this.state;
-      this.state = nextState(this.state, reading, watched);
-      if (this.state !== before) this.queue.enqueue(async () => this.checkStates());
+      this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
+      if (this.state === before) return;
+      // A plan made before the battery's charge was known is made again once it is.
+      if (before.batterySoc === undefined && this.state.batterySoc !== undefined && this.planned && this.needsSoc()) {
+        this.nextReplan = this.now();
+        this.queue.enqueue(() => this.tick());
+      }
+      this.queue.enqueue(async () => this.checkStates());
     });
     this.cron = new CronClock(this.rules, this.timeZone, this.now());
     await this.queue.enqueue(() => this.tick());
@@ -177,7 +184,7 @@ export class RulesEngine implements RulesRuntime {
     const drained = this.queue.close();
     this.abort.abort();
     this.alarm.cancel();
-    this.readings?.unsubscribe();
+    this.live?.unsubscribe();
     await drained;
     this.events.complete();
   }
@@ -227,15 +234,12 @@ export class RulesEngine implements RulesRuntime {
     // The optimiser re-plans every half-hour with the newest state and prices (model-predictive control).
     const optimising = this.rules.some((rule) => rule.when.some((trigger) => trigger.optimise !== undefined));
     this.nextReplan = optimising ? Math.floor(now / SLOT_MS) * SLOT_MS + SLOT_MS : now + REPLAN_MS;
-    const serial = watchedDevices(this.options.inventory).inverter;
-    const needsSoc = this.rules.some((rule) =>
-      rule.when.some((trigger) => trigger.battery !== undefined || trigger.optimise !== undefined),
-    );
-    if (needsSoc && this.state.batterySoc === undefined) {
-      const soc = await readBatterySoc(this.options.client, serial, this.logger);
-      if (soc !== undefined) this.state = { ...this.state, batterySoc: soc };
-    }
-    const inverter = this.options.inventory.inverters.find((found) => found.serial === serial);
+    const inventory = this.options.inventory();
+    const serial = watchedDevices(inventory).inverter;
+    if (this.needsSoc() && this.state.batterySoc === undefined)
+      this.logger.debug("planning without the battery's charge: no reading of it has come yet");
+    this.planned = true;
+    const inverter = inventory.inverters.find((found) => found.serial === serial);
     const house = optimising ? this.options.house?.(now) : undefined;
     for (const rule of this.rules) {
       if (!rule.when.some(isWindowTrigger)) continue;
@@ -252,6 +256,13 @@ export class RulesEngine implements RulesRuntime {
       this.book.replan(rule.name, windows, now);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
+  }
+
+  /** Whether a rule's plan depends on the battery's charge. */
+  private needsSoc(): boolean {
+    return this.rules.some((rule) =>
+      rule.when.some((trigger) => trigger.battery !== undefined || trigger.optimise !== undefined),
+    );
   }
 
   private checkStates(): void {

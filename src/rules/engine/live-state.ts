@@ -1,6 +1,3 @@
-import type { CloudClient } from "../../cloud/client.js";
-import type { Logger } from "../../log.js";
-import type { Availability, DeviceState } from "../../telemetry/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
 import { parseClock, wallClock } from "../../time/local-time.js";
 import type { Condition, Trigger } from "../schema.js";
@@ -19,29 +16,39 @@ export interface LiveState {
   readonly evStatus?: string;
 }
 
+/**
+ * What the rules read of one device's fresh telemetry (the rules feature makes them from the
+ * bus). Inverter values are as the API counts them: grid power positive when exporting.
+ */
+export type LiveObservation =
+  | {
+      readonly kind: "inverter";
+      readonly serial: string;
+      readonly batterySoc?: number;
+      readonly pvPower?: number;
+      readonly gridPower?: number;
+    }
+  | { readonly kind: "charger"; readonly uuid: string; readonly status: string };
+
 const PLUGGED = new Set(["Preparing", "Charging", "SuspendedEV", "SuspendedEVSE", "Finishing"]);
 
-/** The state after one reading; readings of other devices than the ones watched are ignored. */
+/** The state after one observation; those of other devices than the ones watched are ignored. */
 export function nextState(
   state: LiveState,
-  reading: DeviceState | Availability,
+  seen: LiveObservation,
   watched: { readonly inverter?: string; readonly charger?: string },
 ): LiveState {
-  if (reading.kind === "inverter.live" && reading.serial === watched.inverter) {
-    const data = reading.data;
-    const grid = data.grid?.power;
-    const soc = data.battery?.percent;
-    const pv = data.solar?.power;
+  if (seen.kind === "inverter" && seen.serial === watched.inverter) {
+    const { batterySoc, pvPower, gridPower } = seen;
     return {
       ...state,
-      ...(typeof soc === "number" ? { batterySoc: soc } : {}),
-      ...(typeof pv === "number" ? { pvPower: pv } : {}),
-      // The API counts grid power positive when exporting.
-      ...(typeof grid === "number" ? { gridImport: Math.max(0, -grid) } : {}),
+      ...(batterySoc === undefined ? {} : { batterySoc }),
+      ...(pvPower === undefined ? {} : { pvPower }),
+      ...(gridPower === undefined ? {} : { gridImport: Math.max(0, -gridPower) }),
     };
   }
-  if (reading.kind === "ev.status" && reading.uuid === watched.charger && reading.data.status) {
-    return { ...state, evStatus: reading.data.status, evPlugged: PLUGGED.has(reading.data.status) };
+  if (seen.kind === "charger" && seen.uuid === watched.charger) {
+    return { ...state, evStatus: seen.status, evPlugged: PLUGGED.has(seen.status) };
   }
   return state;
 }
@@ -127,20 +134,4 @@ export function watchedDevices(inventory: Inventory): { inverter?: string; charg
   const inverter = (inventory.inverters.find((found) => found.controllable) ?? inventory.inverters[0])?.serial;
   const charger = inventory.evChargers[0]?.uuid;
   return { ...(inverter ? { inverter } : {}), ...(charger ? { charger } : {}) };
-}
-
-/** The battery's SoC as the cloud reports it now, for a plan made before any reading arrived. */
-export async function readBatterySoc(
-  client: CloudClient,
-  serial: string | undefined,
-  logger: Logger,
-): Promise<number | undefined> {
-  if (!serial) return undefined;
-  try {
-    const soc = (await client.inverterData.systemDataLatest(serial)).battery?.percent;
-    return typeof soc === "number" ? soc : undefined;
-  } catch (error) {
-    logger.warn({ err: error }, "the battery's SoC could not be read for planning");
-    return undefined;
-  }
 }

@@ -1,19 +1,20 @@
-import type { Observable, SchedulerLike } from "rxjs";
-import type { CloudClient } from "../../cloud/client.js";
+import type { Observable } from "rxjs";
 import type {
   ChangeOutcome,
   ChangeRequest,
   DeviceAction,
   DeviceActionOutcome,
+  DeviceReads,
   Requester,
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleObligations } from "../../store/index.js";
-import type { Availability, DeviceState } from "../../telemetry/index.js";
 import type { Inventory } from "../../telemetry/inventory.js";
+import type { Clock } from "../../time/clock.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
 import type { RulesFile } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
+import type { LiveObservation } from "./live-state.js";
 
 /** The part of the ControlGate the rules use. */
 export interface RulesGate {
@@ -27,19 +28,18 @@ export interface RulesOptions {
   /** Built from rules.tariffs (createTariff); the engine calls their refresh() when each asks to be refreshed. */
   readonly tariffs: { readonly import?: Tariff; readonly export?: Tariff };
   readonly gate: RulesGate;
-  readonly client: CloudClient;
+  /** What a device holds now, read only: saved before a rule's change, compared before its restore. */
+  readonly reads: DeviceReads;
   readonly store: { readonly ruleObligations: RuleObligations };
-  readonly inventory: Inventory;
-  /** The daemon's telemetry. */
-  readonly readings$: Observable<DeviceState | Availability>;
+  /** The devices as last listed: the list may change while the rules run. */
+  readonly inventory: () => Inventory;
   /**
-   * Timers. Its now() must read the same clock as `now`: the default asyncScheduler runs on the
-   * wall clock; tests pass a scheduler on the simulator's virtual clock. Cron triggers, windows
-   * and price refreshes all run on it.
+   * The devices' fresh values (battery, solar, grid, the charger's status), from the bus. What
+   * is already known is given on subscribing, so that the first plan knows the battery's charge.
    */
-  readonly scheduler?: SchedulerLike;
-  /** Epoch ms; the scheduler's now() when left out. */
-  readonly now?: () => number;
+  readonly live$: Observable<LiveObservation>;
+  /** The daemon's one clock: now, cron triggers, windows and price refreshes all run on it. */
+  readonly clock: Clock;
   readonly logger?: Logger;
   /** Every rule dry-runs (as well as rules.yaml's dry_run and each rule's own). */
   readonly dryRun?: boolean;

@@ -2,21 +2,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { type SchedulerAction, type SchedulerLike, Subject, Subscription } from "rxjs";
-import { ControlGate } from "../../../src/control/index.js";
+import { type SchedulerAction, type SchedulerLike, Subject, Subscription, startWith } from "rxjs";
+import { ControlGate, cloudDeviceReads } from "../../../src/control/index.js";
 import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
+import type { LiveObservation } from "../../../src/rules/engine/live-state.js";
+import { observedIn } from "../../../src/rules/live-input.js";
 import { loadRules } from "../../../src/rules/load.js";
 import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
-import { openStore, type Store } from "../../../src/store/index.js";
-import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
-import type { Inventory } from "../../../src/telemetry/inventory.js";
-
-type Reading = DeviceState | Availability;
-
 import { cloudControl } from "../../../src/sources/index.js";
+import { openStore, type Store } from "../../../src/store/index.js";
+import type { Inventory } from "../../../src/telemetry/inventory.js";
 import { chargerDevice, inverterDevice } from "../../control/helpers/devices.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 
@@ -129,8 +127,12 @@ export async function startEnv(options: EnvOptions) {
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const stores: Store[] = [];
 
-  /** One run of the daemon: its own store connection, readings, timers and engine. */
-  async function startRuntime() {
+  /**
+   * One run of the daemon: its own store connection, readings, timers and engine. As in the
+   * daemon, the rules plan once telemetry's first round is in, so its inverter values come
+   * first; `firstRound: false` is a first round that brought none, `{ soc }` one that read this SoC.
+   */
+  async function startRuntime(run: { readonly firstRound?: false | { readonly soc: number } } = {}) {
     const store = openStore(dbPath);
     stores.push(store);
     const gate = new ControlGate({
@@ -149,32 +151,42 @@ export async function startEnv(options: EnvOptions) {
     if (config) tariffs.import = createTariff(config, zone);
     const exportConfig = loaded.rules.tariffs.export;
     if (exportConfig) tariffs.export = createTariff(exportConfig, zone);
-    const readings = new Subject<Reading>();
+    const live = new Subject<LiveObservation>();
+    const firstLive = await checker.inverterData.systemDataLatest(INVERTER);
+    const soc = run.firstRound === undefined || run.firstRound === false ? undefined : run.firstRound.soc;
+    const first =
+      run.firstRound === false
+        ? undefined
+        : observedIn({
+            kind: "inverter.live",
+            at: sim.simulator.clock.now(),
+            serial: INVERTER,
+            data: soc === undefined ? firstLive : { ...firstLive, battery: { ...firstLive.battery, percent: soc } },
+          });
     const scheduler = new VirtualScheduler(sim.simulator.clock);
     const events: RuleEvent[] = [];
     const runtime: RulesEngine = await startRules({
       rules: loaded.rules,
       tariffs,
       gate,
-      client,
+      reads: cloudDeviceReads(client),
       store,
-      inventory,
-      readings$: readings,
-      scheduler,
+      inventory: () => inventory,
+      live$: first ? live.pipe(startWith(first)) : live,
+      clock: scheduler,
       logger,
       ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
     });
     runtime.events$.subscribe((event) => events.push(event));
+    /** Feeds the engine one observation and waits until it has acted on it. */
+    const push = async (seen: LiveObservation | undefined) => {
+      if (seen) live.next(seen);
+      await runtime.idle();
+    };
     /** Feeds the engine the inverter's live data, as telemetry would. */
     const pushLive = async () => {
       const data = await checker.inverterData.systemDataLatest(INVERTER);
-      readings.next({ kind: "inverter.live", serial: INVERTER, at: sim.simulator.clock.now(), data });
-      await runtime.idle();
-    };
-    /** Feeds the engine one reading and waits until it has acted on it. */
-    const push = async (reading: Reading) => {
-      readings.next(reading);
-      await runtime.idle();
+      await push(observedIn({ kind: "inverter.live", at: sim.simulator.clock.now(), serial: INVERTER, data }));
     };
     /**
      * Feeds the engine the inverter's live data, shaped as telemetry's (the simulator's own reading)
@@ -182,25 +194,34 @@ export async function startEnv(options: EnvOptions) {
      */
     const pushInverter = (values: { soc?: number; pv?: number; grid?: number }, serial = INVERTER) => {
       const { battery, solar, grid, ...rest } = baseLive;
-      return push({
-        kind: "inverter.live",
-        serial,
-        at: sim.simulator.clock.now(),
-        data: {
-          ...rest,
-          ...(values.soc === undefined ? {} : { battery: { ...battery, percent: values.soc } }),
-          ...(values.pv === undefined ? {} : { solar: { arrays: [], ...solar, power: values.pv } }),
-          ...(values.grid === undefined ? {} : { grid: { ...grid, power: values.grid } }),
-        },
-      });
+      return push(
+        observedIn({
+          kind: "inverter.live",
+          at: sim.simulator.clock.now(),
+          serial,
+          data: {
+            ...rest,
+            ...(values.soc === undefined ? {} : { battery: { ...battery, percent: values.soc } }),
+            ...(values.pv === undefined ? {} : { solar: { arrays: [], ...solar, power: values.pv } }),
+            ...(values.grid === undefined ? {} : { grid: { ...grid, power: values.grid } }),
+          },
+        }),
+      );
     };
     /** Feeds the engine the charger's status, as the EV telemetry would. */
     const pushCharger = (status: string) =>
-      push({ kind: "ev.status", uuid: CHARGER, at: sim.simulator.clock.now(), data: { ...baseCharger, status } });
+      push(
+        observedIn({
+          kind: "ev.status",
+          uuid: CHARGER,
+          at: sim.simulator.clock.now(),
+          data: { ...baseCharger, status },
+        }),
+      );
     /** Advances virtual time, running the engine's timers and `each` after every one of them. */
     const advanceTo = (target: number, each?: () => Promise<void>) =>
       scheduler.advanceTo(target, () => runtime.idle(), each);
-    return { runtime, store, events, readings, pushLive, push, pushInverter, pushCharger, advanceTo, scheduler };
+    return { runtime, store, events, live, pushLive, push, pushInverter, pushCharger, advanceTo, scheduler };
   }
 
   return {

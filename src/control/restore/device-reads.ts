@@ -1,0 +1,34 @@
+import type { ControlReads } from "../../sources/index.js";
+import type { SettingValue } from "../change.js";
+
+/**
+ * What a device holds now of a control, read only: what a restore saves before a change and
+ * compares before putting it back. Features that keep a promise to restore (the rules) get this
+ * port, never a client; the cloud implements it now, the local path will too.
+ */
+export interface DeviceReads {
+  /** A preset's values as the device holds them. */
+  presetValues(serial: string, preset: string): Promise<Readonly<Record<string, unknown>>>;
+  /** A setting's value; undefined when the device does not say. */
+  setting(serial: string, settingId: number): Promise<SettingValue | undefined>;
+  /** The charger's active mode (change-mode's `active`). */
+  chargerMode(uuid: string): Promise<unknown>;
+  /** The charger's OCPP status (Charging, SuspendedEV, ...). */
+  chargerStatus(uuid: string): Promise<string | null | undefined>;
+}
+
+/** Reads ahead of a change: first in the cloud's queue, like the change itself. */
+const COMMAND = { priority: "command" } as const;
+
+/** The reads through a path's read-only control port (the gate's `reads`, or a cloud client). */
+export function cloudDeviceReads(client: ControlReads): DeviceReads {
+  return {
+    presetValues: (serial, preset) => client.inverterControl.presetValues(serial, preset, COMMAND),
+    async setting(serial, settingId) {
+      const read = await client.inverterControl.readSetting(serial, settingId, COMMAND);
+      return read.ok && read.value !== null && read.value !== undefined ? read.value : undefined;
+    },
+    chargerMode: async (uuid) => (await client.evChargers.commandData(uuid, "change-mode", COMMAND)).active,
+    chargerStatus: async (uuid) => (await client.evChargers.get(uuid, COMMAND)).status,
+  };
+}

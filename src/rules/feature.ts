@@ -1,0 +1,150 @@
+import { Observable, Subject, type Subscription } from "rxjs";
+import type { EventBus } from "../bus.js";
+import type { DeviceReads } from "../control/index.js";
+import type { Feature } from "../feature.js";
+import type { Logger } from "../log.js";
+import type { RulesRuntime } from "../ports/rules.js";
+import type { Store } from "../store/index.js";
+import type { Inventory } from "../telemetry/index.js";
+import type { Clock } from "../time/clock.js";
+import type { LiveObservation } from "./engine/live-state.js";
+// Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
+import type { LoadedRules, RulesEngine, RulesGate, Tariff } from "./index.js";
+import { LatestObserved, observedIn } from "./live-input.js";
+
+export interface RulesFeatureOptions {
+  readonly bus: EventBus;
+  /** The rules file the configuration names, read and checked; undefined: no rules run. */
+  readonly loaded: LoadedRules | undefined;
+  readonly gate: RulesGate;
+  /** What a device holds now, read only, for the promise to restore. */
+  readonly reads: DeviceReads;
+  /** Without it the rules do not run: the promise to put things back must outlive the process. */
+  readonly store: Store | undefined;
+  /** The device lists read at start-up; the ones read later come on the bus. */
+  readonly inventory: Inventory;
+  readonly logger: Logger;
+  /** The daemon's one clock: the rules' timers and now. */
+  readonly clock: Clock;
+  /** The configuration's dry_run: every rule dry-runs. */
+  readonly dryRun: boolean;
+}
+
+export interface RulesFeature extends Feature {
+  /** The running rules, once started (undefined without a rules file or a store). */
+  readonly runtime: RulesRuntime | undefined;
+  /**
+   * Settles once the rules run, or once it is clear they will not (no rules file, no store, the
+   * feature stopped first); rejects when they failed to start.
+   */
+  readonly started: Promise<RulesRuntime | undefined>;
+}
+
+/**
+ * The tariff rules as a feature: they follow the devices' values and lists on the bus and change
+ * devices through the gate; what they do goes on the bus as ruleEvent, and `rulesStarted` says
+ * they run. Started before telemetry like every consumer, they plan once telemetry's first round
+ * is in, so that the first plan knows the battery's charge.
+ */
+export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
+  const { bus, loaded, logger } = options;
+  const name = "rules";
+  let inventory = options.inventory;
+  const latest = new LatestObserved();
+  const observed = new Subject<LiveObservation>();
+  // What is known already first, then what comes.
+  const live$ = new Observable<LiveObservation>((subscriber) => {
+    for (const seen of latest.all()) subscriber.next(seen);
+    return observed.subscribe(subscriber);
+  });
+  const see = (seen: LiveObservation | undefined): void => {
+    if (!seen) return;
+    latest.add(seen);
+    observed.next(seen);
+  };
+
+  let engine: RulesEngine | undefined;
+  let events: Subscription | undefined;
+  let starting: Promise<RulesEngine | undefined> | undefined;
+  let stopped = false;
+  let settle: (runtime: RulesRuntime | undefined) => void = () => undefined;
+  let fail: (error: unknown) => void = () => undefined;
+  const started = new Promise<RulesRuntime | undefined>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  // Whoever awaits it hears of a failure; until then it is not an unhandled rejection.
+  started.catch(() => undefined);
+
+  const run = async (rules: LoadedRules, store: Store): Promise<RulesEngine | undefined> => {
+    const { startRules, createTariff, rulesTimeZone, houseForecast } = await import("./index.js");
+    const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
+    const tariffs: { import?: Tariff; export?: Tariff } = {};
+    if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
+    if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
+    const next = await startRules({
+      rules: rules.rules,
+      tariffs,
+      gate: options.gate,
+      reads: options.reads,
+      store,
+      inventory: () => inventory,
+      live$,
+      house: (now) => houseForecast(store.history, { now, timeZone }),
+      clock: options.clock,
+      logger,
+      dryRun: options.dryRun,
+    });
+    if (stopped) {
+      await next.stop();
+      return undefined;
+    }
+    engine = next;
+    events = next.events$.subscribe((event) => bus.emit("ruleEvent", event));
+    const names = next.list().map((rule) => rule.name);
+    logger.info({ rules: rules.file, names, dryRun: options.dryRun || rules.rules.dry_run }, "tariff rules running");
+    bus.emit("rulesStarted", { runtime: next, timeZone: next.timeZone });
+    return next;
+  };
+
+  return {
+    name,
+    get runtime() {
+      return engine;
+    },
+    started,
+    start() {
+      if (!loaded) {
+        settle(undefined);
+        return;
+      }
+      const store = options.store;
+      if (!store) {
+        logger.error(
+          { rules: loaded.file },
+          "the tariff rules are not running: they need the store to keep their promise to restore; fix store.path",
+        );
+        settle(undefined);
+        return;
+      }
+      bus.on("fetched", name, (fetched) => see(observedIn(fetched)));
+      bus.on("inventoryChanged", name, (changed) => {
+        inventory = changed.inventory;
+      });
+      bus.on("firstRound", name, () => {
+        if (starting || stopped) return;
+        starting = run(loaded, store);
+        starting.then(settle, fail);
+      });
+    },
+    async stop() {
+      stopped = true;
+      bus.removeAll(name);
+      observed.complete();
+      if (!starting) settle(undefined);
+      await starting?.catch(() => undefined);
+      events?.unsubscribe();
+      await engine?.stop();
+    },
+  };
+}

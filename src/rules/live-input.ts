@@ -1,0 +1,38 @@
+import type { Fetched } from "../bus.js";
+import type { LiveObservation } from "./engine/live-state.js";
+
+/** The inverter's battery, solar and grid values, or the charger's status, in a fetched answer. */
+export function observedIn(fetched: Fetched): LiveObservation | undefined {
+  if (fetched.kind === "ev.status") {
+    return fetched.data.status ? { kind: "charger", uuid: fetched.uuid, status: fetched.data.status } : undefined;
+  }
+  if (fetched.kind !== "inverter.live") return undefined;
+  const soc = fetched.data.battery?.percent;
+  const pv = fetched.data.solar?.power;
+  const grid = fetched.data.grid?.power;
+  return {
+    kind: "inverter",
+    serial: fetched.serial,
+    ...(typeof soc === "number" ? { batterySoc: soc } : {}),
+    ...(typeof pv === "number" ? { pvPower: pv } : {}),
+    ...(typeof grid === "number" ? { gridPower: grid } : {}),
+  };
+}
+
+/**
+ * The newest values per device, each observation over the ones before it (a value left out
+ * stays known): what a rules engine started later is given first.
+ */
+export class LatestObserved {
+  private readonly latest = new Map<string, LiveObservation>();
+
+  add(seen: LiveObservation): void {
+    const key = seen.kind === "inverter" ? `inverter:${seen.serial}` : `charger:${seen.uuid}`;
+    const before = this.latest.get(key);
+    this.latest.set(key, before?.kind === "inverter" && seen.kind === "inverter" ? { ...before, ...seen } : seen);
+  }
+
+  all(): LiveObservation[] {
+    return [...this.latest.values()];
+  }
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EventBus } from "../../src/bus.js";
+import type { CloudClient } from "../../src/cloud/client.js";
+import { ControlGate, cloudDeviceReads } from "../../src/control/index.js";
+import type { RuleEvent, RulesRuntime } from "../../src/ports/rules.js";
+import { rulesFeature } from "../../src/rules/feature.js";
+import { loadRules } from "../../src/rules/index.js";
+import { cloudControl } from "../../src/sources/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import type { Inventory } from "../../src/telemetry/inventory.js";
+import { chargerDevice, inverterDevice } from "../control/helpers/devices.js";
+import { startTestSimulator } from "../helpers/simulator.js";
+import { CHARGER, INVERTER } from "./engine/helpers.js";
+
+const START = Date.UTC(2025, 0, 14, 12, 0);
+
+const notify = (title: string) =>
+  `    do: [{ notify: { title: "${title} ({{ rule.name }})", body: "sent by the rule at {{ now.date }} {{ now.time }}", platforms: [persist] } }]`;
+
+const RULES = [
+  "timezone: Europe/London",
+  "rules:",
+  "  - name: low-battery",
+  "    when: { battery_soc_below: 50 }",
+  notify("Battery is low"),
+  "  - name: car-charging",
+  "    when: { ev_status: Charging }",
+  notify("The car charges"),
+];
+
+describe("the rules feature on the bus", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function setUp(options: { readonly withStore?: boolean } = {}) {
+    const sim = await startTestSimulator({ speed: 0, start: START });
+    cleanups.push(() => sim.stop());
+    const dir = mkdtempSync(join(tmpdir(), "e2m-rules-feature-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, "rules.yaml"), `${RULES.join("\n")}\n`);
+    const requests: string[] = [];
+    const client: CloudClient = sim.clientFor("owner", { onRequest: (event) => requests.push(event.endpoint) });
+    const checker = sim.clientFor("owner");
+    const inverter = await inverterDevice(checker, INVERTER);
+    const charger = await chargerDevice(checker, CHARGER);
+    // The charger is not on the account's list yet: it comes with a later read of the lists.
+    const first: Inventory = {
+      account: await checker.account.get(),
+      timezone: "Europe/London",
+      inverters: [inverter],
+      ems: [],
+      evChargers: [],
+      smartDevices: [],
+      sites: [],
+    };
+    // The gate always has its audit log; the rules get the store only when the test says so.
+    const opened = openStore(join(dir, "energy2mqtt.db"));
+    cleanups.push(() => opened.close());
+    const store: Store | undefined = options.withStore === false ? undefined : opened;
+    const logs: string[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => logs.push(line) });
+    const gate = new ControlGate({
+      control: cloudControl(client),
+      audit: opened.audit,
+      devices: { inverter: (serial) => (serial === INVERTER ? inverter : undefined), charger: () => charger },
+      logger,
+      now: () => sim.simulator.clock.now(),
+    });
+    const failures: unknown[] = [];
+    const bus = new EventBus(({ error }) => failures.push(error));
+    const events: RuleEvent[] = [];
+    bus.on("ruleEvent", "test", (event) => {
+      events.push(event);
+    });
+    const started: RulesRuntime[] = [];
+    bus.on("rulesStarted", "test", ({ runtime }) => {
+      started.push(runtime);
+    });
+    const feature = rulesFeature({
+      bus,
+      loaded: loadRules(join(dir, "rules.yaml")),
+      gate,
+      reads: cloudDeviceReads(client),
+      store,
+      inventory: first,
+      logger,
+      clock: sim.simulator.clock,
+      dryRun: false,
+    });
+    cleanups.push(() => feature.stop());
+    const baseLive = await checker.inverterData.systemDataLatest(INVERTER);
+    const baseCharger = await checker.evChargers.get(CHARGER);
+    /** Telemetry's inverter answer on the bus, with this SoC. */
+    const fetchedSoc = (soc: number) =>
+      bus.emit("fetched", {
+        kind: "inverter.live",
+        serial: INVERTER,
+        at: sim.simulator.clock.now(),
+        data: { ...baseLive, battery: { ...baseLive.battery, percent: soc } },
+      });
+    const chargerStatus = (status: string) =>
+      bus.emit("fetched", {
+        kind: "ev.status",
+        uuid: CHARGER,
+        at: sim.simulator.clock.now(),
+        data: { ...baseCharger, status },
+      });
+    const runs = (rule: string) =>
+      events.filter((event) => event.type === "action" && event.rule === rule && event.status === "applied").length;
+    return {
+      sim,
+      bus,
+      feature,
+      first,
+      charger,
+      requests,
+      logs,
+      failures,
+      started,
+      fetchedSoc,
+      chargerStatus,
+      runs,
+    };
+  }
+
+  it("plans only once telemetry's first round is in, knowing what came before it, and never asks the cloud for the SoC", async () => {
+    const env = await setUp();
+    await env.feature.start();
+    env.fetchedSoc(60);
+    await Promise.resolve();
+    expect(env.feature.runtime).toBeUndefined();
+    expect(env.started).toEqual([]);
+
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    const runtime = await env.feature.started;
+    expect(runtime).toBeDefined();
+    expect(env.feature.runtime).toBe(runtime);
+    expect(env.started).toEqual([runtime]);
+    // The SoC of 60 before the start set where the trigger stands: falling to 40 crosses it.
+    env.fetchedSoc(40);
+    await vi.waitFor(() => expect(env.runs("low-battery")).toBe(1));
+    expect(env.sim.simulator.world.notifications.map((n) => n.title)).toEqual(["Battery is low (low-battery)"]);
+    expect(env.requests.filter((endpoint) => endpoint.includes("system-data"))).toEqual([]);
+    expect(env.failures).toEqual([]);
+  });
+
+  it("follows the device lists on the bus: a charger that comes later is watched", async () => {
+    const env = await setUp();
+    await env.feature.start();
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    await env.feature.started;
+    // Not on the list it started with: its status is not the rules' business yet.
+    env.chargerStatus("Available");
+    env.chargerStatus("Charging");
+    env.chargerStatus("Available");
+    env.bus.emit("inventoryChanged", {
+      inventory: { ...env.first, evChargers: [env.charger] },
+      devicesChanged: true,
+    });
+    env.chargerStatus("Available");
+    await Promise.resolve();
+    expect(env.runs("car-charging")).toBe(0);
+    env.chargerStatus("Charging");
+    await vi.waitFor(() => expect(env.runs("car-charging")).toBe(1));
+    expect(env.runs("low-battery")).toBe(0);
+  });
+
+  it("does not run without the store, and says why; stopped before the first round, it never starts", async () => {
+    const withoutStore = await setUp({ withStore: false });
+    await withoutStore.feature.start();
+    expect(await withoutStore.feature.started).toBeUndefined();
+    expect(withoutStore.logs.join("")).toContain("they need the store to keep their promise to restore");
+
+    const stoppedEarly = await setUp();
+    await stoppedEarly.feature.start();
+    await stoppedEarly.feature.stop();
+    expect(await stoppedEarly.feature.started).toBeUndefined();
+    stoppedEarly.bus.emit("firstRound", { at: stoppedEarly.sim.simulator.clock.now() });
+    await Promise.resolve();
+    expect(stoppedEarly.feature.runtime).toBeUndefined();
+    expect(stoppedEarly.started).toEqual([]);
+  });
+});
