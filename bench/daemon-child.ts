@@ -94,15 +94,23 @@ async function run(input: ConfigInput, summaryLater: boolean, speed: number | un
   // As bin/energy2mqtt.js does for `run`, before the modules load.
   const { tuneV8ForDaemon } = await import("../src/memory.js");
   tuneV8ForDaemon();
-  const [{ startApp }, { configSchema }, { createLogger, LogFeed }, discovery, { Topics }, { devicesOf }] =
-    await Promise.all([
-      import("../src/app.js"),
-      import("../src/config/index.js"),
-      import("../src/log.js"),
-      import("../src/homeassistant/discovery.js"),
-      import("../src/homeassistant/topics.js"),
-      import("../src/telemetry/inventory.js"),
-    ]);
+  const [
+    { startApp },
+    { configSchema },
+    { createLogger, LogFeed },
+    discovery,
+    { Topics },
+    { devicesOf },
+    { systemClock },
+  ] = await Promise.all([
+    import("../src/app.js"),
+    import("../src/config/index.js"),
+    import("../src/log.js"),
+    import("../src/homeassistant/discovery.js"),
+    import("../src/homeassistant/topics.js"),
+    import("../src/telemetry/inventory.js"),
+    import("../src/time/clock.js"),
+  ]);
   const config = configSchema.parse(input);
   const loaded = memory();
   try {
@@ -110,7 +118,7 @@ async function run(input: ConfigInput, summaryLater: boolean, speed: number | un
     // As `energy2mqtt run` does: the log format chosen, and warnings fed to bridge/logging.
     const feed = new LogFeed();
     const logger = createLogger(config.log.level, { format: config.log.format, feed });
-    const app = await startApp(config, logger, "bench", { feed });
+    const app = await startApp(config, logger, "bench", { feed, clock: systemClock });
     const resolvedAt = epochMs();
     const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
     const origin = { name: "energy2mqtt", sw_version: "bench", support_url: "" };

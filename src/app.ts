@@ -29,7 +29,7 @@ import {
 } from "./sources/index.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
-import { type Clock, systemClock } from "./time/clock.js";
+import { type Clock, later } from "./time/clock.js";
 import { webFeature } from "./web/feature.js";
 
 export interface App {
@@ -68,8 +68,8 @@ export async function startApp(
     readonly configFile?: string;
     readonly feed?: LogFeed;
     readonly signal?: AbortSignal;
-    /** The one clock every part reads and sets its timers on; the system clock by default. */
-    readonly clock?: Clock;
+    /** The one clock every part reads and sets its timers on (`run` gives the system's). */
+    readonly clock: Clock;
     /**
      * Another path to the house for discovery, polls, the control gate and (when given) the gap
      * backfill, e.g. an in-memory one in tests; the cloud by default.
@@ -79,10 +79,10 @@ export async function startApp(
       readonly control: DeviceControl;
       readonly history?: HistorySource;
     };
-  } = {},
+  },
 ): Promise<App> {
   const config = withDemoStore(configured);
-  const clock = options.clock ?? systemClock;
+  const { clock } = options;
   const now = (): number => clock.now();
   // What to undo, last started first; taken from the end, so what start-up adds while a stop
   // is under way is undone too.
@@ -139,7 +139,7 @@ export async function startApp(
     // stack closes the client for good before the store, which records how each change ended.
     halts.push(() => {
       if (options.signal?.aborted && !started) client.close();
-      else setTimeout(() => client.close(), CLOUD_GRACE_MS).unref();
+      else later(clock, CLOUD_GRACE_MS, () => client.close(), { background: true });
     });
     stack.push(async () => client.close());
     alive();
@@ -176,7 +176,7 @@ export async function startApp(
       devices: devicesById,
       logger,
       onApplied: (event) => bus.emit("changeApplied", event),
-      now,
+      clock,
     });
     // Before the store closes: a write still waiting for its late answer is given up and recorded.
     stack.push(() => gate.stop());

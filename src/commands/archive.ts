@@ -10,7 +10,7 @@ import {
   progressView,
 } from "../history/index.js";
 import { cloudHistory } from "../sources/index.js";
-import type { Clock } from "../time/clock.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface ArchiveCommandOptions {
@@ -48,6 +48,8 @@ interface Arguments {
  */
 export async function runArchiveCommand(options: ArchiveCommandOptions, io: ArchiveIo = {}): Promise<number> {
   const out = io.out ?? process.stdout;
+  // The command is a composition root: it chooses the clock (the system's unless a test pins one).
+  const clock = io.clock ?? systemClock;
   const err = io.err ?? process.stderr;
   const args = parseArguments(options);
   if (typeof args === "string") {
@@ -81,7 +83,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
     perMinute: () => client.http.budget.state().limit,
     budget: () => client.http.budget.state(),
     ...(io.progressIntervalMs !== undefined ? { intervalMs: io.progressIntervalMs } : {}),
-    ...(io.clock ? { clock: io.clock } : {}),
+    clock,
   });
   let report: ArchiveReport;
   try {
@@ -92,7 +94,7 @@ export async function runArchiveCommand(options: ArchiveCommandOptions, io: Arch
       signal: stopping.signal,
       onProgress: (progress) => view.update(progress),
       logger: cliLogger(config),
-      ...(io.clock ? { clock: io.clock } : {}),
+      clock,
       ...(args.from !== undefined ? { from: args.from } : {}),
       ...(args.to !== undefined ? { to: args.to } : {}),
       ...(args.kinds ? { kinds: args.kinds } : {}),

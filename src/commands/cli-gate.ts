@@ -5,6 +5,7 @@ import type { Logger } from "../log.js";
 import { cloudControl } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
+import { systemClock } from "../time/clock.js";
 
 /**
  * The control gate as the commands use it: the account's devices as discovered, the store's
@@ -13,6 +14,7 @@ import type { Inventory } from "../telemetry/index.js";
  */
 export function cliGate(config: Config, client: CloudClient, store: Store, inventory: Inventory, logger: Logger) {
   return new ControlGate({
+    clock: systemClock,
     control: cloudControl(client),
     audit: store.audit,
     devices: {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { duration, loadConfig } from "../config/index.js";
 import { HEALTH_FILE_ENV, healthFilePath, judgeHealth } from "../health/index.js";
+import { systemClock } from "../time/clock.js";
 
 const DEFAULT_MAX_AGE = "90s";
 const DEFAULT_CONFIG = "config/configuration.yaml";
@@ -15,7 +16,7 @@ export async function runHealthCommand(
   out: NodeJS.WritableStream = process.stdout,
   err: NodeJS.WritableStream = process.stderr,
   env: NodeJS.ProcessEnv = process.env,
-  now: () => number = () => Date.now(),
+  now: () => number = () => systemClock.now(),
 ): Promise<number> {
   const maxAge = duration.safeParse(options.maxAge ?? DEFAULT_MAX_AGE);
   if (!maxAge.success) {

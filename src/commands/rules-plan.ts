@@ -15,6 +15,7 @@ import {
   sharedControlLines,
 } from "../rules/index.js";
 import { discoverInventory } from "../sources/index.js";
+import { systemClock } from "../time/clock.js";
 import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
 
 export interface RulesPlanOptions {
@@ -52,7 +53,7 @@ export async function runRulesPlanCommand(
   const capacityOption = options.capacity === undefined ? undefined : Number(options.capacity);
   if (capacityOption !== undefined && !(capacityOption > 0))
     return usage("--capacity must be a positive number of kWh");
-  const now = options.now === undefined ? Date.now() : Date.parse(options.now);
+  const now = options.now === undefined ? systemClock.now() : Date.parse(options.now);
   if (Number.isNaN(now)) return usage("--now must be an ISO 8601 time, e.g. 2026-11-22T16:00:00Z");
   if (options.out && !options.out.toLowerCase().endsWith(".svg"))
     return usage("--out writes an SVG image: name it FILE.svg");

@@ -2,7 +2,7 @@ import { StartupError, StartupStopped, startApp } from "../app.js";
 import { type Config, loadConfig } from "../config/index.js";
 import { createLogger, LogFeed, type Logger } from "../log.js";
 import { startupBanner } from "../startup-banner.js";
-import type { Clock } from "../time/clock.js";
+import { type Clock, systemClock } from "../time/clock.js";
 import { configFile } from "./shared.js";
 
 /**
@@ -35,9 +35,10 @@ export async function runDaemonCommand(
   process.on("SIGTERM", onSignal);
   let app: Awaited<ReturnType<typeof startApp>>;
   try {
-    const clock = await demoClock(config);
+    // The composition's one choice of clock: the system's, or the demo house's pinned instant.
+    const clock = (await demoClock(config)) ?? systemClock;
     app = await startApp(config, logger, options.version, {
-      ...(clock ? { clock } : {}),
+      clock,
       feed,
       ...(file ? { configFile: file } : {}),
       signal: stop.signal,

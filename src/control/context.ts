@@ -1,5 +1,6 @@
 import type { Logger } from "../log.js";
 import type { DeviceControl } from "../sources/index.js";
+import type { Clock } from "../time/clock.js";
 import type { ChangeOutcome } from "./change.js";
 import type { ControlState } from "./control-state.js";
 
@@ -22,6 +23,8 @@ export interface ChangeContext {
   readonly logger: Logger;
   readonly signal?: AbortSignal;
   readonly timing: WriteTiming;
+  /** The waits between read-backs, and for a late answer, run on it. */
+  readonly clock: Clock;
   /**
    * Takes a write still in flight when the outcome was given: what its answer says, when it
    * comes, is recorded, and the device takes no other change before then.

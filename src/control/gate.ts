@@ -3,6 +3,7 @@ import { pino } from "pino";
 import type { Logger } from "../log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
+import type { Clock } from "../time/clock.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
@@ -25,7 +26,8 @@ export interface ControlGateDeps {
   readonly audit: AuditLog;
   readonly devices: ControlDevices;
   readonly logger?: Logger;
-  readonly now?: () => number;
+  /** The daemon's one clock: the audit's times, the control values' age, the waits for late answers. */
+  readonly clock: Clock;
   /** How long a known control value is trusted to skip a write; 10 minutes by default. */
   readonly cacheMaxAgeMs?: number;
   /**
@@ -78,6 +80,7 @@ export class ControlGate {
   private readonly devices: ControlDevices;
   private readonly logger: Logger;
   private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly state: ControlState;
   private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
   private readonly queue = new KeyedQueue();
@@ -90,7 +93,8 @@ export class ControlGate {
     this.audit = deps.audit;
     this.devices = deps.devices;
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
-    this.now = deps.now ?? Date.now;
+    this.clock = deps.clock;
+    this.now = () => deps.clock.now();
     this.onApplied = deps.onApplied;
     this.state = new ControlState(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
@@ -245,6 +249,7 @@ export class ControlGate {
       logger: this.logger,
       signal: signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal,
       timing: this.timing,
+      clock: this.clock,
       lateAnswer,
     };
     try {

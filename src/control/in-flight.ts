@@ -1,4 +1,5 @@
 import type { CallOptions } from "../cloud/http.js";
+import { type Clock, later } from "../time/clock.js";
 import { type ChangeContext, callOptions } from "./context.js";
 
 /** A call's result or what it threw. */
@@ -11,13 +12,13 @@ function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
   );
 }
 
-/** Resolves after `ms`, or at once when cancelled (its timer then goes). */
-function pause(ms: number): { done: Promise<void>; cancel: () => void } {
+/** Resolves after `ms` on the clock, or at once when cancelled (its timer then goes). */
+function pause(clock: Clock, ms: number): { done: Promise<void>; cancel: () => void } {
   let cancel: () => void = () => {};
   const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const drop = later(clock, ms, resolve);
     cancel = () => {
-      clearTimeout(timer);
+      drop();
       resolve();
     };
   });
@@ -48,7 +49,7 @@ export async function sendChange<T>(
     send({ ...callOptions(context), timeoutMs: context.timing.lateAnswerMs, onSend: () => leave() }),
   );
   const soft = left.then(() => {
-    timer = pause(context.timing.answerMs);
+    timer = pause(context.clock, context.timing.answerMs);
     return timer.done.then(() => undefined);
   });
   const first = await Promise.race([pending, soft]);
@@ -81,18 +82,18 @@ export async function settle<T, V>(
   read: ((options: CallOptions) => Promise<Reading<V>>) | undefined,
   describeError: (error: unknown) => string,
 ): Promise<Settlement<T, V>> {
-  const deadline = performance.now() + context.timing.settleMs;
+  const deadline = context.clock.now() + context.timing.settleMs;
   const answered = pending.then((result) => ({ kind: "answered", answered: result }) as const);
   let wait = Math.min(5_000, Math.max(50, context.timing.answerMs / 4));
   let last: Reading<V> | undefined;
   let readError: string | undefined;
   for (;;) {
-    const left = deadline - performance.now();
+    const left = deadline - context.clock.now();
     if (left <= 0) return { kind: "unknown", reading: last, readError };
     if (read) {
       // Each read ends by the deadline; a read still running when the write answers is dropped.
       const stop = new AbortController();
-      const timer = pause(left);
+      const timer = pause(context.clock, left);
       void timer.done.then(() => stop.abort());
       const signal = context.signal ? AbortSignal.any([context.signal, stop.signal]) : stop.signal;
       const reading = read({ ...callOptions(context), signal }).then(
@@ -111,7 +112,7 @@ export async function settle<T, V>(
         if (first.value.matches) return { kind: "confirmed", reading: first.value };
       }
     }
-    const sleep = pause(Math.max(0, Math.min(wait, deadline - performance.now())));
+    const sleep = pause(context.clock, Math.max(0, Math.min(wait, deadline - context.clock.now())));
     const woke = await Promise.race([answered, sleep.done.then(() => undefined)]);
     sleep.cancel();
     if (woke) return woke;

@@ -33,7 +33,7 @@ export function healthFeature(options: {
         bus,
         owner: name,
         freshness: options.status.freshness,
-        clock: options.status.clock ?? systemClock,
+        clock: options.status.clock,
       });
       options.republishOn(started);
     },

@@ -33,7 +33,7 @@ export interface BridgeStatusOptions {
   readonly feed?: LogFeed;
   readonly intervalMs?: number;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   readonly rssBytes?: () => number;
 }
 
@@ -52,7 +52,7 @@ export interface BridgeStatus {
 
 /** `<base>/bridge/info` (retained), `<base>/bridge/health` (retained, every minute) and `<base>/bridge/logging`. */
 export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   const rss = options.rssBytes ?? (() => process.memoryUsage.rss());
   const startedAt = now();

@@ -13,7 +13,7 @@ export interface HealthWriterOptions {
   /** 30 s by default; `energy2mqtt health` allows 90 s, so two missed writes are tolerated. */
   readonly intervalMs?: number;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
 }
 
 export interface HealthWriter {
@@ -34,7 +34,7 @@ export const HEALTH_INTERVAL_MS = 30_000;
 /** Writes the daemon's heartbeat now and then every interval, replacing the file atomically. */
 export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
   const { file, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   let mqttConnected: () => boolean = () => false;
   let devices: (now: number) => readonly DeviceFreshness[] = () => [];

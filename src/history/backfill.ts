@@ -20,7 +20,7 @@ export interface BackfillOptions {
   readonly days?: number;
   readonly kinds?: readonly ArchiveKind[];
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /** Requests in flight at once; 2 by default. */
   readonly concurrency?: number;
   readonly logger?: Logger;
@@ -53,7 +53,7 @@ const STORE_RETRY_MAX_MS = 30 * 60_000;
  * cannot take the history (full disk, read-only) pauses it, with retries further and further apart.
  */
 export function startBackfill(options: BackfillOptions): Backfill {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const controller = new AbortController();
   let running: Promise<void> | undefined;
   let again = false;

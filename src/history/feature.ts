@@ -25,7 +25,7 @@ export interface HistoryFeatureOptions {
   readonly inventory: () => Inventory;
   readonly logger: Logger;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
 }
 
 export interface HistoryFeature extends Feature {
@@ -41,7 +41,7 @@ export interface HistoryFeature extends Feature {
  */
 export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
   const { config, source, store, bus, inventory, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   const name = "history";
   const sink = new HistorySink(store.history, logger, clock);

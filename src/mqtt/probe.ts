@@ -1,4 +1,5 @@
 import mqtt from "mqtt";
+import { later, systemClock } from "../time/clock.js";
 import { probeOptions } from "./client-options.js";
 import { refusal } from "./connection.js";
 import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";
@@ -23,13 +24,16 @@ export function probeMqtt(url: string, options: ProbeOptions): Promise<MqttProbe
   const client = mqtt.connect(url, probeOptions(options));
   return new Promise<MqttProbe>((resolve) => {
     const finish = (result: MqttProbe): void => {
-      clearTimeout(timer);
+      cancelTimer();
       client.removeAllListeners();
       client.on("error", () => undefined);
       void client.endAsync(true).catch(() => undefined);
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ kind: "no-answer", timeoutMs: options.timeoutMs }), options.timeoutMs);
+    // A one-off check from the command line: the wall clock's time is the one that matters.
+    const cancelTimer = later(systemClock, options.timeoutMs, () =>
+      finish({ kind: "no-answer", timeoutMs: options.timeoutMs }),
+    );
     client.once("connect", () => finish({ kind: "accepted" }));
     client.on("error", (error: Error & { code?: unknown }) => {
       if (isTlsTrustError(error)) return finish({ kind: "untrusted", advice: tlsAdvice(error) });

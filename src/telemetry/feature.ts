@@ -13,7 +13,7 @@ export interface TelemetryFeatureOptions {
   readonly inventory: () => Inventory;
   readonly logger: Logger;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
 }
 
 export interface TelemetryFeature extends Feature {
@@ -28,7 +28,7 @@ export interface TelemetryFeature extends Feature {
  */
 export function telemetryFeature(options: TelemetryFeatureOptions): TelemetryFeature {
   const { bus, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const name = "telemetry";
   let telemetry: Telemetry | undefined;
   let subscription: Subscription | undefined;

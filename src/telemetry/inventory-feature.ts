@@ -20,7 +20,7 @@ export function inventoryFeature(options: {
   readonly everyMs: number;
   readonly logger: Logger;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
 }): InventoryFeature {
   const { source, bus, logger } = options;
   let current = options.first;
@@ -49,7 +49,7 @@ export function inventoryFeature(options: {
       return current;
     },
     start() {
-      cancel = every(options.clock ?? systemClock, options.everyMs, () => void read());
+      cancel = every(options.clock, options.everyMs, () => void read());
     },
     halt,
     stop: halt,

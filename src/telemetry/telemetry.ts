@@ -21,7 +21,7 @@ export interface TelemetryOptions {
   readonly poll: PollConfig;
   readonly logger?: Logger;
   /** Epoch ms for what is fetched and query windows, and the poll loops' timers; the system clock by default, a virtual one in tests. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /** Every poll that got its answer, changed or not. */
   readonly onPolled?: (polled: PollSucceeded) => void;
   /** Failures in a row after which a resource's devices become unavailable; 3 by default. */
@@ -50,7 +50,7 @@ export interface Telemetry {
 
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   const { logger } = options;
-  const scheduler = options.clock ?? systemClock;
+  const scheduler = options.clock;
   const now = (): number => scheduler.now();
   const threshold = options.failuresBeforeUnavailable ?? 3;
   const maxBackoffMs = options.maxBackoffMs ?? 300_000;
@@ -113,7 +113,7 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
  */
 function planFor(options: TelemetryOptions): PollPlan {
   const { source, inventory, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   const { budget } = source;
   const perMinute = MINUTE / budget.windowMs;

@@ -43,7 +43,7 @@ export function webFeature(options: WebOptions): WebFeature {
   const live = new LiveState(options.inventory);
   const stream = new EventStream();
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const startedAt = clock.now();
   const recentRuleEvents: RuleEvent[] = [];
   let server: Server | undefined;

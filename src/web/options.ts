@@ -30,7 +30,7 @@ export interface WebOptions {
   /** The built page; dist/web/public by default. */
   readonly assetsDir?: string;
   /** The daemon's one clock; the system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /** How many next ports to try when the configured one is taken. */
   readonly portAttempts?: number;
 }

@@ -131,7 +131,7 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     // What the house does changed: the audit log says who switched which rule, beside the devices' changes.
     const switched = parsed.data.enabled ? "on" : "off";
     options.store?.audit.record({
-      at: (options.clock ?? systemClock).now(),
+      at: options.clock.now(),
       source: "web",
       requesterName: "web page",
       targetKind: "rule",

@@ -4,6 +4,7 @@ import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
 import { cloudControl } from "../../src/sources/index.js";
 import { type AuditLog, StoreError } from "../../src/store/index.js";
+import { systemClock } from "../../src/time/clock.js";
 
 const full = () => new StoreError("full", "data/energy2mqtt.db", "the disk holding data/energy2mqtt.db is full");
 
@@ -11,6 +12,7 @@ function gateWith(audit: AuditLog) {
   const logs: string[] = [];
   let requests = 0;
   const gate = new ControlGate({
+    clock: systemClock,
     control: cloudControl(
       new CloudClient({
         baseUrl: "http://127.0.0.1:9/v1",

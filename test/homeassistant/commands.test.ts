@@ -7,6 +7,7 @@ import { ControlGate } from "../../src/control/index.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { cloudControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { systemClock } from "../../src/time/clock.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { startHomeAssistant, testBus } from "../helpers/home-assistant.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
@@ -48,6 +49,7 @@ describe("commands from Home Assistant: refusals", () => {
     const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
     const bus = testBus(logger);
     gate = new ControlGate({
+      clock: systemClock,
       control: cloudControl(client),
       audit: store.audit,
       devices: {

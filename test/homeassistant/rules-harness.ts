@@ -7,6 +7,7 @@ import { Topics } from "../../src/homeassistant/topics.js";
 import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
 import type { Availability, DeviceState } from "../../src/telemetry/index.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
+import { systemClock } from "../../src/time/clock.js";
 
 type Reading = DeviceState | Availability;
 
@@ -98,6 +99,7 @@ export async function startBridge(broker: TestBroker, base: string) {
   const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
   const client = new CloudClient({ baseUrl: "http://127.0.0.1:9/v1", token: "test-token" });
   const gate = new ControlGate({
+    clock: systemClock,
     control: cloudControl(client),
     audit: { record: () => undefined, begin: () => 0, settle: () => undefined, recent: () => [] },
     devices: { inverter: () => undefined, charger: () => undefined },

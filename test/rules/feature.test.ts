@@ -70,7 +70,7 @@ describe("the rules feature on the bus", () => {
       audit: opened.audit,
       devices: { inverter: (serial) => (serial === INVERTER ? inverter : undefined), charger: () => charger },
       logger,
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
     });
     const failures: unknown[] = [];
     const bus = new EventBus(({ error }) => failures.push(error));

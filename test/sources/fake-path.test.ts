@@ -76,7 +76,7 @@ describe("an in-memory path behind the DeviceSource and DeviceControl ports", ()
         charger: () => undefined,
       },
       logger,
-      now: () => clock.now(),
+      clock,
       onApplied: (event) => bus.emit("changeApplied", event),
     });
     try {

@@ -11,6 +11,7 @@ import { createLogger } from "../../src/log.js";
 import type { RuleStatus } from "../../src/ports/rules.js";
 import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
 import type { Inventory } from "../../src/telemetry/index.js";
+import { VirtualClock } from "../../src/time/virtual-clock.js";
 import type { DailyEnergy, HistoryColumns, LiveSnapshot } from "../../src/web/api-types.js";
 import { type WebFeature, webFeature } from "../../src/web/feature.js";
 import type { WebOptions } from "../../src/web/options.js";
@@ -214,6 +215,7 @@ describe("the web feature's guards", () => {
       plan: async () => undefined,
       budget: () => undefined,
       version: "0.0.0-guards",
+      clock: new VirtualClock(MIDDAY),
       simulated: false,
       logger: createLogger("silent"),
       assetsDir,

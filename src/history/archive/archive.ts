@@ -16,7 +16,7 @@ export interface ArchiveOptions extends Omit<RunOptions, "timezone"> {
 
 /** Copies the account's history into the store: discover, plan what is not complete yet, run. */
 export async function archiveAccount(options: ArchiveOptions): Promise<ArchiveReport> {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const call = { priority: "background" as const, ...(options.signal ? { signal: options.signal } : {}) };
   const targets = await discoverTargets(options.source, call);
   const tasks = planArchive(targets, options.history, {

@@ -11,7 +11,7 @@ export interface ProgressViewOptions {
   /** Between plain lines; 10 s by default. */
   readonly intervalMs?: number;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /** The rate budget, to say when and why the archive waits (nothing moves then). */
   readonly budget?: () => RateBudgetState;
 }
@@ -27,7 +27,7 @@ const REDRAW_MS = 200;
 
 /** Progress on stderr: requests done of planned, and the time left at the pace the budget allows. */
 export function progressView(out: NodeJS.WritableStream, options: ProgressViewOptions): ProgressView {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   const interval = options.tty ? REDRAW_MS : (options.intervalMs ?? 10_000);
   let last: Progress | undefined;

@@ -29,7 +29,7 @@ export interface RunOptions {
   readonly history: History;
   readonly timezone: string;
   /** The system clock by default. */
-  readonly clock?: Clock;
+  readonly clock: Clock;
   /** Aborts requests under way: the hard stop. */
   readonly signal?: AbortSignal;
   /** No new task starts once this aborts; those under way finish and are committed. */
@@ -51,7 +51,7 @@ const RATE_LIMITED_RETRIES = 5;
  */
 export async function runTasks(tasks: readonly Task[], options: RunOptions): Promise<ArchiveReport> {
   const { source, history, timezone, logger } = options;
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock;
   const now = (): number => clock.now();
   const startedAt = now();
   const kinds = new Map<ArchiveKind, KindTotals>();

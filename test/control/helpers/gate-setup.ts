@@ -14,6 +14,7 @@ import {
 import { cloudControl } from "../../../src/sources/index.js";
 import { openStore } from "../../../src/store/index.js";
 import type { EvChargerDevice, InverterDevice } from "../../../src/telemetry/inventory.js";
+import { systemClock } from "../../../src/time/clock.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 import { chargerDevice, inverterDevice } from "./devices.js";
 
@@ -66,6 +67,7 @@ export async function startGate(options: GateOptions = {}) {
   const logs: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(line) });
   const gate = new ControlGate({
+    clock: systemClock,
     control: cloudControl(client),
     audit: store.audit,
     devices: { inverter: (serial) => inverters.get(serial), charger: (uuid) => chargers.get(uuid) },

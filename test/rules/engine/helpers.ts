@@ -143,7 +143,7 @@ export async function startEnv(options: EnvOptions) {
         charger: (uuid) => inventory.evChargers.find((found) => found.uuid === uuid),
       },
       logger,
-      now: () => sim.simulator.clock.now(),
+      clock: sim.simulator.clock,
     });
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     const zone = loaded.rules.timezone ?? "Europe/London";
