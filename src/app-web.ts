@@ -1,8 +1,8 @@
 import type { LoadedRules } from "./rules/index.js";
 import type { History } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
-import type { Clock } from "./time/clock.js";
-import { overlaps, type PlanView } from "./web/plan-view.js";
+import type { Clock } from "./time/index.js";
+import { overlaps, type PlanView } from "./web/index.js";
 
 const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;

@@ -5,19 +5,17 @@ export { StartupError, StartupStopped };
 import { checkDaemonRulesOnDevices, loadDaemonRules } from "./app-rules.js";
 import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
-import { CloudClient } from "./cloud/client.js";
-import { AuthenticationError, ForbiddenError, SubscriptionRequiredError } from "./cloud/errors.js";
+import { AuthenticationError, CloudClient, ForbiddenError, SubscriptionRequiredError } from "./cloud/index.js";
 import type { Config } from "./config/index.js";
 import { ControlGate, ControlReadBack, cloudDeviceReads } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
-import { bridgeNode } from "./health/bridge-discovery.js";
-import { healthFeature } from "./health/feature.js";
-import { Freshness, healthFilePath, startHealthWriter } from "./health/index.js";
+import { bridgeNode, Freshness, healthFeature, healthFilePath, startHealthWriter } from "./health/index.js";
 import { historyFeature } from "./history/index.js";
 import { homeAssistant, Topics } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
 import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqttTls } from "./mqtt/index.js";
+// biome-ignore lint/style/noRestrictedImports: past the face on purpose: rules/index.ts loads the whole engine, and the rules load only when a configuration names them.
 import { rulesFeature } from "./rules/feature.js";
 import {
   cloudControl,
@@ -29,8 +27,8 @@ import {
 } from "./sources/index.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
-import { type Clock, later } from "./time/clock.js";
-import { webFeature } from "./web/feature.js";
+import { type Clock, later } from "./time/index.js";
+import { webFeature } from "./web/index.js";
 
 export interface App {
   readonly inventory: Inventory;

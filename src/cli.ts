@@ -1,6 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
-import { commands } from "./commands/index.js";
-import { SET_USAGE } from "./commands/set-usage.js";
+import { commands, SET_USAGE } from "./commands/index.js";
 import { ConfigError } from "./config/index.js";
 
 // Each command's module is loaded when the command runs: the daemon never pays the memory for

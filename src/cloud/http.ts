@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import { type EndpointInfo, encodeQuery, fillPath, type QueryInput } from "./endpoint.js";
 import {
   AuthenticationError,

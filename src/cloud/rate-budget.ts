@@ -7,7 +7,7 @@
  * so a window here ends `windowMs` after that first answer arrived. That keeps us behind
  * the server's window whatever the latency.
  */
-import { type Clock, later, systemClock } from "../time/clock.js";
+import { type Clock, later, systemClock } from "../time/index.js";
 
 export type Priority = "command" | "live" | "background";
 

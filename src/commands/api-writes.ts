@@ -1,11 +1,14 @@
 import { z } from "zod";
 import type { EndpointInfo } from "../cloud/index.js";
-import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
-import { notificationRequest } from "../cloud/schemas/notification.js";
-import { evChargerEndpoints } from "../cloud/sections/ev-chargers.js";
-import { inverterControlEndpoints } from "../cloud/sections/inverter-control.js";
-import { notificationEndpoints } from "../cloud/sections/notifications.js";
-import { snapshotEndpoints } from "../cloud/sections/snapshots.js";
+import {
+  EV_COMMANDS,
+  type EvCommandId,
+  evChargerEndpoints,
+  inverterControlEndpoints,
+  notificationEndpoints,
+  notificationRequest,
+  snapshotEndpoints,
+} from "../cloud/index.js";
 import type { ChangeRequest, DeviceAction } from "../control/index.js";
 
 /** A write `energy2mqtt api` sends through the control gate, or why its body does not fit. */

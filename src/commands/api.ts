@@ -1,12 +1,21 @@
 import { z } from "zod";
-import { findEndpoint } from "../cloud/catalogue.js";
-import { defineEndpoint, type EndpointInfo, type HttpMethod, type QueryInput } from "../cloud/endpoint.js";
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/errors.js";
-import { CloudHttp, type RawResponse, statusError } from "../cloud/http.js";
+import {
+  AuthenticationError,
+  CloudError,
+  CloudHttp,
+  defineEndpoint,
+  type EndpointInfo,
+  ForbiddenError,
+  findEndpoint,
+  type HttpMethod,
+  type QueryInput,
+  type RawResponse,
+  statusError,
+} from "../cloud/index.js";
 import { type Config, loadConfig } from "../config/index.js";
 import type { Requester } from "../control/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
-import { systemClock } from "../time/clock.js";
+import { systemClock } from "../time/index.js";
 import { auditedRaw, type Json, RAW_BYPASSES } from "./api-raw.js";
 import { GATED_WRITES, type GateWrite, gateWriteOf } from "./api-writes.js";
 import { cliGate, describeOutcome } from "./cli-gate.js";

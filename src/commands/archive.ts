@@ -10,7 +10,7 @@ import {
   progressView,
 } from "../history/index.js";
 import { cloudHistory } from "../sources/index.js";
-import { type Clock, systemClock } from "../time/clock.js";
+import { type Clock, systemClock } from "../time/index.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface ArchiveCommandOptions {

@@ -5,7 +5,7 @@ import type { Logger } from "../log.js";
 import { cloudControl } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import { systemClock } from "../time/clock.js";
+import { systemClock } from "../time/index.js";
 
 /**
  * The control gate as the commands use it: the account's devices as discovered, the store's

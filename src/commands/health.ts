@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { duration, loadConfig } from "../config/index.js";
 import { HEALTH_FILE_ENV, healthFilePath, judgeHealth } from "../health/index.js";
-import { systemClock } from "../time/clock.js";
+import { systemClock } from "../time/index.js";
 
 const DEFAULT_MAX_AGE = "90s";
 const DEFAULT_CONFIG = "config/configuration.yaml";

@@ -15,3 +15,4 @@ export const commands = {
   set: () => import("./set.js"),
   simulate: () => import("./simulate.js"),
 };
+export { SET_USAGE } from "./set-usage.js";

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type CountKind, readCapture } from "../local/capture.js";
-import { BusDecoder, type DecodedDevice, type SkipKind } from "../local/decode.js";
+import { BusDecoder, type CountKind, type DecodedDevice, readCapture, type SkipKind } from "../local/index.js";
 
 /** The frame counts' names in the output, in the order they print. */
 const FRAME_NAMES: readonly (readonly [CountKind, string])[] = [

@@ -15,7 +15,7 @@ import {
   sharedControlLines,
 } from "../rules/index.js";
 import { discoverInventory } from "../sources/index.js";
-import { systemClock } from "../time/clock.js";
+import { systemClock } from "../time/index.js";
 import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
 
 export interface RulesPlanOptions {

@@ -2,7 +2,7 @@ import { StartupError, StartupStopped, startApp } from "../app.js";
 import { type Config, loadConfig } from "../config/index.js";
 import { createLogger, LogFeed, type Logger } from "../log.js";
 import { startupBanner } from "../startup-banner.js";
-import { type Clock, systemClock } from "../time/clock.js";
+import { type Clock, systemClock } from "../time/index.js";
 import { configFile } from "./shared.js";
 
 /**
@@ -69,7 +69,7 @@ export async function runDaemonCommand(
 /** The demo house at `demo.start`: the daemon's clock runs in real time from that instant. */
 async function demoClock(config: Config): Promise<Clock | undefined> {
   if (config.cloud.url || config.demo.start === undefined) return undefined;
-  const { SimClock } = await import("../simulator/clock.js");
+  const { SimClock } = await import("../simulator/index.js");
   return new SimClock({ start: config.demo.start });
 }
 

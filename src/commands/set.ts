@@ -1,5 +1,4 @@
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
-import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
+import { AuthenticationError, CloudError, EV_COMMANDS, type EvCommandId, ForbiddenError } from "../cloud/index.js";
 import type { ChangeRequest, SettingValue } from "../control/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
 import { cliGate, describeOutcome } from "./cli-gate.js";

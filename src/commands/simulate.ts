@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BusError, ScenarioError, startSimulator } from "../simulator/index.js";
-import { isoInstant } from "../time/iso-instant.js";
+import { isoInstant } from "../time/index.js";
 
 const optionsSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { durationKind, formatDuration } from "../time/duration.js";
+import { durationKind, formatDuration } from "../time/index.js";
 import { ENV_PREFIX } from "./load.js";
 import { configSchema } from "./schema.js";
 

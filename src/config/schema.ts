@@ -1,8 +1,7 @@
 import { z } from "zod";
 // The history's kinds are part of the store's public shape, a file of plain constants.
 import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../history-kinds.js";
-import { duration, durationBetween } from "../time/duration.js";
-import { isoInstant } from "../time/iso-instant.js";
+import { duration, durationBetween, isoInstant } from "../time/index.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

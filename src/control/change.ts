@@ -1,4 +1,4 @@
-import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { EvCommandId } from "../cloud/index.js";
 
 export type SettingValue = string | number | boolean;
 

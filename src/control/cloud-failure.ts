@@ -1,4 +1,4 @@
-import { CloudError, InvalidRequestError, ResponseShapeError, ServerError, TransportError } from "../cloud/errors.js";
+import { CloudError, InvalidRequestError, ResponseShapeError, ServerError, TransportError } from "../cloud/index.js";
 
 export interface Failure {
   readonly message: string;

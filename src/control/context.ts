@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import type { DeviceControl } from "../sources/index.js";
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import type { ChangeOutcome } from "./change.js";
 import type { ControlState } from "./control-state.js";
 

@@ -1,5 +1,4 @@
-import type { EvCommandData, EvCommandId } from "../cloud/schemas/ev-commands.js";
-import type { PresetValues } from "../cloud/schemas/inverter-control.js";
+import type { EvCommandData, EvCommandId, PresetValues } from "../cloud/index.js";
 import type { SettingValue } from "./change.js";
 
 export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, ValidationError } from "../cloud/errors.js";
+import { ForbiddenError, NotFoundError, ValidationError } from "../cloud/index.js";
 import type { DeviceControl } from "../sources/index.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 

@@ -1,5 +1,4 @@
-import type { NotificationRequest } from "../cloud/schemas/notification.js";
-import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
+import type { ApplyProfileRequest, NotificationRequest, ProfileRef } from "../cloud/index.js";
 
 /**
  * Changes that are not one setting, preset or charger command: the cloud's snapshots and preset

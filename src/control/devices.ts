@@ -1,5 +1,4 @@
-import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
-import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+import type { EvCommandId, PresetDescriptor, SettingDescriptor } from "../cloud/index.js";
 
 /**
  * What the gate needs to know about an inverter. The inventory's InverterDevice fits it; it is

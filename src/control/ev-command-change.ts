@@ -1,6 +1,5 @@
-import type { CallOptions } from "../cloud/http.js";
-import type { EvCommandResult } from "../cloud/results.js";
-import { EV_COMMANDS, type EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { CallOptions, EvCommandResult } from "../cloud/index.js";
+import { EV_COMMANDS, type EvCommandId } from "../cloud/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";

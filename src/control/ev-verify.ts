@@ -1,5 +1,4 @@
-import type { CallOptions } from "../cloud/http.js";
-import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
+import type { CallOptions, EvCommandId } from "../cloud/index.js";
 import type { ControlReads } from "../sources/index.js";
 import { sameValue } from "./same-value.js";
 

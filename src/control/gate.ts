@@ -3,7 +3,7 @@ import { pino } from "pino";
 import type { Logger } from "../log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog } from "../store/index.js";
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";

@@ -1,5 +1,5 @@
-import type { CallOptions } from "../cloud/http.js";
-import { type Clock, later } from "../time/clock.js";
+import type { CallOptions } from "../cloud/index.js";
+import { type Clock, later } from "../time/index.js";
 import { type ChangeContext, callOptions } from "./context.js";
 
 /** A call's result or what it threw. */

@@ -1,5 +1,4 @@
-import type { CallOptions } from "../cloud/http.js";
-import type { PresetDescriptor } from "../cloud/schemas/inverter-control.js";
+import type { CallOptions, PresetDescriptor } from "../cloud/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";

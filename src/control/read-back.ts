@@ -1,6 +1,4 @@
-import type { CloudClient } from "../cloud/client.js";
-import type { EvCommandData, EvCommandId } from "../cloud/schemas/ev-commands.js";
-import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+import type { CloudClient, EvCommandData, EvCommandId, PresetDescriptor, SettingDescriptor } from "../cloud/index.js";
 import type { Logger } from "../log.js";
 import type { ChangeOutcome, ChangeRequest } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";

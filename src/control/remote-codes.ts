@@ -1,5 +1,5 @@
-import { type RemoteControlCode, type RemoteControlResult, remoteControlResult } from "../cloud/results.js";
-import type { PresetChange } from "../cloud/sections/inverter-control.js";
+import type { PresetChange } from "../cloud/index.js";
+import { type RemoteControlCode, type RemoteControlResult, remoteControlResult } from "../cloud/index.js";
 
 /** What to do next, per remote control code, for the codes where the user can act. */
 const ADVICE: Readonly<Record<number, string>> = {

@@ -1,6 +1,9 @@
-import type { CallOptions } from "../cloud/http.js";
-import type { RemoteControlResult } from "../cloud/results.js";
-import type { SettingValue as DeviceValue, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
+import type {
+  CallOptions,
+  SettingValue as DeviceValue,
+  RemoteControlResult,
+  SettingDescriptor,
+} from "../cloud/index.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";

@@ -1,4 +1,4 @@
-import type { RemoteControlResult } from "../cloud/results.js";
+import type { RemoteControlResult } from "../cloud/index.js";
 import { describeFailure } from "./cloud-failure.js";
 import type { Settled } from "./in-flight.js";
 import { rejectionText } from "./remote-codes.js";

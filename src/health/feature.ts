@@ -1,6 +1,5 @@
 import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
-import { systemClock } from "../time/clock.js";
 import { type BridgeStatus, type BridgeStatusOptions, startBridgeStatus } from "./mqtt-bridge.js";
 import { watchStaleness } from "./stale-watch.js";
 

@@ -1,6 +1,6 @@
 import type { EventBus } from "../bus.js";
 import type { DeviceId } from "../device-id.js";
-import { type Clock, every } from "../time/clock.js";
+import { type Clock, every } from "../time/index.js";
 import type { DeviceFreshness, Freshness } from "./freshness.js";
 
 /** How often ages are checked: a device goes unavailable at most this long after its stated age. */

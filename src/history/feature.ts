@@ -5,7 +5,7 @@ import type { Logger } from "../log.js";
 import type { HistorySource } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import { type Clock, every, systemClock } from "../time/clock.js";
+import { type Clock, every } from "../time/index.js";
 import { type Backfill, startBackfill } from "./backfill.js";
 import { fetchedRecords } from "./fetched-records.js";
 import { batteryRecords } from "./records.js";

@@ -1,5 +1,5 @@
 import type { Fetched } from "../bus.js";
-import type { HistoryRecord } from "../store/history-types.js";
+import type { HistoryRecord } from "../store/index.js";
 import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords, smartRecords } from "./records.js";
 
 /** What a poll fetched, as history rows in the account's time zone (an EV charger's status has none). */

@@ -1,11 +1,15 @@
-import { normalised } from "../cloud/meter-units.js";
-import type { BatteryModule } from "../cloud/schemas/communication-device.js";
-import type { ChargerMeterRecord, ChargingSession } from "../cloud/schemas/ev-charger.js";
-import { measurandName } from "../cloud/schemas/ev-charger.js";
-import type { EnergyFlowRecord, InverterDataPoint, InverterFaultEvent } from "../cloud/schemas/inverter-data.js";
-import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
-import type { HistoryRecord, JsonObject, JsonValue } from "../store/history-types.js";
-import { timestampCandidates, timestampMs } from "../time/service-time.js";
+import type {
+  BatteryModule,
+  ChargerMeterRecord,
+  ChargingSession,
+  EnergyFlowRecord,
+  InverterDataPoint,
+  InverterFaultEvent,
+  SmartDeviceDataPoint,
+} from "../cloud/index.js";
+import { measurandName, normalised } from "../cloud/index.js";
+import type { HistoryRecord, JsonObject, JsonValue } from "../store/index.js";
+import { timestampCandidates, timestampMs } from "../time/index.js";
 
 /** Cloud answers as history rows. Anything without a readable time is dropped: it has no place in the history. */
 

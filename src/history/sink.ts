@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
-import type { History, HistoryRecord } from "../store/history-types.js";
-import { type Clock, systemClock } from "../time/clock.js";
+import type { History, HistoryRecord } from "../store/index.js";
+import { type Clock, systemClock } from "../time/index.js";
 
 /** How often a store that keeps failing is mentioned again. */
 const REMIND_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CloudError } from "../cloud/errors.js";
-import type { ApplyProfileRequest, ProfileRef } from "../cloud/sections/preset-profiles.js";
+import type { ApplyProfileRequest, ProfileRef } from "../cloud/index.js";
+import { CloudError } from "../cloud/index.js";
 import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";

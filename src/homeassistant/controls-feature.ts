@@ -1,7 +1,7 @@
 import type { EventBus } from "../bus.js";
 import { type ControlReadBack, type ControlTarget, changedDevice } from "../control/index.js";
 import type { Feature } from "../feature.js";
-import { type Device, hasControls } from "../telemetry/inventory.js";
+import { type Device, hasControls } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
 import { controlState } from "./entities/index.js";
 import { evModesOf } from "./state-keys.js";

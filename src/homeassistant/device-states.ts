@@ -1,8 +1,8 @@
 import type { Logger } from "../log.js";
 import type { DeviceState } from "../telemetry/index.js";
-import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/inventory.js";
-import type { Clock } from "../time/clock.js";
-import { dayOf } from "../time/local-days.js";
+import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/index.js";
+import type { Clock } from "../time/index.js";
+import { dayOf } from "../time/index.js";
 import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js";
 import { CounterGuard } from "./counter-guard.js";
 import { dongleState } from "./discovery.js";

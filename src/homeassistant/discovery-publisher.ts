@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import type { Mqtt } from "../mqtt/index.js";
-import { deviceId, devicesOf, dongleOf } from "../telemetry/inventory.js";
+import { deviceId, devicesOf, dongleOf } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
 import { type DiscoveryMessage, deviceDiscoveryMessages, dongleDiscoveryMessages, type Origin } from "./discovery.js";
 import { DiscoveryRegistry } from "./discovery-registry.js";

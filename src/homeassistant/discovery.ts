@@ -1,5 +1,5 @@
 import { deviceIdOf } from "../device-id.js";
-import { type Device, deviceId, deviceName, devicesOf, dongleOf, type Inventory } from "../telemetry/inventory.js";
+import { type Device, deviceId, deviceName, devicesOf, dongleOf, type Inventory } from "../telemetry/index.js";
 import { type DiscoveryMessage, type DiscoveryOptions, identifier, valueTemplate } from "./discovery-values.js";
 import { dongleDiscoveryMessages } from "./dongle-discovery.js";
 import { type EntityDef, entitiesFor, slug } from "./entities/index.js";

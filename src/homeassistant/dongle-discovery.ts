@@ -1,4 +1,4 @@
-import { dongleOf, type InverterDevice } from "../telemetry/inventory.js";
+import { dongleOf, type InverterDevice } from "../telemetry/index.js";
 import { type DiscoveryMessage, type DiscoveryOptions, identifier, valueTemplate } from "./discovery-values.js";
 import { slug } from "./entities/index.js";
 

@@ -1,4 +1,4 @@
-import { type Clock, every } from "../time/clock.js";
+import { type Clock, every } from "../time/index.js";
 
 export interface RulesClock {
   now(): number;

@@ -1,4 +1,4 @@
-import { localDay } from "../time/local-time.js";
+import { localDay } from "../time/index.js";
 
 export interface GridCounters {
   /** Today's grid import so far, kWh (the inverter's own daily counter). */

@@ -1,4 +1,4 @@
-import type { CheapWindow, Prices, RuleStatus } from "../ports/rules.js";
+import type { CheapWindow, Prices, RuleStatus } from "../ports/index.js";
 import { switchKey } from "./rules-discovery.js";
 
 type Value = string | number | boolean | null;

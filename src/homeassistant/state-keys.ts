@@ -1,4 +1,4 @@
-import type { Device } from "../telemetry/inventory.js";
+import type { Device } from "../telemetry/index.js";
 import { type EntityDef, entitiesFor } from "./entities/index.js";
 
 export const NO_KEYS: ReadonlySet<string> = new Set();

@@ -1,4 +1,4 @@
-import { type Clock, later } from "../time/clock.js";
+import { type Clock, later } from "../time/index.js";
 
 /** Commands and requests being handled, so that a stop lets them finish (within a limit). */
 export class WorkInFlight {

@@ -1,5 +1,5 @@
 import { createConnection, type Socket } from "node:net";
-import { type Clock, later } from "../time/clock.js";
+import { type Clock, later } from "../time/index.js";
 import { buildReadRequest, type Frame, FrameError, MAX_REGISTERS, type ModbusFunction, parseFrame } from "./frame.js";
 import { Framer } from "./framer.js";
 

@@ -1,6 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../log.js";
-import { type Clock, later } from "../time/clock.js";
+import { type Clock, later } from "../time/index.js";
 import { redactUrl, tlsOptions } from "./client-options.js";
 import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";
 import { topicMatches } from "./topic-match.js";

@@ -1,7 +1,7 @@
 import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import { MqttConnection } from "./connection.js";
 import type { MqttTls } from "./tls.js";
 

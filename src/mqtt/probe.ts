@@ -1,5 +1,5 @@
 import mqtt from "mqtt";
-import { later, systemClock } from "../time/clock.js";
+import { later, systemClock } from "../time/index.js";
 import { probeOptions } from "./client-options.js";
 import { refusal } from "./connection.js";
 import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, SLOT_MS } from "../time/local-time.js";
-import { offsetMs } from "../time/zone-offset.js";
+import { HOUR_MS, offsetMs, SLOT_MS } from "../time/index.js";
 
 /*
  * Forecasts of a half-hourly series (the house's consumption, its solar, or a price) for the

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { EV_COMMANDS, type EvCommandId, isEvCommandId } from "../cloud/schemas/ev-commands.js";
-import { PRESETS, type PresetIdentifier } from "../cloud/schemas/inverter-control.js";
+import { EV_COMMANDS, type EvCommandId, isEvCommandId, PRESETS, type PresetIdentifier } from "../cloud/index.js";
 import { exactlyOneKey } from "./schema-common.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES, templateProblems } from "./templates.js";
 

@@ -1,6 +1,5 @@
-import { findPreset, presetProblems } from "../control/preset-rules.js";
-import { checkSetting } from "../control/setting-rules.js";
-import type { Inventory } from "../telemetry/inventory.js";
+import { checkSetting, findPreset, presetProblems } from "../control/index.js";
+import type { Inventory } from "../telemetry/index.js";
 import { readYamlSource } from "../yaml-source.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
 import { defaultInverter, settingId } from "./engine/intents.js";

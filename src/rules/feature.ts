@@ -3,10 +3,10 @@ import type { EventBus } from "../bus.js";
 import type { DeviceReads } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
-import type { RulesRuntime } from "../ports/rules.js";
+import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import type { Clock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import type { LiveObservation } from "./engine/live-state.js";
 // Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
 import type { LoadedRules, RulesEngine, RulesGate, Tariff } from "./index.js";

@@ -1,6 +1,6 @@
 import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../optimiser/index.js";
 import type { History } from "../store/index.js";
-import { SLOT_MS } from "../time/local-time.js";
+import { SLOT_MS } from "../time/index.js";
 import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
 import type { HouseForecast } from "./planners/optimise-windows.js";
 

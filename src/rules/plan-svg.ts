@@ -1,4 +1,4 @@
-import { localClockText, localDateTimeText, SLOT_MS } from "../time/local-time.js";
+import { localClockText, localDateTimeText, SLOT_MS } from "../time/index.js";
 import { priceRange, socAt } from "./plan-view.js";
 import type { Preview } from "./planners/preview.js";
 

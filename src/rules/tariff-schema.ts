@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { duration } from "../time/duration.js";
+import { duration } from "../time/index.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
 import { offHalfHourGrid } from "./tariffs/half-hour-grid.js";
 

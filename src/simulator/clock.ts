@@ -1,5 +1,4 @@
-import { systemClock } from "../time/clock.js";
-import { VirtualClock } from "../time/virtual-clock.js";
+import { systemClock, VirtualClock } from "../time/index.js";
 
 /**
  * The simulator's clock. Simulated time runs `speed` times faster than the wall clock from

@@ -1,7 +1,13 @@
-import type { EmsSystemData } from "../cloud/schemas/ems.js";
-import type { ChargerMeterRecord, ChargingSession, EvCharger } from "../cloud/schemas/ev-charger.js";
-import type { InverterDataPoint, InverterFaultEvent, SystemData } from "../cloud/schemas/inverter-data.js";
-import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
+import type {
+  ChargerMeterRecord,
+  ChargingSession,
+  EmsSystemData,
+  EvCharger,
+  InverterDataPoint,
+  InverterFaultEvent,
+  SmartDeviceDataPoint,
+  SystemData,
+} from "../cloud/index.js";
 
 /**
  * What one poll of one resource fetched, whichever path fetched it: the one shape on the bus.

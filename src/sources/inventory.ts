@@ -1,8 +1,12 @@
-import type { Account } from "../cloud/schemas/account.js";
-import type { BatteryModule, Meter } from "../cloud/schemas/communication-device.js";
-import type { EvCommandId } from "../cloud/schemas/ev-commands.js";
-import type { PresetDescriptor, SettingDescriptor } from "../cloud/schemas/inverter-control.js";
-import type { Site } from "../cloud/schemas/site.js";
+import type {
+  Account,
+  BatteryModule,
+  EvCommandId,
+  Meter,
+  PresetDescriptor,
+  SettingDescriptor,
+  Site,
+} from "../cloud/index.js";
 import { type DeviceId, deviceIdOf } from "../device-id.js";
 
 /** What the account has, found at start-up and refreshed now and then. */

@@ -5,6 +5,7 @@ export { StoreError, type StoreErrorKind } from "./errors.js";
 export { hasCadence, type StoreHistory } from "./history.js";
 export { DataError } from "./history-codec.js";
 export { type Cell, flattenRecord, historyColumns } from "./history-columns.js";
+export { FLOW_TYPES } from "./history-quantities.js";
 export type {
   RetentionResult,
   RetentionRule,

@@ -3,7 +3,7 @@ import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import type { DeviceSource, Inventory, PollConfig } from "../sources/index.js";
-import { type Clock, systemClock } from "../time/clock.js";
+import type { Clock } from "../time/index.js";
 import { startTelemetry, type Telemetry } from "./telemetry.js";
 
 export interface TelemetryFeatureOptions {

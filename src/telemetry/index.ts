@@ -1,10 +1,15 @@
 export { StateChanges } from "./changes.js";
 export { type TelemetryFeature, type TelemetryFeatureOptions, telemetryFeature } from "./feature.js";
 export {
+  type ControllableDevice,
   type Device,
   deviceId,
+  deviceName,
+  devicesOf,
+  dongleOf,
   type EmsDevice,
   type EvChargerDevice,
+  hasControls,
   type Inventory,
   type InverterDevice,
   type SmartDeviceInfo,

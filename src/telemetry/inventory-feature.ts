@@ -2,7 +2,7 @@ import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import { type DeviceSource, deviceId, devicesOf, type Inventory } from "../sources/index.js";
-import { type Clock, every, systemClock } from "../time/clock.js";
+import { type Clock, every } from "../time/index.js";
 
 export interface InventoryFeature extends Feature {
   /** The inventory as last read. */

@@ -1,7 +1,14 @@
-import type { EmsSystemData } from "../cloud/schemas/ems.js";
-import type { ChargerMeterRecord, ChargingSession, EvCharger } from "../cloud/schemas/ev-charger.js";
-import type { InverterDataPoint, InverterFaultEvent, MeterData, SystemData } from "../cloud/schemas/inverter-data.js";
-import type { SmartDeviceDataPoint } from "../cloud/schemas/smart-device.js";
+import type {
+  ChargerMeterRecord,
+  ChargingSession,
+  EmsSystemData,
+  EvCharger,
+  InverterDataPoint,
+  InverterFaultEvent,
+  MeterData,
+  SmartDeviceDataPoint,
+  SystemData,
+} from "../cloud/index.js";
 import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "../sources/index.js";
 

@@ -3,9 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
-import type { RuleEvent } from "../ports/rules.js";
+import type { RuleEvent } from "../ports/index.js";
 import { StateChanges } from "../telemetry/index.js";
-import { systemClock } from "../time/clock.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
 import { LiveState } from "./live.js";

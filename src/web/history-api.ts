@@ -1,5 +1,5 @@
-import { FLOW_TYPES } from "../store/history-quantities.js";
-import type { History, JsonValue } from "../store/history-types.js";
+import type { History, JsonValue } from "../store/index.js";
+import { FLOW_TYPES } from "../store/index.js";
 import type { DailyEnergy, HistoryColumns, HistoryDevice } from "./api-types.js";
 
 const SERIES = ["solar", "battery", "grid", "home", "soc"] as const;

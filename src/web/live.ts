@@ -1,7 +1,7 @@
 import type { AvailabilityReading } from "../bus.js";
-import { measurandName, meterUnitName } from "../cloud/schemas/ev-charger.js";
+import { measurandName, meterUnitName } from "../cloud/index.js";
 import type { DeviceState } from "../telemetry/index.js";
-import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/inventory.js";
+import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";
 import type { LiveDevice, LiveSnapshot } from "./api-types.js";
 
 export type { LiveSnapshot };

@@ -1,11 +1,11 @@
 import type { EventBus } from "../bus.js";
-import type { RateBudgetState } from "../cloud/rate-budget.js";
-import type { Config } from "../config/schema.js";
+import type { RateBudgetState } from "../cloud/index.js";
+import type { Config } from "../config/index.js";
 import type { Logger } from "../log.js";
-import type { RulesRuntime } from "../ports/rules.js";
+import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
-import type { Inventory } from "../telemetry/inventory.js";
-import type { Clock } from "../time/clock.js";
+import type { Inventory } from "../telemetry/index.js";
+import type { Clock } from "../time/index.js";
 import type { PricesAt } from "./history-api.js";
 import type { PlanView } from "./plan-view.js";
 

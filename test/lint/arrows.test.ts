@@ -74,12 +74,22 @@ describe("the linter enforces the folders' arrows", () => {
 
   it("passes an allowed arrow (rules/ reading store/) and the leaves", () => {
     const result = lint({
-      "src/store/open.ts": "export const opened = 1;\n",
-      "src/time/local-time.ts": "export const zone = 1;\n",
+      "src/store/index.ts": "export const opened = 1;\n",
+      "src/time/index.ts": "export const zone = 1;\n",
       "src/rules/read.ts":
-        'import { opened } from "../store/open.js";\nimport { zone } from "../time/local-time.js";\n\nexport const read = opened + zone;\n',
+        'import { opened } from "../store/index.js";\nimport { zone } from "../time/index.js";\n\nexport const read = opened + zone;\n',
     });
     expect(result.output).not.toContain("may not import");
     expect(result.status).toBe(0);
+  });
+
+  it("refuses an import past another folder's face, naming the face to use", () => {
+    const result = lint({
+      "src/store/index.ts": 'export { opened } from "./open.js";\n',
+      "src/store/open.ts": "export const opened = 1;\n",
+      "src/rules/read.ts": 'import { opened } from "../store/open.js";\n\nexport const read = opened;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("import store/ through its face, store/index.ts");
   });
 });

@@ -41,8 +41,8 @@ describe("local/ is a leaf", () => {
 
   it("lets local/ import time/", () => {
     const result = lint({
-      "src/time/clock.ts": "export const clock = 1;\n",
-      "src/local/session.ts": 'import { clock } from "../time/clock.js";\n\nexport const session = clock;\n',
+      "src/time/index.ts": "export const clock = 1;\n",
+      "src/local/session.ts": 'import { clock } from "../time/index.js";\n\nexport const session = clock;\n',
     });
     expect(result.output).not.toContain("may not import");
     expect(result.status).toBe(0);

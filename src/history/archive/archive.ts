@@ -1,4 +1,3 @@
-import { systemClock } from "../../time/clock.js";
 import type { ArchiveKind } from "./kinds.js";
 import { planArchive } from "./plan.js";
 import type { ArchiveReport } from "./report.js";

@@ -1,9 +1,8 @@
 import type { CallOptions, PageIterator } from "../../cloud/index.js";
-import { MEASURANDS, type Measurand } from "../../cloud/schemas/ev-charger.js";
+import { MEASURANDS, type Measurand } from "../../cloud/index.js";
 import type { HistorySource } from "../../sources/index.js";
 import type { FetchedDay, HistoryRecord } from "../../store/index.js";
-import { addDays, dayEndMs, dayStartMs } from "../../time/local-days.js";
-import { isoSeconds } from "../../time/service-time.js";
+import { addDays, dayEndMs, dayStartMs, isoSeconds } from "../../time/index.js";
 import { eventRecords, flowRecords, meterRecords, pointRecords, sessionRecords, smartRecords } from "../records.js";
 import type { Task } from "./plan.js";
 

@@ -1,5 +1,5 @@
-import type { RateBudgetState } from "../../cloud/rate-budget.js";
-import { type Clock, every, systemClock } from "../../time/clock.js";
+import type { RateBudgetState } from "../../cloud/index.js";
+import { type Clock, every } from "../../time/index.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 

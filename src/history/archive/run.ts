@@ -8,8 +8,7 @@ import {
 import type { Logger } from "../../log.js";
 import type { HistorySource } from "../../sources/index.js";
 import { type History, StoreError } from "../../store/index.js";
-import { type Clock, systemClock } from "../../time/clock.js";
-import { dayOf } from "../../time/local-days.js";
+import { type Clock, dayOf } from "../../time/index.js";
 import { type Fetched, fetchTask } from "./fetch.js";
 import { type ArchiveKind, KINDS_WITH_CADENCE } from "./kinds.js";
 import type { Task } from "./plan.js";

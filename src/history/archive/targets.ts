@@ -1,6 +1,6 @@
 import { type CallOptions, ForbiddenError, NotFoundError } from "../../cloud/index.js";
 import { type HistorySource, type Inventory, isEms } from "../../sources/index.js";
-import { dayOf } from "../../time/local-days.js";
+import { dayOf } from "../../time/index.js";
 
 export interface ArchiveDevice {
   /** Inverter serial, or charger / smart device uuid, as the cloud spells it. */

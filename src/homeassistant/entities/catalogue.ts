@@ -1,4 +1,4 @@
-import type { Device, InverterDevice } from "../../telemetry/inventory.js";
+import type { Device, InverterDevice } from "../../telemetry/index.js";
 import { batteryEntities, batteryModuleEntities } from "./battery-modules.js";
 import { emsEntities } from "./ems.js";
 import { evControlEntities } from "./ev-controls.js";

@@ -1,5 +1,5 @@
-import type { ChangeRequest, SettingValue } from "../../control/change.js";
-import { type Device, deviceName, hasControls } from "../../telemetry/inventory.js";
+import type { ChangeRequest, SettingValue } from "../../control/index.js";
+import { type Device, deviceName, hasControls } from "../../telemetry/index.js";
 import { entitiesFor } from "./catalogue.js";
 import { parsePayload } from "./payload.js";
 import type { CommandTarget, ControlSource, DeviceDetails, EntityDef } from "./types.js";

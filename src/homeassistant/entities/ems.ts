@@ -5,8 +5,8 @@ import {
   EMS_STATUS,
   type EmsSystemData,
   emsCodeName,
-} from "../../cloud/schemas/ems.js";
-import type { EmsDevice } from "../../telemetry/inventory.js";
+} from "../../cloud/index.js";
+import type { EmsDevice } from "../../telemetry/index.js";
 import { batteryLevel, enumSensor, plain, power, reported, storedEnergy, temperature } from "./sensors.js";
 import type { DeviceDetails, EntityDef, StateValues } from "./types.js";
 import { num, round } from "./values.js";

@@ -1,6 +1,5 @@
-import { EV_OPERATING_MODES } from "../../cloud/schemas/ev-charger.js";
-import { EV_COMMAND_IDS, type EvCommandId } from "../../cloud/schemas/ev-commands.js";
-import type { EvChargerDevice } from "../../telemetry/inventory.js";
+import { EV_COMMAND_IDS, EV_OPERATING_MODES, type EvCommandId } from "../../cloud/index.js";
+import type { EvChargerDevice } from "../../telemetry/index.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
 const config = { entity_category: "config" } as const;

@@ -1,11 +1,12 @@
-import { toKwh, toW } from "../../cloud/meter-units.js";
 import {
   type ChargerMeterRecord,
   type ChargingSession,
   EV_CHARGER_STATUSES,
   type EvCharger,
   isSessionOpen,
-} from "../../cloud/schemas/ev-charger.js";
+  toKwh,
+  toW,
+} from "../../cloud/index.js";
 import {
   batteryLevel,
   binary,

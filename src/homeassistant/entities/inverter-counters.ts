@@ -1,4 +1,4 @@
-import type { EnergyTotals, MeterData } from "../../cloud/schemas/inverter-data.js";
+import type { EnergyTotals, MeterData } from "../../cloud/index.js";
 import { energy, reported } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";

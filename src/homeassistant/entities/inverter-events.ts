@@ -1,4 +1,4 @@
-import type { InverterFaultEvent } from "../../cloud/schemas/inverter-data.js";
+import type { InverterFaultEvent } from "../../cloud/index.js";
 import { binary, text, timestamp } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { zonedTimestamp } from "./values.js";

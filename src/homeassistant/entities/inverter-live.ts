@@ -1,5 +1,5 @@
-import type { SystemData } from "../../cloud/schemas/inverter-data.js";
-import type { InverterDevice } from "../../telemetry/inventory.js";
+import type { SystemData } from "../../cloud/index.js";
+import type { InverterDevice } from "../../telemetry/index.js";
 import { batteryLevel, current, frequency, power, reported, temperature, text, voltage } from "./sensors.js";
 import type { DeviceDetails, EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";

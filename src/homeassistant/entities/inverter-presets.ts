@@ -3,8 +3,8 @@ import {
   PRESETS,
   type PresetDescriptor,
   type PresetParameter,
-} from "../../cloud/schemas/inverter-control.js";
-import { parseRules } from "../../cloud/validation-rules.js";
+  parseRules,
+} from "../../cloud/index.js";
 import { controlEntity, unitFor } from "./control-entity.js";
 import { ruleShape } from "./rule-shape.js";
 import type { EntityDef } from "./types.js";

@@ -1,4 +1,4 @@
-import type { SettingValue } from "../../control/change.js";
+import type { SettingValue } from "../../control/index.js";
 import { quotePayload } from "../../mqtt/index.js";
 import type { EntityDef } from "./types.js";
 import { round, writeTime } from "./values.js";

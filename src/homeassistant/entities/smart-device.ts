@@ -1,4 +1,4 @@
-import type { SmartDeviceDataPoint } from "../../cloud/schemas/smart-device.js";
+import type { SmartDeviceDataPoint } from "../../cloud/index.js";
 import { power } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";

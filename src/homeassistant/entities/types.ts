@@ -1,6 +1,5 @@
-import type { EvCommandId } from "../../cloud/schemas/ev-commands.js";
-import type { SettingValue } from "../../control/change.js";
-import type { ControlValues } from "../../control/index.js";
+import type { EvCommandId } from "../../cloud/index.js";
+import type { ControlValues, SettingValue } from "../../control/index.js";
 
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 

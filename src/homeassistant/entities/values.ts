@@ -1,4 +1,4 @@
-import { booleanValue, numericValue } from "../../cloud/validation-rules.js";
+import { booleanValue, numericValue } from "../../cloud/index.js";
 import type { StateValue } from "./types.js";
 
 /** A number, or null for anything else (Home Assistant shows null as unknown). */

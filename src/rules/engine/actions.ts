@@ -1,8 +1,8 @@
 import { type DeviceReads, prepareRestore, restorePlan } from "../../control/index.js";
 import type { Logger } from "../../log.js";
-import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../ports/rules.js";
+import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../ports/index.js";
 import type { RuleObligation, RuleObligations } from "../../store/index.js";
-import type { Inventory } from "../../telemetry/inventory.js";
+import type { Inventory } from "../../telemetry/index.js";
 import type { Rule } from "../schema.js";
 import type { TemplateContext } from "../templates.js";
 import type { Claim } from "./claims.js";

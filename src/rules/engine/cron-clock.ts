@@ -1,4 +1,4 @@
-import { HOUR_MS } from "../../time/local-time.js";
+import { HOUR_MS } from "../../time/index.js";
 import { nextCronTime } from "../cron-times.js";
 import type { Rule } from "../schema.js";
 

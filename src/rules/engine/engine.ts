@@ -1,8 +1,8 @@
 import { pino } from "pino";
 import type { Observable, Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
-import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/rules.js";
-import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/index.js";
+import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { planRuleWindows } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";

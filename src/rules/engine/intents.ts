@@ -1,6 +1,6 @@
-import type { EvCommandId } from "../../cloud/schemas/ev-commands.js";
+import type { EvCommandId } from "../../cloud/index.js";
 import type { ChangeRequest } from "../../control/index.js";
-import type { Inventory } from "../../telemetry/inventory.js";
+import type { Inventory } from "../../telemetry/index.js";
 import { actionKind, chargerCommand } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
 import type { Action } from "../schema.js";

@@ -1,5 +1,5 @@
-import type { Inventory } from "../../telemetry/inventory.js";
-import { parseClock, wallClock } from "../../time/local-time.js";
+import type { Inventory } from "../../telemetry/index.js";
+import { parseClock, wallClock } from "../../time/index.js";
 import type { Condition, Trigger } from "../schema.js";
 import { DAY_NAMES } from "../schema-common.js";
 import { inHours } from "../tariffs/index.js";

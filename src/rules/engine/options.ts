@@ -9,8 +9,8 @@ import type {
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { RuleObligations } from "../../store/index.js";
-import type { Inventory } from "../../telemetry/inventory.js";
-import type { Clock } from "../../time/clock.js";
+import type { Inventory } from "../../telemetry/index.js";
+import type { Clock } from "../../time/index.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
 import type { RulesFile } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";

@@ -1,6 +1,6 @@
 import { Observable, Subject } from "rxjs";
 import type { Logger } from "../../log.js";
-import type { RuleEvent } from "../../ports/rules.js";
+import type { RuleEvent } from "../../ports/index.js";
 
 /** A rule event before the engine stamps its time. */
 export type RuleEventInput = RuleEvent extends infer E ? (E extends RuleEvent ? Omit<E, "at"> : never) : never;

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.js";
-import type { RuleRunResult } from "../../ports/rules.js";
+import type { RuleRunResult } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
-import { localClockText, localDateTimeText } from "../../time/local-time.js";
+import { localClockText, localDateTimeText } from "../../time/index.js";
 import type { Interval } from "../planners/planner.js";
 import type { PlannedWindow } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";

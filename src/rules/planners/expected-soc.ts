@@ -1,5 +1,5 @@
 import { type Mode, slotCost, slotEnergy } from "../../optimiser/index.js";
-import { SLOT_MS } from "../../time/local-time.js";
+import { SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import type { RulesFile } from "../schema.js";
 import { renderTemplates, type TemplateContext } from "../templates.js";

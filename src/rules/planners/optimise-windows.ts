@@ -1,5 +1,5 @@
 import { type Mode, type PlannedSlot, planAhead } from "../../optimiser/index.js";
-import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rate } from "../tariffs/index.js";
 import type { Trigger } from "../trigger-schema.js";

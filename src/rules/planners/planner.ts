@@ -1,4 +1,4 @@
-import { HOUR_MS, MINUTE_MS } from "../../time/local-time.js";
+import { HOUR_MS, MINUTE_MS } from "../../time/index.js";
 import type { Rate } from "../tariffs/tariff.js";
 import { type PlannedSlot, planWindow, type WindowPlan } from "./window-planner.js";
 

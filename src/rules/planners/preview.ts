@@ -1,4 +1,4 @@
-import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
 import { cronTimes } from "../cron-times.js";

@@ -1,4 +1,4 @@
-import { HOUR_MS, nextLocalTime } from "../../time/local-time.js";
+import { HOUR_MS, nextLocalTime } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import type { Rule, RulesFile } from "../schema.js";
 import { isWindowTrigger, tariffOf } from "../schema.js";

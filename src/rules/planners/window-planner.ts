@@ -1,4 +1,4 @@
-import { HOUR_MS, SLOT_MS } from "../../time/local-time.js";
+import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Rate } from "../tariffs/tariff.js";
 
 /*

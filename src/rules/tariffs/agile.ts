@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/local-time.js";
+import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import type { AgileTariffConfig } from "../tariff-schema.js";
 import { octopusRates, slotPrices } from "./octopus.js";
 import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";

@@ -1,4 +1,4 @@
-import { parseClock } from "../../time/local-time.js";
+import { parseClock } from "../../time/index.js";
 
 const SLOT_MINUTES = 30;
 const DAY_MINUTES = 24 * 60;

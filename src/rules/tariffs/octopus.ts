@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLOT_MS } from "../../time/local-time.js";
+import { SLOT_MS } from "../../time/index.js";
 
 /** Octopus `standard-unit-rates`: newest first, times in UTC, value_inc_vat in pence per kWh. */
 export const octopusRates = z.object({

@@ -1,4 +1,4 @@
-import { halfHourStarts, SLOT_MS } from "../../time/local-time.js";
+import { halfHourStarts, SLOT_MS } from "../../time/index.js";
 
 /** One half-hour (or shorter) slot and its price per kWh. */
 export interface Rate {

@@ -1,4 +1,4 @@
-import { parseClock, wallClock } from "../../time/local-time.js";
+import { parseClock, wallClock } from "../../time/index.js";
 import { DAY_NAMES } from "../schema-common.js";
 import type { Zone } from "../tariff-schema.js";
 import { type Rate, STEADY_PRICES, sampledRates, type Tariff } from "./tariff.js";

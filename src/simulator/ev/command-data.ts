@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { EV_COMMANDS, EvCommandId } from "../../cloud/schemas/ev-commands.js";
+import type { EV_COMMANDS, EvCommandId } from "../../cloud/index.js";
 import { isoSeconds } from "./meter.js";
 import {
   availableModes,

@@ -1,10 +1,5 @@
 import type { z } from "zod";
-import {
-  CONFIGURATION_MODE_INFO,
-  type ConfigurationMode,
-  EV_COMMANDS,
-  type EvCommandId,
-} from "../../cloud/schemas/ev-commands.js";
+import { CONFIGURATION_MODE_INFO, type ConfigurationMode, EV_COMMANDS, type EvCommandId } from "../../cloud/index.js";
 import type { LiveCharger } from "./engine.js";
 import { callError, failure, invalid, OK, type Outcome } from "./results.js";
 import { availableModes, type ChargerSettings, defaultMode } from "./settings.js";

@@ -1,4 +1,4 @@
-import { STARTED_BY_INVERTER_CONTROL, STARTED_BY_PLUG_AND_GO } from "../../cloud/schemas/ev-charger.js";
+import { STARTED_BY_INVERTER_CONTROL, STARTED_BY_PLUG_AND_GO } from "../../cloud/index.js";
 import { offeredCurrent, powerAt } from "./charging.js";
 import type { Handover } from "./history.js";
 import { arrivalSoc, type CarPlan, dayOf, FIVE_MINUTES_MS, HOUR_MS, MINUTE_MS, type Visit } from "./plan.js";

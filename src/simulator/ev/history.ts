@@ -1,4 +1,4 @@
-import { STARTED_BY_INVERTER_CONTROL, STARTED_BY_PLUG_AND_GO } from "../../cloud/schemas/ev-charger.js";
+import { STARTED_BY_INVERTER_CONTROL, STARTED_BY_PLUG_AND_GO } from "../../cloud/index.js";
 import { arrivalSoc, type CarPlan, dayOf, HOUR_MS, INITIAL_CAR_SOC, type Visit } from "./plan.js";
 import type { MeterState, Session } from "./types.js";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { chargerMeterRecord, measurement } from "../../cloud/schemas/ev-charger.js";
+import type { chargerMeterRecord, measurement } from "../../cloud/index.js";
 import { hash01 } from "../random.js";
 import { DAY_MS, HOUR_MS } from "./plan.js";
 import type { MeterState } from "./types.js";

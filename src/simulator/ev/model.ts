@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { chargingSession, evCharger } from "../../cloud/schemas/ev-charger.js";
-import { EV_COMMAND_IDS, type EvCommandId, isEvCommandId } from "../../cloud/schemas/ev-commands.js";
+import type { chargingSession, evCharger } from "../../cloud/index.js";
+import { EV_COMMAND_IDS, type EvCommandId, isEvCommandId } from "../../cloud/index.js";
 import { hash32, sequence } from "../random.js";
 import { offeredCurrent, powerAt } from "./charging.js";
 import { COMMAND_DATA } from "./command-data.js";

@@ -1,8 +1,4 @@
-import {
-  CONFIGURATION_MODE_INFO,
-  type ConfigurationMode,
-  type INVERTER_CONTROL_MODES,
-} from "../../cloud/schemas/ev-commands.js";
+import { CONFIGURATION_MODE_INFO, type ConfigurationMode, type INVERTER_CONTROL_MODES } from "../../cloud/index.js";
 import type { ChargerSpec } from "./types.js";
 
 export interface SchedulePeriod {

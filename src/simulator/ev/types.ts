@@ -1,4 +1,4 @@
-import type { ConfigurationMode } from "../../cloud/schemas/ev-commands.js";
+import type { ConfigurationMode } from "../../cloud/index.js";
 
 export interface ChargerSpec {
   uuid: string;

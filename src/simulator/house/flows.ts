@@ -1,6 +1,4 @@
-import { dateOfDayNumber, dayOf } from "../../time/local-days.js";
-import { dayNumber, localDateTimeToMs, utcMsOfLocal } from "../../time/local-instant.js";
-import { formatLocal } from "../../time/wall-fields.js";
+import { dateOfDayNumber, dayNumber, dayOf, formatLocal, localDateTimeToMs, utcMsOfLocal } from "../../time/index.js";
 import type { EnergyFlowBody } from "./bodies.js";
 import { FLOW_COUNT } from "./dispatch.js";
 

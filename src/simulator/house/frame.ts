@@ -1,7 +1,4 @@
-import { dateOfDayNumber } from "../../time/local-days.js";
-import { utcMsOfLocal } from "../../time/local-instant.js";
-import { localMinuteOfDay } from "../../time/wall-fields.js";
-import { offsetMs } from "../../time/zone-offset.js";
+import { dateOfDayNumber, localMinuteOfDay, offsetMs, utcMsOfLocal } from "../../time/index.js";
 
 export const STEP_MS = 60_000;
 export const STEP_HOURS = STEP_MS / 3_600_000;

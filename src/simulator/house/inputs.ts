@@ -1,5 +1,4 @@
-import { dateOfDayNumber } from "../../time/local-days.js";
-import { utcMsOfLocal } from "../../time/local-instant.js";
+import { dateOfDayNumber, utcMsOfLocal } from "../../time/index.js";
 import { MODE_BATTERY_FAULT, MODE_COMMS_LOST, MODE_NORMAL, MODE_OFF, MODE_TRIPPED } from "./dispatch.js";
 import { type Fault, faultsOfDay } from "./faults.js";
 import { type DayFrame, fillLocalMinutes, MAX_STEPS, STEP_MS } from "./frame.js";

@@ -1,6 +1,4 @@
-import { dateOfDayNumber, dayOf } from "../../time/local-days.js";
-import { dayNumber } from "../../time/local-instant.js";
-import { isoSeconds } from "../../time/service-time.js";
+import { dateOfDayNumber, dayNumber, dayOf, isoSeconds } from "../../time/index.js";
 import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
 import { type ControlSettings, readControl } from "./control.js";
 import { type DayDetail, DayRun, powersOf } from "./day-run.js";

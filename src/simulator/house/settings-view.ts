@@ -1,4 +1,4 @@
-import { clockMinutes } from "../../time/local-instant.js";
+import { clockMinutes } from "../../time/index.js";
 
 export type SettingValue = boolean | number | string;
 

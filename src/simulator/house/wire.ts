@@ -1,4 +1,4 @@
-import { isoSeconds } from "../../time/service-time.js";
+import { isoSeconds } from "../../time/index.js";
 import type {
   BatteryBody,
   DataPointBody,

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from "../../time/clock.js";
+import { type Clock, systemClock } from "../../time/index.js";
 
 /**
  * The service's rate rule, server side: a window opens at the first counted request and

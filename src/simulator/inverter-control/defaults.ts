@@ -1,4 +1,4 @@
-import { parseRules } from "../../cloud/validation-rules.js";
+import { parseRules } from "../../cloud/index.js";
 import type { SettingDefinition } from "./listing.js";
 import { AC_CHARGE_SLOTS, DC_DISCHARGE_SLOTS, SETTING, SLOT_OFF } from "./setting-ids.js";
 import type { SettingValue } from "./stored-value.js";

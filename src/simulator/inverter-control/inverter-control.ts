@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { PresetIdentifier, presetDescriptor, settingDescriptor } from "../../cloud/schemas/inverter-control.js";
-import { booleanValue, checkFields, checkValue, parseRules } from "../../cloud/validation-rules.js";
+import type { PresetIdentifier, presetDescriptor, settingDescriptor } from "../../cloud/index.js";
+import { booleanValue, checkFields, checkValue, parseRules } from "../../cloud/index.js";
 import {
   type ControlAnswer,
   invalid,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseRules } from "../../cloud/validation-rules.js";
+import { parseRules } from "../../cloud/index.js";
 import raw from "../data/inverter-settings.gen3-hybrid.json" with { type: "json" };
 
 export interface SettingDefinition {

@@ -1,4 +1,4 @@
-import { booleanValue, numericValue, type ParsedRule, parseRules } from "../../cloud/validation-rules.js";
+import { booleanValue, numericValue, type ParsedRule, parseRules } from "../../cloud/index.js";
 
 export type SettingValue = boolean | number | string;
 

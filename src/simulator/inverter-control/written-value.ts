@@ -1,4 +1,4 @@
-import { parseRules } from "../../cloud/validation-rules.js";
+import { parseRules } from "../../cloud/index.js";
 
 /**
  * A written value as the real service takes it before checking the setting's rules. Public

@@ -1,5 +1,4 @@
-import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/schemas/ems.js";
-import { type State, statusName } from "../../local/registers/bank.js";
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/index.js";
 import {
   encodeBcu,
   encodeEms,
@@ -8,10 +7,13 @@ import {
   encodeLvBattery,
   encodeSinglePhase,
   encodeThreePhase,
-} from "../../local/registers/encode.js";
-import { GATEWAY_AIO_SLOTS } from "../../local/registers/gateway.js";
-import { type Model, modelFromIdentity } from "../../local/registers/model.js";
-import { RegisterFile } from "../../local/registers/register-file.js";
+  GATEWAY_AIO_SLOTS,
+  type Model,
+  modelFromIdentity,
+  RegisterFile,
+  type State,
+  statusName,
+} from "../../local/index.js";
 import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
 import { KIND_PROFILES } from "../scenario/kinds.js";

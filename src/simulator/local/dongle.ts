@@ -7,11 +7,11 @@ import {
   crcHolds,
   type Frame,
   FrameError,
+  Framer,
   ModbusFunction,
   parseFrame,
-} from "../../local/frame.js";
-import { Framer } from "../../local/framer.js";
-import { type Clock, every, later } from "../../time/clock.js";
+} from "../../local/index.js";
+import { type Clock, every, later } from "../../time/index.js";
 import { type BusDevice, CONTROLLER, CONTROLLER_FACADE, type DongleBus, type Range } from "./bus.js";
 
 export interface DongleOptions {

@@ -1,4 +1,4 @@
-import type { Clock } from "../../time/clock.js";
+import type { Clock } from "../../time/index.js";
 import type { World } from "../world/world.js";
 import { type DongleBus, emsBus, gatewayBus, inverterBus } from "./bus.js";
 import { SimDongle } from "./dongle.js";

@@ -1,4 +1,4 @@
-import type { State, StateValue } from "../../local/registers/bank.js";
+import type { State, StateValue } from "../../local/index.js";
 import type { EnergyTotalsBody, MeterDataBody, SystemDataBody } from "../house/bodies.js";
 import type { InverterStatus } from "../house/index.js";
 

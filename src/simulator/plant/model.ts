@@ -1,4 +1,4 @@
-import { isoSeconds } from "../../time/service-time.js";
+import { isoSeconds } from "../../time/index.js";
 import type { EnergyTotalsBody } from "../house/bodies.js";
 import type { EnergyFlowQuery, InverterModel, InverterStatus } from "../house/index.js";
 import type {

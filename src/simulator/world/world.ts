@@ -1,4 +1,4 @@
-import { utcMsOfLocal } from "../../time/local-instant.js";
+import { utcMsOfLocal } from "../../time/index.js";
 import { ChargerModel } from "../ev/index.js";
 import { InverterModel, type InverterSpec } from "../house/index.js";
 import { InverterControl } from "../inverter-control/index.js";

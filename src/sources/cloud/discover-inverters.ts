@@ -1,6 +1,5 @@
+import type { CommunicationDevice, Inverter, PresetDescriptor, SettingDescriptor } from "../../cloud/index.js";
 import { type CallOptions, type CloudClient, CloudError } from "../../cloud/index.js";
-import type { CommunicationDevice, Inverter } from "../../cloud/schemas/communication-device.js";
-import type { PresetDescriptor, SettingDescriptor } from "../../cloud/schemas/inverter-control.js";
 import type { Logger } from "../../log.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import { orEmpty } from "./tolerate.js";

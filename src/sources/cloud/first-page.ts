@@ -1,5 +1,4 @@
-import type { PageIterator } from "../../cloud/index.js";
-import type { Page } from "../../cloud/schemas/common.js";
+import type { Page, PageIterator } from "../../cloud/index.js";
 
 /** Only the first page the iterator asks for: one request, whatever the number of pages. */
 export async function firstPage<T>(pages: PageIterator<T>): Promise<Page<T>> {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { account as accountSchema } from "../../../cloud/schemas/account.js";
+import type { account as accountSchema } from "../../../cloud/index.js";
 import type { AccountRecord } from "../../world/accounts.js";
 import type { World } from "../../world/world.js";
 import { notFound, ok, paginate } from "../envelope.js";

@@ -1,4 +1,4 @@
-import { isoSeconds } from "../../../time/service-time.js";
+import { isoSeconds } from "../../../time/index.js";
 import { hash32 } from "../../random.js";
 import { KIND_PROFILES, nominalWh } from "../../scenario/kinds.js";
 import type { AccountRecord } from "../../world/accounts.js";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { emsSystemData } from "../../../cloud/schemas/ems.js";
-import { isoSeconds } from "../../../time/service-time.js";
+import type { emsSystemData } from "../../../cloud/index.js";
+import { isoSeconds } from "../../../time/index.js";
 import type { EmsRecord } from "../../world/world.js";
 
 const EMS_INVERTER_STATUS = { NORMAL: 2, WAITING: 1, ERROR: 4, LOST: 7, UNKNOWN: 0 } as const;

@@ -1,4 +1,4 @@
-import { localDateTimeToMs } from "../../../time/local-instant.js";
+import { localDateTimeToMs } from "../../../time/index.js";
 import { ok, paginate, topLevel } from "../envelope.js";
 import { bodyObject, type Route } from "../route.js";
 import { pageQuery } from "./account.js";

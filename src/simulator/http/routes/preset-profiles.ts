@@ -1,4 +1,4 @@
-import { PROFILE_PRESETS } from "../../../cloud/schemas/inverter-control.js";
+import { PROFILE_PRESETS } from "../../../cloud/index.js";
 import type { PresetProfileRecord, ServedInverter } from "../../world/world.js";
 import { type Answer, forbidden, invalid, notFound, ok, topLevel } from "../envelope.js";
 import { bodyObject, type RequestContext, type Route } from "../route.js";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { site as siteSchema } from "../../../cloud/schemas/site.js";
-import { isoSeconds } from "../../../time/service-time.js";
+import type { site as siteSchema } from "../../../cloud/index.js";
+import { isoSeconds } from "../../../time/index.js";
 import type { AccountRecord } from "../../world/accounts.js";
 import type { World } from "../../world/world.js";
 import { notFound, ok, paginate } from "../envelope.js";

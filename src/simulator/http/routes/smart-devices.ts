@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isoSeconds } from "../../../time/service-time.js";
+import { isoSeconds } from "../../../time/index.js";
 import { hash01 } from "../../random.js";
 import type { SmartDeviceRecord, World } from "../../world/world.js";
 import { type Answer, notFound, ok, paginate } from "../envelope.js";

@@ -1,4 +1,4 @@
-import { checkFields } from "../../../cloud/validation-rules.js";
+import { checkFields } from "../../../cloud/index.js";
 import { type Answer, invalid } from "../envelope.js";
 import { bodyObject } from "../route.js";
 

@@ -1,4 +1,4 @@
-import { PRESETS, type PresetIdentifier } from "../../../cloud/schemas/inverter-control.js";
+import { PRESETS, type PresetIdentifier } from "../../../cloud/index.js";
 import {
   generatorMode,
   gridSettings,

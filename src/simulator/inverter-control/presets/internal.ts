@@ -1,4 +1,4 @@
-import type { PresetIdentifier } from "../../../cloud/schemas/inverter-control.js";
+import type { PresetIdentifier } from "../../../cloud/index.js";
 import type { InternalValues, PresetDefinition } from "./types.js";
 import { flag, number } from "./values.js";
 

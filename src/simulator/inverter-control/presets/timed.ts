@@ -1,4 +1,4 @@
-import type { PresetIdentifier } from "../../../cloud/schemas/inverter-control.js";
+import type { PresetIdentifier } from "../../../cloud/index.js";
 import { AC_CHARGE_SLOTS, DC_DISCHARGE_SLOTS, SETTING, SLOT_OFF, type SlotIds } from "../setting-ids.js";
 import { slotEntries, slotKeyErrors } from "./slot-input.js";
 import type { PresetContext, PresetDefinition, PresetParameter, PresetPlan, SettingWrite } from "./types.js";

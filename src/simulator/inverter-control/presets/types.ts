@@ -1,4 +1,4 @@
-import type { PresetIdentifier } from "../../../cloud/schemas/inverter-control.js";
+import type { PresetIdentifier } from "../../../cloud/index.js";
 import type { SettingValue } from "../stored-value.js";
 
 export interface PresetParameter {

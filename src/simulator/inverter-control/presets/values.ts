@@ -1,4 +1,4 @@
-import { booleanValue, numericValue } from "../../../cloud/validation-rules.js";
+import { booleanValue, numericValue } from "../../../cloud/index.js";
 
 export function isPlainObjectValue(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

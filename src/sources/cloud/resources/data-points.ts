@@ -1,7 +1,5 @@
-import type { Page } from "../../../cloud/schemas/common.js";
-import type { InverterDataPoint, SystemData } from "../../../cloud/schemas/inverter-data.js";
-import { dayOf } from "../../../time/local-days.js";
-import { timestampMs } from "../../../time/service-time.js";
+import type { InverterDataPoint, Page, SystemData } from "../../../cloud/index.js";
+import { dayOf, timestampMs } from "../../../time/index.js";
 import { live, type ResourceContext } from "../context.js";
 import { firstPage } from "../first-page.js";
 

@@ -1,4 +1,4 @@
-import { EMS_INVERTER_STATUS, emsCodeName } from "../../../cloud/schemas/ems.js";
+import { EMS_INVERTER_STATUS, emsCodeName } from "../../../cloud/index.js";
 import { type DeviceId, deviceIdOf } from "../../../device-id.js";
 import type { EmsDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";

@@ -1,6 +1,6 @@
 import { Subject } from "rxjs";
-import type { Measurand } from "../../../cloud/schemas/ev-charger.js";
-import { isoSeconds, newest } from "../../../time/service-time.js";
+import type { Measurand } from "../../../cloud/index.js";
+import { isoSeconds, newest } from "../../../time/index.js";
 import { deviceId, type EvChargerDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";

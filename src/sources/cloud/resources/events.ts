@@ -1,7 +1,7 @@
 import type { Observable } from "rxjs";
-import type { InverterFaultEvent } from "../../../cloud/schemas/inverter-data.js";
+import type { InverterFaultEvent } from "../../../cloud/index.js";
 import type { DeviceId } from "../../../device-id.js";
-import { isoSeconds, newest, timestampMs } from "../../../time/service-time.js";
+import { isoSeconds, newest, timestampMs } from "../../../time/index.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
 

@@ -1,5 +1,5 @@
+import type { SystemData } from "../../../cloud/index.js";
 import { NotFoundError } from "../../../cloud/index.js";
-import type { SystemData } from "../../../cloud/schemas/inverter-data.js";
 import { deviceId, type InverterDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";

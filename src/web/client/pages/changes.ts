@@ -1,5 +1,5 @@
-import type { RuleEvent, RuleStatus } from "../../../ports/rules.js";
-import type { AuditEntry } from "../../../store/audit-schema.js";
+import type { RuleEvent, RuleStatus } from "../../../ports/index.js";
+import type { AuditEntry } from "../../../store/index.js";
 import { getJson, postJson } from "../api.js";
 import { clock, h } from "../dom.js";
 import type { Page } from "../page.js";

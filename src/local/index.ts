@@ -1,0 +1,27 @@
+export { type CountKind, readCapture } from "./capture.js";
+export { BusDecoder, type DecodedDevice, type SkipKind } from "./decode.js";
+export {
+  buildBroadcast,
+  buildErrorResponse,
+  buildHeartbeat,
+  buildResponse,
+  crcHolds,
+  type Frame,
+  FrameError,
+  ModbusFunction,
+  parseFrame,
+} from "./frame.js";
+export { Framer } from "./framer.js";
+export { type State, type StateValue, statusName } from "./registers/bank.js";
+export {
+  encodeBcu,
+  encodeEms,
+  encodeGateway,
+  encodeIdentity,
+  encodeLvBattery,
+  encodeSinglePhase,
+  encodeThreePhase,
+} from "./registers/encode.js";
+export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
+export { type Model, modelFromIdentity } from "./registers/model.js";
+export { RegisterFile } from "./registers/register-file.js";
