@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,12 +32,27 @@ describe("the daemon on an in-memory DeviceSource and DeviceControl", () => {
     sim = await startTestSimulator({ requestsPerMinute: 100_000 });
     observer = await observe(broker.url, [`${base}/#`, `${prefix}/#`]);
     house = fakeHouse();
+    // A window rule on the fake's reserve: run now opens a window as long as the planned one
+    // (the cheap hour) and the rule's promise puts the reserve back at its end.
+    writeFileSync(
+      join(dir, "rules.yaml"),
+      [
+        "timezone: UTC",
+        "tariffs:",
+        "  import: { type: zones, price: 0.3, zones: [{ hours: '02:00-03:00', price: 0.09 }] }",
+        "rules:",
+        "  - name: cheap-reserve",
+        "    when: { price: { below: 0.1 } }",
+        "    do: [{ setting: 71, value: 80 }]",
+      ].join("\n"),
+    );
     const config = configSchema.parse({
       cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
       mqtt: { url: broker.url, base_topic: base },
       homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
       poll: { inverter: "1s", inventory: "1h" },
       store: { path: join(dir, "e2m.db") },
+      rules: join(dir, "rules.yaml"),
       log: { level: "silent" },
     });
     app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
@@ -70,4 +85,21 @@ describe("the daemon on an in-memory DeviceSource and DeviceControl", () => {
     expect(house.calls.writes.slice(before)).toEqual([{ serial: FAKE_SERIAL, settingId: RESERVE, value: 25 }]);
     expect(house.settings.get(RESERVE)).toBe(25);
   });
+
+  it("runs a rule's window on the fake and puts the reserve back at its end, through the same gate", async () => {
+    const start = house.settings.get(RESERVE);
+    const since = Date.now();
+    await observer.publish(`${base}/rules/set/run_cheap-reserve`, "PRESS");
+    const ran = await observer.waitFor((m) => m.topic === `${base}/rules/result` && m.at >= since, 15_000);
+    expect(JSON.parse(ran.payload)).toMatchObject({ ok: true });
+    expect(house.settings.get(RESERVE)).toBe(80);
+    // The window lasts as long as the planned cheap hour: move the house's clock past its end.
+    await sim.admin("/clock", { advance_ms: 61 * 60_000 });
+    await observer.waitFor(
+      (m) => m.topic === `${base}/rules/event` && m.at >= since && JSON.parse(m.payload).type === "restore",
+      15_000,
+    );
+    expect(house.settings.get(RESERVE)).toBe(start);
+    expect(house.calls.writes.slice(-2).map((write) => write.value)).toEqual([80, start]);
+  }, 30_000);
 });
