@@ -3,6 +3,9 @@ import type { DecodedDevice } from "../../local/decode.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
 
+/** Why a device found over the LAN refuses changes until the next issue brings local writes. */
+export const NO_LAN_WRITES = "no path can write yet over the LAN: configure cloud for control";
+
 /** What the LAN knows of the account: nothing but that it is this house. */
 const LOCAL_ACCOUNT = { id: 0, name: "local", flags: [] };
 
@@ -42,6 +45,7 @@ function inverterOf(identified: Identified, controller: DecodedDevice): Inverter
     flags: [],
     // Writes over the LAN come with the next issue; until then nothing local is controllable.
     controllable: false,
+    noControlReason: NO_LAN_WRITES,
     settings: [],
     presets: [],
   };
@@ -87,6 +91,7 @@ export function localInventory(found: readonly Found[], timezone: string): Inven
         inverterSerials: children,
         flags: [],
         controllable: false,
+        noControlReason: NO_LAN_WRITES,
         settings: [],
         presets: [],
       });
