@@ -247,6 +247,22 @@ describe("two daemons on the demo house: source cloud and source local", () => {
     });
   });
 
+  it("refuses a change on the LAN-only daemon, saying what to configure", async () => {
+    const topic = `${local.base}/bridge/response/snapshot/take`;
+    const watcher = await observe(broker.url, [topic]);
+    try {
+      await watcher.publish(
+        `${local.base}/bridge/request/snapshot/take`,
+        JSON.stringify({ serial: "SD2024G001", name: "before", transaction: "t1" }),
+      );
+      const answer = JSON.parse((await watcher.waitFor((m) => m.topic === topic, 10_000)).payload) as Json;
+      expect(answer).toMatchObject({ status: "error", transaction: "t1" });
+      expect(String(answer.error)).toContain("no path can write yet over the LAN: configure cloud for control");
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it("leaves Home Assistant's schemas and template keys clean on both", () => {
     for (const [side, snap] of [
       [cloud, fromCloud],
