@@ -19,6 +19,7 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
+export { type Identified, LocalDongle } from "./local/dongle.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { type LocalDongleConfig, type LocalSource, localSource } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";

@@ -15,6 +15,8 @@ export interface DongleOptions {
   /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
   readonly timeoutMs: number;
   readonly logger?: Logger;
+  /** Failed connections in a row before a session gives up (the session's default, 8, when left out). */
+  readonly maxAttempts?: number;
   /** Session options a test pins (jitter). */
   readonly random?: () => number;
 }
@@ -165,6 +167,7 @@ export class LocalDongle {
       clock: this.options.clock,
       requestTimeoutMs: this.options.timeoutMs,
       ...(this.options.random ? { random: this.options.random } : {}),
+      ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
       onFrame: (frame) => this.heard(frame),
       onState: (state, detail) => {
         if (state === "gave up" || state === "waiting to reconnect")
