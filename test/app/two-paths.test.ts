@@ -7,6 +7,7 @@ import { configSchema } from "../../src/config/index.js";
 import { counterPatch } from "../../src/homeassistant/entities/inverter-counters.js";
 import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
+import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
 import { observe } from "../helpers/mqtt-observer.js";
@@ -260,6 +261,22 @@ describe("two daemons on the demo house: source cloud and source local", () => {
       expect(String(answer.error)).toContain("no path can write yet over the LAN: configure cloud for control");
     } finally {
       await watcher.close();
+    }
+  });
+
+  it("keeps history rows from its local reads, with no cloud to backfill from", async () => {
+    const reader = openStore(join(dir, "local.db"));
+    try {
+      const countOf = (kind: string, device: string) =>
+        reader.history.summary().find((row) => row.kind === kind && row.device === device)?.count ?? 0;
+      const deadline = Date.now() + 10_000;
+      while (countOf("inverter.point", "SD2024G001") === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(countOf("inverter.live", "SD2024G001")).toBeGreaterThan(0);
+      expect(countOf("inverter.point", "SD2024G001")).toBeGreaterThan(0);
+      expect(countOf("ems", "EM2024E001")).toBeGreaterThan(0);
+    } finally {
+      reader.close();
     }
   });
 
