@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import type { Clock } from "../../time/clock.js";
+import { type Clock, later } from "../../time/clock.js";
 import type { DeviceSource } from "../ports.js";
 import { type Identified, LocalDongle } from "./dongle.js";
 import { type Found, localInventory } from "./inventory.js";
@@ -37,6 +37,25 @@ export class LocalSourceError extends Error {
   override readonly name = "LocalSourceError";
 }
 
+/** `work`, or a LocalSourceError once `ms` have passed on the clock (the work goes on, unheeded). */
+function withinDeadline<T>(work: Promise<T>, clock: Clock, ms: number, where: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const cancel = later(clock, ms, () =>
+      reject(new LocalSourceError(`no answer from ${where} within ${ms} ms; it is asked again at the next refresh`)),
+    );
+    work.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Each dongle carries one request at a time, a poll cycle takes a second or more: at most this many polls a minute each. */
 const POLLS_PER_MINUTE_PER_DONGLE = 60;
 
@@ -59,6 +78,8 @@ export function localSource(options: LocalSourceOptions): LocalSource {
   );
   const bySerial = new Map<string, LocalDongle>();
   const identified = new Map<number, Identified>();
+  // A dongle that is away at start-up does not hold the others back: it is asked again at the next refresh.
+  const discoverMs = (options.timeoutMs ?? 5_000) * 6;
   const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
   return {
     dongles,
@@ -77,7 +98,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         dongles.map(async (dongle, index) => {
           if (identified.has(index)) return;
           try {
-            identified.set(index, await dongle.identify(signal));
+            identified.set(
+              index,
+              await withinDeadline(dongle.identify(signal), options.clock, discoverMs, dongle.where),
+            );
           } catch (error) {
             failures.push(
               `the dongle at ${dongle.where} (local[${index}]) did not answer: ${(error as Error).message}; check its host and port, and that it is on`,

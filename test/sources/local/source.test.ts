@@ -3,10 +3,12 @@ import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
 import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
 import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
+import { createLogger } from "../../../src/log.js";
 import { type Inventory, type LocalSource, localSource } from "../../../src/sources/index.js";
 import type { PollResult } from "../../../src/sources/resource.js";
 import { meterDataOf } from "../../../src/telemetry/states.js";
 import { VirtualClock } from "../../../src/time/virtual-clock.js";
+import { freePort } from "../../helpers/broker.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 import { driven, openSession, readsOf } from "../../simulator/local/read-dongle.js";
 
@@ -138,6 +140,39 @@ describe("the local DeviceSource on the demo house's dongles", () => {
     expect(disagreements(cloudEms, emsPatch(ems.data))).toEqual([]);
     expect(emsPatch(ems.data).inverter_2_soc).toBe(cloudEms.inverter_2_soc);
   });
+});
+
+describe("a dongle that does not answer at start-up", () => {
+  it("does not hold the others back: discovery goes on with those that answered", async () => {
+    const sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
+    const hybrid = sim.simulator.local?.dongles.find((one) => one.bus.deviceSerial === "SD2024G001");
+    if (!hybrid) throw new Error("no dongle for SD2024G001");
+    const clock = new VirtualClock(MIDDAY);
+    const warnings: string[] = [];
+    const logger = createLogger("warn", {
+      format: "json",
+      destination: { write: (line: string) => void warnings.push(line) },
+    });
+    const nobody = await freePort();
+    const source = localSource({
+      dongles: [
+        { host: "127.0.0.1", port: nobody, passive: false },
+        { host: "127.0.0.1", port: hybrid.port, passive: false },
+      ],
+      clock,
+      timezone: "Europe/London",
+      timeoutMs: 2_000,
+      random: () => 0,
+    });
+    try {
+      const inventory = await driven(clock, source.discover({ logger }));
+      expect(inventory.inverters.map((i) => i.serial)).toEqual(["SD2024G001"]);
+      expect(warnings.join("\n")).toContain(`the dongle at 127.0.0.1:${nobody} (local[0]) did not answer`);
+    } finally {
+      source.close();
+      await sim.stop();
+    }
+  }, 30_000);
 });
 
 describe("a passive dongle", () => {
