@@ -21,6 +21,7 @@ import type { LogFeed, Logger } from "./log.js";
 import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqttTls } from "./mqtt/index.js";
 import { rulesFeature } from "./rules/feature.js";
 import {
+  CLOUD_CONTROL_NEEDS_CLOUD_SOURCE,
   cloudControl,
   cloudHistory,
   cloudSource,
@@ -155,6 +156,7 @@ export async function startApp(
             timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
             liveMs: config.poll.local,
             logger,
+            ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),
           })
         : undefined;
     if (local) stack.push(async () => local.close());

@@ -6,6 +6,10 @@ import type { Identified } from "./dongle.js";
 /** Why a device found over the LAN refuses changes until the next issue brings local writes. */
 export const NO_LAN_WRITES = "no path can write yet over the LAN: configure cloud for control";
 
+/** The same with a cloud configured: its control needs the cloud's listings, which `source: local` does not read yet. */
+export const CLOUD_CONTROL_NEEDS_CLOUD_SOURCE =
+  "with source: local the device's settings and presets are not read from the cloud yet (source: auto, next release): set source: cloud to change them";
+
 /** What the LAN knows of the account: nothing but that it is this house. */
 const LOCAL_ACCOUNT = { id: 0, name: "local", flags: [] };
 
@@ -32,7 +36,7 @@ function batteriesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
     }));
 }
 
-function inverterOf(identified: Identified, controller: DecodedDevice): InverterDevice {
+function inverterOf(identified: Identified, controller: DecodedDevice, reason: string): InverterDevice {
   const arm = controller.state.arm_firmware;
   return {
     kind: "inverter",
@@ -45,7 +49,7 @@ function inverterOf(identified: Identified, controller: DecodedDevice): Inverter
     flags: [],
     // Writes over the LAN come with the next issue; until then nothing local is controllable.
     controllable: false,
-    noControlReason: NO_LAN_WRITES,
+    noControlReason: reason,
     settings: [],
     presets: [],
   };
@@ -75,7 +79,7 @@ function emsChild(serial: string, emsSerial: string): InverterDevice {
  * the inverters its rollup names, which are its children whether or not their own dongles are
  * configured. No EV chargers, smart devices or sites: only the cloud has them.
  */
-export function localInventory(found: readonly Found[], timezone: string): Inventory {
+export function localInventory(found: readonly Found[], timezone: string, reason = NO_LAN_WRITES): Inventory {
   const inverters = new Map<string, InverterDevice>();
   const ems: EmsDevice[] = [];
   const parents = new Map<string, string>();
@@ -91,13 +95,13 @@ export function localInventory(found: readonly Found[], timezone: string): Inven
         inverterSerials: children,
         flags: [],
         controllable: false,
-        noControlReason: NO_LAN_WRITES,
+        noControlReason: reason,
         settings: [],
         presets: [],
       });
       for (const child of children) parents.set(child, controller.serial);
     } else {
-      inverters.set(controller.serial, inverterOf(identified, controller));
+      inverters.set(controller.serial, inverterOf(identified, controller, reason));
     }
   }
   for (const [child, parent] of parents) {

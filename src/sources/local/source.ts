@@ -17,6 +17,8 @@ export interface LocalSourceOptions {
   readonly clock: Clock;
   /** IANA zone the history's days are in; the LAN does not tell it. */
   readonly timezone: string;
+  /** Why the devices found refuse changes; NO_LAN_WRITES by default. */
+  readonly noControlReason?: string;
   /** Live polls' interval, ms; 10 s by default. */
   readonly liveMs?: number;
   /** How long one request waits for its answer. */
@@ -132,7 +134,7 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         },
         "discovered the dongles on the LAN",
       );
-      return localInventory(found, options.timezone);
+      return localInventory(found, options.timezone, options.noControlReason);
     },
     resources: (inventory, poll, now) =>
       localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),
