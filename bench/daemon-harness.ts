@@ -134,6 +134,8 @@ export function transpileDaemon(out: string): string {
 export interface SimulatorReady {
   readonly url: string;
   readonly token: string;
+  /** The dongles, when started with `local`. */
+  readonly dongles: readonly { readonly deviceSerial: string; readonly port: number }[];
   readonly startupMs: number;
   readonly rssBytes: number;
   readonly heapBytes: number;
@@ -142,12 +144,17 @@ export interface SimulatorReady {
 /** The simulator in a process of its own (see simulator-child.ts), so its work is not the bench's. */
 export async function startSimulatorChild(
   scenario: string,
-  options: { readonly speed?: number; readonly requestsPerMinute?: number; readonly recentFleet?: boolean } = {},
+  options: {
+    readonly speed?: number;
+    readonly requestsPerMinute?: number;
+    readonly recentFleet?: boolean;
+    readonly local?: boolean;
+  } = {},
 ) {
-  const { speed = 1, requestsPerMinute = 100_000_000, recentFleet = false } = options;
+  const { speed = 1, requestsPerMinute = 100_000_000, recentFleet = false, local = false } = options;
   const child = fork(
     fileURLToPath(new URL("./simulator-child.ts", import.meta.url)),
-    [scenario, String(speed), String(requestsPerMinute), recentFleet ? "recent" : ""],
+    [scenario, String(speed), String(requestsPerMinute), recentFleet ? "recent" : "", ...(local ? ["local"] : [])],
     { execArgv: ["--import", "tsx", "--expose-gc"] },
   );
   const ready = await new Promise<SimulatorReady>((resolve, reject) => {

@@ -2,6 +2,7 @@ import { archiveBenchmark } from "./archive.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
 import { fleetBenchmark } from "./fleet.bench.js";
+import { localBenchmark } from "./local.bench.js";
 import { plannerBenchmark } from "./planner.bench.js";
 import { plannerYearBenchmark } from "./planner-year.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   archive: archiveBenchmark,
   store: storeBenchmark,
   web: webBenchmark,
+  local: localBenchmark,
 };
 const only = process.argv.slice(2);
 

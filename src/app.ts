@@ -5,7 +5,13 @@ export { StartupError, StartupStopped };
 import { checkDaemonRulesOnDevices, loadDaemonRules } from "./app-rules.js";
 import { rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
-import { AuthenticationError, CloudClient, ForbiddenError, SubscriptionRequiredError } from "./cloud/index.js";
+import {
+  AuthenticationError,
+  CloudClient,
+  ForbiddenError,
+  RateBudget,
+  SubscriptionRequiredError,
+} from "./cloud/index.js";
 import type { Config } from "./config/index.js";
 import { ControlGate, ControlReadBack, cloudDeviceReads } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
@@ -18,12 +24,15 @@ import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqtt
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: rules/index.ts loads the whole engine, and the rules load only when a configuration names them.
 import { rulesFeature } from "./rules/feature.js";
 import {
+  CLOUD_CONTROL_NEEDS_CLOUD_SOURCE,
   cloudControl,
   cloudHistory,
   cloudSource,
   type DeviceControl,
   type DeviceSource,
   type HistorySource,
+  localSource,
+  noWritePath,
 } from "./sources/index.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
@@ -108,7 +117,11 @@ export async function startApp(
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const tls = mqttTlsOrExit(config, options.configFile);
-    const cloud = await startCloud(config, logger, stack, options.clock);
+    // Reading over the LAN needs no cloud: with none configured, no demo house starts either.
+    const cloud =
+      config.source === "local" && !config.cloud.url
+        ? undefined
+        : await startCloud(config, logger, stack, options.clock);
     alive();
     const { url: mqttUrl, moved: brokerMoved } = await startBroker(config, logger, stack);
     alive();
@@ -123,28 +136,37 @@ export async function startApp(
       logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
     );
     bus.on("cloudRequest", "health-file", (request) => healthFile.cloudRequest(request.status));
-    const client = new CloudClient({
-      onRequest: (event) => bus.emit("cloudRequest", { status: event.status }),
-      baseUrl: cloud.url,
-      token: cloud.token,
-      context: config.cloud.context,
-      requestsPerMinute: config.cloud.requests_per_minute,
-      pageSize: config.cloud.page_size,
-      timeoutMs: config.cloud.timeout,
-      clock,
-    });
-    // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
-    // stack closes the client for good before the store, which records how each change ended.
-    halts.push(() => {
-      if (options.signal?.aborted && !started) client.close();
-      else later(clock, CLOUD_GRACE_MS, () => client.close(), { background: true });
-    });
-    stack.push(async () => client.close());
-    alive();
-    await checkToken(client);
-    const source = options.sources?.source ?? cloudSource(client);
-    const control = options.sources?.control ?? cloudControl(client);
-    const historySource = options.sources ? options.sources.history : cloudHistory(client);
+    const client = cloud && cloudClient(cloud, config, clock, (status) => bus.emit("cloudRequest", { status }));
+    if (client) {
+      // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
+      // stack closes the client for good before the store, which records how each change ended.
+      halts.push(() => {
+        if (options.signal?.aborted && !started) client.close();
+        else later(clock, CLOUD_GRACE_MS, () => client.close(), { background: true });
+      });
+      stack.push(async () => client.close());
+      alive();
+      await checkToken(client);
+    }
+    const noWrites = noWritePath();
+    const budget =
+      client?.http.budget ?? new RateBudget({ limit: config.cloud.requests_per_minute, windowMs: 60_000, clock });
+    const local =
+      !options.sources && config.source === "local"
+        ? localSource({
+            dongles: config.local,
+            clock,
+            timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            liveMs: config.poll.local,
+            logger,
+            ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),
+          })
+        : undefined;
+    if (local) stack.push(async () => local.close());
+    const source = options.sources?.source ?? local ?? (client ? cloudSource(client) : undefined);
+    if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
+    const control = options.sources?.control ?? (client ? cloudControl(client) : noWrites);
+    const historySource = options.sources ? options.sources.history : client && cloudHistory(client);
     const first = await source.discover({ logger });
     await checkDaemonRulesOnDevices(rulesFile, first);
     const devices = inventoryFeature({
@@ -200,9 +222,9 @@ export async function startApp(
       statusTopic: config.homeassistant.status_topic,
       discovery: config.homeassistant.discovery,
       origin: { ...ORIGIN, sw_version: version },
-      client,
+      client: client ?? noWrites,
       gate,
-      readBack: new ControlReadBack(client, gate, devicesById, logger),
+      readBack: new ControlReadBack(client ?? noWrites, gate, devicesById, logger),
       inventory,
       logger,
       clock,
@@ -218,12 +240,12 @@ export async function startApp(
       status: {
         version,
         config,
-        cloud,
+        cloud: cloud ?? NO_CLOUD,
         topics,
         origin: { ...ORIGIN, sw_version: version },
         publish: (topic, payload, retain) => mqtt.publish(topic, payload, { retain }),
         connected: () => mqtt.connected,
-        budget: () => client.http.budget.state(),
+        budget: () => budget.state(),
         inventory,
         freshness,
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
@@ -260,11 +282,11 @@ export async function startApp(
       rules: () => rules.runtime,
       rulesStarting: () => rulesPending,
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
-      budget: () => client.http.budget.state(),
+      budget: () => budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
       clock,
       version,
-      simulated: cloud.simulated,
+      simulated: cloud?.simulated ?? false,
       logger,
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
@@ -299,9 +321,9 @@ export async function startApp(
       get inventory() {
         return inventory();
       },
-      cloudUrl: cloud.url,
+      cloudUrl: cloud?.url ?? "",
       mqttUrl,
-      simulated: cloud.simulated,
+      simulated: cloud?.simulated ?? false,
       storePath: config.store.path,
       brokerMoved,
       get webUrl() {
@@ -316,6 +338,27 @@ export async function startApp(
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** What the health reports say of the cloud when none is configured (a LAN-only daemon). */
+const NO_CLOUD = { url: "", token: "", simulated: false };
+
+function cloudClient(
+  cloud: { readonly url: string; readonly token: string },
+  config: Config,
+  clock: Clock,
+  onStatus: (status: number | undefined) => void,
+): CloudClient {
+  return new CloudClient({
+    onRequest: (event) => onStatus(event.status),
+    baseUrl: cloud.url,
+    token: cloud.token,
+    context: config.cloud.context,
+    requestsPerMinute: config.cloud.requests_per_minute,
+    pageSize: config.cloud.page_size,
+    timeoutMs: config.cloud.timeout,
+    clock,
+  });
 }
 
 /** Starts a feature; a broker that refuses the connection is a configuration error (exit 2). */

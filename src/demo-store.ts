@@ -10,6 +10,7 @@ export const DEMO_STORE_FILE = "demo.db";
  * account configured later.
  */
 export function withDemoStore(config: Config): Config {
-  if (config.cloud.url) return config;
+  // A LAN-only daemon reads the real house: its store is the configured one.
+  if (config.cloud.url || config.source === "local") return config;
   return { ...config, store: { ...config.store, path: join(dirname(config.store.path), DEMO_STORE_FILE) } };
 }

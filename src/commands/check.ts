@@ -12,6 +12,7 @@ import {
   sharedControlText,
 } from "../rules/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
+import { checkLocal } from "./check-local.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
 import { cloudClient, configFile } from "./shared.js";
 
@@ -23,7 +24,7 @@ const MQTT_PROBE_TIMEOUT_MS = 3000;
 
 /**
  * `energy2mqtt check`: validates the configuration, checks the token and lists what the account
- * has, connects to the MQTT broker as `run` would, and ends with a plain summary of what works
+ * has, reports each dongle on the LAN (reachable, model, serial, round trip), connects to the MQTT broker as `run` would, and ends with a plain summary of what works
  * and what the token lacks. 0 ok, 1 a scope energy2mqtt needs is missing or a runtime failure
  * (402, cloud down), 2 bad configuration, a refused token, broker credentials or certificate.
  */
@@ -55,10 +56,11 @@ export async function runCheckCommand(
   const summary: string[] = [];
   const cloud = await checkCloud(config, out, err, summary);
   const rulesCode = rules && cloud.inventory ? checkRulesAgainst(rules, cloud.inventory, out, err) : 0;
+  const localCode = await checkLocal(config, out, err);
   const mqttCode = await checkMqtt(config, file, out, err);
   out.write(`store: ${config.store.path}\n`);
   if (summary.length > 0) out.write(`\nsummary:\n${summary.join("\n")}\n`);
-  return Math.max(cloud.code, rulesCode, mqttCode);
+  return Math.max(cloud.code, rulesCode, localCode, mqttCode);
 }
 
 /**
@@ -92,6 +94,10 @@ async function checkCloud(
   summary: string[],
 ): Promise<{ code: number; inventory?: Inventory }> {
   const { url, token } = config.cloud;
+  if (!url && config.source === "local") {
+    out.write("cloud: none configured; `energy2mqtt run` reads the dongles under local: and refuses changes\n");
+    return { code: 0 };
+  }
   if (!url) {
     out.write(
       `cloud: none configured; \`energy2mqtt run\` will use the built-in simulator (demo house). Set cloud.url and cloud.token for your own account.${token ? " (cloud.token is set but is unused without cloud.url.)" : ""}\n`,

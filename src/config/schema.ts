@@ -145,6 +145,11 @@ export const pollConfig = z.strictObject({
   ev_charger: pollEvery(30_000, "EV charger status and meter"),
   events: pollEvery(300_000, "Inverter fault events"),
   smart_device: pollEvery(300_000, "Smart device data"),
+  local: durationBetween(SECOND, 24 * HOUR, 10_000)
+    .default(10_000)
+    .describe(
+      "Live data read from the dongles on the LAN with `source: local` (no rate limit; a dongle answers in a second)",
+    ),
   /** How often the account's device lists are read again, to find new and removed devices. */
   inventory: durationBetween(SECOND, 7 * 24 * HOUR, 1_800_000)
     .default(1_800_000)
@@ -256,23 +261,68 @@ export const demoConfig = z.strictObject({
     ),
 });
 
-/** The whole configuration: one schema, every section optional with defaults. */
-export const configSchema = z.strictObject({
-  cloud: cloudConfig.default(cloudConfig.parse({})),
-  mqtt: mqttConfig.default(mqttConfig.parse({})),
-  homeassistant: homeAssistantConfig.default(homeAssistantConfig.parse({})),
-  poll: pollConfig.default(pollConfig.parse({})),
-  store: storeConfig.default(storeConfig.parse({})),
-  rules: z.string().min(1).optional().describe("The tariff rules file (rules.yaml), relative to this file"),
-  dry_run: boolean()
+/** One inverter's (or EMS's, or gateway's) Wi-Fi/LAN dongle, read over its local protocol. */
+export const localDongleConfig = z.strictObject({
+  host: z.string().min(1).describe("The dongle's LAN address or name"),
+  port: integer().pipe(z.number().min(1).max(65_535)).default(8899).describe("The dongle's TCP port"),
+  passive: boolean()
     .default(false)
     .describe(
-      "Rules only log and publish what they would do; nothing is written (Home Assistant's own commands still apply)",
+      "Only listen: decode the answers the dongle sends to another client that already polls it (two clients asking at once confuse some dongles)",
     ),
-  log: logConfig.default(logConfig.parse({})),
-  web: webConfig.default(webConfig.parse({})),
-  demo: demoConfig.default(demoConfig.parse({})),
 });
+
+/** The paths this version reads live data by; `auto` (local first, the cloud as fallback) comes next. */
+export const SOURCES = ["cloud", "local"] as const;
+
+const source = z.preprocess(
+  (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+  z.enum(SOURCES, {
+    error: (issue) =>
+      issue.input === "auto"
+        ? "must be cloud or local: auto (local with the cloud as fallback) is not built yet; pick local to read over the LAN"
+        : "must be cloud or local",
+  }),
+);
+
+/** The whole configuration: one schema, every section optional with defaults. */
+export const configSchema = z
+  .strictObject({
+    cloud: cloudConfig.default(cloudConfig.parse({})),
+    mqtt: mqttConfig.default(mqttConfig.parse({})),
+    homeassistant: homeAssistantConfig.default(homeAssistantConfig.parse({})),
+    poll: pollConfig.default(pollConfig.parse({})),
+    store: storeConfig.default(storeConfig.parse({})),
+    rules: z.string().min(1).optional().describe("The tariff rules file (rules.yaml), relative to this file"),
+    dry_run: boolean()
+      .default(false)
+      .describe(
+        "Rules only log and publish what they would do; nothing is written (Home Assistant's own commands still apply)",
+      ),
+    log: logConfig.default(logConfig.parse({})),
+    web: webConfig.default(webConfig.parse({})),
+    demo: demoConfig.default(demoConfig.parse({})),
+    local: z
+      .array(localDongleConfig)
+      .default([])
+      .describe(
+        "The dongles on the LAN, each `{host, port, passive}`; read with `source: local`, and reported by `check`",
+      ),
+    source: source
+      .default("cloud")
+      .describe(
+        "Where live data comes from: `cloud` (the vendor's API) or `local` (the dongles under `local`, no cloud needed; changes still go through the cloud when one is configured)",
+      ),
+  })
+  .superRefine((config, ctx) => {
+    if (config.source === "local" && config.local.length === 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["local"],
+        message:
+          "source is local but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud",
+      });
+  });
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

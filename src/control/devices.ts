@@ -10,6 +10,8 @@ export interface ControlledInverter {
   readonly controllable: boolean;
   /** Set when the inverter is a child of an EMS plant. */
   readonly emsSerial?: string;
+  /** Why the path that found it cannot write to it, when that is not the device's own doing (a LAN-only daemon). */
+  readonly noControlReason?: string;
   /** Settings listing (GET .../settings); empty when it could not be read. */
   readonly settings: readonly SettingDescriptor[];
   /** Presets listing (GET .../presets); empty when it could not be read. */

@@ -351,6 +351,7 @@ function notControllable(inverter: ControlledInverter): ChangeOutcome {
 }
 
 function notControllableReason(inverter: ControlledInverter): string {
+  if (inverter.noControlReason) return inverter.noControlReason;
   return inverter.emsSerial
     ? `inverter ${inverter.serial} is part of the EMS plant ${inverter.emsSerial}: control it through the EMS, not directly`
     : `inverter ${inverter.serial} does not take remote control (it lacks the is-controllable flag): control it through its EMS or gateway`;

@@ -13,6 +13,7 @@ export {
 } from "./frame.js";
 export { Framer } from "./framer.js";
 export { type State, type StateValue, statusName } from "./registers/bank.js";
+export { LV_BATTERY_ADDRESSES } from "./registers/battery.js";
 export {
   encodeBcu,
   encodeEms,
@@ -23,5 +24,7 @@ export {
   encodeThreePhase,
 } from "./registers/encode.js";
 export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
+export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";
 export { RegisterFile } from "./registers/register-file.js";
+export { DongleSession, type Read, SessionError } from "./session.js";

@@ -19,6 +19,10 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
+export { type Identified, LocalDongle } from "./local/dongle.js";
+export { CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } from "./local/inventory.js";
+export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
+export { type LocalDongleConfig, type LocalSource, localSource } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";
 export type {
   AccountReads,

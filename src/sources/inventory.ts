@@ -44,6 +44,8 @@ export interface InverterDevice {
   readonly flags: readonly string[];
   /** The inverter acts on remote control (flag is-controllable). */
   readonly controllable: boolean;
+  /** Why no path can write to it, when that is the daemon's configuration, not the device (a LAN-only daemon). */
+  readonly noControlReason?: string;
   /** Settings listing (GET .../settings); empty when it could not be read. */
   readonly settings: readonly SettingDescriptor[];
   /** Presets listing (GET .../presets); empty when it could not be read. */
@@ -63,6 +65,8 @@ export interface EmsDevice {
   readonly flags: readonly string[];
   /** The EMS acts on remote control (flag is-controllable). */
   readonly controllable: boolean;
+  /** Why no path can write to it, when that is the daemon's configuration (a LAN-only daemon). */
+  readonly noControlReason?: string;
   readonly settings: readonly SettingDescriptor[];
   readonly presets: readonly PresetDescriptor[];
 }

@@ -1,0 +1,48 @@
+import type { Config } from "../config/index.js";
+import { LocalDongle } from "../sources/index.js";
+import { systemClock } from "../time/index.js";
+
+/** How long `check` waits for one answer; a passive dongle is listened to six times as long. */
+const ANSWER_MS = 3_000;
+
+/**
+ * `check`'s report of each configured dongle: reachable or not, the model and serial its identity
+ * registers give, and the round trip of that first request. One connection attempt each: `run`
+ * keeps retrying, `check` says what it found. 1 when `source: local` and no dongle answered.
+ */
+export async function checkLocal(
+  config: Config,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
+  if (config.local.length === 0) {
+    if (config.source === "local") err.write("local: source is local but no dongle is listed under local:\n");
+    return config.source === "local" ? 2 : 0;
+  }
+  const results = await Promise.all(
+    config.local.map(async (dongle, index) => {
+      const link = new LocalDongle({ ...dongle, clock: systemClock, timeoutMs: ANSWER_MS, maxAttempts: 1 });
+      const label = `local[${index}]: ${link.where}${dongle.passive ? " (passive)" : ""}`;
+      try {
+        const found = await link.identify();
+        const controller = found.devices[0];
+        const modules = found.devices.filter((device) => device.kind === "battery module").length;
+        const trip = found.roundTripMs === undefined ? "listened only" : `round trip ${found.roundTripMs} ms`;
+        return {
+          ok: true,
+          line: `${label}: reachable; ${found.detected.model}, serial ${controller?.serial ?? "unknown"}, dongle ${found.dongleSerial || "unknown"}, ${modules} battery module(s); ${trip}`,
+        };
+      } catch (error) {
+        return {
+          ok: false,
+          line: `${label}: not reachable (${(error as Error).message}): check its host and port, and that the dongle is on the LAN`,
+        };
+      } finally {
+        link.close();
+      }
+    }),
+  );
+  for (const result of results) (result.ok ? out : err).write(`${result.line}\n`);
+  const anyAnswered = results.some((result) => result.ok);
+  return config.source === "local" && !anyAnswered ? 1 : 0;
+}

@@ -1,0 +1,188 @@
+import type { Detected, Frame } from "../../local/index.js";
+import { BusDecoder, type DecodedDevice, DongleSession, type Read, SessionError } from "../../local/index.js";
+import type { Logger } from "../../log.js";
+import { type Clock, later } from "../../time/index.js";
+import { BCU_BANK, hasHvStack, hasLvPacks, IDENTITY, LV_BATTERY_ADDRESSES, liveReads, lvPackBank } from "./reads.js";
+
+export interface DongleOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Only listen: decode the answers the dongle fans out to another client, never ask. */
+  readonly passive: boolean;
+  readonly clock: Clock;
+  /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
+  readonly timeoutMs: number;
+  readonly logger?: Logger;
+  /** Failed connections in a row before a session gives up (the session's default, 8, when left out). */
+  readonly maxAttempts?: number;
+  /** Session options a test pins (jitter). */
+  readonly random?: () => number;
+}
+
+/** What a dongle's bus showed at discovery. */
+export interface Identified {
+  readonly dongleSerial: string;
+  readonly detected: Detected;
+  /** The controller first (inverter, EMS or gateway), then its children and battery modules, as decode.ts lists them. */
+  readonly devices: readonly DecodedDevice[];
+  /** Ms from asking for the identity registers to their answer; undefined when passive. */
+  readonly roundTripMs: number | undefined;
+}
+
+export class LocalDongleError extends Error {
+  override readonly name = "LocalDongleError";
+}
+
+/**
+ * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
+ * feeds one decoder, so an active dongle's answers and a passive one's overheard answers go the
+ * same way. A session that gave up is replaced at the next read, so a dongle that was away for
+ * long comes back.
+ */
+export class LocalDongle {
+  private session: DongleSession | undefined;
+  private decoder = new BusDecoder();
+  private dongleSerial = "";
+  /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
+  private heardAt: number | undefined;
+  private listeners = new Set<() => void>();
+  private detected: Detected | undefined;
+
+  constructor(readonly options: DongleOptions) {}
+
+  get where(): string {
+    return `${this.options.host}:${this.options.port}`;
+  }
+
+  /** Connects, detects the model and reads what discovery needs: identity, one live poll and the battery banks. */
+  async identify(signal?: AbortSignal): Promise<Identified> {
+    const { clock } = this.options;
+    let roundTripMs: number | undefined;
+    if (this.options.passive) {
+      await this.hear(signal);
+    } else {
+      const asked = clock.now();
+      await this.read(IDENTITY, signal);
+      roundTripMs = clock.now() - asked;
+      const detected = this.decoder.detect();
+      for (const read of liveReads(detected)) await this.read(read, signal);
+      if (hasLvPacks(detected)) await this.probePacks(signal);
+      if (hasHvStack(detected)) await this.read(BCU_BANK, signal).catch(() => undefined);
+    }
+    const detected = this.decoder.detect();
+    this.detected = detected;
+    return { dongleSerial: this.dongleSerial, detected, devices: this.decoder.devices(), roundTripMs };
+  }
+
+  /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
+  async poll(signal: AbortSignal, since?: number): Promise<readonly DecodedDevice[] | undefined> {
+    const detected = this.detected ?? this.decoder.detect();
+    if (this.options.passive) {
+      this.ensureSession();
+      if (this.heardAt === undefined || (since !== undefined && this.heardAt <= since)) return undefined;
+      return this.decoder.devices();
+    }
+    for (const read of liveReads(detected)) await this.read(read, signal);
+    return this.decoder.devices();
+  }
+
+  /** The devices as last decoded, without asking. */
+  devices(): readonly DecodedDevice[] {
+    return this.decoder.devices();
+  }
+
+  get lastHeardAt(): number | undefined {
+    return this.heardAt;
+  }
+
+  close(): void {
+    this.session?.close();
+    this.session = undefined;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
+  private async probePacks(signal?: AbortSignal): Promise<void> {
+    for (const address of LV_BATTERY_ADDRESSES) {
+      try {
+        await this.read(lvPackBank(address), signal);
+      } catch (error) {
+        if (error instanceof SessionError) return;
+        throw error;
+      }
+    }
+  }
+
+  private async read(read: Read, signal?: AbortSignal): Promise<number[]> {
+    signal?.throwIfAborted();
+    const session = this.ensureSession();
+    const reading = session.read(read);
+    if (!signal) return reading;
+    return new Promise((resolve, reject) => {
+      const abort = (): void => reject(signal.reason);
+      signal.addEventListener("abort", abort, { once: true });
+      reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    });
+  }
+
+  /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery). */
+  private hear(signal?: AbortSignal): Promise<void> {
+    this.ensureSession();
+    const known = (): boolean => this.heardAt !== undefined && this.decoder.detect().model !== "Unknown";
+    if (known()) return Promise.resolve();
+    const waitMs = this.options.timeoutMs * 6;
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error): void => {
+        cancel();
+        this.listeners.delete(check);
+        signal?.removeEventListener("abort", aborted);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = (): void => {
+        if (!this.session) done(new LocalDongleError(`the dongle at ${this.where} was closed while listening`));
+        else if (known()) done();
+      };
+      const aborted = (): void => done(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
+      const cancel = later(this.options.clock, waitMs, () =>
+        done(
+          new LocalDongleError(
+            `listened to the dongle at ${this.where} for ${waitMs} ms and heard no answer that tells its inverter: passive mode needs another client polling it (set passive: false to ask)`,
+          ),
+        ),
+      );
+      this.listeners.add(check);
+      signal?.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  private ensureSession(): DongleSession {
+    const state = this.session?.state;
+    if (this.session && state !== "gave up" && state !== "closed") return this.session;
+    const session = new DongleSession({
+      host: this.options.host,
+      port: this.options.port,
+      clock: this.options.clock,
+      requestTimeoutMs: this.options.timeoutMs,
+      ...(this.options.random ? { random: this.options.random } : {}),
+      ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
+      onFrame: (frame) => this.heard(frame),
+      onState: (state, detail) => {
+        if (state === "gave up" || state === "waiting to reconnect")
+          this.options.logger?.warn({ dongle: this.where, detail }, `dongle ${state}`);
+      },
+    });
+    this.session = session;
+    session.start();
+    return session;
+  }
+
+  private heard(frame: Frame): void {
+    if (frame.kind === "heartbeat" || frame.kind === "response") this.dongleSerial ||= frame.dongleSerial;
+    this.decoder.accept(frame);
+    if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
+      this.heardAt = this.options.clock.now();
+    }
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,52 @@
+import type { Detected, Read } from "../../local/index.js";
+import { LV_BATTERY_ADDRESSES } from "../../local/index.js";
+
+/** The controller answers at 0x11; an HV stack's BCU at 0x70. */
+export const CONTROLLER = 0x11;
+export const BCU = 0x70;
+export { LV_BATTERY_ADDRESSES };
+
+const holding = (address: number, base: number, count: number): Read => ({ address, function: 3, base, count });
+const input = (address: number, base: number, count: number): Read => ({ address, function: 4, base, count });
+
+/** HR 0-59: the device type (HR 0), serial (HR 13-17) and firmware (HR 21) that detect the model. */
+export const IDENTITY = holding(CONTROLLER, 0, 60);
+
+/** An LV pack's one bank (capacity, cycles, serial at IR 110-114). */
+export const lvPackBank = (address: number): Read => input(address, 60, 60);
+/** An HV stack's BCU: voltage, capacity and serial (IR 138-142). */
+export const BCU_BANK = input(BCU, 60, 120);
+
+/** Models whose battery is an HV stack behind a BCU, not LV packs. */
+const HV_MODELS = new Set(["HV Hybrid Gen3", "All-in-One", "Hybrid Gen4"]);
+
+export function hasHvStack(detected: Detected): boolean {
+  return HV_MODELS.has(detected.model);
+}
+
+/** Whether the model has LV packs on its bus (the single-phase LV hybrids and AC-coupled units). */
+export function hasLvPacks(detected: Detected): boolean {
+  return detected.family === "single-phase" && !hasHvStack(detected);
+}
+
+/**
+ * What one live poll reads from the controller, per family: only the banks the decoders read
+ * (src/local/registers/), so a poll is one to five requests.
+ */
+export function liveReads(detected: Detected): Read[] {
+  switch (detected.family) {
+    case "single-phase":
+      // IR 180/181 are the battery's lifetime totals on the Gen1 only.
+      return detected.model === "Hybrid Gen1"
+        ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 2)]
+        : [input(CONTROLLER, 0, 60)];
+    case "three-phase":
+      return [input(CONTROLLER, 1000, 200)];
+    case "gateway":
+      return [input(CONTROLLER, 1600, 260)];
+    case "ems":
+      return [input(CONTROLLER, 2040, 60)];
+    case "unknown":
+      return [input(CONTROLLER, 0, 60)];
+  }
+}

@@ -1,0 +1,106 @@
+import { type DeviceId, deviceIdOf } from "../../device-id.js";
+import type { DecodedDevice } from "../../local/index.js";
+import type { Inventory } from "../inventory.js";
+import type { PollConfig } from "../poll-config.js";
+import type { Resource } from "../resource.js";
+import { dataPointOf, emsSystemDataOf, systemDataOf } from "./cloud-shapes.js";
+import type { LocalDongle } from "./dongle.js";
+
+export interface LocalResourceContext {
+  /** Live polls' interval (the configuration's poll.local, 10 s by default: the dongle answers in a second, with no rate limit). */
+  readonly liveMs: number;
+  /** The dongle each controller serial (inverter, gateway, EMS) answers on. */
+  readonly dongles: ReadonlyMap<string, LocalDongle>;
+  readonly now: () => number;
+}
+
+const controllerOf = (devices: readonly DecodedDevice[], serial: string): DecodedDevice | undefined =>
+  devices.find((device) => device.serial === serial && device.kind !== "battery module" && device.kind !== "battery");
+
+/**
+ * One live resource per dongle (an inverter's system data, or an EMS's rollup) and, for an
+ * inverter, its energy counters as a data point every `poll.meter`, from the registers the last
+ * live poll read (the counters are in the same banks), so history goes on without the cloud.
+ */
+export function localResources(context: LocalResourceContext, inventory: Inventory, poll: PollConfig): Resource[] {
+  const { liveMs } = context;
+  const resources: Resource[] = [];
+  for (const inverter of inventory.inverters) {
+    const dongle = context.dongles.get(inverter.serial);
+    if (!dongle) continue;
+    resources.push(...inverterResources(context, inverter.serial, dongle, { liveMs, countersMs: poll.meter }));
+  }
+  for (const ems of inventory.ems) {
+    const dongle = context.dongles.get(ems.serial);
+    if (dongle) resources.push(emsResource(context, ems.serial, ems.inverterSerials, dongle, liveMs));
+  }
+  return resources;
+}
+
+function inverterResources(
+  context: LocalResourceContext,
+  serial: string,
+  dongle: LocalDongle,
+  periods: { readonly liveMs: number; readonly countersMs: number },
+): Resource[] {
+  const { now } = context;
+  const id = deviceIdOf(serial);
+  let lastLive: number | undefined;
+  return [
+    {
+      name: `inverter.live ${serial} (LAN ${dongle.where})`,
+      devices: [id],
+      periodMs: periods.liveMs,
+      async poll(signal) {
+        const devices = await dongle.poll(signal, lastLive);
+        const controller = devices && controllerOf(devices, serial);
+        if (!controller) return {};
+        lastLive = dongle.lastHeardAt;
+        const at = now();
+        return { fetched: { kind: "inverter.live", serial, at, data: systemDataOf(controller.state, at) } };
+      },
+    },
+    {
+      name: `inverter.counters ${serial} (LAN ${dongle.where})`,
+      devices: [id],
+      periodMs: periods.countersMs,
+      async poll() {
+        const controller = controllerOf(dongle.devices(), serial);
+        if (!controller || dongle.lastHeardAt === undefined) return {};
+        const at = now();
+        const point = dataPointOf(controller.state, at);
+        return { fetched: { kind: "inverter.points", serial, at, points: [point], latest: point } };
+      },
+    },
+  ];
+}
+
+function emsResource(
+  context: LocalResourceContext,
+  serial: string,
+  children: readonly string[],
+  dongle: LocalDongle,
+  periodMs: number,
+): Resource {
+  const { now } = context;
+  let lastLive: number | undefined;
+  return {
+    name: `ems ${serial} (LAN ${dongle.where})`,
+    devices: [deviceIdOf(serial), ...children.map(deviceIdOf)],
+    periodMs,
+    async poll(signal) {
+      const devices = await dongle.poll(signal, lastLive);
+      const controller = devices && controllerOf(devices, serial);
+      if (!controller) return {};
+      lastLive = dongle.lastHeardAt;
+      const at = now();
+      const data = emsSystemDataOf(controller.state, children, at);
+      const down: Record<DeviceId, string> = {};
+      for (const child of data.inverters) {
+        if (child.status === 7 && child.serial_number)
+          down[deviceIdOf(child.serial_number)] = `EMS ${serial} reports inverter ${child.serial_number} as OFFLINE`;
+      }
+      return { fetched: { kind: "ems", serial, at, data }, down };
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import type { Logger } from "../../log.js";
+import { type Clock, later } from "../../time/index.js";
+import type { DeviceSource } from "../ports.js";
+import { type Identified, LocalDongle } from "./dongle.js";
+import { type Found, localInventory } from "./inventory.js";
+import { localResources } from "./resources.js";
+
+export interface LocalDongleConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly passive: boolean;
+}
+
+export interface LocalSourceOptions {
+  readonly dongles: readonly LocalDongleConfig[];
+  /** The sessions' pacing, timeouts and reconnects run on it: a clock that moves (the system clock in production). */
+  readonly clock: Clock;
+  /** IANA zone the history's days are in; the LAN does not tell it. */
+  readonly timezone: string;
+  /** Why the devices found refuse changes; NO_LAN_WRITES by default. */
+  readonly noControlReason?: string;
+  /** Live polls' interval, ms; 10 s by default. */
+  readonly liveMs?: number;
+  /** How long one request waits for its answer. */
+  readonly timeoutMs?: number;
+  readonly logger?: Logger;
+  /** Session jitter (0 <= x < 1), pinned in tests. */
+  readonly random?: () => number;
+}
+
+export interface LocalSource extends DeviceSource {
+  /** Every configured dongle, in the configuration's order. */
+  readonly dongles: readonly LocalDongle[];
+  /** Closes every session. */
+  close(): void;
+}
+
+export class LocalSourceError extends Error {
+  override readonly name = "LocalSourceError";
+}
+
+/** `work`, or a LocalSourceError once `ms` have passed on the clock (the work goes on, unheeded). */
+function withinDeadline<T>(work: Promise<T>, clock: Clock, ms: number, where: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const cancel = later(clock, ms, () =>
+      reject(new LocalSourceError(`no answer from ${where} within ${ms} ms; it is asked again at the next refresh`)),
+    );
+    work.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Each dongle carries one request at a time, a poll cycle takes a second or more: at most this many polls a minute each. */
+const POLLS_PER_MINUTE_PER_DONGLE = 60;
+
+/**
+ * The house over the LAN: a session per configured dongle, discovery from its identity registers
+ * (src/local/registers/model.ts) and live polls of its banks, into the fetched shape the cloud's
+ * answers make. A dongle that cannot be reached at discovery fails it with what to check; a
+ * passive dongle asks nothing and decodes what it hears another client ask for.
+ */
+export function localSource(options: LocalSourceOptions): LocalSource {
+  const dongles = options.dongles.map(
+    (config) =>
+      new LocalDongle({
+        ...config,
+        clock: options.clock,
+        timeoutMs: options.timeoutMs ?? 5_000,
+        ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.random ? { random: options.random } : {}),
+      }),
+  );
+  const bySerial = new Map<string, LocalDongle>();
+  const identified = new Map<number, Identified>();
+  // A dongle that is away at start-up does not hold the others back: it is asked again at the next refresh.
+  const discoverMs = (options.timeoutMs ?? 5_000) * 6;
+  const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
+  return {
+    dongles,
+    budget: {
+      windowMs: 60_000,
+      liveAllowance: () => limit,
+      limit: () => limit,
+      expectLive: () => undefined,
+    },
+    async discover(discoverOptions = {}) {
+      const { logger, signal } = discoverOptions;
+      // The hardware behind a dongle does not change while the daemon runs: a refresh asks only
+      // the dongles not yet identified.
+      const failures: string[] = [];
+      await Promise.all(
+        dongles.map(async (dongle, index) => {
+          if (identified.has(index)) return;
+          try {
+            identified.set(
+              index,
+              await withinDeadline(dongle.identify(signal), options.clock, discoverMs, dongle.where),
+            );
+          } catch (error) {
+            failures.push(
+              `the dongle at ${dongle.where} (local[${index}]) did not answer: ${(error as Error).message}; check its host and port, and that it is on`,
+            );
+          }
+        }),
+      );
+      signal?.throwIfAborted();
+      if (identified.size === 0)
+        throw new LocalSourceError(failures.join("; ") || "no dongle is configured under local:");
+      for (const failure of failures) logger?.warn(failure);
+      const found: Found[] = [...identified]
+        .sort(([a], [b]) => a - b)
+        .map(([index, one]) => ({ index, identified: one }));
+      for (const { index, identified: one } of found) {
+        const dongle = dongles[index];
+        const controller = one.devices[0];
+        if (dongle && controller) bySerial.set(controller.serial, dongle);
+      }
+      logger?.info(
+        {
+          dongles: found.map(({ index, identified: one }) => ({
+            at: dongles[index]?.where,
+            model: one.detected.model,
+            serial: one.devices[0]?.serial,
+            roundTripMs: one.roundTripMs,
+          })),
+        },
+        "discovered the dongles on the LAN",
+      );
+      return localInventory(found, options.timezone, options.noControlReason);
+    },
+    resources: (inventory, poll, now) =>
+      localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),
+    close() {
+      for (const dongle of dongles) dongle.close();
+    },
+  };
+}

@@ -1,0 +1,296 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, startApp } from "../../src/app.js";
+import { configSchema } from "../../src/config/index.js";
+import { counterPatch } from "../../src/homeassistant/entities/inverter-counters.js";
+import { createLogger } from "../../src/log.js";
+import { SimClock } from "../../src/simulator/clock.js";
+import { openStore } from "../../src/store/index.js";
+import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
+import { observe } from "../helpers/mqtt-observer.js";
+import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { retainedUnder } from "../homeassistant/rules-harness.js";
+
+/*
+ * Two daemons on the demo house, one reading the cloud, one the dongles on the LAN (and no cloud
+ * at all). The house stands still at MIDDAY (speed 0), so both read one instant; each daemon's
+ * own clock runs from MIDDAY in real time, so its sessions' pacing and its polls go on.
+ */
+
+type Json = Record<string, unknown>;
+const DEVICES = ["sd2024g001", "em2024e001"] as const;
+
+interface Side {
+  readonly app: App;
+  readonly base: string;
+  readonly prefix: string;
+}
+
+interface Snapshot {
+  /** Discovery configs by unique_id. */
+  readonly configs: Map<string, Json>;
+  /** Retained state JSON by device id. */
+  readonly states: Map<string, Json>;
+  readonly retained: Map<string, string>;
+}
+
+/**
+ * Sensors only the cloud carries (docs/entities.md, "Which path carries what"), by unique_id with
+ * the daemon's base topic as <base>. Besides these the cloud alone has every control (settings,
+ * presets, actions: writes over the LAN are the next issue), the EV charger and the smart device.
+ */
+const ONLY_CLOUD_SENSORS = [
+  // The battery's usable kWh is the cloud listing's nominal capacity times nominal voltage.
+  "energy2mqtt_sd2024g001_battery_capacity",
+  "energy2mqtt_se2024g101_battery_capacity",
+  "energy2mqtt_se2024g102_battery_capacity",
+  // The cloud computes the home's consumption counters and the lifetime AC charge; no register holds them.
+  "energy2mqtt_sd2024g001_today_consumption_energy",
+  "energy2mqtt_sd2024g001_total_consumption_energy",
+  "energy2mqtt_sd2024g001_total_ac_charge_energy",
+  // The EMS's car power, error and warning codes and meter types are not in its rollup registers.
+  "energy2mqtt_em2024e001_car_power",
+  "energy2mqtt_em2024e001_error_code",
+  "energy2mqtt_em2024e001_warning_code",
+  "energy2mqtt_em2024e001_meter_1_type",
+  "energy2mqtt_em2024e001_meter_2_type",
+];
+
+/** The hybrid's second string: its registers hold two arrays, the cloud lists one. */
+const ONLY_LOCAL = [
+  "energy2mqtt_sd2024g001_solar_array_2_current",
+  "energy2mqtt_sd2024g001_solar_array_2_power",
+  "energy2mqtt_sd2024g001_solar_array_2_voltage",
+];
+
+/** The EMS's inverters have dongles of their own: over the LAN each is read live, the cloud gives them only through the EMS's rollup. */
+const EMS_CHILD = /^energy2mqtt_se2024g10[12]_/;
+const EV_OR_SMART = /^energy2mqtt_(6b1f0c8e|9d7e4c2a)-/;
+
+async function snapshot(url: string, side: Side): Promise<Snapshot> {
+  const retained = new Map([
+    ...(await retainedUnder(url, `${side.prefix}/#`)),
+    ...(await retainedUnder(url, `${side.base}/#`)),
+  ]);
+  const configs = new Map<string, Json>();
+  for (const [topic, payload] of retained) {
+    if (!topic.startsWith(`${side.prefix}/`) || !topic.endsWith("/config") || payload === "") continue;
+    const config = JSON.parse(payload) as Json;
+    if (typeof config.unique_id === "string") configs.set(config.unique_id.replace(side.base, "<base>"), config);
+  }
+  const states = new Map<string, Json>();
+  for (const id of DEVICES) {
+    const payload = retained.get(`${side.base}/${id}`);
+    if (payload) states.set(id, JSON.parse(payload) as Json);
+  }
+  return { configs, states, retained };
+}
+
+/** A config with the topics (which carry each daemon's own base) and the device block's path-dependent fields set aside. */
+function comparable(config: Json, side: Side): Json {
+  const text = JSON.stringify(config).replaceAll(side.base, "<base>").replaceAll(side.prefix, "<prefix>");
+  const { device, origin: _origin, ...rest } = JSON.parse(text) as Json;
+  const { model: _model, sw_version: _sw, ...block } = device as Json;
+  return { ...rest, device: block };
+}
+
+describe("two daemons on the demo house: source cloud and source local", () => {
+  let broker: TestBroker;
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  let cloud: Side;
+  let local: Side;
+  const dir = mkdtempSync(join(tmpdir(), "e2m-two-paths-"));
+  let fromCloud: Snapshot;
+  let fromLocal: Snapshot;
+
+  beforeAll(async () => {
+    broker = await startTestBroker();
+    sim = await startTestSimulator({
+      speed: 0,
+      start: MIDDAY,
+      localPort: 0,
+      localResponseDelayMs: 0,
+      requestsPerMinute: 100_000,
+    });
+    const logger = createLogger(process.env.E2M_TEST_LOG ?? "silent");
+    const common = (name: string) => {
+      const base = `e2m${process.pid}${name}`;
+      const prefix = `ha${process.pid}${name}`;
+      return {
+        base,
+        prefix,
+        config: {
+          mqtt: { url: broker.url, base_topic: base },
+          homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+          poll: { inventory: "1h" },
+          store: { path: join(dir, `${name}.db`) },
+          web: { enabled: false },
+          log: { level: "silent" },
+        },
+      };
+    };
+    const c = common("cloud");
+    const l = common("local");
+    const [cloudApp, localApp] = await Promise.all([
+      startApp(
+        configSchema.parse({
+          ...c.config,
+          cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
+        }),
+        logger,
+        "0.0.0-test",
+        { clock: new SimClock({ start: MIDDAY }) },
+      ),
+      startApp(
+        configSchema.parse({
+          ...l.config,
+          source: "local",
+          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+        }),
+        logger,
+        "0.0.0-test",
+        { clock: new SimClock({ start: MIDDAY }) },
+      ),
+    ]);
+    cloud = { app: cloudApp, base: c.base, prefix: c.prefix };
+    local = { app: localApp, base: l.base, prefix: l.prefix };
+    // Until both have published the inverter's counters and the EMS's children, and announced them.
+    const watcher = await observe(broker.url, [`${c.prefix}/#`, `${l.prefix}/#`]);
+    try {
+      for (const side of [cloud, local]) {
+        for (const topic of [
+          `${side.prefix}/sensor/sd2024g001/today_grid_import_energy/config`,
+          `${side.prefix}/sensor/sd2024g001/battery_power/config`,
+          `${side.prefix}/sensor/em2024e001/inverter_2_soc/config`,
+        ])
+          await watcher.waitFor((m) => m.topic === topic && m.payload !== "", 20_000);
+      }
+    } finally {
+      await watcher.close();
+    }
+    fromCloud = await snapshot(broker.url, cloud);
+    fromLocal = await snapshot(broker.url, local);
+  }, 90_000);
+
+  afterAll(async () => {
+    await cloud?.app.stop();
+    await local?.app.stop();
+    await sim?.stop();
+    await broker?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the local daemon started no simulator and reaches no cloud", () => {
+    expect(local.app.simulated).toBe(false);
+    expect(local.app.cloudUrl).toBe("");
+    expect(local.app.inventory.inverters.map((i) => i.serial).sort()).toEqual([
+      "SD2024G001",
+      "SE2024G101",
+      "SE2024G102",
+    ]);
+  });
+
+  it("announces the same discovery config, under the same unique_id, for every entity both paths carry", () => {
+    const shared = [...fromLocal.configs.keys()].filter((id) => fromCloud.configs.has(id));
+    expect(shared.length).toBeGreaterThan(40);
+    for (const id of shared) {
+      const mine = comparable(fromLocal.configs.get(id) ?? {}, local);
+      const theirs = comparable(fromCloud.configs.get(id) ?? {}, cloud);
+      expect(mine, id).toEqual(theirs);
+    }
+    const onlyCloud = [...fromCloud.configs.keys()].filter((id) => !fromLocal.configs.has(id)).sort();
+    const onlyLocal = [...fromLocal.configs.keys()].filter((id) => !fromCloud.configs.has(id)).sort();
+    const cloudControls = onlyCloud.filter((id) => fromCloud.configs.get(id)?.command_topic !== undefined);
+    expect(cloudControls.length).toBeGreaterThan(50);
+    expect(onlyCloud.filter((id) => !cloudControls.includes(id) && !EV_OR_SMART.test(id))).toEqual(
+      [...ONLY_CLOUD_SENSORS].sort(),
+    );
+    expect(onlyLocal.filter((id) => !EMS_CHILD.test(id))).toEqual(ONLY_LOCAL);
+    expect(onlyLocal).toEqual(
+      expect.arrayContaining(["energy2mqtt_se2024g102_battery_soc", "energy2mqtt_se2024g101_grid_power"]),
+    );
+  });
+
+  it("publishes states that agree within the simulator's rounding", async () => {
+    // The cloud daemon's counters are its last 5-minute data point; the registers' are this instant's,
+    // which the cloud's meter-data/latest gives too.
+    const meter = await sim.clientFor("owner").inverterData.meterDataLatest("SD2024G001");
+    const counters = counterPatch(meter);
+    for (const id of DEVICES) {
+      const mine = fromLocal.states.get(id) ?? {};
+      const theirs = fromCloud.states.get(id) ?? {};
+      const compared: string[] = [];
+      const disagree: string[] = [];
+      for (const [key, value] of Object.entries(theirs)) {
+        const other = mine[key];
+        if (value === null || other === null || other === undefined || key.startsWith("last_")) continue;
+        compared.push(key);
+        if (typeof value === "number" && typeof other === "number") {
+          const energy = key.endsWith("_energy");
+          const now = energy && id === "sd2024g001" ? counters[key] : value;
+          if (typeof now !== "number" || Math.abs(now - other) > (energy ? 0.05 + 1e-9 : 1e-9))
+            disagree.push(`${key}: cloud ${String(now)}, local ${other}`);
+          // A counter never runs backwards between the cloud's last point and this instant.
+          if (energy && other < value - 0.05) disagree.push(`${key}: cloud's last point ${value} above local ${other}`);
+        } else if (String(value).toUpperCase() !== String(other).toUpperCase()) {
+          disagree.push(`${key}: cloud ${String(value)}, local ${String(other)}`);
+        }
+      }
+      expect(disagree, id).toEqual([]);
+      expect(compared.length, id).toBeGreaterThan(8);
+    }
+    expect(fromLocal.states.get("sd2024g001")).toMatchObject({
+      battery_soc: expect.any(Number),
+      today_grid_import_energy: expect.any(Number),
+    });
+  });
+
+  it("refuses a change on the LAN-only daemon, saying what to configure", async () => {
+    const topic = `${local.base}/bridge/response/snapshot/take`;
+    const watcher = await observe(broker.url, [topic]);
+    try {
+      await watcher.publish(
+        `${local.base}/bridge/request/snapshot/take`,
+        JSON.stringify({ serial: "SD2024G001", name: "before", transaction: "t1" }),
+      );
+      const answer = JSON.parse((await watcher.waitFor((m) => m.topic === topic, 10_000)).payload) as Json;
+      expect(answer).toMatchObject({ status: "error", transaction: "t1" });
+      expect(String(answer.error)).toContain("no path can write yet over the LAN: configure cloud for control");
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it("keeps history rows from its local reads, with no cloud to backfill from", async () => {
+    const reader = openStore(join(dir, "local.db"));
+    try {
+      const countOf = (kind: string, device: string) =>
+        reader.history.summary().find((row) => row.kind === kind && row.device === device)?.count ?? 0;
+      const deadline = Date.now() + 10_000;
+      while (countOf("inverter.point", "SD2024G001") === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(countOf("inverter.live", "SD2024G001")).toBeGreaterThan(0);
+      expect(countOf("inverter.point", "SD2024G001")).toBeGreaterThan(0);
+      expect(countOf("ems", "EM2024E001")).toBeGreaterThan(0);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("leaves Home Assistant's schemas and template keys clean on both", () => {
+    for (const [side, snap] of [
+      [cloud, fromCloud],
+      [local, fromLocal],
+    ] as const) {
+      const messages = [...snap.retained].map(([topic, payload]) => ({ topic, payload, retain: true }));
+      const configsFirst = [
+        ...messages.filter((m) => m.topic.startsWith(`${side.prefix}/`)),
+        ...messages.filter((m) => !m.topic.startsWith(`${side.prefix}/`)),
+      ];
+      expect(checkHomeAssistantRules(configsFirst, { discoveryPrefix: side.prefix }), side.base).toEqual([]);
+    }
+  });
+});
