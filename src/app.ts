@@ -269,8 +269,8 @@ export async function startApp(
     });
     // Home Assistant shows the rules once it has announced the devices.
     let rulesAttached = Promise.resolve();
-    bus.on("rulesStarted", "homeassistant-rules", ({ runtime, timeZone }) => {
-      rulesAttached = ha.announced.then(() => ha.attachRules(runtime, { timeZone }));
+    bus.on("rulesStarted", "homeassistant-rules", ({ runtime }) => {
+      rulesAttached = ha.announced.then(() => ha.attachRules(runtime));
       return rulesAttached;
     });
     const web = webFeature({

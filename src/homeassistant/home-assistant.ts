@@ -159,8 +159,7 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
     get announced() {
       return announced;
     },
-    attachRules: (runtime, attach = {}) =>
-      rules.attach(runtime, { ...attach, timeZone: attach.timeZone ?? states.inventory?.timezone ?? "Europe/London" }),
+    attachRules: (runtime, attach = {}) => rules.attach(runtime, attach),
     rulesStarting: (starting) => rules.expect(starting),
   };
 }

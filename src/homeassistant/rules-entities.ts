@@ -1,11 +1,9 @@
 import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
 import type { Prices, RuleEvent, RulesRuntime } from "../ports/index.js";
-import type { Availability, DeviceState } from "../telemetry/index.js";
 import type { Origin } from "./discovery.js";
 import type { RulesClock } from "./rules-clock.js";
 import { answerRulesCommand } from "./rules-command-answer.js";
-import { CostMeter } from "./rules-cost.js";
 import {
   type RulesTopics,
   ruleOfDiscoveryTopic,
@@ -29,8 +27,6 @@ export interface RulesEntitiesOptions {
 }
 
 export interface AttachRulesOptions {
-  /** Local midnight for today's cost; the rules file's timezone. */
-  readonly timeZone: string;
   /** Tests drive time here; by default the bridge's clock. */
   readonly clock?: RulesClock;
 }
@@ -52,7 +48,6 @@ export class RulesEntities {
   private events: Subscription | undefined;
   private stopTicker: (() => void) | undefined;
   private clock: RulesClock;
-  private meter: CostMeter | undefined;
   /** Rules whose switch and button are published. */
   private announced: readonly string[] = [];
   private announcedCurrency: string | undefined;
@@ -91,8 +86,6 @@ export class RulesEntities {
     this.starting = false;
     this.runtime = runtime;
     this.clock = options.clock ?? this.options.clock;
-    // Today's cost carries over a rules reload, unless the day itself changed meaning.
-    if (!this.meter || this.meter.timeZone !== options.timeZone) this.meter = new CostMeter(options.timeZone);
     this.events = runtime.events$.subscribe({
       next: (event) => void this.onEvent(event),
       error: (error: unknown) => this.options.logger.error({ err: error }, "the rules' event stream failed"),
@@ -138,18 +131,6 @@ export class RulesEntities {
     return this.refresh(false);
   }
 
-  /** Grid counters feed today's cost. */
-  onReading(reading: DeviceState | Availability): void {
-    const { runtime, meter } = this;
-    if (reading.kind !== "inverter.counters" || !runtime || !meter) return;
-    const grid = reading.data.today?.grid;
-    if (typeof grid?.import !== "number") return;
-    const prices = this.pricesAt(runtime, reading.at);
-    if (!prices) return;
-    const counters = { import: grid.import, export: typeof grid.export === "number" ? grid.export : 0 };
-    if (meter.add(reading.serial, reading.at, counters, prices)) void this.refresh(false);
-  }
-
   private noteRetained(rule: string): void {
     if (!this.runtime) {
       this.seenRetained.add(rule);
@@ -187,7 +168,7 @@ export class RulesEntities {
   }
 
   private async publishState(force: boolean): Promise<void> {
-    const { runtime, meter } = this;
+    const { runtime } = this;
     if (!runtime) return;
     const now = this.clock.now();
     const prices = this.pricesAt(runtime, now);
@@ -198,8 +179,7 @@ export class RulesEntities {
       prices.currency,
       force,
     );
-    meter?.rollOver(now);
-    const cost = meter?.value;
+    const cost = runtime.todayCost(now);
     const costOnline = cost !== undefined && prices.import !== undefined;
     if (costOnline !== this.costOnline) {
       this.costOnline = costOnline;

@@ -1,7 +1,6 @@
 import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
 import type { Mqtt } from "../mqtt/index.js";
-import { StateChanges } from "../telemetry/index.js";
 import type { RulesEntities } from "./rules-entities.js";
 import type { WorkInFlight } from "./work.js";
 
@@ -22,11 +21,6 @@ export function rulesEntitiesFeature(options: {
     async start() {
       bus.on("mqttMessage", name, ({ topic, payload }) => {
         if (rules.handles(topic)) options.work.track(rules.onMessage(topic, payload));
-      });
-      const changes = new StateChanges();
-      bus.on("fetched", name, (fetched) => {
-        const state = changes.of(fetched);
-        if (state) rules.onReading(state);
       });
       bus.on("rulesChanged", name, () => rules.refreshState());
       for (const filter of rules.subscriptions) await options.mqtt.subscribe(filter);

@@ -1,5 +1,6 @@
 export type {
   CheapWindow,
+  GridCounters,
   Prices,
   RuleActionResult,
   RuleEvent,
@@ -7,4 +8,5 @@ export type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  TodayCost,
 } from "./rules.js";

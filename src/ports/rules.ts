@@ -100,6 +100,20 @@ export type RuleEvent =
   | (EventBase & { readonly type: "failure"; readonly error: string })
   | (EventBase & { readonly type: "window"; readonly phase: "open" | "close"; readonly window: TimeWindow });
 
+/** One inverter's daily grid counters, kWh (the inverter's own, reset at its midnight). */
+export interface GridCounters {
+  /** Today's grid import so far. */
+  readonly import: number;
+  /** Today's grid export so far; 0 when the meter does not say. */
+  readonly export: number;
+}
+
+/** Today's electricity cost so far, in the tariffs' currency, and when it started counting (epoch ms). */
+export interface TodayCost {
+  readonly cost: number;
+  readonly since: number;
+}
+
 export interface RulesRuntime {
   list(): RuleStatus[];
   /** Switches a rule on or off; persisted in the store, so it survives restarts. Throws for an unknown name. */
@@ -114,6 +128,13 @@ export interface RulesRuntime {
   prices(at?: number): Prices;
   /** The cheapest import window planned next (from the rules' planned windows), if any. */
   nextCheapWindow(): CheapWindow | undefined;
+  /**
+   * Takes one inverter's grid counters at `at` into today's cost, at the prices of that moment;
+   * true when the cost changed or began. The first counters of an inverter are a baseline only.
+   */
+  addCounters(serial: string, at: number, counters: GridCounters): boolean;
+  /** Today's cost at `now` (a new local day starts it again); undefined before any counters came. */
+  todayCost(now: number): TodayCost | undefined;
   readonly events$: Observable<RuleEvent>;
   /** Stops triggers and timers; obligations still open stay in the store for the next start. */
   stop(): Promise<void>;

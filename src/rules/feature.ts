@@ -10,7 +10,7 @@ import type { Clock } from "../time/index.js";
 import type { LiveObservation } from "./engine/live-state.js";
 // Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
 import type { LoadedRules, RulesEngine, RulesGate, Tariff } from "./index.js";
-import { LatestObserved, observedIn } from "./live-input.js";
+import { countersIn, LatestObserved, observedIn } from "./live-input.js";
 
 export interface RulesFeatureOptions {
   readonly bus: EventBus;
@@ -127,7 +127,13 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
         settle(undefined);
         return;
       }
-      bus.on("fetched", name, (fetched) => see(observedIn(fetched)));
+      bus.on("fetched", name, (fetched) => {
+        see(observedIn(fetched));
+        // The grid counters feed today's cost; Home Assistant shows it again when it changed.
+        const counters = countersIn(fetched);
+        if (engine && counters && engine.addCounters(counters.serial, counters.at, counters.grid))
+          bus.emit("rulesChanged", { rules: engine.list() });
+      });
       bus.on("inventoryChanged", name, (changed) => {
         inventory = changed.inventory;
       });

@@ -1,4 +1,5 @@
 import type { Fetched } from "../bus.js";
+import type { GridCounters } from "../ports/index.js";
 import type { LiveObservation } from "./engine/live-state.js";
 
 /** The inverter's battery, solar and grid values, or the charger's status, in a fetched answer. */
@@ -35,4 +36,18 @@ export class LatestObserved {
   all(): LiveObservation[] {
     return [...this.latest.values()];
   }
+}
+
+/** An inverter's daily grid counters in a fetched answer (its newest data point), for today's cost. */
+export function countersIn(
+  fetched: Fetched,
+): { readonly serial: string; readonly at: number; readonly grid: GridCounters } | undefined {
+  if (fetched.kind !== "inverter.points" || !fetched.latest) return undefined;
+  const grid = fetched.latest.today?.grid;
+  if (typeof grid?.import !== "number") return undefined;
+  return {
+    serial: fetched.serial,
+    at: fetched.at,
+    grid: { import: grid.import, export: typeof grid.export === "number" ? grid.export : 0 },
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleEvent, RuleStatus } from "../../src/ports/rules.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
-import { baseTopic, FakeRuntime, ManualClock, retainedUnder, startBridge, TIME_ZONE } from "./rules-harness.js";
+import { baseTopic, FakeRuntime, ManualClock, retainedUnder, startBridge } from "./rules-harness.js";
 
 const NOW = Date.parse("2026-01-15T12:10:00Z");
 const RULES: RuleStatus[] = [
@@ -22,7 +22,7 @@ async function setup() {
   const clock = new ManualClock(NOW);
   const runtime = new FakeRuntime(structuredClone(RULES), () => ({ import: 0.25, export: 0.15 }), clock);
   const harness = await startBridge(broker, base);
-  await harness.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+  await harness.bridge.attachRules(runtime, { clock });
   await harness.observer.waitFor((m) => m.topic === `${base}/rules`);
   return { ...harness, runtime, base };
 }
@@ -231,7 +231,7 @@ describe("rules in Home Assistant: events", () => {
       });
       const clock = new ManualClock(NOW);
       const runtime = new FakeRuntime(structuredClone(RULES), () => ({ import: 0.25, export: 0.15 }), clock);
-      await harness.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+      await harness.bridge.attachRules(runtime, { clock });
       expect(await press()).toMatchObject({ ok: true, message: "1 action applied" });
       expect(runtime.runCalls).toEqual(["overnight-top-up"]);
     } finally {

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { meterData } from "../../src/cloud/schemas/inverter-data.js";
-import type { Availability, DeviceState } from "../../src/telemetry/index.js";
-
-type Reading = DeviceState | Availability;
-
+import type { GridCounters } from "../../src/ports/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
-import { baseTopic, FakeRuntime, ManualClock, startBridge, TIME_ZONE } from "./rules-harness.js";
+import { baseTopic, FakeRuntime, ManualClock, startBridge } from "./rules-harness.js";
 
 let broker: TestBroker;
 beforeAll(async () => {
@@ -21,21 +17,15 @@ function priceAt(at: number) {
   return { import: minutes >= 30 && minutes < 330 ? 0.085 : 0.3, export: 0.15 };
 }
 
-/** Today's grid counters of one inverter, as the service sends them. */
-function counters(at: string, gridImport: number, gridExport: number, serial = "SD2024G001"): Reading {
-  const data = meterData.parse({
-    time: at,
-    today: {
-      solar: 0,
-      grid: { import: gridImport, export: gridExport },
-      battery: { charge: 0, discharge: 0 },
-      consumption: 0,
-      ac_charge: 0,
-    },
-    total: null,
-    is_metered: true,
-  });
-  return { kind: "inverter.counters", serial, at: Date.parse(at), data };
+interface Counters {
+  readonly serial: string;
+  readonly at: number;
+  readonly grid: GridCounters;
+}
+
+/** Today's grid counters of one inverter at an instant, as the rules feature takes them from telemetry. */
+function counters(at: string, gridImport: number, gridExport: number, serial = "SD2024G001"): Counters {
+  return { serial, at: Date.parse(at), grid: { import: gridImport, export: gridExport } };
 }
 
 async function setup(now: string) {
@@ -43,17 +33,21 @@ async function setup(now: string) {
   const clock = new ManualClock(Date.parse(now));
   const runtime = new FakeRuntime([], priceAt, clock);
   const harness = await startBridge(broker, base);
-  await harness.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+  await harness.bridge.attachRules(runtime, { clock });
   await harness.observer.waitFor((m) => m.topic === `${base}/rules`);
   const state = (payload: string) =>
     JSON.parse(payload) as { today_cost: number | null; today_cost_last_reset: string };
-  /** Feeds a reading and returns the state it caused. */
-  const feed = async (reading: Reading) => {
+  /** Counters into the rules' cost, as the rules feature does: no publish when the cost stays. */
+  const take = ({ serial, at, grid }: Counters): void => {
+    if (runtime.addCounters(serial, at, grid)) harness.bridge.bus.emit("rulesChanged", { rules: runtime.list() });
+  };
+  /** Feeds counters and returns the state they caused. */
+  const feed = async (reading: Counters) => {
     const mark = harness.observer.messages.length;
-    harness.readings.next(reading);
+    take(reading);
     return state((await harness.seen(mark, (m) => m.topic === `${base}/rules`)).payload);
   };
-  return { ...harness, clock, base, feed, state };
+  return { ...harness, clock, base, feed, take, state };
 }
 
 describe("today's cost from the grid counters", () => {
@@ -90,10 +84,10 @@ describe("today's cost from the grid counters", () => {
   });
 
   it("adds up the counters of several inverters", async () => {
-    const { feed, readings, stop } = await setup("2026-01-15T10:00:00Z");
+    const { feed, take, stop } = await setup("2026-01-15T10:00:00Z");
     try {
       await feed(counters("2026-01-15T10:00:00Z", 5, 0, "SA1"));
-      readings.next(counters("2026-01-15T10:01:00Z", 7, 0, "SA2")); // a baseline: nothing to publish
+      take(counters("2026-01-15T10:01:00Z", 7, 0, "SA2")); // a baseline: nothing to publish
       expect((await feed(counters("2026-01-15T11:00:00Z", 6, 0, "SA1"))).today_cost).toBeCloseTo(0.3, 10);
       expect((await feed(counters("2026-01-15T11:01:00Z", 9, 0, "SA2"))).today_cost).toBeCloseTo(0.9, 10);
     } finally {
@@ -103,7 +97,7 @@ describe("today's cost from the grid counters", () => {
 
   it("resets at local midnight by the clock, and leaves yesterday's energy out when the inverter resets late", async () => {
     // Summer: London midnight is 23:00 UTC.
-    const { clock, base, feed, observer, readings, seen, state, stop } = await setup("2026-07-01T20:00:00Z");
+    const { clock, base, feed, observer, take, seen, state, stop } = await setup("2026-07-01T20:00:00Z");
     try {
       await feed(counters("2026-07-01T20:00:00Z", 3, 0));
       expect((await feed(counters("2026-07-01T22:00:00Z", 4, 0))).today_cost).toBeCloseTo(0.3, 10);
@@ -115,7 +109,7 @@ describe("today's cost from the grid counters", () => {
       expect(reset).toEqual({ ...reset, today_cost: 0, today_cost_last_reset: "2026-07-01T23:00:00.000Z" });
 
       // The inverter's counter has not been reset yet: its increase since 22:00 was yesterday's.
-      readings.next(counters("2026-07-01T23:05:00Z", 4.5, 0));
+      take(counters("2026-07-01T23:05:00Z", 4.5, 0));
       // Then it resets: everything it counts now is today's, at the night price of 30p (not 00:30-05:30 UTC yet).
       expect((await feed(counters("2026-07-01T23:20:00Z", 0.5, 0))).today_cost).toBeCloseTo(0.15, 10);
     } finally {

@@ -3,7 +3,7 @@ import type { EntityDef } from "../../src/homeassistant/entities/index.js";
 import type { RuleStatus } from "../../src/ports/rules.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { sensorProblems } from "./entities/rules.js";
-import { baseTopic, FakeRuntime, ManualClock, ORIGIN, retainedUnder, startBridge, TIME_ZONE } from "./rules-harness.js";
+import { baseTopic, FakeRuntime, ManualClock, ORIGIN, retainedUnder, startBridge } from "./rules-harness.js";
 
 const NOW = Date.parse("2026-01-15T12:10:00Z");
 const RULES: RuleStatus[] = [
@@ -37,7 +37,7 @@ async function setup(base = baseTopic()) {
   const clock = new ManualClock(NOW);
   const runtime = new FakeRuntime(structuredClone(RULES), prices, clock);
   const harness = await startBridge(broker, base);
-  await harness.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+  await harness.bridge.attachRules(runtime, { clock });
   return { ...harness, runtime, clock, base, prefix: `${base}-ha`, node: `${base}_rules` };
 }
 
@@ -332,7 +332,7 @@ describe("rules in Home Assistant: discovery", () => {
     const runtime = new FakeRuntime(structuredClone(RULES).slice(0, 1), prices, clock);
     const second = await startBridge(broker, base);
     try {
-      await second.bridge.attachRules(runtime, { timeZone: TIME_ZONE, clock });
+      await second.bridge.attachRules(runtime, { clock });
       await second.observer.waitFor(
         (m) => m.topic === `${prefix}/switch/${node}/enabled_sunday-snapshot/config` && m.payload === "",
       );

@@ -34,7 +34,7 @@ describe("the rules engine over MQTT", () => {
     const harness = await startBridge(broker, base);
     try {
       expect(env.sim.simulator.world.notifications).toHaveLength(1);
-      await harness.bridge.attachRules(run.runtime, { timeZone: "Europe/London" });
+      await harness.bridge.attachRules(run.runtime);
       const opened = await harness.observer.waitFor(
         (m) => m.topic === `${base}/rules/event` && json(m.payload).type === "window",
       );
@@ -78,7 +78,7 @@ describe("the rules engine over MQTT", () => {
     const base = baseTopic();
     const harness = await startBridge(broker, base);
     try {
-      await harness.bridge.attachRules(run.runtime, { timeZone: "Europe/London" });
+      await harness.bridge.attachRules(run.runtime);
       const mark = harness.observer.messages.length;
       await harness.observer.publish(`${base}/rules/set/run_night`, "PRESS");
       const result = await harness.seen(mark, (m) => m.topic === `${base}/rules/result`);

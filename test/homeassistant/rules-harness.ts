@@ -4,7 +4,17 @@ import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
 import type { RulesClock } from "../../src/homeassistant/rules-clock.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../src/ports/rules.js";
+import type {
+  CheapWindow,
+  GridCounters,
+  Prices,
+  RuleEvent,
+  RuleRunResult,
+  RuleStatus,
+  RulesRuntime,
+  TodayCost,
+} from "../../src/ports/rules.js";
+import { CostMeter } from "../../src/rules/cost-meter.js";
 import type { Availability, DeviceState } from "../../src/telemetry/index.js";
 import type { Inventory } from "../../src/telemetry/inventory.js";
 import { systemClock } from "../../src/time/clock.js";
@@ -39,13 +49,28 @@ export class FakeRuntime implements RulesRuntime {
     actions: [{ action: 'preset eco-mode {"enabled":true}', ok: true, skipped: false, message: "applied" }],
   });
 
+  /** Today's cost, as the rules engine keeps it: the same meter, the fake's prices. */
+  private readonly cost: CostMeter;
+
   constructor(
     public rules: RuleStatus[],
     /** Prices per kWh at an instant. */
     public priceAt: (at: number) => Omit<Prices, "currency">,
     private readonly clock: { now(): number },
     public currency = "GBP",
-  ) {}
+    timeZone = "Europe/London",
+  ) {
+    this.cost = new CostMeter(timeZone);
+  }
+
+  addCounters(serial: string, at: number, counters: GridCounters): boolean {
+    return this.cost.add(serial, at, counters, this.priceAt(at));
+  }
+
+  todayCost(now: number): TodayCost | undefined {
+    this.cost.rollOver(now);
+    return this.cost.value;
+  }
 
   list(): RuleStatus[] {
     return this.rules.map((rule) => ({ ...rule }));

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EventBus } from "../../src/bus.js";
 import type { CloudClient } from "../../src/cloud/client.js";
+import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
 import { ControlGate, cloudDeviceReads } from "../../src/control/index.js";
 import type { RuleEvent, RulesRuntime } from "../../src/ports/rules.js";
 import { rulesFeature } from "../../src/rules/feature.js";
@@ -23,6 +24,8 @@ const notify = (title: string) =>
 
 const RULES = [
   "timezone: Europe/London",
+  "tariffs:",
+  "  import: { type: fixed, price: 0.25 }",
   "rules:",
   "  - name: low-battery",
   "    when: { battery_soc_below: 50 }",
@@ -148,6 +151,33 @@ describe("the rules feature on the bus", () => {
     expect(env.sim.simulator.world.notifications.map((n) => n.title)).toEqual(["Battery is low (low-battery)"]);
     expect(env.requests.filter((endpoint) => endpoint.includes("system-data"))).toEqual([]);
     expect(env.failures).toEqual([]);
+  });
+
+  it("keeps today's cost from telemetry's grid counters and says when it changed", async () => {
+    const env = await setUp();
+    await env.feature.start();
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    const runtime = await env.feature.started;
+    const changed: number[] = [];
+    env.bus.on("rulesChanged", "test", () => {
+      changed.push(1);
+    });
+    const at = env.sim.simulator.clock.now();
+    const points = (offset: number, gridImport: number) => {
+      const latest = inverterDataPoint.parse({
+        time: new Date(at + offset).toISOString(),
+        power: {},
+        today: { grid: { import: gridImport, export: 0 } },
+        total: {},
+      });
+      env.bus.emit("fetched", { kind: "inverter.points", serial: INVERTER, at: at + offset, points: [latest], latest });
+    };
+    points(0, 2);
+    expect(runtime?.todayCost(at)).toEqual({ cost: 0, since: at });
+    points(60_000, 3);
+    // 1 kWh more at the fixed 25p.
+    expect(runtime?.todayCost(at + 60_000)?.cost).toBeCloseTo(0.25, 10);
+    expect(changed).toHaveLength(2);
   });
 
   it("follows the device lists on the bus: a charger that comes later is watched", async () => {

@@ -1,8 +1,18 @@
 import { pino } from "pino";
 import type { Observable, Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
-import type { CheapWindow, Prices, RuleEvent, RuleRunResult, RuleStatus, RulesRuntime } from "../../ports/index.js";
+import type {
+  CheapWindow,
+  GridCounters,
+  Prices,
+  RuleEvent,
+  RuleRunResult,
+  RuleStatus,
+  RulesRuntime,
+  TodayCost,
+} from "../../ports/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
+import { CostMeter } from "../cost-meter.js";
 import { planRuleWindows } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
@@ -33,6 +43,8 @@ export class RulesEngine implements RulesRuntime {
   private readonly now: () => number;
   /** The zone the rules' hours are read in (rulesTimeZone). */
   readonly timeZone: string;
+  /** Today's cost from the inverters' grid counters, at each moment's prices. */
+  private readonly cost: CostMeter;
   private readonly horizonMs: number;
   /** Highest priority first. */
   private readonly rules: readonly Rule[];
@@ -59,6 +71,7 @@ export class RulesEngine implements RulesRuntime {
     this.now = () => clock.now();
     this.logger = (options.logger ?? pino({ enabled: false })).child({ module: "rules" });
     this.timeZone = rulesTimeZone(options.rules, options.inventory().timezone);
+    this.cost = new CostMeter(this.timeZone);
     this.horizonMs = (options.horizonHours ?? 48) * HOUR_MS;
     this.rules = [...options.rules.rules].sort((a, b) => b.priority - a.priority);
     this.events = new RuleEvents(this.logger, this.now);
@@ -170,6 +183,15 @@ export class RulesEngine implements RulesRuntime {
 
   prices(at?: number): Prices {
     return this.priceWatch.prices(at ?? this.now());
+  }
+
+  addCounters(serial: string, at: number, counters: GridCounters): boolean {
+    return this.cost.add(serial, at, counters, this.prices(at));
+  }
+
+  todayCost(now: number): TodayCost | undefined {
+    this.cost.rollOver(now);
+    return this.cost.value;
   }
 
   nextCheapWindow(): CheapWindow | undefined {

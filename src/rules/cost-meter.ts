@@ -1,11 +1,5 @@
+import type { GridCounters, TodayCost } from "../ports/index.js";
 import { localDay } from "../time/index.js";
-
-export interface GridCounters {
-  /** Today's grid import so far, kWh (the inverter's own daily counter). */
-  readonly import: number;
-  /** Today's grid export so far, kWh; 0 when the meter does not say. */
-  readonly export: number;
-}
 
 export interface PricesAt {
   readonly import?: number;
@@ -32,7 +26,7 @@ export class CostMeter {
   constructor(readonly timeZone: string) {}
 
   /** Today's cost so far and when it started counting; undefined before any counter arrived. */
-  get value(): { readonly cost: number; readonly since: number } | undefined {
+  get value(): TodayCost | undefined {
     return this.day ? { cost: this.cost, since: this.since } : undefined;
   }
 
