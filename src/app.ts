@@ -156,7 +156,7 @@ export async function startApp(
         ? localSource({
             dongles: config.local,
             clock,
-            timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+            timezone: config.timezone,
             liveMs: config.poll.local,
             logger,
             ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 // The history's kinds are part of the store's public shape, a file of plain constants.
 import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../history-kinds.js";
-import { duration, durationBetween, isoInstant } from "../time/index.js";
+import { duration, durationBetween, isoInstant, isTimeZone } from "../time/index.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -307,6 +307,13 @@ export const configSchema = z
       .default([])
       .describe(
         "The dongles on the LAN, each `{host, port, passive}`; read with `source: local`, and reported by `check`",
+      ),
+    timezone: z
+      .string()
+      .refine(isTimeZone, "not a time zone Intl knows: use an IANA name like Europe/London")
+      .default("Europe/London")
+      .describe(
+        "The house's time zone (an IANA name such as Europe/London): with `source: local` it sets the days of the history, the counters' day and the rules' default zone (the LAN does not tell it, and the machine's own zone is never used); with `source: cloud` the account's zone is used instead",
       ),
     source: source
       .default("cloud")

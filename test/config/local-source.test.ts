@@ -41,4 +41,13 @@ describe("the local dongles and the source in the configuration", () => {
     ]);
     expect(configSchema.safeParse({ local: [{ host: "d", extra: 1 }] }).success).toBe(false);
   });
+
+  it("takes the house's time zone from timezone, Europe/London when left out, and refuses a zone Intl does not know", () => {
+    expect(configSchema.parse({}).timezone).toBe("Europe/London");
+    expect(configSchema.parse({ timezone: "Pacific/Kiritimati" }).timezone).toBe("Pacific/Kiritimati");
+    const bad = configSchema.safeParse({ timezone: "Mars/Olympus" });
+    expect(bad.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["timezone", expect.stringContaining("use an IANA name like Europe/London")],
+    ]);
+  });
 });
