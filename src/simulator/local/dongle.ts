@@ -113,6 +113,12 @@ export class SimDongle {
     return this.boundPort;
   }
 
+  /**
+   * Requests received by client, keyed by the client's own (remote) port; kept after it leaves,
+   * so a test can tell which connection asked and which only listened.
+   */
+  readonly requestsByClientPort = new Map<number, number>();
+
   get clientCount(): number {
     return this.clients.size;
   }
@@ -197,6 +203,8 @@ export class SimDongle {
         this.stats.heartbeatsEchoed++;
       } else if (frame.kind === "request") {
         this.stats.requests++;
+        const from = client.socket.remotePort ?? 0;
+        this.requestsByClientPort.set(from, (this.requestsByClientPort.get(from) ?? 0) + 1);
         this.queue.push(frame);
         this.next();
       }

@@ -142,6 +142,16 @@ describe("a simulated dongle speaks the framed protocol", () => {
     expect(listening?.received[0]?.frame).toMatchObject({ base: 0, count: 60, deviceSerial: "SH2024G001" });
   });
 
+  it("counts requests by the client's port: the one that asks, not the one that listens", async () => {
+    const { dongle } = await hybrid();
+    const [asking, listening] = await connect(dongle, 2);
+    asking?.read(0x11, 4, 0, 60);
+    asking?.read(0x11, 3, 0, 60);
+    await vi.waitFor(() => expect(listening?.kinds()).toEqual(["response", "response"]));
+    expect(dongle.requestsByClientPort.get(asking?.socket.localPort ?? -1)).toBe(2);
+    expect(dongle.requestsByClientPort.has(listening?.socket.localPort ?? -1)).toBe(false);
+  });
+
   it("answers one request at a time, each after its delay on the simulator's clock", async () => {
     const { sim, dongle } = await hybrid({ delayMs: 500 });
     const [client] = await connect(dongle);
