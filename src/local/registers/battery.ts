@@ -62,6 +62,8 @@ export function bcuSerial(ir: Registers): string | undefined {
 /** The first BMU; a stack's modules follow it one address each. */
 export const FIRST_BMU = 0x50;
 export const BMU_CELLS = 24;
+/** The temperature sensors a module fills: 12 on the captures' All-in-One and three-phase modules. */
+export const BMU_TEMPERATURE_SENSORS = 12;
 
 /**
  * An HV module (BMU), IR 60-119: 24 cell voltages (mV) from IR 60, up to 24 temperatures (0.1 °C)

@@ -38,13 +38,12 @@ function batteriesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
 
 /** LFP cells' nominal voltage: the listing's All-in-One pack is 96 cells at 307.2 V. */
 const LFP_CELL_VOLTS = 3.2;
-const BMU_CELLS = 24;
 
 /**
  * HV stacks as the cloud's device listing shows them: not a module per BMU but one per stack
  * (the listing's All-in-One: one module of 96 cells at 307.2 V, where its bus holds four BMUs of
  * 24 cells), so the same battery_1 entities come whichever path fetched them. Its cells are its
- * BMUs' (else the BCU's module count times 24), its capacity the BCU's nominal Ah (IR 98); the
+ * BMUs' (none listed when none answered), its capacity the BCU's nominal Ah (IR 98); the
  * full capacity the listing also gives has no register the captures show, and stays null.
  */
 function hvStacksOf(devices: readonly DecodedDevice[], first: number): BatteryModule[] {
@@ -53,12 +52,13 @@ function hvStacksOf(devices: readonly DecodedDevice[], first: number): BatteryMo
   return devices
     .filter((device) => device.model === "HV battery stack (BCU)")
     .map((bcu, index) => {
-      const cells = bmuCells > 0 ? bmuCells : (num(bcu, "modules") ?? 0) * BMU_CELLS;
       return {
         module_number: first + index,
         serial: bcu.serial,
         capacity: { full: null, design: num(bcu, "design_capacity") ?? null },
-        ...(cells > 0 ? { cell_count: cells, nominal_voltage: Math.round(cells * LFP_CELL_VOLTS * 10) / 10 } : {}),
+        ...(bmuCells > 0
+          ? { cell_count: bmuCells, nominal_voltage: Math.round(bmuCells * LFP_CELL_VOLTS * 10) / 10 }
+          : {}),
       };
     });
 }
