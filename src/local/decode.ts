@@ -3,13 +3,16 @@ import type { CapturedFrame } from "./capture.js";
 import type { Frame } from "./frame.js";
 import { type Bank, Registers, type State } from "./registers/bank.js";
 import {
+  BAMS_CLUSTER,
+  BAMS_SUMMARY,
   bcuSerial,
   bmuSerial,
+  decodeBamsCluster,
+  decodeBamsSummary,
   decodeBcu,
   decodeBmu,
   decodeLvBattery,
   decodeMeter,
-  isBams,
   isBcu,
   isBmu,
   isMeter,
@@ -133,8 +136,10 @@ export class BusDecoder {
           address: hex(address),
           state: decodeBmu(ir),
         });
-      } else if (isBams(address) && ir.nonZero(60, 5)) {
-        devices.push({ kind: "battery", serial: bank.reportedSerial, model: "BAMS", address: hex(address), state: {} });
+      } else if (address === BAMS_SUMMARY && ir.nonZero(61, 4)) {
+        devices.push(this.bams(bank, address, "BAMS", decodeBamsSummary(ir)));
+      } else if (address === BAMS_CLUSTER && ir.nonZero(78, 3)) {
+        devices.push(this.bams(bank, address, "BAMS (cluster)", decodeBamsCluster(ir)));
       } else if (isMeter(address) && ir.nonZero(60, 30)) {
         devices.push({
           kind: "meter",
@@ -211,6 +216,11 @@ export class BusDecoder {
         return [{ kind: "inverter", serial, model: detected.model, address, state }];
       }
     }
+  }
+
+  /** The BAMS answers with the inverter's serial; its own is that and its address, as a meter's is. */
+  private bams(bank: MutableBank, address: number, model: string, state: State): DecodedDevice {
+    return { kind: "battery", serial: `${bank.reportedSerial}-bams-${address}`, model, address: hex(address), state };
   }
 
   private lvBatteries(): DecodedDevice[] {

@@ -13,9 +13,17 @@ export {
 } from "./frame.js";
 export { Framer } from "./framer.js";
 export { type State, type StateValue, statusName } from "./registers/bank.js";
-export { LV_BATTERY_ADDRESSES } from "./registers/battery.js";
 export {
+  BAMS_SUMMARY,
+  BMU_CELLS,
+  BMU_TEMPERATURE_SENSORS,
+  FIRST_BMU,
+  LV_BATTERY_ADDRESSES,
+} from "./registers/battery.js";
+export {
+  encodeBamsSummary,
   encodeBcu,
+  encodeBmu,
   encodeEms,
   encodeGateway,
   encodeIdentity,

@@ -1,10 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { buildBroadcast, buildErrorResponse, parseFrame } from "../../src/local/frame.js";
 import { Registers, type State } from "../../src/local/registers/bank.js";
-import { bcuSerial, decodeBcu, decodeLvBattery, lvBatterySerial } from "../../src/local/registers/battery.js";
+import {
+  bcuSerial,
+  bmuSerial,
+  decodeBamsSummary,
+  decodeBcu,
+  decodeBmu,
+  decodeLvBattery,
+  lvBatterySerial,
+} from "../../src/local/registers/battery.js";
 import { decodeEms } from "../../src/local/registers/ems.js";
 import {
+  encodeBamsSummary,
   encodeBcu,
+  encodeBmu,
   encodeEms,
   encodeGateway,
   encodeIdentity,
@@ -213,6 +223,25 @@ describe("encode is the inverse of decode", () => {
     encodeBcu(hv, bcu, "BC2024A001");
     expect(decodeBcu(new Registers(hv))).toEqual(bcu);
     expect(bcuSerial(new Registers(hv))).toBe("BC2024A001");
+  });
+
+  it("an HV module (BMU) and the BAMS's counts", () => {
+    const file = new RegisterFile();
+    encodeBmu(file, { cell_count: 24, voltage: 79.2, temperature: 21.5 }, "HX2024B001");
+    expect(decodeBmu(new Registers(file))).toEqual({
+      cell_count: 24,
+      voltage: 79.2,
+      cell_voltage_min: 3.3,
+      cell_voltage_max: 3.3,
+      temperature_min: 21.5,
+      temperature_max: 21.5,
+    });
+    expect(bmuSerial(new Registers(file))).toBe("HX2024B001");
+
+    const bams: State = { stacks: 1, modules: 4, cell_count: 96, temperature_sensors: 48 };
+    const summary = new RegisterFile();
+    encodeBamsSummary(summary, bams);
+    expect(decodeBamsSummary(new Registers(summary))).toEqual(bams);
   });
 
   it("clamps what a register cannot hold instead of wrapping it", () => {

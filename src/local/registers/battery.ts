@@ -59,26 +59,62 @@ export function bcuSerial(ir: Registers): string | undefined {
   return ir.text(138, 5) || undefined;
 }
 
-/** An HV module (BMU): 24 cell voltages from IR 60, temperatures from IR 90, serial IR 114-118. */
+/** The first BMU; a stack's modules follow it one address each. */
+export const FIRST_BMU = 0x50;
+export const BMU_CELLS = 24;
+/** The temperature sensors a module fills: 12 on the captures' All-in-One and three-phase modules. */
+export const BMU_TEMPERATURE_SENSORS = 12;
+
+/**
+ * An HV module (BMU), IR 60-119: 24 cell voltages (mV) from IR 60, up to 24 temperatures (0.1 °C)
+ * from IR 90, serial IR 114-118. The captures show 12 of the temperature registers filled on the
+ * All-in-One and three-phase modules, 24 on the HV Gen3's: an empty one is no sensor, not 0 °C.
+ * A module carries no charge level or capacity of its own; its stack's BCU does.
+ */
 export function decodeBmu(ir: Registers): State {
-  const cells = Array.from({ length: 24 }, (_, index) => ir.u16(60 + index)).filter(
-    (mv): mv is number => mv !== undefined && mv > 0,
+  const present = (values: (number | undefined)[]): number[] =>
+    values.filter((value): value is number => value !== undefined && value > 0);
+  const cells = present(Array.from({ length: BMU_CELLS }, (_, index) => ir.u16(60 + index)));
+  // A word above 100 °C is no sensor's reading: the captures show serial text shifted into this range.
+  const temperatures = present(Array.from({ length: BMU_CELLS }, (_, index) => ir.s16(90 + index))).filter(
+    (raw) => raw <= 1000,
   );
+  const some = (values: number[], pick: (values: number[]) => number, factor: number): number | undefined =>
+    values.length > 0 ? scaled(pick(values), factor) : undefined;
   return put(
     {},
     {
-      voltage:
-        cells.length > 0
-          ? scaled(
-              cells.reduce((a, b) => a + b, 0),
-              0.001,
-            )
-          : undefined,
-      cell_voltage_min: cells.length > 0 ? scaled(Math.min(...cells), 0.001) : undefined,
-      cell_voltage_max: cells.length > 0 ? scaled(Math.max(...cells), 0.001) : undefined,
+      cell_count: cells.length > 0 ? cells.length : undefined,
+      voltage: some(cells, (v) => v.reduce((a, b) => a + b, 0), 0.001),
+      cell_voltage_min: some(cells, (v) => Math.min(...v), 0.001),
+      cell_voltage_max: some(cells, (v) => Math.max(...v), 0.001),
+      temperature_min: some(temperatures, (v) => Math.min(...v), 0.1),
+      temperature_max: some(temperatures, (v) => Math.max(...v), 0.1),
     },
   );
 }
+
+/**
+ * The BAMS summary at 0xA0, IR 60-64. No public map names these; the captures fix them: the
+ * three-phase plant (6 modules) answers 1, 1, 6, 144, 72 and the All-in-One (4 modules) 0, 1, 4,
+ * 96, 48: IR 61 the stacks (BCUs), IR 62 the modules, IR 63 their cells (24 each), IR 64 their
+ * temperature sensors (12 each). IR 60 differs between the plants and is left undecoded.
+ */
+export function decodeBamsSummary(ir: Registers): State {
+  return put({}, { stacks: ir.u16(61), modules: ir.u16(62), cell_count: ir.u16(63), temperature_sensors: ir.u16(64) });
+}
+
+/**
+ * The BAMS cluster view at 0x90 (three-phase only in the captures), IR 78-80: the stack voltage
+ * (0.1 V) and current (signed, 0.1 A), equal in every capture to the BCU's IR 73 and IR 76 read
+ * in the same minute.
+ */
+export function decodeBamsCluster(ir: Registers): State {
+  return put({}, { voltage: scaled(ir.u16(78), 0.1), current: scaled(ir.s16(80), 0.1) });
+}
+
+export const BAMS_SUMMARY = 0xa0;
+export const BAMS_CLUSTER = 0x90;
 
 export function bmuSerial(ir: Registers): string | undefined {
   return ir.text(114, 5) || undefined;

@@ -1,4 +1,5 @@
 import { STATUS_NAMES, type State } from "./bank.js";
+import { BMU_CELLS, BMU_TEMPERATURE_SENSORS } from "./battery.js";
 import { GATEWAY_AIO_SLOTS } from "./gateway.js";
 import type { Model } from "./model.js";
 import { type RegisterFile, unscaled } from "./register-file.js";
@@ -276,4 +277,26 @@ export function encodeBcu(file: RegisterFile, state: State, serial: string): voi
     .u16(100, unscaled(n("cycle_count"), 0.1))
     .u32(82, unscaled(n("total_battery_charge_energy"), 0.1))
     .u32(84, unscaled(n("total_battery_discharge_energy"), 0.1));
+}
+
+/**
+ * The inverse of `decodeBmu` and `bmuSerial`: a module of `cells` cells at `voltage` volts shared
+ * evenly, its 12 temperature sensors (as the captures' All-in-One and three-phase modules fill them)
+ * at one temperature.
+ */
+export function encodeBmu(file: RegisterFile, state: State, serial: string): void {
+  const n = (key: string): number | undefined => num(state, key);
+  const cells = Math.min(BMU_CELLS, n("cell_count") ?? BMU_CELLS);
+  const voltage = n("voltage");
+  const millivolts = voltage === undefined ? undefined : (voltage * 1000) / cells;
+  const temperature = unscaled(n("temperature"), 0.1);
+  file.text(114, 5, serial);
+  for (let cell = 0; cell < cells; cell++) file.u16(60 + cell, millivolts);
+  for (let sensor = 0; sensor < BMU_TEMPERATURE_SENSORS; sensor++) file.s16(90 + sensor, temperature);
+}
+
+/** The inverse of `decodeBamsSummary`: the BAMS's counts at 0xA0. */
+export function encodeBamsSummary(file: RegisterFile, state: State): void {
+  const n = (key: string): number | undefined => num(state, key);
+  file.u16(61, n("stacks")).u16(62, n("modules")).u16(63, n("cell_count")).u16(64, n("temperature_sensors"));
 }

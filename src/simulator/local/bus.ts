@@ -1,12 +1,18 @@
 import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/index.js";
 import {
+  BAMS_SUMMARY,
+  BMU_CELLS,
+  BMU_TEMPERATURE_SENSORS,
+  encodeBamsSummary,
   encodeBcu,
+  encodeBmu,
   encodeEms,
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
   encodeSinglePhase,
   encodeThreePhase,
+  FIRST_BMU,
   GATEWAY_AIO_SLOTS,
   type Model,
   modelFromIdentity,
@@ -87,7 +93,11 @@ export function dongleSerialOf(record: InverterRecord): string {
   return record.emsSerial !== undefined ? `W${record.serial.slice(1)}`.slice(0, SERIAL_LENGTH) : record.deviceSerial;
 }
 
-/** The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its LV packs at 0x32 on or its HV stack's BCU at 0x70. */
+/**
+ * The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its LV packs at 0x32 on
+ * or its HV stack: the BCU at 0x70, its BMUs at 0x50 on and the BAMS at 0xA0 (they answer with
+ * the inverter's serial, as in the captures).
+ */
 export function inverterBus(record: InverterRecord): DongleBus {
   const kind = record.source.kind;
   const profile = KIND_PROFILES[kind];
@@ -96,6 +106,11 @@ export function inverterBus(record: InverterRecord): DongleBus {
   const threePhase = kind === "three-phase";
   const modules = batteryModules(record);
   const lv = profile.battery.moduleKwh > 0;
+  // The HV stack's BMUs: the listing's one module of 96 cells is four of 24 (as the captured All-in-One's
+  // bus holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
+  const hvCells = lv ? 0 : (modules[0]?.cell_count ?? 0);
+  const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
+  const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
   const packSerial = (index: number): string => `B${index + 1}${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH);
   const devices: BusDevice[] = [
     {
@@ -124,6 +139,19 @@ export function inverterBus(record: InverterRecord): DongleBus {
               holding: [],
               input: [{ from: 60, to: 179 }],
             },
+            ...Array.from(
+              { length: bmus },
+              (_, index): BusDevice => ({
+                address: FIRST_BMU + index,
+                serial,
+                battery: true,
+                holding: [],
+                input: [{ from: 60, to: 119 }],
+              }),
+            ),
+            ...(bmus > 0
+              ? [{ address: BAMS_SUMMARY, serial, battery: true, holding: [], input: [{ from: 60, to: 119 }] }]
+              : []),
           ]
         : []),
   ];
@@ -160,11 +188,13 @@ export function inverterBus(record: InverterRecord): DongleBus {
         );
         files.set(FIRST_LV_PACK + index, file);
       } else {
+        // The stack's voltage moves with its charge as an LV pack's does; its BMUs share it.
+        const voltage = Math.round(module.nominal_voltage * (0.97 + 0.06 * (soc / 100)) * 10) / 10;
         encodeBcu(
           file,
           {
-            modules: Math.max(1, Math.round(module.cell_count / 24)),
-            voltage: module.nominal_voltage,
+            modules: bmus > 0 ? bmus : Math.max(1, Math.round(module.cell_count / BMU_CELLS)),
+            voltage,
             current: Math.round((system.battery.power / module.nominal_voltage) * 10) / 10,
             soc,
             state_of_health: 100,
@@ -174,6 +204,29 @@ export function inverterBus(record: InverterRecord): DongleBus {
           `BC${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH),
         );
         files.set(BCU, file);
+        for (let index = 0; index < bmus; index++) {
+          const bmu = new RegisterFile();
+          encodeBmu(
+            bmu,
+            {
+              cell_count: BMU_CELLS,
+              voltage: voltage / bmus,
+              ...(system.battery.temperature === null ? {} : { temperature: system.battery.temperature }),
+            },
+            bmuSerial(index),
+          );
+          files.set(FIRST_BMU + index, bmu);
+        }
+        if (bmus > 0) {
+          const bams = new RegisterFile();
+          encodeBamsSummary(bams, {
+            stacks: 1,
+            modules: bmus,
+            cell_count: hvCells,
+            temperature_sensors: bmus * BMU_TEMPERATURE_SENSORS,
+          });
+          files.set(BAMS_SUMMARY, bams);
+        }
       }
     });
     return files;

@@ -36,6 +36,39 @@ function batteriesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
     }));
 }
 
+/** LFP cells' nominal voltage: the listing's All-in-One pack is 96 cells at 307.2 V. */
+const LFP_CELL_VOLTS = 3.2;
+
+/**
+ * HV stacks as the cloud's device listing shows them: not a module per BMU but one per stack
+ * (the listing's All-in-One: one module of 96 cells at 307.2 V, where its bus holds four BMUs of
+ * 24 cells), so the same battery_1 entities come whichever path fetched them. Its cells are its
+ * BMUs' (none listed when none answered), its capacity the BCU's nominal Ah (IR 98); the
+ * full capacity the listing also gives has no register the captures show, and stays null.
+ */
+function hvStacksOf(devices: readonly DecodedDevice[], first: number): BatteryModule[] {
+  const bmus = devices.filter((device) => device.model === "HV battery module (BMU)");
+  const bmuCells = bmus.reduce((total, bmu) => total + (num(bmu, "cell_count") ?? 0), 0);
+  return devices
+    .filter((device) => device.model === "HV battery stack (BCU)")
+    .map((bcu, index) => {
+      return {
+        module_number: first + index,
+        serial: bcu.serial,
+        capacity: { full: null, design: num(bcu, "design_capacity") ?? null },
+        ...(bmuCells > 0
+          ? { cell_count: bmuCells, nominal_voltage: Math.round(bmuCells * LFP_CELL_VOLTS * 10) / 10 }
+          : {}),
+      };
+    });
+}
+
+/** The battery modules of one dongle's bus as the listing numbers them: its LV packs, then its HV stacks. */
+function modulesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
+  const packs = batteriesOf(devices);
+  return [...packs, ...hvStacksOf(devices, packs.length + 1)];
+}
+
 function inverterOf(identified: Identified, controller: DecodedDevice, reason: string): InverterDevice {
   const arm = controller.state.arm_firmware;
   return {
@@ -44,7 +77,7 @@ function inverterOf(identified: Identified, controller: DecodedDevice, reason: s
     model: identified.detected.model,
     dongleSerial: identified.dongleSerial,
     firmware: { arm: typeof arm === "number" ? arm : null },
-    batteries: batteriesOf(identified.devices),
+    batteries: modulesOf(identified.devices),
     meters: [],
     flags: [],
     // Writes over the LAN come with the next issue; until then nothing local is controllable.
@@ -75,7 +108,7 @@ function emsChild(serial: string, emsSerial: string): InverterDevice {
 
 /**
  * The inventory the LAN can know, in the cloud's shape: an inverter (or gateway) per dongle with
- * its model, firmware and LV packs as the cloud lists battery modules; an EMS per EMS dongle with
+ * its model, firmware and LV packs and HV stacks as the cloud lists battery modules; an EMS per EMS dongle with
  * the inverters its rollup names, which are its children whether or not their own dongles are
  * configured. No EV chargers, smart devices or sites: only the cloud has them.
  */

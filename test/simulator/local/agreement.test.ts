@@ -6,6 +6,7 @@ import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js"
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
 import type { State } from "../../../src/local/registers/bank.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
+import { localInventory } from "../../../src/sources/local/inventory.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 import { decodeDongle } from "./read-dongle.js";
 
@@ -246,5 +247,47 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
       });
     }
     expect(lvDongles.length > 0).toBe(["demo", "hybrid", "ac-coupled", "plant-ems"].includes(name));
+  });
+
+  it("the HV stack on the bus is the device listing's battery module: count, cells, capacity, charge level", async () => {
+    const listing = await sim.clientFor("owner").communicationDevices.list().all();
+    const hvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
+      dongle.bus.devices.some((device) => device.address === 0x70),
+    );
+    for (const dongle of hvDongles) {
+      const label = dongle.bus.deviceSerial;
+      const modules =
+        listing.find((device) => device.inverter?.serial === label)?.inverter?.connections?.batteries ?? [];
+      const devices = await decodeDongle(dongle);
+      // The inventory the LAN source builds from this bus (only the model is read from the detection).
+      const detected = { model: dongle.bus.model, family: "single-phase", from: "identity" } as const;
+      const identified = { dongleSerial: dongle.bus.dongleSerial, detected, devices, roundTripMs: 0 };
+      const [inverter] = localInventory([{ index: 0, identified }], "UTC").inverters;
+      const bmus = devices.filter((device) => device.model === "HV battery module (BMU)");
+      // The same modules, numbered alike, with the same design capacity, on both paths; the cells
+      // where the bus has BMUs (a pack of cells no whole number of 24-cell BMUs makes has none).
+      expect(
+        inverter?.batteries.map((module) => [module.module_number, module.capacity?.design]),
+        label,
+      ).toEqual(modules.map((module) => [module.module_number, module.capacity?.design]));
+      const cells = modules[0]?.cell_count ?? 0;
+      expect(inverter?.batteries[0]?.cell_count, label).toBe(cells % 24 === 0 ? cells : undefined);
+      // Only the cloud has the full capacity (no register the captures show carries it).
+      expect(inverter?.batteries[0]?.capacity?.full, label).toBeNull();
+      expect(modules[0]?.capacity?.full, label).toEqual(expect.any(Number));
+      const bcu = devices.find((device) => device.address === "0x70");
+      const controller = devices.find((device) => device.address === "0x11");
+      expect(bcu?.state.soc, label).toBe(Math.round(Number(controller?.state.battery_soc)));
+      // Only the LAN has the BMUs behind that one module: 24 cells each, adding up to the stack.
+      expect(bmus.length * 24, label).toBe(cells % 24 === 0 ? cells : 0);
+      if (bmus.length === 0) continue;
+      const sum = bmus.reduce((total, bmu) => total + Number(bmu.state.voltage), 0);
+      expect(Math.abs(sum - Number(bcu?.state.voltage)), label).toBeLessThan(0.05);
+      expect(devices.find((device) => device.address === "0xa0")?.state, label).toMatchObject({
+        modules: bmus.length,
+        cell_count: cells,
+      });
+    }
+    expect(hvDongles.length > 0).toBe(["aio", "gateway", "three-phase"].includes(name));
   });
 });
