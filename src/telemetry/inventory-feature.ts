@@ -19,15 +19,19 @@ export function inventoryFeature(options: {
   readonly first: Inventory;
   readonly everyMs: number;
   readonly logger: Logger;
-  /** The system clock by default. */
   readonly clock: Clock;
 }): InventoryFeature {
   const { source, bus, logger } = options;
   let current = options.first;
   let cancel: (() => void) | undefined;
   const refresh = new AbortController();
+  // One refresh at a time: a slow cloud, or a clock that jumps (a resumed laptop, the demo's
+  // clock moved on), must not pile refreshes up behind each other.
+  let reading = false;
 
   const read = async (): Promise<void> => {
+    if (reading) return;
+    reading = true;
     logger.debug("refreshing the device lists");
     try {
       const next = await source.discover({ previous: current, logger, signal: refresh.signal });
@@ -36,6 +40,8 @@ export function inventoryFeature(options: {
       bus.emit("inventoryChanged", { inventory: next, devicesChanged });
     } catch (error) {
       if (!refresh.signal.aborted) logger.warn({ err: (error as Error).message }, "could not refresh the device lists");
+    } finally {
+      reading = false;
     }
   };
   const halt = (): void => {
