@@ -1,7 +1,7 @@
 // Runs the daemon in its own process for the daemon benchmark, so that its memory figure is its own.
 // The benchmark runs it as transpiled JavaScript under plain node, as `node dist/` would run.
 import type { Config, ConfigInput } from "../src/config/index.js";
-import type { Inventory } from "../src/telemetry/inventory.js";
+import type { Inventory } from "../src/sources/index.js";
 
 export type ToChild =
   | {
@@ -108,7 +108,7 @@ async function run(input: ConfigInput, summaryLater: boolean, speed: number | un
     import("../src/log.js"),
     import("../src/homeassistant/discovery.js"),
     import("../src/homeassistant/topics.js"),
-    import("../src/telemetry/inventory.js"),
+    import("../src/sources/index.js"),
     import("../src/time/clock.js"),
   ]);
   const config = configSchema.parse(input);

@@ -2,7 +2,7 @@ import { CloudClient } from "../src/cloud/client.js";
 import { bridgeDiscoveryMessages } from "../src/health/bridge-discovery.js";
 import { startSimulator } from "../src/simulator/index.js";
 import { discoverInventory } from "../src/sources/index.js";
-import { type Device, devicesOf, type Inventory } from "../src/telemetry/inventory.js";
+import { type Device, devicesOf, type Inventory } from "../src/sources/index.js";
 import type { DiscoveryMessage } from "../src/homeassistant/discovery.js";
 import { type EntityDef, entitiesFor } from "../src/homeassistant/entities/index.js";
 import { rulesDiscoveryMessages } from "../src/homeassistant/rules-discovery.js";

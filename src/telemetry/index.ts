@@ -1,5 +1,3 @@
-export { StateChanges } from "./changes.js";
-export { type TelemetryFeature, type TelemetryFeatureOptions, telemetryFeature } from "./feature.js";
 export {
   type ControllableDevice,
   type Device,
@@ -13,7 +11,9 @@ export {
   type Inventory,
   type InverterDevice,
   type SmartDeviceInfo,
-} from "./inventory.js";
+} from "../sources/index.js";
+export { StateChanges } from "./changes.js";
+export { type TelemetryFeature, type TelemetryFeatureOptions, telemetryFeature } from "./feature.js";
 export { type InventoryFeature, inventoryFeature } from "./inventory-feature.js";
 export {
   type Availability,

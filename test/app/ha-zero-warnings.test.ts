@@ -11,7 +11,7 @@ import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { type Scenario, ScenarioError } from "../../src/simulator/index.js";
 import { loadScenario } from "../../src/simulator/scenario/load.js";
-import { deviceId, devicesOf, dongleOf, type Inventory } from "../../src/telemetry/inventory.js";
+import { deviceId, devicesOf, dongleOf, type Inventory } from "../../src/sources/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { countByRule, type Finding, replayHomeAssistant, summariseFindings } from "../helpers/ha-rules/index.js";
 import { type Recorded, recordMqtt } from "../helpers/ha-rules/recorder.js";

@@ -7,7 +7,7 @@ import { Freshness } from "../../src/health/freshness.js";
 import { type BridgeStatus, startBridgeStatus } from "../../src/health/mqtt-bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import { LogFeed } from "../../src/log.js";
-import type { Inventory } from "../../src/telemetry/inventory.js";
+import type { Inventory } from "../../src/sources/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");

@@ -4,7 +4,7 @@ import { configSchema } from "../../src/config/index.js";
 import { deviceIdOf } from "../../src/device-id.js";
 import { Freshness } from "../../src/health/freshness.js";
 import { watchStaleness } from "../../src/health/stale-watch.js";
-import type { Inventory } from "../../src/telemetry/inventory.js";
+import type { Inventory } from "../../src/sources/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");

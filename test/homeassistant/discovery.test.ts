@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { discoveryMessages } from "../../src/homeassistant/discovery.js";
 import { DiscoveryRegistry } from "../../src/homeassistant/discovery-registry.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import type { Inventory } from "../../src/telemetry/inventory.js";
+import type { Inventory } from "../../src/sources/index.js";
 import { charger, emsChild, inventory, inverter } from "./entities/inventory.js";
 import { sensorProblems } from "./entities/rules.js";
 

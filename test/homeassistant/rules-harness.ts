@@ -15,8 +15,8 @@ import type {
   TodayCost,
 } from "../../src/ports/rules.js";
 import { CostMeter } from "../../src/rules/cost-meter.js";
+import type { Inventory } from "../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../src/telemetry/index.js";
-import type { Inventory } from "../../src/telemetry/inventory.js";
 import { systemClock } from "../../src/time/clock.js";
 
 type Reading = DeviceState | Availability;

@@ -1,5 +1,5 @@
 import type { CloudClient } from "../../../src/cloud/client.js";
-import type { EvChargerDevice, InverterDevice } from "../../../src/telemetry/inventory.js";
+import type { EvChargerDevice, InverterDevice } from "../../../src/sources/index.js";
 
 /** An inverter as the inventory describes it, with the settings and presets the cloud lists for it. */
 export async function inverterDevice(

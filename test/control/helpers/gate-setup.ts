@@ -11,9 +11,9 @@ import {
   type ControlGateDeps,
   type Requester,
 } from "../../../src/control/index.js";
+import type { EvChargerDevice, InverterDevice } from "../../../src/sources/index.js";
 import { cloudControl } from "../../../src/sources/index.js";
 import { openStore } from "../../../src/store/index.js";
-import type { EvChargerDevice, InverterDevice } from "../../../src/telemetry/inventory.js";
 import { systemClock } from "../../../src/time/clock.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 import { chargerDevice, inverterDevice } from "./devices.js";

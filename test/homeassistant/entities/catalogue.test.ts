@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EV_OPERATING_MODES } from "../../../src/cloud/schemas/ev-charger.js";
 import { type EntityDef, entitiesFor, findEntity } from "../../../src/homeassistant/entities/index.js";
-import type { Device } from "../../../src/telemetry/inventory.js";
+import type { Device } from "../../../src/sources/index.js";
 import { charger, ems, emsChild, inverter, PRESET_LIST, smart } from "./inventory.js";
 import { sensorProblems } from "./rules.js";
 

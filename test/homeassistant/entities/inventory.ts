@@ -10,7 +10,7 @@ import type {
   Inventory,
   InverterDevice,
   SmartDeviceInfo,
-} from "../../../src/telemetry/inventory.js";
+} from "../../../src/sources/index.js";
 
 export const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), "utf8"));

@@ -10,8 +10,8 @@ import {
   type StateValues,
   statePatch,
 } from "../../../src/homeassistant/entities/index.js";
+import type { Device } from "../../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
-import type { Device } from "../../../src/telemetry/inventory.js";
 
 type Reading = DeviceState | Availability;
 

@@ -12,9 +12,9 @@ import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
+import type { Inventory } from "../../../src/sources/index.js";
 import { cloudControl } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
-import type { Inventory } from "../../../src/telemetry/inventory.js";
 import { chargerDevice, inverterDevice } from "../../control/helpers/devices.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 
