@@ -79,7 +79,6 @@ export class ControlGate {
   private readonly audit: AuditLog;
   private readonly devices: ControlDevices;
   private readonly logger: Logger;
-  private readonly now: () => number;
   private readonly clock: Clock;
   private readonly state: ControlState;
   private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
@@ -94,9 +93,8 @@ export class ControlGate {
     this.devices = deps.devices;
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
     this.clock = deps.clock;
-    this.now = () => deps.clock.now();
     this.onApplied = deps.onApplied;
-    this.state = new ControlState(this.now, deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
+    this.state = new ControlState(() => this.clock.now(), deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
     const answerMs = this.control.answerMs;
@@ -116,9 +114,9 @@ export class ControlGate {
   apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     const target = targetOf(request);
     return this.queue.runHolding(`${target.kind}:${target.id}`, async () => {
-      const row = this.begin(auditEntry(request, requester, pending, this.now()));
+      const row = this.begin(auditEntry(request, requester, pending, this.clock.now()));
       if (typeof row !== "number") {
-        this.tell({ at: this.now(), request, requester, outcome: row });
+        this.tell({ at: this.clock.now(), request, requester, outcome: row });
         return { value: row, hold: undefined };
       }
       let hold: Promise<void> | undefined;
@@ -155,7 +153,7 @@ export class ControlGate {
     };
     this.write(
       {
-        at: this.now(),
+        at: this.clock.now(),
         source: requester.source,
         ...(requester.name === undefined ? {} : { requesterName: requester.name }),
         targetKind: refusal.targetKind,
@@ -181,13 +179,13 @@ export class ControlGate {
   act(action: DeviceAction, requester: Requester, options: ApplyOptions = {}): Promise<DeviceActionOutcome> {
     const target = actionTarget(action);
     return this.queue.run(`${target.kind}:${target.id}`, async () => {
-      const row = this.begin(actionAuditEntry(action, requester, pending, this.now()));
+      const row = this.begin(actionAuditEntry(action, requester, pending, this.clock.now()));
       if (typeof row !== "number") {
-        this.tell({ at: this.now(), action, requester, outcome: row });
+        this.tell({ at: this.clock.now(), action, requester, outcome: row });
         return { ok: false, refused: true, message: row.message };
       }
       const outcome = await this.decideAction(action, options.signal);
-      const entry = actionAuditEntry(action, requester, outcome, this.now());
+      const entry = actionAuditEntry(action, requester, outcome, this.clock.now());
       const asChange: ChangeOutcome = {
         ok: outcome.ok,
         verified: false,
@@ -303,7 +301,7 @@ export class ControlGate {
 
   /** Writes the change's audit row (settles the begun one, when given); returns the time it was recorded at. */
   private record(request: ChangeRequest, requester: Requester, outcome: ChangeOutcome, row?: number): number {
-    const entry = auditEntry(request, requester, outcome, this.now());
+    const entry = auditEntry(request, requester, outcome, this.clock.now());
     this.write(entry, outcome, row);
     return entry.at;
   }
