@@ -28,6 +28,7 @@ export type {
   AccountReads,
   ControlReads,
   DeviceControl,
+  DevicePath,
   DeviceSource,
   DiscoverOptions,
   HistorySource,

@@ -15,6 +15,9 @@ import type { Resource } from "./resource.js";
  * lacks one of them answers as the cloud does for a device without it (404, 403).
  */
 
+/** The two ways to reach a device. */
+export type DevicePath = "cloud" | "local";
+
 /** Part of one section of the cloud client: the methods named, nothing else. */
 type Section<K extends keyof CloudClient, M extends keyof CloudClient[K]> = Pick<CloudClient[K], M>;
 
@@ -78,6 +81,11 @@ export interface DeviceControl {
   readonly smartDevices: Section<"smartDevices", "addData">;
   /** How long the path waits for a device's answer before it gives up on it. */
   readonly answerMs: number;
+  /**
+   * The path that carries this device's changes now: "local" (its dongle on the LAN) or "cloud".
+   * With `source: auto` it can change between two calls.
+   */
+  pathOf(serial: string): DevicePath;
 }
 
 /** The long history, read only: the gap backfill and the archive. Only the cloud has it. */

@@ -118,6 +118,7 @@ export function fakeHouse(): FakeHouse {
     },
     control: {
       answerMs: 1_000,
+      pathOf: () => "cloud",
       inverterControl: {
         async writeSetting(serial, settingId, value): Promise<RemoteControlResult<SettingValue>> {
           calls.writes.push({ serial, settingId, value });

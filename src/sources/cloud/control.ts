@@ -11,5 +11,6 @@ export function cloudControl(client: CloudClient): DeviceControl {
     notifications: client.notifications,
     smartDevices: client.smartDevices,
     answerMs: client.http.timeoutMs,
+    pathOf: () => "cloud",
   };
 }

@@ -27,5 +27,6 @@ export function noWritePath(): DeviceControl & AccountReads & ControlReads {
     notifications: { send: refuse },
     smartDevices: { addData: refuse },
     answerMs: 0,
+    pathOf: () => "local",
   };
 }
