@@ -22,6 +22,17 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
+export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
+export {
+  type Codec,
+  type ControlMap,
+  ControlMapError,
+  type ControlRegister,
+  checkWritable,
+  controlMapOf,
+  decodeSetting,
+  encodeSetting,
+} from "./registers/controls.js";
 export {
   encodeBamsSummary,
   encodeBcu,
