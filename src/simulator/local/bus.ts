@@ -3,6 +3,7 @@ import {
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
+  controlMapOf,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
@@ -24,6 +25,7 @@ import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
 import { KIND_PROFILES } from "../scenario/kinds.js";
 import type { EmsRecord, GatewayRecord, InverterRecord } from "../world/world.js";
+import { type LanWriteAnswer, lanSettings } from "./lan-writes.js";
 import { counterState, liveState } from "./live-state.js";
 
 /** Registers `from` to `to`, both included. */
@@ -52,6 +54,8 @@ export interface DongleBus {
   readonly devices: readonly BusDevice[];
   /** Every device's registers at `now`, by bus address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
   registers(now: number): ReadonlyMap<number, RegisterFile>;
+  /** A single-register write (0x06) to the device at `address`; undefined when it takes none (every write is refused). */
+  write?(address: number, register: number, word: number): LanWriteAnswer;
 }
 
 /** The controller answers at 0x11 and again at 0x31 (the facade AC and Gen1 units show). */
@@ -108,6 +112,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
   const lv = profile.battery.moduleKwh > 0;
   // The HV stack's BMUs: the listing's one module of 96 cells is four of 24 (as the captured All-in-One's
   // bus holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
+  const settings = lanSettings(record.control, controlMapOf({ model, armFirmware: profile.firmware.ARM }));
   const hvCells = lv ? 0 : (modules[0]?.cell_count ?? 0);
   const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
   const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
@@ -117,7 +122,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
       address: CONTROLLER,
       serial,
       battery: false,
-      holding: [IDENTITY, { from: 60, to: 359 }],
+      holding: [IDENTITY, { from: 60, to: 359 }, ...(threePhase ? [{ from: 1080, to: 1139 }] : [])],
       input: threePhase ? [{ from: 1000, to: 1439 }] : [{ from: 0, to: 239 }],
     },
     ...(lv
@@ -168,6 +173,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
       if (kind === "all-in-one" && state.solar_power !== undefined) state.solar_array_1_power = state.solar_power;
       encodeSinglePhase(controller, state, model);
     }
+    settings.encodeInto(controller);
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     const soc = system.battery.percent;
     modules.forEach((module, index) => {
@@ -238,6 +244,10 @@ export function inverterBus(record: InverterRecord): DongleBus {
     model,
     devices,
     registers,
+    write: (address, register, word) =>
+      address === CONTROLLER
+        ? settings.write(register, word)
+        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
   };
 }
 
