@@ -24,12 +24,14 @@ export {
 } from "./registers/battery.js";
 export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
 export {
+  acChargeIds,
   type Codec,
   type ControlMap,
   ControlMapError,
   type ControlRegister,
   checkWritable,
   controlMapOf,
+  dcDischargeIds,
   decodeSetting,
   encodeSetting,
 } from "./registers/controls.js";

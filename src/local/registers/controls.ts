@@ -37,11 +37,11 @@ export class ControlMapError extends Error {
 const entry = (settingId: number, register: number, codec: Codec): ControlRegister => ({ settingId, register, codec });
 
 /** The cloud's slot setting IDs: AC charge slot 1 is 64/65/101, 2..10 the triplets from 102. */
-const acChargeIds = (slot: number): { start: number; end: number; limit: number } =>
+export const acChargeIds = (slot: number): { start: number; end: number; limit: number } =>
   slot === 1 ? { start: 64, end: 65, limit: 101 } : { start: 96 + slot * 3, end: 97 + slot * 3, limit: 98 + slot * 3 };
 
 /** DC discharge slot 1 is 53/54/129, slot 2 41/42/130, 3..10 the triplets from 131. */
-const dcDischargeIds = (slot: number): { start: number; end: number; limit: number } =>
+export const dcDischargeIds = (slot: number): { start: number; end: number; limit: number } =>
   slot === 1
     ? { start: 53, end: 54, limit: 129 }
     : slot === 2

@@ -1,7 +1,8 @@
-import type { BatteryModule } from "../../cloud/index.js";
-import type { DecodedDevice } from "../../local/index.js";
+import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../cloud/index.js";
+import { CLOUD_SETTINGS, type ControlMap, controlMapOf, type DecodedDevice } from "../../local/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
+import { LAN_PRESETS } from "./lan-presets.js";
 
 /** Why a device found over the LAN refuses changes until the next issue brings local writes. */
 export const NO_LAN_WRITES = "no path can write yet over the LAN: configure cloud for control";
@@ -17,6 +18,27 @@ const LOCAL_ACCOUNT = { id: 0, name: "local", flags: [] };
 export interface Found {
   readonly index: number;
   readonly identified: Identified;
+  /** Whether the daemon may write through this dongle (configured active, and local writes on). */
+  readonly writable?: boolean;
+  /** Why its devices refuse changes when not writable, if not the inventory's reason. */
+  readonly reason?: string;
+}
+
+/** The settings (the cloud's descriptors: same ids, names, rules) and presets a model offers over the LAN. */
+export function lanControls(map: ControlMap): {
+  settings: SettingDescriptor[];
+  presets: PresetDescriptor[];
+} {
+  return {
+    settings: CLOUD_SETTINGS.filter((setting) => map.settings.has(setting.id)).map((setting) => ({
+      ...setting,
+      validation_rules: [...setting.validation_rules],
+    })),
+    presets: LAN_PRESETS.flatMap((preset) => {
+      const descriptor = preset.descriptor(map);
+      return descriptor ? [descriptor] : [];
+    }),
+  };
 }
 
 const num = (device: DecodedDevice, key: string): number | undefined => {
@@ -69,8 +91,15 @@ function modulesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
   return [...packs, ...hvStacksOf(devices, packs.length + 1)];
 }
 
-function inverterOf(identified: Identified, controller: DecodedDevice, reason: string): InverterDevice {
+function inverterOf(
+  identified: Identified,
+  controller: DecodedDevice,
+  reason: string,
+  writable: boolean,
+): InverterDevice {
   const arm = controller.state.arm_firmware;
+  const controls = lanControls(controlMapOf(identified.detected));
+  const controllable = writable && controls.settings.length > 0;
   return {
     kind: "inverter",
     serial: controller.serial,
@@ -80,11 +109,16 @@ function inverterOf(identified: Identified, controller: DecodedDevice, reason: s
     batteries: modulesOf(identified.devices),
     meters: [],
     flags: [],
-    // Writes over the LAN come with the next issue; until then nothing local is controllable.
-    controllable: false,
-    noControlReason: reason,
-    settings: [],
-    presets: [],
+    controllable,
+    ...(controllable
+      ? {}
+      : {
+          noControlReason: !writable
+            ? reason
+            : `the ${identified.detected.model} has no settings this daemon knows the registers of: control it over the cloud`,
+        }),
+    settings: controllable ? controls.settings : [],
+    presets: controllable ? controls.presets : [],
   };
 }
 
@@ -116,7 +150,7 @@ export function localInventory(found: readonly Found[], timezone: string, reason
   const inverters = new Map<string, InverterDevice>();
   const ems: EmsDevice[] = [];
   const parents = new Map<string, string>();
-  for (const { identified } of found) {
+  for (const { identified, writable = false, reason: own } of found) {
     const controller = identified.devices[0];
     if (!controller) continue;
     if (controller.kind === "ems") {
@@ -134,7 +168,7 @@ export function localInventory(found: readonly Found[], timezone: string, reason
       });
       for (const child of children) parents.set(child, controller.serial);
     } else {
-      inverters.set(controller.serial, inverterOf(identified, controller, reason));
+      inverters.set(controller.serial, inverterOf(identified, controller, own ?? reason, writable));
     }
   }
   for (const [child, parent] of parents) {

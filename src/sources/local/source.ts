@@ -17,8 +17,10 @@ export interface LocalSourceOptions {
   readonly clock: Clock;
   /** IANA zone the history's days are in; the LAN does not tell it. */
   readonly timezone: string;
-  /** Why the devices found refuse changes; NO_LAN_WRITES by default. */
+  /** Why the devices found refuse changes when the LAN does not write; NO_LAN_WRITES by default. */
   readonly noControlReason?: string;
+  /** Whether settings are changed over the LAN (through active dongles); off, devices refuse changes with `noControlReason`. */
+  readonly writes?: boolean;
   /** Live polls' interval, ms; 10 s by default. */
   readonly liveMs?: number;
   /** How long one request waits for its answer. */
@@ -31,6 +33,8 @@ export interface LocalSourceOptions {
 export interface LocalSource extends DeviceSource {
   /** Every configured dongle, in the configuration's order. */
   readonly dongles: readonly LocalDongle[];
+  /** The dongle a controller serial (inverter, gateway, EMS) answers on, once discovered. */
+  dongleOf(serial: string): LocalDongle | undefined;
   /** Closes every session. */
   close(): void;
 }
@@ -57,6 +61,10 @@ function withinDeadline<T>(work: Promise<T>, clock: Clock, ms: number, where: st
     );
   });
 }
+
+/** Why a device behind a passive dongle refuses changes. */
+const PASSIVE_NO_WRITES =
+  "its dongle is configured passive (it only listens): set passive: false under local: to change settings over the LAN";
 
 /** Each dongle carries one request at a time, a poll cycle takes a second or more: at most this many polls a minute each. */
 const POLLS_PER_MINUTE_PER_DONGLE = 60;
@@ -85,6 +93,7 @@ export function localSource(options: LocalSourceOptions): LocalSource {
   const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
   return {
     dongles,
+    dongleOf: (serial) => bySerial.get(serial),
     budget: {
       windowMs: 60_000,
       liveAllowance: () => limit,
@@ -117,7 +126,15 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       for (const failure of failures) logger?.warn(failure);
       const found: Found[] = [...identified]
         .sort(([a], [b]) => a - b)
-        .map(([index, one]) => ({ index, identified: one }));
+        .map(([index, one]) => {
+          const passive = dongles[index]?.options.passive ?? true;
+          return {
+            index,
+            identified: one,
+            writable: options.writes === true && !passive,
+            ...(options.writes && passive ? { reason: PASSIVE_NO_WRITES } : {}),
+          };
+        });
       for (const { index, identified: one } of found) {
         const dongle = dongles[index];
         const controller = one.devices[0];
