@@ -19,6 +19,8 @@ const SLOTS_3_10 = [...step3(105, 126), ...step3(106, 127), ...step3(131, 152), 
 const SLOT_LIMITS = [101, ...step3(104, 128), 129, 130, ...step3(133, 154)];
 const AC_BLOCK = [96, 155, 156, 265, 267, 268, 271]; // pause mode and slot, export priority, power %, EPS
 const THREE_PHASE = [17, 66, 71, 77];
+/** An EMS's own charge and discharge slots 1-3 with their targets; its plant enable, export slots and limit have no cloud setting. */
+const EMS_SLOTS = [64, 65, 101, 102, 103, 104, 105, 106, 107, 53, 54, 129, 41, 42, 130, 131, 132, 133];
 /** Every setting the cloud's listing has, and the ones no LAN map offers. */
 const EVERY = sorted([...CLOUD_SETTINGS.map((setting) => setting.id), 83, 504]);
 const NOWHERE = [72, 73, 83, 504]; // battery charge/discharge watts (the registers are a C-rate), restart, real-time control
@@ -35,7 +37,7 @@ const OFFERED: readonly [Model, number | undefined, number[]][] = [
   ["Three-phase hybrid", 315, [...THREE_PHASE, ...SLOTS_1_2, ...SLOTS_3_10]],
   ["Three-phase AC-coupled", undefined, [...THREE_PHASE, ...SLOTS_1_2, ...SLOTS_3_10]],
   ["Polar", undefined, []],
-  ["EMS", undefined, []],
+  ["EMS", undefined, EMS_SLOTS],
   ["Gateway", undefined, []],
   ["Unknown", undefined, []],
 ];
@@ -67,6 +69,11 @@ describe("the settings each model offers over the LAN", () => {
     const aio = controlMapOf({ model: "All-in-One", armFirmware: 616 });
     expect([96, 155, 156, 265, 267, 268, 271].map((id) => aio.settings.get(id)?.register)).toEqual([
       318, 319, 320, 311, 313, 314, 317,
+    ]);
+    const ems = controlMapOf({ model: "EMS" });
+    // Discharge slots from HR 2044, charge slots from HR 2053: start, end, target.
+    expect([53, 54, 129, 41, 42, 130, 133, 64, 65, 101, 102, 107].map((id) => ems.settings.get(id)?.register)).toEqual([
+      2044, 2045, 2046, 2047, 2048, 2049, 2052, 2053, 2054, 2055, 2056, 2061,
     ]);
     const threePhase = controlMapOf({ model: "Three-phase hybrid", armFirmware: 315 });
     expect([71, 66, 77, 64, 65, 102, 53, 54, 41].map((id) => threePhase.settings.get(id)?.register)).toEqual([
@@ -104,7 +111,9 @@ describe("the allowlist", () => {
     expect(() => checkWritable(gen1, 246)).toThrow(
       "holding register 246 is not in the Hybrid Gen1's allowlist: only the registers of the settings offered over the LAN are written",
     );
+    // The EMS's plant enable and export limit: no setting of the cloud's maps to them.
     expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2040)).toThrow(/not in the EMS's allowlist/);
+    expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2071)).toThrow(/not in the EMS's allowlist/);
   });
 });
 

@@ -132,6 +132,21 @@ function acConfigBlock(): ControlRegister[] {
   ];
 }
 
+/**
+ * An EMS plant's own slots (HR 2044-2061): discharge slots 1-3 from HR 2044 and charge slots 1-3
+ * from HR 2053, each start, end and SOC target, under the cloud's slot setting IDs. Its plant
+ * enable (HR 2040), export slots (HR 2062-2070) and export limit (HR 2071) have no setting in the
+ * cloud's listing, so they are not offered.
+ */
+function emsSlots(): ControlRegister[] {
+  const triplets = (first: number): SlotRegisters =>
+    Array.from({ length: 3 }, (_, index) => [first + index * 3, first + index * 3 + 1] as const);
+  return [
+    ...slotEntries(triplets(2053), acChargeIds, (slot) => 2052 + slot * 3),
+    ...slotEntries(triplets(2044), dcDischargeIds, (slot) => 2043 + slot * 3),
+  ];
+}
+
 /** The ARM firmware from which a Gen3 hybrid has the 10-slot map. */
 const GEN3_EXTENDED_FROM_ARM = 303;
 
@@ -162,10 +177,10 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
         ...slotEntries([...THREE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds),
         ...slotEntries([...THREE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds),
       ];
-    // No public map of these settings' registers (Polar), or no inverter settings at all: the
-    // EMS's plant registers and the gateway are not settings of the cloud's inverter listing.
-    case "Polar":
     case "EMS":
+      return emsSlots();
+    // No public map of these settings' registers (Polar); a gateway's are none of the listing's.
+    case "Polar":
     case "Gateway":
     case "Unknown":
       return [];

@@ -79,6 +79,8 @@ const DEVICE_TYPE = {
 const PLANT_ARM = { ems: 312, gateway: 13 } as const;
 
 const IDENTITY: Range = { from: 0, to: 59 };
+/** An EMS's plant configuration: enable, slots, targets, export limit (HR 2040-2075). */
+const PLANT_HOLDING: Range = { from: 2040, to: 2075 };
 
 export class BusError extends Error {
   override readonly name = "BusError";
@@ -259,6 +261,9 @@ function controllerOnly(serial: string, input: Range): BusDevice[] {
 export function emsBus(ems: EmsRecord): DongleBus {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
+  const model = modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems);
+  // The plant's own slots (HR 2044-2061) are the settings the cloud serves for the EMS.
+  const settings = lanSettings(ems.control, controlMapOf({ model, armFirmware: PLANT_ARM.ems }));
   const registers = (now: number): Map<number, RegisterFile> => {
     const body = emsSystemDataBody(ems, now);
     const state: State = {};
@@ -288,15 +293,28 @@ export function emsBus(ems: EmsRecord): DongleBus {
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
     encodeEms(controller, state, children);
+    settings.encodeInto(controller);
     return new Map([[CONTROLLER, controller]]);
   };
   return {
     dongleSerial: serial,
     deviceSerial: serial,
     kind: "ems",
-    model: modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems),
-    devices: controllerOnly(serial, { from: 2040, to: 2099 }),
+    model,
+    devices: [
+      {
+        address: CONTROLLER,
+        serial,
+        battery: false,
+        holding: [IDENTITY, PLANT_HOLDING],
+        input: [{ from: 2040, to: 2099 }],
+      },
+    ],
     registers,
+    write: (address, register, word) =>
+      address === CONTROLLER
+        ? settings.write(register, word)
+        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
   };
 }
 

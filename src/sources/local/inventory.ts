@@ -91,6 +91,28 @@ function modulesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
   return [...packs, ...hvStacksOf(devices, packs.length + 1)];
 }
 
+/** Whether a controller found over the LAN takes changes, with what, or why not. */
+function controlsOf(
+  identified: Identified,
+  reason: string,
+  writable: boolean,
+): Pick<InverterDevice, "controllable" | "noControlReason" | "settings" | "presets"> {
+  const controls = lanControls(controlMapOf(identified.detected));
+  if (writable && controls.settings.length > 0) return { controllable: true, ...controls };
+  return {
+    controllable: false,
+    noControlReason: !writable
+      ? reason
+      : `the ${identified.detected.model} has no settings this daemon knows the registers of: control it over the cloud`,
+    settings: [],
+    presets: [],
+  };
+}
+
+/** Why an EMS's inverter takes no changes of its own. */
+export const runByEms = (serial: string, ems: string): string =>
+  `inverter ${serial} is run by its EMS ${ems}: change the EMS's slots, never the inverter's own`;
+
 function inverterOf(
   identified: Identified,
   controller: DecodedDevice,
@@ -98,8 +120,6 @@ function inverterOf(
   writable: boolean,
 ): InverterDevice {
   const arm = controller.state.arm_firmware;
-  const controls = lanControls(controlMapOf(identified.detected));
-  const controllable = writable && controls.settings.length > 0;
   return {
     kind: "inverter",
     serial: controller.serial,
@@ -109,16 +129,7 @@ function inverterOf(
     batteries: modulesOf(identified.devices),
     meters: [],
     flags: [],
-    controllable,
-    ...(controllable
-      ? {}
-      : {
-          noControlReason: !writable
-            ? reason
-            : `the ${identified.detected.model} has no settings this daemon knows the registers of: control it over the cloud`,
-        }),
-    settings: controllable ? controls.settings : [],
-    presets: controllable ? controls.presets : [],
+    ...controlsOf(identified, reason, writable),
   };
 }
 
@@ -161,10 +172,7 @@ export function localInventory(found: readonly Found[], timezone: string, reason
         model: identified.detected.model,
         inverterSerials: children,
         flags: [],
-        controllable: false,
-        noControlReason: reason,
-        settings: [],
-        presets: [],
+        ...controlsOf(identified, own ?? reason, writable),
       });
       for (const child of children) parents.set(child, controller.serial);
     } else {
@@ -173,7 +181,20 @@ export function localInventory(found: readonly Found[], timezone: string, reason
   }
   for (const [child, parent] of parents) {
     const own = inverters.get(child);
-    inverters.set(child, own ? { ...own, emsSerial: parent } : emsChild(child, parent));
+    // Control goes to the EMS's own registers, never to a child's slots.
+    inverters.set(
+      child,
+      own
+        ? {
+            ...own,
+            emsSerial: parent,
+            controllable: false,
+            noControlReason: runByEms(child, parent),
+            settings: [],
+            presets: [],
+          }
+        : emsChild(child, parent),
+    );
   }
   return {
     account: LOCAL_ACCOUNT,

@@ -2,6 +2,7 @@ import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
 import type { DeviceSource } from "../ports.js";
 import { type Identified, LocalDongle } from "./dongle.js";
+import { warnOfChildSlots } from "./ems-children.js";
 import { type Found, localInventory } from "./inventory.js";
 import { localResources } from "./resources.js";
 
@@ -35,6 +36,8 @@ export interface LocalSource extends DeviceSource {
   readonly dongles: readonly LocalDongle[];
   /** The dongle a controller serial (inverter, gateway, EMS) answers on, once discovered. */
   dongleOf(serial: string): LocalDongle | undefined;
+  /** The warnings of the last discovery: an EMS's inverter whose own slot 1 would override the EMS. */
+  readonly warnings: readonly string[];
   /** Closes every session. */
   close(): void;
 }
@@ -91,9 +94,13 @@ export function localSource(options: LocalSourceOptions): LocalSource {
   // A dongle that is away at start-up does not hold the others back: it is asked again at the next refresh.
   const discoverMs = (options.timeoutMs ?? 5_000) * 6;
   const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
+  let warnings: string[] = [];
   return {
     dongles,
     dongleOf: (serial) => bySerial.get(serial),
+    get warnings() {
+      return warnings;
+    },
     budget: {
       windowMs: 60_000,
       liveAllowance: () => limit,
@@ -151,7 +158,15 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         },
         "discovered the dongles on the LAN",
       );
-      return localInventory(found, options.timezone, options.noControlReason);
+      const inventory = localInventory(found, options.timezone, options.noControlReason);
+      const children = inventory.inverters.flatMap((inverter) => {
+        const dongle = bySerial.get(inverter.serial);
+        return inverter.emsSerial !== undefined && dongle
+          ? [{ serial: inverter.serial, ems: inverter.emsSerial, dongle }]
+          : [];
+      });
+      warnings = await warnOfChildSlots(children, logger, signal);
+      return inventory;
     },
     resources: (inventory, poll, now) =>
       localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),
