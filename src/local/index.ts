@@ -50,4 +50,4 @@ export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
 export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";
 export { RegisterFile } from "./registers/register-file.js";
-export { DongleSession, type Read, SessionError, type Write } from "./session.js";
+export { DongleSession, type Read, SessionError, type SessionErrorKind, type Write } from "./session.js";

@@ -55,8 +55,21 @@ export interface SessionOptions {
   readonly connect?: (port: number, host: string) => Socket;
 }
 
+/**
+ * Why a request failed: no answer in time (a write may still have been applied), an error
+ * response (nothing changed), an echo of another value (the device took something else), or the
+ * connection (dropped, closed, given up).
+ */
+export type SessionErrorKind = "timeout" | "refused" | "echo" | "connection";
+
 export class SessionError extends Error {
   override readonly name = "SessionError";
+  constructor(
+    message: string,
+    readonly kind: SessionErrorKind = "connection",
+  ) {
+    super(message);
+  }
 }
 
 type Operation = { readonly kind: "read"; readonly read: Read } | { readonly kind: "write"; readonly write: Write };
@@ -304,7 +317,9 @@ export class DongleSession {
     flying.cancelTimeout();
     this.inFlight = undefined;
     if (frame.kind === "error") {
-      flying.pending.reject(new SessionError(`${deviceOf(operation)} refused ${describe(operation)} (error response)`));
+      flying.pending.reject(
+        new SessionError(`${deviceOf(operation)} refused ${describe(operation)} (error response)`, "refused"),
+      );
     } else if (operation.kind === "write") {
       // A write's answer echoes the register and the value the device took (in the count's place).
       if (frame.count === operation.write.value) flying.pending.resolve([frame.count]);
@@ -312,6 +327,7 @@ export class DongleSession {
         flying.pending.reject(
           new SessionError(
             `${deviceOf(operation)} echoed ${frame.count} to holding register ${frame.base} for ${describe(operation)}: it did not take the value sent`,
+            "echo",
           ),
         );
     } else {
@@ -370,6 +386,7 @@ export class DongleSession {
         pending.reject(
           new SessionError(
             `no answer from ${deviceOf(pending.operation)} for ${describe(pending.operation)} within ${this.options.requestTimeoutMs} ms${pending.operation.kind === "write" ? `, sent ${pending.tries} times; it may or may not have been applied` : ""}`,
+            "timeout",
           ),
         );
       }

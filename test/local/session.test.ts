@@ -9,7 +9,7 @@ import {
   parseFrame,
 } from "../../src/local/frame.js";
 import { Framer } from "../../src/local/framer.js";
-import { DongleSession, type SessionState } from "../../src/local/session.js";
+import { DongleSession, type SessionError, type SessionState } from "../../src/local/session.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const DONGLE = "WF0000G000";
@@ -244,25 +244,31 @@ describe("a single-register write (0x06)", () => {
     const { clock, dongle, session } = await started();
     dongle.writes = "other value";
     let message: string | undefined;
-    void session.write({ address: 0x11, register: 116, value: 80 }).catch((error: Error) => {
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 116, value: 80 }).catch((error: SessionError) => {
       message = error.message;
+      kind = error.kind;
     });
     await until(clock, () => expect(message).toBeDefined());
     expect(message).toMatch(
       /device 0x11 echoed 81 to holding register 116 for the write of 80 to holding register 116/,
     );
     expect(writes(dongle)).toEqual([[116, 80]]);
+    expect(kind).toBe("echo");
   });
 
   it("surfaces an error response as a clear error, and does not send it again", async () => {
     const { clock, dongle, session } = await started();
     dongle.writes = "error";
     let message: string | undefined;
-    void session.write({ address: 0x11, register: 162, value: 1 }).catch((error: Error) => {
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 162, value: 1 }).catch((error: SessionError) => {
       message = error.message;
+      kind = error.kind;
     });
     await until(clock, () => expect(message).toBeDefined());
     expect(message).toBe("device 0x11 refused the write of 1 to holding register 162 (error response)");
+    expect(kind).toBe("refused");
     clock.advance(20_000);
     expect(writes(dongle)).toEqual([[162, 1]]);
   });
@@ -271,8 +277,10 @@ describe("a single-register write (0x06)", () => {
     const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
     dongle.writes = "silent";
     let message: string | undefined;
-    void session.write({ address: 0x11, register: 110, value: 30 }).catch((error: Error) => {
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 110, value: 30 }).catch((error: SessionError) => {
       message = error.message;
+      kind = error.kind;
     });
     await until(clock, () => expect(message).toBeDefined(), 100);
     expect(message).toMatch(
@@ -284,6 +292,7 @@ describe("a single-register write (0x06)", () => {
       [110, 30],
     ]);
     expect(session.stats.writeRetries).toBe(1);
+    expect(kind).toBe("timeout");
   });
 
   it("retries the second time only while no echo came: an echo to the retry settles it", async () => {

@@ -46,14 +46,24 @@ const failure = (code: Failure["code"], reason: string, mayHaveApplied: boolean)
   message: reason,
 });
 
-/** What a LAN error means in the cloud's codes: a timeout may have applied; a refusal did not. */
+/** What a LAN error means in the cloud's codes: a timeout or another echo may have applied; a refusal did not. */
 function failureOf(error: unknown, writing: boolean): Failure {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof ControlMapError) return failure(-4, message, false);
-  if (error instanceof SessionError && /no answer/.test(message)) return failure(-1, message, writing);
-  if (error instanceof SessionError && /echoed/.test(message)) return failure(undefined, message, true);
-  if (error instanceof SessionError && /refused/.test(message)) return failure(undefined, message, false);
-  return failure(-2, message, writing && !(error instanceof LocalControlError));
+  if (error instanceof SessionError) {
+    switch (error.kind) {
+      case "timeout":
+        return failure(-1, message, writing);
+      case "echo":
+        return failure(undefined, message, true);
+      case "refused":
+        return failure(undefined, message, false);
+      case "connection":
+        // A write whose connection dropped after it was sent may have arrived.
+        return failure(-2, message, writing);
+    }
+  }
+  return failure(-2, message, false);
 }
 
 /** Holding registers read in 60-register blocks, the reads the inverters answer (HR 0-59, 60-119, ...). */
