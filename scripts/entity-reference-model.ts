@@ -189,7 +189,7 @@ function pathsSection(): string[] {
     "",
     "| entity | only on | why |",
     "|---|---|---|",
-    "| settings, presets, snapshots, preset profiles (every control) | cloud | writes over the LAN come with the next release; with `source: local` and a cloud configured, changes still go through the cloud, and with no cloud they are refused |",
+    "| settings and presets a model has no register for; snapshots, preset profiles | cloud | with `source: local` changes go over the LAN (Modbus 0x06 through the dongle, the same gate) for the settings and presets whose registers the model's map holds (`src/local/registers/controls.ts`; `test/local/controls.test.ts` lists each model's); an EMS's inverters take no changes of their own (the EMS's slots are its controls, and start enabled, as over the LAN it offers no presets) |",
     "| EV charger, smart devices | cloud | the dongle's bus does not hold them |",
     "| fault events | cloud | the registers hold only the present fault codes |",
     "| `battery_capacity` | cloud | from the device listing's nominal capacity and voltage |",

@@ -31,6 +31,7 @@ import {
   type DeviceControl,
   type DeviceSource,
   type HistorySource,
+  localControl,
   localSource,
   noWritePath,
 } from "./sources/index.js";
@@ -60,6 +61,8 @@ const CLOUD_GRACE_MS = 400;
 const COMMANDS_STOP_MS = 400;
 /** The MQTT connection's share of the stop: offline published, the connection closed. */
 const MQTT_STOP_MS = 400;
+/** How long a change over the LAN may take to be echoed: the session's 5 s timeout, its one resend, and the pacing between. */
+const LAN_ANSWER_MS = 12_000;
 
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };
 
@@ -159,13 +162,16 @@ export async function startApp(
             timezone: config.timezone,
             liveMs: config.poll.local,
             logger,
+            writes: true,
             ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),
           })
         : undefined;
     if (local) stack.push(async () => local.close());
+    // With source: local every change goes over the LAN, through the same gate.
+    const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
     const source = options.sources?.source ?? local ?? (client ? cloudSource(client) : undefined);
     if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
-    const control = options.sources?.control ?? (client ? cloudControl(client) : noWrites);
+    const control = options.sources?.control ?? lanControl ?? (client ? cloudControl(client) : noWrites);
     const historySource = options.sources ? options.sources.history : client && cloudHistory(client);
     const first = await source.discover({ logger });
     await checkDaemonRulesOnDevices(rulesFile, first);
@@ -222,9 +228,9 @@ export async function startApp(
       statusTopic: config.homeassistant.status_topic,
       discovery: config.homeassistant.discovery,
       origin: { ...ORIGIN, sw_version: version },
-      client: client ?? noWrites,
+      client: client ?? lanControl ?? noWrites,
       gate,
-      readBack: new ControlReadBack(client ?? noWrites, gate, devicesById, logger),
+      readBack: new ControlReadBack(lanControl ?? client ?? noWrites, gate, devicesById, logger),
       inventory,
       logger,
       clock,

@@ -244,6 +244,23 @@ export function buildResponse(input: {
   ]);
 }
 
+/** A single write's echo (for tests and the simulator): the register and the value the device took, after its serial. */
+export function buildWriteResponse(input: {
+  dongleSerial: string;
+  address: number;
+  deviceSerial: string;
+  register: number;
+  value: number;
+}): Uint8Array {
+  return transparent(input.dongleSerial, [
+    input.address,
+    ModbusFunction.writeSingle,
+    ...serialBytes(input.deviceSerial),
+    ...hiLo(input.register),
+    ...hiLo(input.value),
+  ]);
+}
+
 /** An error response (for the simulator): the function with its high bit set, the base and count refused, no values. */
 export function buildErrorResponse(input: {
   dongleSerial: string;

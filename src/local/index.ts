@@ -5,6 +5,8 @@ export {
   buildErrorResponse,
   buildHeartbeat,
   buildResponse,
+  buildWriteRequest,
+  buildWriteResponse,
   crcHolds,
   type Frame,
   FrameError,
@@ -20,6 +22,19 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
+export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
+export {
+  acChargeIds,
+  type Codec,
+  type ControlMap,
+  ControlMapError,
+  type ControlRegister,
+  checkWritable,
+  controlMapOf,
+  dcDischargeIds,
+  decodeSetting,
+  encodeSetting,
+} from "./registers/controls.js";
 export {
   encodeBamsSummary,
   encodeBcu,
@@ -35,4 +50,4 @@ export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
 export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";
 export { RegisterFile } from "./registers/register-file.js";
-export { DongleSession, type Read, SessionError } from "./session.js";
+export { DongleSession, type Read, SessionError, type SessionErrorKind, type Write } from "./session.js";

@@ -1,6 +1,14 @@
 import { createConnection, type Socket } from "node:net";
 import { type Clock, later } from "../time/index.js";
-import { buildReadRequest, type Frame, FrameError, MAX_REGISTERS, type ModbusFunction, parseFrame } from "./frame.js";
+import {
+  buildReadRequest,
+  buildWriteRequest,
+  type Frame,
+  FrameError,
+  MAX_REGISTERS,
+  ModbusFunction,
+  parseFrame,
+} from "./frame.js";
 import { Framer } from "./framer.js";
 
 export type ReadFunction = typeof ModbusFunction.readHolding | typeof ModbusFunction.readInput;
@@ -10,6 +18,13 @@ export interface Read {
   readonly function: ReadFunction;
   readonly base: number;
   readonly count: number;
+}
+
+/** One holding register written with function 0x06. */
+export interface Write {
+  readonly address: number;
+  readonly register: number;
+  readonly value: number;
 }
 
 export type SessionState = "idle" | "connecting" | "connected" | "waiting to reconnect" | "gave up" | "closed";
@@ -40,12 +55,27 @@ export interface SessionOptions {
   readonly connect?: (port: number, host: string) => Socket;
 }
 
+/**
+ * Why a request failed: no answer in time (a write may still have been applied), an error
+ * response (nothing changed), an echo of another value (the device took something else), or the
+ * connection (dropped, closed, given up).
+ */
+export type SessionErrorKind = "timeout" | "refused" | "echo" | "connection";
+
 export class SessionError extends Error {
   override readonly name = "SessionError";
+  constructor(
+    message: string,
+    readonly kind: SessionErrorKind = "connection",
+  ) {
+    super(message);
+  }
 }
 
+type Operation = { readonly kind: "read"; readonly read: Read } | { readonly kind: "write"; readonly write: Write };
+
 interface Pending {
-  readonly read: Read;
+  readonly operation: Operation;
   readonly resolve: (values: number[]) => void;
   readonly reject: (error: Error) => void;
   tries: number;
@@ -61,7 +91,25 @@ const DEFAULTS = {
   maxAttempts: 8,
 };
 
-const keyOf = (read: Read): string => `${read.address}/${read.function}/${read.base}/${read.count}`;
+/** What an answer must carry to settle the operation: a read's address, function, base and count; a write's address, function and register (its value is checked after). */
+function keyOf(operation: Operation): string {
+  if (operation.kind === "read") {
+    const { read } = operation;
+    return `${read.address}/${read.function}/${read.base}/${read.count}`;
+  }
+  return `${operation.write.address}/${ModbusFunction.writeSingle}/${operation.write.register}`;
+}
+
+/** What the operation asks of its device, e.g. "registers 0-9" or "the write of 20 to holding register 110". */
+function describe(operation: Operation): string {
+  if (operation.kind === "write")
+    return `the write of ${operation.write.value} to holding register ${operation.write.register}`;
+  const { base, count } = operation.read;
+  return `registers ${base}-${base + count - 1}`;
+}
+
+const deviceOf = (operation: Operation): string =>
+  `device 0x${(operation.kind === "write" ? operation.write.address : operation.read.address).toString(16)}`;
 
 /**
  * One TCP session with one dongle. It echoes the dongle's heartbeats (a dongle closes a client
@@ -85,7 +133,14 @@ export class DongleSession {
   private cancelPump: (() => void) | undefined;
   private cancelReconnect: (() => void) | undefined;
   private failures = 0;
-  readonly stats = { heartbeatsEchoed: 0, unsolicited: 0, timeouts: 0, crcFailures: 0, reconnects: 0 };
+  readonly stats = {
+    heartbeatsEchoed: 0,
+    unsolicited: 0,
+    timeouts: 0,
+    crcFailures: 0,
+    reconnects: 0,
+    writeRetries: 0,
+  };
 
   constructor(options: SessionOptions) {
     this.options = { ...DEFAULTS, random: Math.random, ...options };
@@ -109,10 +164,31 @@ export class DongleSession {
     for (let offset = 0; offset < read.count; offset += MAX_REGISTERS) {
       const part = { ...read, base: read.base + offset, count: Math.min(MAX_REGISTERS, read.count - offset) };
       buildReadRequest({ dongleSerial: this.options.clientSerial, ...part }); // validates before queueing
-      parts.push(new Promise((resolve, reject) => this.queue.push({ read: part, resolve, reject, tries: 0 })));
+      parts.push(
+        new Promise((resolve, reject) =>
+          this.queue.push({ operation: { kind: "read", read: part }, resolve, reject, tries: 0 }),
+        ),
+      );
     }
     this.next();
     return (await Promise.all(parts)).flat();
+  }
+
+  /**
+   * Writes one holding register (function 0x06), queued with the reads and paced like them.
+   * Resolves when the device echoes the same register and value; rejects with a SessionError
+   * when the echo differs, the device answers an error, or no echo comes. A write that heard
+   * no echo at all is sent once more (the device may not have received it); never more.
+   */
+  async write(write: Write): Promise<void> {
+    if (this.current === "gave up" || this.current === "closed") {
+      throw new SessionError(`the session with ${this.where()} is ${this.current}: start a new one`);
+    }
+    buildWriteRequest({ dongleSerial: this.options.clientSerial, ...write }); // validates before queueing
+    await new Promise<number[]>((resolve, reject) => {
+      this.queue.push({ operation: { kind: "write", write }, resolve, reject, tries: 0 });
+      this.next();
+    });
   }
 
   /** Ends the session: pending reads fail, the socket closes, no reconnect. */
@@ -165,7 +241,12 @@ export class DongleSession {
       this.inFlight = undefined;
       // Asked again after the reconnect, once: a request that loses the connection twice fails.
       if (pending.tries < 2) this.queue.unshift(pending);
-      else pending.reject(new SessionError(`the connection to ${this.where()} dropped twice while reading`));
+      else
+        pending.reject(
+          new SessionError(
+            `the connection to ${this.where()} dropped twice during ${describe(pending.operation)} on ${deviceOf(pending.operation)}`,
+          ),
+        );
     }
     if (this.current === "closed" || this.current === "gave up") return;
     this.failures++;
@@ -227,17 +308,28 @@ export class DongleSession {
   private answers(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
     const flying = this.inFlight;
     if (!flying) return false;
-    const key = `${frame.address}/${frame.function}/${frame.base}/${frame.count}`;
-    if (key !== keyOf(flying.pending.read)) return false;
+    const { operation } = flying.pending;
+    const key =
+      frame.function === ModbusFunction.writeSingle
+        ? `${frame.address}/${frame.function}/${frame.base}`
+        : `${frame.address}/${frame.function}/${frame.base}/${frame.count}`;
+    if (key !== keyOf(operation)) return false;
     flying.cancelTimeout();
     this.inFlight = undefined;
     if (frame.kind === "error") {
-      const { address, base, count } = flying.pending.read;
       flying.pending.reject(
-        new SessionError(
-          `device 0x${address.toString(16)} refused registers ${base}-${base + count - 1} (error response)`,
-        ),
+        new SessionError(`${deviceOf(operation)} refused ${describe(operation)} (error response)`, "refused"),
       );
+    } else if (operation.kind === "write") {
+      // A write's answer echoes the register and the value the device took (in the count's place).
+      if (frame.count === operation.write.value) flying.pending.resolve([frame.count]);
+      else
+        flying.pending.reject(
+          new SessionError(
+            `${deviceOf(operation)} echoed ${frame.count} to holding register ${frame.base} for ${describe(operation)}: it did not take the value sent`,
+            "echo",
+          ),
+        );
     } else {
       flying.pending.resolve(frame.values.slice(0, frame.count));
     }
@@ -250,8 +342,13 @@ export class DongleSession {
     if (this.current !== "connected" || this.inFlight || this.outbox.some((item) => item.request)) return;
     const pending = this.queue.shift();
     if (!pending) return;
+    const { operation } = pending;
+    const dongleSerial = this.options.clientSerial;
     this.outbox.push({
-      bytes: buildReadRequest({ dongleSerial: this.options.clientSerial, ...pending.read }),
+      bytes:
+        operation.kind === "read"
+          ? buildReadRequest({ dongleSerial, ...operation.read })
+          : buildWriteRequest({ dongleSerial, ...operation.write }),
       request: pending,
     });
     this.pump();
@@ -280,12 +377,19 @@ export class DongleSession {
       if (this.inFlight?.pending !== pending) return;
       this.inFlight = undefined;
       this.stats.timeouts++;
-      const { address, base, count } = pending.read;
-      pending.reject(
-        new SessionError(
-          `no answer from device 0x${address.toString(16)} for registers ${base}-${base + count - 1} within ${this.options.requestTimeoutMs} ms`,
-        ),
-      );
+      // A write nobody echoed is sent once more, first in line: no echo at all may mean it never
+      // arrived. A second silence fails it (it may or may not have been applied).
+      if (pending.operation.kind === "write" && pending.tries < 2) {
+        this.stats.writeRetries++;
+        this.queue.unshift(pending);
+      } else {
+        pending.reject(
+          new SessionError(
+            `no answer from ${deviceOf(pending.operation)} for ${describe(pending.operation)} within ${this.options.requestTimeoutMs} ms${pending.operation.kind === "write" ? `, sent ${pending.tries} times; it may or may not have been applied` : ""}`,
+            "timeout",
+          ),
+        );
+      }
       this.next();
     });
     this.inFlight = { pending, cancelTimeout };

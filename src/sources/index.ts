@@ -19,6 +19,7 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
+export { LocalControlError, localControl } from "./local/control.js";
 export { type Identified, LocalDongle } from "./local/dongle.js";
 export { CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } from "./local/inventory.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";

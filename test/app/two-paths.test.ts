@@ -40,7 +40,7 @@ interface Snapshot {
 /**
  * Sensors only the cloud carries (docs/entities.md, "Which path carries what"), by unique_id with
  * the daemon's base topic as <base>. Besides these the cloud alone has every control (settings,
- * presets, actions: writes over the LAN are the next issue), the EV charger and the smart device.
+ * presets and actions a model has no register for, the cloud's snapshots), the EV charger and the smart device.
  */
 const ONLY_CLOUD_SENSORS = [
   // The battery's usable kWh is the cloud listing's nominal capacity times nominal voltage.
@@ -68,6 +68,8 @@ const ONLY_LOCAL = [
 
 /** The EMS's inverters have dongles of their own: over the LAN each is read live, the cloud gives them only through the EMS's rollup. */
 const EMS_CHILD = /^energy2mqtt_se2024g10[12]_/;
+/** The EMS's own slot settings, which both paths offer. */
+const EMS_SETTING = /^energy2mqtt_em2024e001_setting_/;
 const EV_OR_SMART = /^energy2mqtt_(6b1f0c8e|9d7e4c2a)-/;
 
 async function snapshot(url: string, side: Side): Promise<Snapshot> {
@@ -199,6 +201,12 @@ describe("two daemons on the demo house: source cloud and source local", () => {
     for (const id of shared) {
       const mine = comparable(fromLocal.configs.get(id) ?? {}, local);
       const theirs = comparable(fromCloud.configs.get(id) ?? {}, cloud);
+      if (EMS_SETTING.test(id)) {
+        // Over the LAN the EMS offers its slots as settings and no presets, so they are its
+        // controls and start enabled; the cloud's presets cover them, so there they start disabled.
+        expect(mine.enabled_by_default, id).toBeUndefined();
+        delete theirs.enabled_by_default;
+      }
       expect(mine, id).toEqual(theirs);
     }
     const onlyCloud = [...fromCloud.configs.keys()].filter((id) => !fromLocal.configs.has(id)).sort();
@@ -248,7 +256,32 @@ describe("two daemons on the demo house: source cloud and source local", () => {
     });
   });
 
-  it("refuses a change on the LAN-only daemon, saying what to configure", async () => {
+  it("changes the reserve over the LAN on the LAN-only daemon: an MQTT command, one write on the dongle, which the cloud reads", async () => {
+    const dongle = sim.simulator.local?.find("SD2024G001");
+    if (!dongle) throw new Error("no dongle for SD2024G001");
+    const entity = "battery_operating_range_reserve_percent";
+    const result = `${local.base}/sd2024g001/result`;
+    const watcher = await observe(broker.url, [result]);
+    try {
+      const before = await sim.clientFor("owner").inverterControl.readSetting("SD2024G001", 71);
+      const wanted = before.ok && before.value === 30 ? 35 : 30;
+      const writes = dongle.writesReceived.length;
+      await watcher.publish(`${local.base}/sd2024g001/set/${entity}`, String(wanted));
+      const answer = JSON.parse((await watcher.waitFor((m) => m.topic === result, 20_000)).payload) as Json;
+      expect(answer).toMatchObject({ ok: true });
+      expect(dongle.writesReceived.slice(writes).map((write) => [write.register, write.value, write.outcome])).toEqual([
+        [110, wanted, "applied"],
+      ]);
+      expect(await sim.clientFor("owner").inverterControl.readSetting("SD2024G001", 71)).toMatchObject({
+        ok: true,
+        value: wanted,
+      });
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it("refuses the cloud's snapshots on the LAN-only daemon, saying the daemon keeps its own", async () => {
     const topic = `${local.base}/bridge/response/snapshot/take`;
     const watcher = await observe(broker.url, [topic]);
     try {
@@ -258,7 +291,7 @@ describe("two daemons on the demo house: source cloud and source local", () => {
       );
       const answer = JSON.parse((await watcher.waitFor((m) => m.topic === topic, 10_000)).payload) as Json;
       expect(answer).toMatchObject({ status: "error", transaction: "t1" });
-      expect(String(answer.error)).toContain("no path can write yet over the LAN: configure cloud for control");
+      expect(String(answer.error)).toContain("the cloud's snapshots are not reachable over the LAN");
     } finally {
       await watcher.close();
     }

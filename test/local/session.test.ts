@@ -1,8 +1,15 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildHeartbeat, buildResponse, type Frame, parseFrame } from "../../src/local/frame.js";
+import {
+  buildErrorResponse,
+  buildHeartbeat,
+  buildResponse,
+  buildWriteResponse,
+  type Frame,
+  parseFrame,
+} from "../../src/local/frame.js";
 import { Framer } from "../../src/local/framer.js";
-import { DongleSession, type SessionState } from "../../src/local/session.js";
+import { DongleSession, type SessionError, type SessionState } from "../../src/local/session.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const DONGLE = "WF0000G000";
@@ -14,6 +21,8 @@ class TestDongle {
   readonly sockets: Socket[] = [];
   readonly received: { frame: Frame; at: number }[] = [];
   answer = true;
+  /** How a write is answered: its echo, an echo of another value, an error response, or nothing. */
+  writes: "echo" | "other value" | "error" | "silent" = "echo";
   constructor(private readonly clock: VirtualClock) {
     this.server = createServer((socket) => {
       this.sockets.push(socket);
@@ -23,7 +32,9 @@ class TestDongle {
           if (event.type !== "frame") continue;
           const frame = parseFrame(event.bytes);
           this.received.push({ frame, at: this.clock.now() });
-          if (frame.kind === "request" && this.answer)
+          if (frame.kind === "request" && frame.function === 6)
+            socket.write(this.writeAnswer(frame) ?? new Uint8Array());
+          else if (frame.kind === "request" && this.answer)
             socket.write(this.response(frame.address, frame.function, frame.base, frame.count));
         }
       });
@@ -33,6 +44,20 @@ class TestDongle {
   response(address: number, fn: number, base: number, count: number): Uint8Array {
     const values = Array.from({ length: count }, (_, i) => base + i);
     return buildResponse({ dongleSerial: DONGLE, address, function: fn, deviceSerial: INVERTER, base, values });
+  }
+  writeAnswer(frame: Extract<Frame, { kind: "request" }>): Uint8Array | undefined {
+    const { address, base: register, count: value } = frame;
+    const common = { dongleSerial: DONGLE, address, deviceSerial: INVERTER };
+    switch (this.writes) {
+      case "echo":
+        return buildWriteResponse({ ...common, register, value });
+      case "other value":
+        return buildWriteResponse({ ...common, register, value: value + 1 });
+      case "error":
+        return buildErrorResponse({ ...common, function: 6, base: register, count: value });
+      case "silent":
+        return undefined;
+    }
   }
   async listen(): Promise<number> {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
@@ -189,6 +214,103 @@ describe("a session with a dongle", () => {
     await expect(session.read({ address: 0x11, function: 4, base: 65530, count: 10 })).rejects.toThrow(
       /bad read request/,
     );
+    expect(dongle.requests()).toHaveLength(0);
+  });
+});
+
+describe("a single-register write (0x06)", () => {
+  const writes = (dongle: TestDongle) =>
+    dongle
+      .requests()
+      .filter((request) => request.function === 6)
+      .map((request) => [request.base, request.count]);
+
+  it("is queued with the reads, one at a time and paced like them, and settles on its echo", async () => {
+    const { clock, dongle, session } = await started();
+    let wrote = false;
+    const read = session.read({ address: 0x11, function: 3, base: 0, count: 60 });
+    void session.write({ address: 0x11, register: 110, value: 20 }).then(() => {
+      wrote = true;
+    });
+    await until(clock, () => expect(wrote).toBe(true));
+    await expect(read).resolves.toHaveLength(60);
+    expect(dongle.requests().map((request) => request.function)).toEqual([3, 6]);
+    expect(writes(dongle)).toEqual([[110, 20]]);
+    const [first, second] = dongle.received.map((entry) => entry.at);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(250);
+  });
+
+  it("fails with both values named when the echo carries another value", async () => {
+    const { clock, dongle, session } = await started();
+    dongle.writes = "other value";
+    let message: string | undefined;
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 116, value: 80 }).catch((error: SessionError) => {
+      message = error.message;
+      kind = error.kind;
+    });
+    await until(clock, () => expect(message).toBeDefined());
+    expect(message).toMatch(
+      /device 0x11 echoed 81 to holding register 116 for the write of 80 to holding register 116/,
+    );
+    expect(writes(dongle)).toEqual([[116, 80]]);
+    expect(kind).toBe("echo");
+  });
+
+  it("surfaces an error response as a clear error, and does not send it again", async () => {
+    const { clock, dongle, session } = await started();
+    dongle.writes = "error";
+    let message: string | undefined;
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 162, value: 1 }).catch((error: SessionError) => {
+      message = error.message;
+      kind = error.kind;
+    });
+    await until(clock, () => expect(message).toBeDefined());
+    expect(message).toBe("device 0x11 refused the write of 1 to holding register 162 (error response)");
+    expect(kind).toBe("refused");
+    clock.advance(20_000);
+    expect(writes(dongle)).toEqual([[162, 1]]);
+  });
+
+  it("sends a write nobody echoed once more, and only once, then fails saying it may have applied", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
+    dongle.writes = "silent";
+    let message: string | undefined;
+    let kind: string | undefined;
+    void session.write({ address: 0x11, register: 110, value: 30 }).catch((error: SessionError) => {
+      message = error.message;
+      kind = error.kind;
+    });
+    await until(clock, () => expect(message).toBeDefined(), 100);
+    expect(message).toMatch(
+      /no answer from device 0x11 for the write of 30 to holding register 110 within 2000 ms, sent 2 times; it may or may not have been applied/,
+    );
+    clock.advance(30_000);
+    expect(writes(dongle)).toEqual([
+      [110, 30],
+      [110, 30],
+    ]);
+    expect(session.stats.writeRetries).toBe(1);
+    expect(kind).toBe("timeout");
+  });
+
+  it("retries the second time only while no echo came: an echo to the retry settles it", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
+    dongle.writes = "silent";
+    let wrote = false;
+    void session.write({ address: 0x11, register: 59, value: 1 }).then(() => {
+      wrote = true;
+    });
+    await until(clock, () => expect(writes(dongle)).toHaveLength(1));
+    dongle.writes = "echo";
+    await until(clock, () => expect(wrote).toBe(true), 100);
+    expect(writes(dongle)).toHaveLength(2);
+  });
+
+  it("refuses a value that no register holds, before sending anything", async () => {
+    const { session, dongle } = await started();
+    await expect(session.write({ address: 0x11, register: 110, value: 70_000 })).rejects.toThrow(/bad write request/);
     expect(dongle.requests()).toHaveLength(0);
   });
 });

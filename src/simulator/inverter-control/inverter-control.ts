@@ -147,6 +147,22 @@ export class InverterControl {
     return { value: stored, success: true, message: WRITTEN };
   }
 
+  /**
+   * A write that reached the inverter over its dongle (Modbus 0x06): the setting's rules hold as
+   * for the cloud's write, but the cloud's conditions (offline, locked, timeouts) do not, since
+   * they are the cloud's view of the inverter, not the inverter's.
+   */
+  writeFromLan(id: number, sent: unknown): ControlAnswer {
+    const setting = this.definitions.get(id);
+    if (!setting || setting.writeonly) return unknownSetting(id);
+    const check = checkValue(sent, setting.rules);
+    if (!check.ok) return invalid(`${setting.name} ${check.problems.join("; ")}`);
+    const stored = storedValue(setting.rules, sent);
+    if (stored === undefined) return invalid(`${setting.name} cannot hold ${JSON.stringify(sent)}`);
+    this.store(setting, stored);
+    return { value: stored, success: true, message: WRITTEN };
+  }
+
   presetsList(): z.input<typeof presetDescriptor>[] {
     const context = this.context();
     return PRESET_DEFINITIONS.map((preset) => ({

@@ -33,6 +33,13 @@ function describe(dongle: SimDongle) {
       broadcast_every_s: (faults.broadcastEveryMs ?? 0) / 1000,
     },
     stats: { ...dongle.stats },
+    writes: dongle.writesReceived.map((write) => ({
+      client_port: write.clientPort,
+      address: write.address,
+      register: write.register,
+      value: write.value,
+      outcome: write.outcome ?? "pending",
+    })),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
+  controlMapOf,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
@@ -24,6 +25,7 @@ import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
 import { KIND_PROFILES } from "../scenario/kinds.js";
 import type { EmsRecord, GatewayRecord, InverterRecord } from "../world/world.js";
+import { type LanWriteAnswer, lanSettings } from "./lan-writes.js";
 import { counterState, liveState } from "./live-state.js";
 
 /** Registers `from` to `to`, both included. */
@@ -52,6 +54,8 @@ export interface DongleBus {
   readonly devices: readonly BusDevice[];
   /** Every device's registers at `now`, by bus address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
   registers(now: number): ReadonlyMap<number, RegisterFile>;
+  /** A single-register write (0x06) to the device at `address`; undefined when it takes none (every write is refused). */
+  write?(address: number, register: number, word: number): LanWriteAnswer;
 }
 
 /** The controller answers at 0x11 and again at 0x31 (the facade AC and Gen1 units show). */
@@ -75,6 +79,8 @@ const DEVICE_TYPE = {
 const PLANT_ARM = { ems: 312, gateway: 13 } as const;
 
 const IDENTITY: Range = { from: 0, to: 59 };
+/** An EMS's plant configuration: enable, slots, targets, export limit (HR 2040-2075). */
+const PLANT_HOLDING: Range = { from: 2040, to: 2075 };
 
 export class BusError extends Error {
   override readonly name = "BusError";
@@ -108,6 +114,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
   const lv = profile.battery.moduleKwh > 0;
   // The HV stack's BMUs: the listing's one module of 96 cells is four of 24 (as the captured All-in-One's
   // bus holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
+  const settings = lanSettings(record.control, controlMapOf({ model, armFirmware: profile.firmware.ARM }));
   const hvCells = lv ? 0 : (modules[0]?.cell_count ?? 0);
   const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
   const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
@@ -117,7 +124,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
       address: CONTROLLER,
       serial,
       battery: false,
-      holding: [IDENTITY, { from: 60, to: 359 }],
+      holding: [IDENTITY, { from: 60, to: 359 }, ...(threePhase ? [{ from: 1080, to: 1139 }] : [])],
       input: threePhase ? [{ from: 1000, to: 1439 }] : [{ from: 0, to: 239 }],
     },
     ...(lv
@@ -168,6 +175,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
       if (kind === "all-in-one" && state.solar_power !== undefined) state.solar_array_1_power = state.solar_power;
       encodeSinglePhase(controller, state, model);
     }
+    settings.encodeInto(controller);
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     const soc = system.battery.percent;
     modules.forEach((module, index) => {
@@ -238,6 +246,10 @@ export function inverterBus(record: InverterRecord): DongleBus {
     model,
     devices,
     registers,
+    write: (address, register, word) =>
+      address === CONTROLLER
+        ? settings.write(register, word)
+        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
   };
 }
 
@@ -249,6 +261,9 @@ function controllerOnly(serial: string, input: Range): BusDevice[] {
 export function emsBus(ems: EmsRecord): DongleBus {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
+  const model = modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems);
+  // The plant's own slots (HR 2044-2061) are the settings the cloud serves for the EMS.
+  const settings = lanSettings(ems.control, controlMapOf({ model, armFirmware: PLANT_ARM.ems }));
   const registers = (now: number): Map<number, RegisterFile> => {
     const body = emsSystemDataBody(ems, now);
     const state: State = {};
@@ -278,15 +293,28 @@ export function emsBus(ems: EmsRecord): DongleBus {
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
     encodeEms(controller, state, children);
+    settings.encodeInto(controller);
     return new Map([[CONTROLLER, controller]]);
   };
   return {
     dongleSerial: serial,
     deviceSerial: serial,
     kind: "ems",
-    model: modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems),
-    devices: controllerOnly(serial, { from: 2040, to: 2099 }),
+    model,
+    devices: [
+      {
+        address: CONTROLLER,
+        serial,
+        battery: false,
+        holding: [IDENTITY, PLANT_HOLDING],
+        input: [{ from: 2040, to: 2099 }],
+      },
+    ],
     registers,
+    write: (address, register, word) =>
+      address === CONTROLLER
+        ? settings.write(register, word)
+        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
   };
 }
 

@@ -4,6 +4,7 @@ import {
   buildErrorResponse,
   buildHeartbeat,
   buildResponse,
+  buildWriteResponse,
   crcHolds,
   type Frame,
   FrameError,
@@ -41,6 +42,10 @@ export interface DongleFaults {
 
 export interface DongleStats {
   requests: number;
+  /** Single-register writes received, applied, and refused with an error response. */
+  writes: number;
+  writesApplied: number;
+  writesRefused: number;
   responses: number;
   errorResponses: number;
   unanswered: number;
@@ -62,6 +67,17 @@ interface Client {
 
 type Request = Extract<Frame, { kind: "request" }>;
 
+export interface WriteRecord {
+  readonly clientPort: number;
+  readonly address: number;
+  readonly register: number;
+  readonly value: number;
+  /** The simulated instant it arrived. */
+  readonly at: number;
+  /** Set once answered: the echo went out, or the error response and why. */
+  outcome?: "applied" | string;
+}
+
 const MISSED_HEARTBEATS_TO_CLOSE = 3;
 const BROADCAST_TEXT = "192.168.0.50,255.255.255.0,192.168.0.1";
 
@@ -73,7 +89,9 @@ const inside = (ranges: readonly Range[], base: number, count: number): boolean 
  * of its bus at the simulator's instant. It sends heartbeats (a client that misses three is
  * closed), answers one request at a time after `responseDelayMs`, sends every answer to every
  * connected client, refuses registers its devices lack with an error response, and stays silent
- * for addresses with no device (as a real bus does).
+ * for addresses with no device (as a real bus does). A single-register write (0x06) to an
+ * inverter's allowlisted register changes the same settings the simulator's cloud serves and is
+ * echoed; any other write gets an error response. Every write is recorded (`writesReceived`).
  */
 export class SimDongle {
   private readonly server: Server;
@@ -86,10 +104,14 @@ export class SimDongle {
   private cancelBroadcast: (() => void) | undefined;
   private cancelAnswer: (() => void) | undefined;
   private closed = false;
+  private readonly writeRecords = new WeakMap<Request, WriteRecord>();
   private boundPort = 0;
   readonly faults: DongleFaults = { corruptFrames: 0, silentBattery: false };
   readonly stats: DongleStats = {
     requests: 0,
+    writes: 0,
+    writesApplied: 0,
+    writesRefused: 0,
     responses: 0,
     errorResponses: 0,
     unanswered: 0,
@@ -118,6 +140,9 @@ export class SimDongle {
    * so a test can tell which connection asked and which only listened.
    */
   readonly requestsByClientPort = new Map<number, number>();
+
+  /** Every single-register write received, in order, with the client's (remote) port and what came of it. */
+  readonly writesReceived: WriteRecord[] = [];
 
   get clientCount(): number {
     return this.clients.size;
@@ -205,6 +230,18 @@ export class SimDongle {
         this.stats.requests++;
         const from = client.socket.remotePort ?? 0;
         this.requestsByClientPort.set(from, (this.requestsByClientPort.get(from) ?? 0) + 1);
+        if (frame.function === ModbusFunction.writeSingle) {
+          this.stats.writes++;
+          const record: WriteRecord = {
+            clientPort: from,
+            address: frame.address,
+            register: frame.base,
+            value: frame.count,
+            at: this.options.clock.now(),
+          };
+          this.writesReceived.push(record);
+          this.writeRecords.set(frame, record);
+        }
         this.queue.push(frame);
         this.next();
       }
@@ -241,6 +278,10 @@ export class SimDongle {
       return;
     }
     const dongleSerial = this.options.bus.dongleSerial;
+    if (request.function === ModbusFunction.writeSingle) {
+      this.send(this.corrupting(this.written(request, device)));
+      return;
+    }
     const reading = request.function === ModbusFunction.readHolding || request.function === ModbusFunction.readInput;
     const ranges = request.function === ModbusFunction.readHolding ? device.holding : device.input;
     let bytes: Uint8Array;
@@ -258,7 +299,7 @@ export class SimDongle {
       });
       this.stats.responses++;
     } else {
-      // Registers this model lacks, and writes (this simulator changes devices through its cloud).
+      // Registers this model lacks, and functions it does not know.
       bytes = buildErrorResponse({
         dongleSerial,
         address: request.address,
@@ -269,12 +310,45 @@ export class SimDongle {
       });
       this.stats.errorResponses++;
     }
-    if (this.faults.corruptFrames > 0) {
-      this.faults.corruptFrames--;
-      bytes = corruptTail(bytes);
-      this.stats.corrupted++;
+    this.send(this.corrupting(bytes));
+  }
+
+  /** A write applied to the inverter's settings and echoed, or refused with an error response. */
+  private written(request: Request, device: BusDevice): Uint8Array {
+    const dongleSerial = this.options.bus.dongleSerial;
+    const register = request.base;
+    const answer = this.options.bus.write?.(device.address, register, request.count) ?? {
+      ok: false,
+      reason: "this device takes no writes",
+    };
+    const record = this.writeRecords.get(request);
+    if (record) record.outcome = answer.ok ? "applied" : answer.reason;
+    if (answer.ok) {
+      this.stats.writesApplied++;
+      return buildWriteResponse({
+        dongleSerial,
+        address: request.address,
+        deviceSerial: device.serial,
+        register,
+        value: answer.value,
+      });
     }
-    this.send(bytes);
+    this.stats.writesRefused++;
+    return buildErrorResponse({
+      dongleSerial,
+      address: request.address,
+      function: request.function,
+      deviceSerial: device.serial,
+      base: register,
+      count: request.count,
+    });
+  }
+
+  private corrupting(bytes: Uint8Array): Uint8Array {
+    if (this.faults.corruptFrames <= 0) return bytes;
+    this.faults.corruptFrames--;
+    this.stats.corrupted++;
+    return corruptTail(bytes);
   }
 
   private send(bytes: Uint8Array): void {

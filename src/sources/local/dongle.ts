@@ -1,8 +1,24 @@
-import type { Detected, Frame } from "../../local/index.js";
-import { BusDecoder, type DecodedDevice, DongleSession, type Read, SessionError } from "../../local/index.js";
+import type { ControlMap, Detected, Frame } from "../../local/index.js";
+import {
+  BusDecoder,
+  checkWritable,
+  type DecodedDevice,
+  DongleSession,
+  type Read,
+  SessionError,
+} from "../../local/index.js";
 import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
-import { BCU_BANK, hasHvStack, hasLvPacks, IDENTITY, LV_BATTERY_ADDRESSES, liveReads, lvPackBank } from "./reads.js";
+import {
+  BCU_BANK,
+  CONTROLLER,
+  hasHvStack,
+  hasLvPacks,
+  IDENTITY,
+  LV_BATTERY_ADDRESSES,
+  liveReads,
+  lvPackBank,
+} from "./reads.js";
 
 export interface DongleOptions {
   readonly host: string;
@@ -84,6 +100,30 @@ export class LocalDongle {
     }
     for (const read of liveReads(detected)) await this.read(read, signal);
     return this.decoder.devices();
+  }
+
+  /** The controller's model as discovery found it; undefined before. */
+  get model(): Detected | undefined {
+    return this.detected;
+  }
+
+  /** Reads `count` holding registers of the controller from `base`. */
+  readHolding(base: number, count: number, signal?: AbortSignal): Promise<number[]> {
+    return this.read({ address: CONTROLLER, function: 3, base, count }, signal);
+  }
+
+  /**
+   * Writes one holding register of the controller (0x06), checked against the model's allowlist
+   * first: a refused register throws a ControlMapError and nothing is framed or sent.
+   */
+  async writeHolding(map: ControlMap, register: number, value: number, signal?: AbortSignal): Promise<void> {
+    checkWritable(map, register);
+    if (this.options.passive)
+      throw new LocalDongleError(
+        `the dongle at ${this.where} is passive (it only listens): set passive: false under local: to change settings over the LAN`,
+      );
+    signal?.throwIfAborted();
+    await this.ensureSession().write({ address: CONTROLLER, register, value });
   }
 
   /** The devices as last decoded, without asking. */

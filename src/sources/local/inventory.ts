@@ -1,7 +1,8 @@
-import type { BatteryModule } from "../../cloud/index.js";
-import type { DecodedDevice } from "../../local/index.js";
+import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../cloud/index.js";
+import { CLOUD_SETTINGS, type ControlMap, controlMapOf, type DecodedDevice } from "../../local/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
+import { LAN_PRESETS } from "./lan-presets.js";
 
 /** Why a device found over the LAN refuses changes until the next issue brings local writes. */
 export const NO_LAN_WRITES = "no path can write yet over the LAN: configure cloud for control";
@@ -17,6 +18,27 @@ const LOCAL_ACCOUNT = { id: 0, name: "local", flags: [] };
 export interface Found {
   readonly index: number;
   readonly identified: Identified;
+  /** Whether the daemon may write through this dongle (configured active, and local writes on). */
+  readonly writable?: boolean;
+  /** Why its devices refuse changes when not writable, if not the inventory's reason. */
+  readonly reason?: string;
+}
+
+/** The settings (the cloud's descriptors: same ids, names, rules) and presets a model offers over the LAN. */
+export function lanControls(map: ControlMap): {
+  settings: SettingDescriptor[];
+  presets: PresetDescriptor[];
+} {
+  return {
+    settings: CLOUD_SETTINGS.filter((setting) => map.settings.has(setting.id)).map((setting) => ({
+      ...setting,
+      validation_rules: [...setting.validation_rules],
+    })),
+    presets: LAN_PRESETS.flatMap((preset) => {
+      const descriptor = preset.descriptor(map);
+      return descriptor ? [descriptor] : [];
+    }),
+  };
 }
 
 const num = (device: DecodedDevice, key: string): number | undefined => {
@@ -69,7 +91,34 @@ function modulesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
   return [...packs, ...hvStacksOf(devices, packs.length + 1)];
 }
 
-function inverterOf(identified: Identified, controller: DecodedDevice, reason: string): InverterDevice {
+/** Whether a controller found over the LAN takes changes, with what, or why not. */
+function controlsOf(
+  identified: Identified,
+  reason: string,
+  writable: boolean,
+): Pick<InverterDevice, "controllable" | "noControlReason" | "settings" | "presets"> {
+  const controls = lanControls(controlMapOf(identified.detected));
+  if (writable && controls.settings.length > 0) return { controllable: true, ...controls };
+  return {
+    controllable: false,
+    noControlReason: !writable
+      ? reason
+      : `the ${identified.detected.model} has no settings this daemon knows the registers of: control it over the cloud`,
+    settings: [],
+    presets: [],
+  };
+}
+
+/** Why an EMS's inverter takes no changes of its own. */
+export const runByEms = (serial: string, ems: string): string =>
+  `inverter ${serial} is run by its EMS ${ems}: change the EMS's slots, never the inverter's own`;
+
+function inverterOf(
+  identified: Identified,
+  controller: DecodedDevice,
+  reason: string,
+  writable: boolean,
+): InverterDevice {
   const arm = controller.state.arm_firmware;
   return {
     kind: "inverter",
@@ -80,11 +129,7 @@ function inverterOf(identified: Identified, controller: DecodedDevice, reason: s
     batteries: modulesOf(identified.devices),
     meters: [],
     flags: [],
-    // Writes over the LAN come with the next issue; until then nothing local is controllable.
-    controllable: false,
-    noControlReason: reason,
-    settings: [],
-    presets: [],
+    ...controlsOf(identified, reason, writable),
   };
 }
 
@@ -116,7 +161,7 @@ export function localInventory(found: readonly Found[], timezone: string, reason
   const inverters = new Map<string, InverterDevice>();
   const ems: EmsDevice[] = [];
   const parents = new Map<string, string>();
-  for (const { identified } of found) {
+  for (const { identified, writable = false, reason: own } of found) {
     const controller = identified.devices[0];
     if (!controller) continue;
     if (controller.kind === "ems") {
@@ -127,19 +172,29 @@ export function localInventory(found: readonly Found[], timezone: string, reason
         model: identified.detected.model,
         inverterSerials: children,
         flags: [],
-        controllable: false,
-        noControlReason: reason,
-        settings: [],
-        presets: [],
+        ...controlsOf(identified, own ?? reason, writable),
       });
       for (const child of children) parents.set(child, controller.serial);
     } else {
-      inverters.set(controller.serial, inverterOf(identified, controller, reason));
+      inverters.set(controller.serial, inverterOf(identified, controller, own ?? reason, writable));
     }
   }
   for (const [child, parent] of parents) {
     const own = inverters.get(child);
-    inverters.set(child, own ? { ...own, emsSerial: parent } : emsChild(child, parent));
+    // Control goes to the EMS's own registers, never to a child's slots.
+    inverters.set(
+      child,
+      own
+        ? {
+            ...own,
+            emsSerial: parent,
+            controllable: false,
+            noControlReason: runByEms(child, parent),
+            settings: [],
+            presets: [],
+          }
+        : emsChild(child, parent),
+    );
   }
   return {
     account: LOCAL_ACCOUNT,

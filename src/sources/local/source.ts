@@ -2,6 +2,7 @@ import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
 import type { DeviceSource } from "../ports.js";
 import { type Identified, LocalDongle } from "./dongle.js";
+import { warnOfChildSlots } from "./ems-children.js";
 import { type Found, localInventory } from "./inventory.js";
 import { localResources } from "./resources.js";
 
@@ -17,8 +18,10 @@ export interface LocalSourceOptions {
   readonly clock: Clock;
   /** IANA zone the history's days are in; the LAN does not tell it. */
   readonly timezone: string;
-  /** Why the devices found refuse changes; NO_LAN_WRITES by default. */
+  /** Why the devices found refuse changes when the LAN does not write; NO_LAN_WRITES by default. */
   readonly noControlReason?: string;
+  /** Whether settings are changed over the LAN (through active dongles); off, devices refuse changes with `noControlReason`. */
+  readonly writes?: boolean;
   /** Live polls' interval, ms; 10 s by default. */
   readonly liveMs?: number;
   /** How long one request waits for its answer. */
@@ -31,6 +34,10 @@ export interface LocalSourceOptions {
 export interface LocalSource extends DeviceSource {
   /** Every configured dongle, in the configuration's order. */
   readonly dongles: readonly LocalDongle[];
+  /** The dongle a controller serial (inverter, gateway, EMS) answers on, once discovered. */
+  dongleOf(serial: string): LocalDongle | undefined;
+  /** The warnings of the last discovery: an EMS's inverter whose own slot 1 would override the EMS. */
+  readonly warnings: readonly string[];
   /** Closes every session. */
   close(): void;
 }
@@ -58,6 +65,10 @@ function withinDeadline<T>(work: Promise<T>, clock: Clock, ms: number, where: st
   });
 }
 
+/** Why a device behind a passive dongle refuses changes. */
+const PASSIVE_NO_WRITES =
+  "its dongle is configured passive (it only listens): set passive: false under local: to change settings over the LAN";
+
 /** Each dongle carries one request at a time, a poll cycle takes a second or more: at most this many polls a minute each. */
 const POLLS_PER_MINUTE_PER_DONGLE = 60;
 
@@ -83,8 +94,13 @@ export function localSource(options: LocalSourceOptions): LocalSource {
   // A dongle that is away at start-up does not hold the others back: it is asked again at the next refresh.
   const discoverMs = (options.timeoutMs ?? 5_000) * 6;
   const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
+  let warnings: string[] = [];
   return {
     dongles,
+    dongleOf: (serial) => bySerial.get(serial),
+    get warnings() {
+      return warnings;
+    },
     budget: {
       windowMs: 60_000,
       liveAllowance: () => limit,
@@ -117,7 +133,15 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       for (const failure of failures) logger?.warn(failure);
       const found: Found[] = [...identified]
         .sort(([a], [b]) => a - b)
-        .map(([index, one]) => ({ index, identified: one }));
+        .map(([index, one]) => {
+          const passive = dongles[index]?.options.passive ?? true;
+          return {
+            index,
+            identified: one,
+            writable: options.writes === true && !passive,
+            ...(options.writes && passive ? { reason: PASSIVE_NO_WRITES } : {}),
+          };
+        });
       for (const { index, identified: one } of found) {
         const dongle = dongles[index];
         const controller = one.devices[0];
@@ -134,7 +158,15 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         },
         "discovered the dongles on the LAN",
       );
-      return localInventory(found, options.timezone, options.noControlReason);
+      const inventory = localInventory(found, options.timezone, options.noControlReason);
+      const children = inventory.inverters.flatMap((inverter) => {
+        const dongle = bySerial.get(inverter.serial);
+        return inverter.emsSerial !== undefined && dongle
+          ? [{ serial: inverter.serial, ems: inverter.emsSerial, dongle }]
+          : [];
+      });
+      warnings = await warnOfChildSlots(children, logger, signal);
+      return inventory;
     },
     resources: (inventory, poll, now) =>
       localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),

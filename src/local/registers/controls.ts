@@ -1,0 +1,273 @@
+import type { Detected, Model } from "./model.js";
+
+/*
+ * The map from the cloud's setting IDs (the daemon's vocabulary for controls) to the holding
+ * registers of each model, from the public register maps (givenergy-modbus's
+ * model/inverter.py, model/slot_map.py and client/commands.py; GivTCP), read for facts. A
+ * setting with no register on a model is not offered there; a register no setting maps to is
+ * not in the model's allowlist, and is never written.
+ */
+
+/**
+ * How a register holds the cloud's value: `bool` 0/1; `number` the value as is (percent,
+ * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it.
+ */
+export type Codec = "bool" | "number" | "hhmm";
+
+export interface ControlRegister {
+  /** The cloud's setting ID. */
+  readonly settingId: number;
+  /** The holding register at the controller's address. */
+  readonly register: number;
+  readonly codec: Codec;
+}
+
+export interface ControlMap {
+  readonly model: Model;
+  /** Setting ID -> its register; only the settings this model offers. */
+  readonly settings: ReadonlyMap<number, ControlRegister>;
+  /** The holding registers a write may go to: those the settings map to, nothing else. */
+  readonly allowlist: ReadonlySet<number>;
+}
+
+export class ControlMapError extends Error {
+  override readonly name = "ControlMapError";
+}
+
+const entry = (settingId: number, register: number, codec: Codec): ControlRegister => ({ settingId, register, codec });
+
+/** The cloud's slot setting IDs: AC charge slot 1 is 64/65/101, 2..10 the triplets from 102. */
+export const acChargeIds = (slot: number): { start: number; end: number; limit: number } =>
+  slot === 1 ? { start: 64, end: 65, limit: 101 } : { start: 96 + slot * 3, end: 97 + slot * 3, limit: 98 + slot * 3 };
+
+/** DC discharge slot 1 is 53/54/129, slot 2 41/42/130, 3..10 the triplets from 131. */
+export const dcDischargeIds = (slot: number): { start: number; end: number; limit: number } =>
+  slot === 1
+    ? { start: 53, end: 54, limit: 129 }
+    : slot === 2
+      ? { start: 41, end: 42, limit: 130 }
+      : { start: 122 + slot * 3, end: 123 + slot * 3, limit: 124 + slot * 3 };
+
+/** Each slot's start and end registers, slot 1 first. */
+type SlotRegisters = readonly (readonly [number, number])[];
+
+/** Single-phase slots 1 and 2 (every single-phase model): charge 94/95 and 31/32, discharge 56/57 and 44/45. */
+const SINGLE_PHASE_CHARGE: SlotRegisters = [
+  [94, 95],
+  [31, 32],
+];
+const SINGLE_PHASE_DISCHARGE: SlotRegisters = [
+  [56, 57],
+  [44, 45],
+];
+/** Slots 3..10 of the extended map: charge from HR 246, discharge from HR 276, three registers apart. */
+const extendedTail = (first: number): SlotRegisters =>
+  Array.from({ length: 8 }, (_, index) => [first + index * 3, first + index * 3 + 1] as const);
+/** Three-phase slots 1 and 2 at HR 1113-1121; 3..10 as the extended map. */
+const THREE_PHASE_CHARGE: SlotRegisters = [
+  [1113, 1114],
+  [1115, 1116],
+];
+const THREE_PHASE_DISCHARGE: SlotRegisters = [
+  [1118, 1119],
+  [1120, 1121],
+];
+
+function slotEntries(
+  slots: SlotRegisters,
+  ids: (slot: number) => { start: number; end: number; limit: number },
+  /** The slot's SOC limit register, when the model has one. */
+  limit?: (slot: number) => number,
+): ControlRegister[] {
+  return slots.flatMap(([start, end], index) => {
+    const slot = index + 1;
+    const id = ids(slot);
+    return [
+      entry(id.start, start, "hhmm"),
+      entry(id.end, end, "hhmm"),
+      ...(limit ? [entry(id.limit, limit(slot), "number")] : []),
+    ];
+  });
+}
+
+/** What every single-phase battery inverter has (HR 0-119 and the slots 1-2). */
+function singlePhaseBase(): ControlRegister[] {
+  return [
+    entry(71, 110, "number"), // Battery Reserve % Limit: battery_soc_reserve
+    entry(75, 114, "number"), // Battery Cutoff % Limit: battery_discharge_min_power_reserve
+    entry(66, 96, "bool"), // AC Charge Enable: enable_charge
+    entry(17, 20, "bool"), // Enable AC Charge Upper % Limit: enable_charge_target
+    entry(77, 116, "number"), // AC Charge Upper % Limit: charge_target_soc
+    entry(24, 27, "bool"), // Enable Eco Mode: battery_power_mode (1 self-consumption)
+    entry(56, 59, "bool"), // Enable DC Discharge: enable_discharge
+    entry(47, 50, "number"), // Inverter Max Output Active Power Percent: active_power_rate
+  ];
+}
+
+/** The 10-slot map with each slot's SOC limit (charge target SOC from HR 242, discharge from HR 272). */
+function extendedSlots(): ControlRegister[] {
+  return [
+    ...slotEntries([...SINGLE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds, (slot) => 239 + slot * 3),
+    ...slotEntries([...SINGLE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds, (slot) => 269 + slot * 3),
+  ];
+}
+
+function twoSlots(): ControlRegister[] {
+  return [...slotEntries(SINGLE_PHASE_CHARGE, acChargeIds), ...slotEntries(SINGLE_PHASE_DISCHARGE, dcDischargeIds)];
+}
+
+/**
+ * The AC-output block HR 300-359, which only AC-coupled units and All-in-Ones answer (hybrids
+ * time out on it): export priority, the power limits as % of rated power, EPS, and pause.
+ */
+function acConfigBlock(): ControlRegister[] {
+  return [
+    entry(265, 311, "number"), // Export Power Priority
+    entry(267, 313, "number"), // Inverter Charge Power Percentage
+    entry(268, 314, "number"), // Inverter Discharge Power Percentage
+    entry(271, 317, "bool"), // Enable EPS
+    entry(96, 318, "number"), // Pause Battery mode
+    entry(155, 319, "hhmm"), // Pause Battery Start Time
+    entry(156, 320, "hhmm"), // Pause Battery End Time
+  ];
+}
+
+/**
+ * An EMS plant's own slots (HR 2044-2061): discharge slots 1-3 from HR 2044 and charge slots 1-3
+ * from HR 2053, each start, end and SOC target, under the cloud's slot setting IDs. Its plant
+ * enable (HR 2040), export slots (HR 2062-2070) and export limit (HR 2071) have no setting in the
+ * cloud's listing, so they are not offered.
+ */
+function emsSlots(): ControlRegister[] {
+  const triplets = (first: number): SlotRegisters =>
+    Array.from({ length: 3 }, (_, index) => [first + index * 3, first + index * 3 + 1] as const);
+  return [
+    ...slotEntries(triplets(2053), acChargeIds, (slot) => 2052 + slot * 3),
+    ...slotEntries(triplets(2044), dcDischargeIds, (slot) => 2043 + slot * 3),
+  ];
+}
+
+/** The ARM firmware from which a Gen3 hybrid has the 10-slot map. */
+const GEN3_EXTENDED_FROM_ARM = 303;
+
+function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRegister[] {
+  switch (detected.model) {
+    case "Hybrid Gen1":
+    case "Hybrid Gen2":
+      return [...singlePhaseBase(), ...twoSlots()];
+    case "Hybrid Gen3":
+      return [
+        ...singlePhaseBase(),
+        ...((detected.armFirmware ?? 0) >= GEN3_EXTENDED_FROM_ARM ? extendedSlots() : twoSlots()),
+      ];
+    case "HV Hybrid Gen3":
+    case "Hybrid Gen4":
+      return [...singlePhaseBase(), ...extendedSlots()];
+    case "AC-coupled":
+      return [...singlePhaseBase(), ...twoSlots(), ...acConfigBlock()];
+    case "All-in-One":
+      return [...singlePhaseBase(), ...extendedSlots(), ...acConfigBlock()];
+    case "Three-phase hybrid":
+    case "Three-phase AC-coupled":
+      return [
+        entry(71, 1109, "number"), // the three-phase's battery_soc_reserve
+        entry(66, 1112, "bool"), // AC charge enable
+        entry(17, 20, "bool"), // enable_charge_target, shared with single-phase
+        entry(77, 1111, "number"), // the three-phase's charge_target_soc
+        ...slotEntries([...THREE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds),
+        ...slotEntries([...THREE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds),
+      ];
+    case "EMS":
+      return emsSlots();
+    // No public map of these settings' registers (Polar); a gateway's are none of the listing's.
+    case "Polar":
+    case "Gateway":
+    case "Unknown":
+      return [];
+  }
+}
+
+/** The model's control map: the settings it offers over the LAN and the registers it may write. */
+export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">): ControlMap {
+  const entries = entriesOf(detected);
+  return {
+    model: detected.model,
+    settings: new Map(entries.map((one) => [one.settingId, one])),
+    allowlist: new Set(entries.map((one) => one.register)),
+  };
+}
+
+/** Registers that are never written over the LAN, whatever the model, and why. */
+const NEVER_WRITTEN: readonly { from: number; to: number; what: string }[] = [
+  { from: 29, to: 29, what: "battery calibration" },
+  { from: 35, to: 40, what: "the inverter's clock" },
+  { from: 63, to: 93, what: "grid protection limits (installer)" },
+  { from: 115, to: 115, what: "anti-islanding detection (installer)" },
+  { from: 162, to: 162, what: "the energy-total reset (destructive)" },
+  { from: 163, to: 163, what: "the inverter's restart" },
+  { from: 300, to: 302, what: "plant mode (installer)" },
+  { from: 308, to: 310, what: "battery ratings (installer)" },
+  { from: 331, to: 331, what: "forced off-grid (destructive)" },
+  { from: 1016, to: 1016, what: "the three-phase factory reset (destructive)" },
+  { from: 5003, to: 5003, what: "black start (destructive)" },
+  { from: 5004, to: 5004, what: "the factory-defaults restore (destructive)" },
+];
+
+/**
+ * Throws a ControlMapError naming the register and why unless a write to it is allowed on this
+ * model; the caller checks before anything is framed.
+ */
+export function checkWritable(map: ControlMap, register: number): void {
+  const named = NEVER_WRITTEN.find((range) => register >= range.from && register <= range.to);
+  if (named)
+    throw new ControlMapError(
+      `holding register ${register} (${named.what}) is never written over the LAN: change it on the inverter or in the vendor's installer app`,
+    );
+  if (!map.allowlist.has(register))
+    throw new ControlMapError(
+      `holding register ${register} is not in the ${map.model}'s allowlist: only the registers of the settings offered over the LAN are written`,
+    );
+}
+
+/** A setting's value as the cloud gives it (boolean, number, "HH:mm") as the register's word. */
+export function encodeSetting(control: ControlRegister, value: boolean | number | string): number {
+  switch (control.codec) {
+    case "bool":
+      if (typeof value === "boolean") return value ? 1 : 0;
+      if (value === 0 || value === 1 || value === "0" || value === "1") return Number(value);
+      throw new ControlMapError(`setting ${control.settingId} takes true or false, not ${JSON.stringify(value)}`);
+    case "number": {
+      const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+      if (typeof number !== "number" || !Number.isInteger(number) || number < 0 || number > 0xffff)
+        throw new ControlMapError(
+          `setting ${control.settingId} takes a whole number from 0 to 65535, not ${JSON.stringify(value)}`,
+        );
+      return number;
+    }
+    case "hhmm": {
+      const match = typeof value === "string" ? /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/.exec(value) : null;
+      if (!match)
+        throw new ControlMapError(`setting ${control.settingId} takes a time as HH:mm, not ${JSON.stringify(value)}`);
+      return Number(match[1]) * 100 + Number(match[2]);
+    }
+  }
+}
+
+/** The register's word as the cloud gives the setting's value; a word no value encodes throws. */
+export function decodeSetting(control: ControlRegister, word: number): boolean | number | string {
+  switch (control.codec) {
+    case "bool":
+      return word !== 0;
+    case "number":
+      return word;
+    case "hhmm": {
+      const hours = Math.floor(word / 100);
+      const minutes = word % 100;
+      if (hours > 23 || minutes > 59)
+        throw new ControlMapError(
+          `holding register ${control.register} holds ${word}, which is no time of day (HHMM): setting ${control.settingId} cannot be read`,
+        );
+      return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
+    }
+  }
+}

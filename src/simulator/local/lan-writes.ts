@@ -1,0 +1,55 @@
+import { type ControlMap, checkWritable, decodeSetting, encodeSetting, type RegisterFile } from "../../local/index.js";
+import type { InverterControl } from "../inverter-control/index.js";
+
+/** What the inverter answers a single-register write: the word it kept (echoed), or a refusal (an error response). */
+export type LanWriteAnswer =
+  | { readonly ok: true; readonly value: number }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * An inverter's settings as its holding registers, over the SAME settings the cloud serves: a
+ * value written over the LAN is what the cloud reads, and the reverse. Registers outside the
+ * model's allowlist are refused, as the real inverter refuses registers it does not take.
+ */
+export interface LanSettings {
+  /** Writes each offered setting's value into the controller's holding registers. */
+  encodeInto(file: RegisterFile): void;
+  write(register: number, word: number): LanWriteAnswer;
+}
+
+export function lanSettings(control: InverterControl, map: ControlMap): LanSettings {
+  const byRegister = new Map([...map.settings.values()].map((entry) => [entry.register, entry]));
+  return {
+    encodeInto(file) {
+      const holding = file.holdingSide;
+      for (const entry of map.settings.values()) {
+        const value = control.get(entry.settingId);
+        if (value === undefined) continue;
+        try {
+          holding.u16(entry.register, encodeSetting(entry, value));
+        } catch {
+          // A value the register cannot hold (none the listing's rules let in) reads as 0.
+          holding.u16(entry.register, 0);
+        }
+      }
+    },
+    write(register, word) {
+      const entry = byRegister.get(register);
+      try {
+        checkWritable(map, register);
+      } catch (error) {
+        return { ok: false, reason: (error as Error).message };
+      }
+      if (!entry) return { ok: false, reason: `holding register ${register} holds no setting` };
+      let value: boolean | number | string;
+      try {
+        value = decodeSetting(entry, word);
+      } catch (error) {
+        return { ok: false, reason: (error as Error).message };
+      }
+      const answer = control.writeFromLan(entry.settingId, value);
+      if (!answer.success) return { ok: false, reason: answer.message };
+      return { ok: true, value: encodeSetting(entry, answer.value) };
+    },
+  };
+}

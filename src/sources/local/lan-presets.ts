@@ -1,0 +1,290 @@
+import type { PresetDescriptor, PresetIdentifier } from "../../cloud/index.js";
+import { booleanValue, PRESETS } from "../../cloud/index.js";
+import { acChargeIds, CLOUD_SETTINGS, type ControlMap, dcDischargeIds } from "../../local/index.js";
+
+/*
+ * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud
+ * maps them: the simulator's inverter-control/presets/ is the reference), so that a preset sent
+ * over the LAN changes the same settings the cloud's would. A preset is offered on a model only
+ * when the settings it needs are; a field whose setting the model lacks is refused.
+ */
+
+export type Value = boolean | number | string;
+
+/** One setting written by a preset, in order. */
+export interface PresetWrite {
+  readonly id: number;
+  readonly value: Value;
+}
+
+export interface LanPreset {
+  readonly identifier: PresetIdentifier;
+  /** The settings its values are read from (and its writes may touch). */
+  settingIds(map: ControlMap): number[];
+  /** Its listing entry on this model; undefined when the model lacks a setting it needs. */
+  descriptor(map: ControlMap): PresetDescriptor | undefined;
+  values(map: ControlMap, setting: (id: number) => Value | undefined): Record<string, unknown>;
+  /** The writes the body asks for, or what is wrong with it. */
+  plan(
+    map: ControlMap,
+    body: Readonly<Record<string, unknown>>,
+  ): { readonly writes: PresetWrite[] } | { readonly error: string };
+}
+
+const SLOT_OFF = "00:00";
+const ECO = 24;
+const AC_CHARGE = 66;
+const DC_DISCHARGE = 56;
+
+const rulesOf = (id: number): string[] => [
+  ...(CLOUD_SETTINGS.find((setting) => setting.id === id)?.validation_rules ?? []),
+];
+
+const isOn = (value: unknown): boolean => booleanValue(value) === true;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `slots` as sent (a list from slot 1, or an object keyed by slot number) as [number, slot] pairs. */
+function slotEntries(raw: unknown): [number, Record<string, unknown>][] {
+  const pairs: [number, unknown][] = Array.isArray(raw)
+    ? raw.map((slot, index) => [index + 1, slot])
+    : isRecord(raw)
+      ? Object.entries(raw).map(([key, slot]) => [Number(key), slot])
+      : [];
+  return pairs.flatMap(([number, slot]) => (isRecord(slot) ? [[number, slot]] : []));
+}
+
+interface SlotIds {
+  readonly start: number;
+  readonly end: number;
+  readonly limit: number;
+}
+
+/** The slots this model has: 1.. while their start and end settings are offered. */
+function slotsOn(map: ControlMap, ids: (slot: number) => SlotIds): SlotIds[] {
+  const slots: SlotIds[] = [];
+  for (let slot = 1; slot <= 10; slot++) {
+    const one = ids(slot);
+    if (!map.settings.has(one.start) || !map.settings.has(one.end)) break;
+    slots.push(one);
+  }
+  return slots;
+}
+
+const descriptor = (
+  identifier: PresetIdentifier,
+  name: string,
+  description: string,
+  parameters: PresetDescriptor["parameters"],
+): PresetDescriptor => ({ id: PRESETS[identifier], identifier, name, description, parameters });
+
+interface TimedOptions {
+  readonly identifier: "timed-charge" | "timed-discharge" | "timed-export";
+  readonly name: string;
+  readonly description: string;
+  readonly enableId: number;
+  readonly ids: (slot: number) => SlotIds;
+  /** Whether the preset is on, from its settings. */
+  readonly enabled: (setting: (id: number) => Value | undefined) => boolean;
+  /** Written before the enable switch when the preset is switched on (Eco mode for the discharge presets). */
+  readonly onEnable: readonly PresetWrite[];
+}
+
+function timedPreset(options: TimedOptions): LanPreset {
+  const needs = (map: ControlMap): boolean =>
+    map.settings.has(options.enableId) &&
+    slotsOn(map, options.ids).length > 0 &&
+    options.onEnable.every((write) => map.settings.has(write.id));
+  return {
+    identifier: options.identifier,
+    settingIds: (map) => [
+      options.enableId,
+      ECO,
+      ...slotsOn(map, options.ids).flatMap((slot) => [slot.start, slot.end, slot.limit]),
+    ],
+    descriptor(map) {
+      if (!needs(map)) return undefined;
+      const slots = slotsOn(map, options.ids);
+      const first = slots[0] as SlotIds;
+      const withLimit = map.settings.has(first.limit);
+      return descriptor(options.identifier, options.name, options.description, {
+        enabled: {
+          description: "Whether the preset is on. false disables all of its slots.",
+          validation: ["optional", "boolean"],
+        },
+        slots: {
+          description: `Up to ${slots.length} slots: a list filled from slot 1, or an object keyed by the slot number.`,
+          validation: ["optional", "array", `max:${slots.length}`],
+        },
+        "slots.*": { description: "One slot; fields left out keep their value.", validation: ["object"] },
+        "slots.*.start_time": {
+          description: "Slot start, local time.",
+          validation: ["optional", ...rulesOf(first.start)],
+        },
+        "slots.*.end_time": { description: "Slot end, local time.", validation: ["optional", ...rulesOf(first.end)] },
+        ...(withLimit
+          ? {
+              "slots.*.percent_limit": {
+                description: "The battery level (%) at which the slot stops.",
+                validation: ["optional", "integer", ...rulesOf(first.limit)],
+              },
+            }
+          : {}),
+      });
+    },
+    values(map, setting) {
+      const slots = slotsOn(map, options.ids);
+      return {
+        enabled: options.enabled(setting),
+        slots: slots.map((slot) => ({
+          start_time: setting(slot.start),
+          end_time: setting(slot.end),
+          ...(map.settings.has(slot.limit) ? { percent_limit: setting(slot.limit) } : {}),
+        })),
+      };
+    },
+    plan(map, body) {
+      const slots = slotsOn(map, options.ids);
+      if (body.max_power_watts !== undefined && body.max_power_watts !== null)
+        return {
+          error: `max_power_watts has no register on the ${map.model} (its battery power limit is a C-rate): send it without, or over the cloud`,
+        };
+      const enabled = booleanValue(body.enabled);
+      const writes: PresetWrite[] = [];
+      if (enabled === false) {
+        // The switch goes off first so that no half-cleared slot runs in between.
+        writes.push({ id: options.enableId, value: false });
+        for (const slot of slots) writes.push({ id: slot.start, value: SLOT_OFF }, { id: slot.end, value: SLOT_OFF });
+        return { writes };
+      }
+      for (const [number, slot] of slotEntries(body.slots)) {
+        const ids = slots[number - 1];
+        if (!ids) return { error: `slot ${number} has no registers on the ${map.model}: it has ${slots.length} slots` };
+        if (typeof slot.start_time === "string") writes.push({ id: ids.start, value: slot.start_time });
+        if (typeof slot.end_time === "string") writes.push({ id: ids.end, value: slot.end_time });
+        if (slot.percent_limit !== undefined && slot.percent_limit !== null) {
+          if (!map.settings.has(ids.limit))
+            return {
+              error: `percent_limit of slot ${number} has no register on the ${map.model}: send the slot without it, or over the cloud`,
+            };
+          writes.push({ id: ids.limit, value: Number(slot.percent_limit) });
+        }
+      }
+      if (enabled === true) writes.push(...options.onEnable, { id: options.enableId, value: true });
+      return { writes };
+    },
+  };
+}
+
+/** A preset whose every field is one setting. */
+function mappedPreset(
+  identifier: "eco-mode" | "pause-battery" | "battery-operating-range",
+  name: string,
+  description: string,
+  fields: Readonly<
+    Record<string, { readonly id: number; readonly rules: readonly string[]; readonly needed: boolean }>
+  >,
+  read: (value: Value | undefined) => unknown = (value) => value,
+): LanPreset {
+  const offered = (map: ControlMap) => Object.entries(fields).filter(([, field]) => map.settings.has(field.id));
+  return {
+    identifier,
+    settingIds: (map) => offered(map).map(([, field]) => field.id),
+    descriptor(map) {
+      if (Object.values(fields).some((field) => field.needed && !map.settings.has(field.id))) return undefined;
+      return descriptor(
+        identifier,
+        name,
+        description,
+        Object.fromEntries(
+          offered(map).map(([key, field]) => [
+            key,
+            { description: `Setting ${field.id}.`, validation: [...field.rules, ...rulesOf(field.id)] },
+          ]),
+        ),
+      );
+    },
+    values: (map, setting) => Object.fromEntries(offered(map).map(([key, field]) => [key, read(setting(field.id))])),
+    plan(map, body) {
+      const writes: PresetWrite[] = [];
+      for (const [key, field] of Object.entries(fields)) {
+        const value = body[key];
+        if (value === undefined || value === null) continue;
+        if (!map.settings.has(field.id))
+          return { error: `${key} has no register on the ${map.model}: send it without, or over the cloud` };
+        if (typeof value === "boolean" || typeof value === "number" || typeof value === "string")
+          writes.push({ id: field.id, value });
+      }
+      return { writes };
+    },
+  };
+}
+
+/** The presets a LAN path offers, where the model has their settings. */
+export const LAN_PRESETS: readonly LanPreset[] = [
+  mappedPreset(
+    "eco-mode",
+    "Eco Mode",
+    "Dynamically charge and discharge the battery to minimise grid import.",
+    { enabled: { id: ECO, rules: ["required"], needed: true } },
+    (value) => isOn(value),
+  ),
+  timedPreset({
+    identifier: "timed-charge",
+    name: "Timed Charge",
+    description: "Charge the battery from the grid during the given time slots, up to each slot's limit.",
+    enableId: AC_CHARGE,
+    ids: acChargeIds,
+    enabled: (setting) => isOn(setting(AC_CHARGE)),
+    onEnable: [],
+  }),
+  timedPreset({
+    identifier: "timed-discharge",
+    name: "Timed Discharge",
+    description: "The battery covers the home's demand only at the given times.",
+    enableId: DC_DISCHARGE,
+    ids: dcDischargeIds,
+    enabled: (setting) => isOn(setting(DC_DISCHARGE)) && isOn(setting(ECO)),
+    onEnable: [{ id: ECO, value: true }],
+  }),
+  timedPreset({
+    identifier: "timed-export",
+    name: "Timed Export",
+    description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
+    enableId: DC_DISCHARGE,
+    ids: dcDischargeIds,
+    enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
+    onEnable: [{ id: ECO, value: false }],
+  }),
+  mappedPreset(
+    "battery-operating-range",
+    "Battery Operating Range",
+    "The battery levels it keeps in reserve and never goes below.",
+    {
+      reserve_percent: { id: 71, rules: ["optional", "integer"], needed: true },
+      cutoff_percent: { id: 75, rules: ["optional", "integer"], needed: false },
+      max_charge_watts: { id: 72, rules: ["optional", "integer"], needed: false },
+      max_discharge_watts: { id: 73, rules: ["optional", "integer"], needed: false },
+    },
+  ),
+  mappedPreset(
+    "pause-battery",
+    "Pause Battery",
+    "Pause the battery's charging, discharging or both, all day or between the given times.",
+    {
+      mode: { id: 96, rules: ["required", "integer"], needed: true },
+      start_time: { id: 155, rules: ["optional"], needed: true },
+      end_time: { id: 156, rules: ["optional"], needed: true },
+    },
+  ),
+];
+
+export function lanPreset(reference: string): LanPreset | undefined {
+  const trimmed = reference.trim();
+  return LAN_PRESETS.find(
+    (preset) =>
+      preset.identifier === trimmed || (/^\d+$/.test(trimmed) && PRESETS[preset.identifier] === Number(trimmed)),
+  );
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/simulator/clock.js";
+import type { SimDongle } from "../../../src/simulator/local/dongle.js";
+import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
+import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+
+/*
+ * localControl's answers when the LAN misbehaves, in the cloud's result shapes: an echo lost on
+ * the wire (the simulator's corrupt_frames fault) is sent once more, never more; two lost echoes
+ * answer -1 "may have applied", as the cloud's timeout does.
+ */
+
+const INVERTER = "SD2024G001";
+
+let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+let source: LocalSource;
+let dongle: SimDongle;
+
+beforeAll(async () => {
+  sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
+  const found = sim.simulator.local?.find(INVERTER);
+  if (!found) throw new Error(`no dongle for ${INVERTER}`);
+  dongle = found;
+  source = localSource({
+    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
+    clock: new SimClock({ start: MIDDAY }),
+    timezone: "Europe/London",
+    timeoutMs: 1_500,
+    writes: true,
+  });
+  await source.discover();
+}, 30_000);
+
+afterAll(async () => {
+  source?.close();
+  await sim?.stop();
+});
+
+const control = () => localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 5_000 });
+const corrupt = (frames: number) => sim.admin(`/dongles/${INVERTER}`, { corrupt_frames: frames });
+
+describe("localControl when the LAN loses an echo", () => {
+  it("sends a write whose echo was lost once more, and answers written when the second echo comes", async () => {
+    const before = dongle.writesReceived.length;
+    await corrupt(1);
+    const answer = await control().inverterControl.writeSetting(INVERTER, 71, 24);
+    expect(answer).toMatchObject({ ok: true, value: 24 });
+    expect(dongle.writesReceived.slice(before).map((write) => [write.register, write.value])).toEqual([
+      [110, 24],
+      [110, 24],
+    ]);
+    expect(await sim.clientFor("owner").inverterControl.readSetting(INVERTER, 71)).toMatchObject({ value: 24 });
+  });
+
+  it("answers -1, may have applied, when both echoes are lost, and sends it no third time", async () => {
+    const before = dongle.writesReceived.length;
+    await corrupt(2);
+    const answer = await control().inverterControl.writeSetting(INVERTER, 71, 26);
+    expect(answer).toMatchObject({ ok: false, code: -1, mayHaveApplied: true });
+    expect(answer.ok ? "" : answer.reason).toMatch(
+      /no answer from device 0x11 for the write of 26 to holding register 110 within 1500 ms, sent 2 times/,
+    );
+    expect(dongle.writesReceived.slice(before)).toHaveLength(2);
+    // It was applied: the read-back the gate makes next says so.
+    expect(await control().inverterControl.readSetting(INVERTER, 71)).toMatchObject({ ok: true, value: 26 });
+  });
+
+  it("refuses before sending (-4, not applied) a value outside the setting's rules or a setting with no register", async () => {
+    const before = dongle.writesReceived.length;
+    const refused = await control().inverterControl.writeSetting(INVERTER, 71, 2);
+    expect(refused).toMatchObject({ ok: false, code: -4, mayHaveApplied: false });
+    const notOffered = await control().inverterControl.writeSetting(INVERTER, 96, 1);
+    expect(notOffered).toMatchObject({ ok: false, code: -4, mayHaveApplied: false });
+    expect(notOffered.ok ? "" : notOffered.reason).toBe(
+      "setting 96 has no register on the Hybrid Gen1 SD2024G001: it is not offered over the LAN",
+    );
+    expect(dongle.writesReceived).toHaveLength(before);
+  });
+});

@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ControlGate } from "../../../src/control/index.js";
+import { SimClock } from "../../../src/simulator/clock.js";
+import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
+import type { Inventory } from "../../../src/sources/inventory.js";
+import { childSlotWarnings } from "../../../src/sources/local/ems-children.js";
+import { openStore, type Store } from "../../../src/store/index.js";
+import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+
+/*
+ * An EMS plant over the LAN: the demo house's EMS and its two inverters, each on its own
+ * simulated dongle. Control goes to the EMS's own registers, never to the children's slots.
+ */
+
+const EMS = "EM2024E001";
+const CHILDREN = ["SE2024G101", "SE2024G102"];
+
+let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+let source: LocalSource;
+let inventory: Inventory;
+let gate: ControlGate;
+let store: Store;
+const dir = mkdtempSync(join(tmpdir(), "e2m-ems-lan-"));
+
+const dongle = (serial: string) => {
+  const found = sim.simulator.local?.find(serial);
+  if (!found) throw new Error(`no dongle for ${serial}`);
+  return found;
+};
+
+beforeAll(async () => {
+  sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
+  // One child leaves its own slots to the EMS (00:00-23:59); the other keeps the factory's.
+  const cloud = sim.clientFor("owner").inverterControl;
+  for (const [id, value] of [
+    [64, "00:00"],
+    [65, "23:59"],
+    [53, "00:00"],
+    [54, "23:59"],
+  ] as const)
+    expect(await cloud.writeSetting(CHILDREN[0] ?? "", id, value)).toMatchObject({ ok: true });
+  const clock = new SimClock({ start: MIDDAY });
+  source = localSource({
+    dongles: [EMS, ...CHILDREN].map((serial) => ({ host: "127.0.0.1", port: dongle(serial).port, passive: false })),
+    clock,
+    timezone: "Europe/London",
+    writes: true,
+  });
+  inventory = await source.discover();
+  store = openStore(join(dir, "energy2mqtt.db"));
+  gate = new ControlGate({
+    clock,
+    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
+    audit: store.audit,
+    devices: {
+      inverter: (serial) =>
+        inventory.inverters.find((one) => one.serial === serial) ?? inventory.ems.find((one) => one.serial === serial),
+      charger: () => undefined,
+    },
+    logger: pino({ level: "silent" }),
+  });
+}, 30_000);
+
+afterAll(async () => {
+  source?.close();
+  store?.close();
+  await sim?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("an EMS plant over the LAN", () => {
+  it("offers the EMS's own slots, and none of its inverters' settings", () => {
+    const ems = inventory.ems.find((one) => one.serial === EMS);
+    expect(ems).toMatchObject({ controllable: true });
+    expect(ems?.settings.map((setting) => setting.id).sort((a, b) => a - b)).toEqual(
+      [41, 42, 53, 54, 64, 65, 101, 102, 103, 104, 105, 106, 107, 129, 130, 131, 132, 133].sort((a, b) => a - b),
+    );
+    for (const serial of CHILDREN) {
+      expect(inventory.inverters.find((one) => one.serial === serial)).toMatchObject({
+        emsSerial: EMS,
+        controllable: false,
+        noControlReason: `inverter ${serial} is run by its EMS ${EMS}: change the EMS's slots, never the inverter's own`,
+        settings: [],
+        presets: [],
+      });
+    }
+  });
+
+  it("writes a plant discharge slot to the EMS's registers (HR 2044/2045), which the cloud then reads; the children get nothing", async () => {
+    const before = CHILDREN.map((serial) => dongle(serial).stats.writes);
+    const start = await gate.apply(
+      { kind: "setting", serial: EMS, settingId: 53, value: "16:00" },
+      { source: "cli", name: "test" },
+    );
+    const end = await gate.apply(
+      { kind: "setting", serial: EMS, settingId: 54, value: "19:30" },
+      { source: "cli", name: "test" },
+    );
+    expect(start).toMatchObject({ ok: true, verified: true });
+    expect(end).toMatchObject({ ok: true, verified: true });
+    expect(dongle(EMS).writesReceived.map((write) => [write.register, write.value, write.outcome])).toEqual([
+      [2044, 1600, "applied"],
+      [2045, 1930, "applied"],
+    ]);
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.readSetting(EMS, 53)).toMatchObject({ ok: true, value: "16:00" });
+    expect(await cloud.readSetting(EMS, 54)).toMatchObject({ ok: true, value: "19:30" });
+    expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
+  });
+
+  it("refuses a change to an EMS's inverter, audited, with what to change instead", async () => {
+    const outcome = await gate.apply(
+      { kind: "setting", serial: "SE2024G102", settingId: 71, value: 20 },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toContain("is run by its EMS EM2024E001");
+    expect(dongle("SE2024G102").stats.writes).toBe(0);
+    expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+  });
+
+  it("warns of the inverter whose own slot 1 would override the EMS, saying what to change; not of the one left to it", () => {
+    expect(source.warnings.some((warning) => warning.includes(CHILDREN[0] ?? ""))).toBe(false);
+    const second = source.warnings.filter((warning) => warning.includes("SE2024G102"));
+    expect(second.length).toBeGreaterThan(0);
+    for (const warning of second) expect(warning).toMatch(/which overrides the EMS's plan; set it to 00:00-23:59/);
+  });
+});
+
+describe("the slot-1 check of an EMS's inverter", () => {
+  it("passes 00:00-23:59 and names each other window with the settings and registers to change", () => {
+    const words = (charge: [number, number], discharge: [number, number]) =>
+      new Map([
+        [94, charge[0]],
+        [95, charge[1]],
+        [56, discharge[0]],
+        [57, discharge[1]],
+      ]);
+    expect(childSlotWarnings("SE1", "EM1", words([0, 2359], [0, 2359]))).toEqual([]);
+    expect(childSlotWarnings("SE1", "EM1", words([0, 2359], [0, 1900]))).toEqual([
+      "inverter SE1 under EMS EM1: its own DC discharge slot 1 is 00:00-19:00, which overrides the EMS's plan; set it to 00:00-23:59 (settings 53/54, holding registers 56/57) on the inverter, and change the EMS's slots instead",
+    ]);
+    expect(childSlotWarnings("SE1", "EM1", words([130, 430], [0, 2359]))[0]).toContain(
+      "its own AC charge slot 1 is 01:30-04:30",
+    );
+  });
+});
