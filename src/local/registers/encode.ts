@@ -154,10 +154,13 @@ const EMS_INVERTER_CODES: Readonly<Record<string, number>> = {
   OFFLINE: 7,
 };
 const EMS_METER_CODES: Readonly<Record<string, number>> = { DISABLED: 0, ONLINE: 1, OFFLINE: 2 };
+const EMS_METER_TYPE_CODES: Readonly<Record<string, number>> = { GRID: 0, GENERATION: 1, LOAD: 2, OTHER: 3 };
 
 /**
  * The inverse of `decodeEms`: the rollup, one slot per managed inverter (its serial from
- * `children`, its values from `inverter_N_*`) and one per meter (`meter_N_*`, N the slot).
+ * `children`, its values from `inverter_N_*`) and one per meter (`meter_N_*`, N the slot; a meter
+ * without `meter_N_type` is taken for a grid meter). Grid powers go on the wire into the house
+ * positive, as the EMS keeps them.
  */
 export function encodeEms(file: RegisterFile, state: State, children: readonly string[]): void {
   const n = (key: string): number | undefined => num(state, key);
@@ -165,7 +168,7 @@ export function encodeEms(file: RegisterFile, state: State, children: readonly s
     .u16(2040, statusCode(text(state, "status")))
     .s16(2090, n("battery_power"))
     .u16(2091, unscaled(n("battery_energy_remaining"), 0.001))
-    .s16(2089, n("grid_power"))
+    .s16(2089, negated(n("grid_power")))
     .u16(2088, n("generation_power"))
     .u16(2087, n("measured_load_power"))
     .u16(2086, n("calculated_load_power"))
@@ -182,13 +185,18 @@ export function encodeEms(file: RegisterFile, state: State, children: readonly s
   });
   file.u16(2045, packed);
   let meters = 0;
+  let types = 0;
   for (let index = 0; index < 8; index++) {
     const status = text(state, `meter_${index + 1}_status`);
     if (status === undefined) continue;
     meters |= (EMS_METER_CODES[status] ?? 0) << (index * 2);
-    file.s16(2046 + index, n(`meter_${index + 1}_power`));
+    const type = text(state, `meter_${index + 1}_type`) ?? "GRID";
+    types |= (EMS_METER_TYPE_CODES[type] ?? 0) << (index * 2);
+    const power = n(`meter_${index + 1}_power`);
+    // Into the house positive on the wire: a grid meter's export-positive power flips.
+    file.s16(2046 + index, type === "GRID" ? negated(power) : power);
   }
-  file.u16(2043, meters);
+  file.u16(2043, meters).u16(2042, types);
 }
 
 const WORK_MODE_CODES: Readonly<Record<string, number>> = {

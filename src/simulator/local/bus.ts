@@ -1,4 +1,4 @@
-import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/index.js";
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE, emsCodeName } from "../../cloud/index.js";
 import {
   BAMS_SUMMARY,
   BMU_CELLS,
@@ -274,6 +274,7 @@ export function emsBus(ems: EmsRecord): DongleBus {
     for (const meter of body.meters ?? []) {
       put(`meter_${meter.number}_power`, meter.active_power);
       put(`meter_${meter.number}_status`, emsCodeName(EMS_METER_STATUS, meter.status ?? undefined));
+      put(`meter_${meter.number}_type`, emsCodeName(EMS_METER_TYPE, meter.type ?? undefined));
     }
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });

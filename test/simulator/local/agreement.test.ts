@@ -54,8 +54,8 @@ const ONLY_CLOUD: Record<string, readonly string[]> = {
   ],
   // The three-phase map has no battery temperature, output voltage or frequency.
   "Three-phase hybrid": ["battery_temperature", "inverter_output_voltage", "inverter_output_frequency"],
-  // The EMS's meter types, car power and error and warning codes are not in its rollup registers.
-  EMS: ["car_power", "error_code", "warning_code", "meter_1_type", "meter_2_type"],
+  // The EMS's car power and error and warning codes are not in its rollup registers.
+  EMS: ["car_power", "error_code", "warning_code"],
   // The gateway's rollup has no grid power or frequency, status, nor inverter power.
   Gateway: ["status", "grid_power", "grid_frequency", "inverter_power"],
 };
@@ -289,5 +289,41 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
       });
     }
     expect(hvDongles.length > 0).toBe(["aio", "gateway", "three-phase"].includes(name));
+  });
+});
+
+describe("the EMS's powers on the LAN carry the cloud's signs", () => {
+  // Noon on 20 July in the plant-ems scenario: the plant exports while its batteries charge.
+  const NOON = Date.UTC(2025, 6, 20, 12, 0, 0);
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  beforeAll(async () => {
+    sim = await startTestSimulator({
+      scenario: "plant-ems",
+      speed: 0,
+      start: NOON,
+      localPort: 0,
+      localResponseDelayMs: 0,
+    });
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  it("grid export positive and battery charge negative, equal on both paths, into the house positive on the wire", async () => {
+    const client = sim.clientFor("owner");
+    const dongle = sim.simulator.local?.dongles.find((candidate) => candidate.bus.kind === "ems");
+    if (!dongle) throw new Error("no EMS dongle");
+    const cloud = await cloudState(client, dongle);
+    const ems = (await decodeDongle(dongle)).find((device) => device.kind === "ems");
+    expect(cloud.grid_power).toBeGreaterThan(0);
+    expect(cloud.battery_power).toBeLessThan(0);
+    const keys = ["grid_power", "battery_power", "meter_1_power", "meter_1_type", "meter_2_power", "meter_2_type"];
+    const pick = (values: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(keys.map((key) => [key, values[key]]));
+    expect(pick(ems?.state ?? {})).toEqual(pick(cloud));
+    expect(cloud.meter_1_power).toBe(cloud.grid_power);
+    // The EMS keeps the grid into the house positive (as the captured one does).
+    const registers = dongle.bus.registers(sim.simulator.clock.now()).get(0x11);
+    expect(registers?.input.get(2089)).toBe(0x10000 - (cloud.grid_power as number));
   });
 });
