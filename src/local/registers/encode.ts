@@ -236,13 +236,21 @@ export function encodeGateway(file: RegisterFile, state: State): void {
     .u16(1795, tenths("today_battery_charge_energy"))
     .u16(1798, tenths("today_battery_discharge_energy"))
     .u16(1655, tenths("today_consumption_energy"))
-    .u32(1641, tenths("total_grid_import_energy"))
-    .u32(1644, tenths("total_solar_energy"))
-    .u32(1647, tenths("total_grid_export_energy"))
-    .u32(1796, tenths("total_battery_charge_energy"))
-    .u32(1799, tenths("total_battery_discharge_energy"))
-    .u32(1656, tenths("total_consumption_energy"))
     .u16(1700, n("aio_count"));
+  // The GA00 line from GA000010 on keeps its totals low word first (gateway.ts says why).
+  const swapped = firmware?.startsWith("GA00") === true && Number(firmware.slice(4)) >= 10;
+  const totals: readonly [string, number][] = [
+    ["total_grid_import_energy", 1641],
+    ["total_solar_energy", 1644],
+    ["total_grid_export_energy", 1647],
+    ["total_battery_charge_energy", 1796],
+    ["total_battery_discharge_energy", 1799],
+    ["total_consumption_energy", 1656],
+  ];
+  for (const [key, high] of totals) {
+    if (swapped) file.u32(high + 1, tenths(key), high);
+    else file.u32(high, tenths(key));
+  }
   for (let index = 0; index < GATEWAY_AIO_SLOTS; index++) {
     const prefix = `aio_${index + 1}`;
     const serial = text(state, `${prefix}_serial`);
