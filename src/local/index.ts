@@ -14,6 +14,7 @@ export {
 export { Framer } from "./framer.js";
 export { type State, type StateValue, statusName } from "./registers/bank.js";
 export {
+  BAMS_CLUSTER,
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
@@ -21,6 +22,7 @@ export {
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
 export {
+  encodeBamsCluster,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
@@ -28,6 +30,7 @@ export {
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
+  encodeMeter,
   encodeSinglePhase,
   encodeThreePhase,
 } from "./registers/encode.js";

@@ -316,3 +316,25 @@ export function encodeBamsSummary(file: RegisterFile, state: State): void {
   const n = (key: string): number | undefined => num(state, key);
   file.u16(61, n("stacks")).u16(62, n("modules")).u16(63, n("cell_count")).u16(64, n("temperature_sensors"));
 }
+
+/** The inverse of `decodeBamsCluster`: the stack's voltage and current as the BAMS at 0x90 repeats them. */
+export function encodeBamsCluster(file: RegisterFile, state: State): void {
+  const n = (key: string): number | undefined => num(state, key);
+  file.u16(78, unscaled(n("voltage"), 0.1)).s16(80, unscaled(n("current"), 0.1));
+}
+
+/**
+ * The inverse of `decodeMeter`: a meter's phase-1 voltage and current, its power as the meter
+ * measures it (positive into the house: the captured grid meters read negative while exporting),
+ * its frequency and, when given, its lifetime energies.
+ */
+export function encodeMeter(file: RegisterFile, state: State): void {
+  const n = (key: string): number | undefined => num(state, key);
+  file
+    .u16(60, unscaled(n("voltage"), 0.1))
+    .u16(67, unscaled(n("current"), 0.01))
+    .s16(71, n("power"))
+    .u16(84, unscaled(n("frequency"), 0.01))
+    .u16(85, unscaled(n("total_import_energy"), 0.1))
+    .u16(87, unscaled(n("total_export_energy"), 0.1));
+}
