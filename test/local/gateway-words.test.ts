@@ -66,4 +66,23 @@ describe("the gateway's word order, chosen by its firmware", () => {
     expect([file.input.get(1641), file.input.get(1642)]).toEqual(LOW_FIRST);
     expect(decodeGateway(new Registers(file))).toMatchObject(state);
   });
+
+  it.each([
+    // The public map's two GA00 layouts, seven registers a serial; the captured GAAA0014's five.
+    ["GA000009", [1831, 1838]],
+    ["GA000010", [1841, 1848]],
+    ["GAAA0014", [1841, 1846]],
+  ] as const)("%s lists its All-in-Ones' serials at IR %j", (firmware, [first, second]) => {
+    const file = new RegisterFile();
+    encodeGateway(file, {
+      firmware,
+      aio_1_serial: "CH2024A001",
+      aio_1_soc: 50,
+      aio_2_serial: "CH2024A002",
+      aio_2_soc: 60,
+    });
+    const ir = new Registers(file);
+    expect([ir.text(first, 5), ir.text(second, 5)]).toEqual(["CH2024A001", "CH2024A002"]);
+    expect(decodeGateway(ir)).toMatchObject({ aio_1_serial: "CH2024A001", aio_2_serial: "CH2024A002" });
+  });
 });

@@ -237,8 +237,14 @@ export function encodeGateway(file: RegisterFile, state: State): void {
     .u16(1798, tenths("today_battery_discharge_energy"))
     .u16(1655, tenths("today_consumption_energy"))
     .u16(1700, n("aio_count"));
-  // The GA00 line from GA000010 on keeps its totals low word first (gateway.ts says why).
-  const swapped = firmware?.startsWith("GA00") === true && Number(firmware.slice(4)) >= 10;
+  // The GA00 line from GA000010 on keeps its totals low word first, and its serials elsewhere (gateway.ts says why).
+  const ga00 = firmware?.startsWith("GA00") === true;
+  const swapped = ga00 && Number(firmware?.slice(4)) >= 10;
+  const serials = !ga00
+    ? { first: 1841, stride: 5 }
+    : swapped
+      ? { first: 1841, stride: 7 }
+      : { first: 1831, stride: 7 };
   const totals: readonly [string, number][] = [
     ["total_grid_import_energy", 1641],
     ["total_solar_energy", 1644],
@@ -256,7 +262,7 @@ export function encodeGateway(file: RegisterFile, state: State): void {
     const serial = text(state, `${prefix}_serial`);
     if (serial === undefined) continue;
     file
-      .text(1841 + index * 5, 5, serial)
+      .text(serials.first + index * serials.stride, 5, serial)
       .u16(1801 + index, n(`${prefix}_soc`))
       .s16(1816 + index, negated(n(`${prefix}_power`)));
   }

@@ -42,6 +42,16 @@ export function gatewaySwapsWords(ir: Registers): boolean {
 }
 
 /**
+ * Where the All-in-Ones' serials start and how far apart: seven registers apart from IR 1831 on
+ * the GA00 line before GA000010 and from IR 1841 after it (the public map); five apart from
+ * IR 1841 on the captured GAAA0014 (its second serial is at IR 1846).
+ */
+export function gatewaySerialLayout(ir: Registers): { readonly first: number; readonly stride: number } {
+  if (ir.text(1600, 2) !== "GA00") return { first: 1841, stride: 5 };
+  return gatewaySwapsWords(ir) ? { first: 1841, stride: 7 } : { first: 1831, stride: 7 };
+}
+
+/**
  * The gateway's rollup, IR 1600-1859. Its 32-bit totals are high word first except on the
  * firmware `gatewaySwapsWords` names. Its battery powers are positive while charging, so they are
  * negated into the daemon's discharge-positive sign.
@@ -97,11 +107,12 @@ export interface GatewaySlot {
   readonly power?: number;
 }
 
-/** The All-in-Ones the gateway lists (IR 1841 on, five registers each), those with a serial. */
+/** The All-in-Ones the gateway lists (where `gatewaySerialLayout` says), those with a serial. */
 export function gatewaySlots(ir: Registers): GatewaySlot[] {
   const slots: GatewaySlot[] = [];
+  const { first, stride } = gatewaySerialLayout(ir);
   for (let index = 0; index < GATEWAY_AIO_SLOTS; index++) {
-    const serial = ir.text(1841 + index * 5, 5);
+    const serial = ir.text(first + index * stride, 5);
     if (!serial) continue;
     const soc = ir.u16(1801 + index);
     const raw = ir.s16(1816 + index);
