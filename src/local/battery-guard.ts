@@ -39,7 +39,7 @@ export interface BankProfile {
   readonly notAllZero?: readonly (readonly number[])[];
   /** Registers that never change while the same device answers. */
   readonly constant: readonly number[];
-  /** Registers of which one is non-zero when a device answers (an empty slot answers with them all 0, and is not judged). */
+  /** Registers of which one is non-zero when a device answers (an empty slot answers with them all 0, and is not judged until a device has answered). */
   readonly present: readonly number[];
 }
 
@@ -217,7 +217,10 @@ export class BatteryGuard {
   }
 
   judge(next: ReadonlyMap<number, number>): GuardVerdict {
-    if (!this.profile.present.some((register) => (next.get(register) ?? 0) !== 0)) return { accept: true, reasons: [] };
+    // An empty slot is not judged, until a device has answered there: then losing its serial is corruption too.
+    const seen = this.baseline !== undefined || this.unconfirmed.length > 0;
+    if (!seen && !this.profile.present.some((register) => (next.get(register) ?? 0) !== 0))
+      return { accept: true, reasons: [] };
     const bounds = outOfBounds(this.profile, next);
     if (bounds.length > 0) return { accept: false, skip: "battery-bounds", reasons: bounds };
     if (this.baseline === undefined) return this.judgeUnconfirmed(next);

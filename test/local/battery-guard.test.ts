@@ -72,6 +72,23 @@ describe("the battery guard on the HV stacks of the real captures", () => {
   });
 });
 
+describe("the battery guard on the LV packs of the real captures", () => {
+  it("the AC-coupled plant's packs dropping every temperature to 0 for minutes are skipped as out of bounds, not published", () => {
+    const decoder = new BusDecoder();
+    const temperatures: number[] = [];
+    for (const { direction, frame, at } of readCapture(captureText("ac2x")).frames) {
+      if (direction !== "rx") continue;
+      decoder.accept(frame, at);
+      const pack = decoder.devices().find((device) => device.address === "0x32");
+      if (pack?.state.temperature !== undefined) temperatures.push(pack.state.temperature as number);
+    }
+    expect(decoder.skips["battery-bounds"]).toBe(8);
+    expect(decoder.warnings.every((line) => /all read 0/.test(line))).toBe(true);
+    expect(temperatures.length).toBeGreaterThan(50);
+    expect(Math.min(...temperatures)).toBeGreaterThan(20);
+  });
+});
+
 describe("a corrupt first read never becomes the baseline", () => {
   const [pack] = banks("hybrid60", 0x32);
   if (!pack) throw new Error("no pack bank in the hybrid capture");
@@ -86,6 +103,19 @@ describe("a corrupt first read never becomes the baseline", () => {
     expect(guard.confirmed).toBe(true);
     // Against the good baseline the garbled serial is now the outlier.
     expect(guard.judge(garbled).accept).toBe(false);
+  });
+
+  it("an empty slot is not judged, but a pack that answered does not turn into one: its serial lost is a changed constant", () => {
+    const empty = new Map(Array.from({ length: 60 }, (_, index) => [60 + index, index === 0 ? 5 : 0] as const));
+    const slot = new BatteryGuard(LV_PACK);
+    expect([slot.judge(empty), slot.judge(empty)].map((verdict) => verdict.accept)).toEqual([true, true]);
+    const guard = new BatteryGuard(LV_PACK);
+    guard.judge(pack);
+    guard.judge(pack);
+    expect(guard.judge(with_(pack, { 110: 0, 111: 0, 112: 0, 113: 0, 114: 0 }))).toMatchObject({
+      accept: false,
+      skip: "battery-jump",
+    });
   });
 
   it("a first read out of bounds is rejected outright, and the decoder shows the good pack", () => {
