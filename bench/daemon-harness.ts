@@ -109,17 +109,17 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /**
- * src and the child as plain JavaScript in a temporary folder, so that the daemon's process
+ * src and a child (bench/daemon-child.ts unless named) as plain JavaScript in a temporary folder, so that the daemon's process
  * holds no TypeScript loader (tsx adds a loader thread of about 40 MB and every file's source map).
  */
-export function transpileDaemon(out: string): string {
+export function transpileDaemon(out: string, child = "daemon-child.ts"): string {
   cpSync(join(ROOT, "src"), join(out, "src"), { recursive: true });
   const sources = readdirSync(join(out, "src"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".ts"))
     .map((file) => join(out, "src", file));
   mkdirSync(join(out, "bench"));
-  cpSync(join(ROOT, "bench", "daemon-child.ts"), join(out, "bench", "daemon-child.ts"));
-  for (const file of [...sources, join(out, "bench", "daemon-child.ts")]) {
+  cpSync(join(ROOT, "bench", child), join(out, "bench", child));
+  for (const file of [...sources, join(out, "bench", child)]) {
     const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
       fileName: file,
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
@@ -128,7 +128,7 @@ export function transpileDaemon(out: string): string {
   }
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
   symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
-  return join(out, "bench", "daemon-child.js");
+  return join(out, "bench", child.replace(/\.ts$/, ".js"));
 }
 
 export interface SimulatorReady {

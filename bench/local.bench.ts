@@ -1,15 +1,17 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { fork } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readCapture } from "../src/local/capture.js";
 import { BusDecoder } from "../src/local/decode.js";
-import { localSource } from "../src/sources/index.js";
-import type { Resource } from "../src/sources/resource.js";
-import { systemClock } from "../src/time/clock.js";
-import { startSimulatorChild } from "./daemon-harness.js";
+import { startSimulatorChild, transpileDaemon } from "./daemon-harness.js";
+import type { FromLocalChild, LocalRun } from "./local-child.js";
 
 const CAPTURES = "test/fixtures/local-captures";
 const LIVE_MS = 10_000;
-const CYCLES = 3;
+const INTERVAL_MS = 1_000;
+const CYCLES = 40;
+const WARMUP = 15;
 
 function captureFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -40,67 +42,66 @@ function decodeThroughput(): { files: number; frames: number; perSecond: number 
 
 interface PollFigures {
   readonly dongles: number;
+  readonly cycles: number;
   readonly cpuMsPerCycle: number;
+  /** Mean CPU ms per cycle in the first and the second half of the run: close when it has settled. */
+  readonly cpuHalvesMs: readonly [number, number];
   readonly latencyMs: { readonly mean: number; readonly max: number };
   readonly freshness: { readonly mean: number; readonly max: number };
   readonly rssMb: number;
+  readonly maxRssMb: number;
+  readonly heapMb: number;
 }
 
 /**
- * The live resources of `dongles` simulated dongles polled every 10 s on the system clock, as the
- * daemon's telemetry would: CPU time of this process (the simulator runs in its own) per cycle,
- * each poll's latency, and how old a shown value is (latency plus the time since its poll).
+ * The daemon's LAN read path (local-child.ts, transpiled, under plain node: no TypeScript loader
+ * in its memory) polling the live resources of the given simulated dongles `cycles` times, a
+ * cycle every `INTERVAL_MS` (sped up from the daemon's 10 s so that enough cycles fit): the
+ * child's own CPU time per cycle and resident memory, each poll's latency, and how old a shown
+ * value is at 10 s polling (latency plus the time since its poll).
  */
-async function pollCycles(ports: readonly number[], cycles = CYCLES): Promise<PollFigures> {
-  const source = localSource({
-    dongles: ports.map((port) => ({ host: "127.0.0.1", port, passive: false })),
-    clock: systemClock,
-    timezone: "UTC",
-    liveMs: LIVE_MS,
-  });
+function halves(cycleCpuUs: readonly number[]): [number, number] {
+  const middle = Math.floor(cycleCpuUs.length / 2);
+  const meanMs = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length / 1000;
+  return [meanMs(cycleCpuUs.slice(0, middle)), meanMs(cycleCpuUs.slice(middle))];
+}
+
+async function pollCycles(script: string, ports: readonly number[], cycles: number): Promise<PollFigures> {
+  const child = fork(script, [], { execArgv: ["--expose-gc"] });
   try {
-    const inventory = await source.discover();
-    const poll = {
-      inverter: 60_000,
-      meter: 300_000,
-      ems: 60_000,
-      ev_charger: 30_000,
-      events: 300_000,
-      smart_device: 300_000,
-    };
-    const live: Resource[] = source
-      .resources(inventory, poll, () => Date.now())
-      .filter((resource) => resource.periodMs === LIVE_MS);
-    // One round unmeasured: the first poll pays for compiling the code paths.
-    await Promise.all(live.map((resource) => resource.poll(new AbortController().signal)));
-    const latencies: number[] = [];
-    const cpu = process.cpuUsage();
-    for (let cycle = 0; cycle < cycles; cycle++) {
-      const started = performance.now();
-      await Promise.all(
-        live.map(async (resource) => {
-          const at = performance.now();
-          const result = await resource.poll(new AbortController().signal);
-          if (!result.fetched) throw new Error(`${resource.name}: nothing fetched`);
-          latencies.push(performance.now() - at);
-        }),
-      );
-      const rest = LIVE_MS - (performance.now() - started);
-      if (cycle < cycles - 1 && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-    }
-    const used = process.cpuUsage(cpu);
+    const done = new Promise<Extract<FromLocalChild, { type: "done" }>>((resolve, reject) => {
+      child.once("message", (message: FromLocalChild) => {
+        if (message.type === "done") resolve(message);
+        else reject(new Error(`local child: ${message.message}`));
+      });
+      child.once("exit", (code) => reject(new Error(`local child exited with ${code}`)));
+    });
+    child.send({
+      type: "run",
+      ports,
+      cycles,
+      warmup: WARMUP,
+      intervalMs: INTERVAL_MS,
+      liveMs: LIVE_MS,
+    } satisfies LocalRun);
+    const result = await done;
+    const latencies = result.latenciesMs;
     const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
     const max = Math.max(...latencies);
     return {
       dongles: ports.length,
-      cpuMsPerCycle: (used.user + used.system) / 1000 / cycles,
+      cycles,
+      cpuMsPerCycle: (result.userUs + result.systemUs) / 1000 / cycles,
+      cpuHalvesMs: halves(result.cycleCpuUs),
       latencyMs: { mean, max },
       // A value is `latency` old when it arrives and is shown until the next one, LIVE_MS later.
       freshness: { mean: mean + LIVE_MS / 2, max: max + LIVE_MS },
-      rssMb: process.memoryUsage().rss / 1e6,
+      rssMb: result.rssBytes / 1e6,
+      maxRssMb: result.maxRssBytes / 1e6,
+      heapMb: result.heapBytes / 1e6,
     };
   } finally {
-    source.close();
+    if (child.connected) child.disconnect();
   }
 }
 
@@ -112,25 +113,26 @@ export async function localBenchmark(): Promise<void> {
   console.log(`  ${decode.perSecond.toFixed(0)} frames/s`);
 
   const { child, ready } = await startSimulatorChild("demo", { local: true });
+  const dir = mkdtempSync(join(tmpdir(), "e2m-bench-local-"));
   try {
+    const script = transpileDaemon(join(dir, "js"), "local-child.ts");
     const hybrid = ready.dongles.find((dongle) => dongle.deviceSerial === "SD2024G001");
     if (!hybrid) throw new Error("the demo house has no dongle for SD2024G001");
     const all = ready.dongles.map((dongle) => dongle.port);
-    // A first run unmeasured, so that neither row pays for compiling the code paths.
-    await pollCycles(all, 1);
-    const rows = [await pollCycles([hybrid.port]), await pollCycles(all)];
+    const rows = [await pollCycles(script, [hybrid.port], CYCLES), await pollCycles(script, all, CYCLES)];
     console.log(
-      `local: live polls every ${LIVE_MS / 1000} s against the simulator's dongles (150 ms answers), ${CYCLES} cycles`,
+      `local: the LAN read path in its own process (plain node), live polls of the simulator's dongles (150 ms answers), ${CYCLES} cycles a cycle every ${INTERVAL_MS / 1000} s or back to back, after ${WARMUP} unmeasured`,
     );
     console.log(
-      "  | dongles | CPU ms / cycle | poll latency mean / max (ms) | value age mean / max (s) | bench process RSS (MB, tsx included) |",
+      "  | dongles | CPU ms / cycle (1st / 2nd half) | poll latency mean / max (ms) | value age at 10 s polling mean / max (s) | RSS / max RSS (MB) | heap (MB) |",
     );
-    console.log("  |---|---|---|---|---|");
+    console.log("  |---|---|---|---|---|---|");
     for (const row of rows)
       console.log(
-        `  | ${row.dongles} | ${row.cpuMsPerCycle.toFixed(1)} | ${row.latencyMs.mean.toFixed(0)} / ${row.latencyMs.max.toFixed(0)} | ${(row.freshness.mean / 1000).toFixed(1)} / ${(row.freshness.max / 1000).toFixed(1)} | ${row.rssMb.toFixed(0)} |`,
+        `  | ${row.dongles} | ${row.cpuMsPerCycle.toFixed(1)} (${row.cpuHalvesMs[0].toFixed(1)} / ${row.cpuHalvesMs[1].toFixed(1)}) | ${row.latencyMs.mean.toFixed(0)} / ${row.latencyMs.max.toFixed(0)} | ${(row.freshness.mean / 1000).toFixed(1)} / ${(row.freshness.max / 1000).toFixed(1)} | ${row.rssMb.toFixed(0)} / ${row.maxRssMb.toFixed(0)} | ${row.heapMb.toFixed(1)} |`,
       );
   } finally {
     child.disconnect();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

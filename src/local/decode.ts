@@ -1,4 +1,4 @@
-import { judgeBatteryBank } from "./battery-guard.js";
+import { type BankProfile, BatteryGuard, HV_MODULE, HV_STACK, LV_PACK } from "./battery-guard.js";
 import type { CapturedFrame } from "./capture.js";
 import type { Frame } from "./frame.js";
 import { type Bank, Registers, type State } from "./registers/bank.js";
@@ -37,7 +37,15 @@ export interface DecodedDevice {
   readonly state: State;
 }
 
-export type SkipKind = "broadcast" | "zero-block" | "battery-jump" | "error-response";
+export type SkipKind = "broadcast" | "zero-block" | "battery-jump" | "battery-bounds" | "error-response";
+
+/** Which guard judges an address's IR 60-119 bank: LV packs, HV modules and HV stacks. */
+function guardProfile(address: number): BankProfile | undefined {
+  if ((LV_BATTERY_ADDRESSES as readonly number[]).includes(address)) return LV_PACK;
+  if (isBmu(address)) return HV_MODULE;
+  if (isBcu(address)) return HV_STACK;
+  return undefined;
+}
 
 /** The controller at 0x11; 0x31 is the same register file on AC and Gen1 units. */
 const CONTROLLER_ADDRESSES = new Set([0x11, 0x31]);
@@ -56,12 +64,19 @@ const hex = (address: number): string => `0x${address.toString(16).padStart(2, "
  * Turns the answers on one dongle's bus into devices and their state. It keeps the registers each
  * address answered with and decodes on demand. Guards, each counted: LAN broadcasts are not
  * register data; a full block read as all zeros over registers that held values is a known
- * dropout, not a reading; an LV pack's bank that moves impossibly since the last accepted one is
- * corrupt (see battery-guard.ts).
+ * dropout, not a reading; a battery device's bank (LV pack, HV module, HV stack) that reads
+ * outside physics or moves impossibly since its confirmed baseline is corrupt (see battery-guard.ts).
  */
 export class BusDecoder {
   private readonly banks = new Map<number, MutableBank>();
-  readonly skips: Record<SkipKind, number> = { broadcast: 0, "zero-block": 0, "battery-jump": 0, "error-response": 0 };
+  private readonly guards = new Map<number, BatteryGuard>();
+  readonly skips: Record<SkipKind, number> = {
+    broadcast: 0,
+    "zero-block": 0,
+    "battery-jump": 0,
+    "battery-bounds": 0,
+    "error-response": 0,
+  };
   readonly warnings: string[] = [];
 
   accept(frame: Frame, at?: string): void {
@@ -88,14 +103,21 @@ export class BusDecoder {
         return;
       }
     }
-    const lvPack = frame.function === 0x04 && (LV_BATTERY_ADDRESSES as readonly number[]).includes(frame.address);
-    if (lvPack && frame.base === 60 && values.length === 60 && space.size > 0) {
-      const verdict = judgeBatteryBank(space, incoming);
+    const profile = frame.function === 0x04 ? guardProfile(frame.address) : undefined;
+    if (profile && frame.base === 60 && values.length === 60) {
+      let guard = this.guards.get(frame.address);
+      if (!guard) {
+        guard = new BatteryGuard(profile);
+        this.guards.set(frame.address, guard);
+      }
+      const verdict = guard.judge(incoming);
       if (!verdict.accept) {
-        this.skips["battery-jump"]++;
+        this.skips[verdict.skip ?? "battery-jump"]++;
         this.warnings.push(`${at ?? ""} ${hex(frame.address)}: rejected: ${verdict.reasons.join(", ")}`.trim());
         return;
       }
+      if (verdict.reasons.length > 0)
+        this.warnings.push(`${at ?? ""} ${hex(frame.address)}: ${verdict.reasons.join(", ")}`.trim());
     }
     bank.reportedSerial = frame.deviceSerial;
     for (const [register, value] of incoming) space.set(register, value);

@@ -16,6 +16,7 @@ export {
 export { Framer } from "./framer.js";
 export { type State, type StateValue, statusName } from "./registers/bank.js";
 export {
+  BAMS_CLUSTER,
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
@@ -36,6 +37,7 @@ export {
   encodeSetting,
 } from "./registers/controls.js";
 export {
+  encodeBamsCluster,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
@@ -43,6 +45,7 @@ export {
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
+  encodeMeter,
   encodeSinglePhase,
   encodeThreePhase,
 } from "./registers/encode.js";

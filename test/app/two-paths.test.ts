@@ -51,12 +51,10 @@ const ONLY_CLOUD_SENSORS = [
   "energy2mqtt_sd2024g001_today_consumption_energy",
   "energy2mqtt_sd2024g001_total_consumption_energy",
   "energy2mqtt_sd2024g001_total_ac_charge_energy",
-  // The EMS's car power, error and warning codes and meter types are not in its rollup registers.
+  // The EMS's car power, error and warning codes are not in its rollup registers (its meter types are: IR 2042).
   "energy2mqtt_em2024e001_car_power",
   "energy2mqtt_em2024e001_error_code",
   "energy2mqtt_em2024e001_warning_code",
-  "energy2mqtt_em2024e001_meter_1_type",
-  "energy2mqtt_em2024e001_meter_2_type",
 ];
 
 /** The hybrid's second string: its registers hold two arrays, the cloud lists one. */

@@ -26,6 +26,33 @@ describe("the README's known values, decoded under the daemon's keys", () => {
     expect(ems.state.inverter_1_status).toBe("ONLINE");
   });
 
+  it("EMS signs: at night its batteries discharge into a small load and the rest is exported", () => {
+    // The last rollup of the 60 s file: IR 2090 2511 W out of the batteries, IR 2086 677 W of load,
+    // IR 2089 -1834 W; the EMS's own IR 30 (export positive on every inverter) read +1834.
+    const ems = find(devices("ems60s"), "ems");
+    expect(ems.state).toMatchObject({
+      battery_power: 2511,
+      calculated_load_power: 677,
+      grid_power: 1834,
+      meter_1_power: 1834,
+      meter_1_type: "GRID",
+      meter_3_type: "GENERATION",
+    });
+    // Battery out = load + export.
+    expect(Math.abs(2511 - 677 - 1834)).toBeLessThan(10);
+  });
+
+  it("EMS signs: in the evening the generation meter reads positive and the surplus is exported", () => {
+    const ems = find(devices("ems30"), "ems");
+    const generation = ems.state.generation_power as number;
+    const load = ems.state.calculated_load_power as number;
+    expect(ems.state.meter_3_power).toBe(generation);
+    expect(generation).toBeGreaterThan(0);
+    expect(ems.state.grid_power).toBeGreaterThan(0);
+    expect(ems.state.meter_1_power).toBe(ems.state.grid_power);
+    expect(Math.abs(generation - load - (ems.state.grid_power as number))).toBeLessThan(30);
+  });
+
   it("All-in-One: PV1 862 W, AC voltage 245.7 V, battery at 0x70 and 0xA0, none at 0x32", () => {
     const list = devices("aio612");
     const aio = find(list, "inverter");

@@ -148,12 +148,18 @@ describe("encode is the inverse of decode", () => {
       inverter_2_status: "OFFLINE",
       meter_1_power: 120,
       meter_1_status: "ONLINE",
+      meter_1_type: "GRID",
       meter_3_power: -2400,
       meter_3_status: "OFFLINE",
+      meter_3_type: "GENERATION",
     };
     const file = new RegisterFile();
     encodeEms(file, state, ["SE2024G101", "SE2024G102"]);
     expect(decodeEms(new Registers(file))).toEqual(state);
+    // On the wire as the captured EMS keeps them: grid into the house positive, so exporting 120 W
+    // reads -120 at IR 2089 and at the grid meter's slot; the generation meter's as measured.
+    const wire = new Registers(file);
+    expect([wire.s16(2089), wire.s16(2046), wire.s16(2048), wire.u16(2042)]).toEqual([-120, -120, -2400, 0b01_00_00]);
   });
 
   it("gateway: firmware, totals high word first, battery charge positive on the wire, AIO slots", () => {

@@ -24,6 +24,17 @@ describe("model detection on the seven real plants", () => {
     expect(detected.from).toBe(from);
   });
 
+  it.each(["aio612", "aio620"] as const)(
+    "%s with its identity bank (HR 0) left out is still an All-in-One, told by its BAMS at 0xA0, not an HV Gen3",
+    (name) => {
+      const frames = readCapture(captureText(name)).frames.filter(
+        ({ frame }) => !(frame.kind === "response" && frame.function === 3 && frame.base === 0),
+      );
+      const detected = new BusDecoder().acceptAll(frames).detect();
+      expect(detected).toMatchObject({ model: "All-in-One", from: "banks" });
+    },
+  );
+
   it("reads the generation of a hybrid from its ARM firmware, and the rest from the type's first digits", () => {
     expect(modelFromIdentity(0x2001, 449)).toBe("Hybrid Gen1");
     expect(modelFromIdentity(0x2003, 920)).toBe("Hybrid Gen2");

@@ -14,6 +14,19 @@ const INVERTER_STATUS: Readonly<Record<number, string>> = {
   7: "OFFLINE",
 };
 const METER_STATUS: Readonly<Record<number, string>> = { 0: "DISABLED", 1: "ONLINE", 2: "OFFLINE" };
+/** The cloud's meter types; two bits a slot from the low end of IR 2042. */
+export const EMS_METER_TYPES: Readonly<Record<number, string>> = { 0: "GRID", 1: "GENERATION", 2: "LOAD", 3: "OTHER" };
+
+/**
+ * The EMS's meters and its grid figure read positive into the house: on the captured EMS at night
+ * IR 2089 and the grid meter's IR 2046 read -1869 while its batteries discharged 2507 W (IR 2090)
+ * into a 638 W load, and its own IR 30 (export positive, as on every inverter) read +1873; in the
+ * evening the generation meter read +1076 W and the grid -347 W with a 729 W load. So the grid's
+ * sign is flipped into the daemon's export positive; the battery's (IR 2090, the sum of its
+ * inverters') is already discharge positive.
+ */
+const intoHouseToExport = (value: number | undefined): number | undefined =>
+  value === undefined ? undefined : -value || 0;
 
 export interface EmsChild {
   readonly number: number;
@@ -61,7 +74,7 @@ export function decodeEms(ir: Registers): State {
       status: statusName(ir.u16(2040)),
       battery_power: ir.s16(2090),
       battery_energy_remaining: scaled(wh, 0.001),
-      grid_power: ir.s16(2089),
+      grid_power: intoHouseToExport(ir.s16(2089)),
       generation_power: ir.u16(2088),
       measured_load_power: ir.u16(2087),
       calculated_load_power: ir.u16(2086),
@@ -77,14 +90,21 @@ export function decodeEms(ir: Registers): State {
     });
   }
   // Meter slots follow the meters' bus addresses (0x01 and 0x03 on the captured EMS), two status
-  // bits a slot from the low end of IR 2043; a slot reading 0 holds no meter.
+  // bits a slot from the low end of IR 2043; a slot reading 0 holds no meter. Their types are two
+  // bits a slot of IR 2042 (the capture's 16: slot 1 GRID, slot 3 GENERATION, whose powers equal
+  // IR 2089 and IR 2088). A grid meter's power is export positive like `grid_power`; the others
+  // read as measured (a generation meter positive generating).
   const statuses = ir.u16(2043);
+  const types = ir.u16(2042);
   for (let index = 0; index < EMS_METER_SLOTS; index++) {
     const code = statuses === undefined ? undefined : (statuses >> (index * 2)) & 0b11;
     if (code === 0) continue;
+    const type = types === undefined ? undefined : EMS_METER_TYPES[(types >> (index * 2)) & 0b11];
+    const power = ir.s16(2046 + index);
     put(state, {
-      [`meter_${index + 1}_power`]: ir.s16(2046 + index),
+      [`meter_${index + 1}_power`]: type === "GRID" ? intoHouseToExport(power) : power,
       [`meter_${index + 1}_status`]: code === undefined ? undefined : (METER_STATUS[code] ?? `UNKNOWN (${code})`),
+      [`meter_${index + 1}_type`]: type,
     });
   }
   return state;

@@ -154,10 +154,13 @@ const EMS_INVERTER_CODES: Readonly<Record<string, number>> = {
   OFFLINE: 7,
 };
 const EMS_METER_CODES: Readonly<Record<string, number>> = { DISABLED: 0, ONLINE: 1, OFFLINE: 2 };
+const EMS_METER_TYPE_CODES: Readonly<Record<string, number>> = { GRID: 0, GENERATION: 1, LOAD: 2, OTHER: 3 };
 
 /**
  * The inverse of `decodeEms`: the rollup, one slot per managed inverter (its serial from
- * `children`, its values from `inverter_N_*`) and one per meter (`meter_N_*`, N the slot).
+ * `children`, its values from `inverter_N_*`) and one per meter (`meter_N_*`, N the slot; a meter
+ * without `meter_N_type` is taken for a grid meter). Grid powers go on the wire into the house
+ * positive, as the EMS keeps them.
  */
 export function encodeEms(file: RegisterFile, state: State, children: readonly string[]): void {
   const n = (key: string): number | undefined => num(state, key);
@@ -165,7 +168,7 @@ export function encodeEms(file: RegisterFile, state: State, children: readonly s
     .u16(2040, statusCode(text(state, "status")))
     .s16(2090, n("battery_power"))
     .u16(2091, unscaled(n("battery_energy_remaining"), 0.001))
-    .s16(2089, n("grid_power"))
+    .s16(2089, negated(n("grid_power")))
     .u16(2088, n("generation_power"))
     .u16(2087, n("measured_load_power"))
     .u16(2086, n("calculated_load_power"))
@@ -182,13 +185,18 @@ export function encodeEms(file: RegisterFile, state: State, children: readonly s
   });
   file.u16(2045, packed);
   let meters = 0;
+  let types = 0;
   for (let index = 0; index < 8; index++) {
     const status = text(state, `meter_${index + 1}_status`);
     if (status === undefined) continue;
     meters |= (EMS_METER_CODES[status] ?? 0) << (index * 2);
-    file.s16(2046 + index, n(`meter_${index + 1}_power`));
+    const type = text(state, `meter_${index + 1}_type`) ?? "GRID";
+    types |= (EMS_METER_TYPE_CODES[type] ?? 0) << (index * 2);
+    const power = n(`meter_${index + 1}_power`);
+    // Into the house positive on the wire: a grid meter's export-positive power flips.
+    file.s16(2046 + index, type === "GRID" ? negated(power) : power);
   }
-  file.u16(2043, meters);
+  file.u16(2043, meters).u16(2042, types);
 }
 
 const WORK_MODE_CODES: Readonly<Record<string, number>> = {
@@ -228,19 +236,33 @@ export function encodeGateway(file: RegisterFile, state: State): void {
     .u16(1795, tenths("today_battery_charge_energy"))
     .u16(1798, tenths("today_battery_discharge_energy"))
     .u16(1655, tenths("today_consumption_energy"))
-    .u32(1641, tenths("total_grid_import_energy"))
-    .u32(1644, tenths("total_solar_energy"))
-    .u32(1647, tenths("total_grid_export_energy"))
-    .u32(1796, tenths("total_battery_charge_energy"))
-    .u32(1799, tenths("total_battery_discharge_energy"))
-    .u32(1656, tenths("total_consumption_energy"))
     .u16(1700, n("aio_count"));
+  // The GA00 line from GA000010 on keeps its totals low word first, and its serials elsewhere (gateway.ts says why).
+  const ga00 = firmware?.startsWith("GA00") === true;
+  const swapped = ga00 && Number(firmware?.slice(4)) >= 10;
+  const serials = !ga00
+    ? { first: 1841, stride: 5 }
+    : swapped
+      ? { first: 1841, stride: 7 }
+      : { first: 1831, stride: 7 };
+  const totals: readonly [string, number][] = [
+    ["total_grid_import_energy", 1641],
+    ["total_solar_energy", 1644],
+    ["total_grid_export_energy", 1647],
+    ["total_battery_charge_energy", 1796],
+    ["total_battery_discharge_energy", 1799],
+    ["total_consumption_energy", 1656],
+  ];
+  for (const [key, high] of totals) {
+    if (swapped) file.u32(high + 1, tenths(key), high);
+    else file.u32(high, tenths(key));
+  }
   for (let index = 0; index < GATEWAY_AIO_SLOTS; index++) {
     const prefix = `aio_${index + 1}`;
     const serial = text(state, `${prefix}_serial`);
     if (serial === undefined) continue;
     file
-      .text(1841 + index * 5, 5, serial)
+      .text(serials.first + index * serials.stride, 5, serial)
       .u16(1801 + index, n(`${prefix}_soc`))
       .s16(1816 + index, negated(n(`${prefix}_power`)));
   }
@@ -299,4 +321,26 @@ export function encodeBmu(file: RegisterFile, state: State, serial: string): voi
 export function encodeBamsSummary(file: RegisterFile, state: State): void {
   const n = (key: string): number | undefined => num(state, key);
   file.u16(61, n("stacks")).u16(62, n("modules")).u16(63, n("cell_count")).u16(64, n("temperature_sensors"));
+}
+
+/** The inverse of `decodeBamsCluster`: the stack's voltage and current as the BAMS at 0x90 repeats them. */
+export function encodeBamsCluster(file: RegisterFile, state: State): void {
+  const n = (key: string): number | undefined => num(state, key);
+  file.u16(78, unscaled(n("voltage"), 0.1)).s16(80, unscaled(n("current"), 0.1));
+}
+
+/**
+ * The inverse of `decodeMeter`: a meter's phase-1 voltage and current, its power as the meter
+ * measures it (positive into the house: the captured grid meters read negative while exporting),
+ * its frequency and, when given, its lifetime energies.
+ */
+export function encodeMeter(file: RegisterFile, state: State): void {
+  const n = (key: string): number | undefined => num(state, key);
+  file
+    .u16(60, unscaled(n("voltage"), 0.1))
+    .u16(67, unscaled(n("current"), 0.01))
+    .s16(71, n("power"))
+    .u16(84, unscaled(n("frequency"), 0.01))
+    .u16(85, unscaled(n("total_import_energy"), 0.1))
+    .u16(87, unscaled(n("total_export_energy"), 0.1));
 }

@@ -28,12 +28,37 @@ export function gatewayFirmware(ir: Registers): string | undefined {
 }
 
 /**
- * The gateway's rollup, IR 1600-1859. Its 32-bit totals are high word first: on firmware
- * GAAA0014 the captures decode sanely only in that order (the swapped order some sources give
- * for later firmware reads 10^4 too large). Its battery powers are positive while charging, so
- * they are negated into the daemon's discharge-positive sign.
+ * Whether the gateway keeps its 32-bit totals low word first. The public map (givenergy-modbus's
+ * gateway model) swaps them from firmware GA000010 on, telling the versions apart by IR 1603
+ * reaching 10 (GA000009 is 0x0009 there, GA000010 0x0100). The captured GAAA0014 also passes that
+ * test (0x0104) yet decodes sanely only high word first (lifetime import 12,710.8 kWh; swapped it
+ * reads 10^4 too large), so the swap is taken for the GA00 line the source names, and the GAAA
+ * line stays as captured.
+ */
+export function gatewaySwapsWords(ir: Registers): boolean {
+  const prefix = ir.text(1600, 2);
+  const fourth = ir.u16(1603);
+  return prefix === "GA00" && fourth !== undefined && fourth >= 10;
+}
+
+/**
+ * Where the All-in-Ones' serials start and how far apart: seven registers apart from IR 1831 on
+ * the GA00 line before GA000010 and from IR 1841 after it (the public map); five apart from
+ * IR 1841 on the captured GAAA0014 (its second serial is at IR 1846).
+ */
+export function gatewaySerialLayout(ir: Registers): { readonly first: number; readonly stride: number } {
+  if (ir.text(1600, 2) !== "GA00") return { first: 1841, stride: 5 };
+  return gatewaySwapsWords(ir) ? { first: 1841, stride: 7 } : { first: 1831, stride: 7 };
+}
+
+/**
+ * The gateway's rollup, IR 1600-1859. Its 32-bit totals are high word first except on the
+ * firmware `gatewaySwapsWords` names. Its battery powers are positive while charging, so they are
+ * negated into the daemon's discharge-positive sign.
  */
 export function decodeGateway(ir: Registers): State {
+  const swapped = gatewaySwapsWords(ir);
+  const total = (high: number): number | undefined => scaled(swapped ? ir.u32(high + 1, high) : ir.u32(high), 0.1);
   const negate = (value: number | undefined): number | undefined => (value === undefined ? undefined : -value || 0);
   const state = put(
     {},
@@ -52,12 +77,12 @@ export function decodeGateway(ir: Registers): State {
       today_battery_charge_energy: scaled(ir.u16(1795), 0.1),
       today_battery_discharge_energy: scaled(ir.u16(1798), 0.1),
       today_consumption_energy: scaled(ir.u16(1655), 0.1),
-      total_grid_import_energy: scaled(ir.u32(1641), 0.1),
-      total_solar_energy: scaled(ir.u32(1644), 0.1),
-      total_grid_export_energy: scaled(ir.u32(1647), 0.1),
-      total_battery_charge_energy: scaled(ir.u32(1796), 0.1),
-      total_battery_discharge_energy: scaled(ir.u32(1799), 0.1),
-      total_consumption_energy: scaled(ir.u32(1656), 0.1),
+      total_grid_import_energy: total(1641),
+      total_solar_energy: total(1644),
+      total_grid_export_energy: total(1647),
+      total_battery_charge_energy: total(1796),
+      total_battery_discharge_energy: total(1799),
+      total_consumption_energy: total(1656),
       aio_count: ir.u16(1700),
     },
   );
@@ -82,11 +107,12 @@ export interface GatewaySlot {
   readonly power?: number;
 }
 
-/** The All-in-Ones the gateway lists (IR 1841 on, five registers each), those with a serial. */
+/** The All-in-Ones the gateway lists (where `gatewaySerialLayout` says), those with a serial. */
 export function gatewaySlots(ir: Registers): GatewaySlot[] {
   const slots: GatewaySlot[] = [];
+  const { first, stride } = gatewaySerialLayout(ir);
   for (let index = 0; index < GATEWAY_AIO_SLOTS; index++) {
-    const serial = ir.text(1841 + index * 5, 5);
+    const serial = ir.text(first + index * stride, 5);
     if (!serial) continue;
     const soc = ir.u16(1801 + index);
     const raw = ir.s16(1816 + index);

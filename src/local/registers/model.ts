@@ -1,4 +1,5 @@
 import type { Registers } from "./bank.js";
+import { BAMS_SUMMARY, isBcu } from "./battery.js";
 
 /** The kinds of device the dongle's bus holds, as the public register maps tell them apart. */
 export type Model =
@@ -88,7 +89,10 @@ export interface BusView {
 /**
  * Detects the controller's model: from HR 0 when it was read, else from the banks that only one
  * kind of device fills (the EMS rollup at IR 2040, the gateway's at IR 1600, the three-phase
- * banks at IR 1000, an HV battery's BCU at 0x70 behind a single-phase inverter).
+ * banks at IR 1000, an HV battery's BCU at 0x70 behind a single-phase inverter). Of the single-phase
+ * HV plants only the All-in-One answers a BAMS summary at 0xA0 (the captured one does, the captured
+ * HV Gen3 has a BCU and BMUs but none): with a BCU and that BAMS it is an All-in-One, with the BCU
+ * alone an HV hybrid Gen3.
  */
 export function detectModel(bus: BusView): Detected {
   const deviceType = bus.controller.holding.u16(0);
@@ -108,7 +112,9 @@ export function detectModel(bus: BusView): Detected {
   if (ir.nonZero(2040, 20)) return byBanks("EMS");
   if (ir.nonZero(1600, 20)) return byBanks("Gateway");
   if (ir.nonZero(1000, 60)) return byBanks("Three-phase hybrid");
-  if (bus.addresses.has(0x70) && ir.nonZero(0, 60)) return byBanks("HV Hybrid Gen3");
+  const hasBcu = [...bus.addresses].some(isBcu);
+  if (hasBcu && bus.addresses.has(BAMS_SUMMARY) && ir.nonZero(0, 60)) return byBanks("All-in-One");
+  if (hasBcu && ir.nonZero(0, 60)) return byBanks("HV Hybrid Gen3");
   if (ir.nonZero(0, 60)) return byBanks("Unknown");
   return byBanks("Unknown");
 }

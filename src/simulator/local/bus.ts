@@ -1,9 +1,11 @@
-import { EMS_INVERTER_STATUS, EMS_METER_STATUS, emsCodeName } from "../../cloud/index.js";
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE, emsCodeName } from "../../cloud/index.js";
 import {
+  BAMS_CLUSTER,
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
   controlMapOf,
+  encodeBamsCluster,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
@@ -11,6 +13,7 @@ import {
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
+  encodeMeter,
   encodeSinglePhase,
   encodeThreePhase,
   FIRST_BMU,
@@ -94,15 +97,49 @@ function checkSerial(serial: string, what: string): string {
   return serial;
 }
 
+const FIRST_METER = 0x01;
+const METER_BANK: Range = { from: 60, to: 119 };
+
+/** Meters at 0x01 on, answering IR 60-119 with the serial of the device whose bus they are on. */
+function meterDevices(count: number, serial: string): BusDevice[] {
+  return Array.from({ length: count }, (_, index) => ({
+    address: FIRST_METER + index,
+    serial,
+    battery: false,
+    holding: [],
+    input: [METER_BANK],
+  }));
+}
+
+/**
+ * A meter's registers for a power measured positive into the house (the captured grid meters read
+ * negative while exporting), at the grid's voltage and frequency.
+ */
+function meterFile(
+  power: number,
+  voltage: number | null | undefined,
+  frequency: number | null | undefined,
+): RegisterFile {
+  const file = new RegisterFile();
+  const volts = typeof voltage === "number" && voltage > 0 ? voltage : undefined;
+  encodeMeter(file, {
+    power: Math.round(power),
+    ...(volts === undefined ? {} : { voltage: volts, current: Math.round((Math.abs(power) / volts) * 100) / 100 }),
+    ...(typeof frequency === "number" ? { frequency } : {}),
+  });
+  return file;
+}
+
 /** The dongle serial of an inverter: its own, or for an EMS's child (which the listing files under the EMS) one made from its serial. */
 export function dongleSerialOf(record: InverterRecord): string {
   return record.emsSerial !== undefined ? `W${record.serial.slice(1)}`.slice(0, SERIAL_LENGTH) : record.deviceSerial;
 }
 
 /**
- * The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its LV packs at 0x32 on
- * or its HV stack: the BCU at 0x70, its BMUs at 0x50 on and the BAMS at 0xA0 (they answer with
- * the inverter's serial, as in the captures).
+ * The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its meters at 0x01 on (as
+ * many as the listing shows; the first is the grid's), its LV packs at 0x32 on or its HV stack: the
+ * BCU at 0x70, its BMUs at 0x50 on and the BAMS at 0xA0, and on a three-phase plant the BAMS's
+ * cluster view at 0x90 too (they answer with the inverter's serial, as in the captures).
  */
 export function inverterBus(record: InverterRecord): DongleBus {
   const kind = record.source.kind;
@@ -119,7 +156,10 @@ export function inverterBus(record: InverterRecord): DongleBus {
   const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
   const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
   const packSerial = (index: number): string => `B${index + 1}${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH);
+  // An EMS's child lists no meters: the plant's are on the EMS's bus.
+  const meterCount = record.emsSerial !== undefined ? 0 : profile.meters;
   const devices: BusDevice[] = [
+    ...meterDevices(meterCount, serial),
     {
       address: CONTROLLER,
       serial,
@@ -159,6 +199,9 @@ export function inverterBus(record: InverterRecord): DongleBus {
             ...(bmus > 0
               ? [{ address: BAMS_SUMMARY, serial, battery: true, holding: [], input: [{ from: 60, to: 119 }] }]
               : []),
+            ...(bmus > 0 && threePhase
+              ? [{ address: BAMS_CLUSTER, serial, battery: true, holding: [], input: [{ from: 60, to: 119 }] }]
+              : []),
           ]
         : []),
   ];
@@ -177,6 +220,11 @@ export function inverterBus(record: InverterRecord): DongleBus {
     }
     settings.encodeInto(controller);
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
+    // The grid meter measures into the house positive: the inverse of the daemon's export positive.
+    if (meterCount > 0)
+      files.set(FIRST_METER, meterFile(-system.grid.power, system.grid.voltage, system.grid.frequency));
+    for (let index = 1; index < meterCount; index++)
+      files.set(FIRST_METER + index, meterFile(0, system.grid.voltage, system.grid.frequency));
     const soc = system.battery.percent;
     modules.forEach((module, index) => {
       const file = new RegisterFile();
@@ -198,12 +246,13 @@ export function inverterBus(record: InverterRecord): DongleBus {
       } else {
         // The stack's voltage moves with its charge as an LV pack's does; its BMUs share it.
         const voltage = Math.round(module.nominal_voltage * (0.97 + 0.06 * (soc / 100)) * 10) / 10;
+        const current = Math.round((system.battery.power / module.nominal_voltage) * 10) / 10;
         encodeBcu(
           file,
           {
             modules: bmus > 0 ? bmus : Math.max(1, Math.round(module.cell_count / BMU_CELLS)),
             voltage,
-            current: Math.round((system.battery.power / module.nominal_voltage) * 10) / 10,
+            current,
             soc,
             state_of_health: 100,
             design_capacity: module.capacity.design,
@@ -234,6 +283,11 @@ export function inverterBus(record: InverterRecord): DongleBus {
             temperature_sensors: bmus * BMU_TEMPERATURE_SENSORS,
           });
           files.set(BAMS_SUMMARY, bams);
+          if (threePhase) {
+            const cluster = new RegisterFile();
+            encodeBamsCluster(cluster, { voltage, current });
+            files.set(BAMS_CLUSTER, cluster);
+          }
         }
       }
     });
@@ -257,7 +311,7 @@ function controllerOnly(serial: string, input: Range): BusDevice[] {
   return [{ address: CONTROLLER, serial, battery: false, holding: [IDENTITY], input: [input] }];
 }
 
-/** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest. */
+/** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest, and its meters at 0x01 on. */
 export function emsBus(ems: EmsRecord): DongleBus {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
@@ -289,12 +343,23 @@ export function emsBus(ems: EmsRecord): DongleBus {
     for (const meter of body.meters ?? []) {
       put(`meter_${meter.number}_power`, meter.active_power);
       put(`meter_${meter.number}_status`, emsCodeName(EMS_METER_STATUS, meter.status ?? undefined));
+      put(`meter_${meter.number}_type`, emsCodeName(EMS_METER_TYPE, meter.type ?? undefined));
     }
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
     encodeEms(controller, state, children);
     settings.encodeInto(controller);
-    return new Map([[CONTROLLER, controller]]);
+    const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
+    // Its meters on its own bus, at their slot's address, measuring into the house positive: the
+    // grid meter the inverse of the rollup's export-positive grid, a generation meter as it reads.
+    // Voltage and frequency are those its first inverter sees.
+    const grid = ems.inverters[0]?.model.liveSystemData().grid;
+    for (const meter of body.meters ?? []) {
+      const power = typeof meter.active_power === "number" ? meter.active_power : 0;
+      const intoHouse = meter.type === 0 ? -power : power;
+      files.set(FIRST_METER + meter.number - 1, meterFile(intoHouse, grid?.voltage, grid?.frequency));
+    }
+    return files;
   };
   return {
     dongleSerial: serial,
@@ -302,6 +367,7 @@ export function emsBus(ems: EmsRecord): DongleBus {
     kind: "ems",
     model,
     devices: [
+      ...meterDevices(ems.meterCount, serial),
       {
         address: CONTROLLER,
         serial,
@@ -320,7 +386,8 @@ export function emsBus(ems: EmsRecord): DongleBus {
 
 /**
  * A gateway's dongle: the rollup of IR 1600-1859 from the plant the cloud serves (its powers) and
- * its All-in-Ones' counters added up, which the gateway keeps though the cloud shows none.
+ * its All-in-Ones' counters added up, which the gateway keeps though the cloud shows none; its
+ * meters at 0x01 on.
  */
 export function gatewayBus(gateway: GatewayRecord): DongleBus {
   const serial = checkSerial(gateway.serial, "gateway serial");
@@ -350,14 +417,21 @@ export function gatewayBus(gateway: GatewayRecord): DongleBus {
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.gateway, armFirmware: PLANT_ARM.gateway, serial });
     encodeGateway(controller, state);
-    return new Map([[CONTROLLER, controller]]);
+    const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
+    // Its meters: the first the grid's, which the cloud does not report for a gateway; the
+    // simulator takes the plant's balance (solar and battery in, the home out), into the house positive.
+    const balance = (system.solar.power ?? 0) + (system.battery.power ?? 0) - (system.consumption ?? 0);
+    for (let index = 0; index < gateway.meterCount; index++) {
+      files.set(FIRST_METER + index, meterFile(index === 0 ? -balance : 0, system.grid.voltage, system.grid.frequency));
+    }
+    return files;
   };
   return {
     dongleSerial: checkSerial(gateway.dongle.serial, "gateway dongle serial"),
     deviceSerial: serial,
     kind: "gateway",
     model: modelFromIdentity(DEVICE_TYPE.gateway, PLANT_ARM.gateway),
-    devices: controllerOnly(serial, { from: 1600, to: 1859 }),
+    devices: [...meterDevices(gateway.meterCount, serial), ...controllerOnly(serial, { from: 1600, to: 1859 })],
     registers,
   };
 }

@@ -97,10 +97,11 @@ export const KIND_PROFILES: Readonly<Record<InverterKind, KindProfile>> = {
     phases: 3,
     maxBatteryRateW: 10_000,
     battery: {
-      nominalVoltage: 204.8,
+      // Six HV modules of 24 cells, as the captured three-phase plant's stack (its BCU reads 471.8 V).
+      nominalVoltage: 460.8,
       depthOfDischarge: 0.9,
       moduleKwh: 0,
-      cellCount: 64,
+      cellCount: 144,
       hasUsb: false,
       firmware: 104,
       cycleCount: false,

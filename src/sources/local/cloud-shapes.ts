@@ -1,5 +1,11 @@
 import type { EnergyTotals, InverterDataPoint, SystemData } from "../../cloud/index.js";
-import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_STATUS, type EmsSystemData } from "../../cloud/index.js";
+import {
+  EMS_INVERTER_STATUS,
+  EMS_METER_STATUS,
+  EMS_METER_TYPE,
+  EMS_STATUS,
+  type EmsSystemData,
+} from "../../cloud/index.js";
 import type { State } from "../../local/index.js";
 
 /*
@@ -129,7 +135,7 @@ export function emsSystemDataOf(state: State, childSerials: readonly string[], a
       number,
       active_power: num(state, `meter_${number}_power`),
       status: codeOf(EMS_METER_STATUS, text(state, `meter_${number}_status`)) ?? null,
-      type: null,
+      type: codeOf(EMS_METER_TYPE, text(state, `meter_${number}_type`)) ?? null,
     }));
   return {
     time: cloudTime(at),

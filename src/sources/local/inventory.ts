@@ -66,7 +66,8 @@ const LFP_CELL_VOLTS = 3.2;
  * (the listing's All-in-One: one module of 96 cells at 307.2 V, where its bus holds four BMUs of
  * 24 cells), so the same battery_1 entities come whichever path fetched them. Its cells are its
  * BMUs' (none listed when none answered), its capacity the BCU's nominal Ah (IR 98); the
- * full capacity the listing also gives has no register the captures show, and stays null.
+ * full capacity the listing also gives has no register in the public maps (the BCU has nominal,
+ * remaining and health, IR 98, 99, 81) nor the captures, and stays null (docs/entities.md).
  */
 function hvStacksOf(devices: readonly DecodedDevice[], first: number): BatteryModule[] {
   const bmus = devices.filter((device) => device.model === "HV battery module (BMU)");

@@ -54,8 +54,8 @@ const ONLY_CLOUD: Record<string, readonly string[]> = {
   ],
   // The three-phase map has no battery temperature, output voltage or frequency.
   "Three-phase hybrid": ["battery_temperature", "inverter_output_voltage", "inverter_output_frequency"],
-  // The EMS's meter types, car power and error and warning codes are not in its rollup registers.
-  EMS: ["car_power", "error_code", "warning_code", "meter_1_type", "meter_2_type"],
+  // The EMS's car power and error and warning codes are not in its rollup registers.
+  EMS: ["car_power", "error_code", "warning_code"],
   // The gateway's rollup has no grid power or frequency, status, nor inverter power.
   Gateway: ["status", "grid_power", "grid_frequency", "inverter_power"],
 };
@@ -249,6 +249,40 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
     expect(lvDongles.length > 0).toBe(["demo", "hybrid", "ac-coupled", "plant-ems"].includes(name));
   });
 
+  it("the meters on the bus measure into the house: the grid meter the inverse of the cloud's export-positive grid", async () => {
+    const client = sim.clientFor("owner");
+    let meters = 0;
+    for (const dongle of sim.simulator.local?.dongles ?? []) {
+      const expected = dongle.bus.devices.filter((device) => device.address >= 0x01 && device.address <= 0x08);
+      if (expected.length === 0) continue;
+      const label = `${name} ${dongle.bus.deviceSerial}`;
+      const cloud = await cloudState(client, dongle);
+      const found = (await decodeDongle(dongle)).filter((device) => device.kind === "meter");
+      expect(
+        found.map((meter) => meter.address),
+        label,
+      ).toEqual(expected.map((device) => `0x${device.address.toString(16).padStart(2, "0")}`));
+      meters += found.length;
+      const power = (address: string): unknown => found.find((meter) => meter.address === address)?.state.power;
+      if (dongle.bus.kind === "ems") {
+        // Slot n is the meter at 0x0n: a grid meter reads the cloud's export-positive power negated, a generation meter as it is.
+        for (let number = 1; number <= found.length; number++) {
+          const cloudPower = cloud[`meter_${number}_power`] as number;
+          const intoHouse = cloud[`meter_${number}_type`] === "GRID" ? -cloudPower : cloudPower;
+          expect(power(`0x0${number}`), `${label} meter ${number}`).toBe(intoHouse || 0);
+        }
+      } else if (dongle.bus.kind === "gateway") {
+        const balance =
+          (cloud.solar_power as number) + (cloud.battery_power as number) - (cloud.consumption_power as number);
+        expect(power("0x01"), label).toBe(-balance || 0);
+      } else {
+        expect(power("0x01"), label).toBe(-(cloud.grid_power as number) || 0);
+        expect(found[0]?.state, label).toMatchObject({ voltage: cloud.grid_voltage, frequency: cloud.grid_frequency });
+      }
+    }
+    expect(meters > 0, name).toBe(name !== "aio");
+  });
+
   it("the HV stack on the bus is the device listing's battery module: count, cells, capacity, charge level", async () => {
     const listing = await sim.clientFor("owner").communicationDevices.list().all();
     const hvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
@@ -271,23 +305,76 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
         label,
       ).toEqual(modules.map((module) => [module.module_number, module.capacity?.design]));
       const cells = modules[0]?.cell_count ?? 0;
-      expect(inverter?.batteries[0]?.cell_count, label).toBe(cells % 24 === 0 ? cells : undefined);
-      // Only the cloud has the full capacity (no register the captures show carries it).
+      // Every simulated HV stack is whole 24-cell modules, as the captured plants' are (4 x 24 in
+      // the All-in-One, 6 x 24 in the three-phase).
+      expect(cells % 24, label).toBe(0);
+      expect(inverter?.batteries[0]?.cell_count, label).toBe(cells);
+      // Only the cloud has the full capacity (no register the public maps or the captures give carries it).
       expect(inverter?.batteries[0]?.capacity?.full, label).toBeNull();
       expect(modules[0]?.capacity?.full, label).toEqual(expect.any(Number));
       const bcu = devices.find((device) => device.address === "0x70");
       const controller = devices.find((device) => device.address === "0x11");
       expect(bcu?.state.soc, label).toBe(Math.round(Number(controller?.state.battery_soc)));
       // Only the LAN has the BMUs behind that one module: 24 cells each, adding up to the stack.
-      expect(bmus.length * 24, label).toBe(cells % 24 === 0 ? cells : 0);
-      if (bmus.length === 0) continue;
+      expect(
+        bmus.map((bmu) => bmu.address),
+        label,
+      ).toEqual(Array.from({ length: cells / 24 }, (_, index) => `0x${(0x50 + index).toString(16)}`));
+      expect(
+        bmus.every((bmu) => bmu.state.cell_count === 24),
+        label,
+      ).toBe(true);
       const sum = bmus.reduce((total, bmu) => total + Number(bmu.state.voltage), 0);
       expect(Math.abs(sum - Number(bcu?.state.voltage)), label).toBeLessThan(0.05);
       expect(devices.find((device) => device.address === "0xa0")?.state, label).toMatchObject({
         modules: bmus.length,
         cell_count: cells,
       });
+      // The three-phase plant's BAMS also answers at 0x90 with the stack's voltage and current, as captured.
+      const cluster = devices.find((device) => device.address === "0x90");
+      if (dongle.bus.model === "Three-phase hybrid") {
+        expect(cells, label).toBe(144);
+        expect(cluster?.state, label).toEqual({ voltage: bcu?.state.voltage, current: bcu?.state.current });
+      } else {
+        expect(cluster, label).toBeUndefined();
+      }
     }
     expect(hvDongles.length > 0).toBe(["aio", "gateway", "three-phase"].includes(name));
+  });
+});
+
+describe("the EMS's powers on the LAN carry the cloud's signs", () => {
+  // Noon on 20 July in the plant-ems scenario: the plant exports while its batteries charge.
+  const NOON = Date.UTC(2025, 6, 20, 12, 0, 0);
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  beforeAll(async () => {
+    sim = await startTestSimulator({
+      scenario: "plant-ems",
+      speed: 0,
+      start: NOON,
+      localPort: 0,
+      localResponseDelayMs: 0,
+    });
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  it("grid export positive and battery charge negative, equal on both paths, into the house positive on the wire", async () => {
+    const client = sim.clientFor("owner");
+    const dongle = sim.simulator.local?.dongles.find((candidate) => candidate.bus.kind === "ems");
+    if (!dongle) throw new Error("no EMS dongle");
+    const cloud = await cloudState(client, dongle);
+    const ems = (await decodeDongle(dongle)).find((device) => device.kind === "ems");
+    expect(cloud.grid_power).toBeGreaterThan(0);
+    expect(cloud.battery_power).toBeLessThan(0);
+    const keys = ["grid_power", "battery_power", "meter_1_power", "meter_1_type", "meter_2_power", "meter_2_type"];
+    const pick = (values: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(keys.map((key) => [key, values[key]]));
+    expect(pick(ems?.state ?? {})).toEqual(pick(cloud));
+    expect(cloud.meter_1_power).toBe(cloud.grid_power);
+    // The EMS keeps the grid into the house positive (as the captured one does).
+    const registers = dongle.bus.registers(sim.simulator.clock.now()).get(0x11);
+    expect(registers?.input.get(2089)).toBe(0x10000 - (cloud.grid_power as number));
   });
 });
