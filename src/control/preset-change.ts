@@ -10,6 +10,7 @@ import { findPreset, presetProblems } from "./preset-rules.js";
 import { presetResult } from "./remote-codes.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
+import { valuesIn } from "./write-budget.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -45,6 +46,8 @@ export async function changePreset(
     key: descriptor.identifier ?? descriptor.id,
     fields,
   };
+  const spent = context.spend(target.serial, valuesIn(fields));
+  if (spent !== undefined) return refused(spent);
 
   const sent = await sendChange(context, (options) =>
     context.control.inverterControl

@@ -61,6 +61,8 @@ export async function changeSetting(
       return skipped(`${descriptor.name} is already ${shown(known)}: nothing sent`, known);
     }
   }
+  const spent = context.spend(target.serial, 1);
+  if (spent !== undefined) return refused(spent);
   return write(context, target);
 }
 
