@@ -22,7 +22,7 @@ export interface LocalSnapshotDeps {
   readonly now: () => number;
   /** A value read now goes into the gate's record of current values, so an unchanged one is skipped. */
   readonly remember: (reading: ControlReading) => void;
-  /** One setting through the gate's own path (checked, skipped when it holds, sent, audited, counted as a restore). */
+  /** One setting through the gate's own path (read first, skipped when it holds, sent, audited, counted as a restore). */
   readonly applySetting: (settingId: number, value: SettingValue) => Promise<ChangeOutcome>;
 }
 
@@ -105,8 +105,7 @@ export async function restoreLocalSnapshot(
       failedOnes.push({ name: saved.name, message: "cancelled before it was sent" });
       continue;
     }
-    const read = await readValue(deps, serial, saved.settingId);
-    if ("value" in read) deps.remember({ kind: "setting", serial, settingId: saved.settingId, value: read.value });
+    // The gate reads the value first over the LAN, and skips it when it holds.
     const outcome = await deps.applySetting(saved.settingId, saved.value);
     if (outcome.ok) (outcome.skipped ? unchanged : restored).push(saved.name);
     else failedOnes.push({ name: saved.name, message: outcome.message });

@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HOUR_MS } from "../../src/time/index.js";
+import { INVERTER, type LocalGate, READ, startLocalGate, WRITE } from "./helpers/local-gate.js";
+
+const RESERVE = 71;
+
+/** The writes of the day are counted per device, kept in SQLite, and refused once the budget is spent. */
+describe("control gate: write only on change, over the LAN path", () => {
+  let setup: LocalGate;
+  beforeAll(async () => {
+    setup = await startLocalGate();
+  });
+  afterAll(async () => {
+    await setup.stop();
+  });
+
+  it("reads a value it does not know first, and sends no write when the device already holds it", async () => {
+    const held = await setup.deviceValue(RESERVE);
+    const first = await setup.apply(setup.setting(RESERVE, Number(held)));
+    expect(first.requests).toEqual([READ]);
+    expect(first.outcome).toMatchObject({ ok: true, skipped: true });
+    const again = await setup.apply(setup.setting(RESERVE, String(held)));
+    expect(again.requests).toEqual([]);
+    expect(again.outcome.skipped).toBe(true);
+    const changed = await setup.apply(setup.setting(RESERVE, Number(held) === 40 ? 41 : 40));
+    expect(changed.requests).toEqual([WRITE]);
+    expect(changed.outcome).toMatchObject({ ok: true, skipped: false, verified: true });
+    // Only the one write was counted.
+    expect(setup.gate.writesToday()).toEqual({ budget: 100, devices: { [INVERTER]: 1 } });
+  });
+
+  it("counts a preset as the number of values it sends", async () => {
+    const before = setup.gate.writesToday()?.devices[INVERTER] ?? 0;
+    const { outcome } = await setup.apply({
+      kind: "preset",
+      serial: INVERTER,
+      preset: "timed-charge",
+      fields: { enabled: true, slots: [{ start_time: "01:00", end_time: "04:30", percent_limit: 90 }] },
+    });
+    expect(outcome.ok).toBe(true);
+    expect(setup.gate.writesToday()?.devices[INVERTER]).toBe(before + 4);
+  });
+});
+
+describe("control gate: the daily write budget", () => {
+  let setup: LocalGate;
+  beforeAll(async () => {
+    setup = await startLocalGate({ budget: 5 });
+  });
+  afterAll(async () => {
+    await setup.stop();
+  });
+  afterEach(() => {
+    setup.warnings.length = 0;
+  });
+
+  /** The 80% warnings (a refusal is a warning of its own, the gate's). */
+  const budgetWarnings = () => setup.warnings.filter((event) => event.message.startsWith(`device ${INVERTER} has had`));
+
+  it("warns once on bridge/logging at 80%, and refuses the write that would go past 100%, audited", async () => {
+    for (const value of [20, 21, 22]) expect((await setup.apply(setup.setting(RESERVE, value))).outcome.ok).toBe(true);
+    expect(budgetWarnings()).toEqual([]);
+    await setup.apply(setup.setting(RESERVE, 23));
+    const [warning, ...more] = budgetWarnings();
+    expect(more).toEqual([]);
+    expect(warning?.level).toBe("warn");
+    expect(warning?.message).toContain(`device ${INVERTER} has had 4 of its 5 writes today (control.write_budget)`);
+    expect((await setup.apply(setup.setting(RESERVE, 24))).outcome.ok).toBe(true);
+    expect(budgetWarnings()).toHaveLength(1);
+
+    const refused = await setup.apply(setup.setting(RESERVE, 25), { source: "mqtt", name: "number.reserve" });
+    expect(refused.requests).toEqual([]);
+    expect(refused.outcome).toMatchObject({ ok: false, refused: true, skipped: false });
+    expect(refused.outcome.message).toBe(
+      `Refused, nothing sent: device ${INVERTER} has had 5 of its 5 writes today (control.write_budget), and this change needs one more write: try again after local midnight, or raise control.write_budget`,
+    );
+    expect(setup.store.audit.recent({ target: INVERTER, limit: 1 })[0]).toMatchObject({
+      source: "mqtt",
+      action: `setting:${RESERVE}`,
+      ok: false,
+      message: refused.outcome.message,
+    });
+    expect(await setup.deviceValue(RESERVE)).toBe(24);
+    expect(setup.gate.writesToday()).toEqual({ budget: 5, devices: { [INVERTER]: 5 } });
+  });
+
+  it("still sends a restore that puts the house back, and counts it", async () => {
+    const restored = await setup.apply(setup.setting(RESERVE, 20), { source: "rule", name: "cheap", restore: true });
+    expect(restored.requests).toEqual([WRITE]);
+    expect(restored.outcome).toMatchObject({ ok: true, verified: true });
+    expect(await setup.deviceValue(RESERVE)).toBe(20);
+    expect(setup.gate.writesToday()?.devices[INVERTER]).toBe(6);
+  });
+
+  it("keeps the day's count across a restart", async () => {
+    await setup.restart();
+    expect(setup.gate.writesToday()).toEqual({ budget: 5, devices: { [INVERTER]: 6 } });
+    const refused = await setup.apply(setup.setting(RESERVE, 30));
+    expect(refused.outcome.refused).toBe(true);
+    expect(refused.outcome.message).toContain("has had 6 of its 5 writes today");
+    // The warning was given for today already, before the restart.
+    expect(budgetWarnings()).toEqual([]);
+  });
+
+  it("starts again at local midnight in the house's zone", async () => {
+    // The pinned start is 12:00 GMT: 11 h 59 min on it is still the same day in London.
+    setup.clock.advance(11 * HOUR_MS + 59 * 60_000);
+    expect((await setup.apply(setup.setting(RESERVE, 31))).outcome.refused).toBe(true);
+    setup.clock.advance(60_000);
+    const next = await setup.apply(setup.setting(RESERVE, 31));
+    expect(next.outcome).toMatchObject({ ok: true, skipped: false });
+    expect(setup.gate.writesToday()).toEqual({ budget: 5, devices: { [INVERTER]: 1 } });
+  });
+});
