@@ -266,6 +266,7 @@ export async function startApp(
         freshness,
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
         rules: rulesFile !== undefined,
+        writes: () => gate.writesToday(),
         ...(options.feed ? { feed: options.feed } : {}),
         clock,
       },
