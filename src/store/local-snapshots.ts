@@ -74,21 +74,21 @@ export class SqliteLocalSnapshots implements LocalSnapshots {
 
 /** The same in memory, for a daemon whose store could not be opened. */
 export class MemoryLocalSnapshots implements LocalSnapshots {
-  private readonly snapshots = new Map<string, LocalSnapshot>();
+  private readonly kept = new Map<string, LocalSnapshot>();
 
   add(snapshot: LocalSnapshot): boolean {
     const key = `${snapshot.serial}\n${snapshot.name}`;
-    if (this.snapshots.has(key)) return false;
-    this.snapshots.set(key, { ...snapshot, settings: settingsList.parse(snapshot.settings) });
+    if (this.kept.has(key)) return false;
+    this.kept.set(key, { ...snapshot, settings: settingsList.parse(snapshot.settings) });
     return true;
   }
 
   get(serial: string, name: string): LocalSnapshot | undefined {
-    return this.snapshots.get(`${serial}\n${name}`);
+    return this.kept.get(`${serial}\n${name}`);
   }
 
   delete(serial: string, name: string): boolean {
-    return this.snapshots.delete(`${serial}\n${name}`);
+    return this.kept.delete(`${serial}\n${name}`);
   }
 }
 
