@@ -57,6 +57,9 @@ const ONLY_CLOUD_SENSORS = [
   "energy2mqtt_em2024e001_warning_code",
   "energy2mqtt_em2024e001_meter_1_type",
   "energy2mqtt_em2024e001_meter_2_type",
+  // Writes today: only a device something can write to has a count, and this LAN daemon writes to none.
+  "energy2mqtt_sd2024g001_writes_today",
+  "energy2mqtt_em2024e001_writes_today",
 ];
 
 /** The hybrid's second string: its registers hold two arrays, the cloud lists one. */
