@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ControlGate, WriteBudget } from "../../src/control/index.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import { cloudControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
+import { cloudControl, type DeviceControl, discoverInventory, type Inventory } from "../../src/sources/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { startHomeAssistant, testBus } from "../helpers/home-assistant.js";
@@ -17,8 +17,14 @@ const INVERTER = "SD2024G001";
 const ID = INVERTER.toLowerCase();
 const RESERVE = "setting_battery_reserve_percent_limit";
 
-/** Each controllable device's "Writes today" in Home Assistant, through a real bridge on a real broker. */
-describe("Home Assistant: writes today", () => {
+const refuse = () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN"));
+
+/**
+ * A device changed over the LAN (the simulator's cloud control with pathOf local, its cloud
+ * snapshots refusing, until the LAN control is merged) in Home Assistant, through a real bridge
+ * on a real broker: its "Writes today", and the bridge's snapshots answered from the store.
+ */
+describe("Home Assistant: writes today and snapshots of a device changed over the LAN", () => {
   let broker: TestBroker;
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let store: Store;
@@ -40,7 +46,11 @@ describe("Home Assistant: writes today", () => {
     const clock = sim.simulator.clock;
     const gate = new ControlGate({
       clock,
-      control: cloudControl(client),
+      control: {
+        ...cloudControl(client),
+        snapshots: { take: refuse, restore: refuse, delete: refuse },
+        pathOf: () => "local",
+      } satisfies DeviceControl,
       audit: store.audit,
       devices: {
         inverter: (serial) => inventory.inverters.find((found) => found.serial === serial),
@@ -48,6 +58,7 @@ describe("Home Assistant: writes today", () => {
       },
       logger,
       onApplied: (event) => bus.emit("changeApplied", event),
+      localSnapshots: store.localSnapshots,
       writeBudget: new WriteBudget({
         counts: store.writeCounts,
         limit: 100,
@@ -109,5 +120,27 @@ describe("Home Assistant: writes today", () => {
         observer.messages.indexOf(m) >= mark && m.topic === `${base}/${ID}` && stateOf(m.payload).writes_today === 1,
     );
     expect(stateOf(shown.payload)[RESERVE]).toBe(value);
+  });
+
+  /** Publishes a bridge request and returns its response. */
+  async function request(action: string, payload: unknown): Promise<Record<string, unknown>> {
+    const mark = observer.messages.length;
+    await observer.publish(`${base}/bridge/request/${action}`, JSON.stringify(payload));
+    const response = await observer.waitFor(
+      (m) => observer.messages.indexOf(m) >= mark && m.topic === `${base}/bridge/response/${action}`,
+    );
+    return JSON.parse(response.payload) as Record<string, unknown>;
+  }
+
+  it("takes a snapshot in the store and answers exists from it, never from the cloud", async () => {
+    const named = { serial: INVERTER, name: "ha-evening" };
+    expect(await request("snapshot/exists", named)).toMatchObject({ status: "ok", data: { exists: false } });
+    const taken = await request("snapshot/take", named);
+    expect(taken).toMatchObject({ status: "ok" });
+    expect(store.localSnapshots.get(INVERTER, "ha-evening")?.settings.length).toBeGreaterThan(10);
+    expect(await request("snapshot/exists", named)).toMatchObject({ status: "ok", data: { exists: true } });
+    expect(await sim.clientFor("owner").snapshots.exists(INVERTER, "ha-evening")).toBe(false);
+    expect(await request("snapshot/delete", named)).toMatchObject({ status: "ok" });
+    expect(await request("snapshot/exists", named)).toMatchObject({ status: "ok", data: { exists: false } });
   });
 });
