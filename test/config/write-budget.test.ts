@@ -3,8 +3,8 @@ import { loadConfig } from "../../src/config/index.js";
 import { configFile, problemsOf } from "./helpers.js";
 
 describe("configuration: control.write_budget", () => {
-  it("defaults to 100 writes per device per day, and takes a file's value or the environment's", () => {
-    expect(loadConfig(undefined, {}).config.control.write_budget).toBe(100);
+  it("defaults to 400 writes per device per day, and takes a file's value or the environment's", () => {
+    expect(loadConfig(undefined, {}).config.control.write_budget).toBe(400);
     expect(loadConfig(configFile("control:\n  write_budget: 250\n"), {}).config.control.write_budget).toBe(250);
     expect(loadConfig(undefined, { ENERGY2MQTT_CONTROL_WRITE_BUDGET: "40" }).config.control.write_budget).toBe(40);
   });
