@@ -66,3 +66,44 @@ describe("a rule's restore over a device changed over the LAN", () => {
     expect(rows.some((row) => row.message.includes("writes today"))).toBe(false);
   });
 });
+
+describe("a rule's restore when the device's path changed during its window", () => {
+  let setup: LocalGate;
+  beforeAll(async () => {
+    setup = await startLocalGate();
+  });
+  afterAll(async () => {
+    await setup.stop();
+  });
+
+  it("puts the exact values back whichever path carries the restore: started over the cloud, restored over the LAN, and the reverse", async () => {
+    for (const [window, restore] of [
+      ["cloud", "local"],
+      ["local", "cloud"],
+    ] as const) {
+      const before = await setup.deviceValue(RESERVE);
+      const presetBefore = await setup.checker.inverterControl.presetValues(INVERTER, "timed-export");
+      const requests: ChangeRequest[] = [
+        setup.setting(RESERVE, before === 33 ? 34 : 33),
+        {
+          kind: "preset",
+          serial: INVERTER,
+          preset: "timed-export",
+          fields: { enabled: true, slots: { 1: { start_time: "17:00", end_time: "18:30", percent_limit: 40 } } },
+        },
+      ];
+      setup.setPath(window);
+      const controls = await prepareRestore(cloudDeviceReads(setup.gate.reads), requests, [], pino({ enabled: false }));
+      for (const request of requests) expect((await setup.gate.apply(request, rule)).ok, window).toBe(true);
+      expect(await setup.deviceValue(RESERVE)).not.toBe(before);
+      setup.setPath(restore);
+      const report = await restorePlan(cloudDeviceReads(setup.gate.reads), setup.gate, rule, {
+        snapshots: [],
+        controls,
+      });
+      expect(report, `${window} then ${restore}`).toMatchObject({ ok: true });
+      expect(await setup.deviceValue(RESERVE)).toBe(before);
+      expect(await setup.checker.inverterControl.presetValues(INVERTER, "timed-export")).toEqual(presetBefore);
+    }
+  });
+});

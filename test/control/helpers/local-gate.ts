@@ -10,7 +10,7 @@ import {
   WriteBudget,
 } from "../../../src/control/index.js";
 import { createLogger, type LogEvent, LogFeed } from "../../../src/log.js";
-import type { DeviceControl, InverterDevice } from "../../../src/sources/index.js";
+import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
 import { cloudControl } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 import { startTestSimulator, TEST_START } from "../../helpers/simulator.js";
@@ -46,10 +46,12 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
   const events: RequestEvent[] = [];
   const client = sim.clientFor("owner", { onRequest: (event) => events.push(event) });
   const checker = sim.clientFor("owner");
-  const control: DeviceControl = { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => "local" };
+  // The path can change between two calls, as with `source: auto`.
+  const path = { now: "local" as DevicePath };
+  const control: DeviceControl = { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => path.now };
   const inverter: InverterDevice = await inverterDevice(checker, INVERTER);
   const dir = mkdtempSync(join(tmpdir(), "e2m-local-gate-"));
-  const path = join(dir, "energy2mqtt.db");
+  const file = join(dir, "energy2mqtt.db");
   const warnings: LogEvent[] = [];
   const feed = new LogFeed();
   feed.subscribe((event) => warnings.push(event));
@@ -77,7 +79,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
       localSnapshots: store.localSnapshots,
     });
 
-  const state = { store: openStore(path), gate: undefined as unknown as ControlGate };
+  const state = { store: openStore(file), gate: undefined as unknown as ControlGate };
   state.gate = build(state.store);
 
   /** Applies a change; the outcome and the requests it sent. */
@@ -111,7 +113,10 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     inverter,
     events,
     warnings,
-    path,
+    /** Which path the device's changes go by from now on. */
+    setPath(next: DevicePath) {
+      path.now = next;
+    },
     get gate() {
       return state.gate;
     },
@@ -125,7 +130,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     async restart() {
       await state.gate.stop();
       state.store.close();
-      state.store = openStore(path);
+      state.store = openStore(file);
       state.gate = build(state.store);
     },
     async stop() {
