@@ -1,6 +1,7 @@
 import type { Logger } from "../log.js";
 import type { WriteCounts } from "../store/index.js";
 import { type Clock, dayOf } from "../time/index.js";
+import { presetDifferences } from "./preset-differences.js";
 
 /** The share of the budget at which the day's one warning is given. */
 const WARN_SHARE = 0.8;
@@ -90,4 +91,18 @@ export function valuesIn(fields: unknown): number {
   if (typeof fields === "object" && fields !== null)
     return Object.values(fields).reduce((sum: number, item) => sum + valuesIn(item), 0);
   return 1;
+}
+
+/**
+ * How many of a preset's values differ from what the device holds (`current`, as read), field
+ * by field and slot by slot; what was not read counts.
+ */
+export function valuesChanged(
+  current: Readonly<Record<string, unknown>>,
+  fields: Readonly<Record<string, unknown>>,
+): number {
+  return presetDifferences(fields, current).differences.reduce(
+    (sum, difference) => sum + valuesIn(difference.wanted),
+    0,
+  );
 }

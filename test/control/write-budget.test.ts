@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ChangeRequest } from "../../src/control/index.js";
 import { HOUR_MS } from "../../src/time/index.js";
 import { INVERTER, type LocalGate, READ, startLocalGate, WRITE } from "./helpers/local-gate.js";
+
+const READ_PRESET = "Get Preset Values";
+const WRITE_PRESET = "Modify Preset";
 
 const RESERVE = 71;
 
@@ -29,16 +33,45 @@ describe("control gate: write only on change, over the LAN path", () => {
     expect(setup.gate.writesToday()).toEqual({ budget: 100, devices: { [INVERTER]: 1 } });
   });
 
-  it("counts a preset as the number of values it sends", async () => {
-    const before = setup.gate.writesToday()?.devices[INVERTER] ?? 0;
-    const { outcome } = await setup.apply({
+  it("reads a preset first: counts only the values that differ, and sends nothing when all hold", async () => {
+    const count = () => setup.gate.writesToday()?.devices[INVERTER] ?? 0;
+    const timedCharge = (fields: Record<string, unknown>): ChangeRequest => ({
       kind: "preset",
       serial: INVERTER,
       preset: "timed-charge",
-      fields: { enabled: true, slots: [{ start_time: "01:00", end_time: "04:30", percent_limit: 90 }] },
+      fields,
     });
-    expect(outcome.ok).toBe(true);
-    expect(setup.gate.writesToday()?.devices[INVERTER]).toBe(before + 4);
+    const fields = { enabled: true, slots: [{ start_time: "01:00", end_time: "04:30", percent_limit: 90 }] };
+    expect((await setup.apply(timedCharge(fields))).outcome.ok).toBe(true);
+    const before = count();
+
+    const same = await setup.apply(timedCharge(fields));
+    expect(same.requests).toEqual([READ_PRESET]);
+    expect(same.outcome).toMatchObject({
+      ok: true,
+      skipped: true,
+      message: "Timed Charge already holds these values: nothing sent",
+    });
+    expect(count()).toBe(before);
+
+    const one = await setup.apply(timedCharge({ slots: { 1: { percent_limit: 80 } } }));
+    expect(one.requests).toEqual([READ_PRESET, WRITE_PRESET, READ_PRESET]);
+    expect(one.outcome).toMatchObject({ ok: true, verified: true });
+    expect(count()).toBe(before + 1);
+
+    const four = { enabled: false, slots: { 1: { start_time: "02:00", end_time: "05:00", percent_limit: 70 } } };
+    expect((await setup.apply(timedCharge(four))).outcome.ok).toBe(true);
+    expect(count()).toBe(before + 5);
+
+    // Through the cloud, force false leaves the comparing to the service: every value sent counts.
+    setup.setPath("cloud");
+    try {
+      const cloud = await setup.apply(timedCharge(four));
+      expect(cloud.requests).toEqual([WRITE_PRESET, READ_PRESET]);
+      expect(count()).toBe(before + 9);
+    } finally {
+      setup.setPath("local");
+    }
   });
 });
 
