@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore, StoreError } from "../../src/store/index.js";
+import { MemoryLocalSnapshots, MemoryWriteCounts, openStore, StoreError } from "../../src/store/index.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
 describe("the store's write counts and local snapshots", () => {
@@ -49,5 +49,32 @@ describe("the store's write counts and local snapshots", () => {
     expect(again.localSnapshots.delete("SA1", "evening")).toBe(true);
     expect(again.localSnapshots.delete("SA1", "evening")).toBe(false);
     again.close();
+  });
+});
+
+describe("the in-memory write counts and snapshots, for a daemon whose store could not be opened", () => {
+  it("answer as the store's do", () => {
+    const counts = new MemoryWriteCounts();
+    expect(counts.add("SB2", "2026-11-16", 2)).toBe(2);
+    expect(counts.add("SA1", "2026-11-16", 3)).toBe(3);
+    expect(counts.add("SA1", "2026-11-17", 1)).toBe(1);
+    expect(counts.markWarned("SA1", "2026-11-16")).toBe(true);
+    expect(counts.markWarned("SA1", "2026-11-16")).toBe(false);
+    expect(counts.day("2026-11-16")).toEqual([
+      { serial: "SA1", writes: 3, warned: true },
+      { serial: "SB2", writes: 2, warned: false },
+    ]);
+    const snapshots = new MemoryLocalSnapshots();
+    const snapshot = {
+      serial: "SA1",
+      name: "evening",
+      takenAt: 1,
+      settings: [{ settingId: 71, name: "r", value: 20 }],
+    };
+    expect(snapshots.add(snapshot)).toBe(true);
+    expect(snapshots.add(snapshot)).toBe(false);
+    expect(snapshots.get("SA1", "evening")).toEqual(snapshot);
+    expect(snapshots.delete("SA1", "evening")).toBe(true);
+    expect(snapshots.get("SA1", "evening")).toBeUndefined();
   });
 });
