@@ -13,7 +13,7 @@ import {
   SubscriptionRequiredError,
 } from "./cloud/index.js";
 import type { Config } from "./config/index.js";
-import { ControlGate, ControlReadBack, cloudDeviceReads } from "./control/index.js";
+import { ControlGate, ControlReadBack, cloudDeviceReads, WriteBudget } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
 import type { Feature } from "./feature.js";
 import { bridgeNode, Freshness, healthFeature, healthFilePath, startHealthWriter } from "./health/index.js";
@@ -35,7 +35,14 @@ import {
   localSource,
   noWritePath,
 } from "./sources/index.js";
-import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
+import {
+  type AuditLog,
+  MemoryLocalSnapshots,
+  MemoryWriteCounts,
+  openStore,
+  ReopeningAuditLog,
+  type Store,
+} from "./store/index.js";
 import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
 import { type Clock, later } from "./time/index.js";
 import { webFeature } from "./web/index.js";
@@ -203,6 +210,15 @@ export async function startApp(
       logger,
       onApplied: (event) => bus.emit("changeApplied", event),
       clock,
+      // Without a store the counts and snapshots last until the daemon stops.
+      writeBudget: new WriteBudget({
+        counts: store?.writeCounts ?? new MemoryWriteCounts(),
+        limit: config.control.write_budget,
+        clock,
+        timeZone: () => inventory().timezone,
+        logger,
+      }),
+      localSnapshots: store?.localSnapshots ?? new MemoryLocalSnapshots(),
     });
     // Before the store closes: a write still waiting for its late answer is given up and recorded.
     stack.push(() => gate.stop());
@@ -256,6 +272,7 @@ export async function startApp(
         freshness,
         store: () => (!store ? "not open" : history?.failing ? "failing" : "ok"),
         rules: rulesFile !== undefined,
+        writes: () => gate.writesToday(),
         ...(options.feed ? { feed: options.feed } : {}),
         clock,
       },

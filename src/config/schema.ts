@@ -261,6 +261,30 @@ export const demoConfig = z.strictObject({
     ),
 });
 
+/**
+ * 400 writes per device per day by default. People fear for an EMS's flash at about 1,000 a day
+ * (Predbat #4053, #4232: some 30k a month); this stays 2.5 times below that. The optimiser's busy
+ * Agile day on the demo house writes 232 values (each half-hour window sets a preset's slot and
+ * puts it back: test/rules/engine/optimise-day.test.ts), so 400 leaves it below the 80% warning
+ * with room for a person's changes; 100 would refuse its windows from about 08:00.
+ */
+const DEFAULT_WRITE_BUDGET = 400;
+
+/** How the daemon changes devices. */
+export const controlConfig = z.strictObject({
+  write_budget: integer()
+    .pipe(
+      z
+        .number()
+        .min(1, "must be at least 1 write per device per day")
+        .max(100_000, "must be at most 100000 writes per device per day"),
+    )
+    .default(DEFAULT_WRITE_BUDGET)
+    .describe(
+      "Writes per device per local day (a setting is one, a preset one per value it sends; EV charger commands do not count). At 80% a warning goes to bridge/logging; at 100% further changes are refused until local midnight, except the restores that put the house back",
+    ),
+});
+
 /** One inverter's (or EMS's, or gateway's) Wi-Fi/LAN dongle, read over its local protocol. */
 export const localDongleConfig = z.strictObject({
   host: z.string().min(1).describe("The dongle's LAN address or name"),
@@ -302,6 +326,7 @@ export const configSchema = z
     log: logConfig.default(logConfig.parse({})),
     web: webConfig.default(webConfig.parse({})),
     demo: demoConfig.default(demoConfig.parse({})),
+    control: controlConfig.default(controlConfig.parse({})),
     local: z
       .array(localDongleConfig)
       .default([])

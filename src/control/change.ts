@@ -25,6 +25,11 @@ export interface Requester {
   readonly source: "mqtt" | "rule" | "cli" | "bridge";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
+  /**
+   * The change puts the house back (a rule's restore, a snapshot restored): it goes even when
+   * the device's daily write budget is spent, and is counted.
+   */
+  readonly restore?: boolean;
 }
 
 export interface ChangeOutcome {

@@ -30,6 +30,11 @@ export interface ChangeContext {
    * comes, is recorded, and the device takes no other change before then.
    */
   readonly lateAnswer: (late: Promise<ChangeOutcome>) => void;
+  /**
+   * Counts the values about to be written to the device against its daily write budget; the
+   * reason to refuse when it is spent (nothing was counted then).
+   */
+  readonly spend: (serial: string, writes: number) => string | undefined;
 }
 
 /** Changes jump the rate budget's queue: a person or a rule is waiting for them. */

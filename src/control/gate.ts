@@ -2,11 +2,11 @@ import { setMaxListeners } from "node:events";
 import { pino } from "pino";
 import type { Logger } from "../log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
-import type { AuditEntryInput, AuditLog } from "../store/index.js";
+import type { AuditEntryInput, AuditLog, LocalSnapshots } from "../store/index.js";
 import type { Clock } from "../time/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
-import type { ChangeOutcome, ChangeRequest, Requester } from "./change.js";
+import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
 import { type ControlReading, ControlState, type ControlValues } from "./control-state.js";
@@ -16,9 +16,11 @@ import { runDeviceAction } from "./device-action-run.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { deleteLocalSnapshot, restoreLocalSnapshot, takeLocalSnapshot } from "./local-snapshot.js";
 import { failed, refused } from "./outcome.js";
 import { changePreset } from "./preset-change.js";
 import { changeSetting } from "./setting-change.js";
+import type { WriteBudget } from "./write-budget.js";
 
 export interface ControlGateDeps {
   /** The path that writes, runs actions and reads back: the gate is its only holder. */
@@ -45,6 +47,13 @@ export interface ControlGateDeps {
    * its outcome is given and recorded. A listener that throws is logged; the change stands.
    */
   readonly onApplied?: (event: ChangeApplied) => void;
+  /** The daily write budget per device; without one, writes are not counted. */
+  readonly writeBudget?: WriteBudget;
+  /**
+   * Where the daemon keeps its own snapshots, for devices whose changes go over the LAN; without
+   * it, snapshots of such a device are refused.
+   */
+  readonly localSnapshots?: LocalSnapshots;
 }
 
 /** A command refused before it could become a change request: its payload, device or control was wrong. */
@@ -68,6 +77,8 @@ export interface ApplyOptions {
 const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
 const DEFAULT_SETTLE_MS = 60_000;
 const DEFAULT_LATE_ANSWER_MS = 120_000;
+/** The cloud's limit on a snapshot's name, kept for the daemon's own. */
+const SNAPSHOT_NAME_MAX = 32;
 
 /**
  * The one gate for every change to a device: validate against the device's own rules, skip
@@ -82,6 +93,8 @@ export class ControlGate {
   private readonly clock: Clock;
   private readonly state: ControlState;
   private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
+  private readonly writeBudget: WriteBudget | undefined;
+  private readonly localSnapshots: LocalSnapshots | undefined;
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -94,6 +107,8 @@ export class ControlGate {
     this.logger = (deps.logger ?? pino({ enabled: false })).child({ module: "control" });
     this.clock = deps.clock;
     this.onApplied = deps.onApplied;
+    this.writeBudget = deps.writeBudget;
+    this.localSnapshots = deps.localSnapshots;
     this.state = new ControlState(() => this.clock.now(), deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
@@ -113,30 +128,38 @@ export class ControlGate {
    */
   apply(request: ChangeRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
     const target = targetOf(request);
-    return this.queue.runHolding(`${target.kind}:${target.id}`, async () => {
-      const row = this.begin(auditEntry(request, requester, pending, this.clock.now()));
-      if (typeof row !== "number") {
-        this.tell({ at: this.clock.now(), request, requester, outcome: row });
-        return { value: row, hold: undefined };
-      }
-      let hold: Promise<void> | undefined;
-      const lateAnswer = (late: Promise<ChangeOutcome>) => {
-        this.logger.warn(
-          { target: target.id, action: target.action },
-          "a change is still in flight: its answer will be recorded when it comes, and this device takes no other change before then",
-        );
-        hold = late.then(
-          (outcome) => {
-            this.record(request, requester, outcome);
-          },
-          (error: unknown) => this.logger.error({ err: error }, "the late answer of a change could not be read"),
-        );
-      };
-      const outcome = await this.decide(request, options.signal, lateAnswer);
-      const at = this.record(request, requester, outcome, row);
-      this.tell({ at, request, requester, outcome });
-      return { value: outcome, hold };
-    });
+    return this.queue.runHolding(`${target.kind}:${target.id}`, () => this.applyNow(request, requester, options));
+  }
+
+  /** One change, audited and told, in the device's turn of the queue (held by the caller). */
+  private async applyNow(
+    request: ChangeRequest,
+    requester: Requester,
+    options: ApplyOptions,
+  ): Promise<{ value: ChangeOutcome; hold: Promise<void> | undefined }> {
+    const target = targetOf(request);
+    const row = this.begin(auditEntry(request, requester, pending, this.clock.now()));
+    if (typeof row !== "number") {
+      this.tell({ at: this.clock.now(), request, requester, outcome: row });
+      return { value: row, hold: undefined };
+    }
+    let hold: Promise<void> | undefined;
+    const lateAnswer = (late: Promise<ChangeOutcome>) => {
+      this.logger.warn(
+        { target: target.id, action: target.action },
+        "a change is still in flight: its answer will be recorded when it comes, and this device takes no other change before then",
+      );
+      hold = late.then(
+        (outcome) => {
+          this.record(request, requester, outcome);
+        },
+        (error: unknown) => this.logger.error({ err: error }, "the late answer of a change could not be read"),
+      );
+    };
+    const outcome = await this.decide(request, requester, options.signal, lateAnswer);
+    const at = this.record(request, requester, outcome, row);
+    this.tell({ at, request, requester, outcome });
+    return { value: outcome, hold };
   }
 
   /**
@@ -184,7 +207,7 @@ export class ControlGate {
         this.tell({ at: this.clock.now(), action, requester, outcome: row });
         return { ok: false, refused: true, message: row.message };
       }
-      const outcome = await this.decideAction(action, options.signal);
+      const outcome = await this.decideAction(action, requester, options.signal);
       const entry = actionAuditEntry(action, requester, outcome, this.clock.now());
       const asChange: ChangeOutcome = {
         ok: outcome.ok,
@@ -230,6 +253,21 @@ export class ControlGate {
     return this.control;
   }
 
+  /**
+   * Whether the daemon keeps a snapshot of this name for the device, when its changes go over
+   * the LAN; undefined when they go through the cloud, which keeps its own.
+   */
+  localSnapshotExists(serial: string, name: string): boolean | undefined {
+    if (this.control.pathOf(serial) !== "local") return undefined;
+    return this.localSnapshots?.get(serial, name) !== undefined;
+  }
+
+  /** The daily write budget, when there is one: its limit and each device's writes today. */
+  writesToday(): { readonly budget: number; readonly devices: Readonly<Record<string, number>> } | undefined {
+    if (!this.writeBudget) return undefined;
+    return { budget: this.writeBudget.limit, devices: this.writeBudget.countsToday() };
+  }
+
   /** The device's current control values (serial or uuid), as read or applied. */
   controlValues(device: string): ControlValues {
     return this.state.values(device);
@@ -237,6 +275,7 @@ export class ControlGate {
 
   private async decide(
     request: ChangeRequest,
+    requester: Requester,
     signal: AbortSignal | undefined,
     lateAnswer: (late: Promise<ChangeOutcome>) => void,
   ): Promise<ChangeOutcome> {
@@ -249,6 +288,7 @@ export class ControlGate {
       timing: this.timing,
       clock: this.clock,
       lateAnswer,
+      spend: (serial, writes) => this.writeBudget?.spend(serial, writes, requester.restore === true),
     };
     try {
       if (request.kind === "ev-command") {
@@ -269,16 +309,56 @@ export class ControlGate {
     }
   }
 
-  private async decideAction(action: DeviceAction, signal: AbortSignal | undefined): Promise<DeviceActionOutcome> {
+  private async decideAction(
+    action: DeviceAction,
+    requester: Requester,
+    signal: AbortSignal | undefined,
+  ): Promise<DeviceActionOutcome> {
     if (signal?.aborted || this.stopping.signal.aborted)
       return { ok: false, message: "Cancelled before anything was sent" };
+    const stop = this.stopping.signal;
+    const both = signal ? AbortSignal.any([signal, stop]) : stop;
     if (action.kind === "snapshot" || action.kind === "preset-profile") {
       const inverter = this.devices.inverter(action.serial);
       if (!inverter) return refusedAction(`inverter ${action.serial} is not one this account has`);
       if (!inverter.controllable) return refusedAction(notControllableReason(inverter));
+      if (action.kind === "snapshot" && this.control.pathOf(action.serial) === "local")
+        return this.localSnapshot(action, inverter, requester, both);
     }
-    const stop = this.stopping.signal;
-    return runDeviceAction(this.control, action, signal ? AbortSignal.any([signal, stop]) : stop);
+    return runDeviceAction(this.control, action, both);
+  }
+
+  /** A snapshot of a device whose changes go over the LAN: the daemon's own, kept in the store. */
+  private async localSnapshot(
+    action: Extract<DeviceAction, { kind: "snapshot" }>,
+    inverter: ControlledInverter,
+    requester: Requester,
+    signal: AbortSignal,
+  ): Promise<DeviceActionOutcome> {
+    const { serial, name, op } = action;
+    if (name.length < 1 || name.length > SNAPSHOT_NAME_MAX)
+      return refusedAction(`a snapshot's name is 1 to ${SNAPSHOT_NAME_MAX} characters (got ${name.length})`);
+    const snapshots = this.localSnapshots;
+    if (!snapshots)
+      return refusedAction(
+        `inverter ${serial} is changed over the LAN, where energy2mqtt keeps snapshots in its store, and the store is not open`,
+      );
+    if (op === "delete") return deleteLocalSnapshot(snapshots, serial, name);
+    const deps = {
+      control: this.control,
+      snapshots,
+      signal,
+      now: () => this.clock.now(),
+      remember: (reading: ControlReading) => this.state.remember(reading),
+      applySetting: async (settingId: number, value: SettingValue) => {
+        const request: ChangeRequest = { kind: "setting", serial, settingId, value };
+        // This action holds the device's turn in the queue: each value goes in it, one after another.
+        const { value: outcome, hold } = await this.applyNow(request, { ...requester, restore: true }, { signal });
+        await hold;
+        return outcome;
+      },
+    };
+    return op === "take" ? takeLocalSnapshot(deps, inverter, name) : restoreLocalSnapshot(deps, inverter, name);
   }
 
   /**

@@ -4,12 +4,13 @@ import { failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledInverter } from "./devices.js";
 import { type Reading, sendChange, settle } from "./in-flight.js";
-import { failed, MAY_OR_MAY_NOT, refused, seconds, succeeded, unknown } from "./outcome.js";
+import { failed, MAY_OR_MAY_NOT, refused, seconds, skipped, succeeded, unknown } from "./outcome.js";
 import { differencesText } from "./preset-differences.js";
 import { findPreset, presetProblems } from "./preset-rules.js";
 import { presetResult } from "./remote-codes.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
+import { valuesChanged, valuesIn } from "./write-budget.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -45,6 +46,12 @@ export async function changePreset(
     key: descriptor.identifier ?? descriptor.id,
     fields,
   };
+  const held = await readFirstOnLan(context, target);
+  const changes = held === undefined ? valuesIn(fields) : valuesChanged(held, fields);
+  if (held !== undefined && changes === 0)
+    return skipped(`${descriptor.name} already holds these values: nothing sent`, held);
+  const spent = context.spend(target.serial, changes);
+  if (spent !== undefined) return refused(spent);
 
   const sent = await sendChange(context, (options) =>
     context.control.inverterControl
@@ -70,6 +77,21 @@ export async function changePreset(
   return unknown(
     `${descriptor.name}: ${waited}${seen}: ${MAY_OR_MAY_NOT}; its answer, if it comes, goes into the audit log`,
   );
+}
+
+/**
+ * Over the LAN a read is cheap and a write wears the device's memory: the preset's values are
+ * read first, so that one that already holds them is not written, and only the values that
+ * differ count against the daily budget. Through the cloud, force false does that at the
+ * service. Undefined when not read (the cloud's path, or the read failed): then all count.
+ */
+async function readFirstOnLan(context: ChangeContext, target: PresetTarget): Promise<Fields | undefined> {
+  if (context.control.pathOf(target.serial) !== "local") return undefined;
+  try {
+    return (await readOnce(context, target, callOptions(context))).value;
+  } catch {
+    return undefined;
+  }
 }
 
 function matches(sent: Fields, values: Fields): boolean {

@@ -56,12 +56,40 @@ export async function changeSetting(
   }
   const target: SettingTarget = { serial: inverter.serial, descriptor, value: check.value };
   if (!isWriteOnly(descriptor)) {
-    const known = context.state.freshSetting(target.serial, settingId);
+    const known = context.state.freshSetting(target.serial, settingId) ?? (await readFirstOnLan(context, target));
     if (known !== undefined && sameValue(known, target.value)) {
       return skipped(`${descriptor.name} is already ${shown(known)}: nothing sent`, known);
     }
   }
+  const spent = context.spend(target.serial, 1);
+  if (spent !== undefined) return refused(spent);
   return write(context, target);
+}
+
+/**
+ * Over the LAN a read is cheap and a write wears the device's memory: a value not known is read
+ * first, so that one that already holds is not written. Through the cloud the write is sent as
+ * before (a read costs as much as the write). A read that fails leaves the write to go.
+ */
+async function readFirstOnLan(context: ChangeContext, target: SettingTarget): Promise<SettingValue | undefined> {
+  if (context.control.pathOf(target.serial) !== "local") return undefined;
+  try {
+    const read = await context.control.inverterControl.readSetting(
+      target.serial,
+      target.descriptor.id,
+      callOptions(context),
+    );
+    if (!read.ok || !isSettingValue(read.value)) return undefined;
+    context.state.remember({
+      kind: "setting",
+      serial: target.serial,
+      settingId: target.descriptor.id,
+      value: read.value,
+    });
+    return read.value;
+  } catch {
+    return undefined;
+  }
 }
 
 async function write(context: ChangeContext, target: SettingTarget): Promise<ChangeOutcome> {

@@ -70,6 +70,11 @@ export const bridgeHealthSchema = z.object({
     }),
   ),
   store: storeStatusSchema,
+  /**
+   * The daily write budget (`control.write_budget`) and, by serial, the values written to each
+   * controllable device since local midnight; null when the daemon keeps no count.
+   */
+  writes_today: z.object({ budget: z.number().int(), devices: z.record(z.string(), z.number().int()) }).nullable(),
   last_error: logEventSchema.extend({ at: z.iso.datetime() }).nullable(),
   /** Flat values for the bridge's Home Assistant entities, so their templates stay one key each. */
   cloud_connection: z.enum(["ON", "OFF"]),

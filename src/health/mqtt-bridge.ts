@@ -4,7 +4,7 @@ import type { DeviceId } from "../device-id.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log.js";
 import type { Availability } from "../telemetry/index.js";
-import { deviceId, devicesOf, type Inventory } from "../telemetry/index.js";
+import { deviceId, devicesOf, hasControls, type Inventory } from "../telemetry/index.js";
 import { type Clock, every, later } from "../time/index.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
@@ -35,6 +35,8 @@ export interface BridgeStatusOptions {
   /** The system clock by default. */
   readonly clock: Clock;
   readonly rssBytes?: () => number;
+  /** The daily write budget and the writes of each device today (by serial), when the daemon counts them. */
+  readonly writes?: () => { readonly budget: number; readonly devices: Readonly<Record<string, number>> } | undefined;
 }
 
 export interface BridgeStatus {
@@ -119,6 +121,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       requests: { per_minute: requestTimes.length, used: budget.used, limit: budget.limit },
       devices,
       store: options.store(),
+      writes_today: writesToday(),
       last_error: lastError
         ? { level: lastError.level, message: lastError.message, at: new Date(lastError.at).toISOString() }
         : null,
@@ -126,6 +129,16 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       requests_per_minute: requestTimes.length,
       last_error_text: lastError ? lastError.message.slice(0, 255) : "none",
     };
+  };
+
+  /** Every controllable device, 0 before its first write of the day. */
+  const writesToday = (): BridgeHealth["writes_today"] => {
+    const writes = options.writes?.();
+    if (!writes) return null;
+    const devices: Record<string, number> = {};
+    for (const device of devicesOf(options.inventory()))
+      if (hasControls(device)) devices[device.serial] = writes.devices[device.serial] ?? 0;
+    return { budget: writes.budget, devices: { ...devices, ...writes.devices } };
   };
 
   const publishHealth = (): Promise<void> => send(topics.health, health(), true);

@@ -179,7 +179,10 @@ async function perform(
     }
     case "snapshot/exists": {
       const { serial, name } = input as Parsed<"snapshot/exists">;
-      return { exists: await client.snapshots.exists(serial, name, options) };
+      // A device changed over the LAN has the daemon's own snapshots, not the cloud's.
+      return {
+        exists: gate.localSnapshotExists(serial, name) ?? (await client.snapshots.exists(serial, name, options)),
+      };
     }
     case "preset-profile/list": {
       const { serial, ...filter } = input as Parsed<"preset-profile/list">;

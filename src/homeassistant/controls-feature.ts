@@ -3,7 +3,7 @@ import { type ControlReadBack, type ControlTarget, changedDevice } from "../cont
 import type { Feature } from "../feature.js";
 import { type Device, hasControls } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
-import { controlState } from "./entities/index.js";
+import { controlState, writeCountState } from "./entities/index.js";
 import { evModesOf } from "./state-keys.js";
 
 /** The key the gate knows a device by: its serial, or a charger's or smart device's uuid. */
@@ -27,15 +27,40 @@ export function controlsFeature(options: {
   readonly bus: EventBus;
   readonly states: DeviceStates;
   readonly readBack: ControlReadBack;
+  /** Each controllable device's writes today, by serial; left out, no count is shown. */
+  readonly writesToday?: () => Readonly<Record<string, number>> | undefined;
 }): Feature & { load(signal: AbortSignal): Promise<void> } {
   const { bus, states, readBack } = options;
   const name = "homeassistant-controls";
   const abort = new AbortController();
 
+  /** The count last shown per device id. */
+  const shown = new Map<string, number>();
+  /** The device's count, when it has one: 0 before its first write of the day. */
+  const writes = (device: Device, counts = options.writesToday?.()): number | undefined =>
+    counts !== undefined && hasControls(device) ? (counts[device.serial] ?? 0) : undefined;
+
   const show = (id: string, device: Device): void => {
     const values = readBack.values(controlKey(device));
     if (device.kind === "ev_charger") states.learnDetails(id, { evModes: evModesOf(values.evCommands) });
-    states.applyState(id, controlState(device, values, states.layout(id)));
+    const count = writes(device);
+    if (count !== undefined) shown.set(id, count);
+    states.applyState(id, {
+      ...controlState(device, values, states.layout(id)),
+      ...(count === undefined ? {} : writeCountState(count)),
+    });
+  };
+
+  /** At local midnight the counts start again with no change to show them: each poll brings them up to date. */
+  const refreshCounts = (): void => {
+    const counts = options.writesToday?.();
+    if (counts === undefined) return;
+    for (const [id, device] of states.devices) {
+      const count = writes(device, counts);
+      if (count === undefined || shown.get(id) === count) continue;
+      shown.set(id, count);
+      states.applyState(id, writeCountState(count));
+    }
   };
 
   return {
@@ -54,6 +79,7 @@ export function controlsFeature(options: {
         }
         for (const [id, device] of states.devices) if (controlKey(device) === key) return show(id, device);
       });
+      bus.on("fetched", name, refreshCounts);
     },
     /** Reads the devices' control values in the background, with what the budget leaves. */
     async load(signal) {

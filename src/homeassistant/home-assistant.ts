@@ -86,7 +86,12 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
     send,
     clock: rulesClockOn(clock),
   });
-  const controls = controlsFeature({ bus, states, readBack: options.readBack });
+  const controls = controlsFeature({
+    bus,
+    states,
+    readBack: options.readBack,
+    writesToday: () => options.gate.writesToday()?.devices,
+  });
   let announced: Promise<void> = Promise.resolve();
   let firstRound: () => void = () => undefined;
   const firstRoundIn = new Promise<void>((resolve) => {

@@ -24,6 +24,12 @@ export {
   type JsonValue,
   type WriteResult,
 } from "./history-types.js";
+export {
+  type LocalSnapshot,
+  type LocalSnapshots,
+  MemoryLocalSnapshots,
+  type SnapshotSetting,
+} from "./local-snapshots.js";
 export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
 export { ReopeningAuditLog } from "./reopening-audit.js";
@@ -35,3 +41,4 @@ export type {
   RuleObligations,
   SavedValue,
 } from "./rule-obligations.js";
+export { MemoryWriteCounts, type WriteCount, type WriteCounts } from "./write-counts.js";

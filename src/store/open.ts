@@ -5,9 +5,11 @@ import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, toStoreError } from "./errors.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";
+import { type LocalSnapshots, SqliteLocalSnapshots } from "./local-snapshots.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
+import { SqliteWriteCounts, type WriteCounts } from "./write-counts.js";
 
 export interface StoreOptions {
   /** How long to wait for another connection's write lock before giving up; 5 s by default. */
@@ -27,6 +29,10 @@ export interface Store {
   readonly audit: AuditLog;
   readonly history: StoreHistory;
   readonly ruleObligations: RuleObligations;
+  /** The writes sent per device and local day: the daily write budget. */
+  readonly writeCounts: WriteCounts;
+  /** The daemon's own snapshots of devices whose changes go over the LAN. */
+  readonly localSnapshots: LocalSnapshots;
   close(): void;
 }
 
@@ -57,6 +63,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       audit: new SqliteAuditLog(opened, path),
       history: new SqliteHistory(opened, path),
       ruleObligations: new SqliteRuleObligations(opened, path),
+      writeCounts: new SqliteWriteCounts(opened, path),
+      localSnapshots: new SqliteLocalSnapshots(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

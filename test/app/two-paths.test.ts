@@ -279,20 +279,31 @@ describe("two daemons on the demo house: source cloud and source local", () => {
     }
   });
 
-  it("refuses the cloud's snapshots on the LAN-only daemon, saying the daemon keeps its own", async () => {
+  it("takes the LAN-only daemon's snapshot itself, from the dongle's registers, and keeps it in its store", async () => {
     const topic = `${local.base}/bridge/response/snapshot/take`;
     const watcher = await observe(broker.url, [topic]);
+    const dongle = sim.simulator.local?.find("SD2024G001");
+    if (!dongle) throw new Error("no dongle for SD2024G001");
+    const requests = dongle.stats.requests;
     try {
       await watcher.publish(
         `${local.base}/bridge/request/snapshot/take`,
         JSON.stringify({ serial: "SD2024G001", name: "before", transaction: "t1" }),
       );
-      const answer = JSON.parse((await watcher.waitFor((m) => m.topic === topic, 10_000)).payload) as Json;
-      expect(answer).toMatchObject({ status: "error", transaction: "t1" });
-      expect(String(answer.error)).toContain("the cloud's snapshots are not reachable over the LAN");
+      const answer = JSON.parse((await watcher.waitFor((m) => m.topic === topic, 20_000)).payload) as Json;
+      expect(answer).toMatchObject({ status: "ok", transaction: "t1" });
+      expect(answer.data).toMatchObject({ unread: [] });
     } finally {
       await watcher.close();
     }
+    const reader = openStore(join(dir, "local.db"));
+    try {
+      expect(reader.localSnapshots.get("SD2024G001", "before")?.settings.length).toBeGreaterThan(10);
+    } finally {
+      reader.close();
+    }
+    // The settings are read a block of registers at a time, not one request per setting.
+    expect(dongle.stats.requests - requests).toBeLessThan(20);
   });
 
   it("keeps history rows from its local reads, with no cloud to backfill from", async () => {

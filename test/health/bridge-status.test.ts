@@ -15,7 +15,7 @@ const T0 = Date.parse("2026-01-10T12:00:00Z");
 const inventory = {
   account: { id: 1, name: "me" },
   timezone: "Europe/London",
-  inverters: [{ kind: "inverter", serial: "SA1" }],
+  inverters: [{ kind: "inverter", serial: "SA1", controllable: true }],
   ems: [],
   evChargers: [{ kind: "ev_charger", uuid: "C-1" }],
   smartDevices: [],
@@ -28,7 +28,13 @@ describe("the bridge's status topics", () => {
     status?.stop();
   });
 
-  const start = (overrides: { connected?: boolean; feed?: LogFeed } = {}) => {
+  const start = (
+    overrides: {
+      connected?: boolean;
+      feed?: LogFeed;
+      writes?: () => { budget: number; devices: Record<string, number> } | undefined;
+    } = {},
+  ) => {
     const clock = new VirtualClock(T0);
     const sent: { topic: string; body: unknown; retain: boolean }[] = [];
     const budget: RateBudgetState = {
@@ -71,6 +77,7 @@ describe("the bridge's status topics", () => {
       clock,
       rssBytes: () => 60 * 1_048_576,
       ...(overrides.feed ? { feed: overrides.feed } : {}),
+      ...(overrides.writes ? { writes: overrides.writes } : {}),
     });
     return { clock, sent, status, freshness };
   };
@@ -122,6 +129,16 @@ describe("the bridge's status topics", () => {
     // Never read: counted from the first poll that answered (the charger's, 30 s after the start).
     clock.advance(60_000);
     expect(status.health().devices.sa1).toMatchObject({ last_poll_age_seconds: null, stale: true });
+  });
+
+  it("gives each controllable device's writes today and the budget, 0 before its first write", () => {
+    const counts: Record<string, number> = {};
+    const { status } = start({ writes: () => ({ budget: 100, devices: { ...counts } }) });
+    expect(bridgeHealthSchema.parse(status.health()).writes_today).toEqual({ budget: 100, devices: { SA1: 0 } });
+    counts.SA1 = 7;
+    expect(bridgeHealthSchema.parse(status.health()).writes_today).toEqual({ budget: 100, devices: { SA1: 7 } });
+    status.stop();
+    expect(bridgeHealthSchema.parse(start().status.health()).writes_today).toBeNull();
   });
 
   it("publishes health every minute, retained, and not while MQTT is down", async () => {

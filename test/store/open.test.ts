@@ -66,12 +66,16 @@ describe("openStore", () => {
       "history_day",
       "history_shape",
       "history_source",
+      "local_snapshot",
       "rule_obligation",
       "rule_obligation_open",
       "rule_state",
       "sqlite_autoindex_history_shape_1",
       "sqlite_autoindex_history_source_1",
+      "sqlite_autoindex_local_snapshot_1",
       "sqlite_autoindex_rule_state_1",
+      "sqlite_autoindex_write_count_1",
+      "write_count",
     ]);
     db.close();
   });

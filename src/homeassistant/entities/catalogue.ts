@@ -11,6 +11,7 @@ import { presetEntities } from "./inverter-presets.js";
 import { settingEntities } from "./inverter-settings.js";
 import { smartDeviceEntities } from "./smart-device.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
+import { writeCountEntities } from "./write-count.js";
 
 /** Inverters of an EMS plant are controlled through the EMS (api-notes), so they get sensors only. */
 function inverterEntities(device: InverterDevice, details: DeviceDetails | undefined): EntityDef[] {
@@ -22,7 +23,8 @@ function inverterEntities(device: InverterDevice, details: DeviceDetails | undef
     ...batteryModuleEntities(device.batteries),
   ];
   if (device.emsSerial !== undefined) return sensors;
-  return [...sensors, ...presetEntities(device.presets), ...settingEntities(device)];
+  const controls = [...presetEntities(device.presets), ...settingEntities(device)];
+  return [...sensors, ...controls, ...(device.controllable ? writeCountEntities() : [])];
 }
 
 function catalogue(device: Device, details: DeviceDetails | undefined): EntityDef[] {
@@ -31,7 +33,12 @@ function catalogue(device: Device, details: DeviceDetails | undefined): EntityDe
       return inverterEntities(device, details);
     case "ems":
       return device.controllable
-        ? [...emsEntities(device, details), ...presetEntities(device.presets), ...settingEntities(device)]
+        ? [
+            ...emsEntities(device, details),
+            ...presetEntities(device.presets),
+            ...settingEntities(device),
+            ...writeCountEntities(),
+          ]
         : emsEntities(device, details);
     case "ev_charger":
       return [...evSensorEntities(), ...evControlEntities(device, details)];

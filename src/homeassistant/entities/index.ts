@@ -15,3 +15,4 @@ export type {
   StateValues,
 } from "./types.js";
 export { slug } from "./values.js";
+export { writeCountState } from "./write-count.js";

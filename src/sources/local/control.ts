@@ -36,6 +36,9 @@ const SNAPSHOTS_NOT_HERE = async (): Promise<never> => {
   );
 };
 
+/** How long a block of holding registers read for one setting answers for the others in it. */
+const BLOCK_FRESH_MS = 2_000;
+
 type Failure = Extract<RemoteControlResult<SettingValue>, { ok: false }>;
 
 const failure = (code: Failure["code"], reason: string, mayHaveApplied: boolean): Failure => ({
@@ -143,6 +146,30 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     return new Map(entries.map((entry) => [entry.settingId, decodeSetting(entry, words.get(entry.register) ?? 0)]));
   };
 
+  /**
+   * Settings read one after another (a snapshot reads every one the device lists) would cost a
+   * paced request each: a read fetches the registers of its whole block the map uses, kept for
+   * BLOCK_FRESH_MS, and any write to the dongle drops what is kept.
+   */
+  const blocks = new Map<LocalDongle, Map<number, { readAt: number; words: Map<number, number> }>>();
+  const forget = (dongle: LocalDongle): void => {
+    blocks.delete(dongle);
+  };
+  const wordAt = async (dongle: LocalDongle, map: ControlMap, register: number, signal?: AbortSignal) => {
+    const block = Math.floor(register / 60);
+    const kept = blocks.get(dongle)?.get(block);
+    if (kept && dongle.now() - kept.readAt <= BLOCK_FRESH_MS && kept.words.has(register))
+      return kept.words.get(register) ?? 0;
+    const registers = [...map.settings.values()]
+      .map((entry) => entry.register)
+      .filter((other) => Math.floor(other / 60) === block);
+    const words = await readRegisters(dongle, registers.length > 0 ? registers : [register], signal);
+    const byBlock = blocks.get(dongle) ?? new Map();
+    byBlock.set(block, { readAt: dongle.now(), words });
+    blocks.set(dongle, byBlock);
+    return words.get(register) ?? 0;
+  };
+
   const readSetting = async (
     serial: string,
     id: number,
@@ -151,8 +178,8 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     try {
       const { dongle, map } = target(serial);
       const entry = entryOf(map, serial, id);
-      const [word] = await dongle.readHolding(entry.register, 1, call.signal);
-      return { ok: true, value: decodeSetting(entry, word ?? 0), message: "Read Successfully" };
+      const word = await wordAt(dongle, map, entry.register, call.signal);
+      return { ok: true, value: decodeSetting(entry, word), message: "Read Successfully" };
     } catch (error) {
       return failureOf(error, false);
     }
@@ -168,6 +195,7 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
       const { dongle, map } = target(serial);
       const entry = entryOf(map, serial, id);
       const word = wordOf(entry, value);
+      forget(dongle);
       await dongle.writeHolding(map, entry.register, word, call.signal);
       return { ok: true, value: decodeSetting(entry, word), message: "Written Successfully" };
     } catch (error) {
@@ -237,6 +265,7 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
       const word = wordOf(entry, write.value);
       const held = current.get(write.id);
       if (held !== undefined && encodeSetting(entry, held) === word) return "skipped";
+      forget(dongle);
       await dongle.writeHolding(map, entry.register, word, signal);
       current.set(write.id, decodeSetting(entry, word));
       return "written";

@@ -131,6 +131,11 @@ export class LocalDongle {
     return this.decoder.devices();
   }
 
+  /** The session's clock, now. */
+  now(): number {
+    return this.options.clock.now();
+  }
+
   get lastHeardAt(): number | undefined {
     return this.heardAt;
   }

@@ -3,6 +3,13 @@ import { auditLog } from "./001-audit-log.js";
 import { history } from "./002-history.js";
 import { ruleObligations } from "./003-rule-obligations.js";
 import { perControlRestore } from "./004-per-control-restore.js";
+import { writeBudgetAndSnapshots } from "./005-write-budget-and-snapshots.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [auditLog, history, ruleObligations, perControlRestore];
+export const MIGRATIONS: readonly Migration[] = [
+  auditLog,
+  history,
+  ruleObligations,
+  perControlRestore,
+  writeBudgetAndSnapshots,
+];

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { type SchedulerAction, type SchedulerLike, Subject, Subscription, startWith } from "rxjs";
-import { ControlGate, cloudDeviceReads } from "../../../src/control/index.js";
+import { configSchema } from "../../../src/config/index.js";
+import { ControlGate, cloudDeviceReads, WriteBudget } from "../../../src/control/index.js";
 import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
 import type { LiveObservation } from "../../../src/rules/engine/live-state.js";
 import { observedIn } from "../../../src/rules/live-input.js";
@@ -21,6 +22,8 @@ import { startTestSimulator } from "../../helpers/simulator.js";
 export const INVERTER = "SD2024G001";
 export const CHARGER = "6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11";
 export const MINUTE = 60_000;
+/** control.write_budget when the configuration leaves it out. */
+export const DEFAULT_WRITE_BUDGET = configSchema.parse({}).control.write_budget;
 export const HOUR = 60 * MINUTE;
 
 /** Timers on the simulator's manual clock: advanceTo() runs each due timer at its time and lets the engine finish. */
@@ -144,6 +147,14 @@ export async function startEnv(options: EnvOptions) {
       },
       logger,
       clock: sim.simulator.clock,
+      // The daemon's default budget, counted as it counts: what a day of rules writes.
+      writeBudget: new WriteBudget({
+        counts: store.writeCounts,
+        limit: DEFAULT_WRITE_BUDGET,
+        clock: sim.simulator.clock,
+        timeZone: () => inventory.timezone,
+        logger,
+      }),
     });
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     const zone = loaded.rules.timezone ?? "Europe/London";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleEvent, RulesEngine } from "../../../src/rules/engine/index.js";
-import { type Env, HOUR, INVERTER, MINUTE, optimiseRules, startEnv } from "./helpers.js";
+import { DEFAULT_WRITE_BUDGET, type Env, HOUR, INVERTER, MINUTE, optimiseRules, startEnv } from "./helpers.js";
 
 // 23:00 UTC on a winter Tuesday, when the fixture's Agile day begins: a day of known prices.
 const START = Date.UTC(2025, 0, 14, 23, 0);
@@ -75,6 +75,18 @@ describe("an optimise rule runs a day: the presets follow the plan through the g
     const rows = run.store.audit.recent({ limit: 500 });
     expect(rows.some((row) => row.action.includes("timed-charge"))).toBe(true);
     expect(rows.every((row) => row.source === "rule" && row.requesterName === "optimiser")).toBe(true);
+  });
+
+  it("fits a day of the optimiser in the default daily write budget, below its 80% warning", () => {
+    // 23:00 to 23:00 UTC: the last hour of one London day and most of the next. Measured when the
+    // default was chosen: 4 + 228 values (each window sets a preset's slot and puts it back).
+    const days = ["2025-01-14", "2025-01-15"].map((day) => run.store.writeCounts.get(INVERTER, day));
+    expect(days.reduce((sum, day) => sum + day.writes, 0)).toBeGreaterThan(100);
+    for (const day of days) {
+      expect(day.writes).toBeLessThan(DEFAULT_WRITE_BUDGET * 0.8);
+      expect(day.warned).toBe(false);
+    }
+    expect(run.store.audit.recent({ limit: 5000 }).filter((row) => row.message.includes("write_budget"))).toEqual([]);
   });
 
   it("puts every preset back as it was, keeping no open promise", async () => {

@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RequestEvent } from "../../../src/cloud/http.js";
+import {
+  type ChangeOutcome,
+  type ChangeRequest,
+  ControlGate,
+  type Requester,
+  WriteBudget,
+} from "../../../src/control/index.js";
+import { createLogger, type LogEvent, LogFeed } from "../../../src/log.js";
+import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
+import { cloudControl } from "../../../src/sources/index.js";
+import { openStore, type Store } from "../../../src/store/index.js";
+import { startTestSimulator, TEST_START } from "../../helpers/simulator.js";
+import { inverterDevice } from "./devices.js";
+
+export const INVERTER = "SD2024G001";
+export const WRITE = "Modify Setting";
+export const READ = "Read Setting";
+export const HOUSE_ZONE = "Europe/London";
+
+/** Stands in for a device's snapshots on the LAN path: the cloud's must never be asked for one. */
+const noCloudSnapshots: DeviceControl["snapshots"] = {
+  take: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
+  restore: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
+  delete: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
+};
+
+export interface LocalGateOptions {
+  /** control.write_budget for the gate. */
+  readonly budget?: number;
+}
+
+/**
+ * A gate whose device's changes go "over the LAN": the simulator's cloud control, wrapped with
+ * pathOf local and snapshots that throw, until the LAN control is merged. Its clock is the
+ * simulator's pinned one; its store a real SQLite file that `restart()` opens again with a new
+ * gate, as a restarted daemon would. Every request it sends is counted; warnings go to a feed,
+ * the source of bridge/logging.
+ */
+export async function startLocalGate(options: LocalGateOptions = {}) {
+  const sim = await startTestSimulator({ speed: 0, start: TEST_START });
+  const clock = sim.simulator.clock;
+  const events: RequestEvent[] = [];
+  const client = sim.clientFor("owner", { onRequest: (event) => events.push(event) });
+  const checker = sim.clientFor("owner");
+  // The path can change between two calls, as with `source: auto`.
+  const path = { now: "local" as DevicePath };
+  const control: DeviceControl = { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => path.now };
+  const inverter: InverterDevice = await inverterDevice(checker, INVERTER);
+  const dir = mkdtempSync(join(tmpdir(), "e2m-local-gate-"));
+  const file = join(dir, "energy2mqtt.db");
+  const warnings: LogEvent[] = [];
+  const feed = new LogFeed();
+  feed.subscribe((event) => warnings.push(event));
+  const lines: string[] = [];
+  const logger = createLogger("debug", {
+    destination: { write: (line: string) => lines.push(line) },
+    format: "json",
+    feed,
+  });
+
+  const build = (store: Store) =>
+    new ControlGate({
+      clock,
+      control,
+      audit: store.audit,
+      devices: { inverter: (serial) => (serial === INVERTER ? inverter : undefined), charger: () => undefined },
+      logger,
+      writeBudget: new WriteBudget({
+        counts: store.writeCounts,
+        limit: options.budget ?? 100,
+        clock,
+        timeZone: () => HOUSE_ZONE,
+        logger,
+      }),
+      localSnapshots: store.localSnapshots,
+    });
+
+  const state = { store: openStore(file), gate: undefined as unknown as ControlGate };
+  state.gate = build(state.store);
+
+  /** Applies a change; the outcome and the requests it sent. */
+  async function apply(
+    request: ChangeRequest,
+    requester: Requester = { source: "cli", name: "test" },
+  ): Promise<{ outcome: ChangeOutcome; requests: string[] }> {
+    const mark = events.length;
+    const outcome = await state.gate.apply(request, requester);
+    return { outcome, requests: events.slice(mark).map((event) => event.endpoint) };
+  }
+
+  const setting = (settingId: number, value: number | string | boolean): ChangeRequest => ({
+    kind: "setting",
+    serial: INVERTER,
+    settingId,
+    value,
+  });
+
+  const deviceValue = async (settingId: number): Promise<unknown> => {
+    const read = await checker.inverterControl.readSetting(INVERTER, settingId);
+    return read.ok ? read.value : `code ${read.code}`;
+  };
+
+  return {
+    sim,
+    clock,
+    client,
+    checker,
+    control,
+    inverter,
+    events,
+    warnings,
+    /** Which path the device's changes go by from now on. */
+    setPath(next: DevicePath) {
+      path.now = next;
+    },
+    get gate() {
+      return state.gate;
+    },
+    get store() {
+      return state.store;
+    },
+    apply,
+    setting,
+    deviceValue,
+    /** A restarted daemon: the gate stopped and the store closed, then both opened again on the same file. */
+    async restart() {
+      await state.gate.stop();
+      state.store.close();
+      state.store = openStore(file);
+      state.gate = build(state.store);
+    },
+    async stop() {
+      await state.gate.stop();
+      state.store.close();
+      rmSync(dir, { recursive: true, force: true });
+      await sim.stop();
+    },
+  };
+}
+
+export type LocalGate = Awaited<ReturnType<typeof startLocalGate>>;
