@@ -1,3 +1,4 @@
+import { CloudAccess } from "./app-cloud-access.js";
 import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
@@ -15,8 +16,16 @@ import {
 import type { Config } from "./config/index.js";
 import { ControlGate, ControlReadBack, cloudDeviceReads } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
+import { deviceIdOf } from "./device-id.js";
 import type { Feature } from "./feature.js";
-import { bridgeNode, Freshness, healthFeature, healthFilePath, startHealthWriter } from "./health/index.js";
+import {
+  bridgeNode,
+  type DevicePathHealth,
+  Freshness,
+  healthFeature,
+  healthFilePath,
+  startHealthWriter,
+} from "./health/index.js";
 import { historyFeature } from "./history/index.js";
 import { homeAssistant, Topics } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
@@ -24,6 +33,9 @@ import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqtt
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: rules/index.ts loads the whole engine, and the rules load only when a configuration names them.
 import { rulesFeature } from "./rules/feature.js";
 import {
+  type AutoSource,
+  autoControl,
+  autoSource,
   CLOUD_CONTROL_NEEDS_CLOUD_SOURCE,
   cloudControl,
   cloudHistory,
@@ -33,6 +45,8 @@ import {
   type HistorySource,
   localSource,
   noWritePath,
+  PathChoice,
+  type PathSetting,
 } from "./sources/index.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "./store/index.js";
 import { type Inventory, inventoryFeature, telemetryFeature } from "./telemetry/index.js";
@@ -117,6 +131,11 @@ export async function startApp(
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const tls = mqttTlsOrExit(config, options.configFile);
+    if (config.source === "auto" && !config.cloud.url && !options.sources)
+      throw new StartupError(
+        "source: auto reads each device's dongle with the cloud as fallback, so it needs the cloud too: set cloud.url and cloud.token, or source: local for the LAN alone",
+        2,
+      );
     // Reading over the LAN needs no cloud: with none configured, no demo house starts either.
     const cloud =
       config.source === "local" && !config.cloud.url
@@ -136,7 +155,16 @@ export async function startApp(
       logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
     );
     bus.on("cloudRequest", "health-file", (request) => healthFile.cloudRequest(request.status));
-    const client = cloud && cloudClient(cloud, config, clock, (status) => bus.emit("cloudRequest", { status }));
+    // With dongles to read, a cloud that refuses the token does not stop the daemon.
+    const carryingOn =
+      config.source !== "cloud" && config.local.length > 0 && !options.sources ? CARRYING_ON[config.source] : undefined;
+    const access = cloud && new CloudAccess({ token: cloud.token, storePath: config.store.path, carryingOn, logger });
+    const client =
+      cloud &&
+      cloudClient(cloud, config, clock, (endpoint, status) => {
+        access?.record(endpoint, status);
+        bus.emit("cloudRequest", { status });
+      });
     if (client) {
       // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
       // stack closes the client for good before the store, which records how each change ended.
@@ -146,26 +174,61 @@ export async function startApp(
       });
       stack.push(async () => client.close());
       alive();
-      await checkToken(client);
+      await checkToken(client, access, carryingOn, logger);
     }
     const noWrites = noWritePath();
     const budget =
       client?.http.budget ?? new RateBudget({ limit: config.cloud.requests_per_minute, windowMs: 60_000, clock });
     const local =
-      !options.sources && config.source === "local"
+      !options.sources && config.source !== "cloud"
         ? localSource({
             dongles: config.local,
             clock,
             timezone: config.timezone,
             liveMs: config.poll.local,
             logger,
-            ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),
+            ...(client
+              ? {
+                  noControlReason:
+                    config.source === "auto" ? CLOUD_AWAY_NO_LAN_WRITES : CLOUD_CONTROL_NEEDS_CLOUD_SOURCE,
+                }
+              : {}),
           })
         : undefined;
     if (local) stack.push(async () => local.close());
-    const source = options.sources?.source ?? local ?? (client ? cloudSource(client) : undefined);
+    const auto: AutoSource | undefined =
+      local && client && config.source === "auto"
+        ? autoSource({
+            cloud: cloudSource(client),
+            local,
+            choice: new PathChoice({
+              clock,
+              failbackMs: config.auto.failback,
+              settings: Object.fromEntries(
+                Object.entries(config.devices).map(([serial, device]): [string, PathSetting] => [
+                  serial,
+                  device.source,
+                ]),
+              ),
+              onPath: (change) => {
+                if (change.from !== undefined)
+                  logger.warn(
+                    { device: change.serial, from: change.from, to: change.to },
+                    `${change.serial}: live data now over ${change.to === "local" ? "its dongle on the LAN" : "the cloud"}: ${change.why}`,
+                  );
+                bus.emit("devicePath", { device: deviceIdOf(change.serial), path: change.to, at: change.at });
+              },
+            }),
+            logger,
+          })
+        : undefined;
+    const source = options.sources?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
     if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
-    const control = options.sources?.control ?? (client ? cloudControl(client) : noWrites);
+    // Changes keep to the cloud under source: auto until the LAN write path (localControl) is passed here.
+    const control =
+      options.sources?.control ??
+      (client ? (auto ? autoControl(cloudControl(client), auto.choice) : cloudControl(client)) : noWrites);
+    const paths = auto && (() => pathsById(auto));
     const historySource = options.sources ? options.sources.history : client && cloudHistory(client);
     const first = await source.discover({ logger });
     await checkDaemonRulesOnDevices(rulesFile, first);
@@ -252,6 +315,8 @@ export async function startApp(
         rules: rulesFile !== undefined,
         ...(options.feed ? { feed: options.feed } : {}),
         clock,
+        ...(paths ? { paths } : {}),
+        ...(access ? { refusal: () => access.refusal() } : {}),
       },
       // Info, discovery and health go out with Home Assistant's, after every (re)connection.
       republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
@@ -288,6 +353,8 @@ export async function startApp(
       version,
       simulated: cloud?.simulated ?? false,
       logger,
+      ...(paths ? { paths } : {}),
+      ...(access ? { refusal: () => access.refusal() } : {}),
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
@@ -340,6 +407,25 @@ export async function startApp(
   }
 }
 
+/** What carries on when the cloud refuses the token and dongles are configured, by source. */
+const CARRYING_ON = {
+  auto: "The daemon carries on over the LAN with the dongles under local: live data, its history and the rules' reads go on; the long history, EV chargers, smart devices and changes wait for the cloud.",
+  local:
+    "The daemon carries on over the LAN with the dongles under local (source: local): live data goes on; changes wait for the cloud.",
+} as const;
+
+/** Why a device found over the LAN refuses changes under source: auto while the cloud is away. */
+const CLOUD_AWAY_NO_LAN_WRITES =
+  "the cloud did not give the device list, and changes over the LAN are not built yet: changes come back with the cloud";
+
+/** Each tracked device's path, by device id, for bridge/health and the web page. */
+function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
+  const out: Record<string, DevicePathHealth> = {};
+  for (const [serial, state] of Object.entries(auto.choice.states()))
+    out[deviceIdOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
+  return out;
+}
+
 /** What the health reports say of the cloud when none is configured (a LAN-only daemon). */
 const NO_CLOUD = { url: "", token: "", simulated: false };
 
@@ -347,10 +433,10 @@ function cloudClient(
   cloud: { readonly url: string; readonly token: string },
   config: Config,
   clock: Clock,
-  onStatus: (status: number | undefined) => void,
+  onAnswer: (endpoint: string, status: number | undefined) => void,
 ): CloudClient {
   return new CloudClient({
-    onRequest: (event) => onStatus(event.status),
+    onRequest: (event) => onAnswer(event.endpoint, event.status),
     baseUrl: cloud.url,
     token: cloud.token,
     context: config.cloud.context,
@@ -449,12 +535,29 @@ function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
   }
 }
 
-async function checkToken(client: CloudClient): Promise<void> {
+/**
+ * The token's first request. A refusal (401/403: a wrong token or no API subscription) stops the
+ * daemon with the likelier cause, unless dongles carry on (`carryingOn`): then it is logged with what goes on.
+ */
+async function checkToken(
+  client: CloudClient,
+  access: CloudAccess | undefined,
+  carryingOn: string | undefined,
+  logger: Logger,
+): Promise<void> {
   try {
     await client.account.get({ priority: "command" });
   } catch (error) {
-    if (error instanceof AuthenticationError || error instanceof ForbiddenError)
-      throw new StartupError(error.message, 2);
+    const refused = error instanceof AuthenticationError || error instanceof ForbiddenError;
+    if ((refused || error instanceof SubscriptionRequiredError) && carryingOn) {
+      // A 401 was logged as it came; one 403 alone is not yet a refusal for the watch, so it is told here.
+      if (!access?.refusal())
+        logger.warn(
+          `${refused ? (access?.refusedAtStart(error.status ?? 403) ?? error.message) : error.message} ${carryingOn}`,
+        );
+      return;
+    }
+    if (refused) throw new StartupError(access?.refusedAtStart(error.status ?? 401) ?? error.message, 2);
     if (error instanceof SubscriptionRequiredError) throw new StartupError(error.message, 1);
     throw error;
   }

@@ -342,8 +342,7 @@ export const configSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["local"],
-        message:
-          `source is ${config.source} but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud`,
+        message: `source is ${config.source} but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud`,
       });
     for (const [serial, device] of Object.entries(config.devices)) {
       if (config.source !== "auto" && device.source !== config.source)

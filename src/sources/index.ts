@@ -1,3 +1,14 @@
+export {
+  type AutoSource,
+  autoControl,
+  autoSource,
+  BothPathsFailedError,
+  type InventoryFrom,
+  PathChoice,
+  type PathSetting,
+  type PathState,
+  type PathSwitch,
+} from "./auto/index.js";
 export { cloudControl } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
