@@ -17,6 +17,18 @@ function seenFile(storePath: string): string | undefined {
   return storePath === ":memory:" ? undefined : join(dirname(storePath), SEEN_FILE);
 }
 
+/** Whether this token worked for a daemon with this store before (check asks, to say which cause of a refusal is likelier). */
+export function tokenWorkedBefore(storePath: string, token: string): boolean {
+  return workedBefore(seenFile(storePath), tokenHash(token));
+}
+
+/** Notes that this token worked (a short hash of it, never the token), for a later refusal's likelier cause. */
+export function rememberTokenWorked(storePath: string, token: string): void {
+  if (tokenWorkedBefore(storePath, token)) return;
+  const file = seenFile(storePath);
+  if (file) appendFileSync(file, `${tokenHash(token)}\n`, { mode: PRIVATE_FILE });
+}
+
 function workedBefore(file: string | undefined, hash: string): boolean {
   if (!file) return false;
   try {
@@ -41,15 +53,11 @@ export interface CloudAccessOptions {
  */
 export class CloudAccess {
   private readonly watch: RefusalWatch;
-  private readonly file: string | undefined;
-  private readonly hash: string;
   private remembered: boolean;
   private announced: string | undefined;
 
   constructor(private readonly options: CloudAccessOptions) {
-    this.file = seenFile(options.storePath);
-    this.hash = tokenHash(options.token);
-    this.remembered = workedBefore(this.file, this.hash);
+    this.remembered = tokenWorkedBefore(options.storePath, options.token);
     this.watch = new RefusalWatch(this.remembered);
   }
 
@@ -87,9 +95,8 @@ export class CloudAccess {
 
   private remember(): void {
     this.remembered = true;
-    if (!this.file) return;
     try {
-      appendFileSync(this.file, `${this.hash}\n`, { mode: PRIVATE_FILE });
+      rememberTokenWorked(this.options.storePath, this.options.token);
     } catch (error) {
       this.options.logger.debug({ err: (error as Error).message }, "could not remember that the token worked");
     }
