@@ -10,6 +10,7 @@ import { createLogger } from "../../src/log.js";
 import { openStore } from "../../src/store/index.js";
 import type { WebHealth } from "../../src/web/api-types.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 
@@ -221,4 +222,19 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
       for (const serial of serials) await sim.admin(`/dongles/${serial}`, { corrupt_frames: 0 });
     }
   }, 90_000);
+
+  it("leaves Home Assistant's log silent through both switches: every Path state is one of its options", () => {
+    // A live subscriber sees retain cleared (MQTT 3.1.1): the daemon retains its configs and states,
+    // so the stream is checked as Home Assistant would receive it retained.
+    const messages = observer.messages
+      .filter((m) => !m.topic.endsWith("/bridge/logging"))
+      .map(({ topic, payload }) => ({ topic, payload, retain: true }));
+    const paths = messages.filter((m) => m.topic === `${base}/${INVERTER}`).map((m) => JSON.parse(m.payload).path);
+    expect(new Set(paths)).toEqual(new Set(["local", "cloud"]));
+    const configsFirst = [
+      ...messages.filter((m) => m.topic.startsWith(`${prefix}/`)),
+      ...messages.filter((m) => !m.topic.startsWith(`${prefix}/`)),
+    ];
+    expect(checkHomeAssistantRules(configsFirst, { discoveryPrefix: prefix })).toEqual([]);
+  });
 });
