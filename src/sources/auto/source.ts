@@ -54,7 +54,10 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         from = "cloud";
         return overCloud.value;
       }
-      if (!(overCloud.reason instanceof CloudError) || overLan.status === "rejected") throw overCloud.reason;
+      // A refresh keeps the cloud's list through a refusal or an outage (the inventory stays as it
+      // is): trading it for the LAN's would take the EV chargers and smart devices out of Home Assistant.
+      if (!(overCloud.reason instanceof CloudError) || overLan.status === "rejected" || (previous && from === "cloud"))
+        throw overCloud.reason;
       logger?.warn(
         { err: overCloud.reason.message },
         `source auto: the cloud did not give the device list, so the daemon carries on over the LAN with what the dongles tell (no history, EV chargers, smart devices or changes until the cloud answers): ${overCloud.reason.message}`,

@@ -193,6 +193,16 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
     }
   });
 
+  it("keeps the cloud's device list through a refresh the cloud refuses", async () => {
+    await sim.admin("/subscription", { active: false });
+    try {
+      await expect(settle(source.discover({ previous: inventory }))).rejects.toThrow(/refused/);
+      expect(source.inventoryFrom()).toBe("cloud");
+    } finally {
+      await sim.admin("/subscription", { active: true });
+    }
+  });
+
   it("takes the dongles' device list when the cloud refuses at discovery", async () => {
     await sim.admin("/subscription", { active: false });
     try {
@@ -202,6 +212,12 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       expect(found.inverters.map((i) => i.serial).sort()).toEqual(["SD2024G001", "SE2024G101", "SE2024G102"]);
       expect(found.evChargers).toEqual([]);
       expect(found.inverters.every((i) => !i.controllable)).toBe(true);
+      // Once the cloud answers again, a refresh takes its list: the charger and the controls come back.
+      await sim.admin("/subscription", { active: true });
+      const again = await settle(alone.discover({ previous: found }));
+      expect(alone.inventoryFrom()).toBe("cloud");
+      expect(again.evChargers).toHaveLength(1);
+      expect(again.account.id).not.toBe(found.account.id);
     } finally {
       await sim.admin("/subscription", { active: true });
     }
