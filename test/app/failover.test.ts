@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { type BridgeHealth, bridgeHealthSchema } from "../../src/health/bridge-payloads.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger, LogFeed } from "../../src/log.js";
 import { openStore } from "../../src/store/index.js";
 import type { WebHealth } from "../../src/web/api-types.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
@@ -35,6 +35,11 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
   let app: App;
   let observer: Awaited<ReturnType<typeof observe>>;
   let pump: NodeJS.Timeout | undefined;
+  const feed = new LogFeed();
+  const logged = () =>
+    observer.messages
+      .filter((m) => m.topic === `${base}/bridge/logging`)
+      .map((m) => JSON.parse(m.payload).message as string);
   const dir = mkdtempSync(join(tmpdir(), "e2m-failover-"));
   const storePath = join(dir, "e2m.db");
   const base = `e2m${process.pid}auto`;
@@ -98,9 +103,10 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
         auto: { failback: "5m" },
         local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
       }),
-      createLogger(process.env.E2M_TEST_LOG ?? "silent"),
+      // Warnings reach the feed (bridge/logging) though nothing is printed.
+      createLogger("warn", { destination: { write: () => true }, feed }),
       "0.0.0-test",
-      { clock: sim.simulator.clock },
+      { clock: sim.simulator.clock, feed },
     );
     for (const device of [INVERTER, EMS])
       await observer.waitFor((m) => m.topic === `${base}/${device}` && m.payload.includes('"path":"local"'), 20_000);
@@ -177,6 +183,10 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
         "the token is wrong or the account lacks the vendor's API subscription (required since May 2026)",
       );
       expect(during.cloud_connection).toBe("OFF");
+      // Said once in the log (and so on bridge/logging), with what carries on.
+      const told = logged().filter((line) => line.includes("a lapsed subscription is likelier"));
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain("The daemon carries on over the LAN with the dongles under local");
       const page = (await (await fetch(new URL("api/health", app.webUrl))).json()) as WebHealth;
       expect(page.refused?.likelier).toBe("subscription");
       expect(page.paths.find((one) => one.device === INVERTER)).toMatchObject({ path: "local", setting: "auto" });
@@ -207,6 +217,9 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
         // The first poll after the dongles stopped went to the cloud: within one period and a LAN timeout.
         expect(Date.parse(path?.since ?? ""), device).toBeLessThanOrEqual(stoppedAt + PERIOD_MS + 10_000);
         expect(path?.why, device).toContain("its dongle did not answer");
+        expect(
+          logged().filter((line) => line.startsWith(`${device.toUpperCase()}: live data now over the cloud`)),
+        ).toHaveLength(1);
       }
       expect(after.cloud.refused ?? null).toBeNull();
       // Values keep coming, now from the cloud, and the devices never went unavailable.
