@@ -38,7 +38,11 @@ describe("the local dongles and the source in the configuration", () => {
     expect(mixed.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
       ["devices.SD2024G001.source", expect.stringContaining("a device picks its own path only with source: auto")],
     ]);
-    const unknown = configSchema.safeParse({ source: "auto", local: [{ host: "d" }], devices: { X1: { source: "lan" } } });
+    const unknown = configSchema.safeParse({
+      source: "auto",
+      local: [{ host: "d" }],
+      devices: { X1: { source: "lan" } },
+    });
     expect(unknown.error?.issues[0]?.path).toEqual(["devices", "X1", "source"]);
     expect(unknown.error?.issues[0]?.message).toBe("must be cloud, local or auto");
     const bad = configSchema.safeParse({ source: "sometimes" });
