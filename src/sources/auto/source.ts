@@ -50,6 +50,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
           logger?.warn(
             `source auto: no dongle answered (${(overLan.reason as Error).message}); every device is on the cloud`,
           );
+        if (overLan.status === "fulfilled") warnUnmatched(overCloud.value, overLan.value, logger);
         if (from === "local") logger?.info("source auto: the cloud answers again; its device list is used");
         from = "cloud";
         return overCloud.value;
@@ -74,4 +75,15 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
       }),
     close: () => local.close(),
   };
+}
+
+/** A dongle whose device the account does not list is read by nothing: it is matched by serial. */
+function warnUnmatched(cloud: Inventory, lan: Inventory, logger: Logger | undefined): void {
+  const listed = new Set([...cloud.inverters, ...cloud.ems].map((device) => device.serial.toUpperCase()));
+  const onLan = [...lan.inverters.filter((inverter) => inverter.dongleSerial !== ""), ...lan.ems];
+  for (const device of onLan)
+    if (!listed.has(device.serial.toUpperCase()))
+      logger?.warn(
+        `source auto: a dongle under local: answers for ${device.serial}, which the cloud's account does not list: it is not read (check that it is this account's device)`,
+      );
 }

@@ -1,5 +1,6 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
 import {
   type AutoSource,
   autoSource,
@@ -11,7 +12,7 @@ import {
   type PollConfig,
   type Resource,
 } from "../../../src/sources/index.js";
-import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+import { MIDDAY, recentFleetScenario, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
  * source: auto's composition on the demo house over both paths: a real cloud client to the
@@ -220,6 +221,35 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       expect(again.account.id).not.toBe(found.account.id);
     } finally {
       await sim.admin("/subscription", { active: true });
+    }
+  });
+
+  it("warns of a dongle whose device the cloud's account does not list, and leaves it unread", async () => {
+    const other = await startTestSimulator({ speed: 0, start: MIDDAY, scenario: recentFleetScenario(1, MIDDAY) });
+    try {
+      const lines: string[] = [];
+      const logger = createLogger("warn", { destination: { write: (line: string) => lines.push(line) > 0 } });
+      const client = other.clientFor("owner", { clock: clock() });
+      const local = localSource({
+        dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+        clock: clock(),
+        timezone: "Europe/London",
+      });
+      closers.push(
+        () => local.close(),
+        () => client.close(),
+      );
+      const choice = new PathChoice({ clock: clock(), failbackMs: 300_000 });
+      const mixed = autoSource({ cloud: cloudSource(client), local, choice, logger });
+      const found = await settle(mixed.discover());
+      expect(found.inverters.map((i) => i.serial)).not.toContain(INVERTER);
+      expect(lines.join("")).toContain(
+        `a dongle under local: answers for ${INVERTER}, which the cloud's account does not list: it is not read`,
+      );
+      const names = mixed.resources(found, POLL, () => clock().now()).map((resource) => resource.name);
+      expect(names.some((name) => name.includes(INVERTER))).toBe(false);
+    } finally {
+      await other.stop();
     }
   });
 });
