@@ -99,6 +99,12 @@ async function checkCloud(
     out.write("cloud: none configured; `energy2mqtt run` reads the dongles under local: and refuses changes\n");
     return { code: 0 };
   }
+  if (!url && config.source === "auto") {
+    err.write(
+      "cloud: none configured, but source: auto reads each device's dongle with the cloud as fallback: set cloud.url and cloud.token, or source: local for the LAN alone\n",
+    );
+    return { code: 2 };
+  }
   if (!url) {
     out.write(
       `cloud: none configured; \`energy2mqtt run\` will use the built-in simulator (demo house). Set cloud.url and cloud.token for your own account.${token ? " (cloud.token is set but is unused without cloud.url.)" : ""}\n`,

@@ -45,6 +45,17 @@ describe("a daemon the cloud refuses from the start", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses source: auto without a cloud (exit 2), saying what to set, and starts no demo house", async () => {
+    const config = configOf("autonocloud", {
+      cloud: {},
+      source: "auto",
+      local: [{ host: "127.0.0.1", port: sim.simulator.dongles[0]?.port ?? 1 }],
+    });
+    const started = startApp(config, logger, "0.0.0-test", { clock: new SimClock({ start: MIDDAY }) });
+    await expect(started).rejects.toMatchObject({ exitCode: 2 });
+    await expect(started).rejects.toThrow(/source: auto .* needs the cloud too: set cloud.url and cloud.token/);
+  });
+
   it("stops with the cloud alone (exit 2), naming both causes and the token as likelier for a token never seen", async () => {
     const started = startApp(configOf("cloudonly"), logger, "0.0.0-test", { clock: new SimClock({ start: MIDDAY }) });
     await expect(started).rejects.toBeInstanceOf(StartupError);

@@ -178,6 +178,24 @@ describe("energy2mqtt check", () => {
     }
   });
 
+  it("exits 2 for source: auto without a cloud, saying what to set", async () => {
+    const file = configFor("autonocloud", [
+      "source: auto",
+      "local:",
+      "  - host: 127.0.0.1",
+      "    port: 1",
+      "mqtt:",
+      `  url: ${brokerUrl}`,
+      "store:",
+      `  path: ${join(dir, "e2m.db")}`,
+    ]);
+    const { code, err } = await check(file);
+    expect(code).toBe(2);
+    expect(err).toContain(
+      "source: auto reads each device's dongle with the cloud as fallback: set cloud.url and cloud.token",
+    );
+  });
+
   it("exits 1 when the account has no subscription (402)", async () => {
     const { code, err } = await check(cloudConfig("free"));
     expect(code).toBe(1);
