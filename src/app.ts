@@ -382,6 +382,7 @@ export async function startApp(
     if (!rules.runtime) ha.rulesStarting(false);
     healthFile.watchMqtt(() => mqtt.connected);
     healthFile.watchDevices((at) => freshness.all(at));
+    if (access) healthFile.watchRefusal(() => access.refusal()?.message);
     alive();
     started = true;
     return {
