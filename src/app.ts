@@ -9,6 +9,7 @@ import { EventBus } from "./bus.js";
 import {
   AuthenticationError,
   CloudClient,
+  CloudError,
   ForbiddenError,
   RateBudget,
   SubscriptionRequiredError,
@@ -538,7 +539,8 @@ function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
 
 /**
  * The token's first request. A refusal (401/403: a wrong token or no API subscription) stops the
- * daemon with the likelier cause, unless dongles carry on (`carryingOn`): then it is logged with what goes on.
+ * daemon with the likelier cause, unless dongles carry on (`carryingOn`): then a refusal or a
+ * cloud that is away is logged with what goes on.
  */
 async function checkToken(
   client: CloudClient,
@@ -550,11 +552,12 @@ async function checkToken(
     await client.account.get({ priority: "command" });
   } catch (error) {
     const refused = error instanceof AuthenticationError || error instanceof ForbiddenError;
-    if ((refused || error instanceof SubscriptionRequiredError) && carryingOn) {
+    // A cloud that refuses the token or is away: the dongles carry on.
+    if (error instanceof CloudError && carryingOn) {
       // A 401 was logged as it came; one 403 alone is not yet a refusal for the watch, so it is told here.
       if (!access?.refusal())
         logger.warn(
-          `${refused ? (access?.refusedAtStart(error.status ?? 403) ?? error.message) : error.message} ${carryingOn}`,
+          `${refused ? (access?.refusedAtStart(error.status ?? 403) ?? error.message) : `the cloud did not answer: ${error.message}.`} ${carryingOn}`,
         );
       return;
     }

@@ -65,6 +65,21 @@ describe("a daemon the cloud refuses from the start", () => {
     );
   });
 
+  it("carries on over the LAN with source: auto when the cloud is away at start", async () => {
+    const config = configOf("autoaway", {
+      cloud: { url: "http://127.0.0.1:1/v1", token: "any", timeout: "1s" },
+      source: "auto",
+      local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+    });
+    const app = await startApp(config, logger, "0.0.0-test", { clock: new SimClock({ start: MIDDAY }) });
+    try {
+      expect(app.inventory.inverters.map((i) => i.serial)).toContain("SD2024G001");
+      expect(app.inventory.evChargers).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
   describe("with the dongles and source: auto", () => {
     let app: App;
     let observer: Awaited<ReturnType<typeof observe>>;
