@@ -220,6 +220,7 @@ export async function startApp(
                 bus.emit("devicePath", { device: deviceIdOf(change.serial), path: change.to, at: change.at });
               },
             }),
+            lan: { liveMs: config.poll.local, clock },
             logger,
           })
         : undefined;

@@ -148,7 +148,7 @@ export const pollConfig = z.strictObject({
   local: durationBetween(SECOND, 24 * HOUR, 10_000)
     .default(10_000)
     .describe(
-      "Live data read from the dongles on the LAN with `source: local` (no rate limit; a dongle answers in a second)",
+      "Live data read from the dongles on the LAN with `source: local`, and with `source: auto` while a device is on its dongle (no rate limit; a dongle answers in a second)",
     ),
   /** How often the account's device lists are read again, to find new and removed devices. */
   inventory: durationBetween(SECOND, 7 * 24 * HOUR, 1_800_000)

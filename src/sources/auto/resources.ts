@@ -1,5 +1,7 @@
+import { filter, interval, merge, type Observable } from "rxjs";
 import { CloudError } from "../../cloud/index.js";
 import type { Logger } from "../../log.js";
+import type { Clock } from "../../time/index.js";
 import type { PollResult, Resource } from "../resource.js";
 import type { PathChoice } from "./path-choice.js";
 
@@ -27,6 +29,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 export interface ComposeOptions {
   readonly choice: PathChoice;
+  /** The live polls' interval while a device is on its dongle (poll.local); the clock that times them. */
+  readonly lan: { readonly liveMs: number; readonly clock: Clock };
   readonly cloud: readonly Resource[];
   readonly local: readonly Resource[];
   readonly logger?: Logger;
@@ -36,8 +40,8 @@ export interface ComposeOptions {
  * The resources of `source: auto`: a device's live data and counters come from one path at a
  * time (its path in `choice`), so nothing is fetched twice; what only the cloud has (fault
  * events, EV chargers, smart devices) stays on the cloud, and what only the LAN has (an EMS
- * child's own live data) on the LAN. Twins poll at the cloud's interval, so the polls fit the
- * cloud's budget whenever it carries them.
+ * child's own live data) on the LAN. Live twins are planned at the cloud's interval, so the polls
+ * fit the cloud's budget whenever it carries them, and woken at poll.local while on the dongle.
  */
 export function composeResources(options: ComposeOptions): Resource[] {
   const { choice } = options;
@@ -85,11 +89,15 @@ function liveTwins(serial: string, cloud: Resource, local: Resource, options: Co
       throw error;
     }
   };
+  // While on the dongle, polled at its own pace too (no rate limit); the cloud's budget never sees these.
+  const onLan: Observable<unknown> = interval(options.lan.liveMs, options.lan.clock).pipe(
+    filter(() => choice.pathOf(serial) === "local"),
+  );
   return {
     name: twinName(cloud),
     devices: cloud.devices,
     ...(cloud.periodMs === undefined ? {} : { periodMs: cloud.periodMs }),
-    ...(cloud.triggers ? { triggers: cloud.triggers } : {}),
+    triggers: cloud.triggers ? merge(cloud.triggers, onLan) : onLan,
     ...(cloud.extraPerHour === undefined ? {} : { extraPerHour: cloud.extraPerHour }),
     async poll(signal) {
       if (!choice.allows(serial, "cloud")) return overLan(signal);

@@ -1,5 +1,6 @@
 import { CloudError } from "../../cloud/index.js";
 import type { Logger } from "../../log.js";
+import type { Clock } from "../../time/index.js";
 import type { Inventory } from "../inventory.js";
 import type { DeviceSource } from "../ports.js";
 import type { PathChoice } from "./path-choice.js";
@@ -20,6 +21,8 @@ export interface AutoSourceOptions {
   /** The dongles on the LAN (localSource). */
   readonly local: DeviceSource & { close(): void };
   readonly choice: PathChoice;
+  /** Live polls' interval while a device is on its dongle (poll.local), and the clock that times them. */
+  readonly lan: { readonly liveMs: number; readonly clock: Clock };
   readonly logger?: Logger;
 }
 
@@ -69,6 +72,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
     resources: (inventory, poll, now) =>
       composeResources({
         choice,
+        lan: options.lan,
         cloud: cloud.resources(inventory, poll, now),
         local: local.resources(inventory, poll, now),
         ...(options.logger ? { logger: options.logger } : {}),

@@ -67,7 +67,7 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       () => client.close(),
     );
     const choice = new PathChoice({ clock: clock(), failbackMs: 300_000, onPath: (s) => switches.push(s) });
-    return autoSource({ cloud: cloudSource(client), local, choice });
+    return autoSource({ cloud: cloudSource(client), local, choice, lan: { liveMs: 10_000, clock: clock() } });
   };
   const named = (resources: readonly Resource[], name: string): Resource => {
     const found = resources.find((resource) => resource.name === name);
@@ -116,6 +116,24 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
     expect(source.choice.pathOf(INVERTER)).toBe("local");
   });
 
+  it("is planned at the cloud's interval, and woken at poll.local while the device is on its dongle", () => {
+    expect(live.periodMs).toBe(POLL.inverter);
+    let woken = 0;
+    const subscription = live.triggers?.subscribe(() => woken++);
+    try {
+      clock().advance(30_000);
+      expect(woken).toBe(3);
+      source.choice.use(INVERTER, "cloud", "for this test");
+      clock().advance(30_000);
+      expect(woken).toBe(3);
+      source.choice.use(INVERTER, "local", "for this test");
+      clock().advance(10_000);
+      expect(woken).toBe(4);
+    } finally {
+      subscription?.unsubscribe();
+    }
+  });
+
   it("reads live data over the dongle alone while it answers", async () => {
     cloudCalls.length = 0;
     const result = await poll(live);
@@ -126,12 +144,13 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
   it("retries a failed LAN poll over the cloud in the same poll, and moves the device to the cloud", async () => {
     await dongleFault(INVERTER, 10_000);
     cloudCalls.length = 0;
+    const earlier = switches.length;
     try {
       const result = await poll(live);
       expect(result.fetched).toMatchObject({ kind: "inverter.live", serial: INVERTER });
       expect(cloudCalls).toEqual(["200 Get Latest System Data"]);
       expect(source.choice.pathOf(INVERTER)).toBe("cloud");
-      expect(switches.filter((s) => s.serial === INVERTER && s.from !== undefined)).toEqual([
+      expect(switches.slice(earlier)).toEqual([
         expect.objectContaining({
           from: "local",
           to: "cloud",
@@ -240,7 +259,13 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
         () => client.close(),
       );
       const choice = new PathChoice({ clock: clock(), failbackMs: 300_000 });
-      const mixed = autoSource({ cloud: cloudSource(client), local, choice, logger });
+      const mixed = autoSource({
+        cloud: cloudSource(client),
+        local,
+        choice,
+        logger,
+        lan: { liveMs: 10_000, clock: clock() },
+      });
       const found = await settle(mixed.discover());
       expect(found.inverters.map((i) => i.serial)).not.toContain(INVERTER);
       expect(lines.join("")).toContain(
