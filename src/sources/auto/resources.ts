@@ -119,12 +119,12 @@ function liveTwins(serial: string, cloud: Resource, local: Resource, options: Co
         }
       }
       const [fromCloud, fromLan] = await Promise.allSettled([cloud.poll(signal), overLan(signal)]);
+      signal.throwIfAborted();
       if (fromCloud.status === "fulfilled") return fromCloud.value;
       if (fromLan.status === "fulfilled") {
         choice.use(serial, "local", `the cloud did not answer (${messageOf(fromCloud.reason)})`);
         return fromLan.value;
       }
-      signal.throwIfAborted();
       logger?.debug({ serial }, "auto: neither path answered");
       throw new BothPathsFailedError(
         `neither path answered: the cloud (${messageOf(fromCloud.reason)}), the dongle (${messageOf(fromLan.reason)})`,
