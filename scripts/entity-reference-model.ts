@@ -200,6 +200,8 @@ function pathsSection(): string[] {
     "",
     "Counters differ in timing, not meaning: the cloud's are its last 5-minute data point, the registers' the moment of the poll.",
     "",
+    "With `source: auto` an inverter or EMS whose dongle answers takes its live values and counters from the dongle, and from the cloud in the same poll when the dongle fails; it goes back to the dongle once that has answered every poll for `auto.failback` (5 minutes). One path at a time: each value comes once per poll. Its diagnostic `path` sensor (`local` or `cloud`, announced only with `source: auto`) says which path carries it now; an entity only the other path carries keeps its last value until the device is back on that path. Fault events, EV chargers, smart devices, the long history and every control stay on the cloud (writes over the LAN come with their own release).",
+    "",
   ];
 }
 

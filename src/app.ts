@@ -1,3 +1,4 @@
+import { CloudAccess } from "./app-cloud-access.js";
 import { StartupError, StartupStopped } from "./app-errors.js";
 
 export { StartupError, StartupStopped };
@@ -8,6 +9,7 @@ import { EventBus } from "./bus.js";
 import {
   AuthenticationError,
   CloudClient,
+  CloudError,
   ForbiddenError,
   RateBudget,
   SubscriptionRequiredError,
@@ -15,8 +17,16 @@ import {
 import type { Config } from "./config/index.js";
 import { ControlGate, ControlReadBack, cloudDeviceReads, WriteBudget } from "./control/index.js";
 import { withDemoStore } from "./demo-store.js";
+import { deviceIdOf } from "./device-id.js";
 import type { Feature } from "./feature.js";
-import { bridgeNode, Freshness, healthFeature, healthFilePath, startHealthWriter } from "./health/index.js";
+import {
+  bridgeNode,
+  type DevicePathHealth,
+  Freshness,
+  healthFeature,
+  healthFilePath,
+  startHealthWriter,
+} from "./health/index.js";
 import { historyFeature } from "./history/index.js";
 import { homeAssistant, Topics } from "./homeassistant/index.js";
 import type { LogFeed, Logger } from "./log.js";
@@ -24,7 +34,9 @@ import { MqttRefusedError, type MqttTls, MqttTlsFileError, mqttFeature, readMqtt
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: rules/index.ts loads the whole engine, and the rules load only when a configuration names them.
 import { rulesFeature } from "./rules/feature.js";
 import {
-  CLOUD_CONTROL_NEEDS_CLOUD_SOURCE,
+  type AutoSource,
+  autoControl,
+  autoSource,
   cloudControl,
   cloudHistory,
   cloudSource,
@@ -34,6 +46,8 @@ import {
   localControl,
   localSource,
   noWritePath,
+  PathChoice,
+  type PathSetting,
 } from "./sources/index.js";
 import {
   type AuditLog,
@@ -127,6 +141,11 @@ export async function startApp(
   try {
     const rulesFile = await loadDaemonRules(config, options.configFile);
     const tls = mqttTlsOrExit(config, options.configFile);
+    if (config.source === "auto" && !config.cloud.url && !options.sources)
+      throw new StartupError(
+        "source: auto reads each device's dongle with the cloud as fallback, so it needs the cloud too: set cloud.url and cloud.token, or source: local for the LAN alone",
+        2,
+      );
     // Reading over the LAN needs no cloud: with none configured, no demo house starts either.
     const cloud =
       config.source === "local" && !config.cloud.url
@@ -146,7 +165,16 @@ export async function startApp(
       logger.error({ err: error, event, feature: owner }, "a feature failed to handle an event; the others go on"),
     );
     bus.on("cloudRequest", "health-file", (request) => healthFile.cloudRequest(request.status));
-    const client = cloud && cloudClient(cloud, config, clock, (status) => bus.emit("cloudRequest", { status }));
+    // With dongles to read, a cloud that refuses the token does not stop the daemon.
+    const carryingOn =
+      config.source !== "cloud" && config.local.length > 0 && !options.sources ? CARRYING_ON[config.source] : undefined;
+    const access = cloud && new CloudAccess({ token: cloud.token, storePath: config.store.path, carryingOn, logger });
+    const client =
+      cloud &&
+      cloudClient(cloud, config, clock, (endpoint, status) => {
+        access?.record(endpoint, status);
+        bus.emit("cloudRequest", { status });
+      });
     if (client) {
       // Cloud calls under way get a short grace once a stop begins, then they are aborted; the
       // stack closes the client for good before the store, which records how each change ended.
@@ -156,13 +184,13 @@ export async function startApp(
       });
       stack.push(async () => client.close());
       alive();
-      await checkToken(client);
+      await checkToken(client, access, carryingOn, logger);
     }
     const noWrites = noWritePath();
     const budget =
       client?.http.budget ?? new RateBudget({ limit: config.cloud.requests_per_minute, windowMs: 60_000, clock });
     const local =
-      !options.sources && config.source === "local"
+      !options.sources && config.source !== "cloud"
         ? localSource({
             dongles: config.local,
             clock,
@@ -170,15 +198,47 @@ export async function startApp(
             liveMs: config.poll.local,
             logger,
             writes: true,
-            ...(client ? { noControlReason: CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } : {}),
           })
         : undefined;
     if (local) stack.push(async () => local.close());
-    // With source: local every change goes over the LAN, through the same gate.
-    const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
-    const source = options.sources?.source ?? local ?? (client ? cloudSource(client) : undefined);
+    const auto: AutoSource | undefined =
+      local && client && config.source === "auto"
+        ? autoSource({
+            cloud: cloudSource(client),
+            local,
+            choice: new PathChoice({
+              clock,
+              failbackMs: config.auto.failback,
+              settings: Object.fromEntries(
+                Object.entries(config.devices).map(([serial, device]): [string, PathSetting] => [
+                  serial,
+                  device.source,
+                ]),
+              ),
+              onPath: (change) => {
+                if (change.from !== undefined)
+                  logger.warn(
+                    { device: change.serial, from: change.from, to: change.to },
+                    `${change.serial}: live data now over ${change.to === "local" ? "its dongle on the LAN" : "the cloud"}: ${change.why}`,
+                  );
+                bus.emit("devicePath", { device: deviceIdOf(change.serial), path: change.to, at: change.at });
+              },
+            }),
+            lan: { liveMs: config.poll.local, clock },
+            logger,
+          })
+        : undefined;
+    const source = options.sources?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
     if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
-    const control = options.sources?.control ?? lanControl ?? (client ? cloudControl(client) : noWrites);
+    // Every change goes through the same gate: over the LAN with source: local, by each device's
+    // path with source: auto, by the cloud otherwise.
+    const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
+    const control =
+      options.sources?.control ??
+      (auto && client ? autoControl(cloudControl(client), auto.choice, lanControl) : undefined) ??
+      lanControl ??
+      (client ? cloudControl(client) : noWrites);
+    const paths = auto && (() => pathsById(auto));
     const historySource = options.sources ? options.sources.history : client && cloudHistory(client);
     const first = await source.discover({ logger });
     await checkDaemonRulesOnDevices(rulesFile, first);
@@ -246,7 +306,7 @@ export async function startApp(
       origin: { ...ORIGIN, sw_version: version },
       client: client ?? lanControl ?? noWrites,
       gate,
-      readBack: new ControlReadBack(lanControl ?? client ?? noWrites, gate, devicesById, logger),
+      readBack: new ControlReadBack(control, gate, devicesById, logger),
       inventory,
       logger,
       clock,
@@ -275,6 +335,8 @@ export async function startApp(
         writes: () => gate.writesToday(),
         ...(options.feed ? { feed: options.feed } : {}),
         clock,
+        ...(paths ? { paths } : {}),
+        ...(access ? { refusal: () => access.refusal() } : {}),
       },
       // Info, discovery and health go out with Home Assistant's, after every (re)connection.
       republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
@@ -311,6 +373,8 @@ export async function startApp(
       version,
       simulated: cloud?.simulated ?? false,
       logger,
+      ...(paths ? { paths } : {}),
+      ...(access ? { refusal: () => access.refusal() } : {}),
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
@@ -338,6 +402,7 @@ export async function startApp(
     if (!rules.runtime) ha.rulesStarting(false);
     healthFile.watchMqtt(() => mqtt.connected);
     healthFile.watchDevices((at) => freshness.all(at));
+    if (access) healthFile.watchRefusal(() => access.refusal()?.message);
     alive();
     started = true;
     return {
@@ -363,6 +428,22 @@ export async function startApp(
   }
 }
 
+/** What carries on when the cloud refuses the token and dongles are configured, by source. */
+const CARRYING_ON = {
+  auto: "The daemon carries on over the LAN with the dongles under local: live data, its history and the rules' reads go on; the long history, EV chargers, smart devices and changes wait for the cloud.",
+  local:
+    "The daemon carries on over the LAN with the dongles under local (source: local): live data goes on; changes wait for the cloud.",
+} as const;
+
+/** Why a device found over the LAN refuses changes under source: auto while the cloud is away. */
+/** Each tracked device's path, by device id, for bridge/health and the web page. */
+function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
+  const out: Record<string, DevicePathHealth> = {};
+  for (const [serial, state] of Object.entries(auto.choice.states()))
+    out[deviceIdOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
+  return out;
+}
+
 /** What the health reports say of the cloud when none is configured (a LAN-only daemon). */
 const NO_CLOUD = { url: "", token: "", simulated: false };
 
@@ -370,10 +451,10 @@ function cloudClient(
   cloud: { readonly url: string; readonly token: string },
   config: Config,
   clock: Clock,
-  onStatus: (status: number | undefined) => void,
+  onAnswer: (endpoint: string, status: number | undefined) => void,
 ): CloudClient {
   return new CloudClient({
-    onRequest: (event) => onStatus(event.status),
+    onRequest: (event) => onAnswer(event.endpoint, event.status),
     baseUrl: cloud.url,
     token: cloud.token,
     context: config.cloud.context,
@@ -472,12 +553,31 @@ function openStoreOrWarn(config: Config, logger: Logger): Store | undefined {
   }
 }
 
-async function checkToken(client: CloudClient): Promise<void> {
+/**
+ * The token's first request. A refusal (401/403: a wrong token or no API subscription) stops the
+ * daemon with the likelier cause, unless dongles carry on (`carryingOn`): then a refusal or a
+ * cloud that is away is logged with what goes on.
+ */
+async function checkToken(
+  client: CloudClient,
+  access: CloudAccess | undefined,
+  carryingOn: string | undefined,
+  logger: Logger,
+): Promise<void> {
   try {
     await client.account.get({ priority: "command" });
   } catch (error) {
-    if (error instanceof AuthenticationError || error instanceof ForbiddenError)
-      throw new StartupError(error.message, 2);
+    const refused = error instanceof AuthenticationError || error instanceof ForbiddenError;
+    // A cloud that refuses the token or is away: the dongles carry on.
+    if (error instanceof CloudError && carryingOn) {
+      // A 401 was logged as it came; one 403 alone is not yet a refusal for the watch, so it is told here.
+      if (!access?.refusal())
+        logger.warn(
+          `${refused ? (access?.refusedAtStart(error.status ?? 403) ?? error.message) : `the cloud did not answer: ${error.message}.`} ${carryingOn}`,
+        );
+      return;
+    }
+    if (refused) throw new StartupError(access?.refusedAtStart(error.status ?? 401) ?? error.message, 2);
     if (error instanceof SubscriptionRequiredError) throw new StartupError(error.message, 1);
     throw error;
   }

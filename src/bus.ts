@@ -9,7 +9,7 @@
 import type { ChangeApplied } from "./control/index.js";
 import type { DeviceId } from "./device-id.js";
 import type { RuleEvent, RuleStatus, RulesRuntime } from "./ports/index.js";
-import type { Fetched, Inventory } from "./sources/index.js";
+import type { DevicePath, Fetched, Inventory } from "./sources/index.js";
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: telemetry/index.ts holds features that import the bus (a cycle).
 import type { Availability, PollSucceeded } from "./telemetry/states.js";
 
@@ -54,6 +54,8 @@ export interface DaemonEvents {
    * reconnection, when Home Assistant came online. Other publishers of retained messages follow.
    */
   readonly republish: { readonly reconnected: boolean };
+  /** With `source: auto`, the path a device's live data and changes take: said at start and at each switch. */
+  readonly devicePath: { readonly device: DeviceId; readonly path: DevicePath; readonly at: number };
 }
 
 export type EventName = keyof DaemonEvents;

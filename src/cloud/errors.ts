@@ -13,12 +13,19 @@ export class CloudError extends Error {
   }
 }
 
+/**
+ * Since May 2026 an account without the vendor's paid API subscription is answered 401 or 403,
+ * the codes a wrong token gets: the two cannot be told apart by the answer alone.
+ */
+export const REFUSED =
+  "refused: the token is wrong or the account lacks the vendor's API subscription (required since May 2026)";
+
 export class AuthenticationError extends CloudError {
   override readonly name = "AuthenticationError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
     super(
       endpoint,
-      "the API token was refused (401). Create a token in the portal under Account Settings > API tokens, then set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN).",
+      `${REFUSED} (401). Check the subscription in the portal, or create a token under Account Settings > API tokens and set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN).`,
       401,
       body,
     );
@@ -45,7 +52,7 @@ export class ForbiddenError extends CloudError {
 }
 
 function forbiddenMessage(endpoint: EndpointInfo, body: unknown): string {
-  const parts = ["the token or account is not allowed to call this (403)."];
+  const parts = [`${REFUSED}, or the token or account is not allowed to call this (403).`];
   if (endpoint.scopes.length > 0) parts.push(`The token needs the scope(s) ${endpoint.scopes.join(", ")}.`);
   if (endpoint.accountType) parts.push(`The account must be of type ${endpoint.accountType}.`);
   const serverMessage = messageOf(body);

@@ -15,6 +15,7 @@ export { normalised, toKwh, toW } from "./meter-units.js";
 export { PageIterator } from "./pagination.js";
 export type { RateBudgetState } from "./rate-budget.js";
 export { type Priority, RateBudget, type RateBudgetOptions, RateBudgetRegistry, sharedBudgets } from "./rate-budget.js";
+export { type Refusal, type RefusalCause, RefusalWatch, refusalText } from "./refusal.js";
 export * from "./results.js";
 export type { Account, account } from "./schemas/account.js";
 export type { Page } from "./schemas/common.js";

@@ -8,7 +8,8 @@ const ANSWER_MS = 3_000;
 /**
  * `check`'s report of each configured dongle: reachable or not, the model and serial its identity
  * registers give, and the round trip of that first request. One connection attempt each: `run`
- * keeps retrying, `check` says what it found. 1 when `source: local` and no dongle answered.
+ * keeps retrying, `check` says what it found. 1 when `source: local` and no dongle answered (with
+ * `source: auto` the cloud carries the devices meanwhile, which it says).
  */
 export async function checkLocal(
   config: Config,
@@ -44,5 +45,9 @@ export async function checkLocal(
   );
   for (const result of results) (result.ok ? out : err).write(`${result.line}\n`);
   const anyAnswered = results.some((result) => result.ok);
+  if (config.source === "auto" && !anyAnswered)
+    err.write(
+      "local: no dongle answered: with source: auto, `energy2mqtt run` reads every device over the cloud until one does\n",
+    );
   return config.source === "local" && !anyAnswered ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
+import { rememberTokenWorked, tokenWorkedBefore } from "../app-cloud-access.js";
+import { AuthenticationError, CloudError, ForbiddenError, refusalText } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { createLogger } from "../log.js";
 import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../mqtt/index.js";
@@ -98,6 +99,12 @@ async function checkCloud(
     out.write("cloud: none configured; `energy2mqtt run` reads the dongles under local: and refuses changes\n");
     return { code: 0 };
   }
+  if (!url && config.source === "auto") {
+    err.write(
+      "cloud: none configured, but source: auto reads each device's dongle with the cloud as fallback: set cloud.url and cloud.token, or source: local for the LAN alone\n",
+    );
+    return { code: 2 };
+  }
   if (!url) {
     out.write(
       `cloud: none configured; \`energy2mqtt run\` will use the built-in simulator (demo house). Set cloud.url and cloud.token for your own account.${token ? " (cloud.token is set but is unused without cloud.url.)" : ""}\n`,
@@ -118,6 +125,14 @@ async function checkCloud(
   } catch (error) {
     if (!(error instanceof CloudError)) throw error;
     err.write(`cloud: ${redactUrl(url)}: ${error.message}\n`);
+    if (error instanceof AuthenticationError || error instanceof ForbiddenError) {
+      const likelier = tokenWorkedBefore(config.store.path, token) ? "subscription" : "token";
+      err.write(`cloud: ${refusalText(error.status ?? 401, likelier)}\n`);
+      if (config.source !== "cloud" && config.local.length > 0)
+        err.write(
+          "cloud: `energy2mqtt run` carries on over the LAN with the dongles under local: (reported below) until the cloud takes the token\n",
+        );
+    }
     if (error instanceof ForbiddenError) {
       summary.push(
         "  missing: api:account:read: energy2mqtt cannot start without reading the account",
@@ -128,6 +143,11 @@ async function checkCloud(
     return { code: error instanceof AuthenticationError ? 2 : 1 };
   }
   out.write(`cloud: ${redactUrl(url)}: the token is accepted\n${describeInventory(inventory)}`);
+  try {
+    rememberTokenWorked(config.store.path, token);
+  } catch {
+    // Only a later refusal's likelier cause depends on it.
+  }
   const scopes = await probeScopes(client, inventory);
   summary.push(...describeScopes(scopes));
   return { code: scopes.missing.some((probe) => probe.needed) ? 1 : 0, inventory };

@@ -148,7 +148,7 @@ export const pollConfig = z.strictObject({
   local: durationBetween(SECOND, 24 * HOUR, 10_000)
     .default(10_000)
     .describe(
-      "Live data read from the dongles on the LAN with `source: local` (no rate limit; a dongle answers in a second)",
+      "Live data read from the dongles on the LAN with `source: local`, and with `source: auto` while a device is on its dongle (no rate limit; a dongle answers in a second)",
     ),
   /** How often the account's device lists are read again, to find new and removed devices. */
   inventory: durationBetween(SECOND, 7 * 24 * HOUR, 1_800_000)
@@ -296,18 +296,29 @@ export const localDongleConfig = z.strictObject({
     ),
 });
 
-/** The paths this version reads live data by; `auto` (local first, the cloud as fallback) comes next. */
-export const SOURCES = ["cloud", "local"] as const;
+/** The paths live data comes by: the cloud, the dongles on the LAN, or each device's dongle with the cloud as fallback. */
+export const SOURCES = ["cloud", "local", "auto"] as const;
 
 const source = z.preprocess(
   (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
-  z.enum(SOURCES, {
-    error: (issue) =>
-      issue.input === "auto"
-        ? "must be cloud or local: auto (local with the cloud as fallback) is not built yet; pick local to read over the LAN"
-        : "must be cloud or local",
-  }),
+  z.enum(SOURCES, { error: "must be cloud, local or auto" }),
 );
+
+/** One device's own choice of path, by its serial (inverter, EMS or gateway). */
+export const deviceConfig = z.strictObject({
+  source: source.describe(
+    "This device's path with `source: auto`: `local` (its dongle only), `cloud` (the cloud only) or `auto` (its dongle, the cloud when the dongle does not answer)",
+  ),
+});
+
+/** How `source: auto` moves a device between its dongle and the cloud. */
+export const autoConfig = z.strictObject({
+  failback: durationBetween(10 * SECOND, 24 * HOUR, 300_000)
+    .default(300_000)
+    .describe(
+      "With `source: auto`, how long a device's dongle must answer every poll before its live data and control move back to it from the cloud (no flapping)",
+    ),
+});
 
 /** The whole configuration: one schema, every section optional with defaults. */
 export const configSchema = z
@@ -343,17 +354,29 @@ export const configSchema = z
     source: source
       .default("cloud")
       .describe(
-        "Where live data comes from: `cloud` (the vendor's API) or `local` (the dongles under `local`, no cloud needed; changes still go through the cloud when one is configured)",
+        "Where live data comes from: `cloud` (the vendor's API), `local` (the dongles under `local`, no cloud needed; changes still go through the cloud when one is configured) or `auto` (each device's dongle while it answers, the cloud otherwise; the cloud still gives history, EV chargers, smart devices and the account)",
       ),
+    devices: z
+      .record(z.string().regex(/^[A-Za-z0-9]+$/, "a device serial: letters and digits only"), deviceConfig)
+      .default({})
+      .describe("Per device, by serial: `{source}` to pin one device to a path with `source: auto`"),
+    auto: autoConfig.default(autoConfig.parse({})),
   })
   .superRefine((config, ctx) => {
-    if (config.source === "local" && config.local.length === 0)
+    if (config.source !== "cloud" && config.local.length === 0)
       ctx.addIssue({
         code: "custom",
         path: ["local"],
-        message:
-          "source is local but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud",
+        message: `source is ${config.source} but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud`,
       });
+    for (const [serial, device] of Object.entries(config.devices)) {
+      if (config.source !== "auto" && device.source !== config.source)
+        ctx.addIssue({
+          code: "custom",
+          path: ["devices", serial, "source"],
+          message: `is ${device.source} but source is ${config.source}: a device picks its own path only with source: auto (set source: auto, or remove this line)`,
+        });
+    }
   });
 
 export type Config = z.infer<typeof configSchema>;

@@ -40,6 +40,27 @@ export const logEventSchema = z.object({
   message: z.string(),
 });
 
+/** Where a device's live data comes from with `source: auto`, and since when. */
+export const devicePathSchema = z.object({
+  path: z.enum(["local", "cloud"]),
+  /** The device's own setting: auto, or pinned to one path. */
+  setting: z.enum(["auto", "local", "cloud"]),
+  since: z.iso.datetime(),
+  why: z.string(),
+  switches: z.number().int(),
+});
+export type DevicePathHealth = z.infer<typeof devicePathSchema>;
+
+/** The cloud refuses this daemon (401/403): the likelier cause, and what the daemon does meanwhile. */
+export const cloudRefusalSchema = z.object({
+  status: z.number().int(),
+  likelier: z.enum(["subscription", "token"]),
+  message: z.string(),
+  /** Set when dongles carry on without the cloud: what still works. */
+  carrying_on: z.string().nullable(),
+});
+export type CloudRefusal = z.infer<typeof cloudRefusalSchema>;
+
 export const bridgeHealthSchema = z.object({
   at: z.iso.datetime(),
   uptime_seconds: z.number().int(),
@@ -48,6 +69,8 @@ export const bridgeHealthSchema = z.object({
     /** The last request got an HTTP answer below 500. */
     reachable: z.boolean(),
     last_success: z.iso.datetime().nullable(),
+    /** Set while the cloud refuses the daemon (401/403: a wrong token or no API subscription). */
+    refused: cloudRefusalSchema.nullable().optional(),
   }),
   requests: z.object({
     /** Requests sent in the last 60 seconds. */
@@ -67,6 +90,8 @@ export const bridgeHealthSchema = z.object({
       last_poll_age_seconds: z.number().nullable(),
       stale: z.boolean(),
       poll_seconds: z.number(),
+      /** With `source: auto`: the path carrying its live data. */
+      path: devicePathSchema.optional(),
     }),
   ),
   store: storeStatusSchema,

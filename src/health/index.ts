@@ -1,4 +1,5 @@
 export { bridgeNode } from "./bridge-discovery.js";
+export type { CloudRefusal, DevicePathHealth } from "./bridge-payloads.js";
 export { type HealthVerdict, judgeHealth } from "./check.js";
 export { healthFeature } from "./feature.js";
 export { type DeviceFreshness, Freshness, type FreshnessOptions, STALE_POLLS } from "./freshness.js";

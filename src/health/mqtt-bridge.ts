@@ -7,7 +7,7 @@ import type { Availability } from "../telemetry/index.js";
 import { deviceId, devicesOf, hasControls, type Inventory } from "../telemetry/index.js";
 import { type Clock, every, later } from "../time/index.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
-import type { BridgeHealth, BridgeInfo, StoreStatus } from "./bridge-payloads.js";
+import type { BridgeHealth, BridgeInfo, CloudRefusal, DevicePathHealth, StoreStatus } from "./bridge-payloads.js";
 import type { Freshness } from "./freshness.js";
 
 export const BRIDGE_HEALTH_INTERVAL_MS = 60_000;
@@ -37,6 +37,10 @@ export interface BridgeStatusOptions {
   readonly rssBytes?: () => number;
   /** The daily write budget and the writes of each device today (by serial), when the daemon counts them. */
   readonly writes?: () => { readonly budget: number; readonly devices: Readonly<Record<string, number>> } | undefined;
+  /** With `source: auto`: each device's path, by device id. */
+  readonly paths?: () => Readonly<Record<string, DevicePathHealth>>;
+  /** The cloud's refusal while it refuses the daemon. */
+  readonly refusal?: () => CloudRefusal | undefined;
 }
 
 export interface BridgeStatus {
@@ -103,21 +107,29 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
     while (requestTimes.length > 0 && (requestTimes[0] ?? 0) <= at - MINUTE_MS) requestTimes.shift();
     const budget = options.budget();
     const devices: BridgeHealth["devices"] = {};
+    const paths = options.paths?.() ?? {};
     for (const device of devicesOf(options.inventory())) {
       const id = deviceId(device);
       const fresh = options.freshness.of(device, at);
+      const path = paths[id];
       devices[id] = {
         available: available.get(id) ?? fresh.age_seconds !== null,
         last_poll_age_seconds: fresh.age_seconds,
         stale: fresh.stale,
         poll_seconds: fresh.poll_seconds,
+        ...(path ? { path } : {}),
       };
     }
+    const refused = options.refusal?.();
     return {
       at: new Date(at).toISOString(),
       uptime_seconds: Math.round((at - startedAt) / 1000),
       memory_rss_mb: Math.round(rss() / 104_857.6) / 10,
-      cloud: { reachable, last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString() },
+      cloud: {
+        reachable,
+        last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString(),
+        ...(options.refusal ? { refused: refused ?? null } : {}),
+      },
       requests: { per_minute: requestTimes.length, used: budget.used, limit: budget.limit },
       devices,
       store: options.store(),
@@ -125,7 +137,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
       last_error: lastError
         ? { level: lastError.level, message: lastError.message, at: new Date(lastError.at).toISOString() }
         : null,
-      cloud_connection: reachable ? "ON" : "OFF",
+      cloud_connection: reachable && !refused ? "ON" : "OFF",
       requests_per_minute: requestTimes.length,
       last_error_text: lastError ? lastError.message.slice(0, 255) : "none",
     };

@@ -14,6 +14,8 @@ export const healthStatusSchema = z.object({
   cloud: z.object({
     /** The last cloud request that got a 2xx answer, or null when none has yet. */
     last_success: z.iso.datetime().nullable(),
+    /** While the cloud refuses the daemon (401/403): why, and the likelier cause. */
+    refused: z.string().nullable().default(null),
   }),
   /** Each device's freshness: stale once its values are older than twice its poll interval. */
   devices: z

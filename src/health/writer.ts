@@ -23,6 +23,8 @@ export interface HealthWriter {
   watchMqtt(connected: () => boolean): void;
   /** Where each device's freshness comes from, once the devices are known. */
   watchDevices(devices: (now: number) => readonly DeviceFreshness[]): void;
+  /** Where the cloud's refusal (401/403) comes from, while it refuses the daemon. */
+  watchRefusal(refusal: () => string | undefined): void;
   /** Writes the file now (also done on every tick). */
   write(): void;
   /** Stops writing and removes the file, so a stopped daemon does not look healthy. */
@@ -38,6 +40,7 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
   const now = (): number => clock.now();
   let mqttConnected: () => boolean = () => false;
   let devices: (now: number) => readonly DeviceFreshness[] = () => [];
+  let refusal: () => string | undefined = () => undefined;
   let connected = false;
   let since = now();
   let lastSuccess: number | undefined;
@@ -55,7 +58,10 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
       at: new Date(at).toISOString(),
       pid: process.pid,
       mqtt: { connected, since: new Date(since).toISOString() },
-      cloud: { last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString() },
+      cloud: {
+        last_success: lastSuccess === undefined ? null : new Date(lastSuccess).toISOString(),
+        refused: refusal() ?? null,
+      },
       devices: devices(at).map(({ device, name, age_seconds, poll_seconds, stale }) => ({
         device,
         name,
@@ -91,6 +97,9 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
     watchDevices(source) {
       devices = source;
       write();
+    },
+    watchRefusal(source) {
+      refusal = source;
     },
     write,
     stop() {

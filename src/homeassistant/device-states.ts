@@ -112,6 +112,13 @@ export class DeviceStates {
     this.onLearnt(id);
   }
 
+  /** Values the daemon itself tells of a device (the path in use), announced like a reading's new keys. */
+  report(id: string, values: Readonly<Record<string, StateValue>>): void {
+    const newKeys = this.noteReported(id, values);
+    this.applyState(id, values);
+    if (newKeys) this.learnDetails(id, {});
+  }
+
   /** Merges values into the device's state and publishes it when it changed. */
   applyState(id: string, values: Readonly<Record<string, StateValue>>): void {
     const state = { ...this.states.get(id), ...this.guardCounters(id, values) };

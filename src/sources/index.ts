@@ -1,3 +1,14 @@
+export {
+  type AutoSource,
+  autoControl,
+  autoSource,
+  BothPathsFailedError,
+  type InventoryFrom,
+  PathChoice,
+  type PathSetting,
+  type PathState,
+  type PathSwitch,
+} from "./auto/index.js";
 export { cloudControl } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
@@ -21,7 +32,6 @@ export {
 } from "./inventory.js";
 export { LocalControlError, localControl } from "./local/control.js";
 export { type Identified, LocalDongle } from "./local/dongle.js";
-export { CLOUD_CONTROL_NEEDS_CLOUD_SOURCE } from "./local/inventory.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { type LocalDongleConfig, type LocalSource, localSource } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";

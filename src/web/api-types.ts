@@ -87,6 +87,25 @@ export interface WebHealth {
   readonly budget: { readonly used: number; readonly limit: number } | null;
   readonly store: { readonly path: string; readonly bytes: number | null; readonly status: string };
   readonly rules: boolean;
+  /** With `source: auto`: the path carrying each device's live data. */
+  readonly paths: readonly WebDevicePath[];
+  /** While the cloud refuses the daemon (401/403): why that is likelier, and what carries on. */
+  readonly refused: {
+    readonly status: number;
+    readonly likelier: "subscription" | "token";
+    readonly message: string;
+    readonly carrying_on: string | null;
+  } | null;
+}
+
+export interface WebDevicePath {
+  readonly device: string;
+  readonly path: "local" | "cloud";
+  readonly setting: "auto" | "local" | "cloud";
+  /** ISO 8601. */
+  readonly since: string;
+  readonly why: string;
+  readonly switches: number;
 }
 
 /** What every SSE message carries, by event name. */

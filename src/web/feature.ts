@@ -65,6 +65,8 @@ export function webFeature(options: WebOptions): WebFeature {
       budget: budget ? { used: budget.used, limit: budget.limit } : null,
       store: { path: options.storePath, bytes, status: options.store ? "ok" : "not open" },
       rules: options.rules() !== undefined,
+      paths: Object.entries(options.paths?.() ?? {}).map(([device, path]) => ({ device, ...path })),
+      refused: options.refusal?.() ?? null,
     };
   };
 

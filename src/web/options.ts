@@ -1,6 +1,7 @@
 import type { EventBus } from "../bus.js";
 import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
+import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
@@ -31,6 +32,10 @@ export interface WebOptions {
   readonly assetsDir?: string;
   /** The daemon's one clock; the system clock by default. */
   readonly clock: Clock;
+  /** With `source: auto`: each device's path, by device id. */
+  readonly paths?: () => Readonly<Record<string, DevicePathHealth>>;
+  /** The cloud's refusal while it refuses the daemon. */
+  readonly refusal?: () => CloudRefusal | undefined;
   /** How many next ports to try when the configured one is taken. */
   readonly portAttempts?: number;
 }

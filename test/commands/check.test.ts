@@ -154,6 +154,48 @@ describe("energy2mqtt check", () => {
     expect(err).toContain("API tokens");
   });
 
+  it("reads a 401 as a wrong token or a lapsed API subscription, and says which is likelier", async () => {
+    const owner = cloudConfig("owner");
+    expect((await check(owner)).code).toBe(0);
+    await sim.admin("/subscription", { active: false });
+    try {
+      const lapsed = await check(owner);
+      expect(lapsed.code).toBe(2);
+      expect(lapsed.err).toContain(
+        "refused: the token is wrong or the account lacks the vendor's API subscription (required since May 2026) (401)",
+      );
+      expect(lapsed.err).toContain(
+        "This token worked before and now every endpoint refuses it: a lapsed subscription is likelier",
+      );
+      const fresh = await check(cloudConfig("owner", "sim_owner_never_seen_before"));
+      expect(fresh.code).toBe(2);
+      expect(fresh.err).toContain(
+        "This token was refused the first time it was used: a wrong or mistyped token is likelier",
+      );
+      expect(fresh.err).not.toContain("sim_owner_never_seen_before");
+    } finally {
+      await sim.admin("/subscription", { active: true });
+    }
+  });
+
+  it("exits 2 for source: auto without a cloud, saying what to set", async () => {
+    const file = configFor("autonocloud", [
+      "source: auto",
+      "local:",
+      "  - host: 127.0.0.1",
+      "    port: 1",
+      "mqtt:",
+      `  url: ${brokerUrl}`,
+      "store:",
+      `  path: ${join(dir, "e2m.db")}`,
+    ]);
+    const { code, err } = await check(file);
+    expect(code).toBe(2);
+    expect(err).toContain(
+      "source: auto reads each device's dongle with the cloud as fallback: set cloud.url and cloud.token",
+    );
+  });
+
   it("exits 1 when the account has no subscription (402)", async () => {
     const { code, err } = await check(cloudConfig("free"));
     expect(code).toBe(1);

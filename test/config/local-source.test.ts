@@ -20,12 +20,39 @@ describe("the local dongles and the source in the configuration", () => {
     expect(config.poll.local).toBe(5_000);
   });
 
-  it("refuses auto for now, saying it is not built yet and what to pick", () => {
-    const result = configSchema.safeParse({ source: "auto", local: [{ host: "dongle.lan" }] });
-    expect(result.success).toBe(false);
-    const issue = result.error?.issues[0];
-    expect(issue?.path).toEqual(["source"]);
-    expect(issue?.message).toMatch(/must be cloud or local: auto .* not built yet/);
+  it("takes source: auto with dongles, a failback of 5 minutes by default, and a path per device", () => {
+    const config = configSchema.parse({
+      source: "auto",
+      local: [{ host: "dongle.lan" }],
+      devices: { SD2024G001: { source: "local" }, EM2024E001: { source: "Cloud" } },
+      auto: { failback: "2m" },
+    });
+    expect(config.source).toBe("auto");
+    expect(config.auto.failback).toBe(120_000);
+    expect(config.devices).toEqual({ SD2024G001: { source: "local" }, EM2024E001: { source: "cloud" } });
+    expect(configSchema.parse({ source: "auto", local: [{ host: "d" }] }).auto.failback).toBe(300_000);
+  });
+
+  it("refuses a device's own path without source: auto, an unknown path, and auto with no dongle, saying what to fix", () => {
+    const mixed = configSchema.safeParse({ local: [{ host: "d" }], devices: { SD2024G001: { source: "local" } } });
+    expect(mixed.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["devices.SD2024G001.source", expect.stringContaining("a device picks its own path only with source: auto")],
+    ]);
+    const unknown = configSchema.safeParse({
+      source: "auto",
+      local: [{ host: "d" }],
+      devices: { X1: { source: "lan" } },
+    });
+    expect(unknown.error?.issues[0]?.path).toEqual(["devices", "X1", "source"]);
+    expect(unknown.error?.issues[0]?.message).toBe("must be cloud, local or auto");
+    const bad = configSchema.safeParse({ source: "sometimes" });
+    expect(bad.error?.issues[0]?.message).toBe("must be cloud, local or auto");
+    const none = configSchema.safeParse({ source: "auto" });
+    expect(none.error?.issues.map((issue) => issue.message)).toEqual([
+      expect.stringContaining("source is auto but no dongle is listed"),
+    ]);
+    const short = configSchema.safeParse({ source: "auto", local: [{ host: "d" }], auto: { failback: "1s" } });
+    expect(short.error?.issues[0]?.path).toEqual(["auto", "failback"]);
   });
 
   it("refuses source: local with no dongle listed, and a dongle without a host or with a bad port", () => {

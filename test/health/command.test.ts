@@ -14,7 +14,7 @@ function status(overrides: Partial<HealthStatus> = {}): HealthStatus {
     at: iso(10_000),
     pid: 4242,
     mqtt: { connected: true, since: iso(600_000) },
-    cloud: { last_success: iso(20_000) },
+    cloud: { last_success: iso(20_000), refused: null },
     devices: [],
     ...overrides,
   };
@@ -76,9 +76,23 @@ describe("energy2mqtt health", () => {
   });
 
   it("does not count a cloud outage against the daemon", async () => {
-    const result = await health(JSON.stringify(status({ cloud: { last_success: null } })));
+    const result = await health(JSON.stringify(status({ cloud: { last_success: null, refused: null } })));
     expect(result.code).toBe(0);
     expect(result.out).toContain("cloud: no successful request yet");
+  });
+
+  it("does not count devices gone stale while the cloud refuses the daemon, and says why", async () => {
+    const refused = "The cloud refused: the token is wrong or the account lacks the vendor's API subscription";
+    const devices = [{ device: "evc", name: "Car charger", age_seconds: 900, poll_seconds: 30, stale: true }];
+    const result = await health(JSON.stringify(status({ cloud: { last_success: iso(900_000), refused }, devices })));
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`cloud: ${refused}`);
+    expect(result.out).toContain(
+      "Car charger (evc) is stale (its last values are 900s old) while the cloud refuses the daemon",
+    );
+    // A file from before the refusal was recorded reads as none.
+    const { refused: _none, ...older } = status().cloud;
+    expect((await health(JSON.stringify({ ...status({ devices }), cloud: older }))).code).toBe(1);
   });
 
   it("exits 1 with the path when there is no file, and for a damaged one", async () => {

@@ -30,7 +30,7 @@ describe("the health writer", () => {
       at: "2026-01-10T12:00:00.000Z",
       pid: process.pid,
       mqtt: { connected: false, since: "2026-01-10T12:00:00.000Z" },
-      cloud: { last_success: null },
+      cloud: { last_success: null, refused: null },
       devices: [],
     });
     expect(readdirSync(join(dir, "nested"))).toEqual(["health.json"]);
@@ -53,6 +53,17 @@ describe("the health writer", () => {
     writer.write();
     expect(read().cloud.last_success).toBe("2026-01-10T12:00:05.000Z");
     expect(read().at).toBe("2026-01-10T12:00:09.000Z");
+  });
+
+  it("records the cloud's refusal while there is one", () => {
+    const { read, writer } = start(new VirtualClock(T0));
+    let refusal: string | undefined = "The cloud refused: the token is wrong (401)";
+    writer.watchRefusal(() => refusal);
+    writer.write();
+    expect(read().cloud.refused).toBe("The cloud refused: the token is wrong (401)");
+    refusal = undefined;
+    writer.write();
+    expect(read().cloud.refused).toBeNull();
   });
 
   it("tracks since when MQTT has been connected or not", () => {

@@ -9,6 +9,7 @@ import { eventEntities } from "./inverter-events.js";
 import { liveEntities } from "./inverter-live.js";
 import { presetEntities } from "./inverter-presets.js";
 import { settingEntities } from "./inverter-settings.js";
+import { pathEntities } from "./path.js";
 import { smartDeviceEntities } from "./smart-device.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 import { writeCountEntities } from "./write-count.js";
@@ -49,7 +50,8 @@ function catalogue(device: Device, details: DeviceDetails | undefined): EntityDe
 
 /** Every Home Assistant entity of a device, in a stable order: those that need data only once it came. */
 export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
-  const entities = [...catalogue(device, details), ...freshnessEntities()];
+  const paths = device.kind === "inverter" || device.kind === "ems" ? pathEntities() : [];
+  const entities = [...catalogue(device, details), ...freshnessEntities(), ...paths];
   const seen = details?.seenKeys;
   if (seen === undefined) return entities;
   const reported = new Set(seen);

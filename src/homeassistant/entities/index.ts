@@ -2,6 +2,7 @@ export { entitiesFor, findEntity } from "./catalogue.js";
 export { type CommandResult, commandFor } from "./command.js";
 export { controlState } from "./control-state.js";
 export { freshnessState } from "./freshness.js";
+export { pathState } from "./path.js";
 export { detailsOf, inventoryState, type StatePatch, statePatch } from "./state.js";
 export type {
   CommandBinding,

@@ -18,6 +18,11 @@ export interface AdminState {
   readonly held: { method: string; path: string }[];
   /** The dongles of `--local-port`, when open. */
   readonly local?: LocalDongles;
+  /**
+   * Off: every API call answers as for an account without the vendor's paid API subscription
+   * (since May 2026: 401 or 403, the codes a wrong token gets).
+   */
+  apiSubscription: { active: boolean; status: 401 | 403 };
 }
 
 const deviceFault = z.strictObject({
@@ -39,6 +44,11 @@ const slow = z.strictObject({
 });
 const rateLimit = z.strictObject({ requests_per_minute: z.number().int().min(1).max(1_000_000) });
 const clockAdvance = z.strictObject({ advance_ms: z.number().int().min(0) });
+const apiSubscription = z.strictObject({
+  active: z.boolean(),
+  /** What an account without it is answered; 401 by default. */
+  status: z.union([z.literal(401), z.literal(403)]).default(401),
+});
 
 export function handleAdmin(state: AdminState, method: string, path: string, body: unknown): Answer {
   const dongles = handleDongleAdmin(state.local, method, path, body);
@@ -71,6 +81,13 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
       return { now: new Date(state.clock.now()).toISOString() };
     });
   }
+  if (method === "POST" && path === "/subscription") {
+    return parsed(apiSubscription, body, (b) => {
+      state.apiSubscription = { active: b.active, status: b.status };
+      return state.apiSubscription;
+    });
+  }
+  if (method === "GET" && path === "/subscription") return { status: 200, body: { data: state.apiSubscription } };
   if (method === "GET" && path === "/notifications") return { status: 200, body: { data: state.world.notifications } };
   if (method === "GET" && path === "/health") {
     return { status: 200, body: { data: { ok: true, now: new Date(state.clock.now()).toISOString() } } };

@@ -46,6 +46,7 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     slow: undefined,
     held: [],
     ...(options.local ? { local: options.local } : {}),
+    apiSubscription: { active: true, status: 401 },
   };
 
   const server: Server = createServer((req, res) => {
@@ -95,6 +96,14 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
       });
     }
     if (!url.pathname.startsWith("/v1/")) return notFound();
+    if (!admin.apiSubscription.active) {
+      // As the service answers an account without the API subscription: the same as a wrong token.
+      const status = admin.apiSubscription.status;
+      return withRate(global.hit(actor.token), {
+        status,
+        body: { message: status === 401 ? "Unauthenticated." : "This action is unauthorized." },
+      });
+    }
     const match = table.match(req.method ?? "GET", url.pathname.slice(3));
     if (!match) return withRate(global.hit(actor.token), notFound(`The route ${url.pathname} could not be found.`));
     const { route, params } = match;

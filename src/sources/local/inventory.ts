@@ -4,12 +4,9 @@ import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
 import { LAN_PRESETS } from "./lan-presets.js";
 
-/** Why a device found over the LAN refuses changes until the next issue brings local writes. */
-export const NO_LAN_WRITES = "no path can write yet over the LAN: configure cloud for control";
-
-/** The same with a cloud configured: its control needs the cloud's listings, which `source: local` does not read yet. */
-export const CLOUD_CONTROL_NEEDS_CLOUD_SOURCE =
-  "with source: local the device's settings and presets are not read from the cloud yet (source: auto, next release): set source: cloud to change them";
+/** Why a device found over the LAN refuses changes: no dongle may write to it and no cloud is configured. */
+export const NO_LAN_WRITES =
+  "no path can change this device: configure cloud, or its dongle under local: (not passive)";
 
 /** What the LAN knows of the account: nothing but that it is this house. */
 const LOCAL_ACCOUNT = { id: 0, name: "local", flags: [] };

@@ -9,7 +9,22 @@ export const renderHealth: Page = (main) => {
   const draw = (health: WebHealth) => {
     const row = (term: string, value: string) => [h("dt", {}, term), h("dd", {}, value)];
     const mb = health.store.bytes === null ? "unknown" : `${(health.store.bytes / 1_048_576).toFixed(1)} MB`;
+    const paths = health.paths.map((one) =>
+      row(
+        `Path of ${one.device}`,
+        `${one.path === "local" ? "its dongle on the LAN" : "the cloud"} since ${clock(Date.parse(one.since))}: ${one.why}` +
+          `${one.setting === "auto" ? "" : ` (set to ${one.setting})`}; ${one.switches} switch${one.switches === 1 ? "" : "es"}`,
+      ),
+    );
+    const refused = health.refused
+      ? [
+          ...row("Cloud refused", health.refused.message),
+          ...(health.refused.carrying_on ? row("Without the cloud", health.refused.carrying_on) : []),
+        ]
+      : [];
     body.replaceChildren(
+      ...refused,
+      ...paths.flat(),
       ...row(
         "Cloud",
         `${health.cloud.simulated ? "simulator (demo house)" : "GivEnergy cloud"}; last answer ${health.cloud.lastStatus ?? "none yet"}`,

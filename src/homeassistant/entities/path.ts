@@ -1,0 +1,19 @@
+import { enumSensor, reported } from "./sensors.js";
+import type { EntityDef } from "./types.js";
+
+/** The two paths, as the enum sensor's options: every state it is sent is one of them. */
+const PATHS = ["local", "cloud"] as const;
+
+/**
+ * With `source: auto`, an inverter's or EMS's "Path": local (its dongle on the LAN) or cloud,
+ * whichever carries its live data now. Announced only once the daemon says it (a daemon on one
+ * path has none).
+ */
+export function pathEntities(): EntityDef[] {
+  return [reported(enumSensor("path", "Path", PATHS, { entity_category: "diagnostic", icon: "mdi:lan-connect" }))];
+}
+
+/** The state the entity reads. */
+export function pathState(path: (typeof PATHS)[number]): { readonly path: string } {
+  return { path };
+}

@@ -1,0 +1,171 @@
+import { filter, interval, merge, type Observable } from "rxjs";
+import { CloudError } from "../../cloud/index.js";
+import type { Logger } from "../../log.js";
+import type { Clock } from "../../time/index.js";
+import type { PollResult, Resource } from "../resource.js";
+import type { PathChoice } from "./path-choice.js";
+
+/** A local resource is named as its cloud twin, with where its dongle is: "inverter.live SD1 (LAN 10.0.0.9:8899)". */
+const LAN_SUFFIX = / \(LAN [^)]*\)$/;
+
+/** "inverter.live SD1" for either twin. */
+export function pairKey(resource: Resource): string {
+  return resource.name.replace(LAN_SUFFIX, "");
+}
+
+/** The serial a resource is about: the second word of its name (inverter, EMS, gateway). */
+function serialOf(resource: Resource): string {
+  return pairKey(resource).split(" ")[1] ?? "";
+}
+
+/** Resources whose answers are a device's live data: each poll goes by the device's path, and fails over. */
+const LIVE = new Set(["inverter.live", "ems"]);
+
+export class BothPathsFailedError extends Error {
+  override readonly name = "BothPathsFailedError";
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export interface ComposeOptions {
+  readonly choice: PathChoice;
+  /** The live polls' interval while a device is on its dongle (poll.local); the clock that times them. */
+  readonly lan: { readonly liveMs: number; readonly clock: Clock };
+  readonly cloud: readonly Resource[];
+  readonly local: readonly Resource[];
+  readonly logger?: Logger;
+}
+
+/**
+ * The resources of `source: auto`: a device's live data and counters come from one path at a
+ * time (its path in `choice`), so nothing is fetched twice; what only the cloud has (fault
+ * events, EV chargers, smart devices) stays on the cloud, and what only the LAN has (an EMS
+ * child's own live data) on the LAN. Live twins are planned at the cloud's interval, so the polls
+ * fit the cloud's budget whenever it carries them, and woken at poll.local while on the dongle.
+ */
+export function composeResources(options: ComposeOptions): Resource[] {
+  const { choice } = options;
+  const lan = new Map(options.local.map((resource) => [pairKey(resource), resource]));
+  const withDongle = new Set<string>();
+  for (const resource of options.local)
+    if (LIVE.has(pairKey(resource).split(" ")[0] ?? "")) {
+      const serial = serialOf(resource).toUpperCase();
+      withDongle.add(serial);
+      choice.track(serial, true);
+    }
+  const out: Resource[] = [];
+  for (const cloud of options.cloud) {
+    const key = pairKey(cloud);
+    const twin = lan.get(key);
+    lan.delete(key);
+    const serial = serialOf(cloud).toUpperCase();
+    if (twin && LIVE.has(key.split(" ")[0] ?? "")) out.push(liveTwins(serial, cloud, twin, options));
+    else if (twin) out.push(following(serial, cloud, twin, choice));
+    else if (withDongle.has(serial)) out.push(cloudOnly(serial, cloud, options));
+    else out.push(cloud);
+  }
+  for (const onlyLan of lan.values()) if (choice.allows(serialOf(onlyLan), "local")) out.push(onlyLan);
+  return out;
+}
+
+function twinName(cloud: Resource): string {
+  return `${cloud.name} (LAN or cloud)`;
+}
+
+/**
+ * A device's live data: over its dongle while it is on the LAN, and over the cloud in the same
+ * cycle when the dongle fails; on the cloud, the dongle is asked too (its answer not published)
+ * so the device goes back once it has answered steadily, or at once when the cloud fails.
+ */
+function liveTwins(serial: string, cloud: Resource, local: Resource, options: ComposeOptions): Resource {
+  const { choice, logger } = options;
+  const overLan = async (signal: AbortSignal): Promise<PollResult> => {
+    try {
+      const result = await local.poll(signal);
+      choice.lanAnswered(serial);
+      return result;
+    } catch (error) {
+      choice.lanFailed(serial);
+      throw error;
+    }
+  };
+  // While on the dongle, polled at its own pace too (no rate limit); the cloud's budget never sees these.
+  const onLan: Observable<unknown> = interval(options.lan.liveMs, options.lan.clock).pipe(
+    filter(() => choice.pathOf(serial) === "local"),
+  );
+  return {
+    name: twinName(cloud),
+    devices: cloud.devices,
+    ...(cloud.periodMs === undefined ? {} : { periodMs: cloud.periodMs }),
+    triggers: cloud.triggers ? merge(cloud.triggers, onLan) : onLan,
+    ...(cloud.extraPerHour === undefined ? {} : { extraPerHour: cloud.extraPerHour }),
+    async poll(signal) {
+      if (!choice.allows(serial, "cloud")) return overLan(signal);
+      if (!choice.allows(serial, "local")) return cloud.poll(signal);
+      if (choice.pathOf(serial) === "local") {
+        try {
+          return await overLan(signal);
+        } catch (lanError) {
+          signal.throwIfAborted();
+          try {
+            const result = await cloud.poll(signal);
+            choice.use(serial, "cloud", `its dongle did not answer (${messageOf(lanError)})`);
+            return result;
+          } catch (cloudError) {
+            throw new BothPathsFailedError(
+              `neither path answered: the dongle (${messageOf(lanError)}), the cloud (${messageOf(cloudError)})`,
+            );
+          }
+        }
+      }
+      const [fromCloud, fromLan] = await Promise.allSettled([cloud.poll(signal), overLan(signal)]);
+      signal.throwIfAborted();
+      if (fromCloud.status === "fulfilled") return fromCloud.value;
+      if (fromLan.status === "fulfilled") {
+        choice.use(serial, "local", `the cloud did not answer (${messageOf(fromCloud.reason)})`);
+        return fromLan.value;
+      }
+      logger?.debug({ serial }, "auto: neither path answered");
+      throw new BothPathsFailedError(
+        `neither path answered: the cloud (${messageOf(fromCloud.reason)}), the dongle (${messageOf(fromLan.reason)})`,
+      );
+    },
+  };
+}
+
+/** A device's counters follow its live data's path; they never decide it. */
+function following(serial: string, cloud: Resource, local: Resource, choice: PathChoice): Resource {
+  return {
+    name: twinName(cloud),
+    devices: cloud.devices,
+    ...(cloud.periodMs === undefined ? {} : { periodMs: cloud.periodMs }),
+    ...(cloud.triggers ? { triggers: cloud.triggers } : {}),
+    ...(cloud.extraPerHour === undefined ? {} : { extraPerHour: cloud.extraPerHour }),
+    poll: (signal) => (choice.pathOf(serial) === "local" ? local : cloud).poll(signal),
+  };
+}
+
+/**
+ * What only the cloud has, of a device whose dongle answers: while the device is on the LAN a
+ * cloud that refuses or is away is the cloud's state (on bridge/health), not the device's, so
+ * the device stays available and the answer is nothing new.
+ */
+function cloudOnly(serial: string, cloud: Resource, options: ComposeOptions): Resource {
+  return {
+    ...cloud,
+    name: cloud.name,
+    devices: cloud.devices,
+    async poll(signal) {
+      try {
+        return await cloud.poll(signal);
+      } catch (error) {
+        if (!(error instanceof CloudError) || options.choice.pathOf(serial) !== "local") throw error;
+        options.logger?.debug(
+          { serial, err: error.message },
+          `${cloud.name}: the cloud did not answer; its device is on the LAN`,
+        );
+        return {};
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { CloudError } from "../../cloud/index.js";
+import type { Logger } from "../../log.js";
+import type { Clock } from "../../time/index.js";
+import type { Inventory } from "../inventory.js";
+import type { DeviceSource } from "../ports.js";
+import type { PathChoice } from "./path-choice.js";
+import { composeResources } from "./resources.js";
+
+/** Where the device list came from at the last discovery. */
+export type InventoryFrom = "cloud" | "local";
+
+export interface AutoSource extends DeviceSource {
+  readonly choice: PathChoice;
+  /** Where the last discovery's devices came from; undefined before the first. */
+  inventoryFrom(): InventoryFrom | undefined;
+  close(): void;
+}
+
+export interface AutoSourceOptions {
+  readonly cloud: DeviceSource;
+  /** The dongles on the LAN (localSource). */
+  readonly local: DeviceSource & { close(): void };
+  readonly choice: PathChoice;
+  /** Live polls' interval while a device is on its dongle (poll.local), and the clock that times them. */
+  readonly lan: { readonly liveMs: number; readonly clock: Clock };
+  readonly logger?: Logger;
+}
+
+/**
+ * `source: auto`: the cloud's inventory when it answers (settings, presets, EV chargers, smart
+ * devices, sites, the account), each inverter and EMS matched to its dongle by serial; the
+ * LAN's when the cloud refuses or is away. Each device's live data over its dongle while it
+ * answers, over the cloud otherwise (see composeResources and PathChoice).
+ */
+export function autoSource(options: AutoSourceOptions): AutoSource {
+  const { cloud, local, choice } = options;
+  let from: InventoryFrom | undefined;
+  return {
+    choice,
+    budget: cloud.budget,
+    inventoryFrom: () => from,
+    async discover(discoverOptions = {}) {
+      const logger = discoverOptions.logger ?? options.logger;
+      // A refresh keeps what the cloud listed before only when the cloud listed it.
+      const { previous, ...rest } = discoverOptions;
+      const [overCloud, overLan] = await Promise.allSettled([
+        cloud.discover(previous && from === "cloud" ? discoverOptions : rest),
+        local.discover(rest),
+      ]);
+      discoverOptions.signal?.throwIfAborted();
+      if (overCloud.status === "fulfilled") {
+        if (overLan.status === "rejected")
+          logger?.warn(
+            `source auto: no dongle answered (${(overLan.reason as Error).message}); every device is on the cloud`,
+          );
+        if (overLan.status === "fulfilled") warnUnmatched(overCloud.value, overLan.value, logger);
+        if (from === "local") logger?.info("source auto: the cloud answers again; its device list is used");
+        from = "cloud";
+        return overCloud.value;
+      }
+      // A refresh keeps the cloud's list through a refusal or an outage (the inventory stays as it
+      // is): trading it for the LAN's would take the EV chargers and smart devices out of Home Assistant.
+      if (!(overCloud.reason instanceof CloudError) || overLan.status === "rejected" || (previous && from === "cloud"))
+        throw overCloud.reason;
+      logger?.warn(
+        { err: overCloud.reason.message },
+        `source auto: the cloud did not give the device list, so the daemon carries on over the LAN with what the dongles tell (no history, EV chargers, smart devices or changes until the cloud answers): ${overCloud.reason.message}`,
+      );
+      from = "local";
+      return overLan.value satisfies Inventory;
+    },
+    resources: (inventory, poll, now) =>
+      composeResources({
+        choice,
+        lan: options.lan,
+        cloud: cloud.resources(inventory, poll, now),
+        local: local.resources(inventory, poll, now),
+        ...(options.logger ? { logger: options.logger } : {}),
+      }),
+    close: () => local.close(),
+  };
+}
+
+/** A dongle whose device the account does not list is read by nothing: it is matched by serial. */
+function warnUnmatched(cloud: Inventory, lan: Inventory, logger: Logger | undefined): void {
+  const listed = new Set([...cloud.inverters, ...cloud.ems].map((device) => device.serial.toUpperCase()));
+  const onLan = [...lan.inverters.filter((inverter) => inverter.dongleSerial !== ""), ...lan.ems];
+  for (const device of onLan)
+    if (!listed.has(device.serial.toUpperCase()))
+      logger?.warn(
+        `source auto: a dongle under local: answers for ${device.serial}, which the cloud's account does not list: it is not read (check that it is this account's device)`,
+      );
+}
