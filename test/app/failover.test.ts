@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as wait } from "node:timers/promises";
@@ -15,8 +15,9 @@ import { observe } from "../helpers/mqtt-observer.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 
 /*
- * Issue 26, "Done means" 1 (its read side): the demo house over both paths with `source: auto`.
- * The house and the daemon share the simulator's manual clock from MIDDAY, moved a simulated
+ * Issue 26, "Done means" 1: the demo house over both paths with `source: auto`; during the
+ * cloud's outage an MQTT command and a rule window change the inverter over the LAN, audited.
+ * The house and the daemon share the simulator's manual clock from 12:20 (START), moved a simulated
  * second every TICK_MS of the wall (about 20 times faster): a busy event loop slows simulated
  * time with it rather than making it jump past the dongles' answers. Live polls every 15
  * simulated seconds over the LAN, every 30 over the cloud.
@@ -29,6 +30,33 @@ const PERIOD_MS = 30_000;
 const LAN_PERIOD_MS = 15_000;
 const OUTAGE_MS = 10 * 60_000;
 const INVERTER = "sd2024g001";
+const MINUTE = 60_000;
+/** The house and the daemon start at 12:20 in London (GMT in November). */
+const START = MIDDAY + 20 * MINUTE;
+/**
+ * The rule's cheap window opens at 12:30 (tariffs change on the half-hour grid). The outage
+ * starts at 12:24 at the earliest and lasts 10 minutes, so the window opens inside it.
+ */
+const OUTAGE_FROM = MIDDAY + 24 * MINUTE;
+const WINDOW_START = MIDDAY + 30 * MINUTE;
+const RULES = `timezone: Europe/London
+tariffs:
+  currency: GBP
+  import:
+    type: zones
+    price: 0.30
+    zones:
+      - { hours: "12:30-13:00", price: 0.05 }
+rules:
+  - name: cheap-reserve
+    when: { price: { below: 0.10 } }
+    do:
+      - setting: 71
+        value: 50
+    restore: after_window
+`;
+/** Battery Reserve % (setting 71) is holding register 110 on the demo hybrid. */
+const RESERVE_REGISTER = 110;
 const EMS = "em2024e001";
 
 describe("source: auto on the demo house: the cloud away for 10 minutes, then the dongles", () => {
@@ -44,6 +72,8 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
       .map((m) => JSON.parse(m.payload).message as string);
   const dir = mkdtempSync(join(tmpdir(), "e2m-failover-"));
   const storePath = join(dir, "e2m.db");
+  const rulesPath = join(dir, "rules.yaml");
+  writeFileSync(rulesPath, RULES);
   const base = `e2m${process.pid}auto`;
   const prefix = `ha${process.pid}auto`;
 
@@ -85,7 +115,7 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
     broker = await startTestBroker();
     sim = await startTestSimulator({
       speed: 0,
-      start: MIDDAY,
+      start: START,
       localPort: 0,
       localResponseDelayMs: 0,
       requestsPerMinute: 100_000,
@@ -99,6 +129,7 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
         homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
         poll: { inverter: "30s", ems: "30s", local: "15s", inventory: "1h" },
         store: { path: storePath },
+        rules: rulesPath,
         web: { port: 0 },
         log: { level: "silent" },
         source: "auto",
@@ -147,9 +178,41 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
 
   it("keeps live values coming over the LAN while the cloud refuses every call for 10 minutes, each once per poll", async () => {
     const requestsBefore = await dongleRequests();
+    await until(OUTAGE_FROM);
     await sim.admin("/subscription", { active: false });
     const from = now();
+    expect(from, "the outage must begin before the rule's window opens").toBeLessThan(WINDOW_START);
     const wallFrom = Date.now();
+    try {
+      // An MQTT command during the outage: one write on the dongle, audited as from MQTT.
+      const dongle = sim.simulator.local?.find("SD2024G001");
+      if (!dongle) throw new Error("no dongle for SD2024G001");
+      const result = `${base}/${INVERTER}/result`;
+      const wallCommand = Date.now();
+      await observer.publish(`${base}/${INVERTER}/set/battery_operating_range_reserve_percent`, "30");
+      const answer = JSON.parse((await observer.waitFor((m) => m.topic === result, 20_000, wallCommand)).payload);
+      expect(answer).toMatchObject({ ok: true });
+      const reserveWrites = () =>
+        dongle.writesReceived.filter((write) => write.register === RESERVE_REGISTER).map((write) => write.value);
+      expect(reserveWrites().at(-1)).toBe(30);
+
+      // The rule's window opens inside the outage: its setting goes over the LAN, what it changed saved first.
+      await until(WINDOW_START + MINUTE);
+      expect(reserveWrites().slice(-2)).toEqual([30, 50]);
+      const reader = openStore(storePath);
+      try {
+        const rows = reader.audit.recent({ target: "SD2024G001", limit: 20 }).filter((row) => row.ok && !row.skipped);
+        expect(rows.filter((row) => row.source === "mqtt").length).toBeGreaterThanOrEqual(1);
+        expect(rows.filter((row) => row.source === "rule").length).toBeGreaterThanOrEqual(1);
+        const [promise] = reader.ruleObligations.pending();
+        expect(JSON.stringify(promise?.restore)).toContain("30");
+      } finally {
+        reader.close();
+      }
+    } catch (error) {
+      await sim.admin("/subscription", { active: true });
+      throw error;
+    }
     await until(from + OUTAGE_MS);
     const to = now();
     const wallTo = Date.now();
@@ -193,8 +256,6 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
       expect(page.refused?.likelier).toBe("subscription");
       expect(page.paths.find((one) => one.device === INVERTER)).toMatchObject({ path: "local", setting: "auto" });
 
-      // LAN WRITES (issue 26, Done means 1): when the LAN write path (localControl) merges, an MQTT
-      // command and a rule window act here, during the outage, over the LAN, and are audited.
     } finally {
       await sim.admin("/subscription", { active: true });
     }
