@@ -27,8 +27,12 @@ function writable(value: unknown): unknown {
 export function holds(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(expected))
     return Array.isArray(actual) && expected.every((item, index) => holds(actual[index], item));
+  // A field the path in force does not read (a slot's SOC limit on a model whose LAN map has no
+  // register for it, the cloud's max_power_watts) cannot be compared, nor written by that path.
   if (isRecord(expected))
-    return isRecord(actual) && Object.entries(expected).every(([key, item]) => holds(actual[key], item));
+    return (
+      isRecord(actual) && Object.entries(expected).every(([key, item]) => !(key in actual) || holds(actual[key], item))
+    );
   return sameValue(actual, expected);
 }
 
@@ -46,6 +50,12 @@ export function presetPart(current: Readonly<Record<string, unknown>>, fields: R
   return part;
 }
 
+/** The fields of a saved slot the path reads now (all of them when it reads no slot there). */
+function readFields(now: unknown, slot: unknown): unknown {
+  if (!isRecord(now) || !isRecord(slot)) return slot;
+  return Object.fromEntries(Object.entries(slot).filter(([key]) => key in now));
+}
+
 /** The part of a saved preset that differs from the device's values now; empty when nothing does. */
 export function presetDifference(current: Readonly<Record<string, unknown>>, saved: Readonly<Record<string, unknown>>) {
   const difference: Record<string, unknown> = {};
@@ -53,10 +63,12 @@ export function presetDifference(current: Readonly<Record<string, unknown>>, sav
     if (key === "slots") {
       const now = byNumber(current.slots);
       const slots = Object.fromEntries(
-        Object.entries(byNumber(value)).filter(([number, slot]) => !holds(now[number], slot)),
+        Object.entries(byNumber(value))
+          .filter(([number, slot]) => !holds(now[number], slot))
+          .map(([number, slot]) => [number, readFields(now[number], slot)]),
       );
       if (Object.keys(slots).length > 0) difference.slots = slots;
-    } else if (!holds(current[key], value)) difference[key] = value;
+    } else if (key in current && !holds(current[key], value)) difference[key] = value;
   }
   return difference;
 }

@@ -10,8 +10,9 @@ import {
   WriteBudget,
 } from "../../../src/control/index.js";
 import { createLogger, type LogEvent, LogFeed } from "../../../src/log.js";
+import { SimClock } from "../../../src/simulator/clock.js";
 import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
-import { cloudControl } from "../../../src/sources/index.js";
+import { cloudControl, localControl, localSource } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 import { startTestSimulator, TEST_START } from "../../helpers/simulator.js";
 import { inverterDevice } from "./devices.js";
@@ -31,6 +32,28 @@ const noCloudSnapshots: DeviceControl["snapshots"] = {
 export interface LocalGateOptions {
   /** control.write_budget for the gate. */
   readonly budget?: number;
+  /**
+   * The "local" path is the real one: the simulator's dongle over TCP through localControl
+   * (otherwise the cloud's control stands in for it, so tests can count its requests).
+   */
+  readonly lan?: boolean;
+}
+
+/** Routes the inverter's controls by the path in force, as source: auto does. */
+function routed(cloud: DeviceControl, lan: DeviceControl, path: () => DevicePath): DeviceControl {
+  const by = (): DeviceControl => (path() === "local" ? lan : cloud);
+  return {
+    ...cloud,
+    inverterControl: {
+      readSetting: (...args) => by().inverterControl.readSetting(...args),
+      presetValues: (...args) => by().inverterControl.presetValues(...args),
+      writeSetting: (...args) => by().inverterControl.writeSetting(...args),
+      modifyPreset: (...args) => by().inverterControl.modifyPreset(...args),
+    },
+    snapshots: noCloudSnapshots,
+    answerMs: Math.max(cloud.answerMs, lan.answerMs),
+    pathOf: path,
+  };
 }
 
 /**
@@ -41,14 +64,21 @@ export interface LocalGateOptions {
  * the source of bridge/logging.
  */
 export async function startLocalGate(options: LocalGateOptions = {}) {
-  const sim = await startTestSimulator({ speed: 0, start: TEST_START });
+  const sim = await startTestSimulator({
+    speed: 0,
+    start: TEST_START,
+    ...(options.lan ? { localPort: 0, localResponseDelayMs: 0 } : {}),
+  });
   const clock = sim.simulator.clock;
   const events: RequestEvent[] = [];
   const client = sim.clientFor("owner", { onRequest: (event) => events.push(event) });
   const checker = sim.clientFor("owner");
   // The path can change between two calls, as with `source: auto`.
   const path = { now: "local" as DevicePath };
-  const control: DeviceControl = { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => path.now };
+  const lan = options.lan ? await lanControl(sim) : undefined;
+  const control: DeviceControl = lan
+    ? routed(cloudControl(client), lan.control, () => path.now)
+    : { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => path.now };
   const inverter: InverterDevice = await inverterDevice(checker, INVERTER);
   const dir = mkdtempSync(join(tmpdir(), "e2m-local-gate-"));
   const file = join(dir, "energy2mqtt.db");
@@ -110,6 +140,8 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     client,
     checker,
     control,
+    /** The simulator's dongle for the inverter, with `lan: true`. */
+    lanDongle: lan?.dongle,
     inverter,
     events,
     warnings,
@@ -137,8 +169,27 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
       await state.gate.stop();
       state.store.close();
       rmSync(dir, { recursive: true, force: true });
+      lan?.close();
       await sim.stop();
     },
+  };
+}
+
+/** The LAN control of the simulator's dongle for the inverter, its sessions on a clock that runs. */
+async function lanControl(sim: Awaited<ReturnType<typeof startTestSimulator>>) {
+  const dongle = sim.simulator.local?.find(INVERTER);
+  if (!dongle) throw new Error(`no dongle for ${INVERTER}`);
+  const source = localSource({
+    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
+    clock: new SimClock({ start: TEST_START }),
+    timezone: HOUSE_ZONE,
+    writes: true,
+  });
+  await source.discover();
+  return {
+    dongle,
+    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
+    close: () => source.close(),
   };
 }
 
