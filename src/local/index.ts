@@ -34,6 +34,10 @@ export {
   dcDischargeIds,
   decodeSetting,
   encodeSetting,
+  type MappedRegister,
+  nameOf,
+  type PresetFieldKey,
+  type PresetFieldRegister,
 } from "./registers/controls.js";
 export {
   encodeBamsSummary,

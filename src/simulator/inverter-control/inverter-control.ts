@@ -15,7 +15,7 @@ import {
 import { factoryDefault } from "./defaults.js";
 import { GEN3_HYBRID_SETTINGS, type SettingDefinition } from "./listing.js";
 import { findPreset, legacyId, PRESET_DEFINITIONS } from "./presets/catalogue.js";
-import { internalFactory } from "./presets/internal.js";
+import { internalFactory, internalFieldRules } from "./presets/internal.js";
 import type { DischargeOwner, InternalValues, PresetContext, PresetDefinition, PresetPlan } from "./presets/types.js";
 import { type SettingValue, storedValue } from "./stored-value.js";
 import { writtenValue } from "./written-value.js";
@@ -161,6 +161,25 @@ export class InverterControl {
     if (stored === undefined) return invalid(`${setting.name} cannot hold ${JSON.stringify(sent)}`);
     this.store(setting, stored);
     return { value: stored, success: true, message: WRITTEN };
+  }
+
+  /** A preset's own state that has no setting (plant EMS control, grid settings), as the cloud serves it. */
+  internalValue(identifier: PresetIdentifier, field: string): boolean | number | undefined {
+    return this.context().internal(identifier)[field];
+  }
+
+  /**
+   * A write over the dongle to a register that holds a preset's own state: the field's rules
+   * hold as for the cloud's preset, and the cloud then serves the new value.
+   */
+  writeInternalFromLan(identifier: PresetIdentifier, field: string, sent: boolean | number): ControlAnswer {
+    const rules = internalFieldRules(identifier, field);
+    if (!rules) return invalid(`${identifier} has no field ${field}`);
+    const check = checkValue(sent, rules);
+    if (!check.ok) return invalid(`${identifier} ${field} ${check.problems.join("; ")}`);
+    const held = this.context().internal(identifier);
+    this.internal = { ...this.internal, [identifier]: { ...held, [field]: sent } };
+    return { value: sent, success: true, message: WRITTEN };
   }
 
   presetsList(): z.input<typeof presetDescriptor>[] {

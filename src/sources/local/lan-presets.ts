@@ -1,6 +1,12 @@
 import type { PresetDescriptor, PresetIdentifier } from "../../cloud/index.js";
 import { booleanValue, PRESETS } from "../../cloud/index.js";
-import { acChargeIds, CLOUD_SETTINGS, type ControlMap, dcDischargeIds } from "../../local/index.js";
+import {
+  acChargeIds,
+  CLOUD_SETTINGS,
+  type ControlMap,
+  dcDischargeIds,
+  type PresetFieldKey,
+} from "../../local/index.js";
 
 /*
  * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud
@@ -11,19 +17,22 @@ import { acChargeIds, CLOUD_SETTINGS, type ControlMap, dcDischargeIds } from "..
 
 export type Value = boolean | number | string;
 
-/** One setting written by a preset, in order. */
+/** What a preset writes: a setting by its ID, or one of the preset's own fields that has no setting. */
+export type ControlKey = number | PresetFieldKey;
+
+/** One setting or field written by a preset, in order. */
 export interface PresetWrite {
-  readonly id: number;
+  readonly id: ControlKey;
   readonly value: Value;
 }
 
 export interface LanPreset {
   readonly identifier: PresetIdentifier;
-  /** The settings its values are read from (and its writes may touch). */
-  settingIds(map: ControlMap): number[];
+  /** The settings and fields its values are read from (and its writes may touch). */
+  settingIds(map: ControlMap): ControlKey[];
   /** Its listing entry on this model; undefined when the model lacks a setting it needs. */
   descriptor(map: ControlMap): PresetDescriptor | undefined;
-  values(map: ControlMap, setting: (id: number) => Value | undefined): Record<string, unknown>;
+  values(map: ControlMap, setting: (id: ControlKey) => Value | undefined): Record<string, unknown>;
   /** The writes the body asks for, or what is wrong with it. */
   plan(
     map: ControlMap,
@@ -87,9 +96,9 @@ interface TimedOptions {
   readonly enableId: number;
   readonly ids: (slot: number) => SlotIds;
   /** Whether the preset is on, from its settings. */
-  readonly enabled: (setting: (id: number) => Value | undefined) => boolean;
+  readonly enabled: (setting: (id: ControlKey) => Value | undefined) => boolean;
   /** Written before the enable switch when the preset is switched on (Eco mode for the discharge presets). */
-  readonly onEnable: readonly PresetWrite[];
+  readonly onEnable: readonly { readonly id: number; readonly value: Value }[];
 }
 
 function timedPreset(options: TimedOptions): LanPreset {
@@ -222,6 +231,57 @@ function mappedPreset(
   };
 }
 
+/**
+ * A preset whose fields are its own state (no setting in the listing) held in registers on some
+ * models: plant EMS control, grid settings. Offered where the model has the required fields'
+ * registers; a field it lacks is left out of the listing and refused when sent.
+ */
+function fieldPreset(
+  identifier: "plant-ems-enable-control" | "grid-settings",
+  name: string,
+  description: string,
+  fields: Readonly<Record<string, { readonly description: string; readonly needed: boolean }>>,
+): LanPreset {
+  const keyOf = (field: string) => `${identifier}.${field}` as PresetFieldKey;
+  const offered = (map: ControlMap) => Object.keys(fields).filter((field) => map.presetFields.has(keyOf(field)));
+  return {
+    identifier,
+    settingIds: (map) => offered(map).map(keyOf),
+    descriptor(map) {
+      const present = offered(map);
+      if (present.length === 0) return undefined;
+      if (Object.entries(fields).some(([field, spec]) => spec.needed && !present.includes(field))) return undefined;
+      return descriptor(
+        identifier,
+        name,
+        description,
+        Object.fromEntries(
+          present.map((field) => [
+            field,
+            {
+              description: fields[field]?.description ?? field,
+              validation: [...(map.presetFields.get(keyOf(field))?.rules ?? [])],
+            },
+          ]),
+        ),
+      );
+    },
+    values: (map, setting) => Object.fromEntries(offered(map).map((field) => [field, setting(keyOf(field)) ?? null])),
+    plan(map, body) {
+      const writes: PresetWrite[] = [];
+      for (const field of Object.keys(fields)) {
+        const value = body[field];
+        if (value === undefined || value === null) continue;
+        if (!map.presetFields.has(keyOf(field)))
+          return { error: `${field} has no register on the ${map.model}: send it without, or over the cloud` };
+        if (typeof value === "boolean" || typeof value === "number" || typeof value === "string")
+          writes.push({ id: keyOf(field), value });
+      }
+      return { writes };
+    },
+  };
+}
+
 /** The presets a LAN path offers, where the model has their settings. */
 export const LAN_PRESETS: readonly LanPreset[] = [
   mappedPreset(
@@ -269,6 +329,13 @@ export const LAN_PRESETS: readonly LanPreset[] = [
       max_discharge_watts: { id: 73, rules: ["optional", "integer"], needed: false },
     },
   ),
+  fieldPreset("plant-ems-enable-control", "Plant EMS Control", "The plant minimises grid import and export.", {
+    enabled: { description: "Whether the plant's EMS controls import and export.", needed: true },
+  }),
+  fieldPreset("grid-settings", "Grid Settings", "Import and export limitations.", {
+    export_limit_enabled: { description: "Whether export to the grid is limited.", needed: false },
+    export_limit_watts: { description: "The most the inverter exports, in watts.", needed: true },
+  }),
   mappedPreset(
     "pause-battery",
     "Pause Battery",

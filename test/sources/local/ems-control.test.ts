@@ -112,6 +112,74 @@ describe("an EMS plant over the LAN", () => {
     expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
   });
 
+  it("lists the plant's enable and export limit as the cloud's presets, with the cloud's rules", async () => {
+    const ems = inventory.ems.find((one) => one.serial === EMS);
+    const cloudPresets = await sim.clientFor("owner").inverterControl.presets(EMS);
+    const lan = (identifier: string) => ems?.presets.find((preset) => preset.identifier === identifier);
+    const cloud = (identifier: string) => cloudPresets.find((preset) => preset.identifier === identifier);
+    expect(lan("plant-ems-enable-control")?.parameters).toEqual(cloud("plant-ems-enable-control")?.parameters);
+    // The EMS holds its export limit (HR 2071) but has no switch for it: only the watts are offered.
+    expect(lan("grid-settings")?.parameters).toEqual({
+      export_limit_watts: cloud("grid-settings")?.parameters.export_limit_watts,
+    });
+  });
+
+  it("switches the plant's EMS control on over the LAN (HR 2040), which the cloud's preset then reads; the children get nothing", async () => {
+    const before = CHILDREN.map((serial) => dongle(serial).stats.writes);
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "plant-ems-enable-control", fields: { enabled: true } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value, write.outcome]),
+    ).toEqual([[2040, 1, "applied"]]);
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.presetValues(EMS, "plant-ems-enable-control")).toMatchObject({ enabled: true });
+    expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
+  });
+
+  it("sets the plant's export limit over the LAN (HR 2071), which the cloud's grid settings then read", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value]),
+    ).toEqual([[2071, 2500]]);
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.presetValues(EMS, "grid-settings")).toMatchObject({ export_limit_watts: 2500 });
+  });
+
+  it("reads over the LAN what the cloud set: the plant switched off there shows as off here", async () => {
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.modifyPreset(EMS, "plant-ems-enable-control", { enabled: false })).toMatchObject({
+      success: true,
+    });
+    const lan = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
+    expect(await lan.inverterControl.presetValues(EMS, "plant-ems-enable-control")).toEqual({ enabled: false });
+    expect(await lan.inverterControl.presetValues(EMS, "grid-settings")).toEqual({ export_limit_watts: 2500 });
+  });
+
+  it("refuses, audited and unframed, an export-limit switch the EMS has no register for", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_enabled: true } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/export_limit_enabled/);
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+    expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+  });
+
   it("refuses a change to an EMS's inverter, audited, with what to change instead", async () => {
     const outcome = await gate.apply(
       { kind: "setting", serial: "SE2024G102", settingId: 71, value: 20 },

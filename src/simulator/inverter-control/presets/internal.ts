@@ -69,6 +69,12 @@ const FIELDS: Readonly<Record<InternalIdentifier, Readonly<Record<string, Intern
   },
 };
 
+/** A field's validation rules; undefined for a preset or field with no internal state. */
+export function internalFieldRules(identifier: PresetIdentifier, field: string): readonly string[] | undefined {
+  const fields = (FIELDS as Partial<Record<PresetIdentifier, Readonly<Record<string, InternalField>>>>)[identifier];
+  return fields?.[field]?.validation;
+}
+
 export function internalFactory(): Record<InternalIdentifier, InternalValues> {
   const out = {} as Record<InternalIdentifier, InternalValues>;
   for (const [identifier, fields] of Object.entries(FIELDS) as [InternalIdentifier, Record<string, InternalField>][]) {
