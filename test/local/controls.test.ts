@@ -95,8 +95,23 @@ const PRESET_FIELDS: readonly [Model, Record<string, number>][] = [
   ["Three-phase hybrid", { "grid-settings.export_limit_watts": 1102, "grid-settings.export_limit_enabled": 1103 }],
   ["Three-phase AC-coupled", { "grid-settings.export_limit_watts": 1102, "grid-settings.export_limit_enabled": 1103 }],
   ["Polar", {}],
-  // The EMS has a plant export limit (HR 2071) but no switch for it.
-  ["EMS", { "plant-ems-enable-control.enabled": 2040, "grid-settings.export_limit_watts": 2071 }],
+  // The EMS: plant enable, export slots 1-3 (start, end, battery level), a plant export limit (HR 2071) but no switch for it.
+  [
+    "EMS",
+    {
+      "plant-ems-enable-control.enabled": 2040,
+      "timed-export.slot_1_start_time": 2062,
+      "timed-export.slot_1_end_time": 2063,
+      "timed-export.slot_1_percent_limit": 2064,
+      "timed-export.slot_2_start_time": 2065,
+      "timed-export.slot_2_end_time": 2066,
+      "timed-export.slot_2_percent_limit": 2067,
+      "timed-export.slot_3_start_time": 2068,
+      "timed-export.slot_3_end_time": 2069,
+      "timed-export.slot_3_percent_limit": 2070,
+      "grid-settings.export_limit_watts": 2071,
+    },
+  ],
   ["Gateway", {}],
   ["Unknown", {}],
 ];

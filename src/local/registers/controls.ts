@@ -35,10 +35,25 @@ export interface PresetFieldRegister {
   readonly rules: readonly string[];
 }
 
+/** An EMS's export slot 1-3 (its timed-export state, since no cloud setting holds it). */
+export type ExportSlotKey = `timed-export.slot_${1 | 2 | 3}_${"start_time" | "end_time" | "percent_limit"}`;
+
 export type PresetFieldKey =
   | "plant-ems-enable-control.enabled"
   | "grid-settings.export_limit_enabled"
-  | "grid-settings.export_limit_watts";
+  | "grid-settings.export_limit_watts"
+  | ExportSlotKey;
+
+/** The keys of an EMS's export slot. */
+export const exportSlotKeys = (
+  slot: 1 | 2 | 3,
+): { start: ExportSlotKey; end: ExportSlotKey; limit: ExportSlotKey } => ({
+  start: `timed-export.slot_${slot}_start_time`,
+  end: `timed-export.slot_${slot}_end_time`,
+  limit: `timed-export.slot_${slot}_percent_limit`,
+});
+
+const EXPORT_SLOTS = [1, 2, 3] as const;
 
 /** A register the map writes: a setting's, or a preset field's. */
 export type MappedRegister = ControlRegister | PresetFieldRegister;
@@ -63,18 +78,30 @@ const entry = (settingId: number, register: number, codec: Codec): ControlRegist
 export const nameOf = (mapped: MappedRegister): string =>
   "settingId" in mapped ? `setting ${mapped.settingId}` : `preset field ${mapped.key}`;
 
-/** The cloud's rules for the preset fields (its grid-settings export limit is 0-3600 W). */
-const FIELD_RULES: Readonly<Record<PresetFieldKey, readonly string[]>> = {
-  "plant-ems-enable-control.enabled": ["required", "boolean"],
-  "grid-settings.export_limit_enabled": ["optional", "boolean"],
-  "grid-settings.export_limit_watts": ["optional", "integer", "between:0,3600"],
-};
+/**
+ * The cloud's rules for the preset fields (its grid-settings export limit is 0-3600 W; an EMS's
+ * export slots take times and a battery level of 4-100 % as its discharge slots do).
+ */
+function fieldRules(key: PresetFieldKey): readonly string[] {
+  switch (key) {
+    case "plant-ems-enable-control.enabled":
+      return ["required", "boolean"];
+    case "grid-settings.export_limit_enabled":
+      return ["optional", "boolean"];
+    case "grid-settings.export_limit_watts":
+      return ["optional", "integer", "between:0,3600"];
+    default:
+      return key.endsWith("_percent_limit")
+        ? ["optional", "integer", "between:4,100"]
+        : ["optional", "date_format:H:i"];
+  }
+}
 
 const field = (key: PresetFieldKey, register: number, codec: Codec): PresetFieldRegister => ({
   key,
   register,
   codec,
-  rules: FIELD_RULES[key],
+  rules: fieldRules(key),
 });
 
 /** The cloud's slot setting IDs: AC charge slot 1 is 64/65/101, 2..10 the triplets from 102. */
@@ -176,7 +203,8 @@ function acConfigBlock(): ControlRegister[] {
 /**
  * An EMS plant's own slots (HR 2044-2061): discharge slots 1-3 from HR 2044 and charge slots 1-3
  * from HR 2053, each start, end and SOC target, under the cloud's slot setting IDs. Its plant
- * enable (HR 2040) and export limit (HR 2071) are preset fields (emsPresetFields).
+ * enable (HR 2040), export slots (HR 2062-2070) and export limit (HR 2071) are preset fields
+ * (emsPresetFields).
  */
 function emsSlots(): ControlRegister[] {
   const triplets = (first: number): SlotRegisters =>
@@ -188,12 +216,22 @@ function emsSlots(): ControlRegister[] {
 }
 
 /**
- * The EMS's plant enable (HR 2040, givenergy-modbus's EMS_PLANT_ENABLE) and plant export power
- * limit in W (HR 2071, EMS_EXPORT_POWER_LIMIT); the EMS has no export-limit switch of its own.
+ * The EMS's plant enable (HR 2040, givenergy-modbus's EMS_PLANT_ENABLE), its export slots 1-3
+ * (HR 2062-2070: start, end, battery level) and plant export power limit in W (HR 2071,
+ * EMS_EXPORT_POWER_LIMIT); the EMS has no export-limit switch of its own.
  */
 function emsPresetFields(): PresetFieldRegister[] {
   return [
     field("plant-ems-enable-control.enabled", 2040, "bool"),
+    ...EXPORT_SLOTS.flatMap((slot) => {
+      const keys = exportSlotKeys(slot);
+      const first = 2059 + slot * 3;
+      return [
+        field(keys.start, first, "hhmm"),
+        field(keys.end, first + 1, "hhmm"),
+        field(keys.limit, first + 2, "number"),
+      ];
+    }),
     field("grid-settings.export_limit_watts", 2071, "number"),
   ];
 }

@@ -74,7 +74,6 @@ export function lanSettings(control: InverterControl, map: ControlMap): LanSetti
         answer = control.writeFromLan(entry.settingId, value);
       } else {
         const { preset, field } = splitKey(entry.key);
-        if (typeof value === "string") return { ok: false, reason: `${entry.key} holds no time` };
         answer = control.writeInternalFromLan(preset, field, value);
       }
       if (!answer.success) return { ok: false, reason: answer.message };
