@@ -194,7 +194,11 @@ describe("an EMS plant over the LAN", () => {
       { source: "cli", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
-    expect(dongle(EMS).writesReceived.slice(sent).map((write) => [write.register, write.value])).toEqual([
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value]),
+    ).toEqual([
       [2062, 1700],
       [2063, 1900],
       [2064, 30],
