@@ -245,6 +245,9 @@ describe("an EMS plant over the LAN", () => {
       { source: "cli", name: "test" },
     );
     expect(outcome.ok).toBe(false);
+    expect(outcome.message).toContain(
+      "slots must be keyed by slot numbers from 1 to 3 (Timed Export has 3); 4 is not one",
+    );
     expect(dongle(EMS).writesReceived.length).toBe(sent);
   });
 
