@@ -251,6 +251,16 @@ describe("an EMS plant over the LAN", () => {
     expect(dongle(EMS).writesReceived.length).toBe(sent);
   });
 
+  it("writes only on change: the plant's export limit sent again as it is sends nothing", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+  });
+
   it("refuses, audited and unframed, an export-limit switch the EMS has no register for", async () => {
     const sent = dongle(EMS).writesReceived.length;
     const outcome = await gate.apply(
