@@ -1,4 +1,3 @@
-import type { PresetIdentifier } from "../../../cloud/index.js";
 import { SLOT_OFF, type SlotIds } from "../setting-ids.js";
 import {
   EMS_CHARGE_SLOTS,
@@ -20,7 +19,8 @@ import { flag } from "./values.js";
  * the EMS's timed-export state (ems-slots.ts).
  */
 
-type TimedIdentifier = Extract<PresetIdentifier, "timed-charge" | "timed-discharge" | "timed-export">;
+/** What differs of a timed preset on an EMS plant. */
+type EmsVersion = Pick<PresetDefinition, "parameters" | "extraErrors" | "values" | "plan">;
 
 function parameters(
   time: readonly string[],
@@ -44,7 +44,7 @@ function parameters(
 }
 
 /** Charge or discharge: the EMS's slot settings. */
-function settingSlots(identifier: TimedIdentifier, slots: readonly SlotIds[], limitDescription: string) {
+function settingSlots(slots: readonly SlotIds[], limitDescription: string): EmsVersion {
   return {
     parameters: (context: PresetContext) =>
       parameters(context.valueRules(slots[0]?.start ?? 0), context.valueRules(slots[0]?.limit ?? 0), limitDescription),
@@ -73,26 +73,16 @@ function settingSlots(identifier: TimedIdentifier, slots: readonly SlotIds[], li
       }
       return { writes };
     },
-    identifier,
   };
 }
 
-export const emsTimedCharge = settingSlots(
-  "timed-charge",
-  EMS_CHARGE_SLOTS,
-  "Stop charging at this battery level (%).",
-);
-export const emsTimedDischarge = settingSlots(
-  "timed-discharge",
-  EMS_DISCHARGE_SLOTS,
-  "Stop discharging at this battery level (%).",
-);
+export const emsTimedCharge = settingSlots(EMS_CHARGE_SLOTS, "Stop charging at this battery level (%).");
+export const emsTimedDischarge = settingSlots(EMS_DISCHARGE_SLOTS, "Stop discharging at this battery level (%).");
 
 const numbers = Array.from({ length: EMS_SLOT_COUNT }, (_, index) => index + 1);
 
 /** Export: the EMS's export slots, its timed-export state. */
-export const emsTimedExport = {
-  identifier: "timed-export" as const,
+export const emsTimedExport: EmsVersion = {
   parameters: () =>
     parameters(
       (EMS_EXPORT_FIELDS[exportSlotFields(1).start]?.rules ?? []).filter((rule) => rule !== "optional"),
@@ -131,8 +121,6 @@ export const emsTimedExport = {
     return { writes: [], internal: { identifier: "timed-export" as const, values: state } };
   },
 };
-
-type EmsVersion = Pick<PresetDefinition, "parameters" | "extraErrors" | "values" | "plan">;
 
 /** The preset as it runs on an inverter, or on an EMS plant (its own slots). */
 export function plantAware(normal: PresetDefinition, ems: EmsVersion): PresetDefinition {
