@@ -237,8 +237,10 @@ function emsPresetFields(): PresetFieldRegister[] {
 }
 
 /**
- * The three-phase export limit (HR 1102, W) and its switch (HR 1103), givenergy-modbus's
- * inverter_threephase.py. No public single-phase map has an export limit register that is
+ * The three-phase export limit (HR 1102) and its switch (HR 1103), givenergy-modbus's
+ * inverter_threephase.py. That map decodes HR 1102 as a raw number (read here as watts, as the
+ * cloud's grid-settings gives it; unconfirmed on hardware) and classes both as installer-tier
+ * writes; they are offered because the cloud offers the same control to the user. No public single-phase map has an export limit register that is
  * known to work (the HR 300-359 block has none; the peak-shaving pair at HR 20000 is unpolled
  * and unconfirmed on hardware), so single-phase models do not offer grid-settings over the LAN.
  */
