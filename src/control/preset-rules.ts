@@ -1,5 +1,5 @@
 import type { PresetDescriptor } from "../cloud/index.js";
-import { checkFields, describeRules } from "../cloud/index.js";
+import { checkFields, describeRules, parseRules } from "../cloud/index.js";
 
 /** `slots.*.start_time` matches `slots.0.start_time` and `slots.2.start_time`. */
 function patternMatches(pattern: string, path: string): boolean {
@@ -28,6 +28,8 @@ export function presetProblems(
       return `${unknown.join(", ")} ${unknown.length === 1 ? "is not a field" : "are not fields"} of ${descriptor.name} (its fields: ${names.join(", ")})`;
     }
   }
+  const badSlots = slotKeyProblem(descriptor, fields.slots);
+  if (badSlots) return badSlots;
   const spec = Object.fromEntries(parameters.map(([key, parameter]) => [key, parameter.validation]));
   const errors = Object.entries(checkFields(fields, spec)).filter(([path]) => !ignore(path));
   const paths = errors.map(([path]) => path);
@@ -37,6 +39,20 @@ export function presetProblems(
     .filter(([pattern]) => paths.some((path) => patternMatches(pattern, path)))
     .map(([pattern, parameter]) => `${pattern}: ${describeRules(parameter.validation)}`);
   return `${problems.join("; ")} (allowed: ${allowed.join("; ")})`;
+}
+
+/**
+ * `slots` keyed by slot number (`{"4": {...}}`) outside the preset's `max`: the rule language
+ * checks a list's length, not an object's keys, so this is checked here, before anything is sent.
+ */
+function slotKeyProblem(descriptor: PresetDescriptor, slots: unknown): string | undefined {
+  if (typeof slots !== "object" || slots === null || Array.isArray(slots)) return undefined;
+  const max = parseRules(descriptor.parameters.slots?.validation ?? []).find((rule) => rule.kind === "max");
+  if (max?.kind !== "max") return undefined;
+  const bad = Object.keys(slots).filter((key) => !/^\d+$/.test(key) || Number(key) < 1 || Number(key) > max.limit);
+  return bad.length === 0
+    ? undefined
+    : `slots must be keyed by slot numbers from 1 to ${max.limit} (${descriptor.name} has ${max.limit}); ${bad.join(", ")} is not one`;
 }
 
 /** The preset the inverter lists under this identifier (or legacy numeric ID). */

@@ -34,7 +34,13 @@ export {
   controlMapOf,
   dcDischargeIds,
   decodeSetting,
+  type ExportSlotKey,
   encodeSetting,
+  exportSlotKeys,
+  type MappedRegister,
+  nameOf,
+  type PresetFieldKey,
+  type PresetFieldRegister,
 } from "./registers/controls.js";
 export {
   encodeBamsCluster,

@@ -19,7 +19,7 @@ const SLOTS_3_10 = [...step3(105, 126), ...step3(106, 127), ...step3(131, 152), 
 const SLOT_LIMITS = [101, ...step3(104, 128), 129, 130, ...step3(133, 154)];
 const AC_BLOCK = [96, 155, 156, 265, 267, 268, 271]; // pause mode and slot, export priority, power %, EPS
 const THREE_PHASE = [17, 66, 71, 77];
-/** An EMS's own charge and discharge slots 1-3 with their targets; its plant enable, export slots and limit have no cloud setting. */
+/** An EMS's own charge and discharge slots 1-3 with their targets; its plant enable and export limit are preset fields (below). */
 const EMS_SLOTS = [64, 65, 101, 102, 103, 104, 105, 106, 107, 53, 54, 129, 41, 42, 130, 131, 132, 133];
 /** Every setting the cloud's listing has, and the ones no LAN map offers. */
 const EVERY = sorted([...CLOUD_SETTINGS.map((setting) => setting.id), 83, 504]);
@@ -82,14 +82,61 @@ describe("the settings each model offers over the LAN", () => {
   });
 });
 
+/** The preset fields with no cloud setting (plant EMS control, grid settings) each model holds in a register. */
+const PRESET_FIELDS: readonly [Model, Record<string, number>][] = [
+  ["Hybrid Gen1", {}],
+  ["Hybrid Gen2", {}],
+  ["Hybrid Gen3", {}],
+  ["HV Hybrid Gen3", {}],
+  ["Hybrid Gen4", {}],
+  // The AC-output block HR 300-359 has no export limit; single-phase models offer none over the LAN.
+  ["AC-coupled", {}],
+  ["All-in-One", {}],
+  ["Three-phase hybrid", { "grid-settings.export_limit_watts": 1102, "grid-settings.export_limit_enabled": 1103 }],
+  ["Three-phase AC-coupled", { "grid-settings.export_limit_watts": 1102, "grid-settings.export_limit_enabled": 1103 }],
+  ["Polar", {}],
+  // The EMS: plant enable, export slots 1-3 (start, end, battery level), a plant export limit (HR 2071) but no switch for it.
+  [
+    "EMS",
+    {
+      "plant-ems-enable-control.enabled": 2040,
+      "timed-export.slot_1_start_time": 2062,
+      "timed-export.slot_1_end_time": 2063,
+      "timed-export.slot_1_percent_limit": 2064,
+      "timed-export.slot_2_start_time": 2065,
+      "timed-export.slot_2_end_time": 2066,
+      "timed-export.slot_2_percent_limit": 2067,
+      "timed-export.slot_3_start_time": 2068,
+      "timed-export.slot_3_end_time": 2069,
+      "timed-export.slot_3_percent_limit": 2070,
+      "grid-settings.export_limit_watts": 2071,
+    },
+  ],
+  ["Gateway", {}],
+  ["Unknown", {}],
+];
+
+describe("the preset fields each model holds in a register", () => {
+  it.each(PRESET_FIELDS)("%s holds exactly these", (model, fields) => {
+    const map = controlMapOf({ model, armFirmware: 315 });
+    expect(Object.fromEntries([...map.presetFields.values()].map((one) => [one.key, one.register]))).toEqual(fields);
+    for (const register of Object.values(fields)) expect(() => checkWritable(map, register)).not.toThrow();
+  });
+});
+
 describe("the allowlist", () => {
   const gen1 = controlMapOf({ model: "Hybrid Gen1", armFirmware: 193 });
 
-  it("holds exactly the registers of the settings offered", () => {
-    expect([...gen1.allowlist].sort((a, b) => a - b)).toEqual(
-      sorted([...gen1.settings.values()].map((entry) => entry.register)),
+  it.each([
+    ["Hybrid Gen1", 193],
+    ["All-in-One", 616],
+    ["Three-phase hybrid", 315],
+    ["EMS", 312],
+  ] as const)("holds exactly the registers of the settings and preset fields the %s offers", (model, armFirmware) => {
+    const map = controlMapOf({ model, armFirmware });
+    expect([...map.allowlist].sort((a, b) => a - b)).toEqual(
+      sorted([...map.settings.values(), ...map.presetFields.values()].map((entry) => entry.register)),
     );
-    expect(() => checkWritable(gen1, 110)).not.toThrow();
   });
 
   it.each([
@@ -109,11 +156,22 @@ describe("the allowlist", () => {
 
   it("refuses a register outside the model's allowlist, naming the model", () => {
     expect(() => checkWritable(gen1, 246)).toThrow(
-      "holding register 246 is not in the Hybrid Gen1's allowlist: only the registers of the settings offered over the LAN are written",
+      "holding register 246 is not in the Hybrid Gen1's allowlist: only the registers of the settings and presets offered over the LAN are written",
     );
-    // The EMS's plant enable and export limit: no setting of the cloud's maps to them.
-    expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2040)).toThrow(/not in the EMS's allowlist/);
-    expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2071)).toThrow(/not in the EMS's allowlist/);
+    // The EMS's car charge mode and compensation registers follow its export limit; none is offered.
+    expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2072)).toThrow(/not in the EMS's allowlist/);
+    expect(() => checkWritable(controlMapOf({ model: "EMS" }), 2075)).toThrow(/not in the EMS's allowlist/);
+    // An inverter takes none of the EMS's plant registers, and a single-phase one not the three-phase export limit.
+    expect(() => checkWritable(controlMapOf({ model: "Hybrid Gen3", armFirmware: 315 }), 2040)).toThrow(
+      /not in the Hybrid Gen3's allowlist/,
+    );
+    expect(() => checkWritable(controlMapOf({ model: "All-in-One", armFirmware: 616 }), 1102)).toThrow(
+      /not in the All-in-One's allowlist/,
+    );
+    // The peak-shaving export limit (HR 20000/20001) is unconfirmed on hardware: nowhere offered.
+    expect(() => checkWritable(controlMapOf({ model: "All-in-One", armFirmware: 616 }), 20001)).toThrow(
+      /not in the All-in-One's allowlist/,
+    );
   });
 });
 
@@ -133,6 +191,18 @@ describe("the codecs", () => {
     expect(decodeSetting(entry(65), 2359)).toBe("23:59");
     expect(() => encodeSetting(entry(64), "24:00")).toThrow(/takes a time as HH:mm, not "24:00"/);
     expect(() => decodeSetting(entry(64), 1261)).toThrow(/holds 1261, which is no time of day/);
+  });
+
+  it("holds the EMS's plant enable as 0/1 and its export limit in watts, naming the field when refused", () => {
+    const ems = controlMapOf({ model: "EMS" });
+    const enable = ems.presetFields.get("plant-ems-enable-control.enabled");
+    const limit = ems.presetFields.get("grid-settings.export_limit_watts");
+    if (!enable || !limit) throw new Error("the EMS has no plant enable or export limit");
+    expect([encodeSetting(enable, true), decodeSetting(enable, 0)]).toEqual([1, false]);
+    expect([encodeSetting(limit, 3000), decodeSetting(limit, 2500)]).toEqual([3000, 2500]);
+    expect(() => encodeSetting(limit, -1)).toThrow(
+      "preset field grid-settings.export_limit_watts takes a whole number from 0 to 65535, not -1",
+    );
   });
 
   it("holds a switch as 0/1 and a percentage as the number", () => {

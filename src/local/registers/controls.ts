@@ -22,11 +22,49 @@ export interface ControlRegister {
   readonly codec: Codec;
 }
 
+/**
+ * A field of one of the cloud's presets that has no setting in its listing (plant EMS control,
+ * grid settings): the preset's own state, held in a register on the models that have one.
+ */
+export interface PresetFieldRegister {
+  /** `<preset identifier>.<field>`, e.g. `grid-settings.export_limit_watts`. */
+  readonly key: PresetFieldKey;
+  readonly register: number;
+  readonly codec: Codec;
+  /** The field's validation rules as the cloud lists them (the simulator's presets/internal.ts). */
+  readonly rules: readonly string[];
+}
+
+/** An EMS's export slot 1-3 (its timed-export state, since no cloud setting holds it). */
+export type ExportSlotKey = `timed-export.slot_${1 | 2 | 3}_${"start_time" | "end_time" | "percent_limit"}`;
+
+export type PresetFieldKey =
+  | "plant-ems-enable-control.enabled"
+  | "grid-settings.export_limit_enabled"
+  | "grid-settings.export_limit_watts"
+  | ExportSlotKey;
+
+/** The keys of an EMS's export slot. */
+export const exportSlotKeys = (
+  slot: 1 | 2 | 3,
+): { start: ExportSlotKey; end: ExportSlotKey; limit: ExportSlotKey } => ({
+  start: `timed-export.slot_${slot}_start_time`,
+  end: `timed-export.slot_${slot}_end_time`,
+  limit: `timed-export.slot_${slot}_percent_limit`,
+});
+
+const EXPORT_SLOTS = [1, 2, 3] as const;
+
+/** A register the map writes: a setting's, or a preset field's. */
+export type MappedRegister = ControlRegister | PresetFieldRegister;
+
 export interface ControlMap {
   readonly model: Model;
   /** Setting ID -> its register; only the settings this model offers. */
   readonly settings: ReadonlyMap<number, ControlRegister>;
-  /** The holding registers a write may go to: those the settings map to, nothing else. */
+  /** Preset fields with no setting -> their register; only those this model has. */
+  readonly presetFields: ReadonlyMap<PresetFieldKey, PresetFieldRegister>;
+  /** The holding registers a write may go to: those the settings and preset fields map to, nothing else. */
   readonly allowlist: ReadonlySet<number>;
 }
 
@@ -35,6 +73,36 @@ export class ControlMapError extends Error {
 }
 
 const entry = (settingId: number, register: number, codec: Codec): ControlRegister => ({ settingId, register, codec });
+
+/** What a register's value is called in a message: the setting's ID, or the preset's field. */
+export const nameOf = (mapped: MappedRegister): string =>
+  "settingId" in mapped ? `setting ${mapped.settingId}` : `preset field ${mapped.key}`;
+
+/**
+ * The cloud's rules for the preset fields (its grid-settings export limit is 0-3600 W; an EMS's
+ * export slots take times and a battery level of 4-100 % as its discharge slots do).
+ */
+function fieldRules(key: PresetFieldKey): readonly string[] {
+  switch (key) {
+    case "plant-ems-enable-control.enabled":
+      return ["required", "boolean"];
+    case "grid-settings.export_limit_enabled":
+      return ["optional", "boolean"];
+    case "grid-settings.export_limit_watts":
+      return ["optional", "integer", "between:0,3600"];
+    default:
+      return key.endsWith("_percent_limit")
+        ? ["optional", "integer", "between:4,100"]
+        : ["optional", "date_format:H:i"];
+  }
+}
+
+const field = (key: PresetFieldKey, register: number, codec: Codec): PresetFieldRegister => ({
+  key,
+  register,
+  codec,
+  rules: fieldRules(key),
+});
 
 /** The cloud's slot setting IDs: AC charge slot 1 is 64/65/101, 2..10 the triplets from 102. */
 export const acChargeIds = (slot: number): { start: number; end: number; limit: number } =>
@@ -135,8 +203,8 @@ function acConfigBlock(): ControlRegister[] {
 /**
  * An EMS plant's own slots (HR 2044-2061): discharge slots 1-3 from HR 2044 and charge slots 1-3
  * from HR 2053, each start, end and SOC target, under the cloud's slot setting IDs. Its plant
- * enable (HR 2040), export slots (HR 2062-2070) and export limit (HR 2071) have no setting in the
- * cloud's listing, so they are not offered.
+ * enable (HR 2040), export slots (HR 2062-2070) and export limit (HR 2071) are preset fields
+ * (emsPresetFields).
  */
 function emsSlots(): ControlRegister[] {
   const triplets = (first: number): SlotRegisters =>
@@ -145,6 +213,54 @@ function emsSlots(): ControlRegister[] {
     ...slotEntries(triplets(2053), acChargeIds, (slot) => 2052 + slot * 3),
     ...slotEntries(triplets(2044), dcDischargeIds, (slot) => 2043 + slot * 3),
   ];
+}
+
+/**
+ * The EMS's plant enable (HR 2040, givenergy-modbus's EMS_PLANT_ENABLE), its export slots 1-3
+ * (HR 2062-2070: start, end, battery level) and plant export power limit in W (HR 2071,
+ * EMS_EXPORT_POWER_LIMIT); the EMS has no export-limit switch of its own.
+ */
+function emsPresetFields(): PresetFieldRegister[] {
+  return [
+    field("plant-ems-enable-control.enabled", 2040, "bool"),
+    ...EXPORT_SLOTS.flatMap((slot) => {
+      const keys = exportSlotKeys(slot);
+      const first = 2059 + slot * 3;
+      return [
+        field(keys.start, first, "hhmm"),
+        field(keys.end, first + 1, "hhmm"),
+        field(keys.limit, first + 2, "number"),
+      ];
+    }),
+    field("grid-settings.export_limit_watts", 2071, "number"),
+  ];
+}
+
+/**
+ * The three-phase export limit (HR 1102) and its switch (HR 1103), givenergy-modbus's
+ * inverter_threephase.py. That map decodes HR 1102 as a raw number (read here as watts, as the
+ * cloud's grid-settings gives it; unconfirmed on hardware) and classes both as installer-tier
+ * writes; they are offered because the cloud offers the same control to the user. No public single-phase map has an export limit register that is
+ * known to work (the HR 300-359 block has none; the peak-shaving pair at HR 20000 is unpolled
+ * and unconfirmed on hardware), so single-phase models do not offer grid-settings over the LAN.
+ */
+function threePhasePresetFields(): PresetFieldRegister[] {
+  return [
+    field("grid-settings.export_limit_watts", 1102, "number"),
+    field("grid-settings.export_limit_enabled", 1103, "bool"),
+  ];
+}
+
+function presetFieldsOf(model: Model): PresetFieldRegister[] {
+  switch (model) {
+    case "EMS":
+      return emsPresetFields();
+    case "Three-phase hybrid":
+    case "Three-phase AC-coupled":
+      return threePhasePresetFields();
+    default:
+      return [];
+  }
 }
 
 /** The ARM firmware from which a Gen3 hybrid has the 10-slot map. */
@@ -190,10 +306,12 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
 /** The model's control map: the settings it offers over the LAN and the registers it may write. */
 export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">): ControlMap {
   const entries = entriesOf(detected);
+  const fields = presetFieldsOf(detected.model);
   return {
     model: detected.model,
     settings: new Map(entries.map((one) => [one.settingId, one])),
-    allowlist: new Set(entries.map((one) => one.register)),
+    presetFields: new Map(fields.map((one) => [one.key, one])),
+    allowlist: new Set([...entries, ...fields].map((one) => one.register)),
   };
 }
 
@@ -225,36 +343,35 @@ export function checkWritable(map: ControlMap, register: number): void {
     );
   if (!map.allowlist.has(register))
     throw new ControlMapError(
-      `holding register ${register} is not in the ${map.model}'s allowlist: only the registers of the settings offered over the LAN are written`,
+      `holding register ${register} is not in the ${map.model}'s allowlist: only the registers of the settings and presets offered over the LAN are written`,
     );
 }
 
 /** A setting's value as the cloud gives it (boolean, number, "HH:mm") as the register's word. */
-export function encodeSetting(control: ControlRegister, value: boolean | number | string): number {
+export function encodeSetting(control: MappedRegister, value: boolean | number | string): number {
   switch (control.codec) {
     case "bool":
       if (typeof value === "boolean") return value ? 1 : 0;
       if (value === 0 || value === 1 || value === "0" || value === "1") return Number(value);
-      throw new ControlMapError(`setting ${control.settingId} takes true or false, not ${JSON.stringify(value)}`);
+      throw new ControlMapError(`${nameOf(control)} takes true or false, not ${JSON.stringify(value)}`);
     case "number": {
       const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
       if (typeof number !== "number" || !Number.isInteger(number) || number < 0 || number > 0xffff)
         throw new ControlMapError(
-          `setting ${control.settingId} takes a whole number from 0 to 65535, not ${JSON.stringify(value)}`,
+          `${nameOf(control)} takes a whole number from 0 to 65535, not ${JSON.stringify(value)}`,
         );
       return number;
     }
     case "hhmm": {
       const match = typeof value === "string" ? /^([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d)?$/.exec(value) : null;
-      if (!match)
-        throw new ControlMapError(`setting ${control.settingId} takes a time as HH:mm, not ${JSON.stringify(value)}`);
+      if (!match) throw new ControlMapError(`${nameOf(control)} takes a time as HH:mm, not ${JSON.stringify(value)}`);
       return Number(match[1]) * 100 + Number(match[2]);
     }
   }
 }
 
 /** The register's word as the cloud gives the setting's value; a word no value encodes throws. */
-export function decodeSetting(control: ControlRegister, word: number): boolean | number | string {
+export function decodeSetting(control: MappedRegister, word: number): boolean | number | string {
   switch (control.codec) {
     case "bool":
       return word !== 0;
@@ -265,7 +382,7 @@ export function decodeSetting(control: ControlRegister, word: number): boolean |
       const minutes = word % 100;
       if (hours > 23 || minutes > 59)
         throw new ControlMapError(
-          `holding register ${control.register} holds ${word}, which is no time of day (HHMM): setting ${control.settingId} cannot be read`,
+          `holding register ${control.register} holds ${word}, which is no time of day (HHMM): ${nameOf(control)} cannot be read`,
         );
       return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
     }

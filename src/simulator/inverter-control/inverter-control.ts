@@ -15,7 +15,8 @@ import {
 import { factoryDefault } from "./defaults.js";
 import { GEN3_HYBRID_SETTINGS, type SettingDefinition } from "./listing.js";
 import { findPreset, legacyId, PRESET_DEFINITIONS } from "./presets/catalogue.js";
-import { internalFactory } from "./presets/internal.js";
+import { exportState } from "./presets/ems-slots.js";
+import { internalFactory, internalFieldRules } from "./presets/internal.js";
 import type { DischargeOwner, InternalValues, PresetContext, PresetDefinition, PresetPlan } from "./presets/types.js";
 import { type SettingValue, storedValue } from "./stored-value.js";
 import { writtenValue } from "./written-value.js";
@@ -33,6 +34,8 @@ export interface InverterControlOptions {
   readonly flags: readonly string[];
   /** Seeded numbers in [0, 1): whether a write that timed out was applied anyway. */
   readonly random: () => number;
+  /** An EMS plant's own control: its timed presets run its three charge, discharge and export slots. */
+  readonly emsPlant?: boolean;
 }
 
 export type PresetResult =
@@ -55,6 +58,7 @@ export class InverterControl {
 
   private readonly flags: ReadonlySet<string>;
   private readonly random: () => number;
+  private readonly emsPlant: boolean;
   private readonly definitions = new Map<number, SettingDefinition>();
   private readonly values = new Map<number, SettingValue>();
   private internal = internalFactory();
@@ -68,6 +72,7 @@ export class InverterControl {
     this.serial = options.serial;
     this.flags = new Set(options.flags);
     this.random = options.random;
+    this.emsPlant = options.emsPlant === true;
     for (const setting of GEN3_HYBRID_SETTINGS) {
       this.definitions.set(setting.id, setting);
       const value = factoryDefault(setting);
@@ -161,6 +166,26 @@ export class InverterControl {
     if (stored === undefined) return invalid(`${setting.name} cannot hold ${JSON.stringify(sent)}`);
     this.store(setting, stored);
     return { value: stored, success: true, message: WRITTEN };
+  }
+
+  /** A preset's own state that has no setting (plant EMS control, grid settings), as the cloud serves it. */
+  internalValue(identifier: PresetIdentifier, field: string): boolean | number | string | undefined {
+    const held = this.context().internal(identifier);
+    return this.emsPlant && identifier === "timed-export" ? exportState(held)[field] : held[field];
+  }
+
+  /**
+   * A write over the dongle to a register that holds a preset's own state: the field's rules
+   * hold as for the cloud's preset, and the cloud then serves the new value.
+   */
+  writeInternalFromLan(identifier: PresetIdentifier, field: string, sent: boolean | number | string): ControlAnswer {
+    const rules = internalFieldRules(identifier, field, this.emsPlant);
+    if (!rules) return invalid(`${identifier} has no field ${field}`);
+    const check = checkValue(sent, rules);
+    if (!check.ok) return invalid(`${identifier} ${field} ${check.problems.join("; ")}`);
+    const held = this.context().internal(identifier);
+    this.internal = { ...this.internal, [identifier]: { ...held, [field]: sent } };
+    return { value: sent, success: true, message: WRITTEN };
   }
 
   presetsList(): z.input<typeof presetDescriptor>[] {
@@ -261,6 +286,7 @@ export class InverterControl {
           .filter((rule) => !MARKERS.has(rule.kind))
           .map((rule) => rule.text),
       hasFlag: (flag) => this.flags.has(flag),
+      emsPlant: this.emsPlant,
       dischargeOwner: this.dischargeOwner,
       internal: (identifier: PresetIdentifier): InternalValues =>
         (this.internal as Partial<Record<PresetIdentifier, InternalValues>>)[identifier] ?? {},
@@ -280,7 +306,7 @@ export class InverterControl {
     const spec: Record<string, readonly string[]> = { ...REQUEST_RULES, ...preset.hiddenRules };
     for (const [key, parameter] of Object.entries(preset.parameters(context))) spec[key] = parameter.validation;
     const errors = checkFields(body, spec);
-    for (const [key, problems] of Object.entries(preset.extraErrors?.(body) ?? {})) {
+    for (const [key, problems] of Object.entries(preset.extraErrors?.(body, context) ?? {})) {
       errors[key] = [...(errors[key] ?? []), ...problems];
     }
     return errors;

@@ -1,4 +1,13 @@
-import { type ControlMap, checkWritable, decodeSetting, encodeSetting, type RegisterFile } from "../../local/index.js";
+import type { PresetIdentifier } from "../../cloud/index.js";
+import {
+  type ControlMap,
+  checkWritable,
+  decodeSetting,
+  encodeSetting,
+  type MappedRegister,
+  type PresetFieldKey,
+  type RegisterFile,
+} from "../../local/index.js";
 import type { InverterControl } from "../inverter-control/index.js";
 
 /** What the inverter answers a single-register write: the word it kept (echoed), or a refusal (an error response). */
@@ -17,13 +26,26 @@ export interface LanSettings {
   write(register: number, word: number): LanWriteAnswer;
 }
 
+/** `grid-settings.export_limit_watts` -> the preset and its field. */
+function splitKey(key: PresetFieldKey): { preset: PresetIdentifier; field: string } {
+  const dot = key.indexOf(".");
+  return { preset: key.slice(0, dot) as PresetIdentifier, field: key.slice(dot + 1) };
+}
+
 export function lanSettings(control: InverterControl, map: ControlMap): LanSettings {
-  const byRegister = new Map([...map.settings.values()].map((entry) => [entry.register, entry]));
+  const mapped: MappedRegister[] = [...map.settings.values(), ...map.presetFields.values()];
+  const byRegister = new Map(mapped.map((entry) => [entry.register, entry]));
+  /** The value the cloud serves for the register: a setting, or a preset's own state. */
+  const servedValue = (entry: MappedRegister) => {
+    if ("settingId" in entry) return control.get(entry.settingId);
+    const { preset, field } = splitKey(entry.key);
+    return control.internalValue(preset, field);
+  };
   return {
     encodeInto(file) {
       const holding = file.holdingSide;
-      for (const entry of map.settings.values()) {
-        const value = control.get(entry.settingId);
+      for (const entry of mapped) {
+        const value = servedValue(entry);
         if (value === undefined) continue;
         try {
           holding.u16(entry.register, encodeSetting(entry, value));
@@ -47,7 +69,13 @@ export function lanSettings(control: InverterControl, map: ControlMap): LanSetti
       } catch (error) {
         return { ok: false, reason: (error as Error).message };
       }
-      const answer = control.writeFromLan(entry.settingId, value);
+      let answer: ReturnType<InverterControl["writeFromLan"]>;
+      if ("settingId" in entry) {
+        answer = control.writeFromLan(entry.settingId, value);
+      } else {
+        const { preset, field } = splitKey(entry.key);
+        answer = control.writeInternalFromLan(preset, field, value);
+      }
       if (!answer.success) return { ok: false, reason: answer.message };
       return { ok: true, value: encodeSetting(entry, answer.value) };
     },

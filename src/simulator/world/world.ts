@@ -265,7 +265,7 @@ export class World {
       modelName: ems.model,
       flags: ems.flags,
       model: this.plantModel(inverters, commissionMs, true),
-      control: this.plantControl(ems.serial, ems.flags),
+      control: this.plantControl(ems.serial, ems.flags, true),
     });
   }
 
@@ -300,8 +300,8 @@ export class World {
   }
 
   /** An EMS's or gateway's own settings and presets; no evidence shows its listing, so it has the Gen3 one. */
-  private plantControl(serial: string, flags: readonly string[]): InverterControl {
-    return new InverterControl({ serial, flags, random: sequence(hash32(this.seed, serial)) });
+  private plantControl(serial: string, flags: readonly string[], emsPlant = false): InverterControl {
+    return new InverterControl({ serial, flags, emsPlant, random: sequence(hash32(this.seed, serial)) });
   }
 
   private addInverter(

@@ -4,15 +4,16 @@ import {
   CLOUD_SETTINGS,
   type ControlMap,
   ControlMapError,
-  type ControlRegister,
   controlMapOf,
   decodeSetting,
   encodeSetting,
+  type MappedRegister,
+  nameOf,
   SessionError,
 } from "../../local/index.js";
 import type { AccountReads, ControlReads, DeviceControl } from "../ports.js";
 import type { LocalDongle } from "./dongle.js";
-import { lanPreset, type PresetWrite, type Value } from "./lan-presets.js";
+import { type ControlKey, lanPreset, type PresetWrite, type Value } from "./lan-presets.js";
 
 /** A request the LAN cannot carry: what only the cloud has, or a device the LAN does not reach. */
 export class LocalControlError extends Error {
@@ -91,15 +92,25 @@ async function readRegisters(
 }
 
 /** The cloud's value, as its rules take it, as the register's word; throws a ControlMapError saying what to fix. */
-function wordOf(entry: ControlRegister, value: Value): number {
-  const rules = CLOUD_SETTINGS.find((setting) => setting.id === entry.settingId)?.validation_rules ?? [];
+function wordOf(entry: MappedRegister, value: Value): number {
+  const rules =
+    "settingId" in entry
+      ? (CLOUD_SETTINGS.find((setting) => setting.id === entry.settingId)?.validation_rules ?? [])
+      : entry.rules;
   const check = checkValue(value, rules);
-  if (!check.ok) throw new ControlMapError(`setting ${entry.settingId} ${check.problems.join("; ")}`);
+  if (!check.ok) throw new ControlMapError(`${nameOf(entry)} ${check.problems.join("; ")}`);
   const taken =
     entry.codec === "bool" ? booleanValue(value) : entry.codec === "number" ? numericValue(value) : String(value);
-  if (taken === undefined) throw new ControlMapError(`setting ${entry.settingId} cannot hold ${JSON.stringify(value)}`);
+  if (taken === undefined) throw new ControlMapError(`${nameOf(entry)} cannot hold ${JSON.stringify(value)}`);
   return encodeSetting(entry, taken);
 }
+
+/** The register a setting ID or preset field maps to on this model, if any. */
+function mappedOf(map: ControlMap, key: ControlKey): MappedRegister | undefined {
+  return typeof key === "number" ? map.settings.get(key) : map.presetFields.get(key);
+}
+
+const keyOf = (entry: MappedRegister): ControlKey => ("settingId" in entry ? entry.settingId : entry.key);
 
 /**
  * The LAN as a DeviceControl: settings and the presets the daemon uses, read and written as
@@ -118,24 +129,24 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
       );
     return { dongle, map: controlMapOf(detected) };
   };
-  const entryOf = (map: ControlMap, serial: string, id: number): ControlRegister => {
-    const entry = map.settings.get(id);
+  const entryOf = (map: ControlMap, serial: string, key: ControlKey): MappedRegister => {
+    const entry = mappedOf(map, key);
     if (!entry)
       throw new ControlMapError(
-        `setting ${id} has no register on the ${map.model} ${serial}: it is not offered over the LAN`,
+        `${typeof key === "number" ? `setting ${key}` : `preset field ${key}`} has no register on the ${map.model} ${serial}: it is not offered over the LAN`,
       );
     return entry;
   };
 
-  /** Every offered setting among `ids`, read in as few requests as their registers allow. */
+  /** Every offered setting or preset field among `ids`, read in as few requests as their registers allow. */
   const readSettings = async (
     dongle: LocalDongle,
     map: ControlMap,
-    ids: readonly number[],
+    ids: readonly ControlKey[],
     signal?: AbortSignal,
-  ): Promise<Map<number, Value>> => {
+  ): Promise<Map<ControlKey, Value>> => {
     const entries = ids.flatMap((id) => {
-      const entry = map.settings.get(id);
+      const entry = mappedOf(map, id);
       return entry ? [entry] : [];
     });
     const words = await readRegisters(
@@ -143,7 +154,7 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
       entries.map((entry) => entry.register),
       signal,
     );
-    return new Map(entries.map((entry) => [entry.settingId, decodeSetting(entry, words.get(entry.register) ?? 0)]));
+    return new Map(entries.map((entry) => [keyOf(entry), decodeSetting(entry, words.get(entry.register) ?? 0)]));
   };
 
   /**
@@ -237,7 +248,7 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
             plan.writes.map((write) => write.id),
             call.signal,
           )
-        : new Map<number, Value>();
+        : new Map<ControlKey, Value>();
     let written = 0;
     for (const write of plan.writes) {
       const outcome = await writeOne(dongle, map, serial, write, current, call.signal);
@@ -257,7 +268,7 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     map: ControlMap,
     serial: string,
     write: PresetWrite,
-    current: Map<number, Value>,
+    current: Map<ControlKey, Value>,
     signal?: AbortSignal,
   ): Promise<"written" | "skipped" | string> => {
     try {

@@ -1,6 +1,13 @@
 import type { PresetDescriptor, PresetIdentifier } from "../../cloud/index.js";
 import { booleanValue, PRESETS } from "../../cloud/index.js";
-import { acChargeIds, CLOUD_SETTINGS, type ControlMap, dcDischargeIds } from "../../local/index.js";
+import {
+  acChargeIds,
+  CLOUD_SETTINGS,
+  type ControlMap,
+  dcDischargeIds,
+  exportSlotKeys,
+  type PresetFieldKey,
+} from "../../local/index.js";
 
 /*
  * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud
@@ -11,19 +18,22 @@ import { acChargeIds, CLOUD_SETTINGS, type ControlMap, dcDischargeIds } from "..
 
 export type Value = boolean | number | string;
 
-/** One setting written by a preset, in order. */
+/** What a preset writes: a setting by its ID, or one of the preset's own fields that has no setting. */
+export type ControlKey = number | PresetFieldKey;
+
+/** One setting or field written by a preset, in order. */
 export interface PresetWrite {
-  readonly id: number;
+  readonly id: ControlKey;
   readonly value: Value;
 }
 
 export interface LanPreset {
   readonly identifier: PresetIdentifier;
-  /** The settings its values are read from (and its writes may touch). */
-  settingIds(map: ControlMap): number[];
+  /** The settings and fields its values are read from (and its writes may touch). */
+  settingIds(map: ControlMap): ControlKey[];
   /** Its listing entry on this model; undefined when the model lacks a setting it needs. */
   descriptor(map: ControlMap): PresetDescriptor | undefined;
-  values(map: ControlMap, setting: (id: number) => Value | undefined): Record<string, unknown>;
+  values(map: ControlMap, setting: (id: ControlKey) => Value | undefined): Record<string, unknown>;
   /** The writes the body asks for, or what is wrong with it. */
   plan(
     map: ControlMap,
@@ -57,21 +67,34 @@ function slotEntries(raw: unknown): [number, Record<string, unknown>][] {
 }
 
 interface SlotIds {
-  readonly start: number;
-  readonly end: number;
-  readonly limit: number;
+  readonly start: ControlKey;
+  readonly end: ControlKey;
+  readonly limit: ControlKey;
 }
 
-/** The slots this model has: 1.. while their start and end settings are offered. */
-function slotsOn(map: ControlMap, ids: (slot: number) => SlotIds): SlotIds[] {
+/** Whether the model holds the setting or preset field in a register. */
+const has = (map: ControlMap, key: ControlKey): boolean =>
+  typeof key === "number" ? map.settings.has(key) : map.presetFields.has(key);
+
+/** A setting's or preset field's value rules, without the markers a parameter adds. */
+const valueRules = (map: ControlMap, key: ControlKey): string[] =>
+  typeof key === "number"
+    ? rulesOf(key)
+    : (map.presetFields.get(key)?.rules ?? []).filter((rule) => rule !== "optional" && rule !== "integer");
+
+/** The slots this model has: 1.. while their start and end are held. */
+function slotsOn(map: ControlMap, ids: (map: ControlMap, slot: number) => SlotIds | undefined): SlotIds[] {
   const slots: SlotIds[] = [];
   for (let slot = 1; slot <= 10; slot++) {
-    const one = ids(slot);
-    if (!map.settings.has(one.start) || !map.settings.has(one.end)) break;
+    const one = ids(map, slot);
+    if (!one || !has(map, one.start) || !has(map, one.end)) break;
     slots.push(one);
   }
   return slots;
 }
+
+/** A slot runs when its start and end differ (how an EMS's slots, which have no switch, are on). */
+const runs = (start: Value | undefined, end: Value | undefined): boolean => start !== undefined && start !== end;
 
 const descriptor = (
   identifier: PresetIdentifier,
@@ -85,33 +108,40 @@ interface TimedOptions {
   readonly name: string;
   readonly description: string;
   readonly enableId: number;
-  readonly ids: (slot: number) => SlotIds;
-  /** Whether the preset is on, from its settings. */
-  readonly enabled: (setting: (id: number) => Value | undefined) => boolean;
+  readonly ids: (map: ControlMap, slot: number) => SlotIds | undefined;
+  /** Whether the preset is on, from its settings, where the model has its switch. */
+  readonly enabled: (setting: (id: ControlKey) => Value | undefined) => boolean;
   /** Written before the enable switch when the preset is switched on (Eco mode for the discharge presets). */
-  readonly onEnable: readonly PresetWrite[];
+  readonly onEnable: readonly { readonly id: number; readonly value: Value }[];
 }
 
+/**
+ * A timed preset. Where the model has its switch (an inverter), `enabled` is that switch; an
+ * EMS has none (its slots run when their start and end differ), so there `enabled: false`
+ * clears its slots and `enabled` reads whether any runs, as the simulated cloud's EMS does.
+ */
 function timedPreset(options: TimedOptions): LanPreset {
+  const switched = (map: ControlMap): boolean => map.settings.has(options.enableId);
+  const slotsOnly = (map: ControlMap): boolean => !switched(map) && map.model === "EMS";
   const needs = (map: ControlMap): boolean =>
-    map.settings.has(options.enableId) &&
     slotsOn(map, options.ids).length > 0 &&
-    options.onEnable.every((write) => map.settings.has(write.id));
+    (slotsOnly(map) || (switched(map) && options.onEnable.every((write) => map.settings.has(write.id))));
   return {
     identifier: options.identifier,
     settingIds: (map) => [
-      options.enableId,
-      ECO,
+      ...(switched(map) ? [options.enableId, ECO] : []),
       ...slotsOn(map, options.ids).flatMap((slot) => [slot.start, slot.end, slot.limit]),
     ],
     descriptor(map) {
       if (!needs(map)) return undefined;
       const slots = slotsOn(map, options.ids);
       const first = slots[0] as SlotIds;
-      const withLimit = map.settings.has(first.limit);
+      const withLimit = has(map, first.limit);
       return descriptor(options.identifier, options.name, options.description, {
         enabled: {
-          description: "Whether the preset is on. false disables all of its slots.",
+          description: slotsOnly(map)
+            ? "Whether any slot runs. false clears all of its slots."
+            : "Whether the preset is on. false disables all of its slots.",
           validation: ["optional", "boolean"],
         },
         slots: {
@@ -121,14 +151,17 @@ function timedPreset(options: TimedOptions): LanPreset {
         "slots.*": { description: "One slot; fields left out keep their value.", validation: ["object"] },
         "slots.*.start_time": {
           description: "Slot start, local time.",
-          validation: ["optional", ...rulesOf(first.start)],
+          validation: ["optional", ...valueRules(map, first.start)],
         },
-        "slots.*.end_time": { description: "Slot end, local time.", validation: ["optional", ...rulesOf(first.end)] },
+        "slots.*.end_time": {
+          description: "Slot end, local time.",
+          validation: ["optional", ...valueRules(map, first.end)],
+        },
         ...(withLimit
           ? {
               "slots.*.percent_limit": {
                 description: "The battery level (%) at which the slot stops.",
-                validation: ["optional", "integer", ...rulesOf(first.limit)],
+                validation: ["optional", "integer", ...valueRules(map, first.limit)],
               },
             }
           : {}),
@@ -137,11 +170,13 @@ function timedPreset(options: TimedOptions): LanPreset {
     values(map, setting) {
       const slots = slotsOn(map, options.ids);
       return {
-        enabled: options.enabled(setting),
+        enabled: slotsOnly(map)
+          ? slots.some((slot) => runs(setting(slot.start), setting(slot.end)))
+          : options.enabled(setting),
         slots: slots.map((slot) => ({
           start_time: setting(slot.start),
           end_time: setting(slot.end),
-          ...(map.settings.has(slot.limit) ? { percent_limit: setting(slot.limit) } : {}),
+          ...(has(map, slot.limit) ? { percent_limit: setting(slot.limit) } : {}),
         })),
       };
     },
@@ -155,7 +190,7 @@ function timedPreset(options: TimedOptions): LanPreset {
       const writes: PresetWrite[] = [];
       if (enabled === false) {
         // The switch goes off first so that no half-cleared slot runs in between.
-        writes.push({ id: options.enableId, value: false });
+        if (switched(map)) writes.push({ id: options.enableId, value: false });
         for (const slot of slots) writes.push({ id: slot.start, value: SLOT_OFF }, { id: slot.end, value: SLOT_OFF });
         return { writes };
       }
@@ -165,18 +200,26 @@ function timedPreset(options: TimedOptions): LanPreset {
         if (typeof slot.start_time === "string") writes.push({ id: ids.start, value: slot.start_time });
         if (typeof slot.end_time === "string") writes.push({ id: ids.end, value: slot.end_time });
         if (slot.percent_limit !== undefined && slot.percent_limit !== null) {
-          if (!map.settings.has(ids.limit))
+          if (!has(map, ids.limit))
             return {
               error: `percent_limit of slot ${number} has no register on the ${map.model}: send the slot without it, or over the cloud`,
             };
           writes.push({ id: ids.limit, value: Number(slot.percent_limit) });
         }
       }
-      if (enabled === true) writes.push(...options.onEnable, { id: options.enableId, value: true });
+      if (enabled === true && switched(map)) writes.push(...options.onEnable, { id: options.enableId, value: true });
       return { writes };
     },
   };
 }
+
+/** An EMS's export slots (HR 2062-2070) where the model has them; otherwise the DC discharge slots. */
+const exportIds = (map: ControlMap, slot: number): SlotIds | undefined =>
+  map.presetFields.has(exportSlotKeys(1).start)
+    ? slot === 1 || slot === 2 || slot === 3
+      ? exportSlotKeys(slot)
+      : undefined
+    : dcDischargeIds(slot);
 
 /** A preset whose every field is one setting. */
 function mappedPreset(
@@ -222,6 +265,57 @@ function mappedPreset(
   };
 }
 
+/**
+ * A preset whose fields are its own state (no setting in the listing) held in registers on some
+ * models: plant EMS control, grid settings. Offered where the model has the required fields'
+ * registers; a field it lacks is left out of the listing and refused when sent.
+ */
+function fieldPreset(
+  identifier: "plant-ems-enable-control" | "grid-settings",
+  name: string,
+  description: string,
+  fields: Readonly<Record<string, { readonly description: string; readonly needed: boolean }>>,
+): LanPreset {
+  const keyOf = (field: string) => `${identifier}.${field}` as PresetFieldKey;
+  const offered = (map: ControlMap) => Object.keys(fields).filter((field) => map.presetFields.has(keyOf(field)));
+  return {
+    identifier,
+    settingIds: (map) => offered(map).map(keyOf),
+    descriptor(map) {
+      const present = offered(map);
+      if (present.length === 0) return undefined;
+      if (Object.entries(fields).some(([field, spec]) => spec.needed && !present.includes(field))) return undefined;
+      return descriptor(
+        identifier,
+        name,
+        description,
+        Object.fromEntries(
+          present.map((field) => [
+            field,
+            {
+              description: fields[field]?.description ?? field,
+              validation: [...(map.presetFields.get(keyOf(field))?.rules ?? [])],
+            },
+          ]),
+        ),
+      );
+    },
+    values: (map, setting) => Object.fromEntries(offered(map).map((field) => [field, setting(keyOf(field)) ?? null])),
+    plan(map, body) {
+      const writes: PresetWrite[] = [];
+      for (const field of Object.keys(fields)) {
+        const value = body[field];
+        if (value === undefined || value === null) continue;
+        if (!map.presetFields.has(keyOf(field)))
+          return { error: `${field} has no register on the ${map.model}: send it without, or over the cloud` };
+        if (typeof value === "boolean" || typeof value === "number" || typeof value === "string")
+          writes.push({ id: keyOf(field), value });
+      }
+      return { writes };
+    },
+  };
+}
+
 /** The presets a LAN path offers, where the model has their settings. */
 export const LAN_PRESETS: readonly LanPreset[] = [
   mappedPreset(
@@ -236,7 +330,7 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     name: "Timed Charge",
     description: "Charge the battery from the grid during the given time slots, up to each slot's limit.",
     enableId: AC_CHARGE,
-    ids: acChargeIds,
+    ids: (_map, slot) => acChargeIds(slot),
     enabled: (setting) => isOn(setting(AC_CHARGE)),
     onEnable: [],
   }),
@@ -245,7 +339,7 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     name: "Timed Discharge",
     description: "The battery covers the home's demand only at the given times.",
     enableId: DC_DISCHARGE,
-    ids: dcDischargeIds,
+    ids: (_map, slot) => dcDischargeIds(slot),
     enabled: (setting) => isOn(setting(DC_DISCHARGE)) && isOn(setting(ECO)),
     onEnable: [{ id: ECO, value: true }],
   }),
@@ -254,7 +348,7 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     name: "Timed Export",
     description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
     enableId: DC_DISCHARGE,
-    ids: dcDischargeIds,
+    ids: exportIds,
     enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
     onEnable: [{ id: ECO, value: false }],
   }),
@@ -269,6 +363,13 @@ export const LAN_PRESETS: readonly LanPreset[] = [
       max_discharge_watts: { id: 73, rules: ["optional", "integer"], needed: false },
     },
   ),
+  fieldPreset("plant-ems-enable-control", "Plant EMS Control", "The plant minimises grid import and export.", {
+    enabled: { description: "Whether the plant's EMS controls import and export.", needed: true },
+  }),
+  fieldPreset("grid-settings", "Grid Settings", "Import and export limitations.", {
+    export_limit_enabled: { description: "Whether export to the grid is limited.", needed: false },
+    export_limit_watts: { description: "The most the inverter exports, in watts.", needed: true },
+  }),
   mappedPreset(
     "pause-battery",
     "Pause Battery",

@@ -83,4 +83,38 @@ describe("a simulated dongle takes single-register writes to the settings the cl
       session.close();
     }
   });
+
+  it("takes an EMS's plant enable (HR 2040) and export slot 1 (HR 2062-2064) into the presets the cloud serves, and refuses HR 2072", async () => {
+    sim = await startTestSimulator({ scenario: "plant-ems", speed: 0, localPort: 0, localResponseDelayMs: 0 });
+    const dongle = sim.simulator.local?.dongles.find((one) => one.bus.kind === "ems");
+    if (!dongle) throw new Error("no EMS dongle");
+    const { session, clock } = openSession(dongle.port, { requestTimeoutMs: 5_000 });
+    const serial = dongle.bus.deviceSerial;
+    try {
+      for (const [register, value] of [
+        [2040, 1],
+        [2062, 1630],
+        [2063, 1845],
+        [2064, 25],
+      ] as const)
+        await driven(clock, session.write({ address: 0x11, register, value }));
+      await expect(driven(clock, session.write({ address: 0x11, register: 2072, value: 1 }))).rejects.toThrow(
+        /refused the write of 1 to holding register 2072/,
+      );
+      const cloud = sim.clientFor("owner").inverterControl;
+      expect(await cloud.presetValues(serial, "plant-ems-enable-control")).toMatchObject({ enabled: true });
+      const exported = await cloud.presetValues(serial, "timed-export");
+      expect(exported.enabled).toBe(true);
+      expect((exported.slots as unknown[])[0]).toEqual({ start_time: "16:30", end_time: "18:45", percent_limit: 25 });
+      // And the registers hold what the cloud serves.
+      expect(await driven(clock, session.read({ address: 0x11, function: 3, base: 2062, count: 3 }))).toEqual([
+        1630, 1845, 25,
+      ]);
+    } finally {
+      session.close();
+    }
+    expect(dongle.writesReceived.at(-1)).toEqual(
+      expect.objectContaining({ register: 2072, outcome: expect.stringMatching(/not in the EMS's allowlist/) }),
+    );
+  });
 });

@@ -112,6 +112,167 @@ describe("an EMS plant over the LAN", () => {
     expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
   });
 
+  it("lists the plant's enable and export limit as the cloud's presets, with the cloud's rules", async () => {
+    const ems = inventory.ems.find((one) => one.serial === EMS);
+    const cloudPresets = await sim.clientFor("owner").inverterControl.presets(EMS);
+    const lan = (identifier: string) => ems?.presets.find((preset) => preset.identifier === identifier);
+    const cloud = (identifier: string) => cloudPresets.find((preset) => preset.identifier === identifier);
+    expect(lan("plant-ems-enable-control")?.parameters).toEqual(cloud("plant-ems-enable-control")?.parameters);
+    // The EMS holds its export limit (HR 2071) but has no switch for it: only the watts are offered.
+    expect(lan("grid-settings")?.parameters).toEqual({
+      export_limit_watts: cloud("grid-settings")?.parameters.export_limit_watts,
+    });
+  });
+
+  it("switches the plant's EMS control on over the LAN (HR 2040), which the cloud's preset then reads; the children get nothing", async () => {
+    const before = CHILDREN.map((serial) => dongle(serial).stats.writes);
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "plant-ems-enable-control", fields: { enabled: true } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value, write.outcome]),
+    ).toEqual([[2040, 1, "applied"]]);
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.presetValues(EMS, "plant-ems-enable-control")).toMatchObject({ enabled: true });
+    expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
+  });
+
+  it("sets the plant's export limit over the LAN (HR 2071), which the cloud's grid settings then read", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value]),
+    ).toEqual([[2071, 2500]]);
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.presetValues(EMS, "grid-settings")).toMatchObject({ export_limit_watts: 2500 });
+  });
+
+  it("reads over the LAN what the cloud set: the plant switched off there shows as off here", async () => {
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(await cloud.modifyPreset(EMS, "plant-ems-enable-control", { enabled: false })).toMatchObject({
+      success: true,
+    });
+    const lan = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
+    expect(await lan.inverterControl.presetValues(EMS, "plant-ems-enable-control")).toEqual({ enabled: false });
+    expect(await lan.inverterControl.presetValues(EMS, "grid-settings")).toEqual({ export_limit_watts: 2500 });
+  });
+
+  it("offers the EMS's own slots as the cloud's timed presets, three of each, with the cloud's parameters' rules", async () => {
+    const ems = inventory.ems.find((one) => one.serial === EMS);
+    const cloudPresets = await sim.clientFor("owner").inverterControl.presets(EMS);
+    const rules = (parameters: Record<string, { validation: readonly string[] }> | undefined) =>
+      Object.fromEntries(Object.entries(parameters ?? {}).map(([key, parameter]) => [key, parameter.validation]));
+    for (const identifier of ["timed-charge", "timed-discharge", "timed-export"]) {
+      const lan = ems?.presets.find((preset) => preset.identifier === identifier);
+      const cloud = cloudPresets.find((preset) => preset.identifier === identifier);
+      expect(lan?.parameters.slots?.validation, identifier).toEqual(["optional", "array", "max:3"]);
+      expect(rules(lan?.parameters), identifier).toEqual(rules(cloud?.parameters));
+    }
+  });
+
+  it("sets an export slot over the LAN (HR 2062-2064), which the cloud's timed-export then reads; clears it again", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const cloud = sim.clientFor("owner").inverterControl;
+    const outcome = await gate.apply(
+      {
+        kind: "preset",
+        serial: EMS,
+        preset: "timed-export",
+        fields: { enabled: true, slots: { 1: { start_time: "17:00", end_time: "19:00", percent_limit: 30 } } },
+      },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(
+      dongle(EMS)
+        .writesReceived.slice(sent)
+        .map((write) => [write.register, write.value]),
+    ).toEqual([
+      [2062, 1700],
+      [2063, 1900],
+      [2064, 30],
+    ]);
+    const values = await cloud.presetValues(EMS, "timed-export");
+    expect(values.enabled).toBe(true);
+    expect((values.slots as Record<string, unknown>[])[0]).toEqual({
+      start_time: "17:00",
+      end_time: "19:00",
+      percent_limit: 30,
+    });
+    // The EMS has no export switch: off clears its slots, and the cloud reads it off.
+    const off = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "timed-export", fields: { enabled: false } },
+      { source: "cli", name: "test" },
+    );
+    expect(off).toMatchObject({ ok: true });
+    expect(await cloud.presetValues(EMS, "timed-export")).toMatchObject({ enabled: false });
+  });
+
+  it("reads a charge slot the cloud set through its timed-charge as the same preset over the LAN", async () => {
+    const cloud = sim.clientFor("owner").inverterControl;
+    expect(
+      await cloud.modifyPreset(EMS, "timed-charge", {
+        enabled: true,
+        slots: { 2: { start_time: "02:00", end_time: "05:00", percent_limit: 90 } },
+      }),
+    ).toMatchObject({ success: true });
+    const lan = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
+    expect(await lan.inverterControl.presetValues(EMS, "timed-charge")).toEqual(
+      await cloud.presetValues(EMS, "timed-charge"),
+    );
+  });
+
+  it("refuses, audited and unframed, an export slot the EMS does not have", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      {
+        kind: "preset",
+        serial: EMS,
+        preset: "timed-export",
+        fields: { slots: { 4: { start_time: "17:00", end_time: "19:00" } } },
+      },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toContain(
+      "slots must be keyed by slot numbers from 1 to 3 (Timed Export has 3); 4 is not one",
+    );
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+  });
+
+  it("writes only on change: the plant's export limit sent again as it is sends nothing", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+  });
+
+  it("refuses, audited and unframed, an export-limit switch the EMS has no register for", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_enabled: true } },
+      { source: "cli", name: "test" },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/export_limit_enabled/);
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+    expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+  });
+
   it("refuses a change to an EMS's inverter, audited, with what to change instead", async () => {
     const outcome = await gate.apply(
       { kind: "setting", serial: "SE2024G102", settingId: 71, value: 20 },

@@ -1,4 +1,5 @@
 import { PRESETS, type PresetIdentifier } from "../../../cloud/index.js";
+import { emsTimedCharge, emsTimedDischarge, emsTimedExport, plantAware } from "./ems-timed.js";
 import {
   generatorMode,
   gridSettings,
@@ -14,9 +15,9 @@ import type { PresetDefinition } from "./types.js";
 /** The 13 presets of the reference, in legacy ID order. */
 export const PRESET_DEFINITIONS: readonly PresetDefinition[] = [
   ecoMode,
-  timedCharge,
-  timedDischarge,
-  timedExport,
+  plantAware(timedCharge, emsTimedCharge),
+  plantAware(timedDischarge, emsTimedDischarge),
+  plantAware(timedExport, emsTimedExport),
   batteryOperatingRange,
   resetToDefaults,
   winterBatteryConditioning,

@@ -1,4 +1,5 @@
 import type { PresetIdentifier } from "../../../cloud/index.js";
+import { EMS_EXPORT_FIELDS } from "./ems-slots.js";
 import type { InternalValues, PresetDefinition } from "./types.js";
 import { flag, number } from "./values.js";
 
@@ -69,6 +70,17 @@ const FIELDS: Readonly<Record<InternalIdentifier, Readonly<Record<string, Intern
   },
 };
 
+/** A field's validation rules; undefined for a preset or field with no internal state. */
+export function internalFieldRules(
+  identifier: PresetIdentifier,
+  field: string,
+  emsPlant: boolean,
+): readonly string[] | undefined {
+  if (emsPlant && identifier === "timed-export") return EMS_EXPORT_FIELDS[field]?.rules;
+  const fields = (FIELDS as Partial<Record<PresetIdentifier, Readonly<Record<string, InternalField>>>>)[identifier];
+  return fields?.[field]?.validation;
+}
+
 export function internalFactory(): Record<InternalIdentifier, InternalValues> {
   const out = {} as Record<InternalIdentifier, InternalValues>;
   for (const [identifier, fields] of Object.entries(FIELDS) as [InternalIdentifier, Record<string, InternalField>][]) {
@@ -101,7 +113,7 @@ function internalPreset(
     ...(shown ? {} : { hiddenRules: rules }),
     values: (context) => ({ ...context.internal(identifier) }),
     plan: (context, body) => {
-      const values: Record<string, boolean | number> = { ...context.internal(identifier) };
+      const values: Record<string, boolean | number | string> = { ...context.internal(identifier) };
       for (const [key, field] of Object.entries(fields)) {
         const given = typeof field.factory === "boolean" ? flag(body[key]) : number(body[key]);
         if (given !== undefined) values[key] = given;

@@ -9,8 +9,8 @@ export interface PresetParameter {
 /** Which timed preset last switched DC discharge on; only an inverter that ignores Eco mode when discharging needs it. */
 export type DischargeOwner = "timed-discharge" | "timed-export";
 
-/** Preset state that has no setting of its own in the listing. */
-export type InternalValues = Readonly<Record<string, boolean | number>>;
+/** Preset state that has no setting of its own in the listing (an EMS's export slot times are "HH:mm"). */
+export type InternalValues = Readonly<Record<string, boolean | number | string>>;
 
 /** What a preset may read of the inverter. */
 export interface PresetContext {
@@ -18,6 +18,8 @@ export interface PresetContext {
   /** A setting's value rules (no markers such as writeonly), for a parameter that maps onto it. */
   valueRules(id: number): readonly string[];
   hasFlag(flag: string): boolean;
+  /** An EMS plant: its timed presets run its own three charge, discharge and export slots. */
+  readonly emsPlant: boolean;
   readonly dischargeOwner: DischargeOwner | undefined;
   internal(identifier: PresetIdentifier): InternalValues;
   /** Every readable setting with its factory value, in listed order. */
@@ -47,7 +49,7 @@ export interface PresetDefinition {
   /** Rules checked but not listed (smart-load's parameters are not shown). */
   hiddenRules?: Readonly<Record<string, readonly string[]>>;
   /** Extra checks the rule language cannot say; problems by field. */
-  extraErrors?(body: Readonly<Record<string, unknown>>): Record<string, string[]>;
+  extraErrors?(body: Readonly<Record<string, unknown>>, context: PresetContext): Record<string, string[]>;
   /** The preset's current values, in the shape of its parameters. */
   values(context: PresetContext): Record<string, unknown>;
   /** The changes a validated body asks for. */

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ControlGate } from "../../../src/control/index.js";
+import { controlMapOf } from "../../../src/local/index.js";
+import { SimClock } from "../../../src/simulator/clock.js";
+import type { SimDongle } from "../../../src/simulator/local/dongle.js";
+import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
+import type { Inventory } from "../../../src/sources/inventory.js";
+import { openStore, type Store } from "../../../src/store/index.js";
+import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+
+/*
+ * The export limit over the LAN: the cloud's grid-settings preset on a model whose public map
+ * has export-limit registers (the three-phase hybrid, HR 1102/1103), and on one that has none
+ * (a single-phase hybrid), where it is not offered and nothing reaches the dongle.
+ */
+
+type Sim = Awaited<ReturnType<typeof startTestSimulator>>;
+
+interface Side {
+  readonly sim: Sim;
+  readonly dongle: SimDongle;
+  readonly source: LocalSource;
+  readonly inventory: Inventory;
+  readonly gate: ControlGate;
+  readonly serial: string;
+}
+
+const sides: Side[] = [];
+const stores: Store[] = [];
+const dir = mkdtempSync(join(tmpdir(), "e2m-export-limit-"));
+
+async function side(scenario: string): Promise<Side> {
+  const sim = await startTestSimulator({ scenario, speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
+  const dongle = sim.simulator.local?.dongles[0];
+  if (!dongle) throw new Error(`no dongle in ${scenario}`);
+  const clock = new SimClock({ start: MIDDAY });
+  const source = localSource({
+    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
+    clock,
+    timezone: "Europe/London",
+    writes: true,
+  });
+  const inventory = await source.discover();
+  const store = openStore(join(dir, `${scenario}.db`));
+  stores.push(store);
+  const gate = new ControlGate({
+    clock,
+    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
+    audit: store.audit,
+    devices: {
+      inverter: (serial) => inventory.inverters.find((one) => one.serial === serial),
+      charger: () => undefined,
+    },
+    logger: pino({ level: "silent" }),
+  });
+  const made = { sim, dongle, source, inventory, gate, serial: dongle.bus.deviceSerial };
+  sides.push(made);
+  return made;
+}
+
+let threePhase: Side;
+let hybrid: Side;
+
+beforeAll(async () => {
+  threePhase = await side("three-phase");
+  hybrid = await side("hybrid");
+}, 30_000);
+
+afterAll(async () => {
+  for (const one of sides) {
+    one.source.close();
+    await one.sim.stop();
+  }
+  for (const store of stores) store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const who = { source: "cli", name: "test" } as const;
+
+describe("the export limit on a three-phase hybrid over the LAN", () => {
+  it("offers grid-settings with the cloud's parameters", async () => {
+    const lan = threePhase.inventory.inverters[0]?.presets.find((preset) => preset.identifier === "grid-settings");
+    const cloud = (await threePhase.sim.clientFor("owner").inverterControl.presets(threePhase.serial)).find(
+      (preset) => preset.identifier === "grid-settings",
+    );
+    expect(lan?.parameters).toEqual(cloud?.parameters);
+  });
+
+  it("writes the limit (HR 1102) and its switch (HR 1103) through the gate, which the cloud then reads", async () => {
+    const outcome = await threePhase.gate.apply(
+      {
+        kind: "preset",
+        serial: threePhase.serial,
+        preset: "grid-settings",
+        fields: { export_limit_enabled: true, export_limit_watts: 3000 },
+      },
+      who,
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(threePhase.dongle.writesReceived.map((write) => [write.register, write.value, write.outcome])).toEqual([
+      [1103, 1, "applied"],
+      [1102, 3000, "applied"],
+    ]);
+    expect(
+      await threePhase.sim.clientFor("owner").inverterControl.presetValues(threePhase.serial, "grid-settings"),
+    ).toEqual({ export_limit_enabled: true, export_limit_watts: 3000 });
+  });
+
+  it("refuses a limit outside the cloud's rules before anything is sent", async () => {
+    const sent = threePhase.dongle.writesReceived.length;
+    const outcome = await threePhase.gate.apply(
+      { kind: "preset", serial: threePhase.serial, preset: "grid-settings", fields: { export_limit_watts: 5000 } },
+      who,
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/export_limit_watts/);
+    expect(threePhase.dongle.writesReceived.length).toBe(sent);
+  });
+});
+
+describe("the export limit on a single-phase hybrid, whose public map has no register for it", () => {
+  it("is not offered, and the gate refuses it, audited, with nothing framed", async () => {
+    const inverter = hybrid.inventory.inverters[0];
+    expect(inverter?.presets.map((preset) => preset.identifier)).not.toContain("grid-settings");
+    const outcome = await hybrid.gate.apply(
+      { kind: "preset", serial: hybrid.serial, preset: "grid-settings", fields: { export_limit_watts: 3000 } },
+      who,
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/grid-settings/);
+    expect(hybrid.dongle.writesReceived).toEqual([]);
+    expect(stores[1]?.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+  });
+
+  it("refuses the preset and a write to the three-phase export registers in localControl itself, never framed", async () => {
+    const lan = localControl({ dongleOf: (serial) => hybrid.source.dongleOf(serial), answerMs: 12_000 });
+    await expect(
+      lan.inverterControl.modifyPreset(hybrid.serial, "grid-settings", { export_limit_watts: 3000 }),
+    ).rejects.toThrow(`preset grid-settings is not offered over the LAN on the Hybrid Gen1 ${hybrid.serial}`);
+    const dongle = hybrid.source.dongleOf(hybrid.serial);
+    const detected = dongle?.model;
+    if (!dongle || !detected) throw new Error("the hybrid's dongle was not discovered");
+    await expect(dongle.writeHolding(controlMapOf(detected), 1102, 3000)).rejects.toThrow(
+      /holding register 1102 is not in the Hybrid Gen1's allowlist/,
+    );
+    expect(hybrid.dongle.writesReceived).toEqual([]);
+    expect(hybrid.dongle.stats.writes).toBe(0);
+  });
+});
