@@ -83,7 +83,11 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
     const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
-    await house.refresh(options.clock.now());
+    // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
+    await Promise.race([
+      house.refresh(options.clock.now()),
+      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+    ]);
     const next = await startRules({
       rules: rules.rules,
       tariffs,

@@ -75,6 +75,15 @@ export function withProviderSolar(
   return { ...learned, solar: solarSlots, solarSource: `${snapshot.provider}${corrected}${kept}` };
 }
 
+export interface HouseForecaster {
+  /** The next 48 hours, with the provider's solar where it is usable; asks the provider in the background when due. */
+  readonly forecast: (now: number) => SourcedHouseForecast;
+  /** Asks the provider when due, and once a day saves the last days' forecast against actual. */
+  readonly refresh: (now: number) => Promise<void>;
+  /** The provider's answer and learned bias now; undefined without a provider. */
+  readonly solar: (now: number) => ProviderSolar | undefined;
+}
+
 /**
  * The house forecast for the rules engine with the configured solar provider: each call asks the
  * provider in the background when its refresh interval has passed (the answer serves the next
@@ -88,7 +97,7 @@ export function houseForecaster(
     readonly config?: SolarForecastConfig | undefined;
     readonly logger?: Pick<Logger, "info" | "warn">;
   },
-): { readonly forecast: (now: number) => SourcedHouseForecast; readonly refresh: (now: number) => Promise<void> } {
+): HouseForecaster {
   const { timeZone, config, logger } = options;
   const source = config
     ? new SolarForecastSource(config, {
@@ -113,11 +122,8 @@ export function houseForecaster(
       recordForecastDays(store.history, store.solarForecasts, { provider: config.provider, now, timeZone, days: 7 });
     }
   };
-  const forecast = (now: number): SourcedHouseForecast => {
-    if (!source || !config) return houseForecast(store.history, { now, timeZone });
-    refresh(now).catch((error: unknown) =>
-      logger?.warn({ provider: config.provider }, `solar forecast: ${String(error)}`),
-    );
+  const solar = (now: number): ProviderSolar | undefined => {
+    if (!source || !config) return undefined;
     const slot = Math.floor(now / SLOT_MS);
     if (biasAt?.slot !== slot)
       biasAt = {
@@ -129,9 +135,17 @@ export function houseForecaster(
           days: config.bias_days,
         }),
       };
-    return houseForecast(store.history, { now, timeZone, solar: { snapshot: source.snapshot(), bias: biasAt.bias } });
+    return { snapshot: source.snapshot(), bias: biasAt.bias };
   };
-  return { forecast, refresh };
+  const forecast = (now: number): SourcedHouseForecast => {
+    if (config)
+      refresh(now).catch((error: unknown) =>
+        logger?.warn({ provider: config.provider }, `solar forecast: ${String(error)}`),
+      );
+    const provided = solar(now);
+    return houseForecast(store.history, { now, timeZone, ...(provided ? { solar: provided } : {}) });
+  };
+  return { forecast, refresh, solar };
 }
 
 export interface ForecastCheck {

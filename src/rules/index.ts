@@ -1,14 +1,17 @@
 export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
+export { forecastDaysLine, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type ForecastCheck,
+  type HouseForecaster,
   type HouseOutlook,
   houseForecast,
   houseForecaster,
   houseOutlook,
   type ProviderSolar,
   type SourcedHouseForecast,
+  withProviderSolar,
 } from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
 export { planSvg } from "./plan-svg.js";

@@ -1,4 +1,5 @@
 export { BIAS_BOUNDS, type Bias, providerBias, recordForecastDays } from "./accuracy.js";
+export { forecastDaysLine } from "./accuracy-text.js";
 export { budgetFor, RequestBudget } from "./budget.js";
 export {
   type SolarArray,
