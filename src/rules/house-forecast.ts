@@ -1,4 +1,3 @@
-import type { Logger } from "../log.js";
 import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../optimiser/index.js";
 import type { History, SolarForecasts } from "../store/index.js";
 import { dayOf, HOUR_MS, SLOT_MS } from "../time/index.js";
@@ -75,10 +74,16 @@ export function withProviderSolar(
   return { ...learned, solar: solarSlots, solarSource: `${snapshot.provider}${corrected}${kept}` };
 }
 
+/** Where the forecaster says what the provider did (the daemon's pino logger fits). */
+export interface ForecastLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
 export interface HouseForecaster {
   /** The next 48 hours, with the provider's solar where it is usable; asks the provider in the background when due. */
   readonly forecast: (now: number) => SourcedHouseForecast;
-  /** Asks the provider when due, and once a day saves the last days' forecast against actual. */
+  /** Asks the provider when due, and once a day saves the last days' forecast against actual; never rejects. */
   readonly refresh: (now: number) => Promise<void>;
   /** The provider's answer and learned bias now; undefined without a provider. */
   readonly solar: (now: number) => ProviderSolar | undefined;
@@ -95,7 +100,7 @@ export function houseForecaster(
   options: {
     readonly timeZone: string;
     readonly config?: SolarForecastConfig | undefined;
-    readonly logger?: Pick<Logger, "info" | "warn">;
+    readonly logger?: ForecastLogger;
   },
 ): HouseForecaster {
   const { timeZone, config, logger } = options;
@@ -107,7 +112,9 @@ export function houseForecaster(
             ? logger?.info({ provider: config.provider }, outcome.message)
             : logger?.warn(
                 { provider: config.provider },
-                `solar forecast failed, planning on the learned profile: ${outcome.message}`,
+                outcome.stage === "store"
+                  ? outcome.message
+                  : `solar forecast failed (the last good answer serves up to 6 h, then the learned profile): ${outcome.message}`,
               ),
       })
     : undefined;
@@ -119,7 +126,12 @@ export function houseForecaster(
     const today = dayOf(now, timeZone);
     if (today !== recordedDay) {
       recordedDay = today;
-      recordForecastDays(store.history, store.solarForecasts, { provider: config.provider, now, timeZone, days: 7 });
+      try {
+        recordForecastDays(store.history, store.solarForecasts, { provider: config.provider, now, timeZone, days: 7 });
+      } catch (error) {
+        // The plan does not depend on it: say so and carry on.
+        logger?.warn({ provider: config.provider }, `solar forecast against actual not saved: ${String(error)}`);
+      }
     }
   };
   const solar = (now: number): ProviderSolar | undefined => {

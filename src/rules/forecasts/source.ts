@@ -19,7 +19,12 @@ export interface SolarForecastSnapshot {
 
 export interface SolarForecastSourceOptions {
   /** Told once per refresh outcome: a success or a failure (never the key). */
-  readonly onOutcome?: (outcome: { readonly ok: boolean; readonly message: string }) => void;
+  readonly onOutcome?: (outcome: {
+    readonly ok: boolean;
+    /** request: the provider was asked; store: its good answer could not be kept. */
+    readonly stage: "request" | "store";
+    readonly message: string;
+  }) => void;
   /** Given each good answer: the store keeps it for the forecast-against-actual check. */
   readonly onForecast?: (provider: string, samples: readonly HalfHourSample[], fetchedAt: number) => void;
   /** The service's budget; by default the one shared by the process for that service. */
@@ -59,11 +64,25 @@ export class SolarForecastSource {
       this.samples = samples;
       this.fetchedAt = now;
       this.failure = undefined;
-      this.options.onForecast?.(this.provider, samples, now);
-      this.options.onOutcome?.({ ok: true, message: `${this.provider}: ${samples.length} half-hours forecast` });
     } catch (error) {
       this.failure = error instanceof Error ? error.message : String(error);
-      this.options.onOutcome?.({ ok: false, message: this.failure });
+      this.options.onOutcome?.({ ok: false, stage: "request", message: this.failure });
+      return;
+    }
+    this.options.onOutcome?.({
+      ok: true,
+      stage: "request",
+      message: `${this.provider}: ${this.samples.length} half-hours forecast`,
+    });
+    try {
+      this.options.onForecast?.(this.provider, this.samples, now);
+    } catch (error) {
+      // The answer still serves the plan; only the check against actual misses it.
+      this.options.onOutcome?.({
+        ok: false,
+        stage: "store",
+        message: `${this.provider}: the answer was not kept for the check against actual (${error instanceof Error ? error.message : String(error)})`,
+      });
     }
   }
 

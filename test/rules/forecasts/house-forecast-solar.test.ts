@@ -114,7 +114,14 @@ describe("the optimise rule's house forecast with a solar provider", () => {
       sites: ["ab12"],
       base_url: served.url,
     });
-    const house = houseForecaster(store, { timeZone: TZ, config });
+    const warnings: string[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: (_fields: object, message: string) => {
+        warnings.push(message);
+      },
+    };
+    const house = houseForecaster(store, { timeZone: TZ, config, logger });
     await house.refresh(NOW);
     const forecast = house.forecast(NOW);
     const learned = houseForecast(store.history, { now: NOW, timeZone: TZ });
@@ -123,6 +130,10 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     );
     expect(forecast.solar).toEqual(learned.solar);
     expect(plan(forecast).windows.length).toBeGreaterThan(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^solar forecast failed \(the last good answer serves up to 6 h, then the learned profile\): solcast: .* answered HTTP 503/,
+    );
   });
 
   it("a last good answer older than six hours is not used", () => {
