@@ -4,6 +4,7 @@ import { dayOf, HOUR_MS, SLOT_MS } from "../time/index.js";
 import {
   type Bias,
   providerBias,
+  RequestBudget,
   recordForecastDays,
   type SolarForecastConfig,
   type SolarForecastSnapshot,
@@ -106,6 +107,8 @@ export function houseForecaster(
   const { timeZone, config, logger } = options;
   const source = config
     ? new SolarForecastSource(config, {
+        // Counted in the store: the daemon, a restart and `rules plan` share the service's daily allowance.
+        budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts),
         onForecast: (provider, samples, fetchedAt) => store.solarForecasts.record(provider, samples, fetchedAt),
         onOutcome: (outcome) =>
           outcome.ok

@@ -30,8 +30,13 @@ export interface SolarForecasts {
   saveDay(day: SolarForecastDay): void;
   /** The provider's last `count` days, newest first. */
   lastDays(provider: string, count: number): SolarForecastDay[];
+  /** Requests sent to the service on the UTC day (YYYY-MM-DD). */
+  requestsOn(service: string, day: string): number;
+  /** Counts one more request on the UTC day; the new total. */
+  addRequest(service: string, day: string): number;
 }
 
+const countRow = z.object({ requests: z.number().int().nonnegative() });
 const slotRow = z.object({ start: z.number().int(), kwh: z.number().nonnegative() });
 const dayRow = z.object({
   provider: z.string(),
@@ -47,6 +52,8 @@ export class SqliteSolarForecasts implements SolarForecasts {
   private readonly range: Statement;
   private readonly putDay: Statement;
   private readonly days: Statement;
+  private readonly requests: Statement;
+  private readonly request: Statement;
 
   constructor(
     private readonly db: Database,
@@ -67,6 +74,25 @@ export class SqliteSolarForecasts implements SolarForecasts {
     this.days = db.prepare(
       "SELECT provider, day, slots, forecast_kwh, actual_kwh, mae_kwh FROM solar_forecast_day WHERE provider = ? ORDER BY day DESC LIMIT ?",
     );
+    this.requests = db.prepare("SELECT requests FROM forecast_request WHERE service = ? AND day = ?");
+    this.request = db.prepare(
+      `INSERT INTO forecast_request (service, day, requests) VALUES (?, ?, 1)
+       ON CONFLICT (service, day) DO UPDATE SET requests = requests + 1
+       RETURNING requests`,
+    );
+  }
+
+  requestsOn(service: string, day: string): number {
+    const found = guard(this.path, () => this.requests.get(service, day));
+    return found === undefined ? 0 : this.parse(countRow, found, "forecast_request").requests;
+  }
+
+  addRequest(service: string, day: string): number {
+    return this.parse(
+      countRow,
+      guard(this.path, () => this.request.get(service, day)),
+      "forecast_request",
+    ).requests;
   }
 
   record(provider: string, slots: readonly SolarForecastSlot[], fetchedAt: number): void {
@@ -119,6 +145,17 @@ export class SqliteSolarForecasts implements SolarForecasts {
 export class MemorySolarForecasts implements SolarForecasts {
   private readonly slots = new Map<string, Map<number, number>>();
   private readonly dayRows = new Map<string, SolarForecastDay>();
+  private readonly requestCounts = new Map<string, number>();
+
+  requestsOn(service: string, day: string): number {
+    return this.requestCounts.get(`${service}\n${day}`) ?? 0;
+  }
+
+  addRequest(service: string, day: string): number {
+    const total = this.requestsOn(service, day) + 1;
+    this.requestCounts.set(`${service}\n${day}`, total);
+    return total;
+  }
 
   record(provider: string, slots: readonly SolarForecastSlot[], fetchedAt: number): void {
     const from = Math.floor(fetchedAt / 1_800_000) * 1_800_000;

@@ -1,6 +1,6 @@
 export { BIAS_BOUNDS, type Bias, providerBias, recordForecastDays } from "./accuracy.js";
 export { forecastDaysLine } from "./accuracy-text.js";
-export { budgetFor, RequestBudget } from "./budget.js";
+export { budgetFor, RequestBudget, type RequestCounts } from "./budget.js";
 export {
   type SolarArray,
   type SolarForecastConfig,

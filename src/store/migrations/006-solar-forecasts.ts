@@ -4,7 +4,8 @@ import type { Migration } from "../migrate.js";
  * The solar forecast each provider last gave for every half-hour before it began
  * (solar_forecast), and each local day's forecast against what the inverter measured
  * (solar_forecast_day: the mean absolute error per half-hour), for the bias correction and
- * `rules plan`.
+ * `rules plan`; and the requests sent to each forecast service per UTC day (forecast_request), so
+ * that a restart or `rules plan` does not spend a service's daily allowance twice.
  */
 export const solarForecasts: Migration = {
   version: 6,
@@ -28,6 +29,13 @@ export const solarForecasts: Migration = {
         actual_kwh REAL NOT NULL,
         mae_kwh REAL NOT NULL CHECK (mae_kwh >= 0),
         PRIMARY KEY (provider, day)
+      ) STRICT;
+      CREATE TABLE forecast_request (
+        service TEXT NOT NULL,
+        -- the UTC day (YYYY-MM-DD): services count their allowance by it
+        day TEXT NOT NULL,
+        requests INTEGER NOT NULL CHECK (requests >= 0),
+        PRIMARY KEY (service, day)
       ) STRICT;
     `);
   },

@@ -163,6 +163,38 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     );
   });
 
+  it("counts the service's requests in the store: a restart does not spend the day's allowance twice", async () => {
+    const path = join(dir, "budget.db");
+    served = await serve(() => ({ status: 200, body: fixture("solcast-forecasts.json") }));
+    const config = solarForecastSchema.parse({
+      provider: "solcast",
+      api_key: "k",
+      sites: ["ab12"],
+      base_url: served.url,
+      refresh_minutes: 5,
+      daily_requests: 2,
+    });
+    const first = openStore(path);
+    const before = houseForecaster(first, { timeZone: TZ, config });
+    await before.refresh(NOW);
+    await before.refresh(NOW + 5 * 60_000);
+    first.close();
+    expect(served.requests).toHaveLength(2);
+    store = openStore(path);
+    const after = houseForecaster(store, { timeZone: TZ, config });
+    await after.refresh(NOW + 10 * 60_000);
+    expect(served.requests).toHaveLength(2);
+    expect(after.solar(NOW)?.snapshot.failure).toBe(
+      "solcast: the 2 requests a day are spent until 00:00 UTC (daily_requests)",
+    );
+    expect(after.forecast(NOW + 10 * 60_000).solarSource).toBe(
+      "learned (solcast failed: solcast: the 2 requests a day are spent until 00:00 UTC (daily_requests))",
+    );
+    // The next UTC day (23:00 UTC is 00:00 in London, still the 17th in UTC; 00:05 UTC is the 18th).
+    await after.refresh(Date.parse("2022-07-18T00:05:00Z"));
+    expect(served.requests).toHaveLength(3);
+  });
+
   it("learns the provider's bias from the store and keeps each day's MAE there", async () => {
     store = openStore(join(dir, "bias.db"));
     served = await serve(() => ({ status: 200, body: fixture("solcast-forecasts.json") }));
