@@ -166,8 +166,36 @@ describe("Open-Meteo", () => {
     expect(total(samples)).toBe(0);
   });
 
-  it("turns irradiance on the plane into PV energy with kWp and the performance ratio", async () => {
-    // Built for this test, not recorded: a daytime hour of the same shape.
+  it("turns a recorded day of irradiance on a 35-degree south plane into PV energy (Berlin, January 2023)", async () => {
+    served = await serve(() => ({ status: 200, body: fixture("open-meteo-historical-forecast.json") }));
+    const source = new SolarForecastSource(
+      config({
+        provider: "open-meteo",
+        latitude: 52.52,
+        longitude: 13.41,
+        arrays: [{ kwp: 4, tilt: 35, azimuth: 180 }],
+        performance_ratio: 0.8,
+        base_url: served.url,
+      }),
+      { budget: new RequestBudget("open-meteo", 200) },
+    );
+    await source.refresh(Date.parse("2022-12-31T18:00:00Z"));
+    const { samples, failure } = source.snapshot();
+    expect(failure).toBeUndefined();
+    // 48 hours, two half-hours each, from 23:00 UTC the day before (the hour that 00:00 closes).
+    expect(samples).toHaveLength(96);
+    expect(samples[0]?.start).toBe(Date.parse("2022-12-31T23:00:00Z"));
+    // The recorded 764.7 Wh/m² over the two days x 4 kWp x 0.8.
+    expect(total(samples)).toBeCloseTo(2.44704, 9);
+    // 12:00 holds 128.9 W/m², the mean of 11:00-12:00: 0.41248 kWh, half in each half-hour.
+    const at = (iso: string) => samples.find((sample) => sample.start === Date.parse(iso))?.kwh;
+    expect(at("2023-01-01T11:00:00Z")).toBeCloseTo(0.20624, 9);
+    expect(at("2023-01-01T11:30:00Z")).toBeCloseTo(0.20624, 9);
+    expect(at("2023-01-01T20:00:00Z")).toBe(0);
+  });
+
+  it("takes the horizontal irradiance where the tilted one is missing", async () => {
+    // Built for this test, not recorded: a missing tilted value, for the horizontal one to stand in.
     const body = JSON.stringify({
       utc_offset_seconds: 0,
       hourly: {
