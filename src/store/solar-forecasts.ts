@@ -23,7 +23,7 @@ export interface SolarForecastDay {
 
 /** The solar forecasts as they stood before each half-hour began, and the days' errors. */
 export interface SolarForecasts {
-  /** Keeps the forecast for the half-hours starting at or after `fetchedAt`'s; earlier ones keep what they had. */
+  /** Keeps the forecast for the half-hours starting at or after `fetchedAt`; those already begun keep what they had. */
   record(provider: string, slots: readonly SolarForecastSlot[], fetchedAt: number): void;
   /** The provider's recorded forecast for the half-hours starting in [from, to), by start. */
   between(provider: string, from: number, to: number): SolarForecastSlot[];
@@ -96,9 +96,9 @@ export class SqliteSolarForecasts implements SolarForecasts {
   }
 
   record(provider: string, slots: readonly SolarForecastSlot[], fetchedAt: number): void {
-    const from = Math.floor(fetchedAt / 1_800_000) * 1_800_000;
+    // Only half-hours not yet begun: one that has started keeps what was forecast before it.
     const write = this.db.transaction(() => {
-      for (const slot of slots) if (slot.start >= from) this.upsert.run(provider, slot.start, slot.kwh, fetchedAt);
+      for (const slot of slots) if (slot.start >= fetchedAt) this.upsert.run(provider, slot.start, slot.kwh, fetchedAt);
     });
     guard(this.path, () => write());
   }
@@ -158,9 +158,8 @@ export class MemorySolarForecasts implements SolarForecasts {
   }
 
   record(provider: string, slots: readonly SolarForecastSlot[], fetchedAt: number): void {
-    const from = Math.floor(fetchedAt / 1_800_000) * 1_800_000;
     const kept = this.slots.get(provider) ?? new Map<number, number>();
-    for (const slot of slots) if (slot.start >= from) kept.set(slot.start, slot.kwh);
+    for (const slot of slots) if (slot.start >= fetchedAt) kept.set(slot.start, slot.kwh);
     this.slots.set(provider, kept);
   }
 
