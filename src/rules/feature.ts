@@ -83,11 +83,18 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
     const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
-    // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
-    await Promise.race([
-      house.refresh(options.clock.now()),
-      new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
-    ]);
+    if (rules.rules.solar_forecast) {
+      // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        house.refresh(options.clock.now()),
+        new Promise((resolve) => {
+          wait = setTimeout(resolve, 10_000);
+          wait.unref();
+        }),
+      ]);
+      clearTimeout(wait);
+    }
     const next = await startRules({
       rules: rules.rules,
       tariffs,

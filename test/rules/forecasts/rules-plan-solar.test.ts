@@ -76,4 +76,61 @@ describe("energy2mqtt rules plan with a solar provider", () => {
       "Solar forecast against actual (solcast), last 1 day(s): 2022-07-18 mean error 0.14 kWh a half-hour (23.1 kWh forecast, 18.5 actual)",
     );
   });
+
+  it("the optimise rule's plan buys less overnight with the sunny forecast than with the learned dull profile", async () => {
+    const path = join(dir, "go.db");
+    const now = Date.parse("2022-07-18T23:00:00Z");
+    const store = openStore(path);
+    // A fortnight of 100 W of solar and 500 W of use, all day.
+    store.history.write(inverterPoints(now - 14 * DAY, now, () => ({ solar: 100, consumption: 500 })));
+    store.close();
+    // Solcast's recorded values a day later (built for this test from the recorded body): 23.1 kWh on the 19th.
+    const nextDay = {
+      forecasts: recorded.forecasts.map((entry) => ({
+        ...entry,
+        period_end: new Date(Date.parse(entry.period_end) + DAY).toISOString(),
+      })),
+    };
+    served = await serve(() => ({ status: 200, body: JSON.stringify(nextDay) }));
+    const planWith = async (solar: boolean) => {
+      writeFileSync(
+        join(dir, "rules.yaml"),
+        [
+          "timezone: Europe/London",
+          "battery: { capacity_kwh: 10, charge_kw: 3 }",
+          "tariffs:",
+          '  import: { type: zones, price: 0.27, zones: [{ hours: "00:30-04:30", price: 0.07 }] }',
+          "  export: { type: fixed, price: 0.04 }",
+          ...(solar
+            ? ["solar_forecast:", `  { provider: solcast, api_key: k, sites: [ab12], base_url: "${served?.url}" }`]
+            : []),
+          "rules:",
+          "  - name: optimiser",
+          "    when: { optimise: { reserve_soc: 10 } }",
+          "",
+        ].join("\n"),
+      );
+      const config = join(dir, "go.yaml");
+      writeFileSync(config, `rules: rules.yaml\nstore: { path: ${path} }\n`);
+      const out = capture();
+      const err = capture();
+      const code = await runRulesPlanCommand(
+        { config, now: "2022-07-18T23:00:00Z", hours: "24", soc: "10" },
+        out.stream,
+        err.stream,
+      );
+      expect([code, err.text()]).toEqual([0, ""]);
+      const text = out.text();
+      const limits = [...text.matchAll(/"percent_limit":(\d+)/g)].map((match) => Number(match[1]));
+      return { text, topUp: Math.max(0, ...limits) };
+    };
+    const learned = await planWith(false);
+    const sunny = await planWith(true);
+    // Learned: nothing sunny is expected, so the battery is filled at 7p for the day.
+    expect(learned.text).toContain("optimiser: grid charge to 100%");
+    // Solcast: the sun fills it; the night buys a little at most.
+    expect(sunny.text).toContain("Solar forecast: solcast\n");
+    expect(sunny.topUp).toBeLessThanOrEqual(20);
+    expect(learned.topUp - sunny.topUp).toBeGreaterThanOrEqual(80);
+  });
 });
