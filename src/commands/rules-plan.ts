@@ -115,7 +115,7 @@ export async function runRulesPlanCommand(
   header.unshift(
     `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); ${
       house && house.days > 0
-        ? `the house's use and solar by time of day learned from ${house.days} day(s) of the store's history`
+        ? `the house's use ${house.providerSolar ? "" : "and solar "}by time of day learned from ${house.days} day(s) of the store's history${house.providerSolar ? ", its solar from the forecast below" : ""}`
         : "the house's own use is not modelled"
     }`,
   );
@@ -162,7 +162,7 @@ async function storedHouse(
   if (typeof store === "number") return undefined;
   try {
     const { forecast, check } = houseOutlook(store.history, { now, timeZone, slots: hours * 2 + 1 });
-    if (!solar) return { ...forecast, check, solarLines: [] };
+    if (!solar) return { ...forecast, check, solarLines: [], providerSolar: false };
     const forecaster = houseForecaster(store, { timeZone, config: solar });
     await forecaster.refresh(now);
     const sourced = withProviderSolar(forecast, forecaster.solar(now), now);
@@ -170,7 +170,7 @@ async function storedHouse(
       `Solar forecast: ${sourced.solarSource}`,
       forecastDaysLine(solar.provider, store.solarForecasts.lastDays(solar.provider, 7)),
     ];
-    return { ...sourced, check, solarLines };
+    return { ...sourced, check, solarLines, providerSolar: !sourced.solarSource.startsWith("learned") };
   } finally {
     store.close();
   }
