@@ -2,6 +2,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
   type ForecastCheck,
+  forecastDaysLine,
+  houseForecaster,
   houseOutlook,
   loadRules,
   plannedOverlaps,
@@ -12,7 +14,9 @@ import {
   refreshedTariffs,
   rulesPath,
   rulesTimeZone,
+  type SolarForecastConfig,
   sharedControlLines,
+  withProviderSolar,
 } from "../rules/index.js";
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
@@ -105,12 +109,13 @@ export async function runRulesPlanCommand(
       : live?.socPercent !== undefined
         ? `inverter ${live.serial}`
         : "default; pass --soc";
-  const house = storedHouse(config, now, timeZone, hours, err);
+  const house = await storedHouse(config, now, timeZone, hours, err, rules.solar_forecast);
   if (house?.check) header.push(checkLine(house.check));
+  if (house?.solarLines) header.push(...house.solarLines);
   header.unshift(
     `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); ${
       house && house.days > 0
-        ? `the house's use and solar by time of day learned from ${house.days} day(s) of the store's history`
+        ? `the house's use ${house.providerSolar ? "" : "and solar "}by time of day learned from ${house.days} day(s) of the store's history${house.providerSolar ? ", its solar from the forecast below" : ""}`
         : "the house's own use is not modelled"
     }`,
   );
@@ -139,14 +144,33 @@ export async function runRulesPlanCommand(
   return 0;
 }
 
-/** The house's forecast from the store the configuration names, and how it did over the last day. */
-function storedHouse(config: Config, now: number, timeZone: string, hours: number, err: NodeJS.WritableStream) {
+/**
+ * The house's forecast from the store the configuration names, and how it did over the last day;
+ * with a solar provider, its solar (one request, within the service's budget), where it came from,
+ * and the last days' forecast against actual.
+ */
+async function storedHouse(
+  config: Config,
+  now: number,
+  timeZone: string,
+  hours: number,
+  err: NodeJS.WritableStream,
+  solar: SolarForecastConfig | undefined,
+) {
   if (!existsSync(config.store.path)) return undefined;
   const store = openStoreOr(config, err, "the house's history is left out: ");
   if (typeof store === "number") return undefined;
   try {
     const { forecast, check } = houseOutlook(store.history, { now, timeZone, slots: hours * 2 + 1 });
-    return { ...forecast, check };
+    if (!solar) return { ...forecast, check, solarLines: [], providerSolar: false };
+    const forecaster = houseForecaster(store, { timeZone, config: solar });
+    await forecaster.refresh(now);
+    const sourced = withProviderSolar(forecast, forecaster.solar(now), now);
+    const solarLines = [
+      `Solar forecast: ${sourced.solarSource}`,
+      forecastDaysLine(solar.provider, store.solarForecasts.lastDays(solar.provider, 7)),
+    ];
+    return { ...sourced, check, solarLines, providerSolar: !sourced.solarSource.startsWith("learned") };
   } finally {
     store.close();
   }

@@ -77,11 +77,24 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   started.catch(() => undefined);
 
   const run = async (rules: LoadedRules, store: Store): Promise<RulesEngine | undefined> => {
-    const { startRules, createTariff, rulesTimeZone, houseForecast } = await import("./index.js");
+    const { startRules, createTariff, rulesTimeZone, houseForecaster } = await import("./index.js");
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
+    const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
+    if (rules.rules.solar_forecast) {
+      // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([
+        house.refresh(options.clock.now()),
+        new Promise((resolve) => {
+          wait = setTimeout(resolve, 10_000);
+          wait.unref();
+        }),
+      ]);
+      clearTimeout(wait);
+    }
     const next = await startRules({
       rules: rules.rules,
       tariffs,
@@ -90,7 +103,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       store,
       inventory: () => inventory,
       live$,
-      house: (now) => houseForecast(store.history, { now, timeZone }),
+      house: house.forecast,
       clock: options.clock,
       logger,
       dryRun: options.dryRun,

@@ -1,11 +1,31 @@
 import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../optimiser/index.js";
-import type { History } from "../store/index.js";
-import { SLOT_MS } from "../time/index.js";
+import type { History, SolarForecasts } from "../store/index.js";
+import { dayOf, HOUR_MS, SLOT_MS } from "../time/index.js";
+import {
+  type Bias,
+  providerBias,
+  RequestBudget,
+  recordForecastDays,
+  type SolarForecastConfig,
+  type SolarForecastSnapshot,
+  SolarForecastSource,
+} from "./forecasts/index.js";
 import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
 import type { HouseForecast } from "./planners/optimise-windows.js";
 
 /** How far back the forecasts learn from. */
 const LEARN_DAYS = 28;
+/** A provider's last good answer is used this long after it was fetched, failures or not. */
+const PROVIDER_STALE_MS = 6 * HOUR_MS;
+
+/** A solar provider's forecast and the correction of its bias learned from the store. */
+export interface ProviderSolar {
+  readonly snapshot: SolarForecastSnapshot;
+  readonly bias: Bias;
+}
+
+/** The house forecast, saying where its solar came from ("learned", "open-meteo x0.93 ...", "learned (solcast failed: ...)"). */
+export type SourcedHouseForecast = HouseForecast & { readonly solarSource: string };
 
 /**
  * The house's consumption and solar for the next `slots` half-hours, learned from the store's
@@ -14,11 +34,133 @@ const LEARN_DAYS = 28;
  */
 export function houseForecast(
   history: Pick<History, "query">,
-  options: { readonly now: number; readonly timeZone: string; readonly slots?: number },
-): HouseForecast {
+  options: { readonly now: number; readonly timeZone: string; readonly slots?: number; readonly solar?: ProviderSolar },
+): SourcedHouseForecast {
   const from = Math.floor(options.now / SLOT_MS) * SLOT_MS;
   const past = readHouseHistory(history, { from: from - LEARN_DAYS * DAY_MS, to: from, timeZone: options.timeZone });
-  return forecastAt(past, from, options.timeZone, options.slots ?? 96);
+  return withProviderSolar(forecastAt(past, from, options.timeZone, options.slots ?? 96), options.solar, options.now);
+}
+
+/**
+ * The provider's half-hours, scaled by its learned bias, in place of the learned solar wherever
+ * its answer reaches (half-hours inside it that it left out are night: 0); beyond it, and when
+ * there is no usable answer, the learned profile, saying why.
+ */
+export function withProviderSolar(
+  learned: HouseForecast,
+  solar: ProviderSolar | undefined,
+  now: number,
+): SourcedHouseForecast {
+  if (!solar) return { ...learned, solarSource: "learned" };
+  const { snapshot, bias } = solar;
+  const fresh = snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= PROVIDER_STALE_MS;
+  const first = snapshot.samples[0];
+  const last = snapshot.samples[snapshot.samples.length - 1];
+  if (!fresh || !first || !last || last.start < learned.from) {
+    const why = snapshot.failure
+      ? `${snapshot.provider} failed: ${snapshot.failure}`
+      : snapshot.fetchedAt === undefined
+        ? `${snapshot.provider} has not answered yet`
+        : `${snapshot.provider}'s answer does not reach now`;
+    return { ...learned, solarSource: `learned (${why})` };
+  }
+  const byStart = new Map(snapshot.samples.map((sample) => [sample.start, sample.kwh]));
+  const solarSlots = learned.solar.map((learnedKwh, index) => {
+    const at = learned.from + index * SLOT_MS;
+    if (at < first.start || at > last.start) return learnedKwh;
+    return (byStart.get(at) ?? 0) * bias.ratio;
+  });
+  const corrected = bias.ratio === 1 ? "" : ` x${bias.ratio.toFixed(2)} (bias from ${bias.days} days)`;
+  const kept = snapshot.failure ? ` (last good answer kept; ${snapshot.failure})` : "";
+  return { ...learned, solar: solarSlots, solarSource: `${snapshot.provider}${corrected}${kept}` };
+}
+
+/** Where the forecaster says what the provider did (the daemon's pino logger fits). */
+export interface ForecastLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface HouseForecaster {
+  /** The next 48 hours, with the provider's solar where it is usable; asks the provider in the background when due. */
+  readonly forecast: (now: number) => SourcedHouseForecast;
+  /** Asks the provider when due, and once a day saves the last days' forecast against actual; never rejects. */
+  readonly refresh: (now: number) => Promise<void>;
+  /** The provider's answer and learned bias now; undefined without a provider. */
+  readonly solar: (now: number) => ProviderSolar | undefined;
+}
+
+/**
+ * The house forecast for the rules engine with the configured solar provider: each call asks the
+ * provider in the background when its refresh interval has passed (the answer serves the next
+ * plans), keeps its answers in the store, and once a day saves the last days' forecast against
+ * actual. Without a provider, the learned forecast alone.
+ */
+export function houseForecaster(
+  store: { readonly history: Pick<History, "query">; readonly solarForecasts: SolarForecasts },
+  options: {
+    readonly timeZone: string;
+    readonly config?: SolarForecastConfig | undefined;
+    readonly logger?: ForecastLogger;
+  },
+): HouseForecaster {
+  const { timeZone, config, logger } = options;
+  const source = config
+    ? new SolarForecastSource(config, {
+        // Counted in the store: the daemon, a restart and `rules plan` share the service's daily allowance.
+        budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts),
+        onForecast: (provider, samples, fetchedAt) => store.solarForecasts.record(provider, samples, fetchedAt),
+        onOutcome: (outcome) =>
+          outcome.ok
+            ? logger?.info({ provider: config.provider }, outcome.message)
+            : logger?.warn(
+                { provider: config.provider },
+                outcome.stage === "store"
+                  ? outcome.message
+                  : `solar forecast failed (the last good answer serves up to 6 h, then the learned profile): ${outcome.message}`,
+              ),
+      })
+    : undefined;
+  let biasAt: { slot: number; bias: Bias } | undefined;
+  let recordedDay: string | undefined;
+  const refresh = async (now: number): Promise<void> => {
+    if (!source || !config) return;
+    await source.refresh(now);
+    const today = dayOf(now, timeZone);
+    if (today !== recordedDay) {
+      recordedDay = today;
+      try {
+        recordForecastDays(store.history, store.solarForecasts, { provider: config.provider, now, timeZone, days: 7 });
+      } catch (error) {
+        // The plan does not depend on it: say so and carry on.
+        logger?.warn({ provider: config.provider }, `solar forecast against actual not saved: ${String(error)}`);
+      }
+    }
+  };
+  const solar = (now: number): ProviderSolar | undefined => {
+    if (!source || !config) return undefined;
+    const slot = Math.floor(now / SLOT_MS);
+    if (biasAt?.slot !== slot)
+      biasAt = {
+        slot,
+        bias: providerBias(store.history, store.solarForecasts, {
+          provider: config.provider,
+          now,
+          timeZone,
+          days: config.bias_days,
+        }),
+      };
+    return { snapshot: source.snapshot(), bias: biasAt.bias };
+  };
+  const forecast = (now: number): SourcedHouseForecast => {
+    if (config)
+      refresh(now).catch((error: unknown) =>
+        logger?.warn({ provider: config.provider }, `solar forecast: ${String(error)}`),
+      );
+    const provided = solar(now);
+    return houseForecast(store.history, { now, timeZone, ...(provided ? { solar: provided } : {}) });
+  };
+  return { forecast, refresh, solar };
 }
 
 export interface ForecastCheck {

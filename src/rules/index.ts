@@ -1,7 +1,18 @@
 export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
-export { type ForecastCheck, type HouseOutlook, houseForecast, houseOutlook } from "./house-forecast.js";
+export { forecastDaysLine, type SolarForecastConfig } from "./forecasts/index.js";
+export {
+  type ForecastCheck,
+  type HouseForecaster,
+  type HouseOutlook,
+  houseForecast,
+  houseForecaster,
+  houseOutlook,
+  type ProviderSolar,
+  type SourcedHouseForecast,
+  withProviderSolar,
+} from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
 export { planSvg } from "./plan-svg.js";
 export { planText } from "./plan-text.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Action, actionSchema } from "./action-schema.js";
 import { overlapProblems } from "./control-overlaps.js";
+import { solarForecastSchema } from "./forecasts/index.js";
 import { timeZone } from "./schema-common.js";
 import { tariffsSchema } from "./tariff-schema.js";
 import { stringsOf, TEMPLATE_NAMES, templateNamesIn } from "./templates.js";
@@ -77,6 +78,8 @@ export const rulesFileSchema = z
     battery: batterySchema.default(batterySchema.parse({})),
     ev: evSchema.default(evSchema.parse({})),
     tariffs: tariffsSchema.default(tariffsSchema.parse({})),
+    /** A weather-based solar forecast for the optimiser; left out, solar is learned from the store's history. */
+    solar_forecast: solarForecastSchema.optional(),
     rules: z.array(ruleSchema).default([]),
   })
   .superRefine((file, ctx) => {

@@ -41,4 +41,10 @@ export type {
   RuleObligations,
   SavedValue,
 } from "./rule-obligations.js";
+export {
+  MemorySolarForecasts,
+  type SolarForecastDay,
+  type SolarForecastSlot,
+  type SolarForecasts,
+} from "./solar-forecasts.js";
 export { MemoryWriteCounts, type WriteCount, type WriteCounts } from "./write-counts.js";

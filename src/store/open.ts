@@ -9,6 +9,7 @@ import { type LocalSnapshots, SqliteLocalSnapshots } from "./local-snapshots.js"
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
+import { type SolarForecasts, SqliteSolarForecasts } from "./solar-forecasts.js";
 import { SqliteWriteCounts, type WriteCounts } from "./write-counts.js";
 
 export interface StoreOptions {
@@ -33,6 +34,8 @@ export interface Store {
   readonly writeCounts: WriteCounts;
   /** The daemon's own snapshots of devices whose changes go over the LAN. */
   readonly localSnapshots: LocalSnapshots;
+  /** The solar forecasts before each half-hour, and each day's error against what was measured. */
+  readonly solarForecasts: SolarForecasts;
   close(): void;
 }
 
@@ -65,6 +68,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       ruleObligations: new SqliteRuleObligations(opened, path),
       writeCounts: new SqliteWriteCounts(opened, path),
       localSnapshots: new SqliteLocalSnapshots(opened, path),
+      solarForecasts: new SqliteSolarForecasts(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

@@ -36,6 +36,7 @@ describe("the repository carries its own evidence", () => {
     ["real-responses", "README.md", 43],
     ["planner-year", "README.md", 5],
     ["local-captures", "LICENSE", 17],
+    ["solar-forecasts", "LICENSE", 7],
   ])("test/fixtures/%s is in the repository with its %s", (folder, sourceFile, entries) => {
     const dir = join(ROOT, "test/fixtures", folder);
     expect(existsSync(join(dir, sourceFile))).toBe(true);
@@ -46,6 +47,21 @@ describe("the repository carries its own evidence", () => {
         0,
       );
     expect(count(dir)).toBe(entries);
+  });
+
+  it("the solar forecast bodies keep their licences and sources", () => {
+    const dir = join(ROOT, "test/fixtures/solar-forecasts");
+    const licence = readFileSync(join(dir, "LICENSE"), "utf8");
+    expect(licence).toMatch(/MIT License/);
+    expect(licence).toMatch(/Eclipse Public License 2\.0/);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    for (const source of [
+      "home-assistant-libs/forecast_solar",
+      "frenck/python-open-meteo",
+      "klaasnotfound/epex-spot-forecast",
+      "openhab/openhab-addons",
+    ])
+      expect(readme).toContain(source);
   });
 
   it("the local captures keep their Apache-2.0 licence and attribution", () => {

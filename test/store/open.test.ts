@@ -62,6 +62,7 @@ describe("openStore", () => {
     expect(tables.map((row) => (row as { name: string }).name)).toEqual([
       "audit_log",
       "audit_log_target_at",
+      "forecast_request",
       "history",
       "history_day",
       "history_shape",
@@ -70,10 +71,15 @@ describe("openStore", () => {
       "rule_obligation",
       "rule_obligation_open",
       "rule_state",
+      "solar_forecast",
+      "solar_forecast_day",
+      "sqlite_autoindex_forecast_request_1",
       "sqlite_autoindex_history_shape_1",
       "sqlite_autoindex_history_source_1",
       "sqlite_autoindex_local_snapshot_1",
       "sqlite_autoindex_rule_state_1",
+      "sqlite_autoindex_solar_forecast_1",
+      "sqlite_autoindex_solar_forecast_day_1",
       "sqlite_autoindex_write_count_1",
       "write_count",
     ]);

@@ -4,6 +4,7 @@ import { history } from "./002-history.js";
 import { ruleObligations } from "./003-rule-obligations.js";
 import { perControlRestore } from "./004-per-control-restore.js";
 import { writeBudgetAndSnapshots } from "./005-write-budget-and-snapshots.js";
+import { solarForecasts } from "./006-solar-forecasts.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ruleObligations,
   perControlRestore,
   writeBudgetAndSnapshots,
+  solarForecasts,
 ];
