@@ -43,25 +43,30 @@ export class OctopusTariff extends AgileTariff implements Tariff {
     this.standingChargesUrl = `${base}/standing-charges/`;
   }
 
+  /**
+   * Reads the unit rates and the standing charges, each on its own: a failure of one keeps what
+   * was known of it and does not stop the other. False when either failed.
+   */
   override async load(now: number, signal?: AbortSignal): Promise<boolean> {
     this.lastAttempt = now;
     const payment = this.octopus.payment.toUpperCase();
-    let url = this.unitRatesUrl;
+    const openUntil = now + OPEN_RATE_DAYS * 24 * HOUR_MS;
+    const failures: string[] = [];
     try {
-      const rates = await this.read(url, now, signal);
-      const openUntil = now + OPEN_RATE_DAYS * 24 * HOUR_MS;
-      for (const body of rates) {
+      for (const body of await this.read(this.unitRatesUrl, now, signal)) {
         for (const [at, price] of slotPrices(body, this.octopus.scale, { payment, openUntil }))
           this.prices.set(at, price);
       }
-      url = this.standingChargesUrl;
-      this.charges = chargesOf(await this.read(url, now, signal), this.octopus.scale, payment);
-      this.lastError = undefined;
-      return true;
     } catch (error) {
-      this.lastError = `${url}: ${explain(error as Error, this.octopus)}`;
-      return false;
+      failures.push(`${this.unitRatesUrl}: ${explain(error as Error, this.octopus)}`);
     }
+    try {
+      this.charges = chargesOf(await this.read(this.standingChargesUrl, now, signal), this.octopus.scale, payment);
+    } catch (error) {
+      failures.push(`${this.standingChargesUrl}: ${explain(error as Error, this.octopus)}`);
+    }
+    this.lastError = failures.length > 0 ? failures.join("; ") : undefined;
+    return failures.length === 0;
   }
 
   standingChargePerDay(at: number): number | undefined {
