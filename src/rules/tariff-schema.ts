@@ -3,15 +3,16 @@ import { duration } from "../time/index.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
 import { offHalfHourGrid } from "./tariffs/half-hour-grid.js";
 
+/** Local hours like "00:30-07:30", from :00 or :30 to :00 or :30. */
+const gridHours = hoursRange.superRefine((hours, ctx) => {
+  const problem = offHalfHourGrid(hours);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /** A time-of-use zone: every field given must match; the last matching zone of the list wins. */
 export const zoneSchema = z.strictObject({
   price,
-  hours: hoursRange
-    .superRefine((hours, ctx) => {
-      const problem = offHalfHourGrid(hours);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
+  hours: gridHours.optional(),
   days: days.optional(),
   months: months.optional(),
 });
@@ -72,6 +73,11 @@ export const octopusTariffSchema = z.strictObject({
   region: z.enum(OCTOPUS_REGIONS, {
     error: `expected the region letter of your tariff code (E-1R-<product>-<region>): one of ${OCTOPUS_REGIONS.join(" ")}`,
   }),
+  /**
+   * For a two-rate meter (Economy 7 style, tariff code E-2R-...): the local hours of its night
+   * rate. The API publishes the day and night prices but not the hours, which depend on the meter.
+   */
+  night_hours: gridHours.optional(),
   /** Tariffs priced by how the bill is paid publish both; the others one price for all. */
   payment: z.enum(["direct_debit", "non_direct_debit"]).default("direct_debit"),
   base_url: httpUrl.default("https://api.octopus.energy"),

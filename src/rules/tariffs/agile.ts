@@ -29,7 +29,7 @@ export class AgileTariff implements Tariff {
 
   constructor(
     private readonly config: RefreshConfig,
-    private readonly timeZone: string,
+    protected readonly timeZone: string,
     private readonly fallback: Tariff | undefined,
   ) {}
 

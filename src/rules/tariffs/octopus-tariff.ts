@@ -1,12 +1,14 @@
-import { HOUR_MS } from "../../time/index.js";
+import { HOUR_MS, parseClock, SLOT_MS, wallClock } from "../../time/index.js";
 import type { OctopusTariffConfig } from "../tariff-schema.js";
 import { AgileTariff } from "./agile.js";
 import { type OctopusRates, octopusRates, paidBy, slotPrices } from "./octopus.js";
 import { type OctopusCache, octopusCache } from "./octopus-cache.js";
 import type { Tariff } from "./tariff.js";
+import { inHours } from "./zones.js";
 
-/** How far ahead a rate without an end (a Tracker's or Go's current price) is taken to hold. */
-const OPEN_RATE_DAYS = 2;
+/** How far ahead, and back, a rate without an end (a price in force until changed) is laid out. */
+const OPEN_RATE_AHEAD_MS = 48 * HOUR_MS;
+const OPEN_RATE_BACK_MS = 24 * HOUR_MS;
 
 interface Charge {
   readonly from: number;
@@ -14,9 +16,9 @@ interface Charge {
   readonly price: number;
 }
 
-/** E-1R-<product>-<region>: the single-register electricity tariff code. */
-export function octopusTariffCode(product: string, region: string): string {
-  return `E-1R-${product}-${region}`;
+/** E-1R-<product>-<region>, or E-2R-... for a two-rate (day and night) meter. */
+export function octopusTariffCode(product: string, region: string, twoRate = false): string {
+  return `E-${twoRate ? "2R" : "1R"}-${product}-${region}`;
 }
 
 /**
@@ -27,8 +29,10 @@ export function octopusTariffCode(product: string, region: string): string {
 export class OctopusTariff extends AgileTariff implements Tariff {
   override readonly type = "octopus" as const;
   private charges: Charge[] = [];
-  private readonly unitRatesUrl: string;
+  /** One list of unit rates, or the day and the night lists of a two-rate meter. */
+  private readonly unitRatesUrls: readonly string[];
   private readonly standingChargesUrl: string;
+  private readonly night: { readonly from: number; readonly to: number } | undefined;
 
   constructor(
     private readonly octopus: OctopusTariffConfig,
@@ -37,9 +41,13 @@ export class OctopusTariff extends AgileTariff implements Tariff {
     private readonly cache: OctopusCache = octopusCache,
   ) {
     super(octopus, timeZone, fallback);
-    const code = octopusTariffCode(octopus.product, octopus.region);
+    const hours = octopus.night_hours;
+    this.night = hours ? { from: parseClock(hours.slice(0, 5)), to: parseClock(hours.slice(6)) } : undefined;
+    const code = octopusTariffCode(octopus.product, octopus.region, hours !== undefined);
     const base = `${octopus.base_url.replace(/\/+$/, "")}/v1/products/${octopus.product}/electricity-tariffs/${code}`;
-    this.unitRatesUrl = `${base}/standard-unit-rates/`;
+    this.unitRatesUrls = hours
+      ? [`${base}/day-unit-rates/`, `${base}/night-unit-rates/`]
+      : [`${base}/standard-unit-rates/`];
     this.standingChargesUrl = `${base}/standing-charges/`;
   }
 
@@ -50,15 +58,17 @@ export class OctopusTariff extends AgileTariff implements Tariff {
   override async load(now: number, signal?: AbortSignal): Promise<boolean> {
     this.lastAttempt = now;
     const payment = this.octopus.payment.toUpperCase();
-    const openUntil = now + OPEN_RATE_DAYS * 24 * HOUR_MS;
     const failures: string[] = [];
-    try {
-      for (const body of await this.read(this.unitRatesUrl, now, signal)) {
-        for (const [at, price] of slotPrices(body, this.octopus.scale, { payment, openUntil }))
-          this.prices.set(at, price);
+    const lists: Map<number, number>[] = [];
+    for (const url of this.unitRatesUrls) {
+      try {
+        lists.push(await this.unitPrices(url, now, payment, signal));
+      } catch (error) {
+        failures.push(`${url}: ${explain(error as Error, this.octopus)}`);
       }
-    } catch (error) {
-      failures.push(`${this.unitRatesUrl}: ${explain(error as Error, this.octopus)}`);
+    }
+    if (lists.length === this.unitRatesUrls.length) {
+      for (const [at, price] of this.night ? this.dayAndNight(lists) : (lists[0] ?? [])) this.prices.set(at, price);
     }
     try {
       this.charges = chargesOf(await this.read(this.standingChargesUrl, now, signal), this.octopus.scale, payment);
@@ -71,6 +81,32 @@ export class OctopusTariff extends AgileTariff implements Tariff {
 
   standingChargePerDay(at: number): number | undefined {
     return this.charges.find((charge) => at >= charge.from && at < charge.to)?.price;
+  }
+
+  /** Slot -> price of one list of unit rates, for the chosen payment method. */
+  private async unitPrices(
+    url: string,
+    now: number,
+    payment: string,
+    signal?: AbortSignal,
+  ): Promise<Map<number, number>> {
+    const open = { from: Math.floor((now - OPEN_RATE_BACK_MS) / SLOT_MS) * SLOT_MS, until: now + OPEN_RATE_AHEAD_MS };
+    const prices = new Map<number, number>();
+    for (const body of await this.read(url, now, signal)) {
+      for (const [at, price] of slotPrices(body, this.octopus.scale, { payment, open })) prices.set(at, price);
+    }
+    return prices;
+  }
+
+  /** A two-rate meter's price in each slot: the night list's in the night hours, else the day list's. */
+  private dayAndNight([day, night]: Map<number, number>[]): Map<number, number> {
+    const prices = new Map<number, number>();
+    for (const at of new Set([...(day?.keys() ?? []), ...(night?.keys() ?? [])])) {
+      const hours = this.night as { from: number; to: number };
+      const price = inHours(wallClock(at, this.timeZone).minutes, hours.from, hours.to) ? night?.get(at) : day?.get(at);
+      if (price !== undefined) prices.set(at, price);
+    }
+    return prices;
   }
 
   private async read(url: string, now: number, signal: AbortSignal | undefined): Promise<OctopusRates[]> {
@@ -102,6 +138,6 @@ function chargesOf(bodies: readonly OctopusRates[], scale: number, payment: stri
 /** A 404 means Octopus knows no such product in that region: say which to check. */
 function explain(error: Error, config: OctopusTariffConfig): string {
   if (error.message !== "HTTP 404") return error.message;
-  const code = octopusTariffCode(config.product, config.region);
+  const code = octopusTariffCode(config.product, config.region, config.night_hours !== undefined);
   return `HTTP 404: Octopus has no tariff ${code}; check product (${config.product}) and region (${config.region}) against the tariff code on your bill or in the Octopus app`;
 }

@@ -22,8 +22,11 @@ const MAX_PAGES = 10;
 export interface SlotOptions {
   /** Keep only rates for this payment method (rates without one always count), e.g. "DIRECT_DEBIT". */
   readonly payment?: string;
-  /** Where a rate without an end stops; without it such a rate covers one slot. */
-  readonly openUntil?: number;
+  /**
+   * The span a rate without an end (a price in force until changed) is laid over, clipped to
+   * its own start; without it such a rate covers one slot.
+   */
+  readonly open?: { readonly from: number; readonly until: number };
 }
 
 /** Whether a rate applies to a payment method: rates without one apply to all. */
@@ -36,8 +39,10 @@ export function slotPrices(body: OctopusRates, scale: number, options: SlotOptio
   const prices = new Map<number, number>();
   for (const result of body.results) {
     if (!paidBy(result.payment_method, options.payment)) continue;
-    const from = Date.parse(result.valid_from);
-    const to = result.valid_to ? Date.parse(result.valid_to) : Math.max(options.openUntil ?? 0, from + SLOT_MS);
+    const start = Date.parse(result.valid_from);
+    const open = result.valid_to ? undefined : options.open;
+    const from = open ? Math.max(start, open.from) : start;
+    const to = result.valid_to ? Date.parse(result.valid_to) : open ? open.until : start + SLOT_MS;
     const price = Math.round(result.value_inc_vat * scale * 1e6) / 1e6;
     for (let at = Math.floor(from / SLOT_MS) * SLOT_MS; at < to; at += SLOT_MS) prices.set(at, price);
   }

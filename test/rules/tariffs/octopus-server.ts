@@ -36,7 +36,7 @@ export class OctopusServer {
   serve(
     product: string,
     code: string,
-    list: "standard-unit-rates" | "standing-charges",
+    list: "standard-unit-rates" | "day-unit-rates" | "night-unit-rates" | "standing-charges",
     file: string,
     pageSize = 1000,
   ): void {

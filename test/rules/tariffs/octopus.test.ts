@@ -17,7 +17,7 @@ const server = new OctopusServer();
 function octopus(
   product: string,
   region: string,
-  options: { payment?: string; cache?: OctopusCache; fallback?: number } = {},
+  options: { payment?: string; cache?: OctopusCache; fallback?: number; nightHours?: string } = {},
 ): OctopusTariff {
   const config = octopusTariffSchema.parse({
     type: "octopus",
@@ -25,6 +25,7 @@ function octopus(
     region,
     base_url: server.baseUrl,
     ...(options.payment ? { payment: options.payment } : {}),
+    ...(options.nightHours ? { night_hours: options.nightHours } : {}),
   });
   const fallback =
     options.fallback === undefined ? undefined : createTariff({ type: "fixed", price: options.fallback }, LONDON);
@@ -47,6 +48,9 @@ beforeAll(async () => {
     "flux-export-23-02-14-C.standard-unit-rates.json",
   );
   server.serve(FLEXIBLE, `E-1R-${FLEXIBLE}-A`, "standing-charges", "var-22-11-01-A.standing-charges.json");
+  // The recorded day and night lists of a two-rate tariff (the source names no tariff code).
+  server.serve(FLEXIBLE, `E-2R-${FLEXIBLE}-B`, "day-unit-rates", "e-2r.day-unit-rates.json");
+  server.serve(FLEXIBLE, `E-2R-${FLEXIBLE}-B`, "night-unit-rates", "e-2r.night-unit-rates.json");
 });
 afterAll(async () => {
   await server.stop();
@@ -128,6 +132,37 @@ describe("octopus tariff: time-of-use products land on the half-hour grid from t
     expect(tariff.priceAt(utc("2023-06-02T18:00"))).toBe(0.236849);
     expect(tariff.priceAt(utc("2023-06-03T00:30"))).toBe(0.236849);
     expect(tariff.priceAt(utc("2023-06-03T01:00"))).toBeUndefined();
+  });
+});
+
+describe("octopus tariff: a two-rate (day and night) meter", () => {
+  it("asks for the E-2R tariff's day and night lists and prices the night hours at the night rate", async () => {
+    const now = utc("2024-06-01T12:00");
+    const tariff = octopus(FLEXIBLE, "B", { nightHours: "00:30-07:30" });
+    expect(await tariff.load(now)).toBe(false); // no standing charges for this code on the local server
+    expect(server.requests.filter((url) => !url.includes("standing-charges"))).toEqual([
+      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/day-unit-rates/`,
+      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/night-unit-rates/`,
+    ]);
+    // UK summer time: local 00:30-07:30 is 23:30-06:30 UTC.
+    expect(slots(tariff, "2024-06-01T23:00", "2024-06-02T00:00")).toEqual([
+      ["2024-06-01T23:00", 0.315084, false],
+      ["2024-06-01T23:30", 0.132174, false],
+    ]);
+    expect(tariff.priceAt(utc("2024-06-02T06:00"))).toBe(0.132174);
+    expect(tariff.priceAt(utc("2024-06-02T06:30"))).toBe(0.315084);
+  });
+
+  it("lays a price in force until changed over a day back and two days ahead only, at the chosen payment method", async () => {
+    const now = utc("2024-06-01T12:00");
+    const tariff = octopus(FLEXIBLE, "B", { nightHours: "00:30-07:30", payment: "non_direct_debit" });
+    await tariff.load(now);
+    expect(tariff.priceAt(now)).toBe(0.321867);
+    expect(tariff.priceAt(utc("2024-05-31T12:00"))).toBe(0.321867);
+    expect(tariff.priceAt(utc("2024-05-31T11:30"))).toBeUndefined();
+    expect(tariff.priceAt(utc("2024-06-03T11:30"))).toBe(0.321867);
+    expect(tariff.priceAt(utc("2024-06-03T12:00"))).toBeUndefined();
+    expect(tariff.rates(utc("2024-05-31T00:00"), utc("2024-06-04T00:00"))).toHaveLength(3 * 48);
   });
 });
 
@@ -217,6 +252,13 @@ describe("octopus tariff in rules.yaml", () => {
   it("refuses a region that is not a GSP letter, naming the valid ones", () => {
     const problems = problemsOf(() => loadRules(rules(`{ type: octopus, product: ${AGILE}, region: I }`))).join("\n");
     expect(problems).toContain("one of A B C D E F G H J K L M N P");
+  });
+
+  it("refuses night hours off the half-hour grid, naming the nearest on it", () => {
+    const problems = problemsOf(() =>
+      loadRules(rules(`{ type: octopus, product: ${FLEXIBLE}, region: B, night_hours: "00:40-07:40" }`)),
+    ).join("\n");
+    expect(problems).toContain("use 00:30-07:30");
   });
 
   it("refuses a product that is not an Octopus product code, with an example", () => {
