@@ -1,13 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import type { AgileTariffConfig } from "../tariff-schema.js";
+import { fetchPages, octopusRates, slotPrices } from "./octopus.js";
+import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";
 
 /** What the refreshing needs of an agile or octopus tariff. */
 export type RefreshConfig = Pick<AgileTariffConfig, "refresh" | "published_at" | "scale"> &
   Partial<Pick<AgileTariffConfig, "file" | "url" | "fallback">> & { readonly type?: "agile" | "octopus" };
-
-import { fetchPages, octopusRates, slotPrices } from "./octopus.js";
-import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";
 
 export interface AgileStatus extends TariffStatus {
   /** End of the last published slot, or undefined when none is known. */

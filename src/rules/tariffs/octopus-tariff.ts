@@ -9,6 +9,9 @@ import { inHours } from "./zones.js";
 /** How far ahead, and back, a rate without an end (a price in force until changed) is laid out. */
 const OPEN_RATE_AHEAD_MS = 48 * HOUR_MS;
 const OPEN_RATE_BACK_MS = 24 * HOUR_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** The API's largest page: a day back and all that is published ahead fit in one request. */
+const PAGE_SIZE = 1500;
 
 interface Charge {
   readonly from: number;
@@ -60,7 +63,9 @@ export class OctopusTariff extends AgileTariff implements Tariff {
     const payment = this.octopus.payment.toUpperCase();
     const failures: string[] = [];
     const lists: Map<number, number>[] = [];
-    for (const url of this.unitRatesUrls) {
+    const since = sinceQuery(now);
+    for (const list of this.unitRatesUrls) {
+      const url = `${list}${since}`;
       try {
         lists.push(await this.unitPrices(url, now, payment, signal));
       } catch (error) {
@@ -70,10 +75,11 @@ export class OctopusTariff extends AgileTariff implements Tariff {
     if (lists.length === this.unitRatesUrls.length) {
       for (const [at, price] of this.night ? this.dayAndNight(lists) : (lists[0] ?? [])) this.prices.set(at, price);
     }
+    const charges = `${this.standingChargesUrl}${since}`;
     try {
-      this.charges = chargesOf(await this.read(this.standingChargesUrl, now, signal), this.octopus.scale, payment);
+      this.charges = chargesOf(await this.read(charges, now, signal), this.octopus.scale, payment);
     } catch (error) {
-      failures.push(`${this.standingChargesUrl}: ${explain(error as Error, this.octopus)}`);
+      failures.push(`${charges}: ${explain(error as Error, this.octopus)}`);
     }
     this.lastError = failures.length > 0 ? failures.join("; ") : undefined;
     return failures.length === 0;
@@ -117,6 +123,15 @@ export class OctopusTariff extends AgileTariff implements Tariff {
       return parsed.data;
     });
   }
+}
+
+/**
+ * From the start of the UTC day before `now`: what a cost of today needs and all that is published
+ * ahead, in one page; the same all day, so the cache can answer for it.
+ */
+function sinceQuery(now: number): string {
+  const from = new Date(Math.floor((now - DAY_MS) / DAY_MS) * DAY_MS).toISOString().replace(".000Z", "Z");
+  return `?period_from=${from}&page_size=${PAGE_SIZE}`;
 }
 
 /** Standing charges in force, newest first as published, scaled; an open end lasts for ever. */

@@ -62,12 +62,18 @@ export class OctopusServer {
       const { body, pageSize } = route;
       const results = body.results.slice((page - 1) * pageSize, page * pageSize);
       const more = page * pageSize < body.results.length;
+      // The real API's links keep the request's other parameters.
+      const link = (to: number): string => {
+        const params = new URLSearchParams(url.searchParams);
+        params.set("page", String(to));
+        return `${this.origin}${url.pathname}?${params.toString()}`;
+      };
       response.writeHead(200, { "content-type": "application/json" });
       response.end(
         JSON.stringify({
           count: body.results.length,
-          next: more ? `${this.origin}${url.pathname}?page=${page + 1}` : null,
-          previous: page > 1 ? `${this.origin}${url.pathname}?page=${page - 1}` : null,
+          next: more ? link(page + 1) : null,
+          previous: page > 1 ? link(page - 1) : null,
           results,
         }),
       );

@@ -64,10 +64,13 @@ describe("octopus tariff: Agile half-hours by product and region", () => {
   it("builds the tariff code, follows every page and reads all 100 recorded half-hours in pounds", async () => {
     const tariff = octopus(AGILE, "H");
     expect(await tariff.load(utc("2025-05-13T10:00"))).toBe(true);
+    // From the start of the UTC day before, in the API's largest pages.
+    const list = `/v1/products/${AGILE}/electricity-tariffs/E-1R-${AGILE}-H/standard-unit-rates/`;
+    const since = "period_from=2025-05-12T00%3A00%3A00Z&page_size=1500";
     expect(server.requests.filter((url) => url.includes("standard-unit-rates"))).toEqual([
-      `/v1/products/${AGILE}/electricity-tariffs/E-1R-${AGILE}-H/standard-unit-rates/`,
-      `/v1/products/${AGILE}/electricity-tariffs/E-1R-${AGILE}-H/standard-unit-rates/?page=2`,
-      `/v1/products/${AGILE}/electricity-tariffs/E-1R-${AGILE}-H/standard-unit-rates/?page=3`,
+      `${list}?period_from=2025-05-12T00:00:00Z&page_size=1500`,
+      `${list}?${since}&page=2`,
+      `${list}?${since}&page=3`,
     ]);
     const rates = tariff.rates(utc("2025-05-11T20:00"), utc("2025-05-13T22:00"));
     expect(rates).toHaveLength(100);
@@ -141,8 +144,8 @@ describe("octopus tariff: a two-rate (day and night) meter", () => {
     const tariff = octopus(FLEXIBLE, "B", { nightHours: "00:30-07:30" });
     expect(await tariff.load(now)).toBe(false); // no standing charges for this code on the local server
     expect(server.requests.filter((url) => !url.includes("standing-charges"))).toEqual([
-      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/day-unit-rates/`,
-      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/night-unit-rates/`,
+      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/day-unit-rates/?period_from=2024-05-31T00:00:00Z&page_size=1500`,
+      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/night-unit-rates/?period_from=2024-05-31T00:00:00Z&page_size=1500`,
     ]);
     // UK summer time: local 00:30-07:30 is 23:30-06:30 UTC.
     expect(slots(tariff, "2024-06-01T23:00", "2024-06-02T00:00")).toEqual([
@@ -185,9 +188,11 @@ describe("octopus tariff: payment method, errors, failures and the request budge
     expect(await tariff.load(now)).toBe(false);
     const error = tariff.status(now).error ?? "";
     expect(error).toContain(
-      `${server.baseUrl}/v1/products/AGILE-99-01-01/electricity-tariffs/E-1R-AGILE-99-01-01-C/standard-unit-rates/: HTTP 404: Octopus has no tariff E-1R-AGILE-99-01-01-C; check product (AGILE-99-01-01) and region (C) against the tariff code on your bill or in the Octopus app`,
+      `${server.baseUrl}/v1/products/AGILE-99-01-01/electricity-tariffs/E-1R-AGILE-99-01-01-C/standard-unit-rates/?period_from=2024-05-31T00:00:00Z&page_size=1500: HTTP 404: Octopus has no tariff E-1R-AGILE-99-01-01-C; check product (AGILE-99-01-01) and region (C) against the tariff code on your bill or in the Octopus app`,
     );
-    expect(error).toContain("E-1R-AGILE-99-01-01-C/standing-charges/: HTTP 404");
+    expect(error).toContain(
+      "E-1R-AGILE-99-01-01-C/standing-charges/?period_from=2024-05-31T00:00:00Z&page_size=1500: HTTP 404",
+    );
     expect(tariff.status(now).message).toContain("no published price for now");
   });
 
@@ -196,7 +201,9 @@ describe("octopus tariff: payment method, errors, failures and the request budge
     const now = utc("2024-06-01T12:00");
     const tariff = octopus(FLEXIBLE, "A");
     expect(await tariff.load(now)).toBe(false);
-    expect(tariff.status(now).error).toContain(`E-1R-${FLEXIBLE}-A/standard-unit-rates/: HTTP 404`);
+    expect(tariff.status(now).error).toContain(
+      `E-1R-${FLEXIBLE}-A/standard-unit-rates/?period_from=2024-05-31T00:00:00Z&page_size=1500: HTTP 404`,
+    );
     expect(tariff.status(now).error).not.toContain("standing-charges");
     expect(tariff.standingChargePerDay(now)).toBe(0.478485);
   });
@@ -208,8 +215,12 @@ describe("octopus tariff: payment method, errors, failures and the request budge
     server.failWith = 503;
     const later = utc("2025-05-13T10:31");
     await expect(tariff.refresh(later)).resolves.toBeUndefined();
-    expect(tariff.status(later).error).toContain(`E-1R-${AGILE}-H/standard-unit-rates/: HTTP 503`);
-    expect(tariff.status(later).error).toContain(`E-1R-${AGILE}-H/standing-charges/: HTTP 503`);
+    expect(tariff.status(later).error).toContain(
+      `E-1R-${AGILE}-H/standard-unit-rates/?period_from=2025-05-12T00:00:00Z&page_size=1500: HTTP 503`,
+    );
+    expect(tariff.status(later).error).toContain(
+      `E-1R-${AGILE}-H/standing-charges/?period_from=2025-05-12T00:00:00Z&page_size=1500: HTTP 503`,
+    );
     expect(tariff.priceAt(utc("2025-05-13T21:30"))).toBe(0.17283);
     expect(tariff.standingChargePerDay(later)).toBe(0.476062);
     expect(iso(tariff.nextRefresh(later))).toBe("2025-05-13T11:01");
@@ -220,11 +231,11 @@ describe("octopus tariff: payment method, errors, failures and the request budge
     const start = utc("2025-05-13T10:00");
     await octopus(AGILE, "H", { cache }).load(start);
     await octopus(AGILE, "H", { cache }).load(start + 10 * 60_000);
-    expect(server.count("standard-unit-rates/?page=3")).toBe(1);
+    expect(server.count("page=3")).toBe(1);
     expect(server.count("standing-charges")).toBe(1);
     expect(cache.fetches).toBe(2);
     await octopus(AGILE, "H", { cache }).load(start + 30 * 60_000);
-    expect(server.count("standard-unit-rates/?page=3")).toBe(2);
+    expect(server.count("page=3")).toBe(2);
     expect(cache.fetches).toBe(4);
   });
 });
