@@ -11,11 +11,14 @@ interface Baseline {
   readonly counters: GridCounters;
 }
 
+/** The standing charge per day in force at an instant (an import tariff's), if it has one. */
+export type StandingCharge = (at: number) => number | undefined;
+
 /**
  * Today's electricity cost from the inverters' daily grid counters: each new reading's import
  * increase times the import price at that reading, minus its export increase times the export
- * price. Starts again at local midnight. The first reading of a counter is a baseline only:
- * energy before it came at prices we did not see.
+ * price, plus the day's standing charge when one is given. Starts again at local midnight. The
+ * first reading of a counter is a baseline only: energy before it came at prices we did not see.
  */
 export class CostMeter {
   private readonly baselines = new Map<string, Baseline>();
@@ -23,7 +26,10 @@ export class CostMeter {
   private cost = 0;
   private since = 0;
 
-  constructor(readonly timeZone: string) {}
+  constructor(
+    readonly timeZone: string,
+    private readonly standingCharge: StandingCharge = () => undefined,
+  ) {}
 
   /** Today's cost so far and when it started counting; undefined before any counter arrived. */
   get value(): TodayCost | undefined {
@@ -34,7 +40,7 @@ export class CostMeter {
   rollOver(now: number): boolean {
     if (!this.day || now < this.day.end) return false;
     this.day = localDay(now, this.timeZone);
-    this.cost = 0;
+    this.cost = this.standingCharge(this.day.start) ?? 0;
     this.since = this.day.start;
     return true;
   }
@@ -44,6 +50,8 @@ export class CostMeter {
     let changed = false;
     if (!this.day) {
       this.day = localDay(at, this.timeZone);
+      // Owed for the whole day, even when counting starts part-way through it.
+      this.cost = this.standingCharge(this.day.start) ?? 0;
       this.since = at;
       changed = true;
     }

@@ -3,15 +3,16 @@ import { duration } from "../time/index.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
 import { offHalfHourGrid } from "./tariffs/half-hour-grid.js";
 
+/** Local hours like "00:30-07:30", from :00 or :30 to :00 or :30. */
+const gridHours = hoursRange.superRefine((hours, ctx) => {
+  const problem = offHalfHourGrid(hours);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /** A time-of-use zone: every field given must match; the last matching zone of the list wins. */
 export const zoneSchema = z.strictObject({
   price,
-  hours: hoursRange
-    .superRefine((hours, ctx) => {
-      const problem = offHalfHourGrid(hours);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
+  hours: gridHours.optional(),
   days: days.optional(),
   months: months.optional(),
 });
@@ -54,7 +55,45 @@ export const agileTariffSchema = z
     message: "an agile tariff needs file: or url: (one of them)",
   });
 
-export const tariffSchema = z.discriminatedUnion("type", [fixedTariffSchema, zonesTariffSchema, agileTariffSchema]);
+/** The 14 regions (GSP groups) of Octopus tariff codes: A to P without I and O. */
+export const OCTOPUS_REGIONS = ["A", "B", "C", "D", "E", "F", "G", "H", "J", "K", "L", "M", "N", "P"] as const;
+
+/**
+ * A tariff of the Octopus public products API, named by product and region: its unit rates
+ * (Agile half-hours, Go/Cosy/Flux windows, Tracker days) and its standing charge are fetched.
+ */
+export const octopusTariffSchema = z.strictObject({
+  type: z.literal("octopus"),
+  product: z
+    .string()
+    .regex(
+      /^[A-Z0-9]+(-[A-Z0-9]+)+$/,
+      "expected an Octopus product code in capitals, like AGILE-24-10-01, GO-VAR-22-10-14 or SILVER-24-12-31",
+    ),
+  region: z.enum(OCTOPUS_REGIONS, {
+    error: `expected the region letter of your tariff code (E-1R-<product>-<region>): one of ${OCTOPUS_REGIONS.join(" ")}`,
+  }),
+  /**
+   * For a two-rate meter (Economy 7 style, tariff code E-2R-...): the local hours of its night
+   * rate. The API publishes the day and night prices but not the hours, which depend on the meter.
+   */
+  night_hours: gridHours.optional(),
+  /** Tariffs priced by how the bill is paid publish both; the others one price for all. */
+  payment: z.enum(["direct_debit", "non_direct_debit"]).default("direct_debit"),
+  base_url: httpUrl.default("https://api.octopus.energy"),
+  refresh: duration.default(30 * 60_000),
+  published_at: clock.default("16:00"),
+  /** Multiplies value_inc_vat: Octopus publishes pence per kWh (and per day), 0.01 makes pounds. */
+  scale: z.number().positive().default(0.01),
+  fallback: fallbackSchema.optional(),
+});
+
+export const tariffSchema = z.discriminatedUnion("type", [
+  fixedTariffSchema,
+  zonesTariffSchema,
+  agileTariffSchema,
+  octopusTariffSchema,
+]);
 
 export const tariffsSchema = z.strictObject({
   /** ISO 4217 code; prices are per kWh in this currency (GBP/kWh). */
@@ -69,5 +108,6 @@ export const tariffsSchema = z.strictObject({
 export type Zone = z.infer<typeof zoneSchema>;
 export type TariffConfig = z.infer<typeof tariffSchema>;
 export type AgileTariffConfig = z.infer<typeof agileTariffSchema>;
+export type OctopusTariffConfig = z.infer<typeof octopusTariffSchema>;
 export type FallbackConfig = z.infer<typeof fallbackSchema>;
 export type TariffsConfig = z.infer<typeof tariffsSchema>;

@@ -71,7 +71,8 @@ export class RulesEngine implements RulesRuntime {
     this.now = () => clock.now();
     this.logger = (options.logger ?? pino({ enabled: false })).child({ module: "rules" });
     this.timeZone = rulesTimeZone(options.rules, options.inventory().timezone);
-    this.cost = new CostMeter(this.timeZone);
+    // The import tariff's standing charge (Octopus products API tariffs carry one) is part of the day's cost.
+    this.cost = new CostMeter(this.timeZone, (at) => options.tariffs.import?.standingChargePerDay?.(at));
     this.horizonMs = (options.horizonHours ?? 48) * HOUR_MS;
     this.rules = [...options.rules.rules].sort((a, b) => b.priority - a.priority);
     this.events = new RuleEvents(this.logger, this.now);

@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import type { AgileTariffConfig } from "../tariff-schema.js";
-import { octopusRates, slotPrices } from "./octopus.js";
+import { fetchPages, octopusRates, slotPrices } from "./octopus.js";
 import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";
 
-/** Pages of the Octopus API followed at most, to bound a misbehaving server. */
-const MAX_PAGES = 10;
+/** What the refreshing needs of an agile or octopus tariff. */
+export type RefreshConfig = Pick<AgileTariffConfig, "refresh" | "published_at" | "scale"> &
+  Partial<Pick<AgileTariffConfig, "file" | "url" | "fallback">> & { readonly type?: "agile" | "octopus" };
 
 export interface AgileStatus extends TariffStatus {
   /** End of the last published slot, or undefined when none is known. */
@@ -20,14 +21,14 @@ export interface AgileStatus extends TariffStatus {
  * published price take the fallback tariff when one is configured, marked as estimated.
  */
 export class AgileTariff implements Tariff {
-  readonly type = "agile";
-  private prices = new Map<number, number>();
-  private lastAttempt: number | undefined;
-  private lastError: string | undefined;
+  readonly type: "agile" | "octopus" = "agile";
+  protected prices = new Map<number, number>();
+  protected lastAttempt: number | undefined;
+  protected lastError: string | undefined;
 
   constructor(
-    private readonly config: AgileTariffConfig,
-    private readonly timeZone: string,
+    private readonly config: RefreshConfig,
+    protected readonly timeZone: string,
     private readonly fallback: Tariff | undefined,
   ) {}
 
@@ -132,18 +133,4 @@ export class AgileTariff implements Tariff {
 
 async function readJson(file: string, signal: AbortSignal | undefined): Promise<unknown> {
   return JSON.parse(await readFile(file, { encoding: "utf8", ...(signal ? { signal } : {}) }));
-}
-
-async function fetchPages(url: string, signal: AbortSignal | undefined): Promise<unknown[]> {
-  const bodies: unknown[] = [];
-  let next: string | undefined = url;
-  while (next && bodies.length < MAX_PAGES) {
-    const response = await fetch(next, { headers: { accept: "application/json" }, ...(signal ? { signal } : {}) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const body: unknown = await response.json();
-    bodies.push(body);
-    const link = (body as { next?: unknown }).next;
-    next = typeof link === "string" && link.length > 0 ? link : undefined;
-  }
-  return bodies;
 }

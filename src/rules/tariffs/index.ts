@@ -1,15 +1,18 @@
 import type { FallbackConfig, TariffConfig } from "../tariff-schema.js";
 import { AgileTariff } from "./agile.js";
 import { FixedTariff } from "./fixed.js";
+import { OctopusTariff } from "./octopus-tariff.js";
 import type { Tariff } from "./tariff.js";
 import { ZonesTariff } from "./zones.js";
 
 export { type AgileStatus, AgileTariff } from "./agile.js";
 export { FixedTariff } from "./fixed.js";
+export { OctopusCache } from "./octopus-cache.js";
+export { OctopusTariff, octopusTariffCode } from "./octopus-tariff.js";
 export type { Rate, Tariff, TariffStatus } from "./tariff.js";
 export { inHours, ZonesTariff } from "./zones.js";
 
-/** The tariff a configuration describes. An agile tariff starts empty: call its refresh(). */
+/** The tariff a configuration describes. An agile or octopus tariff starts empty: call its refresh(). */
 export function createTariff(config: TariffConfig, timeZone: string): Tariff {
   switch (config.type) {
     case "fixed":
@@ -18,6 +21,8 @@ export function createTariff(config: TariffConfig, timeZone: string): Tariff {
       return new ZonesTariff(config.price, config.zones, timeZone);
     case "agile":
       return new AgileTariff(config, timeZone, fallbackTariff(config.fallback, timeZone));
+    case "octopus":
+      return new OctopusTariff(config, timeZone, fallbackTariff(config.fallback, timeZone));
   }
 }
 

@@ -22,7 +22,7 @@ export interface TariffStatus {
  * refreshing, so that callers never ask which kind of tariff they hold.
  */
 export interface Tariff {
-  readonly type: "fixed" | "zones" | "agile";
+  readonly type: "fixed" | "zones" | "agile" | "octopus";
   /** Price per kWh at an instant; undefined when nothing is known for it. */
   priceAt(at: number): number | undefined;
   /** The half-hour slots that overlap [from, to) and have a price, in time order. */
@@ -35,6 +35,11 @@ export interface Tariff {
   /** When refresh() should run next (epoch ms); Infinity when the prices never change. */
   nextRefresh(now: number): number;
   status(now: number): TariffStatus;
+  /**
+   * The standing charge per day (currency, not per kWh) in force at an instant, for tariffs
+   * that publish one; undefined when none is known.
+   */
+  standingChargePerDay?(at: number): number | undefined;
 }
 
 /** The refresh part of a tariff whose prices are all in rules.yaml. */
