@@ -342,7 +342,7 @@ export const configSchema = z
       .array(localDongleConfig)
       .default([])
       .describe(
-        "The dongles on the LAN, each `{host, port, passive}`; read with `source: local`, and reported by `check`",
+        "The dongles on the LAN, each `{host, port, passive}`: read and written with `source: local` or `auto` (a passive one only listens), and reported by `check`",
       ),
     timezone: z
       .string()
@@ -354,7 +354,7 @@ export const configSchema = z
     source: source
       .default("cloud")
       .describe(
-        "Where live data comes from: `cloud` (the vendor's API), `local` (the dongles under `local`, no cloud needed; changes still go through the cloud when one is configured) or `auto` (each device's dongle while it answers, the cloud otherwise; the cloud still gives history, EV chargers, smart devices and the account)",
+        "Where live data comes from: `cloud` (the vendor's API), `local` (the dongles under `local`, no cloud needed: live data and changes over the LAN) or `auto` (each device's dongle while it answers, the cloud otherwise, for live data and changes; the cloud still gives history, EV chargers, smart devices and the account)",
       ),
     devices: z
       .record(z.string().regex(/^[A-Za-z0-9]+$/, "a device serial: letters and digits only"), deviceConfig)
