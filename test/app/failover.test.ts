@@ -255,7 +255,6 @@ describe("source: auto on the demo house: the cloud away for 10 minutes, then th
       const page = (await (await fetch(new URL("api/health", app.webUrl))).json()) as WebHealth;
       expect(page.refused?.likelier).toBe("subscription");
       expect(page.paths.find((one) => one.device === INVERTER)).toMatchObject({ path: "local", setting: "auto" });
-
     } finally {
       await sim.admin("/subscription", { active: true });
     }

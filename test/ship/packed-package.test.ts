@@ -111,7 +111,7 @@ describe("the packed package, installed with production dependencies only", () =
       "bin/energy2mqtt.js",
       "dist/cli.js",
       "dist/memory.js",
-      "dist/simulator/data/inverter-settings.gen3-hybrid.json",
+      "dist/local/data/inverter-settings.gen3-hybrid.json",
       "dist/web/public/index.html",
       "dist/web/public/app.js",
       "dist/web/public/app.css",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseRules } from "../../cloud/index.js";
-import raw from "../data/inverter-settings.gen3-hybrid.json" with { type: "json" };
+import { CLOUD_SETTINGS } from "../../local/index.js";
 
 export interface SettingDefinition {
   readonly id: number;
@@ -12,19 +12,8 @@ export interface SettingDefinition {
   readonly writeonly: boolean;
 }
 
-const listing = z.object({
-  data: z.array(
-    z.object({
-      id: z.number().int(),
-      name: z.string(),
-      validation: z.string(),
-      validation_rules: z.array(z.string()),
-    }),
-  ),
-});
-
-/** The 79 settings of a real Gen3 hybrid listing (see ../data/README.md for its source), in listed order. */
-export const GEN3_HYBRID_SETTINGS: readonly SettingDefinition[] = listing.parse(raw).data.map((setting) => ({
+/** The 79 settings of a real Gen3 hybrid listing (see src/local/data/README.md for its source), in listed order. */
+export const GEN3_HYBRID_SETTINGS: readonly SettingDefinition[] = CLOUD_SETTINGS.map((setting) => ({
   id: setting.id,
   name: setting.name,
   validation: setting.validation,
