@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { parseRules } from "../../cloud/index.js";
 import { CLOUD_SETTINGS } from "../../local/index.js";
 
