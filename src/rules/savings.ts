@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { batterySchema, slotEnergy } from "../optimiser/index.js";
+import { type Battery, batterySchema, slotEnergy } from "../optimiser/index.js";
 import { dayEndMs, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
 import type { MeteredHouse, MeteredSlot } from "./metered-slots.js";
+import { DISCHARGE_EFFICIENCY, RESERVE_PERCENT } from "./planners/expected-soc.js";
+import type { RulesFile } from "./schema.js";
 import type { Tariff } from "./tariffs/index.js";
 
 /*
@@ -145,4 +147,16 @@ function monthsOf(days: readonly SavingsDay[]): SavingsMonth[] {
     });
   }
   return [...months.values()];
+}
+
+/** The rules file's battery as the eco-only house runs it: the planner's own reserve and losses. */
+export function savingsBattery(spec: RulesFile["battery"], capacityKwh: number): Battery {
+  return {
+    capacityKwh,
+    chargeKw: spec.charge_kw,
+    dischargeKw: spec.charge_kw,
+    chargeEfficiency: spec.efficiency,
+    dischargeEfficiency: DISCHARGE_EFFICIENCY,
+    reservePercent: RESERVE_PERCENT,
+  };
 }

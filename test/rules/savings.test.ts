@@ -6,58 +6,10 @@ import { readMeteredHouse } from "../../src/rules/metered-slots.js";
 import { computeSavings, type SavingsTariffs } from "../../src/rules/savings.js";
 import { FixedTariff, ZonesTariff } from "../../src/rules/tariffs/index.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
+import { DAY, knownDays, TZ } from "./savings-days.js";
 
 const dir = mkdtempSync(join(tmpdir(), "e2m-savings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const TZ = "Europe/London";
-const SERIAL = "SA2026G001";
-const FIVE_MINUTES = 300_000;
-const HALF_HOUR = 1_800_000;
-// Wednesday 14 January 2026, 00:00 in London (GMT, so equal to UTC).
-const DAY = Date.UTC(2026, 0, 14);
-
-/*
- * The known day, per half-hour (k = 0 is 00:00):
- * - load 0.5 kWh every half-hour; solar 1.5 kWh in each half-hour from 10:00 to 14:00 (k 20-27);
- * - what the real battery did: import 2.5 kWh (0.5 for the house, 2.0 into the battery) in each
- *   half-hour from 00:00 to 04:00 (k 0-7), nothing else imported; 1.0 kWh exported in each solar
- *   half-hour;
- * - the battery reads 20% at 00:00.
- */
-function halfHour(k: number): { load: number; solar: number; import: number; export: number } {
-  const sunny = k >= 20 && k < 28;
-  return { load: 0.5, solar: sunny ? 1.5 : 0, import: k < 8 ? 2.5 : 0, export: sunny ? 1 : 0 };
-}
-
-/** 5-minute points with lifetime counters rising evenly through each half-hour, over `days` days. */
-function points(days: number, first = DAY): HistoryRecord[] {
-  const out: HistoryRecord[] = [];
-  const total = { import: 1000, export: 2000, consumption: 4000, solar: 5000 };
-  for (let at = first; at <= first + days * 86_400_000; at += FIVE_MINUTES) {
-    out.push({
-      kind: "inverter.point",
-      device: SERIAL,
-      at,
-      key: "",
-      data: {
-        status: "NORMAL",
-        power: { battery: { percent: at % 86_400_000 === 0 ? 20 : 55, power: 0 } },
-        total: {
-          solar: total.solar,
-          grid: { import: total.import, export: total.export },
-          consumption: total.consumption,
-        },
-      },
-    });
-    const share = halfHour(Math.floor((at % 86_400_000) / HALF_HOUR));
-    total.import += share.import / 6;
-    total.export += share.export / 6;
-    total.consumption += share.load / 6;
-    total.solar += share.solar / 6;
-  }
-  return out;
-}
 
 // Import 0.10 from 00:00 to 04:00 and 0.30 otherwise, export 0.15, a standing charge of 0.60 a day.
 const zones = new ZonesTariff(0.3, [{ price: 0.1, hours: "00:00-04:00" }], TZ);
@@ -94,7 +46,7 @@ function savingsFrom(path: string, from: string, to: string) {
 }
 
 describe("savings against no battery and eco only, from a real store", () => {
-  const oneDay = storeWith("one-day.db", points(1));
+  const oneDay = storeWith("one-day.db", knownDays(1));
 
   it("reads 48 metered half-hours with the day's energies", () => {
     const store = openStore(oneDay);
@@ -139,7 +91,7 @@ describe("savings against no battery and eco only, from a real store", () => {
     const hole = { from: DAY + 86_400_000 + 12 * 3_600_000, to: DAY + 86_400_000 + 13 * 3_600_000 };
     const path = storeWith(
       "two-days.db",
-      points(2).filter((point) => point.at <= hole.from || point.at >= hole.to),
+      knownDays(2).filter((point) => point.at <= hole.from || point.at >= hole.to),
     );
     const { days, months } = savingsFrom(path, "2026-01-01", "2026-01-31");
     expect(days.map((day) => day.day)).toEqual(["2026-01-14", "2026-01-15"]);
@@ -156,7 +108,7 @@ describe("savings against no battery and eco only, from a real store", () => {
   });
 
   it("reads days the store downsampled to one row per half-hour", () => {
-    const path = storeWith("downsampled.db", points(2));
+    const path = storeWith("downsampled.db", knownDays(2));
     const store = openStore(path);
     try {
       const result = store.history.applyRetention({ "inverter.point": { downsample_after: 0 } }, DAY + 3 * 86_400_000);
@@ -174,7 +126,7 @@ describe("savings against no battery and eco only, from a real store", () => {
   });
 
   it("has no eco-only figure for a day without a SoC reading", () => {
-    const records = points(1).map((point) => ({ ...point, data: { ...point.data, power: {} } }));
+    const records = knownDays(1).map((point) => ({ ...point, data: { ...point.data, power: {} } }));
     const { days, months } = savingsFrom(storeWith("no-soc.db", records), "2026-01-14", "2026-01-14");
     expect(days[0]?.ecoOnly).toBeNull();
     expect(days[0]?.savedVsEcoOnly).toBeNull();
