@@ -27,6 +27,7 @@ export {
   savingsDaySchema,
   savingsMonthSchema,
 } from "./savings.js";
+export { savingsSummary } from "./savings-summary.js";
 export { type RulesFile, rulesTimeZone } from "./schema.js";
 export { createTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";
