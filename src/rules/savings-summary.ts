@@ -1,7 +1,7 @@
 import type { Battery } from "../optimiser/index.js";
 import type { PeriodSavings, SavingsSummary } from "../ports/index.js";
 import type { History } from "../store/index.js";
-import { addDays, dayEndMs, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
+import { addDays, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
 import { readMeteredHouse } from "./metered-slots.js";
 import { computeSavings, type SavingsTariffs } from "./savings.js";
 
@@ -36,7 +36,8 @@ function summaryAt(history: Pick<History, "query">, options: SavingsSummaryOptio
   const yesterday = addDays(today, -1);
   const monthStart = `${today.slice(0, 8)}01`;
   const from = yesterday < monthStart ? yesterday : monthStart;
-  const house = readMeteredHouse(history, dayStartMs(from, timeZone), Math.min(now, dayEndMs(today, timeZone)));
+  // Complete half-hours only: the one under way is not metered yet.
+  const house = readMeteredHouse(history, dayStartMs(from, timeZone), Math.floor(now / SLOT_MS) * SLOT_MS);
   const { days, months } = computeSavings(house, options.tariffs, {
     from,
     to: today,
