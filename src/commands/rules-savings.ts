@@ -163,6 +163,9 @@ function gapNotes(days: readonly SavingsDay[]): string[] {
   const partial = days.filter((one) => one.slots < one.daySlots).map((one) => one.day);
   if (partial.length > 0)
     notes.push(`Half-hours missing from the store are left out of all three costs: ${partial.join(", ")}`);
+  const estimated = days.filter((one) => one.estimated > 0).map((one) => `${one.day} (${one.estimated})`);
+  if (estimated.length > 0)
+    notes.push(`Half-hours priced with the tariff's fallback, not a published price: ${estimated.join(", ")}`);
   const unpriced = days.filter((one) => one.unpriced > 0).map((one) => `${one.day} (${one.unpriced})`);
   if (unpriced.length > 0) notes.push(`Half-hours without an import price, left out: ${unpriced.join(", ")}`);
   const noSoc = days.filter((one) => one.startSocPercent === null).map((one) => one.day);

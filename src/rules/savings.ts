@@ -4,7 +4,7 @@ import { dayEndMs, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
 import type { MeteredHouse, MeteredSlot } from "./metered-slots.js";
 import { DISCHARGE_EFFICIENCY, RESERVE_PERCENT } from "./planners/expected-soc.js";
 import type { RulesFile } from "./schema.js";
-import type { Tariff } from "./tariffs/index.js";
+import type { Rate, Tariff } from "./tariffs/index.js";
 
 /*
  * What the battery saved: each local day's actual cost from the metered half-hours, against the
@@ -24,6 +24,8 @@ export const savingsDaySchema = z.strictObject({
   daySlots: z.number().int().positive(),
   /** Metered half-hours left out for want of an import price. */
   unpriced: z.number().int().min(0),
+  /** Half-hours priced with a tariff's fallback, not a published price (past Agile days, say). */
+  estimated: z.number().int().min(0),
   /** SoC (%) the eco-only house starts from: the day's first reading; null when none. */
   startSocPercent: z.number().nullable(),
   standingCharge: money,
@@ -58,8 +60,8 @@ export const savingsInputSchema = z.strictObject({
 export type SavingsInput = z.infer<typeof savingsInputSchema>;
 
 export interface SavingsTariffs {
-  readonly import?: Pick<Tariff, "priceAt" | "standingChargePerDay">;
-  readonly export?: Pick<Tariff, "priceAt">;
+  readonly import?: Pick<Tariff, "rates" | "standingChargePerDay">;
+  readonly export?: Pick<Tariff, "rates">;
 }
 
 export interface Savings {
@@ -90,10 +92,15 @@ export function computeSavings(house: MeteredHouse, tariffs: SavingsTariffs, inp
     let noBattery = standing;
     let ecoOnly = standing;
     let unpriced = 0;
+    let estimated = 0;
+    const importRates = ratesByStart(tariffs.import, start, end);
+    const exportRates = ratesByStart(tariffs.export, start, end);
     let socKwh = firstSoc === undefined ? undefined : (firstSoc.percent / 100) * battery.capacityKwh;
     for (const slot of slots) {
-      const importPrice = tariffs.import?.priceAt(slot.start);
-      const exportPrice = tariffs.export?.priceAt(slot.start) ?? 0;
+      const importRate = importRates.get(slot.start);
+      const exportRate = exportRates.get(slot.start);
+      const importPrice = importRate?.price;
+      const exportPrice = exportRate?.price ?? 0;
       const grid = slot.loadKwh - slot.solarKwh;
       const eco =
         socKwh === undefined ? undefined : slotEnergy(battery, 0.5, "eco", socKwh, slot.loadKwh, slot.solarKwh);
@@ -102,6 +109,7 @@ export function computeSavings(house: MeteredHouse, tariffs: SavingsTariffs, inp
         unpriced++;
         continue;
       }
+      if (importRate?.estimated || exportRate?.estimated) estimated++;
       actual += slot.importKwh * importPrice - slot.exportKwh * exportPrice;
       noBattery += Math.max(0, grid) * importPrice - Math.max(0, -grid) * exportPrice;
       if (eco) ecoOnly += eco.importKwh * importPrice - eco.exportKwh * exportPrice;
@@ -111,6 +119,7 @@ export function computeSavings(house: MeteredHouse, tariffs: SavingsTariffs, inp
       slots: slots.length,
       daySlots: Math.round((end - start) / SLOT_MS),
       unpriced,
+      estimated,
       startSocPercent: firstSoc?.percent ?? null,
       standingCharge: standing,
       actual,
@@ -121,6 +130,11 @@ export function computeSavings(house: MeteredHouse, tariffs: SavingsTariffs, inp
     });
   }
   return { days, months: monthsOf(days) };
+}
+
+/** A tariff's half-hourly rates over [from, to) by slot start; none without the tariff. */
+function ratesByStart(tariff: Pick<Tariff, "rates"> | undefined, from: number, to: number): Map<number, Rate> {
+  return new Map((tariff?.rates(from, to) ?? []).map((rate) => [rate.start, rate]));
 }
 
 function monthsOf(days: readonly SavingsDay[]): SavingsMonth[] {

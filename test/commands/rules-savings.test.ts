@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -20,12 +20,16 @@ const RULES = [
   "rules: []",
 ];
 
-function setup(name: string, withStore = true): string {
+function setup(name: string, withStore = true, rules: readonly string[] = RULES): string {
   const home = join(dir, name);
   const store = join(home, "e2m.db");
   const config = join(home, "configuration.yaml");
   mkdirSync(home);
-  writeFileSync(join(home, "rules.yaml"), `${RULES.join("\n")}\n`);
+  writeFileSync(join(home, "rules.yaml"), `${rules.join("\n")}\n`);
+  copyFileSync(
+    new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname,
+    join(home, "agile.json"),
+  );
   writeFileSync(config, `rules: rules.yaml\nstore: { path: ${store} }\n`);
   if (withStore) {
     const opened = openStore(store);
@@ -81,6 +85,31 @@ describe("energy2mqtt rules savings", () => {
     expect(parsed.days[0]?.savedVsEcoOnly).toBeCloseTo(1.968, 9);
     expect(parsed.months[0]).toMatchObject({ month: "2026-01" });
     expect(parsed.months[0]?.savedVsNoBattery).toBeCloseTo(3.2, 9);
+  });
+
+  it("says which half-hours were priced with the tariff's fallback rather than a published price", async () => {
+    // The Agile file holds 22-23 November 2026 only: 14 January is priced with the fallback.
+    const agile = RULES.map((line) =>
+      line.startsWith("  import:") ? "  import: { type: agile, file: agile.json, fallback: 0.3 }" : line,
+    );
+    const result = await savings({ config: setup("agile", true, agile), from: "2026-01-14", to: "2026-01-14" });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    // At one flat price moving energy in time saves nothing: 20 kWh at 0.30 less 8 kWh at 0.15 is
+    // 4.80 with the battery, and the 40 dark half-hours' 20 kWh less the same export without it.
+    const row = result.out.split("\n").find((line) => line.startsWith("2026-01-14"));
+    expect(row?.split(/ +/).slice(0, 7)).toEqual([
+      "2026-01-14",
+      "48/48",
+      "20%",
+      "4.80",
+      "4.80",
+      expect.any(String),
+      "0.00",
+    ]);
+    expect(result.out).toContain(
+      "Half-hours priced with the tariff's fallback, not a published price: 2026-01-14 (48)",
+    );
   });
 
   it("refuses bad dates and a missing store with exit 2 and says what to fix", async () => {

@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // Import 0.10 from 00:00 to 04:00 and 0.30 otherwise, export 0.15, a standing charge of 0.60 a day.
 const zones = new ZonesTariff(0.3, [{ price: 0.1, hours: "00:00-04:00" }], TZ);
 const tariffs: SavingsTariffs = {
-  import: { priceAt: (at) => zones.priceAt(at), standingChargePerDay: () => 0.6 },
+  import: { rates: (from, to) => zones.rates(from, to), standingChargePerDay: () => 0.6 },
   export: new FixedTariff(0.15),
 };
 // Lossless, so that the eco-only day can be worked out by hand.
@@ -72,7 +72,14 @@ describe("savings against no battery and eco only, from a real store", () => {
     const { days } = savingsFrom(oneDay, "2026-01-14", "2026-01-14");
     expect(days).toHaveLength(1);
     const day = days[0];
-    expect(day).toMatchObject({ day: "2026-01-14", slots: 48, daySlots: 48, unpriced: 0, startSocPercent: 20 });
+    expect(day).toMatchObject({
+      day: "2026-01-14",
+      slots: 48,
+      daySlots: 48,
+      unpriced: 0,
+      estimated: 0,
+      startSocPercent: 20,
+    });
     // Actual: 20 kWh at 0.10 less 8 kWh at 0.15, plus 0.60 standing = 1.40.
     expect(day?.actual).toBeCloseTo(1.4, 9);
     // No battery: 8 night half-hours x 0.5 at 0.10 (0.40) + 32 other dark ones x 0.5 at 0.30 (4.80)
