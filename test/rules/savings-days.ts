@@ -22,11 +22,11 @@ function halfHour(k: number): { load: number; solar: number; import: number; exp
   return { load: 0.5, solar: sunny ? 1.5 : 0, import: k < 8 ? 2.5 : 0, export: sunny ? 1 : 0 };
 }
 
-/** 5-minute points with lifetime counters rising evenly through each half-hour, over `days` days from DAY. */
-export function knownDays(days: number): HistoryRecord[] {
+/** 5-minute points with lifetime counters rising evenly through each half-hour, over `days` days from `first` (a UTC midnight). */
+export function knownDays(days: number, first = DAY): HistoryRecord[] {
   const out: HistoryRecord[] = [];
   const total = { import: 1000, export: 2000, consumption: 4000, solar: 5000 };
-  for (let at = DAY; at <= DAY + days * 86_400_000; at += FIVE_MINUTES) {
+  for (let at = first; at <= first + days * 86_400_000; at += FIVE_MINUTES) {
     out.push({
       kind: "inverter.point",
       device: SERIAL,
