@@ -40,9 +40,10 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .exitOverride()
     .showHelpAfterError("(run energy2mqtt --help for the commands)");
 
-  program
+  const rules = program
     .command("rules")
-    .description("tariff rules: `rules plan` shows what would run")
+    .description("tariff rules: `rules plan` shows what would run, `rules savings` what the battery saved");
+  rules
     .command("plan")
     .description("the next hours: prices, planned windows and actions per rule, expected battery SoC")
     .option("-c, --config <file>", "configuration file naming the rules file (its `rules:` key)")
@@ -60,6 +61,20 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .action(async (options: Record<string, string | undefined>) => {
       setExitCode(await (await commands.rulesPlan()).runRulesPlanCommand(options));
+    });
+  rules
+    .command("savings")
+    .description(
+      "per day and month: the cost metered in the store against the same house with no battery and in eco only",
+    )
+    .option("-c, --config <file>", "configuration file naming the rules file and the store")
+    .option("-r, --rules <file>", "a rules file instead of the configuration's")
+    .option("--from <date>", "first day, YYYY-MM-DD (default: the first of --to's month)")
+    .option("--to <date>", "last day, YYYY-MM-DD (default: today)")
+    .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
+    .option("--json", "print the days and months as JSON")
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      setExitCode(await (await commands.rulesSavings()).runRulesSavingsCommand(options));
     });
 
   program

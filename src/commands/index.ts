@@ -11,6 +11,7 @@ export const commands = {
   history: () => import("./history.js"),
   localDecode: () => import("./local-decode.js"),
   rulesPlan: () => import("./rules-plan.js"),
+  rulesSavings: () => import("./rules-savings.js"),
   run: () => import("./run.js"),
   set: () => import("./set.js"),
   simulate: () => import("./simulate.js"),

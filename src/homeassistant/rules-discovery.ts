@@ -19,6 +19,10 @@ export const SENSOR_KEYS = [
   "next_cheap_window_start",
   "next_cheap_window_end",
   "today_cost",
+  "saved_yesterday_vs_no_battery",
+  "saved_yesterday_vs_eco_only",
+  "saved_month_vs_no_battery",
+  "saved_month_vs_eco_only",
 ] as const;
 
 /** Entity keys: the prefixes keep a switch and a button apart whatever the rules are named. */
@@ -200,6 +204,27 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
         last_reset_value_template: `{{ ${field("today_cost_last_reset")} | default('', true) }}`,
       },
       [{ topic: own.costAvailability, payload_available: "online", payload_not_available: "offline" }],
+    ),
+    // Amounts over a period that starts again (yesterday, the month): monetary, total, and the
+    // period's start as last_reset, so that the statistics take each period on its own.
+    ...(
+      [
+        ["saved_yesterday_vs_no_battery", "Saved yesterday vs no battery", "saved_yesterday_last_reset"],
+        ["saved_yesterday_vs_eco_only", "Saved yesterday vs eco only", "saved_yesterday_last_reset"],
+        ["saved_month_vs_no_battery", "Saved this month vs no battery", "saved_month_last_reset"],
+        ["saved_month_vs_eco_only", "Saved this month vs eco only", "saved_month_last_reset"],
+      ] as const
+    ).map(([key, name, reset]) =>
+      sensor(key, name, {
+        device_class: "monetary",
+        unit_of_measurement: currency,
+        state_class: "total",
+        icon: "mdi:piggy-bank-outline",
+        suggested_display_precision: 2,
+        state_topic: own.state,
+        value_template: keyTemplate(key),
+        last_reset_value_template: `{{ ${field(reset)} | default('', true) }}`,
+      }),
     ),
   ];
 }

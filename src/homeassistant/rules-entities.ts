@@ -185,7 +185,8 @@ export class RulesEntities {
       this.costOnline = costOnline;
       await this.options.send(this.own.costAvailability, costOnline ? "online" : "offline", true);
     }
-    const text = JSON.stringify(rulesState({ rules, prices, window: runtime.nextCheapWindow(), cost }));
+    const savings = runtime.savings?.(now);
+    const text = JSON.stringify(rulesState({ rules, prices, window: runtime.nextCheapWindow(), cost, savings }));
     const slot = Math.floor(now / HALF_HOUR_MS);
     if (!force && text === this.publishedState && slot === this.publishedSlot) return;
     this.publishedState = text;

@@ -1,4 +1,4 @@
-import type { CheapWindow, Prices, RuleStatus } from "../ports/index.js";
+import type { CheapWindow, Prices, RuleStatus, SavingsSummary } from "../ports/index.js";
 import { switchKey } from "./rules-discovery.js";
 
 type Value = string | number | boolean | null;
@@ -9,6 +9,8 @@ export interface RulesStateInput {
   readonly window: CheapWindow | undefined;
   /** Today's cost so far; undefined while no grid counters have been seen. */
   readonly cost: { readonly cost: number; readonly since: number } | undefined;
+  /** What the battery saved yesterday and this month; undefined when the rules do not say. */
+  readonly savings?: SavingsSummary | undefined;
 }
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
@@ -32,7 +34,7 @@ function ruleAttributes(rule: RuleStatus): Record<string, Value> {
 
 /** The rules device's one retained state JSON (`<base>/rules`). */
 export function rulesState(input: RulesStateInput): Record<string, unknown> {
-  const { rules, prices, window, cost } = input;
+  const { rules, prices, window, cost, savings } = input;
   return {
     import_price: round(prices.import, 5),
     export_price: round(prices.export, 5),
@@ -42,6 +44,12 @@ export function rulesState(input: RulesStateInput): Record<string, unknown> {
     next_cheap_window_price: round(window?.price, 5),
     today_cost: cost === undefined ? null : round(cost.cost, 4),
     today_cost_last_reset: iso(cost?.since),
+    saved_yesterday_vs_no_battery: round(savings?.yesterday?.vsNoBattery, 4),
+    saved_yesterday_vs_eco_only: round(savings?.yesterday?.vsEcoOnly ?? undefined, 4),
+    saved_yesterday_last_reset: iso(savings?.yesterday?.since),
+    saved_month_vs_no_battery: round(savings?.month?.vsNoBattery, 4),
+    saved_month_vs_eco_only: round(savings?.month?.vsEcoOnly ?? undefined, 4),
+    saved_month_last_reset: iso(savings?.month?.since),
     ...Object.fromEntries(rules.map((rule) => [switchKey(rule.name), rule.enabled ? "ON" : "OFF"])),
     rules: Object.fromEntries(rules.map((rule) => [rule.name, ruleAttributes(rule)])),
   };

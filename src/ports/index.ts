@@ -1,6 +1,7 @@
 export type {
   CheapWindow,
   GridCounters,
+  PeriodSavings,
   Prices,
   RuleActionResult,
   RuleEvent,
@@ -8,5 +9,6 @@ export type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  SavingsSummary,
   TodayCost,
 } from "./rules.js";

@@ -114,6 +114,22 @@ export interface TodayCost {
   readonly since: number;
 }
 
+/** What the battery saved over a period, in the tariffs' currency; null where it cannot be said. */
+export interface PeriodSavings {
+  /** Epoch ms: the period's first local midnight (yesterday's, or the month's first day's). */
+  readonly since: number;
+  /** Against the same house with no battery. */
+  readonly vsNoBattery: number;
+  /** Against the battery left in eco (self-consumption) all along; null without a SoC reading. */
+  readonly vsEcoOnly: number | null;
+}
+
+/** Yesterday's and this month's savings (the month up to now); undefined parts had no metered data. */
+export interface SavingsSummary {
+  readonly yesterday?: PeriodSavings;
+  readonly month?: PeriodSavings;
+}
+
 export interface RulesRuntime {
   list(): RuleStatus[];
   /** Switches a rule on or off; persisted in the store, so it survives restarts. Throws for an unknown name. */
@@ -135,6 +151,8 @@ export interface RulesRuntime {
   addCounters(serial: string, at: number, counters: GridCounters): boolean;
   /** Today's cost at `now` (a new local day starts it again); undefined before any counters came. */
   todayCost(now: number): TodayCost | undefined;
+  /** What the battery saved yesterday and this month, from the store; left out, not reported. */
+  savings?(now: number): SavingsSummary | undefined;
   readonly events$: Observable<RuleEvent>;
   /** Stops triggers and timers; obligations still open stay in the store for the next start. */
   stop(): Promise<void>;

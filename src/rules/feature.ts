@@ -77,7 +77,9 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   started.catch(() => undefined);
 
   const run = async (rules: LoadedRules, store: Store): Promise<RulesEngine | undefined> => {
-    const { startRules, createTariff, rulesTimeZone, houseForecaster } = await import("./index.js");
+    const { startRules, createTariff, rulesTimeZone, houseForecaster, savingsBattery, savingsSummary } = await import(
+      "./index.js"
+    );
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
@@ -104,6 +106,11 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       inventory: () => inventory,
       live$,
       house: house.forecast,
+      savings: savingsSummary(store.history, {
+        tariffs,
+        timeZone,
+        battery: savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory)),
+      }),
       clock: options.clock,
       logger,
       dryRun: options.dryRun,
@@ -166,4 +173,11 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       await engine?.stop();
     },
   };
+}
+
+/** The battery the savings' eco-only house runs: rules.yaml's, else the inverters' together, else 9.5 kWh. */
+function capacityOf(configured: number | undefined, inventory: Inventory): number {
+  if (configured !== undefined) return configured;
+  const listed = inventory.inverters.reduce((sum, inverter) => sum + (inverter.batteryCapacityKwh ?? 0), 0);
+  return listed > 0 ? listed : 9.5;
 }

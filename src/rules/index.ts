@@ -14,9 +14,20 @@ export {
   withProviderSolar,
 } from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
+export { type MeteredHouse, readMeteredHouse } from "./metered-slots.js";
 export { planSvg } from "./plan-svg.js";
 export { planText } from "./plan-text.js";
 export { type Preview, previewRules } from "./planners/preview.js";
+export {
+  computeSavings,
+  type Savings,
+  type SavingsDay,
+  type SavingsMonth,
+  savingsBattery,
+  savingsDaySchema,
+  savingsMonthSchema,
+} from "./savings.js";
+export { savingsSummary } from "./savings-summary.js";
 export { type RulesFile, rulesTimeZone } from "./schema.js";
 export { createTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

@@ -151,6 +151,22 @@ describe("rules in Home Assistant: discovery", () => {
           origin: ORIGIN,
         }),
       );
+      expect(await config("sensor", "saved_month_vs_eco_only")).toBe(
+        JSON.stringify({
+          name: "Saved this month vs eco only",
+          unique_id: "energy2mqtt_rules_saved_month_vs_eco_only",
+          default_entity_id: "sensor.energy2mqtt_rules_saved_month_vs_eco_only",
+          device_class: "monetary",
+          unit_of_measurement: "GBP",
+          state_class: "total",
+          icon: "mdi:piggy-bank-outline",
+          suggested_display_precision: 2,
+          state_topic: "energy2mqtt/rules",
+          value_template: "{{ value_json['saved_month_vs_eco_only'] | default(none) }}",
+          last_reset_value_template: "{{ value_json['saved_month_last_reset'] | default('', true) }}",
+          ...tail,
+        }),
+      );
       const retained = await retainedUnder(broker.url, "energy2mqtt-ha/#");
       expect([...retained.keys()].sort()).toEqual(
         [
@@ -160,6 +176,10 @@ describe("rules in Home Assistant: discovery", () => {
           "sensor/energy2mqtt_rules/import_price",
           "sensor/energy2mqtt_rules/next_cheap_window_end",
           "sensor/energy2mqtt_rules/next_cheap_window_start",
+          "sensor/energy2mqtt_rules/saved_month_vs_eco_only",
+          "sensor/energy2mqtt_rules/saved_month_vs_no_battery",
+          "sensor/energy2mqtt_rules/saved_yesterday_vs_eco_only",
+          "sensor/energy2mqtt_rules/saved_yesterday_vs_no_battery",
           "sensor/energy2mqtt_rules/today_cost",
           "switch/energy2mqtt_rules/enabled_overnight-top-up",
           "switch/energy2mqtt_rules/enabled_sunday-snapshot",
@@ -182,6 +202,10 @@ describe("rules in Home Assistant: discovery", () => {
         "Import price",
         "Next cheap window",
         "Next cheap window end",
+        "Saved this month vs eco only",
+        "Saved this month vs no battery",
+        "Saved yesterday vs eco only",
+        "Saved yesterday vs no battery",
         "Today's cost",
       ]);
       for (const sensor of sensors) {
@@ -213,6 +237,12 @@ describe("rules in Home Assistant: discovery", () => {
         next_cheap_window_price: null,
         today_cost: null,
         today_cost_last_reset: null,
+        saved_yesterday_vs_no_battery: null,
+        saved_yesterday_vs_eco_only: null,
+        saved_yesterday_last_reset: null,
+        saved_month_vs_no_battery: null,
+        saved_month_vs_eco_only: null,
+        saved_month_last_reset: null,
         "enabled_overnight-top-up": "ON",
         "enabled_sunday-snapshot": "OFF",
         rules: {

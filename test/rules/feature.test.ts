@@ -12,10 +12,11 @@ import { rulesFeature } from "../../src/rules/feature.js";
 import { loadRules } from "../../src/rules/index.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { cloudControl } from "../../src/sources/index.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
 import { chargerDevice, inverterDevice } from "../control/helpers/devices.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { CHARGER, INVERTER } from "./engine/helpers.js";
+import { knownDays } from "./savings-days.js";
 
 const START = Date.UTC(2025, 0, 14, 12, 0);
 
@@ -41,7 +42,7 @@ describe("the rules feature on the bus", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function setUp(options: { readonly withStore?: boolean } = {}) {
+  async function setUp(options: { readonly withStore?: boolean; readonly history?: HistoryRecord[] } = {}) {
     const sim = await startTestSimulator({ speed: 0, start: START });
     cleanups.push(() => sim.stop());
     const dir = mkdtempSync(join(tmpdir(), "e2m-rules-feature-"));
@@ -65,6 +66,7 @@ describe("the rules feature on the bus", () => {
     // The gate always has its audit log; the rules get the store only when the test says so.
     const opened = openStore(join(dir, "energy2mqtt.db"));
     cleanups.push(() => opened.close());
+    if (options.history) opened.history.write(options.history);
     const store: Store | undefined = options.withStore === false ? undefined : opened;
     const logs: string[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => logs.push(line) });
@@ -178,6 +180,23 @@ describe("the rules feature on the bus", () => {
     // 1 kWh more at the fixed 25p.
     expect(runtime?.todayCost(at + 60_000)?.cost).toBeCloseTo(0.25, 10);
     expect(changed).toHaveLength(2);
+  });
+
+  it("reports yesterday's and this month's savings from the store it keeps", async () => {
+    // Yesterday (13 January 2025) is the known day of savings-days.ts; today has no complete data yet.
+    const env = await setUp({ history: knownDays(1, Date.UTC(2025, 0, 13)) });
+    await env.feature.start();
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    const runtime = await env.feature.started;
+    const savings = runtime?.savings?.(env.sim.simulator.clock.now());
+    // One flat import price (25p) and no export tariff: shifting the night's import saves nothing
+    // against no battery, and eco only, which would have stored the 8 kWh of solar the house
+    // exported for nothing, would have cost less than what the house did.
+    expect(savings?.yesterday?.since).toBe(Date.UTC(2025, 0, 13));
+    expect(savings?.yesterday?.vsNoBattery).toBeCloseTo(0, 9);
+    expect(savings?.yesterday?.vsEcoOnly).toBeLessThan(-1);
+    expect(savings?.month?.since).toBe(Date.UTC(2025, 0, 1));
+    expect(savings?.month?.vsEcoOnly).toBeCloseTo(savings?.yesterday?.vsEcoOnly ?? 0, 9);
   });
 
   it("follows the device lists on the bus: a charger that comes later is watched", async () => {

@@ -9,6 +9,7 @@ import type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
@@ -193,6 +194,15 @@ export class RulesEngine implements RulesRuntime {
   todayCost(now: number): TodayCost | undefined {
     this.cost.rollOver(now);
     return this.cost.value;
+  }
+
+  savings(now: number): SavingsSummary | undefined {
+    try {
+      return this.options.savings?.(now);
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message }, "the savings could not be read from the store");
+      return undefined;
+    }
   }
 
   nextCheapWindow(): CheapWindow | undefined {

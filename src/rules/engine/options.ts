@@ -8,6 +8,7 @@ import type {
   Requester,
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
+import type { SavingsSummary } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";
@@ -45,6 +46,8 @@ export interface RulesOptions {
   readonly dryRun?: boolean;
   /** The house's consumption and solar forecast from now, for optimise rules; left out, not modelled. */
   readonly house?: (now: number) => HouseForecast | undefined;
+  /** Yesterday's and this month's savings from the store; left out, not reported. */
+  readonly savings?: (now: number) => SavingsSummary | undefined;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;
 }

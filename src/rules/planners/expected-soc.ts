@@ -65,8 +65,8 @@ export interface ExpectedSoc {
 }
 
 /** The reserve and discharge efficiency taken when the rules do not say (the optimiser's defaults). */
-const RESERVE_PERCENT = 4;
-const DISCHARGE_EFFICIENCY = 0.95;
+export const RESERVE_PERCENT = 4;
+export const DISCHARGE_EFFICIENCY = 0.95;
 
 /**
  * The battery half-hour by half-hour under the planned windows and the house's forecast use and

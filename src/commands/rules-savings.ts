@@ -1,0 +1,174 @@
+import { existsSync } from "node:fs";
+import { z } from "zod";
+import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import {
+  computeSavings,
+  loadRules,
+  RulesError,
+  readMeteredHouse,
+  refreshedTariffs,
+  rulesPath,
+  rulesTimeZone,
+  type Savings,
+  type SavingsDay,
+  savingsBattery,
+} from "../rules/index.js";
+import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
+import { configFile, openStoreOr } from "./shared.js";
+
+const DEFAULT_CAPACITY_KWH = 9.5;
+const MAX_DAYS = 400;
+
+const day = z.string().refine(isDay, "must be a date written YYYY-MM-DD, e.g. 2026-11-01");
+const optionsSchema = z.object({
+  config: z.string().optional(),
+  rules: z.string().optional(),
+  from: day.optional(),
+  to: day.optional(),
+  capacity: z.coerce
+    .number({ message: "must be a positive number of kWh" })
+    .positive("must be a positive number of kWh")
+    .optional(),
+  json: z.boolean().optional(),
+});
+export type RulesSavingsOptions = z.input<typeof optionsSchema>;
+
+/**
+ * `energy2mqtt rules savings`: each day's cost from the store against the same house with no
+ * battery and with the battery in eco only, and the months' sums.
+ */
+export async function runRulesSavingsCommand(
+  input: RulesSavingsOptions,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  clock: Clock = systemClock,
+): Promise<number> {
+  const usage = (message: string): number => {
+    err.write(`${message}\n`);
+    return 2;
+  };
+  const parsed = optionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return usage(`--${String(issue?.path[0] ?? "option")} ${issue?.message ?? "is not valid"}`);
+  }
+  const options = parsed.data;
+
+  let config: Config;
+  let file: string;
+  try {
+    const loaded = loadConfig(configFile(options.config));
+    config = loaded.config;
+    const named = options.rules ?? loaded.config.rules;
+    if (!named)
+      return usage(
+        "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",
+      );
+    file = options.rules ?? rulesPath(named, loaded.file);
+  } catch (error) {
+    if (error instanceof ConfigError) return usage(error.message);
+    throw error;
+  }
+  let rules: ReturnType<typeof loadRules>["rules"];
+  try {
+    rules = loadRules(file).rules;
+  } catch (error) {
+    if (error instanceof RulesError) return usage(error.message);
+    throw error;
+  }
+  if (!rules.tariffs.import) return usage(`${file}: savings need an import tariff (tariffs.import)`);
+
+  const now = clock.now();
+  const timeZone = rulesTimeZone(rules, undefined);
+  const today = dayOf(now, timeZone);
+  const to = options.to ?? today;
+  const from = options.from ?? `${to.slice(0, 8)}01`;
+  if (from > to) return usage(`--from ${from} is after --to ${to}`);
+  if ((dayStartMs(to, timeZone) - dayStartMs(from, timeZone)) / 86_400_000 >= MAX_DAYS)
+    return usage(`--from to --to spans more than ${MAX_DAYS} days: ask for a shorter range`);
+  if (!existsSync(config.store.path))
+    return usage(`no store at ${config.store.path}: run the daemon (or \`energy2mqtt archive\`) to fill it first`);
+
+  const capacityKwh = rules.battery.capacity_kwh ?? options.capacity ?? DEFAULT_CAPACITY_KWH;
+  const capacitySource =
+    rules.battery.capacity_kwh !== undefined ? "rules.yaml" : options.capacity !== undefined ? "--capacity" : "default";
+  const { tariffs, notes } = await refreshedTariffs(rules, timeZone, now);
+  const store = openStoreOr(config, err);
+  if (typeof store === "number") return store;
+  let savings: Savings;
+  try {
+    const house = readMeteredHouse(store.history, dayStartMs(from, timeZone), dayEndMs(to, timeZone));
+    savings = computeSavings(house, tariffs, {
+      from,
+      to,
+      timeZone,
+      battery: savingsBattery(rules.battery, capacityKwh),
+    });
+  } finally {
+    store.close();
+  }
+  const currency = rules.tariffs.currency;
+  if (options.json) {
+    out.write(`${JSON.stringify({ from, to, timeZone, currency, capacityKwh, ...savings }, null, 2)}\n`);
+    return 0;
+  }
+  out.write(
+    `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs\n`,
+  );
+  for (const note of notes) out.write(`${note}\n`);
+  out.write(savingsTable(savings));
+  return 0;
+}
+
+const HEAD = ["day", "half-hours", "SoC", "actual", "no battery", "eco only", "saved vs none", "saved vs eco"];
+
+function savingsTable(savings: Savings): string {
+  if (savings.days.length === 0) return "No metered half-hours in the store over these days.\n";
+  const money = (value: number | null) => (value === null ? "-" : value.toFixed(2));
+  const rows = savings.days.map((one) => [
+    one.day,
+    `${one.slots}/${one.daySlots}`,
+    one.startSocPercent === null ? "-" : `${Math.round(one.startSocPercent)}%`,
+    money(one.actual),
+    money(one.noBattery),
+    money(one.ecoOnly),
+    money(one.savedVsNoBattery),
+    money(one.savedVsEcoOnly),
+  ]);
+  for (const month of savings.months)
+    rows.push([
+      `${month.month} total`,
+      `${month.days} day(s)`,
+      "",
+      money(month.actual),
+      money(month.noBattery),
+      money(month.ecoOnly),
+      money(month.savedVsNoBattery),
+      money(month.savedVsEcoOnly),
+    ]);
+  const widths = HEAD.map((head, i) => Math.max(head.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const text = [line(HEAD), ...rows.map(line)];
+  const notes = gapNotes(savings.days);
+  return `${[...text, ...notes].join("\n")}\n`;
+}
+
+/** Why some days' figures cover less than the day. */
+function gapNotes(days: readonly SavingsDay[]): string[] {
+  const notes: string[] = [];
+  const partial = days.filter((one) => one.slots < one.daySlots).map((one) => one.day);
+  if (partial.length > 0)
+    notes.push(`Half-hours missing from the store are left out of all three costs: ${partial.join(", ")}`);
+  const estimated = days.filter((one) => one.estimated > 0).map((one) => `${one.day} (${one.estimated})`);
+  if (estimated.length > 0)
+    notes.push(`Half-hours priced with the tariff's fallback, not a published price: ${estimated.join(", ")}`);
+  const unpriced = days.filter((one) => one.unpriced > 0).map((one) => `${one.day} (${one.unpriced})`);
+  if (unpriced.length > 0) notes.push(`Half-hours without an import price, left out: ${unpriced.join(", ")}`);
+  const noSoc = days.filter((one) => one.startSocPercent === null).map((one) => one.day);
+  if (noSoc.length > 0) notes.push(`No SoC reading, so no eco-only figure: ${noSoc.join(", ")}`);
+  return notes;
+}

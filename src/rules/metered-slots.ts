@@ -1,0 +1,110 @@
+import { z } from "zod";
+import type { History } from "../store/index.js";
+import { SLOT_MS } from "../time/index.js";
+
+/*
+ * What the house metered each half-hour, from the inverter's stored data points (kind
+ * inverter.point): the lifetime counters' increases between consecutive points of one inverter.
+ * The increase between two points belongs to the half-hour holding the later one's instant less
+ * a millisecond, so 5-minute points and half-hourly downsampled rows (each at its half-hour's last
+ * point) both land in the right half-hour. Points further apart than a half-hour, and counters
+ * that went down, are holes: their energy is left out, never guessed.
+ */
+
+const kwh = z.number().finite().nullish();
+const storedPoint = z.object({
+  status: z.string().nullish(),
+  power: z.object({ battery: z.object({ percent: z.number().finite().nullish() }).nullish() }).nullish(),
+  total: z
+    .object({
+      solar: kwh,
+      consumption: kwh,
+      grid: z.object({ import: kwh, export: kwh }).nullish(),
+    })
+    .nullish(),
+});
+
+const UNREADABLE = new Set(["LOST", "ERROR"]);
+
+/** One half-hour's metered energy, kWh, summed over the inverters. */
+export interface MeteredSlot {
+  readonly start: number;
+  readonly importKwh: number;
+  readonly exportKwh: number;
+  readonly loadKwh: number;
+  readonly solarKwh: number;
+}
+
+export interface MeteredHouse {
+  /** Half-hours with a counter increase, in time order. */
+  readonly slots: MeteredSlot[];
+  /** Battery SoC (%) readings, in time order (the first inverter's that has one at that instant). */
+  readonly soc: { readonly at: number; readonly percent: number }[];
+}
+
+interface Counters {
+  readonly at: number;
+  readonly import: number;
+  readonly export: number;
+  readonly load: number;
+  readonly solar: number;
+}
+
+/** The house's metered half-hours between from and to (epoch ms, to exclusive). */
+export function readMeteredHouse(history: Pick<History, "query">, from: number, to: number): MeteredHouse {
+  const previous = new Map<string, Counters>();
+  const slots = new Map<number, { importKwh: number; exportKwh: number; loadKwh: number; solarKwh: number }>();
+  const soc = new Map<number, number>();
+  // One point before `from` gives the first half-hour its starting counters.
+  for (const record of history.query({ kind: "inverter.point", from: from - SLOT_MS, to: to + SLOT_MS })) {
+    const point = storedPoint.safeParse(record.data);
+    if (!point.success || UNREADABLE.has(point.data.status ?? "")) continue;
+    const percent = point.data.power?.battery?.percent;
+    if (typeof percent === "number" && record.at >= from && record.at < to && !soc.has(record.at))
+      soc.set(record.at, percent);
+    const total = point.data.total;
+    const counters = {
+      at: record.at,
+      import: total?.grid?.import,
+      export: total?.grid?.export,
+      load: total?.consumption,
+      solar: total?.solar,
+    };
+    if (
+      typeof counters.import !== "number" ||
+      typeof counters.export !== "number" ||
+      typeof counters.load !== "number" ||
+      typeof counters.solar !== "number"
+    )
+      continue;
+    const now: Counters = {
+      at: record.at,
+      import: counters.import,
+      export: counters.export,
+      load: counters.load,
+      solar: counters.solar,
+    };
+    const before = previous.get(record.device);
+    previous.set(record.device, now);
+    if (!before || now.at - before.at > SLOT_MS) continue;
+    const start = Math.floor((now.at - 1) / SLOT_MS) * SLOT_MS;
+    if (start < from || start >= to) continue;
+    const rise = {
+      importKwh: now.import - before.import,
+      exportKwh: now.export - before.export,
+      loadKwh: now.load - before.load,
+      solarKwh: now.solar - before.solar,
+    };
+    if (Object.values(rise).some((value) => value < 0)) continue;
+    const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
+    slot.importKwh += rise.importKwh;
+    slot.exportKwh += rise.exportKwh;
+    slot.loadKwh += rise.loadKwh;
+    slot.solarKwh += rise.solarKwh;
+    slots.set(start, slot);
+  }
+  return {
+    slots: [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([start, slot]) => ({ start, ...slot })),
+    soc: [...soc.entries()].sort((a, b) => a[0] - b[0]).map(([at, percent]) => ({ at, percent })),
+  };
+}
