@@ -186,6 +186,7 @@ function selfUseReason({ basis, options, index, moved }: Context): string {
     return `self-use: the battery serves the house's ${kwh(load - solar)} instead of import at ${money(basis.importPrices[index] as number)}`;
   if (socPercent <= basis.battery.reservePercent + 0.1 && load > solar)
     return `self-use: the battery is at its ${basis.battery.reservePercent}% reserve, the house imports at ${money(basis.importPrices[index] as number)}`;
+  if (load <= EPS && solar <= EPS) return "self-use: no load or solar is forecast for this half-hour";
   return "self-use: the house asks nothing of the battery";
 }
 
