@@ -1,6 +1,7 @@
 export type {
   CheapWindow,
   GridCounters,
+  PlannedHalfHour,
   Prices,
   RuleActionResult,
   RuleEvent,
