@@ -134,6 +134,8 @@ function chargeReason({ basis, options, index }: Context): string {
     const rank = rankOf(basis.importPrices, 0, peak, price, "cheapest");
     return `charge: ${money(price)} is ${rank === 1 ? "the cheapest half-hour" : `among the ${rank} cheapest half-hours`} before the ${whenText(basis, options, index, peak)} peak at ${money(basis.importPrices[peak] as number)}`;
   }
+  if (neverFallsAfter(basis, index))
+    return `charge: ${money(price)} now, the energy is kept for after the plan's last half-hour (its prices not known yet)`;
   const rank = rankOf(basis.importPrices, 0, basis.importPrices.length, price, "cheapest");
   return `charge: ${money(price)} is ${rank === 1 ? "the cheapest half-hour" : `among the ${rank} cheapest half-hours`} of the plan`;
 }
@@ -159,15 +161,20 @@ function holdReason({ basis, options, index }: Context): string {
   const solar = basis.solar[index] as number;
   if (solar >= load)
     return `hold: solar ${kwh(solar)} covers the load ${kwh(load)}; the surplus charges, nothing is taken out`;
-  const kept = keptFor(basis, index);
-  const sale = dearestExport(basis, kept);
-  const peak = dearestIn(basis.importPrices, kept.from, kept.to);
+  const uses = usesBeforeRecharge(basis, index);
+  const sale = dearestOf(
+    basis.exportPrices,
+    uses.filter((at) => (basis.slots[at] as PlannedSlot).mode === "export"),
+  );
+  const peak = dearestOf(basis.importPrices, uses);
   const peakPrice = peak === undefined ? Number.NEGATIVE_INFINITY : (basis.importPrices[peak] as number);
   if (sale !== undefined && (basis.exportPrices[sale] as number) > Math.max(price, peakPrice))
     return `hold: import at ${money(price)} now, keeping the battery to export at ${money(basis.exportPrices[sale] as number)} at ${whenText(basis, options, index, sale)}`;
   if (peak !== undefined && peakPrice > price)
-    return `hold: import at ${money(price)} now, keeping the battery for the ${whenText(basis, options, index, peak)} peak at ${money(basis.importPrices[peak] as number)}`;
-  return `hold: import at ${money(price)} now, the stored energy is kept for after the plan's last half-hour`;
+    return `hold: import at ${money(price)} now, keeping the battery for the ${whenText(basis, options, index, peak)} peak at ${money(peakPrice)}`;
+  if (uses.length === 0 && neverFallsAfter(basis, index))
+    return `hold: import at ${money(price)} now, the stored energy is kept for after the plan's last half-hour`;
+  return `hold: import at ${money(price)} now, the battery kept at ${socText(basis, index)}`;
 }
 
 function selfUseReason({ basis, options, index, moved }: Context): string {
@@ -206,6 +213,35 @@ function keptFor(basis: ScheduleBasis, index: number): { readonly from: number; 
   const level = index === 0 ? basis.startSocKwh : (basis.slots[index - 1] as PlannedSlot).socKwh;
   const spent = basis.slots.findIndex((slot, at) => at > index && slot.socKwh <= level + EPS);
   return { from: index + 1, to: spent === -1 ? basis.slots.length : spent + 1 };
+}
+
+/** The half-hours after `index` and before the next charge in which the stored energy falls. */
+function usesBeforeRecharge(basis: ScheduleBasis, index: number): number[] {
+  const uses: number[] = [];
+  for (let at = index + 1; at < basis.slots.length; at++) {
+    const slot = basis.slots[at] as PlannedSlot;
+    if (slot.mode === "charge") break;
+    if (slot.socKwh < (basis.slots[at - 1] as PlannedSlot).socKwh - EPS) uses.push(at);
+  }
+  return uses;
+}
+
+/** Whether the SoC never falls again after half-hour `index`. */
+function neverFallsAfter(basis: ScheduleBasis, index: number): boolean {
+  for (let at = index + 1; at < basis.slots.length; at++)
+    if ((basis.slots[at] as PlannedSlot).socKwh < (basis.slots[at - 1] as PlannedSlot).socKwh - EPS) return false;
+  return true;
+}
+
+/** The dearest of the half-hours given (the earliest of equals). */
+function dearestOf(prices: readonly number[], indices: readonly number[]): number | undefined {
+  let found: number | undefined;
+  for (const at of indices) if (found === undefined || (prices[at] as number) > (prices[found] as number)) found = at;
+  return found;
+}
+
+function socText(basis: ScheduleBasis, index: number): string {
+  return `${Math.round(((basis.slots[index] as PlannedSlot).socKwh / basis.battery.capacityKwh) * 100)}%`;
 }
 
 /** The dearest half-hour of the range the plan exports in, undefined when it exports in none. */

@@ -135,11 +135,21 @@ function checkReasons(rows: readonly ExplainedSlot[], battery: Battery): void {
       return;
     }
     if (
-      pattern(`hold: import at ${PRICE} now, the stored energy is kept for after the plan's last half-hour`).test(
-        reason,
-      )
-    )
+      pattern(
+        `(?:hold: import at|charge:) ${PRICE} now, the (?:stored )?energy is kept for after the plan's last half-hour.*`,
+      ).test(reason)
+    ) {
+      // The SoC never falls again.
+      rows.slice(index + 1).forEach((one, at) => {
+        expect(one.socPercent, reason).toBeGreaterThanOrEqual((rows[index + at] as ExplainedSlot).socPercent - 0.05);
+      });
       return;
+    }
+    match = pattern(`hold: import at ${PRICE} now, the battery kept at (\\d+)%`).exec(reason);
+    if (match) {
+      expect(Math.round(row.socPercent)).toBe(Number(match[2]));
+      return;
+    }
     if (/^self-use: solar surplus .* charges the battery$/.test(reason)) {
       expect(row.solarKwh).toBeGreaterThanOrEqual(row.loadKwh);
       if (before !== undefined) expect(row.socPercent).toBeGreaterThanOrEqual(before);
