@@ -137,6 +137,11 @@ export async function runRulesPlanCommand(
   );
   if (options.json) {
     out.write(`${JSON.stringify(explainedPlan(preview, timeZone, rules.tariffs.currency), null, 2)}\n`);
+    // stdout stays one JSON document: the SVG's note goes to stderr.
+    if (options.out) {
+      writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
+      err.write(`SVG written to ${options.out}\n`);
+    }
     return 0;
   }
   const shared = {

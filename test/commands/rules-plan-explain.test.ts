@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -107,8 +107,11 @@ describe("rules plan explains the optimiser's half-hours", () => {
   it("gives the rows as JSON with --json, the same as the table's", async () => {
     const config = setup();
     const table = await plan({ config, now: NOW, hours: "24", soc: "30" });
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30", json: true });
-    expect(result.err).toBe("");
+    const svg = join(config, "..", "plan.svg");
+    const result = await plan({ config, now: NOW, hours: "24", soc: "30", json: true, out: svg });
+    // stdout is the JSON alone; the SVG is written all the same.
+    expect(result.err).toBe(`SVG written to ${svg}\n`);
+    expect(readFileSync(svg, "utf8")).toMatch(/^<svg/);
     expect(result.code).toBe(0);
     const body = JSON.parse(result.out) as {
       from: string;
