@@ -59,7 +59,8 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "battery capacity when rules.yaml has no battery.capacity_kwh (default: the inverter's; else 9.5)",
     )
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
-    .action(async (options: Record<string, string | undefined>) => {
+    .option("--json", "print the optimise rules' half-hours with their reasons as JSON instead of the table")
+    .action(async (options: Record<string, string | undefined> & { json?: boolean }) => {
       setExitCode(await (await commands.rulesPlan()).runRulesPlanCommand(options));
     });
   rules

@@ -6,6 +6,7 @@ import {
   houseForecaster,
   houseOutlook,
   loadRules,
+  type Preview,
   plannedOverlaps,
   planSvg,
   planText,
@@ -34,6 +35,8 @@ export interface RulesPlanOptions {
   readonly capacity?: string;
   /** Plan as if it were this time (ISO 8601), for a repeatable plan. */
   readonly now?: string;
+  /** Print the optimise rules' explained half-hours as JSON instead of the text plan. */
+  readonly json?: boolean;
 }
 
 const DEFAULT_SOC = 50;
@@ -132,6 +135,15 @@ export async function runRulesPlanCommand(
   header.push(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
   );
+  if (options.json) {
+    out.write(`${JSON.stringify(explainedPlan(preview, timeZone, rules.tariffs.currency), null, 2)}\n`);
+    // stdout stays one JSON document: the SVG's note goes to stderr.
+    if (options.out) {
+      writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
+      err.write(`SVG written to ${options.out}\n`);
+    }
+    return 0;
+  }
   const shared = {
     lines: sharedControlLines(rules.rules),
     overlaps: plannedOverlaps(rules.rules, new Map(preview.rules.map((rule) => [rule.name, rule.windows]))),
@@ -142,6 +154,19 @@ export async function runRulesPlanCommand(
     out.write(`\nSVG written to ${options.out}\n`);
   }
   return 0;
+}
+
+/** `--json`: the optimise rules' half-hours, each with its reason (ExplainedSlot rows). */
+function explainedPlan(preview: Preview, timeZone: string, currency: string) {
+  return {
+    from: new Date(preview.from).toISOString(),
+    to: new Date(preview.to).toISOString(),
+    timeZone,
+    currency,
+    rules: preview.rules
+      .filter((rule) => rule.explained.length > 0)
+      .map((rule) => ({ name: rule.name, notes: rule.notes, slots: rule.explained })),
+  };
 }
 
 /**

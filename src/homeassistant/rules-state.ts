@@ -29,6 +29,9 @@ function ruleAttributes(rule: RuleStatus): Record<string, Value> {
     last_run_at: iso(rule.lastRun?.at),
     last_run_ok: rule.lastRun?.ok ?? null,
     last_run_message: rule.lastRun?.message ?? null,
+    plan_action: rule.planNow?.action ?? null,
+    plan_reason: rule.planNow?.reason ?? null,
+    plan_slot_start: iso(rule.planNow?.start),
   };
 }
 

@@ -1,5 +1,15 @@
 export { type SlotResult, slotCost, slotEnergy } from "./energy.js";
 export {
+  type ExplainedSlot,
+  type ExplainOptions,
+  explainedSlotSchema,
+  explainSchedule,
+  priceText,
+  type ScheduleBasis,
+  SLOT_ACTIONS,
+  slotActionSchema,
+} from "./explain.js";
+export {
   DAY_MS,
   type ForecastOptions,
   forecastLoad,

@@ -2,6 +2,7 @@ export type {
   CheapWindow,
   GridCounters,
   PeriodSavings,
+  PlannedHalfHour,
   Prices,
   RuleActionResult,
   RuleEvent,

@@ -29,6 +29,17 @@ export interface RuleStatus {
   /** The planned window now open, or the next one. */
   readonly nextWindow?: TimeWindow;
   readonly lastRun?: RuleLastRun;
+  /** An optimise rule's plan for the half-hour now: what it does and why. */
+  readonly planNow?: PlannedHalfHour;
+}
+
+export interface PlannedHalfHour {
+  /** Start of the half-hour, ms since the epoch. */
+  readonly start: number;
+  /** charge, hold, self-use or export. */
+  readonly action: string;
+  /** One line, e.g. "charge: 7.1p is among the 4 cheapest half-hours before the 16:00 peak at 32p". */
+  readonly reason: string;
 }
 
 export interface RuleActionResult {

@@ -1,5 +1,6 @@
 import { localClockText, localDateTimeText, SLOT_MS } from "../time/index.js";
 import type { PlannedOverlap } from "./control-overlaps.js";
+import { explainedTable } from "./plan-explain-text.js";
 import { priceRange, rulesIn, socAt } from "./plan-view.js";
 import type { Preview } from "./planners/preview.js";
 
@@ -39,6 +40,12 @@ export function planText(preview: Preview, options: TextOptions): string {
     for (const note of rule.notes) lines.push(`    note: ${note}`);
   }
   if (options.shared && options.shared.lines.length > 0) lines.push("", ...sharedText(options.shared, timeZone));
+  for (const rule of preview.rules.filter((one) => one.explained.length > 0))
+    lines.push(
+      "",
+      `Optimiser half-hours of ${rule.name}`,
+      ...explainedTable(rule.explained, options.currency).map((line) => `  ${line}`),
+    );
   lines.push(
     "",
     "Half-hours",

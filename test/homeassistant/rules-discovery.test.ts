@@ -255,6 +255,9 @@ describe("rules in Home Assistant: discovery", () => {
             last_run_at: null,
             last_run_ok: null,
             last_run_message: null,
+            plan_action: null,
+            plan_reason: null,
+            plan_slot_start: null,
           },
           "sunday-snapshot": {
             enabled: false,
@@ -265,6 +268,9 @@ describe("rules in Home Assistant: discovery", () => {
             last_run_at: "2026-01-11T03:00:00.000Z",
             last_run_ok: true,
             last_run_message: "snapshot taken",
+            plan_action: null,
+            plan_reason: null,
+            plan_slot_start: null,
           },
         },
       });

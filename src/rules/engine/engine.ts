@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import type { Observable, Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
+import type { ExplainedSlot } from "../../optimiser/index.js";
 import type {
   CheapWindow,
   GridCounters,
@@ -63,6 +64,8 @@ export class RulesEngine implements RulesRuntime {
   private nextReplan = 0;
   /** A plan was made: from then on the battery's first charge known means planning again. */
   private planned = false;
+  /** Each optimise rule's last plan, half-hour by half-hour with its reasons. */
+  private readonly explained = new Map<string, readonly ExplainedSlot[]>();
   private live: Subscription | undefined;
   /** Aborts price fetches in flight when the engine stops. */
   private readonly abort = new AbortController();
@@ -143,6 +146,7 @@ export class RulesEngine implements RulesRuntime {
     return this.options.rules.rules.map((rule) => {
       const next = this.book.openOf(rule.name) ?? this.book.nextPlanned(rule.name, now);
       const lastRun = this.actions.lastRun(rule.name);
+      const slot = this.explained.get(rule.name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
       return {
         name: rule.name,
         enabled: this.isEnabled(rule.name),
@@ -150,6 +154,7 @@ export class RulesEngine implements RulesRuntime {
         priority: rule.priority,
         ...(next ? { nextWindow: { start: next.start, end: next.end } } : {}),
         ...(lastRun ? { lastRun } : {}),
+        ...(slot ? { planNow: { start: slot.start, action: slot.action, reason: slot.reason } } : {}),
       };
     });
   }
@@ -276,7 +281,7 @@ export class RulesEngine implements RulesRuntime {
     const house = optimising ? this.options.house?.(now) : undefined;
     for (const rule of this.rules) {
       if (!rule.when.some(isWindowTrigger)) continue;
-      const { windows, notes } = planRuleWindows(rule, {
+      const { windows, notes, explained } = planRuleWindows(rule, {
         rules: this.options.rules,
         tariffs: this.options.tariffs,
         timeZone: this.timeZone,
@@ -287,6 +292,7 @@ export class RulesEngine implements RulesRuntime {
         ...(optimising && house ? { house } : {}),
       });
       this.book.replan(rule.name, windows, now);
+      this.explained.set(rule.name, explained);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
   }

@@ -1,4 +1,4 @@
-import { type Mode, type PlannedSlot, planAhead } from "../../optimiser/index.js";
+import { type Mode, type PlannedSlot, planAhead, type ScheduleBasis } from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rate } from "../tariffs/index.js";
@@ -29,6 +29,8 @@ export interface OptimisePlan {
   readonly expectedCost: number;
   readonly solveMs: number;
   readonly notes: readonly string[];
+  /** The schedule and what it was planned from, for explainSchedule; undefined when nothing was planned. */
+  readonly basis?: ScheduleBasis;
 }
 
 export interface OptimiseWindowsInput {
@@ -78,19 +80,22 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     });
   const socKwh = (Math.min(100, Math.max(0, input.soc)) / 100) * input.capacityKwh;
   // The same re-plan as the planner-year benchmark measured (its row 5b: published prices only).
+  const load = forecast("load");
+  const solar = forecast("solar");
+  const battery = {
+    capacityKwh: input.capacityKwh,
+    chargeKw: input.chargeKw,
+    dischargeKw: spec.discharge_kw ?? input.chargeKw,
+    chargeEfficiency: input.chargeEfficiency,
+    dischargeEfficiency: spec.discharge_efficiency,
+    reservePercent: spec.reserve_soc,
+  };
   const schedule = planAhead({
     importPrices,
     exportPrices,
-    load: forecast("load"),
-    solar: forecast("solar"),
-    battery: {
-      capacityKwh: input.capacityKwh,
-      chargeKw: input.chargeKw,
-      dischargeKw: spec.discharge_kw ?? input.chargeKw,
-      chargeEfficiency: input.chargeEfficiency,
-      dischargeEfficiency: spec.discharge_efficiency,
-      reservePercent: spec.reserve_soc,
-    },
+    load,
+    solar,
+    battery,
     socKwh,
     changeCost: spec.change_cost,
   });
@@ -108,6 +113,7 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     expectedCost: schedule.expectedCost,
     solveMs: schedule.solveMs,
     notes,
+    basis: { starts, importPrices, exportPrices, load, solar, battery, startSocKwh: socKwh, slots: schedule.slots },
   };
 }
 

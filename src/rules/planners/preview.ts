@@ -1,3 +1,4 @@
+import type { ExplainedSlot } from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
@@ -51,6 +52,8 @@ export interface RulePreview {
   readonly dryRun: boolean;
   readonly windows: readonly PreviewWindow[];
   readonly notes: readonly string[];
+  /** The optimiser's half-hours with their reasons; empty for rules without an optimise trigger. */
+  readonly explained: readonly ExplainedSlot[];
 }
 
 export interface Preview {
@@ -140,6 +143,7 @@ function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: num
     dryRun: rule.dry_run || input.rules.dry_run,
     windows: windows.map((found) => found.window),
     notes,
+    explained: planned.explained,
   };
 }
 

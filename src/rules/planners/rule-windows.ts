@@ -1,3 +1,4 @@
+import { type ExplainedSlot, explainSchedule } from "../../optimiser/index.js";
 import { HOUR_MS, nextLocalTime } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import type { Rule, RulesFile } from "../schema.js";
@@ -56,6 +57,8 @@ export interface RuleWindows {
   readonly notes: string[];
   /** The SoC the rule's battery plans expect, period by period; the house's own use is not modelled. */
   readonly soc: SocPoint[];
+  /** The optimiser's half-hours with the reason for each (optimise triggers only). */
+  readonly explained: ExplainedSlot[];
 }
 
 /** What the planner of one window trigger is given, and where it puts what it plans. */
@@ -72,6 +75,8 @@ export interface TriggerPlanning {
   note(text: string): void;
   /** Adds the SoC a battery plan expects. */
   soc(points: readonly SocPoint[]): void;
+  /** Adds the optimiser's explained half-hours. */
+  explain(rows: readonly ExplainedSlot[]): void;
 }
 
 /**
@@ -88,6 +93,7 @@ export function planRuleWindows(rule: Rule, input: WindowInput): RuleWindows {
   const windows: PlannedWindow[] = [];
   const notes: string[] = [];
   const soc: SocPoint[] = [];
+  const explained: ExplainedSlot[] = [];
   rule.when.forEach((trigger, index) => {
     if (!isWindowTrigger(trigger)) return;
     const tariff = tariffOf(trigger);
@@ -100,10 +106,11 @@ export function planRuleWindows(rule: Rule, input: WindowInput): RuleWindows {
       window: (window) => windows.push(window),
       note: (text) => notes.push(text),
       soc: (points) => soc.push(...points),
+      explain: (rows) => explained.push(...rows),
     });
   });
   windows.sort((a, b) => a.start - b.start);
-  return { windows, notes, soc };
+  return { windows, notes, soc, explained };
 }
 
 /** Runs of prices below (or above) a limit. */
@@ -228,6 +235,8 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
   });
   for (const note of plan.notes) planning.note(`optimiser: ${note}`);
   planning.soc(plan.soc);
+  if (plan.basis)
+    planning.explain(explainSchedule(plan.basis, { timeZone: input.timeZone, currency: input.rules.tariffs.currency }));
   for (const window of plan.windows) {
     planning.window({
       start: window.start,
