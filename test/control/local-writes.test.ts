@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChangeRequest, ControlGate } from "../../src/control/index.js";
+import type { ChangeRequest, ControlGate } from "../../src/control/index.js";
 import { controlMapOf } from "../../src/local/index.js";
-import { SimClock } from "../../src/simulator/clock.js";
 import type { SimDongle } from "../../src/simulator/local/dongle.js";
-import { type LocalSource, localControl, localSource } from "../../src/sources/index.js";
+import { type LocalSource, localControl } from "../../src/sources/index.js";
 import type { Inventory } from "../../src/sources/inventory.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import type { Store } from "../../src/store/index.js";
+import { type LanGate, startLanGate } from "../helpers/lan-gate.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 
 /*
@@ -22,6 +21,7 @@ import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 const INVERTER = "SD2024G001";
 
 let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+let lan: LanGate;
 let source: LocalSource;
 let inventory: Inventory;
 let gate: ControlGate;
@@ -34,30 +34,12 @@ beforeAll(async () => {
   const found = sim.simulator.local?.find(INVERTER);
   if (!found) throw new Error(`no dongle for ${INVERTER}`);
   dongle = found;
-  const clock = new SimClock({ start: MIDDAY });
-  source = localSource({
-    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
-    clock,
-    timezone: "Europe/London",
-    writes: true,
-  });
-  inventory = await source.discover();
-  store = openStore(join(dir, "energy2mqtt.db"));
-  gate = new ControlGate({
-    clock,
-    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
-    audit: store.audit,
-    devices: {
-      inverter: (serial) => inventory.inverters.find((inverter) => inverter.serial === serial),
-      charger: () => undefined,
-    },
-    logger: pino({ level: "silent" }),
-  });
+  lan = await startLanGate({ ports: [dongle.port], dir, storeFile: "energy2mqtt.db", start: MIDDAY });
+  ({ source, inventory, gate, store } = lan);
 }, 30_000);
 
 afterAll(async () => {
-  source?.close();
-  store?.close();
+  lan?.close();
   await sim?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

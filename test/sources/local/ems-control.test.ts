@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ControlGate } from "../../../src/control/index.js";
-import { SimClock } from "../../../src/simulator/clock.js";
-import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
+import type { ControlGate } from "../../../src/control/index.js";
+import { type LocalSource, localControl } from "../../../src/sources/index.js";
 import type { Inventory } from "../../../src/sources/inventory.js";
 import { childSlotWarnings } from "../../../src/sources/local/ems-children.js";
-import { openStore, type Store } from "../../../src/store/index.js";
+import type { Store } from "../../../src/store/index.js";
+import { type LanGate, startLanGate } from "../../helpers/lan-gate.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
@@ -20,6 +19,7 @@ const EMS = "EM2024E001";
 const CHILDREN = ["SE2024G101", "SE2024G102"];
 
 let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+let lan: LanGate;
 let source: LocalSource;
 let inventory: Inventory;
 let gate: ControlGate;
@@ -43,31 +43,17 @@ beforeAll(async () => {
     [54, "23:59"],
   ] as const)
     expect(await cloud.writeSetting(CHILDREN[0] ?? "", id, value)).toMatchObject({ ok: true });
-  const clock = new SimClock({ start: MIDDAY });
-  source = localSource({
-    dongles: [EMS, ...CHILDREN].map((serial) => ({ host: "127.0.0.1", port: dongle(serial).port, passive: false })),
-    clock,
-    timezone: "Europe/London",
-    writes: true,
+  lan = await startLanGate({
+    ports: [EMS, ...CHILDREN].map((serial) => dongle(serial).port),
+    dir,
+    storeFile: "energy2mqtt.db",
+    start: MIDDAY,
   });
-  inventory = await source.discover();
-  store = openStore(join(dir, "energy2mqtt.db"));
-  gate = new ControlGate({
-    clock,
-    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
-    audit: store.audit,
-    devices: {
-      inverter: (serial) =>
-        inventory.inverters.find((one) => one.serial === serial) ?? inventory.ems.find((one) => one.serial === serial),
-      charger: () => undefined,
-    },
-    logger: pino({ level: "silent" }),
-  });
+  ({ source, inventory, gate, store } = lan);
 }, 30_000);
 
 afterAll(async () => {
-  source?.close();
-  store?.close();
+  lan?.close();
   await sim?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ControlGate } from "../../../src/control/index.js";
+import type { ControlGate } from "../../../src/control/index.js";
 import { controlMapOf } from "../../../src/local/index.js";
-import { SimClock } from "../../../src/simulator/clock.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
-import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
+import { type LocalSource, localControl } from "../../../src/sources/index.js";
 import type { Inventory } from "../../../src/sources/inventory.js";
-import { openStore, type Store } from "../../../src/store/index.js";
+import { type LanGate, startLanGate } from "../../helpers/lan-gate.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
@@ -30,33 +28,16 @@ interface Side {
 }
 
 const sides: Side[] = [];
-const stores: Store[] = [];
+const lans: LanGate[] = [];
 const dir = mkdtempSync(join(tmpdir(), "e2m-export-limit-"));
 
 async function side(scenario: string): Promise<Side> {
   const sim = await startTestSimulator({ scenario, speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
   const dongle = sim.simulator.local?.dongles[0];
   if (!dongle) throw new Error(`no dongle in ${scenario}`);
-  const clock = new SimClock({ start: MIDDAY });
-  const source = localSource({
-    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
-    clock,
-    timezone: "Europe/London",
-    writes: true,
-  });
-  const inventory = await source.discover();
-  const store = openStore(join(dir, `${scenario}.db`));
-  stores.push(store);
-  const gate = new ControlGate({
-    clock,
-    control: localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 }),
-    audit: store.audit,
-    devices: {
-      inverter: (serial) => inventory.inverters.find((one) => one.serial === serial),
-      charger: () => undefined,
-    },
-    logger: pino({ level: "silent" }),
-  });
+  const lan = await startLanGate({ ports: [dongle.port], dir, storeFile: `${scenario}.db`, start: MIDDAY });
+  lans.push(lan);
+  const { source, inventory, gate } = lan;
   const made = { sim, dongle, source, inventory, gate, serial: dongle.bus.deviceSerial };
   sides.push(made);
   return made;
@@ -72,10 +53,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const one of sides) {
-    one.source.close();
     await one.sim.stop();
   }
-  for (const store of stores) store.close();
+  for (const lan of lans) lan.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -133,7 +113,7 @@ describe("the export limit on a single-phase hybrid, whose public map has no reg
     expect(outcome.ok).toBe(false);
     expect(outcome.message).toMatch(/grid-settings/);
     expect(hybrid.dongle.writesReceived).toEqual([]);
-    expect(stores[1]?.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+    expect(lans[1]?.store.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
   });
 
   it("refuses the preset and a write to the three-phase export registers in localControl itself, never framed", async () => {
