@@ -1,19 +1,16 @@
 import { existsSync, writeFileSync } from "node:fs";
-import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import type { Config } from "../config/index.js";
 import {
   type ForecastCheck,
   forecastDaysLine,
   houseForecaster,
   houseOutlook,
-  loadRules,
   type Preview,
   plannedOverlaps,
   planSvg,
   planText,
   previewRules,
-  RulesError,
   refreshedTariffs,
-  rulesPath,
   rulesTimeZone,
   type SolarForecastConfig,
   sharedControlLines,
@@ -21,7 +18,7 @@ import {
 } from "../rules/index.js";
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
-import { cliLogger, cloudClient, configFile, openStoreOr } from "./shared.js";
+import { cliLogger, cloudClient, openStoreOr, readRulesInput } from "./shared.js";
 
 export interface RulesPlanOptions {
   readonly config?: string;
@@ -65,28 +62,9 @@ export async function runRulesPlanCommand(
   if (options.out && !options.out.toLowerCase().endsWith(".svg"))
     return usage("--out writes an SVG image: name it FILE.svg");
 
-  let file: string;
-  let config: Config;
-  try {
-    const loaded = loadConfig(configFile(options.config));
-    config = loaded.config;
-    const named = options.rules ?? loaded.config.rules;
-    if (!named)
-      return usage(
-        "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",
-      );
-    file = options.rules ?? rulesPath(named, loaded.file);
-  } catch (error) {
-    if (error instanceof ConfigError) return usage(error.message);
-    throw error;
-  }
-  let rules: ReturnType<typeof loadRules>["rules"];
-  try {
-    rules = loadRules(file).rules;
-  } catch (error) {
-    if (error instanceof RulesError) return usage(error.message);
-    throw error;
-  }
+  const read = readRulesInput(options);
+  if ("problem" in read) return usage(read.problem);
+  const { config, rules } = read;
 
   const header: string[] = [];
   // The house's own battery when a cloud is configured and the options leave SoC or capacity out.

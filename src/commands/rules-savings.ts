@@ -1,20 +1,16 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import {
   computeSavings,
-  loadRules,
-  RulesError,
   readMeteredHouse,
   refreshedTariffs,
-  rulesPath,
   rulesTimeZone,
   type Savings,
   type SavingsDay,
   savingsBattery,
 } from "../rules/index.js";
 import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
-import { configFile, openStoreOr } from "./shared.js";
+import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;
 const MAX_DAYS = 400;
@@ -54,28 +50,9 @@ export async function runRulesSavingsCommand(
   }
   const options = parsed.data;
 
-  let config: Config;
-  let file: string;
-  try {
-    const loaded = loadConfig(configFile(options.config));
-    config = loaded.config;
-    const named = options.rules ?? loaded.config.rules;
-    if (!named)
-      return usage(
-        "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",
-      );
-    file = options.rules ?? rulesPath(named, loaded.file);
-  } catch (error) {
-    if (error instanceof ConfigError) return usage(error.message);
-    throw error;
-  }
-  let rules: ReturnType<typeof loadRules>["rules"];
-  try {
-    rules = loadRules(file).rules;
-  } catch (error) {
-    if (error instanceof RulesError) return usage(error.message);
-    throw error;
-  }
+  const read = readRulesInput(options);
+  if ("problem" in read) return usage(read.problem);
+  const { config, file, rules } = read;
   if (!rules.tariffs.import) return usage(`${file}: savings need an import tariff (tariffs.import)`);
 
   const now = clock.now();

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { CloudClient } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { createLogger } from "../log.js";
+import { loadRules, RulesError, type RulesFile, rulesPath } from "../rules/index.js";
 import { openStore, type Store, StoreError } from "../store/index.js";
 
 /** What the commands share: finding and reading the configuration, and the cloud and store it names. */
@@ -63,4 +64,32 @@ export function cloudClient(config: Config, url: string, token: string): CloudCl
 /** The commands print what matters themselves; info logs would only repeat it. */
 export function cliLogger(config: Config) {
   return createLogger(config.log.level === "info" ? "warn" : config.log.level, { format: config.log.format });
+}
+
+/** A rules command's configuration, its rules file and the rules in it; or what is wrong, for exit 2. */
+export function readRulesInput(options: {
+  readonly config?: string | undefined;
+  readonly rules?: string | undefined;
+}): { readonly config: Config; readonly file: string; readonly rules: RulesFile } | { readonly problem: string } {
+  let config: Config;
+  let file: string;
+  try {
+    const loaded = loadConfig(configFile(options.config));
+    config = loaded.config;
+    const named = options.rules ?? loaded.config.rules;
+    if (!named)
+      return {
+        problem: "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",
+      };
+    file = options.rules ?? rulesPath(named, loaded.file);
+  } catch (error) {
+    if (error instanceof ConfigError) return { problem: error.message };
+    throw error;
+  }
+  try {
+    return { config, file, rules: loadRules(file).rules };
+  } catch (error) {
+    if (error instanceof RulesError) return { problem: error.message };
+    throw error;
+  }
 }
