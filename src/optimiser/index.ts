@@ -36,3 +36,4 @@ export {
 export { optimise } from "./optimise.js";
 export { PLAN_SOC_STEP_KWH, type PlanAheadInput, planAhead } from "./plan-ahead.js";
 export { terminalValue } from "./terminal-value.js";
+export { type CarNeed, type CarPlan, type CarPlanInput, planWithCar } from "./car-plan.js";

@@ -60,14 +60,17 @@ export const optimiseInputSchema = z
     terminalValue: finite.default(0),
     /** The SoC grid of the dynamic program, kWh. */
     socStepKwh: z.number().positive().default(0.05),
+    /** Per slot, the most AC power into the battery (kW) when less than battery.chargeKw: an import limit's headroom. */
+    chargeKwCaps: z.array(nonNegative).optional(),
   })
   .readonly()
   .refine(
     (input) =>
       input.exportPrices.length === input.importPrices.length &&
       input.load.length === input.importPrices.length &&
-      input.solar.length === input.importPrices.length,
-    { message: "importPrices, exportPrices, load and solar must have one value per slot each" },
+      input.solar.length === input.importPrices.length &&
+      (input.chargeKwCaps === undefined || input.chargeKwCaps.length === input.importPrices.length),
+    { message: "importPrices, exportPrices, load, solar (and chargeKwCaps) must have one value per slot each" },
   );
 export type OptimiseInput = z.input<typeof optimiseInputSchema>;
 export type OptimiseOptions = z.output<typeof optimiseInputSchema>;

@@ -52,7 +52,7 @@ export function optimise(input: OptimiseInput): Schedule {
   let expectedCost = 0;
   let modeChanges = 0;
   for (let t = 0; t < options.importPrices.length; t++) {
-    const choice = bestChoice(options, grid, values, t, soc, mode);
+    const choice = bestChoice(optionsAt(options, t), grid, values, t, soc, mode);
     if (choice.mode !== mode) {
       modeChanges++;
       expectedCost += options.changeCost;
@@ -91,9 +91,10 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = new Float64Array(MODE_COUNT * points);
-    const steps = stepCosts(options, grid, t);
+    const slotOptions = optionsAt(options, t);
+    const steps = stepCosts(slotOptions, grid, t);
     for (let i = 0; i < points; i++) {
-      bestPerMode(options, grid, next, t, i, steps, best);
+      bestPerMode(slotOptions, grid, next, t, i, steps, best);
       let least = Number.POSITIVE_INFINITY;
       for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
       for (let m = 0; m < MODE_COUNT; m++) {
@@ -103,6 +104,13 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     values[t] = here;
   }
   return values;
+}
+
+/** The options of slot t: the battery's charge power capped where chargeKwCaps says so. */
+function optionsAt(options: OptimiseOptions, t: number): OptimiseOptions {
+  const cap = options.chargeKwCaps?.[t];
+  if (cap === undefined || cap >= options.battery.chargeKw) return options;
+  return { ...options, battery: { ...options.battery, chargeKw: cap } };
 }
 
 /** Linear interpolation of the value of `mode` at stored energy `soc`. */
