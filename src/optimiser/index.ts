@@ -1,3 +1,4 @@
+export { type CarNeed, type CarPlan, type CarPlanInput, planWithCar } from "./car-plan.js";
 export { type SlotResult, slotCost, slotEnergy } from "./energy.js";
 export {
   type ExplainedSlot,
@@ -36,4 +37,3 @@ export {
 export { optimise } from "./optimise.js";
 export { PLAN_SOC_STEP_KWH, type PlanAheadInput, planAhead } from "./plan-ahead.js";
 export { terminalValue } from "./terminal-value.js";
-export { type CarNeed, type CarPlan, type CarPlanInput, planWithCar } from "./car-plan.js";
