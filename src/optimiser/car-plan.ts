@@ -10,7 +10,8 @@ import { type PlanAheadInput, planAhead } from "./plan-ahead.js";
  * charging allowed only where it fits beside the car; the car is chosen again around the
  * battery's charging, and the battery planned once more. Chargers and inverters here run at full
  * power or not at all (a timed charge has no power setting), so a half-hour fits when the full
- * powers drawn together with the house's forecast net load stay within the limit.
+ * powers drawn together with the house's forecast load stay within the limit; where the battery's
+ * would not fit, the battery's plan may not put it in charge mode at all.
  */
 
 /** What the car needs. */
@@ -38,7 +39,7 @@ export interface CarPlan {
   readonly carPlannedKwh: number;
   /** True when the car gets all it needs before its deadline. */
   readonly met: boolean;
-  /** Per slot, the highest import expected, kW: the house's forecast net load plus the full power of what charges. */
+  /** Per slot, the highest import expected, kW: the house's forecast load (no solar) plus the full power of what charges. */
   readonly peakKw: readonly number[];
 }
 
@@ -51,19 +52,24 @@ export function planWithCar(input: CarPlanInput): CarPlan {
   const first = chooseCarSlots(input, noBattery);
   const firstSchedule = planBattery(input, first);
   const second = chooseCarSlots(input, batteryGridKw(firstSchedule, input.battery, input.socKwh));
-  const schedule = planBattery(input, second);
+  // The same car half-hours as before give the same battery plan.
+  const same = second.kwh.every((kwh, t) => kwh === first.kwh[t]);
+  const schedule = same ? firstSchedule : planBattery(input, second);
   const charging = batteryGridKw(schedule, input.battery, input.socKwh);
   const carKw = input.car?.maxKw ?? 0;
   const peakKw = Array.from(
     { length: slots },
-    (_, t) => netKw(input, t) + (charging[t] as number) + ((second.kwh[t] as number) > 0 ? carKw : 0),
+    (_, t) => houseKw(input, t) + (charging[t] as number) + ((second.kwh[t] as number) > 0 ? carKw : 0),
   );
   return { schedule, carKwh: second.kwh, carPlannedKwh: second.planned, met: second.met, peakKw };
 }
 
-/** The house's forecast load less solar in slot t, kW (negative with surplus solar). */
-function netKw(input: CarPlanInput, t: number): number {
-  return ((input.load[t] ?? 0) - (input.solar[t] ?? 0)) / SLOT_HOURS;
+/**
+ * The house's forecast load in slot t, kW. Solar is not counted against the limit: a cloud takes
+ * it away within seconds, and a fuse does not wait for the half-hour's mean.
+ */
+function houseKw(input: CarPlanInput, t: number): number {
+  return (input.load[t] ?? 0) / SLOT_HOURS;
 }
 
 /** Per slot, the battery's grid-charging power: full power in a charge slot that stores energy (its peak), else none. */
@@ -92,7 +98,7 @@ function chooseCarSlots(input: CarPlanInput, batteryKw: readonly number[]): CarS
   const limit = input.importLimitKw ?? Number.POSITIVE_INFINITY;
   const open: { t: number; price: number }[] = [];
   for (let t = 0; t < Math.min(slots, car.beforeSlot); t++) {
-    if (netKw(input, t) + (batteryKw[t] as number) + car.maxKw > limit + EPS) continue;
+    if (houseKw(input, t) + (batteryKw[t] as number) + car.maxKw > limit + EPS) continue;
     // Surplus solar the car takes would have been exported: it costs the export price.
     const surplus = Math.max(0, (input.solar[t] ?? 0) - (input.load[t] ?? 0));
     const fromSolar = Math.min(surplus, full);
@@ -111,17 +117,16 @@ function chooseCarSlots(input: CarPlanInput, batteryKw: readonly number[]): CarS
   return { kwh, planned: car.needKwh - Math.max(0, left), met: left <= EPS };
 }
 
-/** The battery's plan with the car added to the load and its grid charging only where it fits under the limit. */
+/** The battery's plan with the car added to the load and no grid charging where it would not fit under the limit. */
 function planBattery(input: CarPlanInput, car: CarSlots): Schedule {
   const limit = input.importLimitKw;
   const carKw = input.car?.maxKw ?? 0;
   const load = input.importPrices.map((_, t) => (input.load[t] ?? 0) + (car.kwh[t] as number));
-  const chargeKwCaps =
+  const noGridCharge =
     limit === undefined
       ? undefined
-      : input.importPrices.map((_, t) => {
-          const headroom = limit - netKw(input, t) - ((car.kwh[t] as number) > 0 ? carKw : 0);
-          return headroom + EPS >= input.battery.chargeKw ? input.battery.chargeKw : 0;
-        });
-  return planAhead({ ...input, load, ...(chargeKwCaps ? { chargeKwCaps } : {}) });
+      : input.importPrices.map(
+          (_, t) => houseKw(input, t) + ((car.kwh[t] as number) > 0 ? carKw : 0) + input.battery.chargeKw > limit + EPS,
+        );
+  return planAhead({ ...input, load, ...(noGridCharge ? { noGridCharge } : {}) });
 }

@@ -60,8 +60,11 @@ export const optimiseInputSchema = z
     terminalValue: finite.default(0),
     /** The SoC grid of the dynamic program, kWh. */
     socStepKwh: z.number().positive().default(0.05),
-    /** Per slot, the most AC power into the battery (kW) when less than battery.chargeKw: an import limit's headroom. */
-    chargeKwCaps: z.array(nonNegative).optional(),
+    /**
+     * Per slot, true where the battery may not be put in charge mode (a timed charge runs at full
+     * power from the grid): an import limit has no room for it there.
+     */
+    noGridCharge: z.array(z.boolean()).optional(),
   })
   .readonly()
   .refine(
@@ -69,8 +72,8 @@ export const optimiseInputSchema = z
       input.exportPrices.length === input.importPrices.length &&
       input.load.length === input.importPrices.length &&
       input.solar.length === input.importPrices.length &&
-      (input.chargeKwCaps === undefined || input.chargeKwCaps.length === input.importPrices.length),
-    { message: "importPrices, exportPrices, load, solar (and chargeKwCaps) must have one value per slot each" },
+      (input.noGridCharge === undefined || input.noGridCharge.length === input.importPrices.length),
+    { message: "importPrices, exportPrices, load, solar (and noGridCharge) must have one value per slot each" },
   );
 export type OptimiseInput = z.input<typeof optimiseInputSchema>;
 export type OptimiseOptions = z.output<typeof optimiseInputSchema>;

@@ -52,7 +52,7 @@ export function optimise(input: OptimiseInput): Schedule {
   let expectedCost = 0;
   let modeChanges = 0;
   for (let t = 0; t < options.importPrices.length; t++) {
-    const choice = bestChoice(optionsAt(options, t), grid, values, t, soc, mode);
+    const choice = bestChoice(options, grid, values, t, soc, mode);
     if (choice.mode !== mode) {
       modeChanges++;
       expectedCost += options.changeCost;
@@ -91,10 +91,9 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = new Float64Array(MODE_COUNT * points);
-    const slotOptions = optionsAt(options, t);
-    const steps = stepCosts(slotOptions, grid, t);
+    const steps = stepCosts(options, grid, t);
     for (let i = 0; i < points; i++) {
-      bestPerMode(slotOptions, grid, next, t, i, steps, best);
+      bestPerMode(options, grid, next, t, i, steps, best);
       let least = Number.POSITIVE_INFINITY;
       for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
       for (let m = 0; m < MODE_COUNT; m++) {
@@ -104,13 +103,6 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     values[t] = here;
   }
   return values;
-}
-
-/** The options of slot t: the battery's charge power capped where chargeKwCaps says so. */
-function optionsAt(options: OptimiseOptions, t: number): OptimiseOptions {
-  const cap = options.chargeKwCaps?.[t];
-  if (cap === undefined || cap >= options.battery.chargeKw) return options;
-  return { ...options, battery: { ...options.battery, chargeKw: cap } };
 }
 
 /** Linear interpolation of the value of `mode` at stored energy `soc`. */
@@ -126,18 +118,19 @@ function valueAt(values: Float64Array, grid: Grid, mode: number, soc: number): n
   return low + ((values[base + lo + 1] as number) - low) * frac;
 }
 
-/** Calls `visit` with every action open at `soc`: eco, hold, and charge or export to each reachable target. */
+/** Calls `visit` with every action open at `soc`: eco, hold, and (where open) charge or export to each reachable target. */
 function forEachAction(
   options: OptimiseOptions,
   grid: Grid,
   soc: number,
+  chargeOpen: boolean,
   visit: (mode: Mode, targetKwh: number | undefined) => void,
 ): void {
   const { battery, slotHours } = options;
   visit("eco", undefined);
   visit("hold", undefined);
   const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
-  if (soc < battery.capacityKwh - EPS) {
+  if (chargeOpen && soc < battery.capacityKwh - EPS) {
     const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
     for (let j = Math.floor(soc / grid.step + EPS) + 1; j * grid.step < reach - EPS; j++)
       visit("charge", j * grid.step);
@@ -177,7 +170,7 @@ function bestPerMode(
   best[1] = fullValue(options, grid, next, "hold", soc, slot);
   best[2] = Number.POSITIVE_INFINITY;
   best[3] = Number.POSITIVE_INFINITY;
-  if (soc < battery.capacityKwh - EPS) {
+  if (!options.noGridCharge?.[t] && soc < battery.capacityKwh - EPS) {
     const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
     let least = fullValue(options, grid, next, "charge", soc, slot);
     const base = 2 * points;
@@ -263,7 +256,7 @@ function bestChoice(
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
   let chosen: Choice | undefined;
-  forEachAction(options, grid, soc, (mode, targetKwh) => {
+  forEachAction(options, grid, soc, !options.noGridCharge?.[t], (mode, targetKwh) => {
     const result = slotEnergy(options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
     const cost = slotCost(result, options.importPrices[t] as number, options.exportPrices[t] as number);
     const change = mode === current ? 0 : options.changeCost;
