@@ -1,4 +1,11 @@
-import { type Mode, type PlannedSlot, planAhead, type ScheduleBasis } from "../../optimiser/index.js";
+import {
+  type CarNeed,
+  type Mode,
+  type PlannedSlot,
+  planAhead,
+  planWithCar,
+  type ScheduleBasis,
+} from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rate } from "../tariffs/index.js";
@@ -31,6 +38,8 @@ export interface OptimisePlan {
   readonly notes: readonly string[];
   /** The schedule and what it was planned from, for explainSchedule; undefined when nothing was planned. */
   readonly basis?: ScheduleBasis;
+  /** With a car: its planned energy per half-hour of basis.starts (kWh), and whether it gets all it needs. */
+  readonly car?: { readonly kwh: readonly number[]; readonly met: boolean; readonly peakKw: readonly number[] };
 }
 
 export interface OptimiseWindowsInput {
@@ -46,6 +55,8 @@ export interface OptimiseWindowsInput {
   readonly chargeKw: number;
   /** Grid to battery, 0 to 1. */
   readonly chargeEfficiency: number;
+  /** The car planned with the battery (car-windows.ts): what it needs, and the site's import limit. */
+  readonly car?: { readonly need: CarNeed | undefined; readonly importLimitKw: number | undefined };
 }
 
 /**
@@ -90,15 +101,17 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     dischargeEfficiency: spec.discharge_efficiency,
     reservePercent: spec.reserve_soc,
   };
-  const schedule = planAhead({
-    importPrices,
-    exportPrices,
-    load,
-    solar,
-    battery,
-    socKwh,
-    changeCost: spec.change_cost,
-  });
+  const ahead = { importPrices, exportPrices, load, solar, battery, socKwh, changeCost: spec.change_cost };
+  const withCar = input.car
+    ? planWithCar({
+        ...ahead,
+        ...(input.car.need ? { car: input.car.need } : {}),
+        ...(input.car.importLimitKw === undefined ? {} : { importLimitKw: input.car.importLimitKw }),
+      })
+    : undefined;
+  const schedule = withCar?.schedule ?? planAhead(ahead);
+  // The battery was planned with the car in the house's load: the explanation says so.
+  const planned = withCar ? load.map((kwh, index) => kwh + (withCar.carKwh[index] ?? 0)) : load;
   const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
   return {
     windows: runsOf(schedule.slots, starts, percent, {
@@ -113,7 +126,17 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     expectedCost: schedule.expectedCost,
     solveMs: schedule.solveMs,
     notes,
-    basis: { starts, importPrices, exportPrices, load, solar, battery, startSocKwh: socKwh, slots: schedule.slots },
+    basis: {
+      starts,
+      importPrices,
+      exportPrices,
+      load: planned,
+      solar,
+      battery,
+      startSocKwh: socKwh,
+      slots: schedule.slots,
+    },
+    ...(withCar ? { car: { kwh: withCar.carKwh, met: withCar.met, peakKw: withCar.peakKw } } : {}),
   };
 }
 
