@@ -174,7 +174,7 @@ export function batteryAlone(context: Context, carOn: (t: number, needKwh: numbe
 }
 
 /** The car and the battery planned together under the import limit (planWithCar). */
-export function jointPlan(context: Context, car: CarYear, limitKw: number) {
+export function jointPlan(context: Context, car: CarYear, limitKw: number, houseMarginKw: number) {
   const solveMs: number[] = [];
   const decide: CarDecide = (t, socKwh, mode, needKwh) => {
     const started = performance.now();
@@ -182,6 +182,7 @@ export function jointPlan(context: Context, car: CarYear, limitKw: number) {
     const plan = planWithCar({
       ...input,
       importLimitKw: limitKw,
+      houseMarginKw,
       ...(needKwh > 0 ? { car: { maxKw: CAR.chargerKw, needKwh, beforeSlot: (car.deadline[t] as number) - t } } : {}),
     });
     solveMs.push(performance.now() - started);

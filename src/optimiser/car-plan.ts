@@ -29,6 +29,8 @@ export interface CarPlanInput extends PlanAheadInput {
   readonly car?: CarNeed;
   /** The most the site may import, kW, shared by the house, the battery's grid charging and the car. */
   readonly importLimitKw?: number;
+  /** kW the house may draw above its forecast half-hour mean, kept free under the limit; 0 when left out. */
+  readonly houseMarginKw?: number;
 }
 
 export interface CarPlan {
@@ -39,7 +41,7 @@ export interface CarPlan {
   readonly carPlannedKwh: number;
   /** True when the car gets all it needs before its deadline. */
   readonly met: boolean;
-  /** Per slot, the highest import expected, kW: the house's forecast load (no solar) plus the full power of what charges. */
+  /** Per slot, the highest import expected, kW: the house's forecast load and margin (no solar) plus the full power of what charges. */
   readonly peakKw: readonly number[];
 }
 
@@ -65,11 +67,11 @@ export function planWithCar(input: CarPlanInput): CarPlan {
 }
 
 /**
- * The house's forecast load in slot t, kW. Solar is not counted against the limit: a cloud takes
+ * The house's forecast load in slot t with the margin kept for it, kW. Solar is not counted against the limit: a cloud takes
  * it away within seconds, and a fuse does not wait for the half-hour's mean.
  */
 function houseKw(input: CarPlanInput, t: number): number {
-  return (input.load[t] ?? 0) / SLOT_HOURS;
+  return (input.load[t] ?? 0) / SLOT_HOURS + (input.houseMarginKw ?? 0);
 }
 
 /** Per slot, the battery's grid-charging power: full power in a charge slot that stores energy (its peak), else none. */

@@ -80,6 +80,14 @@ describe("the car and the battery in one plan under an import limit", () => {
     expect(joint.carKwh.map((kwh, t) => (kwh > 0 ? t : -1)).filter((t) => t >= 0)).toEqual([8]);
   });
 
+  it("keeps the house's margin free under the limit: a car that would fit beside the forecast alone waits", () => {
+    // The house's forecast 0.5 kW plus 7 kW fits under 10 kW; with 2.5 kW kept for the house it does not.
+    expect(planWithCar({ ...base, car, importLimitKw: 10, houseMarginKw: 2 }).met).toBe(true);
+    const kept = planWithCar({ ...base, car, importLimitKw: 10, houseMarginKw: 2.6 });
+    expect(kept.met).toBe(false);
+    expect(kept.carPlannedKwh).toBe(0);
+  });
+
   it("says the target is not met when too few half-hours fit before the deadline", () => {
     const joint = planWithCar({ ...base, car: { maxKw: 7, needKwh: 20, beforeSlot: 4 }, importLimitKw: 10 });
     expect(joint.met).toBe(false);

@@ -20,6 +20,9 @@ export interface HouseForecast {
   readonly days: number;
 }
 
+/** kW kept free under an import limit for the house above its forecast, when the rule does not say. */
+const HOUSE_MARGIN_KW = 1;
+
 /** One run of a mode the optimiser planned, as a window of the rule. */
 export interface ModeWindow {
   readonly start: number;
@@ -106,7 +109,9 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     ? planWithCar({
         ...ahead,
         ...(input.car.need ? { car: input.car.need } : {}),
-        ...(input.car.importLimitKw === undefined ? {} : { importLimitKw: input.car.importLimitKw }),
+        ...(input.car.importLimitKw === undefined
+          ? {}
+          : { importLimitKw: input.car.importLimitKw, houseMarginKw: spec.house_margin_kw ?? HOUSE_MARGIN_KW }),
       })
     : undefined;
   const schedule = withCar?.schedule ?? planAhead(ahead);
