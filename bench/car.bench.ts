@@ -58,6 +58,9 @@ export async function carBenchmark(): Promise<void> {
   console.log(
     "  - a half-hour's peak import: the house's real net load plus the full power of the car's charger and of the battery's timed charge when they draw; over the limit when above it",
   );
+  console.log(
+    `  - c: planWithCar every half-hour with what the car still needs and its deadline, the house counted at its forecast plus a margin of ${HOUSE_MARGINS_KW.join(", ")} kW; a, b: the battery's plan does not know of the car, which charges at full power from arrival (a) or within ${TIMER_WINDOW.label} (b)`,
+  );
   const forecasts = houseForecasts(year);
   const context = { year, clocks, battery: BATTERY, changeCost: CHANGE_COST, forecasts };
   const run = (policy: ReturnType<typeof jointPlan>) =>
