@@ -118,7 +118,7 @@ const optimisePlan = z.strictObject({
    * battery's grid charging and the car; left out, no limit.
    */
   import_limit_kw: z.number().positive().max(200).optional(),
-  /** kW the house may draw above its forecast half-hour mean (a kettle, an oven), kept free under import_limit_kw; left out, 1. */
+  /** kW the house may draw above its forecast half-hour mean (a kettle, an oven), kept free under import_limit_kw; left out, 2. */
   house_margin_kw: z.number().min(0).max(50).optional(),
 });
 
