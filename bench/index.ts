@@ -1,4 +1,5 @@
 import { archiveBenchmark } from "./archive.bench.js";
+import { carBenchmark } from "./car.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
 import { fleetBenchmark } from "./fleet.bench.js";
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   fleet: fleetBenchmark,
   planner: plannerBenchmark,
   "planner-year": plannerYearBenchmark,
+  car: carBenchmark,
   rules: rulesBenchmark,
   archive: archiveBenchmark,
   store: storeBenchmark,

@@ -351,6 +351,7 @@ export async function startApp(
       logger,
       clock,
       dryRun: config.dry_run,
+      subscribe: (filter) => mqtt.subscribe(filter),
     });
     // Home Assistant shows the rules once it has announced the devices.
     let rulesAttached = Promise.resolve();

@@ -1,3 +1,4 @@
+export { type CarNeed, type CarPlan, type CarPlanInput, planWithCar } from "./car-plan.js";
 export { type SlotResult, slotCost, slotEnergy } from "./energy.js";
 export {
   type ExplainedSlot,

@@ -60,14 +60,20 @@ export const optimiseInputSchema = z
     terminalValue: finite.default(0),
     /** The SoC grid of the dynamic program, kWh. */
     socStepKwh: z.number().positive().default(0.05),
+    /**
+     * Per slot, true where the battery may not be put in charge mode (a timed charge runs at full
+     * power from the grid): an import limit has no room for it there.
+     */
+    noGridCharge: z.array(z.boolean()).optional(),
   })
   .readonly()
   .refine(
     (input) =>
       input.exportPrices.length === input.importPrices.length &&
       input.load.length === input.importPrices.length &&
-      input.solar.length === input.importPrices.length,
-    { message: "importPrices, exportPrices, load and solar must have one value per slot each" },
+      input.solar.length === input.importPrices.length &&
+      (input.noGridCharge === undefined || input.noGridCharge.length === input.importPrices.length),
+    { message: "importPrices, exportPrices, load, solar (and noGridCharge) must have one value per slot each" },
   );
 export type OptimiseInput = z.input<typeof optimiseInputSchema>;
 export type OptimiseOptions = z.output<typeof optimiseInputSchema>;

@@ -118,18 +118,19 @@ function valueAt(values: Float64Array, grid: Grid, mode: number, soc: number): n
   return low + ((values[base + lo + 1] as number) - low) * frac;
 }
 
-/** Calls `visit` with every action open at `soc`: eco, hold, and charge or export to each reachable target. */
+/** Calls `visit` with every action open at `soc`: eco, hold, and (where open) charge or export to each reachable target. */
 function forEachAction(
   options: OptimiseOptions,
   grid: Grid,
   soc: number,
+  chargeOpen: boolean,
   visit: (mode: Mode, targetKwh: number | undefined) => void,
 ): void {
   const { battery, slotHours } = options;
   visit("eco", undefined);
   visit("hold", undefined);
   const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
-  if (soc < battery.capacityKwh - EPS) {
+  if (chargeOpen && soc < battery.capacityKwh - EPS) {
     const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
     for (let j = Math.floor(soc / grid.step + EPS) + 1; j * grid.step < reach - EPS; j++)
       visit("charge", j * grid.step);
@@ -169,7 +170,7 @@ function bestPerMode(
   best[1] = fullValue(options, grid, next, "hold", soc, slot);
   best[2] = Number.POSITIVE_INFINITY;
   best[3] = Number.POSITIVE_INFINITY;
-  if (soc < battery.capacityKwh - EPS) {
+  if (!options.noGridCharge?.[t] && soc < battery.capacityKwh - EPS) {
     const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
     let least = fullValue(options, grid, next, "charge", soc, slot);
     const base = 2 * points;
@@ -255,7 +256,7 @@ function bestChoice(
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
   let chosen: Choice | undefined;
-  forEachAction(options, grid, soc, (mode, targetKwh) => {
+  forEachAction(options, grid, soc, !options.noGridCharge?.[t], (mode, targetKwh) => {
     const result = slotEnergy(options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
     const cost = slotCost(result, options.importPrices[t] as number, options.exportPrices[t] as number);
     const change = mode === current ? 0 : options.changeCost;

@@ -14,6 +14,8 @@ export interface PlanAheadInput {
   readonly mode?: Mode;
   readonly changeCost: number;
   readonly socStepKwh?: number;
+  /** Per half-hour, true where the battery may not charge from the grid (see noGridCharge). */
+  readonly noGridCharge?: readonly boolean[];
 }
 
 /**
@@ -34,6 +36,7 @@ export function planAhead(input: PlanAheadInput): Schedule {
     changeCost: input.changeCost,
     terminalValue: terminalValue(input.importPrices, input.exportPrices, input.battery),
     socStepKwh: input.socStepKwh ?? PLAN_SOC_STEP_KWH,
+    ...(input.noGridCharge ? { noGridCharge: input.noGridCharge.slice(0, slots) } : {}),
   });
 }
 

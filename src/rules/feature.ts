@@ -7,6 +7,7 @@ import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
+import { CarTopics, carTopicsOf } from "./car-topics.js";
 import type { LiveObservation } from "./engine/live-state.js";
 // Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
 import type { LoadedRules, RulesEngine, RulesGate, Tariff } from "./index.js";
@@ -28,6 +29,8 @@ export interface RulesFeatureOptions {
   readonly clock: Clock;
   /** The configuration's dry_run: every rule dry-runs. */
   readonly dryRun: boolean;
+  /** Subscribes an MQTT topic (its messages come as mqttMessage on the bus): the cars' targets from Home Assistant. */
+  readonly subscribe?: (filter: string) => Promise<void>;
 }
 
 export interface RulesFeature extends Feature {
@@ -63,6 +66,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
     observed.next(seen);
   };
 
+  const carTopics = new CarTopics(carTopicsOf(loaded?.rules.rules ?? []), logger);
   let engine: RulesEngine | undefined;
   let events: Subscription | undefined;
   let starting: Promise<RulesEngine | undefined> | undefined;
@@ -106,6 +110,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       inventory: () => inventory,
       live$,
       house: house.forecast,
+      carTopic: (topic) => carTopics.value(topic),
       savings: savingsSummary(store.history, {
         tariffs,
         timeZone,
@@ -154,6 +159,20 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
         if (engine && counters && engine.addCounters(counters.serial, counters.at, counters.grid))
           bus.emit("rulesChanged", { rules: engine.list() });
       });
+      bus.on("mqttMessage", name, ({ topic, payload }) => {
+        if (carTopics.accept(topic, payload)) logger.info({ topic, value: carTopics.value(topic) }, "car target taken");
+      });
+      for (const topic of carTopicsOf(loaded.rules.rules)) {
+        if (!options.subscribe) {
+          logger.warn({ topic }, "the car's target topic is not read: no MQTT connection");
+          continue;
+        }
+        options
+          .subscribe(topic)
+          .catch((error: unknown) =>
+            logger.warn({ topic, err: (error as Error).message }, "the car's target topic could not be subscribed"),
+          );
+      }
       bus.on("inventoryChanged", name, (changed) => {
         inventory = changed.inventory;
       });

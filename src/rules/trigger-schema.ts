@@ -54,6 +54,47 @@ const evPlan = z.strictObject({
   charge_kw: z.number().positive().optional(),
 });
 
+/** An MQTT topic the daemon subscribes to (a Home Assistant entity published there); its payload is a number. */
+const topic = z
+  .string()
+  .min(1)
+  .refine((text) => !/[#+]/.test(text), { message: "a topic without wildcards (# or +)" });
+
+/**
+ * The car in the optimiser's plan: what it needs by when, from the rule or from Home Assistant.
+ * It is planned only while the charger says a car is plugged in.
+ */
+const optimiseCar = z
+  .strictObject({
+    /** The charger's uuid; left out: the first charger (the one the rules watch). */
+    charger: z.string().min(1).optional(),
+    /** The charger's power while it charges, kW; left out: ev.charge_kw. */
+    max_kw: z.number().positive().max(50).optional(),
+    /** The local time the car must have what it needs by, e.g. "07:30". */
+    by: clock,
+    /** Energy to deliver by then, kWh (counted from the previous `by`). */
+    kwh: z.number().positive().max(250).optional(),
+    /** Or a state of charge to reach, %, with the car's battery size and its SoC from soc_topic. */
+    soc: percent.optional(),
+    battery_kwh: z.number().positive().max(250).optional(),
+    /** A topic whose number replaces kwh (or soc): a target set in Home Assistant. */
+    target_topic: topic.optional(),
+    /** A topic carrying the car's own SoC (%), e.g. from its Home Assistant integration; needed with soc. */
+    soc_topic: topic.optional(),
+  })
+  .superRefine((car, ctx) => {
+    if (car.kwh !== undefined && car.soc !== undefined)
+      ctx.addIssue({ code: "custom", message: "give kwh: or soc:, not both" });
+    if (car.soc === undefined && car.kwh === undefined && car.target_topic === undefined)
+      ctx.addIssue({ code: "custom", message: "the car needs a target: kwh:, soc: or target_topic:" });
+    if (car.soc !== undefined && (car.battery_kwh === undefined || car.soc_topic === undefined))
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "a soc: target needs battery_kwh: and soc_topic: (the car's own SoC, e.g. from its Home Assistant integration)",
+      });
+  });
+
 /**
  * The optimiser: the least-cost schedule of grid charging, holding, self-consumption and export
  * over the next hours, from the prices and the house's forecast consumption and solar, planned
@@ -70,6 +111,15 @@ const optimisePlan = z.strictObject({
   discharge_efficiency: z.number().gt(0).max(1).default(0.95),
   /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
   change_cost: z.number().min(0).default(0.002),
+  /** The car, planned with the battery; left out, no car. */
+  car: optimiseCar.optional(),
+  /**
+   * The most the site may import, kW (a supply fuse, a gateway's limit), shared by the house, the
+   * battery's grid charging and the car; left out, no limit.
+   */
+  import_limit_kw: z.number().positive().max(200).optional(),
+  /** kW the house may draw above its forecast half-hour mean (a kettle, an oven), kept free under import_limit_kw; left out, 2. */
+  house_margin_kw: z.number().min(0).max(50).optional(),
 });
 
 /** Live state: the same keys serve as triggers (fire when it becomes true) and as conditions. */

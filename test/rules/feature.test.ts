@@ -42,12 +42,19 @@ describe("the rules feature on the bus", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function setUp(options: { readonly withStore?: boolean; readonly history?: HistoryRecord[] } = {}) {
+  async function setUp(
+    options: {
+      readonly withStore?: boolean;
+      readonly history?: HistoryRecord[];
+      readonly rules?: readonly string[];
+      readonly subscribe?: (filter: string) => Promise<void>;
+    } = {},
+  ) {
     const sim = await startTestSimulator({ speed: 0, start: START });
     cleanups.push(() => sim.stop());
     const dir = mkdtempSync(join(tmpdir(), "e2m-rules-feature-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, "rules.yaml"), `${RULES.join("\n")}\n`);
+    writeFileSync(join(dir, "rules.yaml"), `${(options.rules ?? RULES).join("\n")}\n`);
     const requests: string[] = [];
     const client: CloudClient = sim.clientFor("owner", { onRequest: (event) => requests.push(event.endpoint) });
     const checker = sim.clientFor("owner");
@@ -97,6 +104,7 @@ describe("the rules feature on the bus", () => {
       logger,
       clock: sim.simulator.clock,
       dryRun: false,
+      ...(options.subscribe ? { subscribe: options.subscribe } : {}),
     });
     cleanups.push(() => feature.stop());
     const baseLive = await checker.inverterData.systemDataLatest(INVERTER);
@@ -152,6 +160,44 @@ describe("the rules feature on the bus", () => {
     await vi.waitFor(() => expect(env.runs("low-battery")).toBe(1));
     expect(env.sim.simulator.world.notifications.map((n) => n.title)).toEqual(["Battery is low (low-battery)"]);
     expect(env.requests.filter((endpoint) => endpoint.includes("system-data"))).toEqual([]);
+    expect(env.failures).toEqual([]);
+  });
+
+  it("takes a car's target from its MQTT topic, and a bad payload is logged and leaves the last good one", async () => {
+    const topic = "homeassistant/number/car_target_kwh/state";
+    const subscribed: string[] = [];
+    const env = await setUp({
+      rules: [
+        "timezone: Europe/London",
+        "battery: { capacity_kwh: 9.5, charge_kw: 3 }",
+        "ev: { charge_kw: 7 }",
+        "tariffs:",
+        "  import: { type: fixed, price: 0.25 }",
+        "rules:",
+        "  - name: optimiser",
+        `    when: { optimise: { car: { by: "07:30", target_topic: ${topic} } } }`,
+      ],
+      subscribe: async (filter) => {
+        subscribed.push(filter);
+      },
+    });
+    await env.feature.start();
+    expect(subscribed).toEqual([topic]);
+    env.bus.emit("mqttMessage", { topic, payload: "10.5" });
+    env.bus.emit("mqttMessage", { topic, payload: "unavailable" });
+    env.bus.emit("inventoryChanged", { inventory: { ...env.first, evChargers: [env.charger] }, devicesChanged: true });
+    env.chargerStatus("Preparing");
+    env.fetchedSoc(50);
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    const runtime = await env.feature.started;
+    expect(
+      env.logs.some((line) => line.includes(`car target on ${topic} ignored`) && line.includes("keeping 10.5")),
+    ).toBe(true);
+    // 10.5 kWh at 7 kW is three half-hours; at one flat price the plan takes the last three before 07:30.
+    expect(runtime?.list()[0]?.nextWindow).toEqual({
+      start: Date.UTC(2025, 0, 15, 6, 0),
+      end: Date.UTC(2025, 0, 15, 7, 30),
+    });
     expect(env.failures).toEqual([]);
   });
 

@@ -19,6 +19,7 @@ import { planRuleWindows } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
+import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { type LiveState, nextState, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
@@ -66,6 +67,8 @@ export class RulesEngine implements RulesRuntime {
   private planned = false;
   /** Each optimise rule's last plan, half-hour by half-hour with its reasons. */
   private readonly explained = new Map<string, readonly ExplainedSlot[]>();
+  /** What the watched charger delivered, for an optimise rule's car. */
+  private readonly carLedger = new CarLedger();
   private live: Subscription | undefined;
   /** Aborts price fetches in flight when the engine stops. */
   private readonly abort = new AbortController();
@@ -124,6 +127,13 @@ export class RulesEngine implements RulesRuntime {
     this.live = this.options.live$.subscribe((seen) => {
       const before = this.state;
       this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
+      if (seen.kind === "charger" && this.state !== before && this.state.evStatus === seen.status)
+        this.carLedger.see(seen.status, this.now());
+      // A car plugged in or out changes an optimise rule's plan now, not at the next half-hour.
+      if (before.evPlugged !== this.state.evPlugged && this.planned && this.plansCar()) {
+        this.nextReplan = this.now();
+        this.queue.enqueue(() => this.tick());
+      }
       if (this.state === before) return;
       // A plan made before the battery's charge was known is made again once it is.
       if (before.batterySoc === undefined && this.state.batterySoc !== undefined && this.planned && this.needsSoc()) {
@@ -290,6 +300,11 @@ export class RulesEngine implements RulesRuntime {
         soc: this.state.batterySoc,
         capacityKwh: inverter?.batteryCapacityKwh,
         ...(optimising && house ? { house } : {}),
+        car: {
+          plugged: this.state.evPlugged,
+          topic: (topic) => this.options.carTopic?.(topic),
+          deliveredKwh: (from, to, kw) => this.carLedger.deliveredKwh(from, to, kw),
+        },
       });
       this.book.replan(rule.name, windows, now);
       this.explained.set(rule.name, explained);
@@ -302,6 +317,11 @@ export class RulesEngine implements RulesRuntime {
     return this.rules.some((rule) =>
       rule.when.some((trigger) => trigger.battery !== undefined || trigger.optimise !== undefined),
     );
+  }
+
+  /** Whether an optimise rule plans a car. */
+  private plansCar(): boolean {
+    return this.rules.some((rule) => rule.when.some((trigger) => trigger.optimise?.car !== undefined));
   }
 
   private checkStates(): void {

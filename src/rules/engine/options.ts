@@ -48,6 +48,8 @@ export interface RulesOptions {
   readonly house?: (now: number) => HouseForecast | undefined;
   /** Yesterday's and this month's savings from the store; left out, not reported. */
   readonly savings?: (now: number) => SavingsSummary | undefined;
+  /** The last good number on an optimise rule's car topic (CarTopics.value); left out, none. */
+  readonly carTopic?: (topic: string) => number | undefined;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;
 }

@@ -1,4 +1,11 @@
-import { type Mode, type PlannedSlot, planAhead, type ScheduleBasis } from "../../optimiser/index.js";
+import {
+  type CarNeed,
+  type Mode,
+  type PlannedSlot,
+  planAhead,
+  planWithCar,
+  type ScheduleBasis,
+} from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rate } from "../tariffs/index.js";
@@ -12,6 +19,9 @@ export interface HouseForecast {
   /** Local days of history the forecast learned from (0: none, the house is not modelled). */
   readonly days: number;
 }
+
+/** kW kept free under an import limit for the house above its forecast, when the rule does not say (the car bench: 1 kW let a half-hour of 2023 go over, 2 kW none). */
+const HOUSE_MARGIN_KW = 2;
 
 /** One run of a mode the optimiser planned, as a window of the rule. */
 export interface ModeWindow {
@@ -31,6 +41,8 @@ export interface OptimisePlan {
   readonly notes: readonly string[];
   /** The schedule and what it was planned from, for explainSchedule; undefined when nothing was planned. */
   readonly basis?: ScheduleBasis;
+  /** With a car: its planned energy per half-hour of basis.starts (kWh), and whether it gets all it needs. */
+  readonly car?: { readonly kwh: readonly number[]; readonly met: boolean; readonly peakKw: readonly number[] };
 }
 
 export interface OptimiseWindowsInput {
@@ -46,6 +58,8 @@ export interface OptimiseWindowsInput {
   readonly chargeKw: number;
   /** Grid to battery, 0 to 1. */
   readonly chargeEfficiency: number;
+  /** The car planned with the battery (car-windows.ts): what it needs, and the site's import limit. */
+  readonly car?: { readonly need: CarNeed | undefined; readonly importLimitKw: number | undefined };
 }
 
 /**
@@ -90,15 +104,19 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     dischargeEfficiency: spec.discharge_efficiency,
     reservePercent: spec.reserve_soc,
   };
-  const schedule = planAhead({
-    importPrices,
-    exportPrices,
-    load,
-    solar,
-    battery,
-    socKwh,
-    changeCost: spec.change_cost,
-  });
+  const ahead = { importPrices, exportPrices, load, solar, battery, socKwh, changeCost: spec.change_cost };
+  const withCar = input.car
+    ? planWithCar({
+        ...ahead,
+        ...(input.car.need ? { car: input.car.need } : {}),
+        ...(input.car.importLimitKw === undefined
+          ? {}
+          : { importLimitKw: input.car.importLimitKw, houseMarginKw: spec.house_margin_kw ?? HOUSE_MARGIN_KW }),
+      })
+    : undefined;
+  const schedule = withCar?.schedule ?? planAhead(ahead);
+  // The battery was planned with the car in the house's load: the explanation says so.
+  const planned = withCar ? load.map((kwh, index) => kwh + (withCar.carKwh[index] ?? 0)) : load;
   const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
   return {
     windows: runsOf(schedule.slots, starts, percent, {
@@ -113,7 +131,17 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     expectedCost: schedule.expectedCost,
     solveMs: schedule.solveMs,
     notes,
-    basis: { starts, importPrices, exportPrices, load, solar, battery, startSocKwh: socKwh, slots: schedule.slots },
+    basis: {
+      starts,
+      importPrices,
+      exportPrices,
+      load: planned,
+      solar,
+      battery,
+      startSocKwh: socKwh,
+      slots: schedule.slots,
+    },
+    ...(withCar ? { car: { kwh: withCar.carKwh, met: withCar.met, peakKw: withCar.peakKw } } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { isWindowTrigger, tariffOf } from "../schema.js";
 import type { Rate, Tariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../trigger-schema.js";
+import { type CarInputs, carActions, carNeed, jointWindows } from "./car-windows.js";
 import { type HouseForecast, MODE_ACTIONS, planOptimiseWindows } from "./optimise-windows.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
 
@@ -41,6 +42,8 @@ export interface WindowInput {
   readonly capacityKwh: number | undefined;
   /** The house's forecast consumption and solar, for the optimiser; left out, not modelled. */
   readonly house?: HouseForecast;
+  /** The car's plug state, its targets from Home Assistant and what it was given, for an optimise rule's car. */
+  readonly car?: CarInputs;
 }
 
 /** A point of the SoC a battery plan expects. */
@@ -221,6 +224,15 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
     planning.note(`optimiser: the battery's ${input.soc === undefined ? "SoC" : "capacity"} is not known yet`);
     return;
   }
+  const car = spec.car
+    ? carNeed(spec.car, {
+        now: input.now,
+        timeZone: input.timeZone,
+        evChargeKw: input.rules.ev.charge_kw,
+        ...(input.car ? { car: input.car } : {}),
+      })
+    : undefined;
+  const limited = car !== undefined || spec.import_limit_kw !== undefined;
   const plan = planOptimiseWindows({
     spec,
     now: input.now,
@@ -232,28 +244,43 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
     capacityKwh,
     chargeKw: input.rules.battery.charge_kw,
     chargeEfficiency: input.rules.battery.efficiency,
+    ...(limited ? { car: { need: car?.need, importLimitKw: spec.import_limit_kw } } : {}),
   });
-  for (const note of plan.notes) planning.note(`optimiser: ${note}`);
+  for (const note of [...plan.notes, ...(car?.notes ?? [])]) planning.note(`optimiser: ${note}`);
+  if (plan.car && !plan.car.met && car?.need)
+    planning.note(`optimiser: car: ${car.need.needKwh.toFixed(1)} kWh cannot all be delivered before ${spec.car?.by}`);
   planning.soc(plan.soc);
   if (plan.basis)
     planning.explain(explainSchedule(plan.basis, { timeZone: input.timeZone, currency: input.rules.tariffs.currency }));
-  for (const window of plan.windows) {
+  const windows = jointWindows(plan.windows, plan.basis?.starts ?? [], plan.car?.kwh ?? []);
+  for (const window of windows) {
+    const battery = window.battery;
+    const what = [
+      battery
+        ? `${battery.mode === "charge" ? "grid charge" : battery.mode === "hold" ? "hold the battery" : "export"} to ${battery.targetSoc}%`
+        : undefined,
+      window.car ? `charge the car at ${car?.maxKw ?? input.rules.ev.charge_kw} kW` : undefined,
+    ].filter((part) => part !== undefined);
+    const actions = [
+      ...(battery ? MODE_ACTIONS[battery.mode] : []),
+      ...(window.car ? carActions(spec.car?.charger) : []),
+    ];
     planning.window({
       start: window.start,
       end: window.end,
       rule: rule.name,
       trigger: planning.index,
-      period: `${planning.index}:${window.start}:${window.mode}`,
-      label: `optimiser: ${window.mode === "charge" ? "grid charge" : window.mode === "hold" ? "hold the battery" : "export"} to ${window.targetSoc}%`,
+      period: `${planning.index}:${window.start}:${battery?.mode ?? "eco"}${window.car ? ":car" : ""}`,
+      label: `optimiser: ${what.join(", ")}`,
       averagePrice: undefined,
       cost: plan.expectedCost,
-      cheapImport: window.mode === "charge",
+      cheapImport: battery?.mode === "charge" || window.car,
       plan: {
-        "plan.mode": window.mode,
-        "plan.target_soc": window.targetSoc,
+        "plan.mode": battery?.mode ?? "eco",
+        ...(battery ? { "plan.target_soc": battery.targetSoc } : {}),
         "plan.cost": Math.round(plan.expectedCost * 100) / 100,
       },
-      ...(rule.do.length === 0 ? { actions: MODE_ACTIONS[window.mode] } : {}),
+      ...(rule.do.length === 0 ? { actions } : {}),
     });
   }
 };
