@@ -5,11 +5,12 @@ import type { Config } from "./config/index.js";
 export const DEMO_STORE_FILE = "demo.db";
 
 /**
- * Days of history the demo house has before the daemon starts: four weeks, what the optimiser
- * learns the house's use and solar from (the daemon's backfill reads the last three into the
- * demo's store at once, and the store keeps what comes after).
+ * Days of history the demo house has before the daemon starts: a week, more than the daemon's
+ * backfill reads into the demo's store at its first start (its last three days), from which the
+ * optimiser learns the house's use and solar; the store keeps what comes after. The simulator
+ * integrates each of these days for each inverter before its first answer.
  */
-export const DEMO_HISTORY_DAYS = 28;
+export const DEMO_HISTORY_DAYS = 7;
 
 /** No cloud configured and no LAN to read (a LAN-only daemon reads the real house): the demo house runs. */
 export function isDemo(config: Config): boolean {
