@@ -74,6 +74,8 @@ export interface App {
   readonly brokerMoved: boolean;
   /** The web page's address, when it is served. */
   readonly webUrl: string | undefined;
+  /** Set when the demo house runs its own rules (no rules file configured): that file. */
+  readonly demoRules?: string;
   stop(): Promise<void>;
 }
 
@@ -418,6 +420,7 @@ export async function startApp(
       simulated: cloud?.simulated ?? false,
       storePath: config.store.path,
       brokerMoved,
+      ...(demo && config.rules !== configured.rules && config.rules !== undefined ? { demoRules: config.rules } : {}),
       get webUrl() {
         return web.url === "" ? undefined : web.url;
       },

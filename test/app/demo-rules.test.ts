@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
+import { DEMO_RULES_FILE } from "../../src/demo-rules.js";
 import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
@@ -52,6 +53,7 @@ describe("the demo daemon on the embedded defaults", () => {
         clock: new SimClock({ start: BEFORE_CHEAP_NIGHT, speed: 1 }),
       });
       expect(app.simulated).toBe(true);
+      expect(app.demoRules).toBe(DEMO_RULES_FILE);
       const state = await observer.waitFor(
         (m) => m.topic === `${base}/rules` && (JSON.parse(m.payload) as { rules?: object }).rules !== undefined,
         20_000,
