@@ -26,7 +26,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json ./
 COPY bin ./bin
-COPY config/configuration.example.yaml config/secrets.example.yaml ./config/
+COPY config/configuration.example.yaml config/secrets.example.yaml config/rules.demo.yaml ./config/
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY docker/entrypoint.sh /usr/local/bin/energy2mqtt-entrypoint

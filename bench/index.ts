@@ -8,6 +8,7 @@ import { plannerBenchmark } from "./planner.bench.js";
 import { plannerYearBenchmark } from "./planner-year.bench.js";
 import { rulesBenchmark } from "./rules.bench.js";
 import { simulatorBenchmark } from "./simulator.bench.js";
+import { startBenchmark } from "./start.bench.js";
 import { storeBenchmark } from "./store.bench.js";
 import { webBenchmark } from "./web.bench.js";
 
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   store: storeBenchmark,
   web: webBenchmark,
   local: localBenchmark,
+  start: startBenchmark,
 };
 const only = process.argv.slice(2);
 

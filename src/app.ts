@@ -16,7 +16,8 @@ import {
 } from "./cloud/index.js";
 import type { Config } from "./config/index.js";
 import { ControlGate, ControlReadBack, cloudDeviceReads, WriteBudget } from "./control/index.js";
-import { withDemoStore } from "./demo-store.js";
+import { withDemoRules } from "./demo-rules.js";
+import { DEMO_HISTORY_DAYS, isDemo, withDemoStore } from "./demo-store.js";
 import { deviceIdOf } from "./device-id.js";
 import type { Feature } from "./feature.js";
 import {
@@ -73,6 +74,8 @@ export interface App {
   readonly brokerMoved: boolean;
   /** The web page's address, when it is served. */
   readonly webUrl: string | undefined;
+  /** Set when the demo house runs its own rules (no rules file configured): that file. */
+  readonly demoRules?: string;
   stop(): Promise<void>;
 }
 
@@ -112,7 +115,10 @@ export async function startApp(
     };
   },
 ): Promise<App> {
-  const config = withDemoStore(configured);
+  // The demo house (no cloud, no LAN, no path of the caller's): its own store, and its own rules
+  // unless the configuration names some.
+  const demo = !options.sources && isDemo(configured);
+  const config = demo ? withDemoRules(withDemoStore(configured)) : withDemoStore(configured);
   const { clock } = options;
   const now = (): number => clock.now();
   // What to undo, last started first; taken from the end, so what start-up adds while a stop
@@ -415,6 +421,7 @@ export async function startApp(
       simulated: cloud?.simulated ?? false,
       storePath: config.store.path,
       brokerMoved,
+      ...(demo && config.rules !== configured.rules && config.rules !== undefined ? { demoRules: config.rules } : {}),
       get webUrl() {
         return web.url === "" ? undefined : web.url;
       },
@@ -475,8 +482,8 @@ async function startFeature(feature: Feature): Promise<void> {
   }
 }
 
-/** `clock`, when the caller pins one, also sets the demo house's simulated start. */
-async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[], clock?: Clock) {
+/** The daemon's clock also sets the demo house's simulated start. */
+async function startCloud(config: Config, logger: Logger, stack: (() => Promise<void>)[], clock: Clock) {
   if (config.cloud.url) {
     if (!config.cloud.token) {
       throw new StartupError(
@@ -487,12 +494,9 @@ async function startCloud(config: Config, logger: Logger, stack: (() => Promise<
     return { url: config.cloud.url, token: config.cloud.token, simulated: false };
   }
   // Loaded only when needed: a real installation never pays for the simulator.
-  const { startSimulator } = await import("./simulator/index.js");
-  const simulator = await startSimulator({
-    port: 0,
-    scenario: "demo",
-    ...(clock ? { start: clock.now() } : {}),
-  });
+  const { demoHouseScenario, startSimulator } = await import("./simulator/index.js");
+  const start = clock.now();
+  const simulator = await startSimulator({ port: 0, scenario: demoHouseScenario(start, DEMO_HISTORY_DAYS), start });
   stack.push(() => simulator.stop());
   const token = simulator.tokens.owner;
   if (!token) throw new StartupError("the demo scenario has no owner actor", 1);

@@ -46,7 +46,10 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
   rules
     .command("plan")
     .description("the next hours: prices, planned windows and actions per rule, expected battery SoC")
-    .option("-c, --config <file>", "configuration file naming the rules file (its `rules:` key)")
+    .option(
+      "-c, --config <file>",
+      "configuration file naming the rules file (its `rules:` key); naming none, with no cloud, the demo house's own (config/rules.demo.yaml)",
+    )
     .option("-r, --rules <file>", "a rules file instead of the configuration's")
     .option("--hours <n>", "how many hours ahead", "48")
     .option("--out <file.svg>", "also write the plan as an SVG image")

@@ -36,6 +36,10 @@ export function startupBanner(app: App, baseTopic: string, version: string): str
     );
   }
   if (app.webUrl) lines.push(`  Web:    ${app.webUrl} (the house now, the plan, the history and every change)`);
+  if (app.demoRules)
+    lines.push(
+      `  Rules:  the demo's own, in dry run (${app.demoRules}): the optimiser's plan is on the page's Plan and in \`npx energy2mqtt rules plan\`; name your own with rules: in a configuration file`,
+    );
   lines.push(
     `  Home Assistant: add the MQTT integration with broker ${host} and port ${port}; the devices appear by discovery.`,
     "  Stop: Ctrl-C (it publishes offline and exits within 2 seconds).",

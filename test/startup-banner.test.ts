@@ -52,6 +52,13 @@ describe("the start-up banner", () => {
     ).not.toContain("Store:");
   });
 
+  it("says when the demo runs its own rules, and nothing of rules otherwise", () => {
+    const text = startupBanner(app({ demoRules: "/opt/e2m/config/rules.demo.yaml" }), "energy2mqtt", "1.0.0");
+    expect(text).toContain("  Rules:  the demo's own, in dry run (/opt/e2m/config/rules.demo.yaml)");
+    expect(text).toContain("npx energy2mqtt rules plan");
+    expect(startupBanner(app({}), "energy2mqtt", "1.0.0")).not.toContain("Rules:");
+  });
+
   it("leaves out the example change when no inverter has the battery reserve", () => {
     const text = startupBanner(app({ inventory: { ...inventory, inverters: [] } }), "energy2mqtt", "1.0.0");
     expect(text).not.toContain("mosquitto_pub");

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { CloudClient } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
+import { withDemoRules } from "../demo-rules.js";
+import { withDemoStore } from "../demo-store.js";
 import { createLogger } from "../log.js";
 import { loadRules, RulesError, type RulesFile, rulesPath } from "../rules/index.js";
 import { openStore, type Store, StoreError } from "../store/index.js";
@@ -75,8 +77,10 @@ export function readRulesInput(options: {
   let file: string;
   try {
     const loaded = loadConfig(configFile(options.config));
-    config = loaded.config;
-    const named = options.rules ?? loaded.config.rules;
+    // No rules named anywhere and the demo house as the source: the demo's rules and store, as `run` has them.
+    const demo = options.rules === undefined ? withDemoRules(loaded.config) : loaded.config;
+    config = demo.rules !== loaded.config.rules ? withDemoStore(demo) : loaded.config;
+    const named = options.rules ?? config.rules;
     if (!named)
       return {
         problem: "no rules file: add `rules: rules.yaml` to the configuration (relative to it), or pass --rules FILE",

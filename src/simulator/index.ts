@@ -9,6 +9,7 @@ import { World } from "./world/world.js";
 export { SimClock } from "./clock.js";
 export { BusError } from "./local/bus.js";
 export type { DongleInfo } from "./local/dongles.js";
+export { demoHouseScenario } from "./scenario/demo-house.js";
 export { ScenarioError } from "./scenario/load.js";
 export type { Scenario } from "./scenario/schema.js";
 export { World } from "./world/world.js";

@@ -167,7 +167,8 @@ describe("energy2mqtt rules plan", () => {
     expect(bad.err).toContain(
       `${join(dir, "rules.yaml")}:3: rules.0.when.cheapest.before: expected a local time as HH:MM`,
     );
-    writeFileSync(config, "log:\n  level: error\n");
+    // A real house (a cloud) without a rules file; with no cloud the demo house's own rules plan (rules-plan-demo.test.ts).
+    writeFileSync(config, "log:\n  level: error\ncloud: { url: http://127.0.0.1:9/v1, token: t }\n");
     expect((await plan({ config })).err).toContain("no rules file");
     expect((await plan({ config, rules: join(dir, "rules.yaml"), hours: "0" })).code).toBe(2);
     expect((await plan({ config, rules: join(dir, "rules.yaml"), out: "plan.png" })).err).toContain("SVG");

@@ -61,6 +61,13 @@ const inverterFields = z.strictObject({
   faults_per_month: z.number().min(0).max(100).default(2),
   /** Inverter flags, e.g. is-controllable, full-power-discharge-in-eco-mode. */
   flags: z.array(z.string()).default(["is-controllable", "full-power-discharge-in-eco-mode"]),
+  /**
+   * Settings the installer left on the inverter, by setting id (`{"66": true, "64": "00:30"}`),
+   * written over the factory values before anything is simulated, so the history obeys them too.
+   */
+  settings: z
+    .record(z.string().regex(/^\d+$/, "a setting id"), z.union([z.boolean(), z.number(), z.string()]))
+    .optional(),
 });
 
 const inverterSchema = inverterFields.transform((inverter) => {

@@ -6,6 +6,7 @@ import type { InverterData } from "../plant/inverter-data.js";
 import { PlantModel } from "../plant/model.js";
 import { hash32, sequence } from "../random.js";
 import { KIND_PROFILES, nominalWh } from "../scenario/kinds.js";
+import { ScenarioError } from "../scenario/load.js";
 import type {
   Scenario,
   ScenarioAccount,
@@ -317,6 +318,10 @@ export class World {
   ): InverterRecord {
     const seed = hash32(this.seed, source.serial);
     const control = new InverterControl({ serial: source.serial, flags: source.flags, random: sequence(seed) });
+    for (const [id, value] of Object.entries(source.settings ?? {})) {
+      const answer = control.write(Number(id), value);
+      if (!answer.success) throw new ScenarioError(`inverter ${source.serial}: setting ${id}: ${answer.message}`);
+    }
     const profile = KIND_PROFILES[source.kind];
     const rateW = Math.min(profile.maxBatteryRateW, source.max_power_w);
     const spec: InverterSpec = {
