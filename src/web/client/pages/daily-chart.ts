@@ -2,8 +2,8 @@ import { s } from "../dom.js";
 import type { LocalTime } from "../local-time.js";
 import type { DailyRow } from "./daily-rows.js";
 
-const HEIGHT = 260;
-const TOP = 12;
+const HEIGHT = 274;
+const TOP = 26;
 const BOTTOM = 44;
 const LEFT = 52;
 const RIGHT = 64;
@@ -69,10 +69,10 @@ export function dailyChart(
       ),
     );
   svg.append(
-    s("text", { class: "axis-label", x: 4, y: TOP + 2, "dominant-baseline": "hanging" }, "kWh"),
+    s("text", { class: "axis-label", x: 4, y: 4, "dominant-baseline": "hanging" }, "kWh"),
     s(
       "text",
-      { class: "axis-label", x: width - 4, y: TOP + 2, "text-anchor": "end", "dominant-baseline": "hanging" },
+      { class: "axis-label", x: width - 4, y: 4, "text-anchor": "end", "dominant-baseline": "hanging" },
       currency ?? "cost",
     ),
   );

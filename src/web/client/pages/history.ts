@@ -40,7 +40,7 @@ export const renderHistory: Page = (main) => {
     h("h3", {}, "Energy per day"),
     legend,
     energy,
-    h("div", { class: "toolbar" }, download),
+    h("div", { class: "toolbar" }, download, h("span", { class: "hint" }, "Grid net is export positive, as on MQTT.")),
     savings,
     table,
   );
@@ -193,7 +193,6 @@ function dailyTable(
     h(
       "table",
       { class: "daily-table" },
-      h("caption", { class: "hint" }, "Per day; grid net is export positive, as on MQTT."),
       h(
         "thead",
         {},
