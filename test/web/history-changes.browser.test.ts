@@ -15,6 +15,7 @@ import {
   demoImportPrice,
   fillWeek,
   halfHourFlows,
+  meteredOf,
   storedDailyTotals,
   WEEK_DAYS,
   WEEK_DEVICE,
@@ -34,6 +35,19 @@ const RULES = [
 const COMMAND = { "content-type": "application/json", "x-energy2mqtt-request": "1" };
 const WIDTHS = [1280, 390] as const;
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** What a day's battery saved against the same house without one (grid = load less solar), at the demo's prices. */
+function savedVsNoBattery(day: string, dayIndex: number): number {
+  let saved = 0;
+  for (let at = dayStartMs(day, WEEK_ZONE); at < dayEndMs(day, WEEK_ZONE); at += 1_800_000) {
+    const metered = meteredOf(halfHourFlows(at, dayIndex));
+    const grid = metered.load - metered.solar;
+    const price = demoImportPrice(at);
+    const without = Math.max(0, grid) * price - Math.max(0, -grid) * DEMO_EXPORT_PRICE;
+    saved += without - (metered.import * price - metered.export * DEMO_EXPORT_PRICE);
+  }
+  return saved;
+}
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -192,7 +206,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       .locator("svg.daily g.day")
       .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute("data-cost"))));
     lines.slice(1).forEach((line, index) => {
-      const [day, bought, sold, net, cost] = line.split(",");
+      const [day, bought, sold, net, cost, saved, savedEco] = line.split(",");
       const total = totals[index];
       if (!total) throw new Error("a day too many");
       expect(day).toBe(WEEK_DAYS[index]);
@@ -200,7 +214,16 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       expect(Number(sold)).toBe(round(total.exportKwh, 3));
       expect(Number(net)).toBe(round(round(total.exportKwh, 3) - round(total.importKwh, 3), 3));
       expect(Number(cost)).toBe(chart[index]);
+      // The savings of src/rules/savings.ts, metered from the counters: against no battery, and eco only.
+      expect(Number(saved)).toBe(round(savedVsNoBattery(WEEK_DAYS[index] ?? "", index), 2));
+      expect(savedEco).toMatch(/^-?\d+(\.\d+)?$/);
     });
+    const month = page.locator('#savings li[data-month="2026-10"]');
+    expect(await month.textContent()).toContain("(7 day(s))");
+    const monthSaved = WEEK_DAYS.reduce((sum, day, index) => sum + savedVsNoBattery(day, index), 0);
+    expect(await month.locator("strong").first().textContent()).toBe(
+      new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" }).format(monthSaved),
+    );
     await page.context().close();
   });
 

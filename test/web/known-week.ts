@@ -26,26 +26,59 @@ export function halfHourFlows(start: number, dayIndex: number): Record<string, n
   };
 }
 
+/** Grid import and export, home load and solar of a half-hour's flows, kWh. */
+export function meteredOf(flows: Record<string, number>): {
+  import: number;
+  export: number;
+  load: number;
+  solar: number;
+} {
+  const value = (key: string) => flows[key] ?? 0;
+  return {
+    import: value("3") + value("4"),
+    export: value("2") + value("6"),
+    load: value("0") + value("3") + value("5"),
+    solar: value("0") + value("1") + value("2"),
+  };
+}
+
 /**
  * The week through the store's own API: each half-hour's flows, each day's (their sums), and a
- * point every half-hour so that the History page lists the device.
+ * point at the end of every half-hour with the lifetime counters those flows add up to (what the
+ * savings are metered from), so that the History page lists the device.
  */
 export function fillWeek(storePath: string): void {
   const store = openStore(storePath);
   const records: HistoryRecord[] = [];
+  const counters = { import: 100, export: 50, load: 300, solar: 200 };
+  const point = (at: number, solarW: number): HistoryRecord => ({
+    kind: "inverter.point",
+    device: WEEK_DEVICE,
+    at,
+    key: "",
+    data: {
+      power: { solar: { power: solarW }, grid: { power: -300 }, battery: { percent: 50 } },
+      total: {
+        grid: { import: counters.import, export: counters.export },
+        consumption: counters.load,
+        solar: counters.solar,
+      },
+    },
+  });
+  // The counters before the week's first half-hour.
+  records.push(point(dayStartMs(WEEK_DAYS[0] ?? "", WEEK_ZONE) - 60_000, 0));
   WEEK_DAYS.forEach((day, dayIndex) => {
     const totals: Record<string, number> = {};
     for (let at = dayStartMs(day, WEEK_ZONE); at < dayEndMs(day, WEEK_ZONE); at += HALF_HOUR) {
       const flows = halfHourFlows(at, dayIndex);
       records.push({ kind: "flow.half_hour", device: WEEK_DEVICE, at, key: "", data: flows });
       for (const [key, value] of Object.entries(flows)) totals[key] = (totals[key] ?? 0) + value;
-      records.push({
-        kind: "inverter.point",
-        device: WEEK_DEVICE,
-        at: at + HALF_HOUR - 60_000,
-        key: "",
-        data: { power: { solar: { power: flows["0"] ? 1200 : 0 }, grid: { power: -300 }, battery: { percent: 50 } } },
-      });
+      const metered = meteredOf(flows);
+      counters.import += metered.import;
+      counters.export += metered.export;
+      counters.load += metered.load;
+      counters.solar += metered.solar;
+      records.push(point(at + HALF_HOUR - 60_000, flows["0"] ? 1200 : 0));
     }
     records.push({ kind: "flow.day", device: WEEK_DEVICE, at: dayStartMs(day, WEEK_ZONE), key: "", data: totals });
   });
