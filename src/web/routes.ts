@@ -23,6 +23,7 @@ export interface ApiContext {
 }
 
 const DAY_MS = 86_400_000;
+const SAVINGS_DAYS = 367;
 
 const rangeQuery = z.object({
   device: z.string().min(1),
@@ -92,7 +93,8 @@ export async function handleApi(context: ApiContext): Promise<void> {
       if (path === "/api/history")
         return json(response, 200, powerColumns(options.store.history, { device, from, to, width }));
       const days = dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices);
-      const savings = options.rules()?.savingsBetween?.(from - DAY_MS, to);
+      // Metered from every 5-minute point in the range: at most the last year's, whatever the range.
+      const savings = options.rules()?.savingsBetween?.(Math.max(from - DAY_MS, to - SAVINGS_DAYS * DAY_MS), to);
       return json(response, 200, {
         ...days,
         timeZone: options.timeZone?.() ?? null,

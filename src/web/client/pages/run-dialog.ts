@@ -75,9 +75,12 @@ export async function confirmRun(rule: string, time: LocalTime, say: (text: stri
   override.addEventListener("change", update);
   update();
   document.body.append(dialog);
+  // Focus goes back where it was (the rule's button) when the dialog goes.
+  const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const close = () => {
     dialog.close();
     dialog.remove();
+    opener?.focus();
   };
   cancel.addEventListener("click", () => {
     close();
@@ -85,6 +88,7 @@ export async function confirmRun(rule: string, time: LocalTime, say: (text: stri
   });
   dialog.addEventListener("cancel", () => {
     dialog.remove();
+    opener?.focus();
     say(`${rule}: not run, nothing was sent`);
   });
   confirm.addEventListener("click", () => {
