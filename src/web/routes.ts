@@ -23,7 +23,8 @@ export interface ApiContext {
 }
 
 const DAY_MS = 86_400_000;
-const SAVINGS_DAYS = 367;
+/** Savings are metered from every 5-minute point (about a second a year): the range's last two months at most. */
+const SAVINGS_DAYS = 62;
 
 const rangeQuery = z.object({
   device: z.string().min(1),
@@ -93,7 +94,6 @@ export async function handleApi(context: ApiContext): Promise<void> {
       if (path === "/api/history")
         return json(response, 200, powerColumns(options.store.history, { device, from, to, width }));
       const days = dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices);
-      // Metered from every 5-minute point in the range: at most the last year's, whatever the range.
       const savings = options.rules()?.savingsBetween?.(Math.max(from - DAY_MS, to - SAVINGS_DAYS * DAY_MS), to);
       return json(response, 200, {
         ...days,

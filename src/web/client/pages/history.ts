@@ -158,9 +158,15 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
   if (months.length === 0)
     return [h("p", { class: "hint" }, "No savings yet: they come from metered half-hours of the inverters' counters.")];
   const format = money(days.currency);
+  const first = days.savings.days[0]?.day;
+  const partial =
+    first !== undefined && (rows[0]?.day ?? first) < first
+      ? h("p", { class: "hint" }, `Savings are metered for the last two months of the range at most: from ${first}.`)
+      : null;
   const monthName = new Intl.DateTimeFormat(navigator.language, { month: "long", year: "numeric", timeZone: "UTC" });
   return [
     h("h3", {}, "Saved by the battery"),
+    ...(partial ? [partial] : []),
     h(
       "ul",
       { class: "savings" },
