@@ -23,7 +23,7 @@ export function localTime(timeZone: string | null | undefined, language = naviga
     new Intl.DateTimeFormat(language, { ...options, ...(zone ? { timeZone: zone } : {}) });
   const day = format({ dateStyle: "short" });
   const shortDay = format({ weekday: "short", day: "numeric", month: "short" });
-  const time = format({ hour: "numeric", minute: "2-digit" });
+  const time = format({ timeStyle: "short" });
   const dateTime = format({ dateStyle: "short", timeStyle: "short" });
   const zoneLabel = format({ timeZoneName: "short" });
   return {
