@@ -10,7 +10,8 @@ import { confirmRun } from "./run-dialog.js";
 export const renderChanges: Page = (main, stream) => {
   const rules = h("div", { class: "rules" }, h("p", {}, "Loading the rules…"));
   const result = h("p", { class: "result", role: "status", "aria-live": "polite" });
-  const events = h("ol", { class: "events", reversed: true });
+  const events = h("ol", { class: "events", reversed: true, hidden: true });
+  const noEvents = h("p", { class: "hint" }, "No rule events since the daemon started.");
   const audit = h("tbody");
   main.append(
     h("h2", {}, "Changes"),
@@ -18,6 +19,7 @@ export const renderChanges: Page = (main, stream) => {
     rules,
     result,
     h("h3", {}, "Rule events"),
+    noEvents,
     events,
     h("h3", {}, "Audit log"),
     scrollRegion(
@@ -58,6 +60,8 @@ export const renderChanges: Page = (main, stream) => {
       ),
     );
     while (events.children.length > 50) events.lastElementChild?.remove();
+    events.hidden = false;
+    noEvents.hidden = true;
   };
   const drawRules = (list: RuleStatus[]) => {
     if (list.length === 0) return void rules.replaceChildren(h("p", {}, "No rules are running."));
