@@ -67,6 +67,8 @@ export interface RunPreviewAction {
   readonly action: string;
   /** The device it acts on (an inverter's serial, a charger's id); null for a notification. */
   readonly device: string | null;
+  /** Another rule holds the control: it would not be sent, or it would take over; absent otherwise. */
+  readonly conflict?: string;
 }
 
 /** One part of a rule's if:, in words, and whether it holds now. */

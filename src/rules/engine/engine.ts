@@ -192,7 +192,7 @@ export class RulesEngine implements RulesRuntime {
         this.events.emit({
           ...dryRun,
           action: action.action,
-          message: `dry run from the web page: would ${action.words}`,
+          message: `dry run from the web page: would ${action.words}${action.conflict ? ` (${action.conflict})` : ""}`,
         });
       return preview;
     });

@@ -171,7 +171,10 @@ export class RuleRunner {
       acting.rule,
       this.templateContext(rule.name, acting.window, acting.plan),
     );
-    const actions = intents.map((intent) => ({ action: intent.text, ...intentWords(intent) }));
+    const actions = intents.map((intent) => {
+      const conflict = intent.kind === "change" ? this.conflictOf(rule, intent.control, now) : undefined;
+      return { action: intent.text, ...intentWords(intent), ...(conflict ? { conflict } : {}) };
+    });
     const span = acting.timed ? `over ${this.span(acting.window)}` : "once, now";
     return {
       ...base,
@@ -203,6 +206,18 @@ export class RuleRunner {
     const { result, failedInWindow } = await this.options.actions.act(rule, open, context);
     if (failedInWindow) await this.closeWindow(rule, "the rule failed");
     return result;
+  }
+
+  /** Whether another rule holds the control now, and who would win, in words. */
+  private conflictOf(rule: Rule, control: string, now: number): string | undefined {
+    const holder = this.options.book.holderOf(control, rule.name, now);
+    if (!holder) return undefined;
+    const until = localClockText(holder.until, this.options.timeZone);
+    const wins =
+      rule.priority > holder.priority || (rule.priority === holder.priority && rule.wins_over.includes(holder.rule));
+    return wins
+      ? `takes it over from rule ${holder.rule} (priority ${holder.priority}), which holds it until ${until}`
+      : `not sent: rule ${holder.rule} (priority ${holder.priority}) holds it until ${until}`;
   }
 
   private templateContext(rule: string, window: Interval, plan: TemplateContext): TemplateContext {

@@ -12,6 +12,12 @@ const RULES = [
   "    do:",
   "      - preset: timed-charge",
   '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 80 }] }',
+  "  - name: cheap-first",
+  "    priority: 10",
+  "    when: { price: { below: 0.11 } }",
+  "    do:",
+  "      - preset: timed-charge",
+  '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }] }',
   "  - name: manual",
   "    when: { cron: '0 3 * * *' }",
   "    if: { battery_soc_below: 1, days: [mon, tue, wed, thu, fri, sat, sun] }",
@@ -97,5 +103,23 @@ describe("run now, said before it is done: previewRun, runNow respecting conditi
     );
     expect((await env.checker.inverterControl.presetValues(INVERTER, "eco-mode")).enabled).toBe(true);
     expect(run.store.audit.recent({ limit: 10 })).toEqual([]);
+  });
+
+  it("says when another rule holds the control: the run would not send it", async () => {
+    const { run } = await start();
+    expect((await run.runtime.previewRun("cheap")).actions[0]?.conflict).toBeUndefined();
+    expect((await run.runtime.runNow("cheap-first")).ok).toBe(true);
+    const preview = await run.runtime.previewRun("cheap");
+    expect(preview.actions[0]?.conflict).toMatch(
+      /^not sent: rule cheap-first \(priority 10\) holds it until \d\d:\d\d$/,
+    );
+    await run.runtime.dryRunNow("cheap");
+    expect(run.events).toContainEqual(
+      expect.objectContaining({
+        status: "dry-run",
+        rule: "cheap",
+        message: expect.stringContaining("(not sent: rule cheap-first (priority 10) holds it until"),
+      }),
+    );
   });
 });

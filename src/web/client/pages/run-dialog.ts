@@ -38,7 +38,12 @@ export async function confirmRun(rule: string, time: LocalTime, say: (text: stri
           "ul",
           { class: "run-actions" },
           ...preview.actions.map((action) =>
-            h("li", { "data-action": action.action, "data-device": action.device ?? "" }, action.words),
+            h(
+              "li",
+              { "data-action": action.action, "data-device": action.device ?? "" },
+              action.words,
+              action.conflict ? h("span", { class: "conflict-note" }, ` — ${action.conflict}`) : null,
+            ),
           ),
         )
       : null,
