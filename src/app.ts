@@ -376,6 +376,7 @@ export async function startApp(
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
       budget: () => budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
+      timeZone: () => inventory().timezone,
       clock,
       version,
       simulated: cloud?.simulated ?? false,

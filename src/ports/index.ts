@@ -1,6 +1,9 @@
 export type {
   CheapWindow,
+  ConditionCheck,
+  DaySavings,
   GridCounters,
+  MonthSavings,
   PeriodSavings,
   PlannedHalfHour,
   Prices,
@@ -10,6 +13,10 @@ export type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  RunNowOptions,
+  RunPreview,
+  RunPreviewAction,
+  SavingsRange,
   SavingsSummary,
   TodayCost,
 } from "./rules.js";

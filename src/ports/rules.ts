@@ -59,6 +59,50 @@ export interface RuleRunResult {
   readonly actions: readonly RuleActionResult[];
 }
 
+/** One action a run would send, in words, and the device it acts on. */
+export interface RunPreviewAction {
+  /** e.g. "timed export on inverter SA123: on, 17:00–19:00 down to 20%". */
+  readonly words: string;
+  /** As the engine sends and logs it (the audit's and the rule events' text). */
+  readonly action: string;
+  /** The device it acts on (an inverter's serial, a charger's id); null for a notification. */
+  readonly device: string | null;
+  /** Another rule holds the control: it would not be sent, or it would take over; absent otherwise. */
+  readonly conflict?: string;
+}
+
+/** One part of a rule's if:, in words, and whether it holds now. */
+export interface ConditionCheck {
+  /** e.g. "battery SoC above 60%". */
+  readonly text: string;
+  /** e.g. "it is 4%"; "not known yet". */
+  readonly now: string;
+  /** Undefined while the value it needs is not known. */
+  readonly holds: boolean | undefined;
+}
+
+/** What "run now" would do, said before anything is sent. */
+export interface RunPreview {
+  readonly name: string;
+  /** Something would be sent (or logged, in a dry run). */
+  readonly ok: boolean;
+  readonly dryRun: boolean;
+  /** Why nothing would be sent, or a summary. */
+  readonly message: string;
+  /** For how long: the window the run would act over (its end restores); absent for a rule without windows. */
+  readonly window?: TimeWindow;
+  readonly actions: readonly RunPreviewAction[];
+  /** Every part of the rule's if:, each checked now; empty without one. */
+  readonly conditions: readonly ConditionCheck[];
+  /** The whole if: holds now (true without one). */
+  readonly conditionsHold: boolean;
+}
+
+export interface RunNowOptions {
+  /** Send nothing when the rule's if: does not hold now (the page's run, unless its user overrides). */
+  readonly respectConditions?: boolean;
+}
+
 export interface Prices {
   readonly import?: number;
   readonly export?: number;
@@ -135,6 +179,34 @@ export interface PeriodSavings {
   readonly vsEcoOnly: number | null;
 }
 
+/** One local day's cost against the same house with no battery and with the battery in eco only. */
+export interface DaySavings {
+  /** YYYY-MM-DD in the rules' zone. */
+  readonly day: string;
+  readonly slots: number;
+  readonly daySlots: number;
+  readonly actual: number;
+  readonly noBattery: number;
+  readonly ecoOnly: number | null;
+  readonly savedVsNoBattery: number;
+  readonly savedVsEcoOnly: number | null;
+}
+
+export interface MonthSavings {
+  /** YYYY-MM. */
+  readonly month: string;
+  readonly days: number;
+  readonly actual: number;
+  readonly noBattery: number;
+  readonly savedVsNoBattery: number;
+  readonly savedVsEcoOnly: number;
+}
+
+export interface SavingsRange {
+  readonly days: readonly DaySavings[];
+  readonly months: readonly MonthSavings[];
+}
+
 /** Yesterday's and this month's savings (the month up to now); undefined parts had no metered data. */
 export interface SavingsSummary {
   readonly yesterday?: PeriodSavings;
@@ -150,7 +222,11 @@ export interface RulesRuntime {
    * window rule outside its window opens one from now for its next planned window's length, and
    * puts things back when it ends; with no window planned it is refused (ok false, nothing sent).
    */
-  runNow(name: string): Promise<RuleRunResult>;
+  runNow(name: string, options?: RunNowOptions): Promise<RuleRunResult>;
+  /** What runNow would do now, sending nothing and recording nothing. */
+  previewRun?(name: string): Promise<RunPreview>;
+  /** The preview, recorded as a dry run in the rule events (each action with status dry-run); nothing sent. */
+  dryRunNow?(name: string): Promise<RunPreview>;
   /** Import and export price per kWh at `at` (default now). */
   prices(at?: number): Prices;
   /** The cheapest import window planned next (from the rules' planned windows), if any. */
@@ -164,6 +240,8 @@ export interface RulesRuntime {
   todayCost(now: number): TodayCost | undefined;
   /** What the battery saved yesterday and this month, from the store; left out, not reported. */
   savings?(now: number): SavingsSummary | undefined;
+  /** Each local day's and month's savings over [from, to) (epoch ms), from the store; undefined when not known. */
+  savingsBetween?(from: number, to: number): SavingsRange | undefined;
   readonly events$: Observable<RuleEvent>;
   /** Stops triggers and timers; obligations still open stay in the store for the next start. */
   stop(): Promise<void>;

@@ -6,7 +6,7 @@ import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import type { Clock } from "../time/index.js";
+import { type Clock, dayOf } from "../time/index.js";
 import { CarTopics, carTopicsOf } from "./car-topics.js";
 import type { LiveObservation } from "./engine/live-state.js";
 // Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
@@ -81,14 +81,22 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   started.catch(() => undefined);
 
   const run = async (rules: LoadedRules, store: Store): Promise<RulesEngine | undefined> => {
-    const { startRules, createTariff, rulesTimeZone, houseForecaster, savingsBattery, savingsSummary } = await import(
-      "./index.js"
-    );
+    const {
+      startRules,
+      createTariff,
+      rulesTimeZone,
+      houseForecaster,
+      savingsBattery,
+      savingsSummary,
+      computeSavings,
+      readMeteredHouse,
+    } = await import("./index.js");
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
     const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
+    const battery = savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory));
     if (rules.rules.solar_forecast) {
       // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
       let wait: NodeJS.Timeout | undefined;
@@ -111,11 +119,14 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       live$,
       house: house.forecast,
       carTopic: (topic) => carTopics.value(topic),
-      savings: savingsSummary(store.history, {
-        tariffs,
-        timeZone,
-        battery: savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory)),
-      }),
+      savings: savingsSummary(store.history, { tariffs, timeZone, battery }),
+      savingsRange: (from, to) =>
+        computeSavings(readMeteredHouse(store.history, from, to), tariffs, {
+          from: dayOf(from, timeZone),
+          to: dayOf(to - 1, timeZone),
+          timeZone,
+          battery,
+        }),
       clock: options.clock,
       logger,
       dryRun: options.dryRun,

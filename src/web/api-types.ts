@@ -36,7 +36,7 @@ export interface LiveSnapshot {
   readonly flows: LiveFlows;
 }
 
-/** GET api/history: one inverter's 5-minute points as columns, times in epoch seconds. */
+/** GET api/history: one inverter's 5-minute points as columns, times in epoch seconds; grid W positive exporting (as on MQTT). */
 export interface HistoryColumns {
   readonly device: string;
   readonly from: number;
@@ -64,6 +64,30 @@ export interface DailyEnergy {
   /** Import cost less export income per day, from the half-hourly flows and the tariffs' prices; null when either is missing. */
   readonly cost: readonly (number | null)[];
   readonly currency: string | null;
+  /** The daemon's zone (IANA): the days are its local days, and the page names it. */
+  readonly timeZone: string | null;
+  /** What the battery saved each local day and month (from the rules' savings); null without running rules. */
+  readonly savings: HistorySavings | null;
+}
+
+/** Savings in the tariffs' currency: the cost against the same house with no battery, and with the battery in eco only. */
+export interface HistorySavings {
+  readonly days: readonly {
+    /** YYYY-MM-DD. */
+    readonly day: string;
+    readonly actual: number;
+    readonly noBattery: number;
+    readonly ecoOnly: number | null;
+    readonly savedVsNoBattery: number;
+    readonly savedVsEcoOnly: number | null;
+  }[];
+  readonly months: readonly {
+    /** YYYY-MM. */
+    readonly month: string;
+    readonly days: number;
+    readonly savedVsNoBattery: number;
+    readonly savedVsEcoOnly: number;
+  }[];
 }
 
 export interface HistoryDevice {

@@ -39,14 +39,13 @@ export function powerColumns(
   })) {
     const data = record.data;
     const power = data.power;
-    const gridExport = at(power, "grid", "power");
     rows.push({
       t: Math.floor(record.at / 1000),
       values: {
         solar: at(power, "solar", "power"),
         battery: at(power, "battery", "power"),
-        // The cloud's grid power is positive exporting; the page shows import as positive.
-        grid: gridExport === null ? null : -gridExport,
+        // Positive exporting, as the cloud counts it and as the MQTT grid entity publishes it.
+        grid: at(power, "grid", "power"),
         home: at(power, "consumption", "power"),
         soc: at(power, "battery", "percent"),
       },
@@ -147,8 +146,8 @@ export function dailyEnergy(
     exportKwh.push(sumOf(record.data, EXPORTS));
   }
   const cost = prices ? dailyCost(history, query, starts, prices) : starts.map(() => null);
-  const currency = prices ? prices(query.to).currency : null;
-  return { device: query.device, time, flows, importKwh, exportKwh, cost, currency };
+  const currency = prices ? prices(query.to).currency || null : null;
+  return { device: query.device, time, flows, importKwh, exportKwh, cost, currency, timeZone: null, savings: null };
 }
 
 function dailyCost(

@@ -25,6 +25,8 @@ export interface WebOptions {
   readonly budget: () => RateBudgetState | undefined;
   /** Import and export prices at an instant, for the cost per day; left out, no cost is shown. */
   readonly prices?: PricesAt;
+  /** The daemon's configured zone (IANA): the page shows times in it and names it. */
+  readonly timeZone?: () => string;
   readonly version: string;
   readonly simulated: boolean;
   readonly logger: Logger;

@@ -23,6 +23,8 @@ export interface ApiContext {
 }
 
 const DAY_MS = 86_400_000;
+/** Savings are metered from every 5-minute point (about a second a year): the range's last two months at most. */
+const SAVINGS_DAYS = 62;
 
 const rangeQuery = z.object({
   device: z.string().min(1),
@@ -32,8 +34,10 @@ const rangeQuery = z.object({
 });
 const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 const enableBody = z.strictObject({ enabled: z.boolean() });
+/** Run now sends only when the page says its user confirmed, after the preview; override runs despite the rule's if:. */
+const runBody = z.strictObject({ confirm: z.literal(true), override: z.boolean().default(false) });
 
-const ruleAction = /^\/api\/rules\/([^/]+)\/(enable|run|dry-run)$/;
+const ruleAction = /^\/api\/rules\/([^/]+)\/(enable|preview|run|dry-run)$/;
 
 /** The JSON API: reads by GET, commands by POST behind the same-origin check. */
 export async function handleApi(context: ApiContext): Promise<void> {
@@ -66,7 +70,11 @@ export async function handleApi(context: ApiContext): Promise<void> {
     case "/api/rule-events":
       return json(response, 200, { events: context.ruleEvents() });
     case "/api/rules":
-      return json(response, 200, { rules: options.rules()?.list() ?? [], loaded: options.rules() !== undefined });
+      return json(response, 200, {
+        rules: options.rules()?.list() ?? [],
+        loaded: options.rules() !== undefined,
+        timeZone: options.timeZone?.() ?? null,
+      });
     case "/api/audit": {
       const parsed = auditQuery.safeParse(params);
       if (!parsed.success) return json(response, 400, { error: z.prettifyError(parsed.error) });
@@ -83,13 +91,15 @@ export async function handleApi(context: ApiContext): Promise<void> {
       if (!options.store) return json(response, 503, { error: "the store is not open" });
       const { device, from, to, width } = parsed.data;
       if (to <= from) return json(response, 400, { error: "to must be after from" });
-      return json(
-        response,
-        200,
-        path === "/api/history"
-          ? powerColumns(options.store.history, { device, from, to, width })
-          : dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices),
-      );
+      if (path === "/api/history")
+        return json(response, 200, powerColumns(options.store.history, { device, from, to, width }));
+      const days = dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices);
+      const savings = options.rules()?.savingsBetween?.(Math.max(from - DAY_MS, to - SAVINGS_DAYS * DAY_MS), to);
+      return json(response, 200, {
+        ...days,
+        timeZone: options.timeZone?.() ?? null,
+        savings: savings ? { days: savings.days, months: savings.months } : null,
+      });
     }
     default:
       return json(response, 404, { error: `no API ${path}` });
@@ -145,18 +155,64 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     changed();
     return json(response, 200, { ok: true, rules: runtime.list() });
   }
+  if (action === "preview") {
+    if (!runtime.previewRun) return json(response, 501, { error: "these rules cannot say what a run would do" });
+    return json(response, 200, await runtime.previewRun(name));
+  }
   if (action === "run") {
-    const result = await runtime.runNow(name);
+    const parsed = runBody.safeParse(body);
+    if (!parsed.success)
+      return json(response, 400, {
+        error: `nothing was sent: a run needs {"confirm": true} after its preview (${z.prettifyError(parsed.error)})`,
+      });
+    const { override } = parsed.data;
+    const result = await runtime.runNow(name, { respectConditions: !override });
+    record(context, name, override ? "rule:run-override" : "rule:run", { confirm: true, override }, result.ok, {
+      skipped: result.actions.every((one) => one.skipped),
+      message: `run now from the web page${override ? ", its condition overridden" : ""}: ${result.message}`,
+    });
     changed();
     return json(response, 200, result);
   }
-  // Dry run: what the rule would send over the planned hours; nothing is sent.
+  // Dry run: what a run now would send, recorded (rule events and the audit log); nothing is sent.
+  if (!runtime.dryRunNow) return json(response, 501, { error: "these rules cannot dry-run" });
+  const preview = await runtime.dryRunNow(name);
+  record(context, name, "rule:dry-run", {}, preview.ok, {
+    skipped: true,
+    message: `dry run from the web page: ${preview.message}`,
+  });
   const plan = await options.plan({ socPercent: live.soc() });
   const rule = plan?.rules.find((one) => one.name === name);
   return json(response, 200, {
-    ok: rule !== undefined,
+    ok: preview.ok,
     dryRun: true,
-    message: rule ? `${rule.windows.length} planned window(s); nothing was sent` : "the plan does not know this rule",
+    message: `dry run: ${preview.message}; nothing was sent`,
+    preview,
     windows: rule?.windows ?? [],
+  });
+}
+
+/** An audit row for what the page asked of a rule: who (the web page), what, and what came of it. */
+function record(
+  context: ApiContext,
+  rule: string,
+  action: string,
+  request: { readonly [key: string]: boolean },
+  ok: boolean,
+  outcome: { readonly skipped: boolean; readonly message: string },
+): void {
+  const { options } = context;
+  options.store?.audit.record({
+    at: options.clock.now(),
+    source: "web",
+    requesterName: "web page",
+    targetKind: "rule",
+    target: rule,
+    action,
+    request,
+    ok,
+    verified: false,
+    skipped: outcome.skipped,
+    message: outcome.message,
   });
 }

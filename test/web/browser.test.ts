@@ -106,9 +106,12 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
       (globalThis as unknown as InPage).document.querySelector(".result")?.textContent?.includes("switched on"),
     );
     await page.locator(".rule", { hasText: "battery-by-morning" }).locator('button[data-action="run"]').click();
-    // The run's row comes in after the switch's own row: wait for it, then it is the newest.
-    await page.waitForSelector('table.audit tbody tr:has-text("preset:timed-charge")', { timeout: 20_000 });
-    const row = await page.locator("table.audit tbody tr").first().textContent();
+    // It asks first (what, for how long, on which device); nothing is sent until confirmed.
+    await page.locator('dialog.run-preview[open] button[data-confirm="run"]').click();
+    // The run's row comes in after the switch's own row, and the page's own "rule:run" row after it.
+    await page.waitForSelector('table.audit tbody tr:has-text("rule:run")', { timeout: 20_000 });
+    expect(await page.locator("table.audit tbody tr").first().textContent()).toContain("web page");
+    const row = await page.locator('table.audit tbody tr:has-text("preset:timed-charge")').first().textContent();
     expect(row).toContain("preset:timed-charge");
     expect(row).toContain("battery-by-morning");
     await page.waitForSelector(".events li", { timeout: 10_000 });

@@ -5,6 +5,7 @@ import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
+import type { RunningSimulator } from "../../src/simulator/index.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
@@ -106,6 +107,8 @@ export interface Demo {
   readonly storePath: string;
   readonly base: string;
   readonly admin: (path: string, body?: unknown, method?: string) => Promise<unknown>;
+  /** The simulated cloud and house, for a test that watches what reaches the devices. */
+  readonly simulator: RunningSimulator;
   stop(): Promise<void>;
 }
 
@@ -114,10 +117,15 @@ export interface Demo {
  * free port. Its clock (the daemon's and the house's, one clock) starts at `start`: midday by
  * default, so the house has sunshine to show.
  */
-export async function startDemo(dir: string, web: Record<string, unknown> = {}, start = MIDDAY): Promise<Demo> {
+export async function startDemo(
+  dir: string,
+  web: Record<string, unknown> = {},
+  start = MIDDAY,
+  rules = DEMO_RULES,
+): Promise<Demo> {
   const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start });
   const storePath = join(dir, "e2m.db");
-  writeFileSync(join(dir, "rules.yaml"), DEMO_RULES);
+  writeFileSync(join(dir, "rules.yaml"), rules);
   const port = await freePort();
   const base = `e2mweb${process.pid}${port}`;
   const config = configSchema.parse({
@@ -148,6 +156,7 @@ export async function startDemo(dir: string, web: Record<string, unknown> = {}, 
     storePath,
     base,
     admin: sim.admin,
+    simulator: sim.simulator,
     async stop() {
       await app.stop();
       await sim.stop();

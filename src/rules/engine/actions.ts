@@ -52,10 +52,19 @@ export class RuleActions {
     this.lastRuns.set(rule, { at: this.options.now(), ok, message });
   }
 
+  /** The rule's actions with the templates filled from `context` and their devices chosen; nothing is sent. */
+  intents(rule: Rule, context: TemplateContext): Intent[] {
+    const inventory = this.options.inventory();
+    return rule.do.map((action) => intentOf(action, context, rule.name, inventory));
+  }
+
+  isDryRun(rule: Rule): boolean {
+    return this.options.dryRun(rule);
+  }
+
   /** Acts with the templates filled from `context`; `open` is the rule's open window the actions belong to, if any. */
   async act(rule: Rule, open: OpenWindow | undefined, context: TemplateContext): Promise<ActOutcome> {
-    const inventory = this.options.inventory();
-    const intents = rule.do.map((action) => intentOf(action, context, rule.name, inventory));
+    const intents = this.intents(rule, context);
     const results: RuleActionResult[] = [];
     // Conflicts first, so that the snapshot covers only what this rule will really change.
     const granted = this.claim(rule, intents, open ? open.end : this.options.now(), open, results);

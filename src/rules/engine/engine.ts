@@ -10,6 +10,9 @@ import type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  RunNowOptions,
+  RunPreview,
+  SavingsRange,
   SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
@@ -181,7 +184,32 @@ export class RulesEngine implements RulesRuntime {
     });
   }
 
-  runNow(name: string): Promise<RuleRunResult> {
+  runNow(name: string, options: RunNowOptions = {}): Promise<RuleRunResult> {
+    return this.inTurn(name, (rule) => this.runner.runManually(rule, options.respectConditions === true));
+  }
+
+  previewRun(name: string): Promise<RunPreview> {
+    return this.inTurn(name, async (rule) => this.runner.previewManually(rule));
+  }
+
+  dryRunNow(name: string): Promise<RunPreview> {
+    return this.inTurn(name, async (rule) => {
+      const preview = this.runner.previewManually(rule);
+      const dryRun = { type: "action", rule: name, status: "dry-run", dry_run: true } as const;
+      if (preview.actions.length === 0)
+        this.events.emit({ ...dryRun, action: "run now", message: `dry run from the web page: ${preview.message}` });
+      for (const action of preview.actions)
+        this.events.emit({
+          ...dryRun,
+          action: action.action,
+          message: `dry run from the web page: would ${action.words}${action.conflict ? ` (${action.conflict})` : ""}`,
+        });
+      return preview;
+    });
+  }
+
+  /** Runs `work` with the rule on the engine's queue, after what is already due. */
+  private inTurn<T>(name: string, work: (rule: Rule) => Promise<T>): Promise<T> {
     return new Promise((resolve, reject) => {
       // An unknown name rejects like any other failure, rather than throwing before a promise exists.
       const rule = this.rule(name);
@@ -189,7 +217,7 @@ export class RulesEngine implements RulesRuntime {
       void this.queue
         .enqueue(async () => {
           try {
-            resolve(await this.runner.runManually(rule));
+            resolve(await work(rule));
           } catch (error) {
             reject(error);
           }
@@ -214,6 +242,15 @@ export class RulesEngine implements RulesRuntime {
   savings(now: number): SavingsSummary | undefined {
     try {
       return this.options.savings?.(now);
+    } catch (error) {
+      this.logger.warn({ err: (error as Error).message }, "the savings could not be read from the store");
+      return undefined;
+    }
+  }
+
+  savingsBetween(from: number, to: number): SavingsRange | undefined {
+    try {
+      return this.options.savingsRange?.(from, to);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, "the savings could not be read from the store");
       return undefined;

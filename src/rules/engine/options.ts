@@ -8,7 +8,7 @@ import type {
   Requester,
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
-import type { SavingsSummary } from "../../ports/index.js";
+import type { SavingsRange, SavingsSummary } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";
@@ -50,6 +50,8 @@ export interface RulesOptions {
   readonly savings?: (now: number) => SavingsSummary | undefined;
   /** The last good number on an optimise rule's car topic (CarTopics.value); left out, none. */
   readonly carTopic?: (topic: string) => number | undefined;
+  /** Each day's and month's savings over [from, to) (epoch ms), for the History page. */
+  readonly savingsRange?: (from: number, to: number) => SavingsRange;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;
 }

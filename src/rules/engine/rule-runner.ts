@@ -1,7 +1,8 @@
 import type { Logger } from "../../log.js";
-import type { RuleRunResult } from "../../ports/index.js";
+import type { RuleRunResult, RunPreview } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import { localClockText, localDateTimeText } from "../../time/index.js";
+import { intentWords } from "../action-words.js";
 import type { Interval } from "../planners/planner.js";
 import type { PlannedWindow } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";
@@ -9,6 +10,7 @@ import { isWindowTrigger } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 import { type TemplateContext, templateContext } from "../templates.js";
 import type { RuleActions } from "./actions.js";
+import { conditionChecks } from "./condition-checks.js";
 import { conditionHolds, type LiveState } from "./live-state.js";
 import type { PriceWatch } from "./price-watch.js";
 import type { RuleEvents } from "./rule-events.js";
@@ -109,8 +111,16 @@ export class RuleRunner {
    * never zero-length), with the same promise to put things back at its end; without a planned
    * window its length is unknown and nothing is sent. Other rules simply run.
    */
-  async runManually(rule: Rule): Promise<RuleRunResult> {
+  async runManually(rule: Rule, respectConditions = false): Promise<RuleRunResult> {
     const now = this.options.now();
+    if (respectConditions) {
+      const check = conditionHolds(rule.if, this.conditionContext());
+      if (!check.ok)
+        return this.options.actions.refuse(
+          rule,
+          `not run: its condition does not hold (${check.why}); nothing was sent`,
+        );
+    }
     const open = this.options.book.openOf(rule.name);
     if (open) return this.act(rule, open, open, {});
     if (!rule.when.some(isWindowTrigger)) return this.act(rule, { start: now, end: now }, undefined, {});
@@ -132,6 +142,49 @@ export class RuleRunner {
     return result;
   }
 
+  /** What runManually would do now: the same window, actions and devices; nothing sent, nothing recorded. */
+  previewManually(rule: Rule): RunPreview {
+    const now = this.options.now();
+    const context = this.conditionContext();
+    const conditions = conditionChecks(rule.if, context);
+    const conditionsHold = conditionHolds(rule.if, context).ok;
+    const dryRun = this.options.actions.isDryRun(rule);
+    const base = { name: rule.name, dryRun, conditions, conditionsHold };
+    const open = this.options.book.openOf(rule.name);
+    let acting: { rule: Rule; window: Interval; plan: TemplateContext; timed: boolean };
+    if (open) acting = { rule, window: open, plan: {}, timed: true };
+    else if (!rule.when.some(isWindowTrigger))
+      acting = { rule, window: { start: now, end: now }, plan: {}, timed: false };
+    else {
+      const next = this.options.book.nextPlanned(rule.name, now);
+      if (!next)
+        return {
+          ...base,
+          ok: false,
+          message: `${rule.name} is a window rule and no window is planned for it yet, so its length is not known; nothing would be sent`,
+          actions: [],
+        };
+      const window = { start: now, end: now + (next.end - Math.max(next.start, now)) };
+      acting = { rule: withActionsOf(rule, next), window, plan: next.plan, timed: true };
+    }
+    const intents = this.options.actions.intents(
+      acting.rule,
+      this.templateContext(rule.name, acting.window, acting.plan),
+    );
+    const actions = intents.map((intent) => {
+      const conflict = intent.kind === "change" ? this.conflictOf(rule, intent.control, now) : undefined;
+      return { action: intent.text, ...intentWords(intent), ...(conflict ? { conflict } : {}) };
+    });
+    const span = acting.timed ? `over ${this.span(acting.window)}` : "once, now";
+    return {
+      ...base,
+      ok: actions.length > 0,
+      message: `${actions.length} action(s) ${span}${dryRun ? " (the rule is in dry run: logged, not sent)" : ""}`,
+      ...(acting.timed ? { window: { start: acting.window.start, end: acting.window.end } } : {}),
+      actions,
+    };
+  }
+
   /** A cron or state trigger: the rule's conditions, then its actions (for its open window, if any). */
   async fire(rule: Rule, why: "cron" | "state"): Promise<void> {
     const check = conditionHolds(rule.if, this.conditionContext());
@@ -149,8 +202,27 @@ export class RuleRunner {
     open: OpenWindow | undefined,
     plan: TemplateContext,
   ): Promise<RuleRunResult> {
-    const context = templateContext({
-      rule: rule.name,
+    const context = this.templateContext(rule.name, window, plan);
+    const { result, failedInWindow } = await this.options.actions.act(rule, open, context);
+    if (failedInWindow) await this.closeWindow(rule, "the rule failed");
+    return result;
+  }
+
+  /** Whether another rule holds the control now, and who would win, in words. */
+  private conflictOf(rule: Rule, control: string, now: number): string | undefined {
+    const holder = this.options.book.holderOf(control, rule.name, now);
+    if (!holder) return undefined;
+    const until = localClockText(holder.until, this.options.timeZone);
+    const wins =
+      rule.priority > holder.priority || (rule.priority === holder.priority && rule.wins_over.includes(holder.rule));
+    return wins
+      ? `takes it over from rule ${holder.rule} (priority ${holder.priority}), which holds it until ${until}`
+      : `not sent: rule ${holder.rule} (priority ${holder.priority}) holds it until ${until}`;
+  }
+
+  private templateContext(rule: string, window: Interval, plan: TemplateContext): TemplateContext {
+    return templateContext({
+      rule,
       window,
       now: this.options.now(),
       timeZone: this.options.timeZone,
@@ -158,9 +230,6 @@ export class RuleRunner {
       state: this.options.state(),
       plan,
     });
-    const { result, failedInWindow } = await this.options.actions.act(rule, open, context);
-    if (failedInWindow) await this.closeWindow(rule, "the rule failed");
-    return result;
   }
 
   private emitOpen(rule: Rule, window: Interval, message: string): void {

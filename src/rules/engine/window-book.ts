@@ -113,6 +113,11 @@ export class WindowBook {
     return this.claims.request(control, claim, now);
   }
 
+  /** The claim another rule holds on a control now, if any; nothing is claimed. */
+  holderOf(control: string, rule: string, now: number): Claim | undefined {
+    return this.claims.heldByOther(control, rule, now);
+  }
+
   /** A claim by another rule on one of the controls of the rule's open window, and that control. */
   heldByOther(rule: string, now: number): { readonly control: string; readonly holder: Claim } | undefined {
     for (const control of this.open.get(rule)?.controls ?? []) {

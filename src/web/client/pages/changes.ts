@@ -1,13 +1,17 @@
-import type { RuleEvent, RuleStatus } from "../../../ports/index.js";
+import type { RuleEvent, RuleStatus, RunPreview } from "../../../ports/index.js";
 import type { AuditEntry } from "../../../store/index.js";
 import { getJson, postJson } from "../api.js";
-import { clock, h } from "../dom.js";
+import { h } from "../dom.js";
+import { type LocalTime, localTime } from "../local-time.js";
 import type { Page } from "../page.js";
+import { scrollRegion } from "../scroll-region.js";
+import { confirmRun } from "./run-dialog.js";
 
 export const renderChanges: Page = (main, stream) => {
   const rules = h("div", { class: "rules" }, h("p", {}, "Loading the rules…"));
   const result = h("p", { class: "result", role: "status", "aria-live": "polite" });
-  const events = h("ol", { class: "events", reversed: true });
+  const events = h("ol", { class: "events", reversed: true, hidden: true });
+  const noEvents = h("p", { class: "hint" }, "No rule events since the daemon started.");
   const audit = h("tbody");
   main.append(
     h("h2", {}, "Changes"),
@@ -15,11 +19,11 @@ export const renderChanges: Page = (main, stream) => {
     rules,
     result,
     h("h3", {}, "Rule events"),
+    noEvents,
     events,
     h("h3", {}, "Audit log"),
-    h(
-      "div",
-      { class: "scroll" },
+    scrollRegion(
+      "Audit log",
       h(
         "table",
         { class: "audit" },
@@ -29,13 +33,16 @@ export const renderChanges: Page = (main, stream) => {
           h(
             "tr",
             {},
-            ...["When", "Who asked", "Device", "What", "Answer", "Verified"].map((title) => h("th", {}, title)),
+            ...["When", "Who asked", "Device", "What", "Answer", "Verified"].map((title) =>
+              h("th", { scope: "col" }, title),
+            ),
           ),
         ),
         audit,
       ),
     ),
   );
+  let time = localTime(undefined);
   const say = (text: string) => {
     result.textContent = text;
   };
@@ -45,21 +52,32 @@ export const renderChanges: Page = (main, stream) => {
     const key = `${event.at} ${event.rule} ${event.type} ${event.message}`;
     if (shown.has(key)) return;
     shown.add(key);
-    events.prepend(h("li", { "data-type": event.type }, `${clock(event.at)} ${event.rule}: ${event.message}`));
+    events.prepend(
+      h(
+        "li",
+        { "data-type": event.type, ...("status" in event ? { "data-status": event.status } : {}) },
+        `${time.dateTime(event.at)} ${event.rule}: ${event.message}`,
+      ),
+    );
     while (events.children.length > 50) events.lastElementChild?.remove();
+    events.hidden = false;
+    noEvents.hidden = true;
   };
   const drawRules = (list: RuleStatus[]) => {
     if (list.length === 0) return void rules.replaceChildren(h("p", {}, "No rules are running."));
-    rules.replaceChildren(...list.map((rule) => ruleRow(rule, say)));
+    rules.replaceChildren(...list.map((rule) => ruleRow(rule, time, say, () => void loadAudit())));
   };
   const loadAudit = () =>
     getJson<{ entries: AuditEntry[] }>("audit", { limit: 100 })
-      .then(({ entries }) => audit.replaceChildren(...entries.map(auditRow)))
+      .then(({ entries }) => audit.replaceChildren(...entries.map((entry) => auditRow(entry, time))))
       .catch((error: Error) => say(error.message));
-  getJson<{ rules: RuleStatus[] }>("rules")
-    .then(({ rules: list }) => drawRules(list))
+  getJson<{ rules: RuleStatus[]; timeZone: string | null }>("rules")
+    .then(({ rules: list, timeZone }) => {
+      time = localTime(timeZone);
+      drawRules(list);
+      void loadAudit();
+    })
     .catch((error: Error) => say(error.message));
-  void loadAudit();
   getJson<{ events: RuleEvent[] }>("rule-events")
     .then(({ events: recent }) => {
       for (const event of recent) showEvent(event);
@@ -75,49 +93,81 @@ export const renderChanges: Page = (main, stream) => {
   };
 };
 
-function ruleRow(rule: RuleStatus, say: (text: string) => void): HTMLElement {
+function ruleRow(rule: RuleStatus, time: LocalTime, say: (text: string) => void, reload: () => void): HTMLElement {
   const id = `rule-${rule.name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-  const toggle = h("input", { type: "checkbox", role: "switch", id, checked: rule.enabled, "data-rule": rule.name });
+  const toggle = h("input", {
+    type: "checkbox",
+    role: "switch",
+    id,
+    checked: rule.enabled,
+    "data-rule": rule.name,
+    "aria-describedby": `${id}-hint`,
+  });
   toggle.addEventListener("change", () => {
     postJson(`rules/${encodeURIComponent(rule.name)}/enable`, { enabled: toggle.checked })
-      .then(() => say(`${rule.name} switched ${toggle.checked ? "on" : "off"}`))
+      .then(() => {
+        say(`${rule.name} switched ${toggle.checked ? "on" : "off"}`);
+        reload();
+      })
       .catch((error: Error) => {
         toggle.checked = !toggle.checked;
         say(error.message);
       });
   });
-  const button = (label: string, path: string) => {
-    const element = h("button", { type: "button", "data-action": path }, label);
-    element.addEventListener("click", () => {
-      element.disabled = true;
-      postJson<{ message: string }>(`rules/${encodeURIComponent(rule.name)}/${path}`, {})
-        .then((answer) => say(`${rule.name}: ${answer.message}`))
-        .catch((error: Error) => say(error.message))
-        .finally(() => {
-          element.disabled = false;
-        });
-    });
-    return element;
-  };
+  const run = h(
+    "button",
+    { type: "button", "data-action": "run", "aria-label": `Run now… (${rule.name})` },
+    "Run now…",
+  );
+  run.addEventListener("click", () => {
+    confirmRun(rule.name, time, (text) => {
+      say(text);
+      reload();
+    }).catch((error: Error) => say(`${rule.name}: ${error.message}`));
+  });
+  const dry = h(
+    "button",
+    { type: "button", "data-action": "dry-run", "aria-label": `Dry run (${rule.name})` },
+    "Dry run",
+  );
+  dry.addEventListener("click", () => {
+    dry.disabled = true;
+    postJson<{ message: string; preview: RunPreview }>(`rules/${encodeURIComponent(rule.name)}/dry-run`, {})
+      .then((answer) => {
+        const words = answer.preview.actions.map((action) => action.words).join("; ");
+        say(`${rule.name}: ${answer.message}${words ? ` — would ${words}` : ""}`);
+        reload();
+      })
+      .catch((error: Error) => say(error.message))
+      .finally(() => {
+        dry.disabled = false;
+      });
+  });
   const next = rule.nextWindow
-    ? `next ${clock(rule.nextWindow.start)} – ${clock(rule.nextWindow.end)}`
+    ? `next ${time.dateTime(rule.nextWindow.start)} – ${time.time(rule.nextWindow.end)}`
     : "no window planned";
   return h(
     "div",
     { class: "rule" },
     h("label", { for: id, class: "switch" }, toggle, h("span", {}, rule.name)),
-    h("span", { class: "hint" }, `${rule.dryRun ? "dry run · " : ""}priority ${rule.priority} · ${next}`),
-    rule.lastRun ? h("span", { class: "hint" }, `last run ${clock(rule.lastRun.at)}: ${rule.lastRun.message}`) : null,
-    h("span", { class: "actions" }, button("Run now", "run"), button("Dry run", "dry-run")),
+    h(
+      "span",
+      { class: "hint", id: `${id}-hint` },
+      `${rule.dryRun ? "dry run · " : ""}priority ${rule.priority} · ${next}`,
+    ),
+    rule.lastRun
+      ? h("span", { class: "hint" }, `last run ${time.dateTime(rule.lastRun.at)}: ${rule.lastRun.message}`)
+      : null,
+    h("span", { class: "actions" }, run, dry),
   );
 }
 
-function auditRow(entry: AuditEntry): HTMLTableRowElement {
+function auditRow(entry: AuditEntry, time: LocalTime): HTMLTableRowElement {
   const answer = entry.skipped ? "skipped" : entry.ok ? "ok" : `refused${entry.code ? ` (${entry.code})` : ""}`;
   return h(
     "tr",
     { class: entry.ok ? "" : "failed" },
-    h("td", {}, clock(entry.at)),
+    h("td", {}, time.dateTime(entry.at)),
     h("td", {}, entry.source, entry.requesterName ? ` · ${entry.requesterName}` : ""),
     h("td", {}, entry.target),
     h("td", {}, h("code", {}, entry.action)),

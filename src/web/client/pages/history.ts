@@ -1,8 +1,14 @@
-import uPlot from "uplot";
+import type uPlot from "uplot";
 import type { DailyEnergy, HistoryColumns, HistoryDevice } from "../../api-types.js";
 import { getJson } from "../api.js";
 import { h } from "../dom.js";
+import { localTime } from "../local-time.js";
 import type { Page } from "../page.js";
+import { scrollRegion } from "../scroll-region.js";
+import { dailyChart } from "./daily-chart.js";
+import { dailyCsv } from "./daily-csv.js";
+import { type DailyRow, dailyRows, monthsShown } from "./daily-rows.js";
+import { powerChart } from "./power-chart.js";
 
 const DAY = 86_400_000;
 const RANGES: [string, number][] = [
@@ -15,38 +21,80 @@ const RANGES: [string, number][] = [
 
 export const renderHistory: Page = (main) => {
   const status = h("p", { class: "hint", role: "status" }, "Loading…");
-  const select = h("select", { id: "history-device", "aria-label": "Inverter" });
+  const select = h("select", { id: "history-device" });
   const buttons = h("div", { class: "ranges", role: "group", "aria-label": "Range" });
+  const zone = h("p", { class: "hint", id: "history-zone" });
   const power = h("div", { class: "chart", id: "power-chart" });
-  const energy = h("div", { class: "chart", id: "energy-chart" });
+  const energy = h("div", { class: "chart daily-box", id: "energy-chart" });
+  const legend = h("ul", { class: "legend", id: "energy-legend" });
+  const savings = h("div", { id: "savings" });
+  const table = h("div", { id: "energy-table" });
+  const download = h("button", { type: "button", id: "energy-csv", disabled: true }, "Download CSV");
   main.append(
     h("h2", {}, "History"),
-    h("div", { class: "toolbar" }, h("label", { for: "history-device" }, "Inverter "), select, buttons),
+    h("div", { class: "toolbar" }, h("label", { for: "history-device" }, "Inverter"), select, buttons),
     status,
+    zone,
     h("h3", {}, "Power and SoC (5-minute points; drag to zoom, double-click to reset)"),
     power,
     h("h3", {}, "Energy per day"),
+    legend,
     energy,
+    h("div", { class: "toolbar" }, download, h("span", { class: "hint" }, "Grid net is export positive, as on MQTT.")),
+    savings,
+    table,
   );
   const charts: uPlot[] = [];
   let devices: HistoryDevice[] = [];
-  const width = () => Math.max(300, main.clientWidth - 8);
+  let shown: { days: DailyEnergy; rows: DailyRow[]; device: string } | undefined;
+  const number = new Intl.NumberFormat(navigator.language, { maximumFractionDigits: 2 });
+
+  const drawDaily = (): void => {
+    if (!shown) return;
+    const { days, rows } = shown;
+    const time = localTime(days.timeZone);
+    energy.replaceChildren(dailyChart(rows, Math.max(280, energy.clientWidth), time, days.currency, number));
+  };
 
   const load = async (device: HistoryDevice, from: number, to: number): Promise<void> => {
     status.textContent = "Loading…";
     const started = performance.now();
     const [columns, days] = await Promise.all([
-      getJson<HistoryColumns>("history", { device: device.device, from, to, width: width() }),
+      getJson<HistoryColumns>("history", { device: device.device, from, to, width: Math.max(300, power.clientWidth) }),
       getJson<DailyEnergy>("history/days", { device: device.device, from, to }),
     ]);
+    const time = localTime(days.timeZone);
+    zone.textContent = `Times in ${time.zoneName()}.`;
     for (const chart of charts.splice(0)) chart.destroy();
-    charts.push(powerChart(power, columns, width(), (lo, hi) => void load(device, lo, hi)));
-    charts.push(energyChart(energy, days, width()));
+    charts.push(powerChart(power, columns, time, (lo, hi) => void load(device, lo, hi)));
+    const rows = dailyRows(days);
+    shown = { days, rows, device: device.device };
+    legend.replaceChildren(...legendItems(days.currency));
+    drawDaily();
+    savings.replaceChildren(...savingsLines(days, rows));
+    table.replaceChildren(dailyTable(rows, days.currency, time, number));
+    download.disabled = rows.length === 0;
     const ms = Math.round(performance.now() - started);
-    status.textContent = `${columns.points.toLocaleString()} points${columns.bucketSeconds ? `, averaged per ${Math.round(columns.bucketSeconds / 60)} min to fit the screen` : ""} (${ms} ms)`;
+    const averaged = columns.bucketSeconds
+      ? `, averaged per ${Math.round(columns.bucketSeconds / 60)} min to fit the screen`
+      : "";
+    status.textContent = `${number.format(columns.points)} points${averaged} (${ms} ms); ${rows.length} day(s) of energy`;
     status.dataset.points = String(columns.points);
     status.dataset.rendered = String(columns.time.length);
+    status.dataset.days = String(rows.length);
   };
+
+  download.addEventListener("click", () => {
+    if (!shown) return;
+    const { days, rows, device } = shown;
+    const blob = new Blob([dailyCsv(rows, days.currency, days.timeZone)], { type: "text/csv" });
+    const link = h("a", {
+      href: URL.createObjectURL(blob),
+      download: `energy-per-day-${device}-${rows[0]?.day ?? ""}-${rows[rows.length - 1]?.day ?? ""}.csv`,
+    });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  });
 
   const pick = (span: number): void => {
     const device = devices.find((one) => one.device === select.value) ?? devices[0];
@@ -63,6 +111,9 @@ export const renderHistory: Page = (main) => {
     buttons.append(button);
   }
   select.addEventListener("change", () => pick(DAY));
+  // The chart is drawn to its box's width: drawn again when the box changes (a rotated phone).
+  const resize = new ResizeObserver(() => drawDaily());
+  resize.observe(energy);
   getJson<{ devices: HistoryDevice[] }>("history/devices")
     .then((answer) => {
       devices = answer.devices;
@@ -77,102 +128,113 @@ export const renderHistory: Page = (main) => {
       status.textContent = error.message;
     });
   return () => {
+    resize.disconnect();
     for (const chart of charts.splice(0)) chart.destroy();
   };
 };
 
-function powerChart(
-  target: HTMLElement,
-  c: HistoryColumns,
-  width: number,
-  zoom: (from: number, to: number) => void,
-): uPlot {
-  target.replaceChildren();
-  const data: uPlot.AlignedData = [
-    Float64Array.from(c.time),
-    c.solar as (number | null)[],
-    c.battery as (number | null)[],
-    c.grid as (number | null)[],
-    c.home as (number | null)[],
-    c.soc as (number | null)[],
+function legendItems(currency: string | null): HTMLElement[] {
+  return [
+    h("li", {}, h("span", { class: "swatch import" }), "grid import (kWh)"),
+    h("li", {}, h("span", { class: "swatch export" }), "grid export (kWh)"),
+    h("li", {}, h("span", { class: "swatch cost" }), `cost (${currency ?? "no tariff"}), right axis`),
   ];
-  const line = (label: string, stroke: string, scale = "W"): uPlot.Series => ({
-    label,
-    stroke,
-    scale,
-    width: 1.5,
-    spanGaps: false,
-  });
-  return new uPlot(
-    {
-      width,
-      height: 300,
-      series: [
-        {},
-        line("Solar W", "#e6a700"),
-        line("Battery W", "#2e9d5b"),
-        line("Grid W", "#d1495b"),
-        line("Home W", "#3d7dd8"),
-        line("SoC %", "#9a5cd0", "%"),
-      ],
-      scales: { "%": { range: [0, 100] } },
-      axes: [{}, { scale: "W", label: "W" }, { scale: "%", side: 1, label: "%", grid: { show: false } }],
-      hooks: {
-        setSelect: [
-          (u) => {
-            if (u.select.width < 5) return;
-            const from = u.posToVal(u.select.left, "x");
-            const to = u.posToVal(u.select.left + u.select.width, "x");
-            // Finer points for the zoomed range, when they were averaged.
-            if (c.bucketSeconds) zoom(Math.floor(from * 1000), Math.ceil(to * 1000));
-          },
-        ],
-      },
-    },
-    data,
-    target,
-  );
 }
 
-function energyChart(target: HTMLElement, days: DailyEnergy, width: number): uPlot {
-  target.replaceChildren();
-  const colours: Record<string, string> = {
-    pv_to_home: "#e6a700",
-    pv_to_battery: "#b8d430",
-    pv_to_grid: "#f4d35e",
-    grid_to_home: "#d1495b",
-    grid_to_battery: "#a33",
-    battery_to_home: "#2e9d5b",
-    battery_to_grid: "#1b6",
-  };
-  const names = Object.keys(days.flows);
-  const bars = uPlot.paths.bars?.({ size: [0.8, 40] });
-  const currency = days.currency || "cost";
-  return new uPlot(
-    {
-      width,
-      height: 240,
-      series: [
+function money(currency: string | null): (value: number | null) => string {
+  let format: Intl.NumberFormat;
+  try {
+    format = new Intl.NumberFormat(navigator.language, currency ? { style: "currency", currency } : {});
+  } catch {
+    format = new Intl.NumberFormat(navigator.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+  return (value) => (value === null ? "–" : format.format(value));
+}
+
+function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement[] {
+  if (!days.savings)
+    return [h("p", { class: "hint" }, "Savings need running rules with tariffs (rules.yaml): none are running.")];
+  const months = monthsShown(days.savings, rows);
+  if (months.length === 0)
+    return [h("p", { class: "hint" }, "No savings yet: they come from metered half-hours of the inverters' counters.")];
+  const format = money(days.currency);
+  const first = days.savings.days[0]?.day;
+  const partial =
+    first !== undefined && (rows[0]?.day ?? first) < first
+      ? h("p", { class: "hint" }, `Savings are metered for the last two months of the range at most: from ${first}.`)
+      : null;
+  const monthName = new Intl.DateTimeFormat(navigator.language, { month: "long", year: "numeric", timeZone: "UTC" });
+  return [
+    h("h3", {}, "Saved by the battery"),
+    ...(partial ? [partial] : []),
+    h(
+      "ul",
+      { class: "savings" },
+      ...months.map((month) =>
+        h(
+          "li",
+          { "data-month": month.month },
+          `${monthName.format(Date.parse(`${month.month}-15T00:00:00Z`))} (${month.days} day(s)): `,
+          h("strong", {}, format(month.savedVsNoBattery)),
+          " against no battery, ",
+          h("strong", {}, format(month.savedVsEcoOnly)),
+          " against eco only",
+        ),
+      ),
+    ),
+  ];
+}
+
+function dailyTable(
+  rows: readonly DailyRow[],
+  currency: string | null,
+  time: ReturnType<typeof localTime>,
+  number: Intl.NumberFormat,
+): HTMLElement {
+  const format = money(currency);
+  const kwh = (value: number | null) => (value === null ? "–" : number.format(value));
+  const unit = currency ?? "cost";
+  return scrollRegion(
+    "Energy, cost and savings per day",
+    h(
+      "table",
+      { class: "daily-table" },
+      h(
+        "thead",
         {},
-        ...names.map((name) => ({
-          label: `${name.replaceAll("_", " ")} kWh`,
-          stroke: colours[name] ?? "#888",
-          fill: `${colours[name] ?? "#888888"}55`,
-          ...(bars ? { paths: bars } : {}),
-        })),
-        { label: "import kWh", stroke: "#d1495b", width: 2 },
-        { label: "export kWh", stroke: "#2e86ab", width: 2 },
-        { label: `cost ${currency}`, stroke: "#6a4c93", width: 2, dash: [6, 4], scale: "cost" },
-      ],
-      axes: [{}, { label: "kWh" }, { scale: "cost", side: 1, label: currency, grid: { show: false } }],
-    },
-    [
-      Float64Array.from(days.time),
-      ...names.map((name) => (days.flows[name] ?? []) as (number | null)[]),
-      [...days.importKwh],
-      [...days.exportKwh],
-      [...days.cost],
-    ],
-    target,
+        h(
+          "tr",
+          {},
+          ...[
+            "Day",
+            "Import kWh",
+            "Export kWh",
+            "Net kWh (export +)",
+            `Cost (${unit})`,
+            `Saved vs no battery (${unit})`,
+            `Saved vs eco only (${unit})`,
+          ].map((title) => h("th", { scope: "col" }, title)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...[...rows]
+          .reverse()
+          .map((row) =>
+            h(
+              "tr",
+              { "data-day": row.day },
+              h("th", { scope: "row" }, time.day(row.start)),
+              h("td", {}, kwh(row.importKwh)),
+              h("td", {}, kwh(row.exportKwh)),
+              h("td", {}, kwh(row.gridNetKwh)),
+              h("td", {}, format(row.cost)),
+              h("td", {}, format(row.savedVsNoBattery)),
+              h("td", {}, format(row.savedVsEcoOnly)),
+            ),
+          ),
+      ),
+    ),
   );
 }
