@@ -48,12 +48,11 @@ export function rulesPlan(
     const soc = socPercent ?? DEFAULT_SOC;
     const outlook = history ? houseOutlook(history, { now, timeZone, slots: PLAN_HOURS * 2 + 1 }) : undefined;
     const house = outlook?.forecast;
+    // The battery line and the expected cost are the page's own (PlanView.battery, expectedCost).
     notes.unshift(
-      `Battery ${Math.round(soc)}% now${socPercent === undefined ? " (not read yet: assumed)" : ""} of ${capacityKwh} kWh; ${
-        house && house.days > 0
-          ? `the house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
-          : "the house's own use and solar are not modelled yet: the local history is empty"
-      }`,
+      house && house.days > 0
+        ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
+        : "The house's own use and solar are not modelled yet: the local history is empty",
     );
     const preview = previewRules({
       rules,
@@ -65,7 +64,6 @@ export function rulesPlan(
       ...(house ? { house } : {}),
       ...optionalInverter(defaultInverter(inventory())),
     });
-    notes.push(`Expected: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`);
     const check = outlook?.check;
     if (check) {
       notes.push(

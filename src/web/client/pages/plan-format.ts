@@ -48,9 +48,10 @@ export function planFormat(timeZone: string, currency: string): PlanFormat {
 function currencyFormat(currency: string): (value: number) => string {
   try {
     const format = new Intl.NumberFormat(undefined, { style: "currency", currency, minimumFractionDigits: 2 });
-    return (value) => format.format(value);
+    // Rounded to the cent first, so that a few hundredths of a penny are not "-£0.00".
+    return (value) => format.format(Math.round(value * 100) / 100 || 0);
   } catch {
     // Not an ISO 4217 code: the number and the code as the rules file gives it.
-    return (value) => `${value.toFixed(2)} ${currency}`;
+    return (value) => `${(Math.round(value * 100) / 100 || 0).toFixed(2)} ${currency}`;
   }
 }
