@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -27,6 +28,15 @@ interface InPage {
 }
 interface SvgText {
   readonly ownerSVGElement: { getScreenCTM(): { readonly a: number } | null };
+}
+
+/** axe-core's page script and the part of its answer read here. */
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+interface AxeRunner {
+  run(context: string): Promise<{
+    violations: { id: string; impact?: string | null; nodes: { target: string[] }[] }[];
+    passes: unknown[];
+  }>;
 }
 
 const hasChromium = existsSync(CHROMIUM);
@@ -135,6 +145,19 @@ describe("the Plan page and rules plan against a running daemon", () => {
     expect(rows?.at(-1)?.runningCost).toBeCloseTo(served.at(-1)?.runningCost ?? Number.NaN, 9);
   });
 
+  it("rules plan leaves a daemon of another configuration alone and says why", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const config = join(dir, "other.yaml");
+    const port = new URL(daemon.url).port;
+    writeFileSync(config, `rules: rules.yaml\nstore: { path: ${join(dir, "other.db")} }\nweb: { port: ${port} }\n`);
+    const result = await rulesPlan({ config, now: new Date(plan.from).toISOString(), hours: "12" });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(
+      `The daemon at ${daemon.url} keeps its store at ${join(dir, "e2m.db")}, not this configuration's`,
+    );
+    expect(result.out).toContain("assuming a SoC of 50% (the default); pass --soc PERCENT");
+  });
+
   it("rules plan with no daemon on the configured port says what it assumes and how to pass --soc", async () => {
     const { writeFileSync } = await import("node:fs");
     const { freePort } = await import("./demo.js");
@@ -172,6 +195,25 @@ describe("the Plan page and rules plan against a running daemon", () => {
       expect(await page.locator("figcaption").textContent()).toContain(`Times in ${plan.timeZone}`);
       expect(await page.locator(".plan-savings").textContent()).toContain(money(last.runningCost));
       expect(errors).toEqual([]);
+    });
+
+    it("has no serious or critical accessibility violation (axe-core)", async () => {
+      const { page } = shown();
+      // Evaluated by the test's own channel: the page's CSP (rightly) refuses an injected script tag.
+      await page.evaluate(readFileSync(AXE, "utf8"));
+      const { violations, passed } = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: AxeRunner }).axe;
+        const result = await axe.run("#main");
+        return {
+          passed: result.passes.length,
+          violations: result.violations
+            .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+            .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+        };
+      });
+      // axe ran its checks on the page (the table, the regions, the chart) and found nothing serious.
+      expect(passed).toBeGreaterThan(10);
+      expect(violations).toEqual([]);
     });
 
     it("writes actions and conflicts in words, never as JSON", async () => {
