@@ -173,6 +173,22 @@ describe("the Plan page and rules plan against a running daemon", () => {
     );
   });
 
+  it.skipIf(!hasChromium)(
+    "writes times in the browser's language: 12-hour for en-US, on the daemon's zone",
+    async () => {
+      if (!browser) throw new Error("no browser");
+      const page = await browser.newPage({ locale: "en-US", timezoneId: "Pacific/Chatham" });
+      await page.goto(`${daemon.url}#plan`);
+      const first = page.locator("table.plan-slots tbody tr th").first();
+      await first.waitFor();
+      const start = plan.rules.find((rule) => rule.name === "optimiser")?.explained[0]?.start ?? Number.NaN;
+      const us = new Intl.DateTimeFormat("en-US", { timeZone: plan.timeZone, hour: "2-digit", minute: "2-digit" });
+      expect(await first.textContent()).toContain(us.format(start));
+      expect(await first.textContent()).toMatch(/AM|PM/);
+      await page.close();
+    },
+  );
+
   describe.skipIf(!hasChromium).each([1280, 390])("at %i px", (width) => {
     const shown = () => {
       const found = pages.get(width);
