@@ -54,7 +54,9 @@ describe("actions in words, as the Plan page shows them", () => {
     expect(words({ snapshot: "take", name: "weekly" }, "SD1")).toBe(
       "Take the settings snapshot “weekly” on inverter SD1",
     );
-    expect(words({ notify: { title: "Cheap at {{ prices.import }}", body: "Import is cheap for the next hours." } })).toBe("Notify “Cheap at 0.085”");
+    expect(
+      words({ notify: { title: "Cheap at {{ prices.import }}", body: "Import is cheap for the next hours." } }),
+    ).toBe("Notify “Cheap at 0.085”");
     const other = words({ preset: "battery-operating-range", with: { min_soc: 10, limits: { high: 90 } } }, "SD1");
     expect(other).toBe("Battery operating range (min soc 10, limits high 90) on inverter SD1");
     expect(other).not.toMatch(/[{}"]/);
