@@ -3,6 +3,7 @@ import { h, s } from "../dom.js";
 import type { PlanFormat } from "./plan-format.js";
 
 const W = 1000;
+const SLOT_MS = 30 * 60_000;
 const CHART_H = 220;
 const LANE_H = 26;
 const MIN_LEFT = 52;
@@ -10,7 +11,8 @@ const RIGHT = 44;
 /** About one character of a lane label at its font size, in the chart's units. */
 const CHAR = 7.6;
 
-export function legend(): HTMLElement {
+/** What the chart's marks mean; with an optimiser, its export and hold windows' colours too. */
+export function legend(optimised: boolean): HTMLElement {
   const item = (cls: string, label: string) => h("li", {}, h("span", { class: `swatch ${cls}` }), label);
   return h(
     "ul",
@@ -18,7 +20,9 @@ export function legend(): HTMLElement {
     item("import", "Import price"),
     item("export", "Export price"),
     item("soc", "Expected battery SoC (right axis)"),
-    item("window", "Rule window"),
+    item("window", optimised ? "Rule window (the optimiser's: charge)" : "Rule window"),
+    optimised ? item("export", "Optimiser: export") : null,
+    optimised ? item("hold", "Optimiser: hold") : null,
     item("conflict", "Conflict"),
   );
 }
@@ -81,11 +85,13 @@ export function planChart(plan: PlanView, format: PlanFormat): SVGElement {
     svg.append(s("text", { x: 4, y: lane + 17, class: "lane-label" }, rule.name));
     for (const window of rule.windows) {
       const wx = x(window.start);
+      // An optimiser's window in its half-hours' colour: the table's charge, export or hold.
+      const mode = rule.explained.find((slot) => slot.start <= window.start && window.start < slot.start + SLOT_MS);
       svg.append(
         s(
           "rect",
           {
-            class: `window${rule.enabled ? "" : " off"}`,
+            class: `window${mode ? ` mode-${mode.action}` : ""}${rule.enabled ? "" : " off"}`,
             x: wx,
             y: lane + 4,
             width: Math.max(3, x(window.end) - wx),

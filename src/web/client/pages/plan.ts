@@ -39,7 +39,7 @@ function planView(plan: PlanView): HTMLElement {
       " for import less export.",
     ),
     ...optimised.map((rule) => savingsLine(rule, format)),
-    legend(),
+    legend(optimised.length > 0),
     h(
       "figure",
       { class: "plan-chart" },
