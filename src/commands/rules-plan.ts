@@ -126,7 +126,8 @@ export async function runRulesPlanCommand(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
   );
   if (options.json) {
-    out.write(`${JSON.stringify(explainedPlan(preview, timeZone, rules.tariffs.currency), null, 2)}\n`);
+    const battery = { socPercent: socNow, socSource, capacityKwh, capacitySource };
+    out.write(`${JSON.stringify({ ...explainedPlan(preview, timeZone, rules.tariffs.currency), battery }, null, 2)}\n`);
     // stdout stays one JSON document: the SVG's note goes to stderr.
     if (options.out) {
       writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));

@@ -136,9 +136,15 @@ describe("the Plan page and rules plan against a running daemon", () => {
     expect(text.out).toContain(`Using the live SoC ${soc} from the running daemon at ${daemon.url}`);
     expect(text.out).toContain(`Expected over these hours: ${plan.expectedCost.toFixed(2)} GBP for import less export`);
     const json = await rulesPlan({ ...options, json: true });
-    const rows = (
-      JSON.parse(json.out) as { rules: { name: string; slots: { action: string; runningCost: number }[] }[] }
-    ).rules[0]?.slots;
+    const answer = JSON.parse(json.out) as {
+      rules: { name: string; slots: { action: string; runningCost: number }[] }[];
+      battery: { socPercent: number; socSource: string };
+    };
+    expect(answer.battery).toMatchObject({
+      socPercent: plan.battery.socPercent,
+      socSource: "live, from the running daemon",
+    });
+    const rows = answer.rules[0]?.slots;
     const served = plan.rules.find((rule) => rule.name === "optimiser")?.explained ?? [];
     expect(rows?.length).toBe(served.length);
     expect(rows?.[0]?.action).toBe(served[0]?.action);
