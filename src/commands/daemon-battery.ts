@@ -54,13 +54,16 @@ export async function daemonBattery(config: Config): Promise<DaemonAnswer> {
       ...(headers ? { headers } : {}),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    if (!response.ok) throw new Error(`HTTP ${response.status} from ${path}`);
+    if (!response.ok) throw new HttpError(`HTTP ${response.status} from ${path}`);
     return response.json();
   };
   let health: z.infer<typeof healthAnswer>;
   try {
     health = healthAnswer.parse(await get("api/health"));
   } catch (error) {
+    // Something answered but refused (ingress, a token) or is not energy2mqtt: not "none".
+    if (error instanceof HttpError || error instanceof z.ZodError)
+      return { other: `the page at ${url} gave no battery (${reasonOf(error)})` };
     return { none: `no daemon answered at ${url} (${reasonOf(error)})` };
   }
   if (resolve(health.store.path) !== resolve(config.store.path))
@@ -75,6 +78,8 @@ export async function daemonBattery(config: Config): Promise<DaemonAnswer> {
     return { other: `the daemon at ${url} gave no plan (${reasonOf(error)})` };
   }
 }
+
+class HttpError extends Error {}
 
 function reasonOf(error: unknown): string {
   if (error instanceof z.ZodError) return "not energy2mqtt's answer";

@@ -164,6 +164,27 @@ describe("the Plan page and rules plan against a running daemon", () => {
     expect(result.out).toContain("assuming a SoC of 50% (the default); pass --soc PERCENT");
   });
 
+  it("rules plan takes nothing from a page that refuses it (a token, ingress) and sends the configured token", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { startHttpServer } = await import("../helpers/http-server.js");
+    const refusing = await startHttpServer(() => ({ status: 401, body: { error: "this page needs web.token" } }));
+    try {
+      const config = join(dir, "refused.yaml");
+      const port = new URL(refusing.url).port;
+      writeFileSync(
+        config,
+        `rules: rules.yaml\nstore: { path: ${join(dir, "refused.db")} }\nweb: { port: ${port}, token: "0123456789abcdef0123" }\n`,
+      );
+      const result = await rulesPlan({ config, now: new Date(plan.from).toISOString(), hours: "12" });
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`The page at http://127.0.0.1:${port}/ gave no battery (HTTP 401 from api/health)`);
+      expect(result.out).toContain("assuming a SoC of 50% (the default)");
+      expect(refusing.requests[0]?.headers.authorization).toBe("Bearer 0123456789abcdef0123");
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it("rules plan with no daemon on the configured port says what it assumes and how to pass --soc", async () => {
     const { writeFileSync } = await import("node:fs");
     const { freePort } = await import("./demo.js");
