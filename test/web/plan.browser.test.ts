@@ -51,14 +51,21 @@ async function planOf(url: string): Promise<{ plan: PlanView | null; reason?: st
   };
 }
 
-/** The plan once the daemon has read the battery: what the page and the CLI both start from. */
+/**
+ * The plan once the daemon has read the battery and its store has settled (the start's backfill
+ * written): two answers in a row with the same optimiser total, which the clock alone does not move.
+ */
 async function livePlan(url: string): Promise<PlanView> {
+  const total = (plan: PlanView) => plan.rules.find((rule) => rule.name === "optimiser")?.explained.at(-1)?.runningCost;
+  let previous: PlanView | undefined;
   for (let tries = 0; tries < 100; tries++) {
     const { plan } = await planOf(url);
-    if (plan?.battery.live) return plan;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (plan?.battery.live && previous && total(previous) === total(plan) && previous.notes[0] === plan.notes[0])
+      return plan;
+    previous = plan?.battery.live ? plan : undefined;
+    await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error("the daemon never read the battery's SoC");
+  throw new Error("the daemon never read the battery's SoC, or its plan kept changing");
 }
 
 async function rulesPlan(options: Parameters<typeof runRulesPlanCommand>[0]) {
