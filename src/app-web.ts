@@ -1,8 +1,9 @@
+import { dirname, join, resolve } from "node:path";
 import type { LoadedRules } from "./rules/index.js";
 import type { History } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
 import type { Clock } from "./time/index.js";
-import { overlaps, type PlanView } from "./web/index.js";
+import { overlaps, type PlanHelp, type PlanView, RULES_HELP } from "./web/index.js";
 
 const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;
@@ -21,7 +22,15 @@ export function rulesPlan(
 ): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
   return async ({ socPercent }) => {
     if (!loaded) return undefined;
-    const { previewRules, refreshedTariffs, rulesTimeZone, houseOutlook } = await import("./rules/index.js");
+    const {
+      defaultInverter,
+      houseOutlook,
+      noBatteryCost,
+      plannedOverlaps,
+      previewRules,
+      refreshedTariffs,
+      rulesTimeZone,
+    } = await import("./rules/index.js");
     const { rules } = loaded;
     const now = clock.now();
     const timeZone = rulesTimeZone(rules, inventory().timezone);
@@ -30,15 +39,20 @@ export function rulesPlan(
     const notes = [...refreshed.notes];
     const inverter = inventory().inverters.find((one) => one.batteryCapacityKwh !== undefined);
     const capacityKwh = rules.battery.capacity_kwh ?? inverter?.batteryCapacityKwh ?? DEFAULT_CAPACITY_KWH;
+    const capacitySource =
+      rules.battery.capacity_kwh !== undefined
+        ? "rules.yaml"
+        : inverter?.batteryCapacityKwh !== undefined
+          ? `inverter ${inverter.serial}`
+          : "default";
     const soc = socPercent ?? DEFAULT_SOC;
     const outlook = history ? houseOutlook(history, { now, timeZone, slots: PLAN_HOURS * 2 + 1 }) : undefined;
     const house = outlook?.forecast;
+    // The battery line and the expected cost are the page's own (PlanView.battery, expectedCost).
     notes.unshift(
-      `Battery ${Math.round(soc)}% now${socPercent === undefined ? " (not read yet: assumed)" : ""} of ${capacityKwh} kWh; ${
-        house && house.days > 0
-          ? `the house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
-          : "the house's own use and solar are not modelled yet: the local history is empty"
-      }`,
+      house && house.days > 0
+        ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
+        : "The house's own use and solar are not modelled yet: the local history is empty",
     );
     const preview = previewRules({
       rules,
@@ -48,8 +62,8 @@ export function rulesPlan(
       hours: PLAN_HOURS,
       state: { socPercent: soc, capacityKwh },
       ...(house ? { house } : {}),
+      ...optionalInverter(defaultInverter(inventory())),
     });
-    notes.push(`Expected: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`);
     const check = outlook?.check;
     if (check) {
       notes.push(
@@ -66,8 +80,13 @@ export function rulesPlan(
         end: window.end,
         trigger: window.trigger,
         actions: window.actions,
+        readable: window.readable,
       })),
+      explained: rule.explained,
+      noBatteryCost: rule.explained.length > 0 ? noBatteryCost(rule.explained) : null,
     }));
+    // Every rule's, on or off: the web API keeps those of the rules on as they are switched now.
+    const contests = plannedOverlaps(rules.rules, new Map(preview.rules.map((rule) => [rule.name, rule.windows])));
     return {
       from: preview.from,
       to: preview.to,
@@ -83,6 +102,28 @@ export function rulesPlan(
       conflicts: overlaps(planRules),
       soc: preview.expected.points,
       notes,
+      hours: PLAN_HOURS,
+      battery: { socPercent: soc, live: socPercent !== undefined, capacityKwh, capacitySource },
+      expectedCost: preview.expected.cost,
+      contests: contests.map(({ start, end, control, winner, loser, because }) => ({
+        start,
+        end,
+        control,
+        winner,
+        loser,
+        because,
+      })),
     };
   };
+}
+
+function optionalInverter(serial: string | undefined): { defaultInverter?: string } {
+  return serial === undefined ? {} : { defaultInverter: serial };
+}
+
+/** What an empty Plan page says: the rules file beside the configuration, named in it as `rules: rules.yaml`. */
+export function rulesHelp(configFile: string | undefined): PlanHelp {
+  if (configFile === undefined) return RULES_HELP;
+  const file = resolve(configFile);
+  return { ...RULES_HELP, configFile: file, rulesFile: join(dirname(file), "rules.yaml") };
 }

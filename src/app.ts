@@ -4,7 +4,7 @@ import { StartupError, StartupStopped } from "./app-errors.js";
 export { StartupError, StartupStopped };
 
 import { checkDaemonRulesOnDevices, loadDaemonRules } from "./app-rules.js";
-import { rulesPlan } from "./app-web.js";
+import { rulesHelp, rulesPlan } from "./app-web.js";
 import { EventBus } from "./bus.js";
 import {
   AuthenticationError,
@@ -374,6 +374,7 @@ export async function startApp(
       rules: () => rules.runtime,
       rulesStarting: () => rulesPending,
       plan: rulesPlan(rulesFile, inventory, store?.history, clock),
+      planHelp: rulesHelp(options.configFile),
       budget: () => budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
       timeZone: () => inventory().timezone,

@@ -55,11 +55,11 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--out <file.svg>", "also write the plan as an SVG image")
     .option(
       "--soc <percent>",
-      "battery state of charge now (default: the inverter's, read from the configured cloud; else 50)",
+      "battery state of charge now (default: the live SoC of the daemon running this configuration, the Plan page's; else the inverter's from the configured cloud; else 50)",
     )
     .option(
       "--capacity <kwh>",
-      "battery capacity when rules.yaml has no battery.capacity_kwh (default: the inverter's; else 9.5)",
+      "battery capacity when rules.yaml has no battery.capacity_kwh (default: the running daemon's, else the inverter's; else 9.5)",
     )
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
     .option("--json", "print the optimise rules' half-hours with their reasons as JSON instead of the table")

@@ -18,6 +18,7 @@ import {
 } from "../rules/index.js";
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
+import { type DaemonAnswer, daemonBattery } from "./daemon-battery.js";
 import { cliLogger, cloudClient, openStoreOr, readRulesInput } from "./shared.js";
 
 export interface RulesPlanOptions {
@@ -67,29 +68,39 @@ export async function runRulesPlanCommand(
   const { config, rules } = read;
 
   const header: string[] = [];
-  // The house's own battery when a cloud is configured and the options leave SoC or capacity out.
+  // The battery the running daemon plans from (its Plan page's), else the cloud's, else the defaults.
   const needsLive =
     options.soc === undefined || (rules.battery.capacity_kwh === undefined && capacityOption === undefined);
-  const live = needsLive ? await liveBattery(config, header) : undefined;
-  const timeZone = rulesTimeZone(rules, live?.timeZone);
+  const answer = needsLive ? await daemonBattery(config) : undefined;
+  const daemon = answer && "found" in answer ? answer.found : undefined;
+  const live = needsLive && !daemon ? await liveBattery(config, header) : undefined;
+  const timeZone = rulesTimeZone(rules, daemon?.timeZone ?? live?.timeZone);
   const { tariffs, notes } = await refreshedTariffs(rules, timeZone, now);
   header.push(...notes);
-  const capacityKwh = rules.battery.capacity_kwh ?? capacityOption ?? live?.capacityKwh ?? DEFAULT_CAPACITY_KWH;
+  const capacityKwh =
+    rules.battery.capacity_kwh ?? capacityOption ?? daemon?.capacityKwh ?? live?.capacityKwh ?? DEFAULT_CAPACITY_KWH;
   const capacitySource =
     rules.battery.capacity_kwh !== undefined
       ? "rules.yaml"
       : capacityOption !== undefined
         ? "--capacity"
-        : live?.capacityKwh !== undefined
-          ? `inverter ${live.serial}`
-          : "default";
-  const socNow = options.soc === undefined ? (live?.socPercent ?? soc) : soc;
+        : daemon
+          ? `the running daemon's, from ${daemon.capacitySource}`
+          : live?.capacityKwh !== undefined
+            ? `inverter ${live.serial}`
+            : "default";
+  const socNow = options.soc === undefined ? (daemon?.socPercent ?? live?.socPercent ?? soc) : soc;
   const socSource =
     options.soc !== undefined
       ? "--soc"
-      : live?.socPercent !== undefined
-        ? `inverter ${live.serial}`
-        : "default; pass --soc";
+      : daemon
+        ? daemon.live
+          ? "live, from the running daemon"
+          : "assumed by the running daemon, which has no reading yet"
+        : live?.socPercent !== undefined
+          ? `inverter ${live.serial}`
+          : "default; pass --soc";
+  const socLine = options.soc === undefined ? socStatement(socNow, answer, live) : undefined;
   const house = await storedHouse(config, now, timeZone, hours, err, rules.solar_forecast);
   if (house?.check) header.push(checkLine(house.check));
   if (house?.solarLines) header.push(...house.solarLines);
@@ -100,6 +111,7 @@ export async function runRulesPlanCommand(
         : "the house's own use is not modelled"
     }`,
   );
+  if (socLine) header.splice(1, 0, socLine);
 
   const preview = previewRules({
     rules,
@@ -114,7 +126,8 @@ export async function runRulesPlanCommand(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
   );
   if (options.json) {
-    out.write(`${JSON.stringify(explainedPlan(preview, timeZone, rules.tariffs.currency), null, 2)}\n`);
+    const battery = { socPercent: socNow, socSource, capacityKwh, capacitySource };
+    out.write(`${JSON.stringify({ ...explainedPlan(preview, timeZone, rules.tariffs.currency), battery }, null, 2)}\n`);
     // stdout stays one JSON document: the SVG's note goes to stderr.
     if (options.out) {
       writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));
@@ -184,6 +197,26 @@ function checkLine(check: ForecastCheck): string {
   const part = (name: string, one: ForecastCheck["load"]) =>
     `${name} ${one.forecastKwh.toFixed(1)} kWh forecast, ${one.actualKwh.toFixed(1)} actual (mean error ${one.meanErrorKwh.toFixed(2)} kWh a half-hour)`;
   return `House forecast against actual over the last day (${check.slots} half-hours): ${part("use", check.load)}; ${part("solar", check.solar)}`;
+}
+
+/**
+ * Which SoC the plan starts from and why, in one line: the running daemon's (the Plan page's), or
+ * what is assumed when none answers and how to give the real one.
+ */
+function socStatement(socPercent: number, answer: DaemonAnswer | undefined, live: LiveBattery | undefined): string {
+  const soc = `${Number(socPercent.toFixed(1))}%`;
+  if (answer && "found" in answer)
+    return answer.found.live
+      ? `Using the live SoC ${soc} from the running daemon at ${answer.found.url} (the SoC its Plan page plans from); pass --soc to plan from another`
+      : `The running daemon at ${answer.found.url} has no SoC reading yet and assumes ${soc}, as its Plan page does; pass --soc to plan from another`;
+  const why = answer ? ("none" in answer ? answer.none : answer.other) : "no daemon asked";
+  if (live?.socPercent !== undefined)
+    return `${capitalised(why)}: using the SoC ${soc} of inverter ${live.serial}, read from the cloud`;
+  return `${capitalised(why)}: assuming a SoC of ${soc} (the default); pass --soc PERCENT to plan from the battery's real SoC`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 interface LiveBattery {

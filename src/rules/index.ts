@@ -1,6 +1,7 @@
 export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
+export { defaultInverter } from "./engine/intents.js";
 export { forecastDaysLine, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type ForecastCheck,
@@ -15,6 +16,7 @@ export {
 } from "./house-forecast.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
 export { type MeteredHouse, readMeteredHouse } from "./metered-slots.js";
+export { noBatteryCost } from "./plan-baseline.js";
 export { planSvg } from "./plan-svg.js";
 export { planText } from "./plan-text.js";
 export { type Preview, previewRules } from "./planners/preview.js";

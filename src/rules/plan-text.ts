@@ -35,7 +35,11 @@ export function planText(preview: Preview, options: TextOptions): string {
           : `${localDateTimeText(window.start, timeZone)}-${localClockText(window.end, timeZone)}`;
       const cost = window.cost !== undefined ? `  cost of the plan ${window.cost.toFixed(2)} ${options.currency}` : "";
       lines.push(`    ${when}  ${window.trigger}${cost}`);
-      for (const action of window.actions) lines.push(`      ${action}`);
+      // In words first; then exactly what is sent, for checking against the device's presets.
+      window.actions.forEach((action, index) => {
+        lines.push(`      ${window.readable[index] ?? action}`);
+        if (window.readable[index] !== undefined) lines.push(`        sends ${action}`);
+      });
     }
     for (const note of rule.notes) lines.push(`    note: ${note}`);
   }

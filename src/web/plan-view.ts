@@ -16,7 +16,27 @@ export interface PlanWindow {
   readonly end: number;
   /** e.g. "cheapest 3 h before 07:00". */
   readonly trigger: string;
+  /** As sent (templates filled), for the dry run's answer. */
   readonly actions: readonly string[];
+  /** The same actions in words, as the page shows them. */
+  readonly readable: readonly string[];
+}
+
+/** One of the optimiser's half-hours with the numbers behind it and why (the optimiser's ExplainedSlot). */
+export interface PlanExplainedSlot {
+  readonly start: number;
+  readonly action: "charge" | "hold" | "self-use" | "export";
+  readonly importPrice: number;
+  readonly exportPrice: number;
+  /** Expected SoC at the half-hour's end, %. */
+  readonly socPercent: number;
+  readonly loadKwh: number;
+  readonly solarKwh: number;
+  readonly importKwh: number;
+  readonly exportKwh: number;
+  readonly cost: number;
+  readonly runningCost: number;
+  readonly reason: string;
 }
 
 export interface PlanRule {
@@ -25,6 +45,41 @@ export interface PlanRule {
   readonly dryRun: boolean;
   readonly windows: readonly PlanWindow[];
   readonly notes: readonly string[];
+  /** An optimise rule's half-hours; empty for other rules. */
+  readonly explained: readonly PlanExplainedSlot[];
+  /** The same half-hours' cost with no battery (the house's forecast load less solar at the same prices); null without explained half-hours. */
+  readonly noBatteryCost: number | null;
+}
+
+/** Two rules acting on one control while their windows meet: who wins and why (control-overlaps.ts). */
+export interface PlanContest {
+  readonly start: number;
+  readonly end: number;
+  /** e.g. "preset timed-charge on the default inverter". */
+  readonly control: string;
+  readonly winner: string;
+  readonly loser: string;
+  /** e.g. "priority 10 over 0". */
+  readonly because: string;
+}
+
+/** The battery the plan starts from, and whether that is the live reading. */
+export interface PlanBattery {
+  readonly socPercent: number;
+  /** False: no reading yet, the SoC is assumed. */
+  readonly live: boolean;
+  readonly capacityKwh: number;
+  /** Where the capacity came from: "rules.yaml", "inverter SD2024G001" or "default". */
+  readonly capacitySource: string;
+}
+
+/** What an empty Plan page tells the user: where the rules go and where to start. */
+export interface PlanHelp {
+  /** Where the configuration expects the rules, or null when the daemon runs without a configuration file. */
+  readonly rulesFile: string | null;
+  readonly configFile: string | null;
+  readonly example: string;
+  readonly docs: string;
 }
 
 /** Two rules with windows over the same time: the one with the higher priority wins the device. */
@@ -46,6 +101,11 @@ export interface PlanView {
   readonly soc: readonly { readonly at: number; readonly soc: number }[];
   /** What the model assumes, shown on the page (e.g. how many days of history it learned from). */
   readonly notes: readonly string[];
+  readonly hours: number;
+  readonly battery: PlanBattery;
+  /** Import cost less export income over the plan's hours, under every enabled rule. */
+  readonly expectedCost: number;
+  readonly contests: readonly PlanContest[];
 }
 
 /** Windows of different enabled rules that overlap. */

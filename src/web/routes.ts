@@ -5,7 +5,7 @@ import type { WebHealth } from "./api-types.js";
 import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
 import type { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
-import { overlaps, type PlanView } from "./plan-view.js";
+import { overlaps, type PlanHelp, type PlanView } from "./plan-view.js";
 import { json, readJson } from "./respond.js";
 import { checkSameOrigin } from "./security.js";
 import type { EventStream } from "./sse.js";
@@ -25,6 +25,14 @@ export interface ApiContext {
 const DAY_MS = 86_400_000;
 /** Savings are metered from every 5-minute point (about a second a year): the range's last two months at most. */
 const SAVINGS_DAYS = 62;
+
+/** Where rules start, when the daemon was given no configuration file to say where they go. */
+export const RULES_HELP: PlanHelp = {
+  rulesFile: null,
+  configFile: null,
+  example: "config/rules.example.yaml",
+  docs: "https://github.com/energy2mqtt/energy2mqtt/blob/main/docs/rules.md",
+};
 
 const rangeQuery = z.object({
   device: z.string().min(1),
@@ -64,7 +72,9 @@ export async function handleApi(context: ApiContext): Promise<void> {
       return json(
         response,
         200,
-        plan ? { plan: asSwitched(plan, options.rules()) } : { plan: null, reason: "no rules are loaded" },
+        plan
+          ? { plan: asSwitched(plan, options.rules()) }
+          : { plan: null, reason: "no rules are loaded", help: options.planHelp ?? RULES_HELP },
       );
     }
     case "/api/rule-events":
@@ -106,12 +116,16 @@ export async function handleApi(context: ApiContext): Promise<void> {
   }
 }
 
-/** The plan with each rule on or off as it is now (switched from Home Assistant or the page), not as the file says. */
+/**
+ * The plan with each rule on or off as it is now (switched from Home Assistant or the page), not as
+ * the file says; the conflicts and who wins them among the rules that are on.
+ */
 function asSwitched(plan: PlanView, runtime: RulesRuntime | undefined): PlanView {
-  if (!runtime) return plan;
-  const enabled = new Map(runtime.list().map((rule) => [rule.name, rule.enabled]));
+  const enabled = new Map(runtime?.list().map((rule) => [rule.name, rule.enabled]));
   const rules = plan.rules.map((rule) => ({ ...rule, enabled: enabled.get(rule.name) ?? rule.enabled }));
-  return { ...plan, rules, conflicts: overlaps(rules) };
+  const on = (name: string) => rules.some((rule) => rule.name === name && rule.enabled);
+  const contests = plan.contests.filter((contest) => on(contest.winner) && on(contest.loser));
+  return { ...plan, rules, conflicts: overlaps(rules), contests };
 }
 
 /** Enable, disable, run now and dry run: through the running rules, so through the control gate and its audit. */

@@ -73,8 +73,9 @@ describe("energy2mqtt rules plan", () => {
     // 5 kWh at 2.5 kW: 2 hours in the four cheapest half-hours before 07:00 (the negative one included).
     const windowLines = lines.filter((line) => line.includes("battery to 80% before 07:00"));
     expect(windowLines.length).toBeGreaterThan(0);
+    // Each action in words, then as sent.
     expect(result.out).toContain(
-      'preset timed-charge {"enabled":true,"slots":[{"start_time":"02:30","end_time":"03:00","percent_limit":80}]}',
+      '      Timed charge to 80% 02:30–03:00 on the default inverter\n        sends preset timed-charge {"enabled":true,"slots":[{"start_time":"02:30","end_time":"03:00","percent_limit":80}]}\n',
     );
     const rows = lines.filter((line) => /^ {2}2026-11-2\d \d\d:\d\d +-?\d/.test(line));
     expect(rows).toHaveLength(48);

@@ -246,7 +246,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       const dialog = page.locator("dialog.run-preview[open]");
       await dialog.waitFor();
       const text = (await dialog.textContent()) ?? "";
-      expect(text).toContain("timed charge on inverter");
+      expect(text).toMatch(/Timed charge to \d+% \d\d:\d\d–\d\d:\d\d on inverter/);
       expect(text).toMatch(/From .+ to .+\(\d+ h/);
       expect(text).toContain("Europe/London");
       const dialogBox = await dialog.boundingBox();
@@ -359,7 +359,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
     const page = await open(390, "#changes");
     await page.locator(`.rule:has(input[data-rule="${rule}"]) button[data-action="dry-run"]`).click();
     await page.waitForSelector(`.events li[data-status="dry-run"]:has-text("${rule}")`, { timeout: 10_000 });
-    expect(await page.locator(".events").textContent()).toContain("dry run from the web page: would timed charge");
+    expect(await page.locator(".events").textContent()).toContain("dry run from the web page: would send Timed charge");
     await page.waitForSelector('table.audit tbody tr:has-text("rule:dry-run")', { timeout: 10_000 });
     const [entry] = await audit();
     expect(entry).toMatchObject({ source: "web", target: rule, action: "rule:dry-run", skipped: true });

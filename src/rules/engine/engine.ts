@@ -202,7 +202,7 @@ export class RulesEngine implements RulesRuntime {
         this.events.emit({
           ...dryRun,
           action: action.action,
-          message: `dry run from the web page: would ${action.words}${action.conflict ? ` (${action.conflict})` : ""}`,
+          message: `dry run from the web page: would send ${action.words}${action.conflict ? ` (${action.conflict})` : ""}`,
         });
       return preview;
     });

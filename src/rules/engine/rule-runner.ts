@@ -2,7 +2,7 @@ import type { Logger } from "../../log.js";
 import type { RuleRunResult, RunPreview } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import { localClockText, localDateTimeText } from "../../time/index.js";
-import { intentWords } from "../action-words.js";
+import { intentWords } from "../intent-words.js";
 import type { Interval } from "../planners/planner.js";
 import type { PlannedWindow } from "../planners/rule-windows.js";
 import type { Rule } from "../schema.js";

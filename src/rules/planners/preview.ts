@@ -2,6 +2,7 @@ import type { ExplainedSlot } from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
+import { actionWords } from "../action-words.js";
 import { cronTimes } from "../cron-times.js";
 import type { Rule, RulesFile, Trigger } from "../schema.js";
 import { isWindowTrigger, triggerKind } from "../schema.js";
@@ -27,6 +28,8 @@ export interface PreviewInput {
   readonly state: PreviewState;
   /** The house's forecast consumption and solar; left out, the house's own use is not modelled. */
   readonly house?: HouseForecast;
+  /** The inverter an action without `inverter` goes to, for the actions in words. */
+  readonly defaultInverter?: string;
 }
 
 export interface PreviewSlot {
@@ -41,6 +44,8 @@ export interface PreviewWindow extends Interval {
   readonly trigger: string;
   /** The actions as they would be sent, templates filled. */
   readonly actions: readonly string[];
+  /** The same actions in words ("Timed charge to 95% 01:00–04:00 on inverter SD2024G001"). */
+  readonly readable: readonly string[];
   readonly cost: number | undefined;
   /** What the window does to the battery, when its actions say. */
   readonly battery?: BatteryMode;
@@ -181,6 +186,7 @@ function windowOf(
     trigger,
     cost,
     actions: actions.map((action) => describeAction(action, context)),
+    readable: actions.map((action) => actionWords(action, context, { defaultInverter: input.defaultInverter })),
     ...(battery ? { battery } : {}),
   };
 }

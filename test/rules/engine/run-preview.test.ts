@@ -49,7 +49,7 @@ describe("run now, said before it is done: previewRun, runNow respecting conditi
     expect(manual.actions).toEqual([
       {
         action: expect.stringMatching(/^preset eco-mode/),
-        words: `eco mode on inverter ${INVERTER}: off`,
+        words: `Eco mode off on inverter ${INVERTER}`,
         device: INVERTER,
       },
     ]);
@@ -68,7 +68,7 @@ describe("run now, said before it is done: previewRun, runNow respecting conditi
     expect(window.start).toBe(env.now());
     expect(window.end).toBeGreaterThan(window.start);
     expect(cheap.actions[0]?.words).toMatch(
-      new RegExp(`^timed charge on inverter ${INVERTER}: on, \\d\\d:\\d\\d–\\d\\d:\\d\\d to 80%$`),
+      new RegExp(`^Timed charge to 80% \\d\\d:\\d\\d–\\d\\d:\\d\\d on inverter ${INVERTER}$`),
     );
     expect((await eco()).enabled).toBe(true);
     expect(run.store.audit.recent({ limit: 10 })).toEqual([]);
@@ -98,7 +98,7 @@ describe("run now, said before it is done: previewRun, runNow respecting conditi
         rule: "manual",
         status: "dry-run",
         dry_run: true,
-        message: `dry run from the web page: would eco mode on inverter ${INVERTER}: off`,
+        message: `dry run from the web page: would send Eco mode off on inverter ${INVERTER}`,
       }),
     );
     expect((await env.checker.inverterControl.presetValues(INVERTER, "eco-mode")).enabled).toBe(true);

@@ -1,22 +1,21 @@
-import type { PlanView } from "../../plan-view.js";
+import type { PlanHelp, PlanView } from "../../plan-view.js";
 import { getJson } from "../api.js";
-import { h, s } from "../dom.js";
+import { h } from "../dom.js";
 import type { Page } from "../page.js";
-
-const W = 1000;
-const CHART_H = 220;
-const LANE_H = 26;
-const LEFT = 48;
-const RIGHT = 40;
+import { legend, planChart } from "./plan-chart.js";
+import { type PlanFormat, planFormat } from "./plan-format.js";
+import { scrollRegion } from "./plan-scroll.js";
+import { savingsLine, slotTable } from "./plan-slots.js";
+import { conflictWords, emptyPlan } from "./plan-words.js";
 
 export const renderPlan: Page = (main) => {
   const body = h("div", {}, h("p", {}, "Loading the plan…"));
   main.append(h("h2", {}, "Plan"), body);
   let alive = true;
-  getJson<{ plan: PlanView | null; reason?: string }>("plan")
-    .then(({ plan, reason }) => {
+  getJson<{ plan: PlanView | null; reason?: string; help?: PlanHelp }>("plan")
+    .then(({ plan, reason, help }) => {
       if (!alive) return;
-      body.replaceChildren(plan ? planView(plan) : h("p", {}, `No plan: ${reason ?? "no rules are loaded"}.`));
+      body.replaceChildren(plan ? planView(plan) : emptyPlan(reason ?? "no rules are loaded", help));
     })
     .catch((error: Error) => body.replaceChildren(h("p", { class: "error" }, error.message)));
   return () => {
@@ -25,183 +24,88 @@ export const renderPlan: Page = (main) => {
 };
 
 function planView(plan: PlanView): HTMLElement {
-  const zone = plan.timeZone;
-  const time = (ms: number) =>
-    new Date(ms).toLocaleString(undefined, { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit" });
+  const format = planFormat(plan.timeZone, plan.currency);
+  const optimised = plan.rules.filter((rule) => rule.explained.length > 0);
   return h(
     "div",
     {},
+    batteryLine(plan),
     h("ul", { class: "notes" }, ...plan.notes.map((note) => h("li", {}, note))),
-    legend(),
+    h(
+      "p",
+      { class: "plan-total", "data-cost": plan.expectedCost },
+      `Expected over the next ${plan.hours} hours under every rule that is on: `,
+      h("strong", {}, format.money(plan.expectedCost)),
+      " for import less export.",
+    ),
+    ...optimised.map((rule) => savingsLine(rule, format)),
+    legend(optimised.length > 0),
     h(
       "figure",
       { class: "plan-chart" },
-      chart(plan),
-      h("figcaption", {}, `Times in ${zone}; prices per kWh in ${plan.currency}.`),
-    ),
-    h("h3", {}, "Planned windows"),
-    h(
-      "div",
-      { class: "scroll" },
+      scrollRegion(
+        "Plan chart: prices, the rules' windows and the expected SoC; scrolls sideways",
+        planChart(plan, format),
+      ),
       h(
-        "table",
+        "figcaption",
         {},
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", {}, "Rule"),
-            h("th", {}, "From"),
-            h("th", {}, "To"),
-            h("th", {}, "Why"),
-            h("th", {}, "Actions"),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          ...plan.rules.flatMap((rule) =>
-            rule.windows.map((window) =>
-              h(
-                "tr",
-                { class: rule.enabled ? "" : "disabled" },
-                h("td", {}, rule.name, rule.dryRun ? " (dry run)" : "", rule.enabled ? "" : " (off)"),
-                h("td", {}, time(window.start)),
-                h("td", {}, time(window.end)),
-                h("td", {}, window.trigger),
-                h("td", {}, h("ul", {}, ...window.actions.map((action) => h("li", {}, h("code", {}, action))))),
-              ),
-            ),
-          ),
-        ),
+        `${format.zoneText(plan.from)}; prices per kWh in ${plan.currency}. Hover or tap a bar or a window for its details.`,
       ),
     ),
-    plan.conflicts.length
+    ...optimised.flatMap((rule) => [h("h3", {}, `Half-hour by half-hour: ${rule.name}`), slotTable(rule, format)]),
+    optimised.length === 0
       ? h(
-          "section",
-          { class: "conflicts" },
-          h("h3", {}, "Conflicts"),
-          h(
-            "ul",
-            {},
-            ...plan.conflicts.map((c) =>
-              h(
-                "li",
-                {},
-                `${c.rules[0]} and ${c.rules[1]} overlap ${time(c.start)} – ${time(c.end)}: the higher priority wins the device`,
-              ),
-            ),
-          ),
+          "p",
+          { class: "hint" },
+          "A rule with ",
+          h("code", {}, "when: { optimise: {} }"),
+          " lets the optimiser plan each half-hour, and this page then shows why it does what it does.",
         )
       : null,
+    h("h3", {}, "Planned windows"),
+    windowsTable(plan, format),
+    conflictWords(plan, format),
     ...plan.rules
       .filter((rule) => rule.notes.length)
       .map((rule) => h("p", { class: "hint" }, `${rule.name}: ${rule.notes.join("; ")}`)),
   );
 }
 
-function legend(): HTMLElement {
-  const item = (cls: string, label: string) => h("li", {}, h("span", { class: `swatch ${cls}` }), label);
+/** The SoC the plan starts from: the daemon's live reading, or an assumption said as such. */
+function batteryLine(plan: PlanView): HTMLElement {
+  const { battery } = plan;
+  const soc = Math.round(battery.socPercent);
   return h(
-    "ul",
-    { class: "legend", "aria-label": "Legend" },
-    item("import", "Import price"),
-    item("export", "Export price"),
-    item("soc", "Expected battery SoC (right axis)"),
-    item("window", "Rule window"),
-    item("conflict", "Conflict"),
+    "p",
+    { class: "plan-battery", "data-soc": battery.socPercent, "data-live": battery.live },
+    battery.live
+      ? `Planned from the battery's live SoC, ${soc}%, `
+      : `No SoC read from the battery yet: planned from an assumed ${soc}%, `,
+    `of ${battery.capacityKwh} kWh (capacity from ${battery.capacitySource}).`,
   );
 }
 
-function chart(plan: PlanView): SVGElement {
-  const lanes = plan.rules.length + (plan.conflicts.length ? 1 : 0);
-  const height = CHART_H + 30 + lanes * LANE_H + 10;
-  const x = (ms: number) => LEFT + ((ms - plan.from) / (plan.to - plan.from)) * (W - LEFT - RIGHT);
-  const prices = plan.slots.flatMap((slot) => [slot.import, slot.export]).filter((p): p is number => p !== null);
-  const min = Math.min(0, ...prices);
-  const max = Math.max(min + 0.01, ...prices);
-  const py = (price: number) => 10 + (1 - (price - min) / (max - min)) * (CHART_H - 20);
-  const sy = (soc: number) => 10 + (1 - soc / 100) * (CHART_H - 20);
-  const svg = s("svg", {
-    viewBox: `0 0 ${W} ${height}`,
-    role: "img",
-    "aria-label": "Prices, the rules' windows and the expected battery SoC",
-    class: "plan",
-  });
-  const slotW = (30 * 60_000 * (W - LEFT - RIGHT)) / (plan.to - plan.from);
-  for (const slot of plan.slots) {
-    const left = Math.max(LEFT, x(slot.start));
-    if (slot.import !== null)
-      svg.append(
-        s("rect", {
-          class: "import",
-          x: left,
-          y: Math.min(py(slot.import), py(0)),
-          width: slotW / 2,
-          height: Math.abs(py(0) - py(slot.import)),
-        }),
-      );
-    if (slot.export !== null)
-      svg.append(
-        s("rect", {
-          class: "export",
-          x: left + slotW / 2,
-          y: Math.min(py(slot.export), py(0)),
-          width: slotW / 2,
-          height: Math.abs(py(0) - py(slot.export)),
-        }),
-      );
-  }
-  for (const tick of [min, (min + max) / 2, max])
-    svg.append(s("text", { x: LEFT - 6, y: py(tick) + 4, "text-anchor": "end", class: "axis" }, tick.toFixed(2)));
-  for (const soc of [0, 50, 100]) svg.append(s("text", { x: W - RIGHT + 6, y: sy(soc) + 4, class: "axis" }, `${soc}%`));
-  const hours = 6 * 3_600_000;
-  for (let t = Math.ceil(plan.from / hours) * hours; t < plan.to; t += hours) {
-    svg.append(s("line", { x1: x(t), x2: x(t), y1: 10, y2: CHART_H, class: "grid" }));
-    const label = new Date(t).toLocaleString(undefined, { timeZone: plan.timeZone, weekday: "short", hour: "2-digit" });
-    svg.append(s("text", { x: x(t), y: CHART_H + 16, "text-anchor": "middle", class: "axis" }, label));
-  }
-  const points = plan.soc.map((p) => `${x(p.at).toFixed(1)},${sy(p.soc).toFixed(1)}`).join(" ");
-  svg.append(s("polyline", { class: "soc-line", points, "data-points": plan.soc.length }));
-  let lane = CHART_H + 30;
-  for (const rule of plan.rules) {
-    svg.append(s("text", { x: 4, y: lane + 17, class: "lane-label" }, rule.name));
-    for (const window of rule.windows) {
-      const wx = x(window.start);
-      svg.append(
-        s(
-          "rect",
-          {
-            class: `window${rule.enabled ? "" : " off"}`,
-            x: wx,
-            y: lane + 4,
-            width: Math.max(3, x(window.end) - wx),
-            height: LANE_H - 8,
-          },
-          s("title", {}, `${rule.name}: ${window.trigger}\n${window.actions.join("\n")}`),
-        ),
-      );
-    }
-    lane += LANE_H;
-  }
-  if (plan.conflicts.length) {
-    svg.append(s("text", { x: 4, y: lane + 17, class: "lane-label" }, "conflicts"));
-    for (const c of plan.conflicts)
-      svg.append(
-        s(
-          "rect",
-          {
-            class: "conflict",
-            x: x(c.start),
-            y: lane + 4,
-            width: Math.max(3, x(c.end) - x(c.start)),
-            height: LANE_H - 8,
-          },
-          s("title", {}, c.rules.join(" / ")),
-        ),
-      );
-  }
-  return svg;
+function windowsTable(plan: PlanView, format: PlanFormat): HTMLElement {
+  const rows = plan.rules.flatMap((rule) =>
+    rule.windows.map((window) =>
+      h(
+        "tr",
+        { class: rule.enabled ? "" : "disabled" },
+        h("th", { scope: "row" }, rule.name, rule.dryRun ? " (dry run)" : "", rule.enabled ? "" : " (off)"),
+        h("td", {}, window.end === window.start ? format.time(window.start) : format.span(window.start, window.end)),
+        h("td", {}, window.trigger),
+        h("td", { class: "actions" }, h("ul", {}, ...window.readable.map((text) => h("li", {}, text)))),
+      ),
+    ),
+  );
+  const table = h(
+    "table",
+    { class: "plan-windows" },
+    h("thead", {}, h("tr", {}, ...["Rule", "When", "Why", "Actions"].map((name) => h("th", { scope: "col" }, name)))),
+    h("tbody", {}, ...rows),
+  );
+  return rows.length
+    ? scrollRegion("Planned windows: scrolls sideways", table, "table-scroll")
+    : h("p", { class: "hint" }, "No rule has a window in these hours.");
 }

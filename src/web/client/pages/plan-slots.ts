@@ -1,0 +1,86 @@
+import type { PlanExplainedSlot, PlanRule } from "../../plan-view.js";
+import { h } from "../dom.js";
+import type { PlanFormat } from "./plan-format.js";
+import { scrollRegion } from "./plan-scroll.js";
+
+/** The optimiser's actions as the table names them; self-use is the inverter's eco mode. */
+const ACTION_TEXT: Readonly<Record<PlanExplainedSlot["action"], string>> = {
+  charge: "Charge",
+  export: "Export",
+  hold: "Hold",
+  "self-use": "Self-use (eco)",
+};
+
+/**
+ * An optimise rule's half-hours: time, action (a colour per action, and its name), prices, the
+ * SoC expected at the half-hour's end, forecast load and solar, cost, running total and why.
+ */
+export function slotTable(rule: PlanRule, format: PlanFormat): HTMLElement {
+  const kwh = (value: number) => value.toFixed(2);
+  const table = h(
+    "table",
+    { class: "plan-slots", "data-rule": rule.name },
+    h(
+      "caption",
+      {},
+      `The optimiser's half-hours for ${rule.name}${rule.enabled ? "" : " (switched off)"}: SoC at each half-hour's end; load and solar in kWh`,
+    ),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...["Time", "Action", "Import", "Export", "SoC", "Load", "Solar", "Cost", "Total", "Why"].map((name) =>
+          h("th", { scope: "col" }, name),
+        ),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...rule.explained.map((slot) => {
+        const exports = slot.action === "export" || slot.exportKwh > 0;
+        return h(
+          "tr",
+          { "data-action": slot.action, "data-start": slot.start, "data-running": slot.runningCost },
+          h("th", { scope: "row" }, format.time(slot.start)),
+          h("td", {}, h("span", { class: `slot-action action-${slot.action}` }, ACTION_TEXT[slot.action])),
+          h("td", { class: "num" }, format.price(slot.importPrice)),
+          h("td", { class: "num" }, exports ? format.price(slot.exportPrice) : "–"),
+          h("td", { class: "num" }, `${Math.round(slot.socPercent)}%`),
+          h("td", { class: "num" }, kwh(slot.loadKwh)),
+          h("td", { class: "num" }, kwh(slot.solarKwh)),
+          h("td", { class: "num" }, format.money(slot.cost)),
+          h("td", { class: "num running" }, format.money(slot.runningCost)),
+          h("td", { class: "reason" }, reasonText(slot.reason)),
+        );
+      }),
+    ),
+  );
+  return scrollRegion(`Half-hour plan of ${rule.name}: scrolls sideways`, table, "table-scroll");
+}
+
+/** The reason without its leading "charge: ", which the action column already says. */
+function reasonText(reason: string): string {
+  const text = reason.replace(/^[a-z-]+: /, "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "Against doing nothing": the optimiser's cost over its half-hours against the same house with no battery. */
+export function savingsLine(rule: PlanRule, format: PlanFormat): HTMLElement | null {
+  const last = rule.explained.at(-1);
+  if (!last || rule.noBatteryCost === null) return null;
+  const saved = rule.noBatteryCost - last.runningCost;
+  return h(
+    "p",
+    { class: "plan-savings", "data-rule": rule.name },
+    `Over these ${rule.explained.length} half-hours ${rule.name}'s plan costs `,
+    h("strong", {}, format.money(last.runningCost)),
+    "; with no battery the same house would pay ",
+    h("strong", {}, format.money(rule.noBatteryCost)),
+    saved >= 0 ? ": it saves " : ": it costs ",
+    h("strong", { class: "saved" }, format.money(Math.abs(saved))),
+    saved >= 0 ? "." : " more over these hours (what is left in the battery at their end is not counted).",
+  );
+}

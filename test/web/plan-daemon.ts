@@ -1,0 +1,120 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type App, startApp } from "../../src/app.js";
+import { configSchema } from "../../src/config/index.js";
+import { createLogger } from "../../src/log.js";
+import { SimClock } from "../../src/simulator/clock.js";
+import { type HistoryRecord, openStore } from "../../src/store/index.js";
+import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { freePort } from "./demo.js";
+
+/**
+ * The optimiser with a second rule that shares its timed charge at a higher priority (a conflict
+ * whose winner the page names), on Go-like zones with an evening peak. Dry run: the test house is
+ * only read, so its SoC stays what the plan starts from.
+ */
+export const PLAN_RULES = [
+  "dry_run: true",
+  "battery: { capacity_kwh: 9.5, charge_kw: 3.0, efficiency: 0.92 }",
+  "tariffs:",
+  "  currency: GBP",
+  "  import:",
+  "    type: zones",
+  "    price: 0.27",
+  "    zones:",
+  '      - { hours: "00:30-05:30", price: 0.085 }',
+  '      - { hours: "16:00-19:00", price: 0.35 }',
+  "  export: { type: fixed, price: 0.15 }",
+  "rules:",
+  "  - name: optimiser",
+  "    when: { optimise: { reserve_soc: 10 } }",
+  "  - name: overnight-top-up",
+  "    priority: 10",
+  '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
+  "    do:",
+  "      - preset: timed-charge",
+  "        with:",
+  "          enabled: true",
+  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }]',
+].join("\n");
+
+/** A week of a house using 300 W, 2 kW from 17:00 to 20:00 UTC, with a midday solar hump: what the plan learns from. */
+export function fillWeek(storePath: string, until: number): void {
+  const store = openStore(storePath);
+  const rows: HistoryRecord[] = [];
+  for (let at = until - 7 * 86_400_000; at < until; at += 300_000) {
+    const hour = (at % 86_400_000) / 3_600_000;
+    rows.push({
+      kind: "inverter.point",
+      device: "HOUSE0001",
+      at,
+      key: "",
+      data: {
+        power: {
+          solar: { power: Math.round(Math.max(0, Math.sin(((hour - 8) / 8) * Math.PI)) * 1500) },
+          consumption: { power: hour >= 17 && hour < 20 ? 2000 : 300 },
+        },
+      },
+    });
+  }
+  store.history.write(rows);
+  store.close();
+}
+
+export interface PlanDaemon {
+  readonly app: App;
+  readonly url: string;
+  /** The configuration file the daemon was started from, for `rules plan --config`. */
+  readonly configFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The demo house on a stopped clock (its SoC holds still while the daemon, on a running clock,
+ * polls it) and a daemon with `rules` (none: no rules key) started from a configuration file.
+ */
+export async function startPlanDaemon(dir: string, rules: string | undefined): Promise<PlanDaemon> {
+  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start: MIDDAY, speed: 0 });
+  const storePath = join(dir, "e2m.db");
+  fillWeek(storePath, MIDDAY);
+  if (rules !== undefined) writeFileSync(join(dir, "rules.yaml"), rules);
+  const port = await freePort();
+  const raw = {
+    cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
+    mqtt: { base_topic: `e2mplan${process.pid}${port}` },
+    poll: {
+      inverter: "1s",
+      meter: "2s",
+      ems: "1s",
+      ev_charger: "1s",
+      events: "5s",
+      smart_device: "5s",
+      inventory: "10s",
+    },
+    store: { path: storePath },
+    ...(rules === undefined ? {} : { rules: "rules.yaml" }),
+    log: { level: "silent" },
+    web: { port },
+  };
+  // JSON is YAML: the CLI reads the same file the daemon was started from.
+  const configFile = join(dir, "configuration.yaml");
+  writeFileSync(configFile, JSON.stringify(raw, null, 2));
+  const app = await startApp(
+    configSchema.parse(raw),
+    createLogger(process.env.E2M_TEST_LOG ?? "silent"),
+    "0.0.0-plan",
+    {
+      clock: new SimClock({ start: sim.simulator.clock.now() }),
+      configFile,
+    },
+  );
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/`,
+    configFile,
+    async stop() {
+      await app.stop();
+      await sim.stop();
+    },
+  };
+}
