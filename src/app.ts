@@ -375,6 +375,10 @@ export async function startApp(
       logger,
       ...(paths ? { paths } : {}),
       ...(access ? { refusal: () => access.refusal() } : {}),
+      source: config.source,
+      timeZone: config.timezone,
+      controls: (serial) => gate.controlValues(serial),
+      writesToday: () => gate.writesToday(),
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.

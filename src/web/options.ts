@@ -1,6 +1,7 @@
 import type { EventBus } from "../bus.js";
 import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
+import type { ControlValues } from "../control/index.js";
 import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/index.js";
@@ -38,4 +39,14 @@ export interface WebOptions {
   readonly refusal?: () => CloudRefusal | undefined;
   /** How many next ports to try when the configured one is taken. */
   readonly portAttempts?: number;
+  /** Where live data comes from by configuration; `cloud` when left out. */
+  readonly source?: "cloud" | "local" | "auto";
+  /** The house's zone when the account does not say (a LAN-only daemon); Europe/London when left out. */
+  readonly timeZone?: string;
+  /** A device's control values as last read or written (the control gate's record), for the battery's mode. */
+  readonly controls?: (serial: string) => ControlValues;
+  /** Each device's writes today and the daily budget (the control gate's), when there is a budget. */
+  readonly writesToday?: () =>
+    | { readonly budget: number; readonly devices: Readonly<Record<string, number>> }
+    | undefined;
 }
