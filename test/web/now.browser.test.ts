@@ -48,7 +48,10 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: "light" });
   };
 
   beforeAll(async () => {
@@ -155,6 +158,28 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     expect(await wide.locator(`${INVERTER} svg [data-flow="home"]`).getAttribute("data-direction")).toBe("out");
     await shot(wide, "now-1280");
     await shot(phone, "now-390");
+  });
+
+  it("animates the lines that carry power, and keeps still for a reader who asks for less motion", async () => {
+    const line = `${INVERTER} svg [data-flow="solar"] polyline`;
+    const animation = () =>
+      wide.evaluate((selector) => {
+        const { document, getComputedStyle } = globalThis as unknown as InPage;
+        const style = getComputedStyle(document.querySelector(selector)) as unknown as {
+          animationName: string;
+          animationDuration: string;
+        };
+        return { name: style.animationName, seconds: Number.parseFloat(style.animationDuration) };
+      }, line);
+    const moving = await animation();
+    expect(moving.name).toBe("flow-run");
+    expect(moving.seconds).toBeGreaterThan(0);
+    expect(moving.seconds).toBeLessThanOrEqual(4);
+    await wide.emulateMedia({ reducedMotion: "reduce" });
+    expect((await animation()).name).toBe("none");
+    // Still, the arrow says the direction.
+    expect(await wide.locator(line).getAttribute("marker-mid")).toMatch(/^url\(#flow-arrow-\d+\)$/);
+    await wide.emulateMedia({ reducedMotion: "no-preference" });
   });
 
   it("says the battery's mode and why, the active rule and the next planned action with its time, in the house's zone", async () => {

@@ -128,7 +128,11 @@ export function flowDiagram(system: LiveSystem, title: string): FlowDiagram {
     const lineElement = s("polyline", { class: "flow-line" });
     const group = s("g", { "data-flow": flow.name }, lineElement);
     const value = s("text", { x: at.x, y: at.y + 11, class: "node-value" });
-    const words = s("text", { x: at.x, y: at.y + NODE_R + 14, class: "node-words" });
+    // Below the node, but beside the top one, whose line leaves from below.
+    const words =
+      flow.name === "solar"
+        ? s("text", { x: at.x + NODE_R + 6, y: at.y + 4, class: "node-words beside" })
+        : s("text", { x: at.x, y: at.y + NODE_R + 14, class: "node-words" });
     const nodeElement = s(
       "g",
       { "data-node": flow.name },
