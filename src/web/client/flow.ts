@@ -64,7 +64,7 @@ function lineStyle(value: number): { width: number; seconds: number } {
   const kw = Math.abs(value) / 1000;
   return {
     width: Math.min(9, 2 + kw * 1.6),
-    seconds: Math.max(0.35, Math.min(4, 1.3 / Math.sqrt(Math.max(kw, 0.05)))),
+    seconds: Math.max(0.6, Math.min(4, 1.3 / Math.sqrt(Math.max(kw, 0.05)))),
   };
 }
 

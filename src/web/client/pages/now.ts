@@ -10,6 +10,7 @@ import { zonedTime, zoneName } from "../zoned.js";
 
 /** The plan is a model run: read again now and then, not with every reading. */
 const PLAN_EVERY_MS = 5 * 60_000;
+const PLAN_AFTER_MS = 1500;
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
 
@@ -54,6 +55,7 @@ export const renderNow: Page = (main, stream) => {
   const diagrams = new Map<string, FlowDiagram>();
   let rules: readonly RuleStatus[] = [];
   let plan: PlanView | null = null;
+  let planSoon: ReturnType<typeof setTimeout> | undefined;
   let last: { snapshot: LiveSnapshot; receivedAt: number } | undefined;
   // The daemon's clock, which a demo or a test may run elsewhere than the wall's.
   const daemonNow = (): number => (last ? last.snapshot.now + (Date.now() - last.receivedAt) : Date.now());
@@ -147,13 +149,6 @@ export const renderNow: Page = (main, stream) => {
     status.replaceChildren(...items);
   };
 
-  const draw = (data: unknown): void => {
-    const snapshot = data as LiveSnapshot;
-    last = { snapshot, receivedAt: Date.now() };
-    drawSystems(snapshot);
-    drawStatus();
-    devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
-  };
   const readPlan = () =>
     getJson<{ plan: PlanView | null }>("plan")
       .then((answer) => {
@@ -161,7 +156,15 @@ export const renderNow: Page = (main, stream) => {
         drawStatus();
       })
       .catch(() => undefined);
-  void readPlan();
+  const draw = (data: unknown): void => {
+    const snapshot = data as LiveSnapshot;
+    // The plan is a model run that holds the daemon for a moment: asked for after the house is on screen.
+    if (!last) planSoon = setTimeout(readPlan, PLAN_AFTER_MS);
+    last = { snapshot, receivedAt: Date.now() };
+    drawSystems(snapshot);
+    drawStatus();
+    devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
+  };
   const offLive = stream.on("live", draw);
   const offRules = stream.on("rules", (data) => {
     rules = data as RuleStatus[];
@@ -178,6 +181,7 @@ export const renderNow: Page = (main, stream) => {
     offRules();
     clearInterval(ticker);
     clearInterval(planTimer);
+    clearTimeout(planSoon);
   };
 };
 
