@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     await wide.emulateMedia({ reducedMotion: "reduce" });
     expect((await animation()).name).toBe("none");
     // Still, the arrow says the direction.
-    expect(await wide.locator(line).getAttribute("marker-mid")).toMatch(/^url\(#flow-arrow-\d+\)$/);
+    expect(await wide.locator(line).getAttribute("marker-mid")).toMatch(/^url\(#flow-arrow-\d+-[sml]\)$/);
     await wide.emulateMedia({ reducedMotion: "no-preference" });
   });
 
@@ -300,4 +300,33 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     ).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);
   });
+
+  it("in an open rule window, says the rule is active and that it set the battery's timed charge", async () => {
+    // 02:40: both demo rules' windows are open at the start; overnight-top-up (priority 10) wins timed-charge.
+    const night = await startDemo(mkdtempSync(join(tmpdir(), "e2m-now-night-")), {}, NIGHT + 40 * 60_000);
+    const page = await browser.newPage({
+      locale: "en-GB",
+      timezoneId: "Pacific/Chatham",
+      viewport: { width: 390, height: 844 },
+    });
+    try {
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(`${night.url}#now`);
+      const mode = page.locator(`${INVERTER} .battery-mode[data-mode="timed-charge"]`);
+      await mode.waitFor({ timeout: 30_000 });
+      expect(await mode.textContent()).toMatch(
+        /^Battery mode: timed charge until 05:40 \(limit 100%\) \(rule overnight-top-up\)$/,
+      );
+      const active = page.locator('[data-status="active"]', { hasText: "overnight-top-up" });
+      await active.waitFor();
+      expect(await active.textContent()).toMatch(/^Active rule: overnight-top-up until 05:40/);
+      // The actions come from the plan, in words.
+      await page.waitForSelector('[data-status="active"]:has-text("timed charge to 100%")', { timeout: 15_000 });
+      await shot(page, "now-390-rule-active");
+    } finally {
+      await page.close();
+      await night.stop();
+    }
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

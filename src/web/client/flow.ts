@@ -59,6 +59,14 @@ const PLACES: Record<FlowName, { x: number; y: number }> = {
 };
 const NODE_R = 30;
 
+/** Arrows in three sizes, so that a thick line's shows beside it and a thin line's does not cover its node. */
+const ARROWS = [
+  { suffix: "s", size: 11, upTo: 4 },
+  { suffix: "m", size: 15, upTo: 6.5 },
+  { suffix: "l", size: 20, upTo: Number.POSITIVE_INFINITY },
+] as const;
+const arrowFor = (width: number): string => ARROWS.find((arrow) => width <= arrow.upTo)?.suffix ?? "l";
+
 /** Thicker and faster as the power grows; the square root keeps 100 W visible beside 5 kW. */
 function lineStyle(value: number): { width: number; seconds: number } {
   const kw = Math.abs(value) / 1000;
@@ -91,7 +99,7 @@ function drawLine(parts: Parts, flow: Flow, markerId: string): void {
   parts.line.setAttribute("stroke-width", style.width.toFixed(1));
   parts.line.style.setProperty("--flow-seconds", `${style.seconds.toFixed(2)}s`);
   if (flow.direction === "idle") parts.line.removeAttribute("marker-mid");
-  else parts.line.setAttribute("marker-mid", `url(#${markerId})`);
+  else parts.line.setAttribute("marker-mid", `url(#${markerId}-${arrowFor(style.width)})`);
   parts.group.setAttribute("data-direction", flow.direction);
   parts.group.setAttribute("data-watts", flow.watts === null ? "" : String(flow.watts));
 }
@@ -163,19 +171,21 @@ export function flowDiagram(system: LiveSystem, title: string): FlowDiagram {
     s(
       "defs",
       {},
-      s(
-        "marker",
-        {
-          id: markerId,
-          viewBox: "0 0 10 10",
-          refX: 5,
-          refY: 5,
-          markerWidth: 3.5,
-          markerHeight: 3.5,
-          orient: "auto",
-          markerUnits: "strokeWidth",
-        },
-        s("path", { d: "M0,0 L10,5 L0,10 z", class: "flow-arrow" }),
+      ...ARROWS.map(({ suffix, size }) =>
+        s(
+          "marker",
+          {
+            id: `${markerId}-${suffix}`,
+            viewBox: "0 0 10 10",
+            refX: 5,
+            refY: 5,
+            markerWidth: size,
+            markerHeight: size,
+            orient: "auto",
+            markerUnits: "userSpaceOnUse",
+          },
+          s("path", { d: "M0,0 L10,5 L0,10 z", class: "flow-arrow" }),
+        ),
       ),
     ),
     ...lines,

@@ -106,14 +106,18 @@ export const renderNow: Page = (main, stream) => {
     const now = daemonNow();
     const time = (ms: number) => zonedTime(ms, timeZone, now);
     const enabled = rules.filter((rule) => rule.enabled);
-    const open = enabled.filter((rule) => rule.nextWindow && rule.nextWindow.start <= now && now < rule.nextWindow.end);
+    // The rule that wins a shared control (higher priority) first.
+    const open = enabled
+      .filter((rule) => rule.nextWindow && rule.nextWindow.start <= now && now < rule.nextWindow.end)
+      .sort((a, b) => b.priority - a.priority);
     const upcoming = enabled
       .filter((rule) => rule.nextWindow && rule.nextWindow.start > now)
       .sort((a, b) => (a.nextWindow?.start ?? 0) - (b.nextWindow?.start ?? 0));
     const actionsOf = (rule: RuleStatus): string => {
       const window = plan?.rules
         .find((one) => one.name === rule.name)
-        ?.windows.find((one) => one.start === rule.nextWindow?.start);
+        // The plan is computed on its own clock: an open window may start at that moment, not the engine's.
+        ?.windows.find((one) => rule.nextWindow && one.start < rule.nextWindow.end && one.end > rule.nextWindow.start);
       return window?.actions.length ? `: ${window.actions.map(actionWords).join(", ")}` : "";
     };
     const dry = (rule: RuleStatus) => (rule.dryRun ? " (dry run: logged, not sent)" : "");
