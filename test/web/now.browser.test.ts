@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -299,6 +300,26 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
       await phone.evaluate(() => (globalThis as unknown as InPage).document.scrollingElement?.scrollWidth),
     ).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);
+  });
+
+  it("has no serious or critical accessibility violation on Now and Health at either width (axe-core)", async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    for (const page of [wide, phone])
+      for (const [hash, ready] of [
+        ["now", `${INVERTER} .battery-mode`],
+        ["health", '[data-health="budget"]'],
+      ] as const) {
+        await page.goto(`${demo.url}#${hash}`);
+        await page.waitForSelector(ready);
+        await page.evaluate(axe);
+        const { violations } = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+          violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+        };
+        const serious = violations
+          .filter((one) => one.impact === "serious" || one.impact === "critical")
+          .map((one) => `${one.id}: ${one.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+        expect(serious, `${hash} at ${page.viewportSize()?.width} px`).toEqual([]);
+      }
   });
 
   it("in an open rule window, says the rule is active and that it set the battery's timed charge", async () => {
