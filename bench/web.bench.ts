@@ -33,7 +33,7 @@ export async function webBenchmark(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const started = performance.now();
     await page.goto(`${demo.url}#now`);
-    await page.locator(".flow-solar .value").filter({ hasNotText: "–" }).waitFor();
+    await page.locator('[data-system] li[data-flow="solar"][data-watts]:not([data-watts=""])').first().waitFor();
     const firstRender = performance.now() - started;
     const inPage = (await page.evaluate("performance.now()")) as number;
     const resources = (await page.evaluate(

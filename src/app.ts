@@ -377,13 +377,16 @@ export async function startApp(
       planHelp: rulesHelp(options.configFile),
       budget: () => budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },
-      timeZone: () => inventory().timezone,
+      timeZone: () => inventory().timezone || config.timezone,
       clock,
       version,
       simulated: cloud?.simulated ?? false,
       logger,
       ...(paths ? { paths } : {}),
       ...(access ? { refusal: () => access.refusal() } : {}),
+      source: config.source,
+      controls: (serial) => gate.controlValues(serial),
+      writesToday: () => gate.writesToday(),
     });
     // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.

@@ -14,9 +14,11 @@ export interface LiveDevice {
   readonly lastUpdate: number | undefined;
   /** Its values are older than twice its poll interval: what the page shows is not live. */
   readonly stale: boolean;
+  /** The path its data comes over now: its dongle on the LAN, or the cloud. */
+  readonly path: "local" | "cloud";
 }
 
-/** Power in W: solar producing, battery discharging (+) or charging (-), grid importing (+) or exporting (-), home and EV using. */
+/** Power in W, signed as the MQTT entities: solar producing, battery discharging (+) or charging (-), grid exporting (+) or importing (-), home and EV using. */
 export interface LiveFlows {
   readonly solar: number | null;
   readonly battery: number | null;
@@ -34,6 +36,43 @@ export interface LiveFlows {
 export interface LiveSnapshot {
   readonly devices: readonly LiveDevice[];
   readonly flows: LiveFlows;
+  /** Each stand-alone inverter and each EMS plant with its own flows, as the flow diagrams draw them. */
+  readonly systems: readonly LiveSystem[];
+  /** The house's IANA zone: the page shows times in it, and names it. */
+  readonly timeZone: string;
+  /** The daemon's clock, epoch ms, when the snapshot was made. */
+  readonly now: number;
+}
+
+/** One stand-alone inverter or one EMS plant: its own power flows, signed as `LiveFlows`. */
+export interface LiveSystem {
+  readonly id: string;
+  readonly kind: "inverter" | "ems";
+  readonly serial: string;
+  readonly model: string;
+  /** A plant's inverters; empty for a stand-alone inverter. */
+  readonly members: readonly { readonly serial: string; readonly model: string }[];
+  readonly solar: number | null;
+  readonly battery: number | null;
+  readonly soc: number | null;
+  readonly grid: number | null;
+  readonly home: number | null;
+  readonly ev: number | null;
+  /** Who the EV figure is: the chargers' names, or the plant's car meter. */
+  readonly evName: string | null;
+  readonly at: number | null;
+  readonly path: "local" | "cloud";
+  readonly mode: BatteryMode | null;
+}
+
+/** What the battery does by the settings the daemon last read or wrote, and who set that. */
+export interface BatteryMode {
+  readonly mode: "eco" | "timed-charge" | "timed-discharge" | "timed-export" | "paused" | "other";
+  /** e.g. "timed charge until 05:30 (limit 95%)". */
+  readonly words: string;
+  /** "rule battery-by-morning" or "your setting". */
+  readonly why: string;
+  readonly rule: string | null;
 }
 
 /** GET api/history: one inverter's 5-minute points as columns, times in epoch seconds; grid W positive exporting (as on MQTT). */
@@ -120,6 +159,10 @@ export interface WebHealth {
     readonly message: string;
     readonly carrying_on: string | null;
   } | null;
+  /** Changes sent today per device against the daily write budget; null without a budget. */
+  readonly writes: { readonly budget: number; readonly devices: Readonly<Record<string, number>> } | null;
+  /** Where live data comes from by configuration. */
+  readonly source: "cloud" | "local" | "auto";
 }
 
 export interface WebDevicePath {

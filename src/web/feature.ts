@@ -7,6 +7,7 @@ import type { RuleEvent } from "../ports/index.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
+import { presetKey } from "./battery-mode.js";
 import { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
 import { json, text } from "./respond.js";
@@ -39,7 +40,16 @@ export interface CloudTally {
 export function webFeature(options: WebOptions): WebFeature {
   const { bus, config, logger } = options;
   const name = "web";
-  const live = new LiveState(options.inventory);
+  // Who last changed each preset, for the battery mode's "why": a rule by its name, anyone else is the owner.
+  const authors = new Map<string, { rule: string | null }>();
+  const live = new LiveState(options.inventory, {
+    clock: options.clock,
+    authors,
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.paths ? { paths: options.paths } : {}),
+    ...(options.controls ? { controls: options.controls } : {}),
+  });
   const stream = new EventStream();
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
   const clock = options.clock;
@@ -67,6 +77,8 @@ export function webFeature(options: WebOptions): WebFeature {
       rules: options.rules() !== undefined,
       paths: Object.entries(options.paths?.() ?? {}).map(([device, path]) => ({ device, ...path })),
       refused: options.refusal?.() ?? null,
+      writes: options.writesToday?.() ?? null,
+      source: options.source ?? "cloud",
     };
   };
 
@@ -160,7 +172,15 @@ export function webFeature(options: WebOptions): WebFeature {
         publishLive();
       });
       bus.on("inventoryChanged", name, () => publishLive());
-      bus.on("changeApplied", name, (event) => stream.send("change", event));
+      bus.on("changeApplied", name, (event) => {
+        const { request, requester, outcome } = event;
+        if (request?.kind === "preset" && outcome.ok && !outcome.skipped)
+          authors.set(presetKey(request.serial, request.preset), {
+            rule: requester.source === "rule" ? (requester.name ?? null) : null,
+          });
+        stream.send("change", event);
+        publishLive();
+      });
       bus.on("ruleEvent", name, (event) => {
         recentRuleEvents.push(event);
         if (recentRuleEvents.length > RECENT_RULE_EVENTS) recentRuleEvents.shift();

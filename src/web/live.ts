@@ -2,7 +2,11 @@ import type { AvailabilityReading } from "../bus.js";
 import { measurandName, meterUnitName } from "../cloud/index.js";
 import type { DeviceState } from "../telemetry/index.js";
 import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";
+import type { Clock } from "../time/index.js";
 import type { LiveDevice, LiveSnapshot } from "./api-types.js";
+import type { PresetAuthors } from "./battery-mode.js";
+import { type InverterFigures, liveSystems, type PlantFigures } from "./live-systems.js";
+import type { WebOptions } from "./options.js";
 
 export type { LiveSnapshot };
 
@@ -10,23 +14,31 @@ const num = (value: unknown): number | null => (typeof value === "number" && Num
 const sum = (values: readonly (number | null)[]): number | null =>
   values.some((value) => value !== null) ? values.reduce<number>((total, value) => total + (value ?? 0), 0) : null;
 
+/** What the Now page says beside the readings: each device's path, its battery mode, the house's zone. */
+export interface LiveHouse {
+  readonly clock: Clock;
+  readonly source?: WebOptions["source"];
+  readonly timeZone?: WebOptions["timeZone"];
+  readonly paths?: WebOptions["paths"];
+  readonly controls?: WebOptions["controls"];
+  /** Who last changed each preset. */
+  readonly authors: PresetAuthors;
+}
+
 /** Keeps the latest reading of each device and turns them into what the Now page shows. */
 export class LiveState {
-  private readonly inverters = new Map<
-    string,
-    { solar: number | null; battery: number | null; soc: number | null; grid: number | null; home: number | null }
-  >();
-  private readonly emsPlants = new Map<
-    string,
-    { battery: number | null; grid: number | null; home: number | null; ev: number | null; generation: number | null }
-  >();
+  private readonly inverters = new Map<string, InverterFigures>();
+  private readonly emsPlants = new Map<string, PlantFigures>();
   private readonly chargers = new Map<string, number | null>();
   private readonly availability = new Map<string, { available: boolean; reason: string }>();
   private readonly updated = new Map<string, number>();
   private readonly stale = new Set<string>();
   private newest: number | null = null;
 
-  constructor(private readonly inventory: () => Inventory) {}
+  constructor(
+    private readonly inventory: () => Inventory,
+    private readonly house?: LiveHouse,
+  ) {}
 
   reading(reading: DeviceState): void {
     const id = ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
@@ -36,11 +48,12 @@ export class LiveState {
       const data = reading.data;
       this.inverters.set(id, {
         solar: num(data.solar?.power),
-        // The cloud's battery power is positive discharging; its grid power positive exporting.
+        // As the cloud and the MQTT entities: battery positive discharging, grid positive exporting.
         battery: num(data.battery?.power),
         soc: num(data.battery?.percent),
-        grid: num(data.grid?.power) === null ? null : -(num(data.grid?.power) as number),
+        grid: num(data.grid?.power),
         home: num(data.consumption),
+        at: reading.at,
       });
     } else if (reading.kind === "ems") {
       const data = reading.data;
@@ -50,6 +63,7 @@ export class LiveState {
         home: num(data.measured_load_power) ?? num(data.calculated_load_power),
         ev: num(data.car_power),
         generation: num(data.total_generation),
+        at: reading.at,
       });
     } else if (reading.kind === "ev.meter") {
       const power = reading.latest.measurements.find((m) => measurandName(m.measurand) === "Power.Active.Import");
@@ -74,7 +88,15 @@ export class LiveState {
   }
 
   snapshot(): LiveSnapshot {
-    const devices = devicesOf(this.inventory()).map((device): LiveDevice => {
+    const inventory = this.inventory();
+    const paths = this.house?.paths?.() ?? {};
+    // Chargers and smart devices are on the cloud whatever the source; inverters and plants on their dongle with `local`.
+    const pathOf = (id: string, kind = "inverter"): "local" | "cloud" =>
+      paths[id]?.path ??
+      (this.house?.source === "local" && (kind === "inverter" || kind === "ems") ? "local" : "cloud");
+    const now = this.house?.clock.now() ?? Date.now();
+    const timeZone = this.house?.timeZone?.() || inventory.timezone || "Europe/London";
+    const devices = devicesOf(inventory).map((device): LiveDevice => {
       const id = deviceId(device);
       const verdict = this.availability.get(id);
       return {
@@ -85,6 +107,7 @@ export class LiveState {
         reason: verdict?.reason ?? "",
         lastUpdate: this.updated.get(id),
         stale: this.stale.has(id),
+        path: pathOf(id, device.kind),
       };
     });
     const inverters = [...this.inverters.values()];
@@ -102,6 +125,19 @@ export class LiveState {
         ems: sum(plants.map((p) => p.home)),
         at: this.newest,
       },
+      systems: liveSystems({
+        inventory,
+        inverters: this.inverters,
+        plants: this.emsPlants,
+        chargers: this.chargers,
+        pathOf,
+        controls: this.house?.controls,
+        authors: this.house?.authors ?? new Map(),
+        now,
+        timeZone,
+      }),
+      timeZone,
+      now,
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { EventBus } from "../bus.js";
 import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
+import type { ControlValues } from "../control/index.js";
 import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log.js";
 import type { RulesRuntime } from "../ports/index.js";
@@ -27,7 +28,7 @@ export interface WebOptions {
   readonly budget: () => RateBudgetState | undefined;
   /** Import and export prices at an instant, for the cost per day; left out, no cost is shown. */
   readonly prices?: PricesAt;
-  /** The daemon's configured zone (IANA): the page shows times in it and names it. */
+  /** The house's zone (IANA; the account's, else the configured one): the page shows times in it and names it. */
   readonly timeZone?: () => string;
   readonly version: string;
   readonly simulated: boolean;
@@ -42,4 +43,12 @@ export interface WebOptions {
   readonly refusal?: () => CloudRefusal | undefined;
   /** How many next ports to try when the configured one is taken. */
   readonly portAttempts?: number;
+  /** Where live data comes from by configuration; `cloud` when left out. */
+  readonly source?: "cloud" | "local" | "auto";
+  /** A device's control values as last read or written (the control gate's record), for the battery's mode. */
+  readonly controls?: (serial: string) => ControlValues;
+  /** Each device's writes today and the daily budget (the control gate's), when there is a budget. */
+  readonly writesToday?: () =>
+    | { readonly budget: number; readonly devices: Readonly<Record<string, number>> }
+    | undefined;
 }

@@ -54,8 +54,10 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
   it("loads against the demo daemon and shows the house's flows and devices live", async () => {
     await page.goto(`${demo.url}#now`);
     await page.waitForSelector("#stream.on");
-    await page.waitForFunction(
-      () => (globalThis as unknown as InPage).document.querySelector(".flow-solar .value")?.textContent !== "–",
+    await page.waitForFunction(() =>
+      (globalThis as unknown as InPage).document
+        .querySelector('[data-system="sd2024g001"] li[data-flow="solar"]')
+        ?.getAttribute("data-watts"),
     );
     expect(await page.locator("tr[data-device]").count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('tr[data-device="sd2024g001"] [data-available]').textContent()).toBe("online");
@@ -63,17 +65,17 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
   });
 
   it("changes the live values when the simulator's house changes", async () => {
-    const before = await page.locator(".flow-home .value").getAttribute("data-value");
+    const home = '[data-system="sd2024g001"] li[data-flow="home"]';
+    const before = await page.locator(home).getAttribute("data-watts");
     await demo.admin("/devices/SD2024G001", { offline: true });
     await page.waitForSelector('tr[data-device="sd2024g001"] [data-available="offline"]', { timeout: 15_000 });
     await demo.admin("/devices/SD2024G001", { offline: false });
     await demo.admin("/clock", { advance_ms: 5 * 3_600_000 });
     await page.waitForSelector('tr[data-device="sd2024g001"] [data-available="online"]', { timeout: 15_000 });
     await page.waitForFunction(
-      (old) =>
-        (globalThis as unknown as InPage).document.querySelector(".flow-home .value")?.getAttribute("data-value") !==
-        old,
-      before,
+      ([selector, old]) =>
+        (globalThis as unknown as InPage).document.querySelector(selector)?.getAttribute("data-watts") !== old,
+      [home, before] as const,
       { timeout: 15_000 },
     );
   });
@@ -177,7 +179,7 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
   it("fits a phone's width and is usable by keyboard", async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await phone.goto(`${demo.url}#now`);
-    await phone.waitForSelector(".flow");
+    await phone.waitForSelector(".flow-box");
     expect(
       await phone.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth),
     ).toBeLessThanOrEqual(390);

@@ -1,22 +1,41 @@
-import type { LiveDevice, LiveSnapshot } from "../../api-types.js";
-import { ago, h, watts } from "../dom.js";
+import type { RuleStatus } from "../../../ports/index.js";
+import type { LiveDevice, LiveSnapshot, LiveSystem } from "../../api-types.js";
+import type { PlanView } from "../../plan-view.js";
+import { actionWords } from "../action-words.js";
+import { getJson } from "../api.js";
+import { ago, h } from "../dom.js";
+import { type FlowDiagram, flowDiagram } from "../flow.js";
 import type { Page } from "../page.js";
+import { zonedTime, zoneName } from "../zoned.js";
 
-const FLOWS: { key: keyof LiveSnapshot["flows"]; label: string; hint: (value: number) => string }[] = [
-  { key: "solar", label: "Solar", hint: () => "producing" },
-  { key: "battery", label: "Battery", hint: (v) => (v > 0 ? "discharging" : v < 0 ? "charging" : "idle") },
-  { key: "grid", label: "Grid", hint: (v) => (v > 0 ? "importing" : v < 0 ? "exporting" : "idle") },
-  { key: "home", label: "Home", hint: () => "using" },
-  { key: "ev", label: "EV charger", hint: (v) => (v > 0 ? "charging" : "idle") },
-  { key: "ems", label: "EMS plant", hint: () => "load" },
-];
+/** The plan is a model run: read again now and then, not with every reading. */
+const PLAN_EVERY_MS = 5 * 60_000;
+const PLAN_AFTER_MS = 1500;
+
+const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
+
+/** "Inverter SD2024G001 (GIV-HY5.0)" or "EMS plant EM2024E001 (inverters SE2024G101 GIV-AC3.0, ...)". */
+export function systemTitle(system: LiveSystem): string {
+  if (system.kind === "inverter") return `Inverter ${system.serial}${system.model ? ` (${system.model})` : ""}`;
+  const members = system.members.map((member) => `${member.serial}${member.model ? ` ${member.model}` : ""}`);
+  return `EMS plant ${system.serial}${members.length ? ` (inverters ${members.join(", ")})` : ""}`;
+}
 
 export const renderNow: Page = (main, stream) => {
-  const cards = h("section", { class: "flows", "aria-label": "Power flows" });
+  const status = h("ul", { class: "now-status", "aria-label": "Rules and battery" });
+  const systems = h("div", { class: "systems" });
+  const zone = h("p", { class: "hint zone" });
   const devices = h("tbody");
   main.append(
     h("h2", {}, "Now"),
-    cards,
+    status,
+    systems,
+    zone,
+    h(
+      "p",
+      { class: "hint" },
+      "Arrows show which way power goes; a thicker, faster line carries more. The words say it too: no figure carries a sign.",
+    ),
     h("h3", {}, "Devices"),
     h(
       "div",
@@ -24,54 +43,166 @@ export const renderNow: Page = (main, stream) => {
       h(
         "table",
         {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Device"), h("th", {}, "Available"), h("th", {}, "Last update"))),
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", {}, "Device"), h("th", {}, "Available"), h("th", {}, "Path"), h("th", {}, "Last update")),
+        ),
         devices,
       ),
     ),
   );
+  const diagrams = new Map<string, FlowDiagram>();
+  let rules: readonly RuleStatus[] = [];
+  let plan: PlanView | null = null;
+  let planSoon: ReturnType<typeof setTimeout> | undefined;
+  let last: { snapshot: LiveSnapshot; receivedAt: number } | undefined;
+  // The daemon's clock, which a demo or a test may run elsewhere than the wall's.
+  const daemonNow = (): number => (last ? last.snapshot.now + (Date.now() - last.receivedAt) : Date.now());
+
+  const drawSystems = (snapshot: LiveSnapshot): void => {
+    const seen = new Set<string>();
+    const sections: HTMLElement[] = [];
+    for (const system of snapshot.systems) {
+      seen.add(system.id);
+      const title = systemTitle(system);
+      let diagram = diagrams.get(system.id);
+      if (!diagram?.update(system)) {
+        diagram = flowDiagram(system, title);
+        diagrams.set(system.id, diagram);
+      }
+      const existing = systems.querySelector<HTMLElement>(`[data-system="${system.id}"]`);
+      const section = existing ?? h("section", { class: "system", "data-system": system.id });
+      section.replaceChildren(
+        h("h3", {}, title),
+        h(
+          "p",
+          { class: "hint system-path", "data-path": system.path },
+          `Read over ${PATH_WORDS[system.path]}`,
+          system.at === null
+            ? "; no reading yet"
+            : `; last reading ${zonedTime(system.at, snapshot.timeZone, snapshot.now)}`,
+        ),
+        diagram.element,
+        h(
+          "p",
+          { class: "battery-mode", "data-mode": system.mode?.mode ?? "unknown" },
+          h("strong", {}, "Battery mode: "),
+          system.mode ? `${system.mode.words} (${system.mode.why})` : "not read yet",
+        ),
+      );
+      sections.push(section);
+    }
+    for (const id of diagrams.keys()) if (!seen.has(id)) diagrams.delete(id);
+    if (sections.length === 0) sections.push(h("p", {}, "No inverter or EMS plant found in the account yet."));
+    const same = sections.length === systems.children.length && sections.every((one, i) => systems.children[i] === one);
+    if (!same) systems.replaceChildren(...sections);
+    zone.textContent = `Times in ${zoneName(snapshot.timeZone, snapshot.now)}.`;
+  };
+
+  const drawStatus = (): void => {
+    if (!last) return;
+    const { timeZone } = last.snapshot;
+    const now = daemonNow();
+    const time = (ms: number) => zonedTime(ms, timeZone, now);
+    const enabled = rules.filter((rule) => rule.enabled);
+    // The rule that wins a shared control (higher priority) first.
+    const open = enabled
+      .filter((rule) => rule.nextWindow && rule.nextWindow.start <= now && now < rule.nextWindow.end)
+      .sort((a, b) => b.priority - a.priority);
+    const upcoming = enabled
+      .filter((rule) => rule.nextWindow && rule.nextWindow.start > now)
+      .sort((a, b) => (a.nextWindow?.start ?? 0) - (b.nextWindow?.start ?? 0));
+    const actionsOf = (rule: RuleStatus): string => {
+      const window = plan?.rules
+        .find((one) => one.name === rule.name)
+        // The plan is computed on its own clock: an open window may start at that moment, not the engine's.
+        ?.windows.find((one) => rule.nextWindow && one.start < rule.nextWindow.end && one.end > rule.nextWindow.start);
+      return window?.actions.length ? `: ${window.actions.map(actionWords).join(", ")}` : "";
+    };
+    const dry = (rule: RuleStatus) => (rule.dryRun ? " (dry run: logged, not sent)" : "");
+    const items: HTMLElement[] = [];
+    if (rules.length === 0)
+      items.push(h("li", { "data-status": "rules" }, "No rules are loaded: the daemon only reads the house."));
+    else if (open.length)
+      for (const rule of open)
+        items.push(
+          h(
+            "li",
+            { "data-status": "active" },
+            h("strong", {}, "Active rule: "),
+            `${rule.name} until ${time(rule.nextWindow?.end ?? now)}${actionsOf(rule)}${dry(rule)}`,
+          ),
+        );
+    else items.push(h("li", { "data-status": "active" }, h("strong", {}, "Active rule: "), "none right now"));
+    const next = upcoming[0];
+    if (next?.nextWindow)
+      items.push(
+        h(
+          "li",
+          { "data-status": "next", "data-at": next.nextWindow.start },
+          h("strong", {}, "Next planned action: "),
+          `${time(next.nextWindow.start)} ${next.name}${actionsOf(next)}${dry(next)}`,
+        ),
+      );
+    else if (rules.length)
+      items.push(h("li", { "data-status": "next" }, h("strong", {}, "Next planned action: "), "none planned"));
+    for (const rule of enabled)
+      if (rule.planNow)
+        items.push(h("li", { "data-status": "optimiser" }, h("strong", {}, `${rule.name} now: `), rule.planNow.reason));
+    status.replaceChildren(...items);
+  };
+
+  const readPlan = () =>
+    getJson<{ plan: PlanView | null }>("plan")
+      .then((answer) => {
+        plan = answer.plan;
+        drawStatus();
+      })
+      .catch(() => undefined);
   const draw = (data: unknown): void => {
     const snapshot = data as LiveSnapshot;
-    cards.replaceChildren(
-      ...FLOWS.map(({ key, label, hint }) => {
-        const value = snapshot.flows[key];
-        return h(
-          "article",
-          { class: `flow flow-${key}`, "data-flow": key },
-          h("h3", {}, label),
-          h("p", { class: "value", "data-value": value ?? "" }, watts(value)),
-          key === "battery" && snapshot.flows.soc !== null
-            ? h("p", { class: "soc", "data-soc": snapshot.flows.soc }, `${Math.round(snapshot.flows.soc)} %`)
-            : null,
-          h("p", { class: "hint" }, value === null ? "no data" : hint(value)),
-        );
-      }),
-    );
-    devices.replaceChildren(...snapshot.devices.map(deviceRow));
+    // The plan is a model run that holds the daemon for a moment: asked for after the house is on screen.
+    if (!last) planSoon = setTimeout(readPlan, PLAN_AFTER_MS);
+    last = { snapshot, receivedAt: Date.now() };
+    drawSystems(snapshot);
+    drawStatus();
+    devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
   };
-  const off = stream.on("live", draw);
+  const offLive = stream.on("live", draw);
+  const offRules = stream.on("rules", (data) => {
+    rules = data as RuleStatus[];
+    drawStatus();
+  });
   const ticker = setInterval(() => {
-    const last = stream.last();
-    if (last) devices.replaceChildren(...last.devices.map(deviceRow));
+    const latest = stream.last();
+    if (latest) devices.replaceChildren(...latest.devices.map((device) => deviceRow(device, daemonNow())));
+    drawStatus();
   }, 5000);
+  const planTimer = setInterval(readPlan, PLAN_EVERY_MS);
   return () => {
-    off();
+    offLive();
+    offRules();
     clearInterval(ticker);
+    clearInterval(planTimer);
+    clearTimeout(planSoon);
   };
 };
 
-function deviceRow(device: LiveDevice): HTMLTableRowElement {
+function deviceRow(device: LiveDevice, now: number): HTMLTableRowElement {
   const state = device.available === undefined ? "unknown" : device.available ? "online" : "offline";
   return h(
     "tr",
     { "data-device": device.id },
     h("td", {}, device.name),
     h("td", { class: `availability ${state}`, "data-available": state, title: device.reason }, state),
+    h("td", { "data-path": device.path }, device.path === "local" ? "LAN" : "cloud"),
     h(
       "td",
       device.stale
         ? { class: "stale", "data-stale": "true", title: "no fresh values for more than twice the poll interval" }
         : {},
-      device.stale ? `${ago(device.lastUpdate)} (stale)` : ago(device.lastUpdate),
+      device.stale ? `${ago(device.lastUpdate, now)} (stale)` : ago(device.lastUpdate, now),
     ),
   );
 }
