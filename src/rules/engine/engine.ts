@@ -13,9 +13,11 @@ import type {
   SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
-import { HOUR_MS, SLOT_MS } from "../../time/index.js";
+import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { CostMeter } from "../cost-meter.js";
-import { planRuleWindows } from "../planners/rule-windows.js";
+import { modeLabel } from "../planners/optimise-windows.js";
+import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
+import { replanWindow } from "../planners/window-replan.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
@@ -247,10 +249,16 @@ export class RulesEngine implements RulesRuntime {
   /** Does everything due now, in order: close windows, refresh prices and plans, open windows, cron. */
   private async tick(): Promise<void> {
     let now = this.now();
-    for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
+    // An optimise rule's window that ends as a re-plan is due waits for it: the new plan may carry it on.
+    const replanning = now >= this.nextReplan;
+    for (const name of this.book.ended(now)) {
+      if (replanning && this.book.openOf(name)?.planned?.optimised) continue;
+      await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
+    }
     if (now >= this.priceWatch.nextRefresh) await this.refreshPrices();
     now = this.now();
     if (now >= this.nextReplan) await this.replan();
+    for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
     for (const rule of this.rules) {
       if (!this.isEnabled(rule.name) || this.book.openOf(rule.name)) continue;
       const window = this.book.dueToOpen(rule.name, now);
@@ -291,10 +299,46 @@ export class RulesEngine implements RulesRuntime {
         capacityKwh: inverter?.batteryCapacityKwh,
         ...(optimising && house ? { house } : {}),
       });
-      this.book.replan(rule.name, windows, now);
+      this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
       this.explained.set(rule.name, explained);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
+  }
+
+  /**
+   * An optimise rule's open window follows the new plan (see replanWindow): it goes on, is written
+   * again, or ends now so that the window of the plan's new mode can open. Returns the new plan's
+   * windows less the one that became the open window.
+   */
+  private async followPlan(rule: Rule, windows: readonly PlannedWindow[], now: number): Promise<PlannedWindow[]> {
+    const held = this.book.openOf(rule.name)?.planned;
+    if (!held?.optimised || !this.isEnabled(rule.name)) return [...windows];
+    const index = windows.findIndex((window) => window.optimised && window.start <= now && now < window.end);
+    const next = windows[index];
+    const decision = replanWindow(held.optimised, next?.optimised);
+    if (decision.kind === "end") {
+      const ended = (this.book.openOf(rule.name)?.end ?? now) <= now;
+      await this.runner.closeWindow(rule, ended ? "the window ended" : `re-planned: ${decision.why}`);
+      if (!this.book.openOf(rule.name)) this.book.forget(rule.name, held.period);
+      return [...windows];
+    }
+    const followed = decision.window;
+    const window: PlannedWindow = {
+      ...held,
+      end: followed.end,
+      label: modeLabel(followed),
+      cost: next?.cost,
+      plan: { ...next?.plan, "plan.target_soc": followed.targetSoc },
+      optimised: followed,
+    };
+    this.book.reshape(rule.name, window);
+    if (decision.kind === "rewrite")
+      await this.runner.rewriteWindow(
+        rule,
+        window,
+        `re-planned: ${decision.why} (${window.label} until ${localClockText(window.end, this.timeZone)})`,
+      );
+    return windows.filter((_, at) => at !== index);
   }
 
   /** Whether a rule's plan depends on the battery's charge. */

@@ -20,6 +20,11 @@ export interface ModeWindow {
   readonly mode: Exclude<Mode, "eco">;
   /** The SoC (%) the window aims at: charge up to it, export down to it. */
   readonly targetSoc: number;
+  /**
+   * The SoC (%) full power would reach by the window's end from the SoC the plan expects at its
+   * start (for a hold, the target): a target beyond it changes nothing the battery does.
+   */
+  readonly reachSoc: number;
 }
 
 export interface OptimisePlan {
@@ -103,6 +108,7 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
   return {
     windows: runsOf(schedule.slots, starts, percent, {
       startKwh: socKwh,
+      capacityKwh: input.capacityKwh,
       chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
       dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
     }),
@@ -127,11 +133,19 @@ function runsOf(
   slots: readonly PlannedSlot[],
   starts: readonly number[],
   percent: (kwh: number) => number,
-  full: { readonly startKwh: number; readonly chargeKwh: number; readonly dischargeKwh: number },
+  full: {
+    readonly startKwh: number;
+    readonly capacityKwh: number;
+    readonly chargeKwh: number;
+    readonly dischargeKwh: number;
+  },
 ) {
   const windows: ModeWindow[] = [];
   let before = full.startKwh;
   let carriesOn = false;
+  /** The SoC (kWh) full power would reach by the end of the window being built. */
+  let reachKwh = 0;
+  const reach = (kwh: number) => Math.round(Math.min(100, Math.max(0, percent(kwh))) * 10) / 10;
   slots.forEach((slot, index) => {
     const start = starts[index];
     const moved = slot.socKwh - before;
@@ -142,10 +156,14 @@ function runsOf(
     }
     const last = windows[windows.length - 1];
     const target = targetOf(slot, percent);
-    if (last && carriesOn && last.mode === slot.mode && last.end === start) {
-      windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target };
+    const continues = last !== undefined && carriesOn && last.mode === slot.mode && last.end === start;
+    const step = slot.mode === "charge" ? full.chargeKwh : slot.mode === "export" ? -full.dischargeKwh : 0;
+    reachKwh = Math.min(full.capacityKwh, Math.max(0, (continues ? reachKwh : slot.socKwh - moved) + step));
+    const reachSoc = slot.mode === "hold" ? target : reach(reachKwh);
+    if (last && continues) {
+      windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target, reachSoc };
     } else {
-      windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target });
+      windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target, reachSoc });
     }
     carriesOn =
       slot.mode === "hold" ||
@@ -153,6 +171,12 @@ function runsOf(
       (slot.mode === "export" && -moved >= full.dischargeKwh / 2);
   });
   return windows;
+}
+
+/** What a window does, in words: "optimiser: grid charge to 95%". */
+export function modeLabel(window: Pick<ModeWindow, "mode" | "targetSoc">): string {
+  const does = window.mode === "charge" ? "grid charge" : window.mode === "hold" ? "hold the battery" : "export";
+  return `optimiser: ${does} to ${window.targetSoc}%`;
 }
 
 /** A whole percent the inverter can take: up for a charge (reach it), down for an export (leave it). */

@@ -6,7 +6,13 @@ import { isWindowTrigger, tariffOf } from "../schema.js";
 import type { Rate, Tariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../trigger-schema.js";
-import { type HouseForecast, MODE_ACTIONS, planOptimiseWindows } from "./optimise-windows.js";
+import {
+  type HouseForecast,
+  MODE_ACTIONS,
+  type ModeWindow,
+  modeLabel,
+  planOptimiseWindows,
+} from "./optimise-windows.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
 
 /** One window a rule's tariff trigger planned. */
@@ -28,6 +34,8 @@ export interface PlannedWindow extends Interval {
   readonly plan: TemplateContext;
   /** What the window writes when its rule gives no do: of its own (the optimiser's modes). */
   readonly actions?: readonly Action[];
+  /** The optimiser's mode and target for the window (optimise triggers only): re-planning may change them. */
+  readonly optimised?: ModeWindow;
 }
 
 export interface WindowInput {
@@ -244,7 +252,7 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
       rule: rule.name,
       trigger: planning.index,
       period: `${planning.index}:${window.start}:${window.mode}`,
-      label: `optimiser: ${window.mode === "charge" ? "grid charge" : window.mode === "hold" ? "hold the battery" : "export"} to ${window.targetSoc}%`,
+      label: modeLabel(window),
       averagePrice: undefined,
       cost: plan.expectedCost,
       cheapImport: window.mode === "charge",
@@ -254,6 +262,7 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
         "plan.cost": Math.round(plan.expectedCost * 100) / 100,
       },
       ...(rule.do.length === 0 ? { actions: MODE_ACTIONS[window.mode] } : {}),
+      optimised: window,
     });
   }
 };
