@@ -15,7 +15,7 @@ import type {
 } from "../../ports/index.js";
 import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { CostMeter } from "../cost-meter.js";
-import { modeLabel } from "../planners/optimise-windows.js";
+import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
 import type { Rule } from "../schema.js";
@@ -31,6 +31,10 @@ import { StateTriggers } from "./state-triggers.js";
 import { Alarm, timersOn } from "./timers.js";
 import { WindowBook } from "./window-book.js";
 import { WorkQueue } from "./work-queue.js";
+
+/** How far back the optimiser's price forecast learns from (PRICE_FORECAST's days). */
+const PRICE_HISTORY_DAYS = 14;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Plans are made again at least this often (and whenever the prices change). */
 const REPLAN_MS = HOUR_MS;
@@ -298,6 +302,7 @@ export class RulesEngine implements RulesRuntime {
         soc: this.state.batterySoc,
         capacityKwh: inverter?.batteryCapacityKwh,
         ...(optimising && house ? { house } : {}),
+        ...(optimising ? { priceHistory: this.priceHistory(now) } : {}),
       });
       this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
       this.explained.set(rule.name, explained);
@@ -339,6 +344,20 @@ export class RulesEngine implements RulesRuntime {
         `re-planned: ${decision.why} (${window.label} until ${localClockText(window.end, this.timeZone)})`,
       );
     return windows.filter((_, at) => at !== index);
+  }
+
+  /**
+   * The prices the tariffs hold from the last PRICE_HISTORY_DAYS (those published and loaded since
+   * the daemon started: a tariff keeps what it loaded), for the optimiser's price forecast.
+   */
+  private priceHistory(now: number): PriceHistory {
+    const from = now - PRICE_HISTORY_DAYS * DAY_MS;
+    const { tariffs } = this.options;
+    return {
+      timeZone: this.timeZone,
+      import: tariffs.import?.rates(from, now) ?? [],
+      export: tariffs.export?.rates(from, now) ?? [],
+    };
   }
 
   /** Whether a rule's plan depends on the battery's charge. */

@@ -1,4 +1,11 @@
-import { type Mode, type PlannedSlot, planAhead, type ScheduleBasis } from "../../optimiser/index.js";
+import {
+  type ForecastOptions,
+  forecastSeries,
+  type Mode,
+  type PlannedSlot,
+  planAhead,
+  type ScheduleBasis,
+} from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rate } from "../tariffs/index.js";
@@ -51,7 +58,28 @@ export interface OptimiseWindowsInput {
   readonly chargeKw: number;
   /** Grid to battery, 0 to 1. */
   readonly chargeEfficiency: number;
+  /**
+   * Prices published before now (any order): beyond the last published import price the plan goes
+   * on to its horizon with prices forecast from them and the published ones (forecastSeries,
+   * PRICE_FORECAST). Left out, or under a day of them, the plan ends with the published prices.
+   */
+  readonly priceHistory?: PriceHistory;
 }
+
+export interface PriceHistory {
+  readonly timeZone: string;
+  readonly import: readonly Rate[];
+  readonly export: readonly Rate[];
+}
+
+/** How prices beyond the published ones are forecast: as the planner-year bench's MPC (its row 5). */
+export const PRICE_FORECAST: Omit<ForecastOptions, "from" | "timeZone"> = {
+  days: 14,
+  halfLifeDays: 3,
+  weekdayWeight: 1.5,
+  correctionDays: 1,
+  correctionHalfLifeHours: 24,
+};
 
 /**
  * The optimiser's schedule from the half-hour holding now to the horizon or the last known import
@@ -75,6 +103,13 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
   }
   if (starts.length === 0)
     return { windows: [], soc: [], expectedCost: 0, solveMs: 0, notes: ["no import prices known"] };
+  const published = starts.length;
+  const ahead = input.priceHistory ? forecastPrices(input, input.priceHistory, first + published * SLOT_MS, end) : [];
+  for (const slot of ahead) {
+    starts.push(slot.at);
+    importPrices.push(slot.import);
+    exportPrices.push(slot.export);
+  }
   const house = input.house;
   if (!house || house.days === 0)
     notes.push("no local history yet: the house's consumption and solar are not modelled");
@@ -105,22 +140,58 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     changeCost: spec.change_cost,
   });
   const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
+  const windows = runsOf(schedule.slots, starts, percent, {
+    startKwh: socKwh,
+    capacityKwh: input.capacityKwh,
+    chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
+    dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
+  });
+  // What lies beyond the published prices only shapes the plan: shown and acted on is what is known.
+  const shown = (series: readonly number[]) => series.slice(0, published);
+  const slots = schedule.slots.slice(0, published);
   return {
-    windows: runsOf(schedule.slots, starts, percent, {
-      startKwh: socKwh,
-      capacityKwh: input.capacityKwh,
-      chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
-      dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
-    }),
-    soc: schedule.slots.map((slot, index) => ({
+    windows: windows.filter((window) => window.start < first + published * SLOT_MS),
+    soc: slots.map((slot, index) => ({
       at: (starts[index] ?? first) + SLOT_MS,
       soc: Math.round(percent(slot.socKwh) * 10) / 10,
     })),
     expectedCost: schedule.expectedCost,
     solveMs: schedule.solveMs,
     notes,
-    basis: { starts, importPrices, exportPrices, load, solar, battery, startSocKwh: socKwh, slots: schedule.slots },
+    basis: {
+      starts: shown(starts),
+      importPrices: shown(importPrices),
+      exportPrices: shown(exportPrices),
+      load: shown(load),
+      solar: shown(solar),
+      battery,
+      startSocKwh: socKwh,
+      slots,
+    },
   };
+}
+
+/**
+ * Import and export prices for the half-hours from `from` to `end` that have no published import
+ * price: the export's own where it has one, else forecast from the prices known before `from`.
+ */
+function forecastPrices(input: OptimiseWindowsInput, history: PriceHistory, from: number, end: number) {
+  const count = Math.ceil((end - from) / SLOT_MS);
+  const samples = (past: readonly Rate[], ahead: readonly Rate[]) => {
+    const known = new Map<number, number>();
+    for (const rate of [...past, ...ahead]) if (rate.start < from && !rate.estimated) known.set(rate.start, rate.price);
+    return [...known].sort(([a], [b]) => a - b).map(([start, price]) => ({ start, kwh: price }));
+  };
+  const imports = samples(history.import, input.importRates);
+  if (count <= 0 || imports.length < 48) return [];
+  const options = { ...PRICE_FORECAST, from, timeZone: history.timeZone, slots: count };
+  const importAhead = forecastSeries(imports, options);
+  const exports = samples(history.export, input.exportRates);
+  const exportAhead = exports.length >= 48 ? forecastSeries(exports, options) : [];
+  return importAhead.map((price, index) => {
+    const at = from + index * SLOT_MS;
+    return { at, import: price, export: priceAt(input.exportRates, at) ?? exportAhead[index] ?? 0 };
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   MODE_ACTIONS,
   type ModeWindow,
   modeLabel,
+  type PriceHistory,
   planOptimiseWindows,
 } from "./optimise-windows.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
@@ -49,6 +50,8 @@ export interface WindowInput {
   readonly capacityKwh: number | undefined;
   /** The house's forecast consumption and solar, for the optimiser; left out, not modelled. */
   readonly house?: HouseForecast;
+  /** Prices published before now, for the optimiser's forecast beyond the published ones; left out, none. */
+  readonly priceHistory?: PriceHistory;
 }
 
 /** A point of the SoC a battery plan expects. */
@@ -236,6 +239,7 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
     importRates: planning.rates,
     exportRates: input.tariffs.export?.rates(input.now, input.to) ?? [],
     ...(input.house ? { house: input.house } : {}),
+    ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
     soc: input.soc,
     capacityKwh,
     chargeKw: input.rules.battery.charge_kw,

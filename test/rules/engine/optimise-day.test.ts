@@ -82,7 +82,7 @@ describe("an optimise rule runs a day: the presets follow the plan through the g
   it("fits a day of the optimiser in the default daily write budget, below its 80% warning", () => {
     // 23:00 to 23:00 UTC: the last hour of one London day and most of the next. Measured when the
     // default was chosen: 4 + 228 values (each window sets a preset's slot and puts it back); with
-    // re-planning inside windows 8 + 164 (a window the new plan carries on is not put back and set
+    // re-planning inside windows 8 + 172 (a window the new plan carries on is not put back and set
     // again; a new target or a later end writes those values only).
     const days = ["2025-01-14", "2025-01-15"].map((day) => run.store.writeCounts.get(INVERTER, day));
     expect(days.reduce((sum, day) => sum + day.writes, 0)).toBeGreaterThan(100);

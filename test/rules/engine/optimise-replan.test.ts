@@ -105,14 +105,30 @@ describe("an optimise rule re-plans its open window every half-hour through the 
   });
 
   it("puts back the timed charge as it was before the window, however often it was re-planned", () => {
+    const starts = replans().map((event) => event.window.start);
+    const busiest = starts.find((start) => starts.filter((found) => found === start).length >= 2);
+    expect(busiest).toBeDefined();
     const closed = halfHours.find((half) =>
-      half.events.some((event) => event.phase === "close" && event.window.start < half.at),
+      half.events.some((event) => event.phase === "close" && event.window.start === busiest),
     );
     expect(closed).toBeDefined();
-    expect(replans().filter((event) => event.window.start < (closed?.at ?? 0)).length).toBeGreaterThan(1);
     expect(closed?.timedCharge).toEqual(before);
     const restores = run.events.filter((event) => event.type === "restore");
     expect(restores.length).toBeGreaterThan(0);
     expect(restores.every((event) => event.type === "restore" && event.ok)).toBe(true);
+    expect(run.store.ruleObligations.pending()).toEqual([]);
+  });
+
+  it("ends a window at once when the new plan drops its mode, putting the preset back", () => {
+    const ended = halfHours.filter((half) =>
+      half.events.some((event) => event.phase === "close" && event.message.startsWith("re-planned: ")),
+    );
+    expect(ended.length).toBeGreaterThan(0);
+    for (const half of ended) {
+      const event = half.events.find((found) => found.phase === "close");
+      // Closed before the end it was planned with.
+      expect(event?.window.end).toBeGreaterThan(half.at);
+      expect(half.timedCharge).toEqual(before);
+    }
   });
 });
