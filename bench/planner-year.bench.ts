@@ -57,7 +57,7 @@ export async function plannerYearBenchmark(): Promise<void> {
     `3 fixed timer: timed charge to 100% ${TIMER.label} every night, eco otherwise`,
     "4 rules example: config/rules.example.yaml with its Agile import block (fallback 0.085/0.27 where unpublished) and Outgoing export; overnight-top-up, evening-export and cheap-grid emulated with src/rules/planners/window-planner.ts planWindow, re-planned every half-hour from what is published; car, alert, cron rules left out",
     `5 MPC: re-plans every half-hour over ${MPC.horizon} slots; Agile next-day prices (to 23:00 UK time) known from 16:00 UK time, beyond them a forecast from published prices only; load and solar forecast from past data (src/optimiser/forecast.ts); no data before 1 Jan 2023, so the first days forecast from little; SoC grid ${MPC.socStepKwh} kWh; the first slot of each plan is what the inverter does (src/optimiser/plan-ahead.ts)`,
-    "5b: the same with published prices only (the daemon keeps no price history to forecast from)",
+    "5b: the same with published prices only (as the daemon planned before it used its price history)",
     "5c: the daemon's optimise rule with its own planner (src/rules/planners/optimise-windows.ts), published prices only; a window, once open, holds its mode and target to its end, as the rules engine kept it before re-planning",
     "5d: the same rule as the engine now runs it: every half-hour the open window follows the new plan (src/rules/planners/window-replan.ts: same mode goes on with the new end, a target moved by 2 points or more within reach is written; another mode ends it)",
     "5e: 5d with prices beyond the published ones forecast from the last 14 days of published prices (the daemon's price history), as the MPC's row 5",
@@ -75,7 +75,7 @@ export async function plannerYearBenchmark(): Promise<void> {
   });
   rows.push(mpcRow("5 optimiser (MPC)", year, clocks, MPC));
   rows.push(
-    mpcRow("5b optimiser, published prices only (as the daemon's optimise rule)", year, clocks, {
+    mpcRow("5b optimiser, published prices only", year, clocks, {
       ...MPC,
       forecastPrices: false,
     }),
