@@ -27,7 +27,7 @@ export interface MpcSettings {
   readonly socStepKwh: number;
   /**
    * Beyond the published prices, a forecast of them; false plans only as far as prices are
-   * published, as the daemon's optimise rule does (it keeps no price history to learn from).
+   * published, as the daemon's optimise rule did before it used its tariffs' price history.
    */
   readonly forecastPrices: boolean;
 }

@@ -1,5 +1,6 @@
 import { type Battery, forecastLoad, forecastSolar, type SlotAction } from "../../src/optimiser/index.js";
 import { type ModeWindow, planOptimiseWindows } from "../../src/rules/planners/optimise-windows.js";
+import { replanWindow } from "../../src/rules/planners/window-replan.js";
 import type { Rate } from "../../src/rules/tariffs/index.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
@@ -8,19 +9,44 @@ import type { Decide } from "./simulate.js";
 const SLOT_MS = 30 * 60_000;
 const DAY = 48;
 
+export interface OptimiseRuleSettings {
+  readonly changeCost: number;
+  /**
+   * true: every half-hour the open window follows the new plan as the engine does (replanWindow:
+   * same mode goes on with the new end and, when it moves by `targetStep` points or more within
+   * reach, the new target; another mode ends it). false: an open window holds to its end.
+   */
+  readonly replan: boolean;
+  /** Points a target must move to be written again; replanWindow's default when left out. */
+  readonly targetStep?: number;
+  /**
+   * Beyond the published prices, a forecast from the last 14 days of published prices (the
+   * daemon's price history), as planOptimiseWindows makes it when given priceHistory.
+   */
+  readonly priceForecast: boolean;
+}
+
+export interface OptimiseRuleRun {
+  readonly decide: Decide;
+  readonly solveMs: number[];
+  /** Open windows written again by a re-plan (a new target or a later end). */
+  readonly rewrites: () => number;
+}
+
 /**
- * Policy 5c: the daemon's optimise rule as the engine runs it. Every half-hour without an open
- * window it plans with the rule's own planner (planOptimiseWindows: published prices only, the
- * house's forecasts from past data) and opens the window that covers now; an open window's mode
- * and target hold until its end, as the engine keeps a window once it has opened.
+ * Policies 5c and 5d: the daemon's optimise rule as the engine runs it. Every half-hour it plans
+ * with the rule's own planner (planOptimiseWindows: published prices only, the house's forecasts
+ * from past data) and opens the window that covers now. 5c: an open window's mode and target hold
+ * until its end. 5d: the open window follows each new plan (replanWindow), as the engine now does.
  */
 export function optimiseRule(
   year: Year,
   clocks: readonly SlotClock[],
   battery: Battery,
-  changeCost: number,
-): { decide: Decide; solveMs: number[] } {
+  settings: OptimiseRuleSettings,
+): OptimiseRuleRun {
   const solveMs: number[] = [];
+  let rewrites = 0;
   const samples = (series: readonly number[], from: number, to: number) =>
     series.slice(from, to).map((kwh, index) => ({ start: year.starts[from + index] as number, kwh }));
   const rates = (series: readonly number[], from: number, to: number): Rate[] =>
@@ -28,23 +54,20 @@ export function optimiseRule(
       const start = year.starts[from + index] as number;
       return { start, end: start + SLOT_MS, price, estimated: false };
     });
-  let open: ModeWindow | undefined;
-  const decide: Decide = (t, socKwh) => {
+  const plan = (t: number, socKwh: number): ModeWindow | undefined => {
     const at = year.starts[t] as number;
-    if (open && at < open.end) return actionOf(open, battery);
-    open = undefined;
     const known = (clocks[t] as SlotClock).knownUntil;
-    const ahead = { from: at, timeZone: TIME_ZONE, slots: Math.max(1, known - t) };
-    const plan = planOptimiseWindows({
+    const ahead = { from: at, timeZone: TIME_ZONE, slots: settings.priceForecast ? 2 * DAY : Math.max(1, known - t) };
+    const planned = planOptimiseWindows({
       spec: {
         horizon_hours: 48,
         reserve_soc: battery.reservePercent,
         discharge_kw: battery.dischargeKw,
         discharge_efficiency: battery.dischargeEfficiency,
-        change_cost: changeCost,
+        change_cost: settings.changeCost,
       },
       now: at,
-      to: at + 48 * 2 * SLOT_MS,
+      to: at + DAY * 2 * SLOT_MS,
       importRates: rates(year.importPrice, t, known),
       exportRates: rates(year.exportPrice, t, known),
       house: {
@@ -53,18 +76,38 @@ export function optimiseRule(
         solar: forecastSolar(samples(year.solar, Math.max(0, t - 14 * DAY), t), ahead),
         days: Math.min(28, Math.floor(t / DAY)),
       },
+      ...(settings.priceForecast
+        ? {
+            priceHistory: {
+              timeZone: TIME_ZONE,
+              import: rates(year.importPrice, Math.max(0, t - 14 * DAY), t),
+              export: rates(year.exportPrice, Math.max(0, t - 14 * DAY), t),
+            },
+          }
+        : {}),
       soc: (socKwh / battery.capacityKwh) * 100,
       capacityKwh: battery.capacityKwh,
       chargeKw: battery.chargeKw,
       chargeEfficiency: battery.chargeEfficiency,
     });
-    solveMs.push(plan.solveMs);
-    const first = plan.windows[0];
-    if (!first || first.start > at) return { mode: "eco" };
-    open = first;
-    return actionOf(first, battery);
+    solveMs.push(planned.solveMs);
+    const first = planned.windows[0];
+    return first && first.start <= at ? first : undefined;
   };
-  return { decide, solveMs };
+  let open: ModeWindow | undefined;
+  const decide: Decide = (t, socKwh) => {
+    const at = year.starts[t] as number;
+    if (open && at < open.end && !settings.replan) return actionOf(open, battery);
+    const next = plan(t, socKwh);
+    // As the engine: a window ending now waits for the re-plan, which may carry it on.
+    const followed = open && settings.replan ? replanWindow(open, next, settings.targetStep) : undefined;
+    if (followed && followed.kind !== "end") {
+      if (followed.kind === "rewrite") rewrites++;
+      open = followed.window;
+    } else open = next;
+    return open ? actionOf(open, battery) : { mode: "eco" };
+  };
+  return { decide, solveMs, rewrites: () => rewrites };
 }
 
 function actionOf(window: ModeWindow, battery: Battery): SlotAction {

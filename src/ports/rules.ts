@@ -153,7 +153,12 @@ export type RuleEvent =
       readonly method: "snapshot" | "local";
     })
   | (EventBase & { readonly type: "failure"; readonly error: string })
-  | (EventBase & { readonly type: "window"; readonly phase: "open" | "close"; readonly window: TimeWindow });
+  | (EventBase & {
+      readonly type: "window";
+      /** replan: an open window's mode, target or end changed with a new plan. */
+      readonly phase: "open" | "replan" | "close";
+      readonly window: TimeWindow;
+    });
 
 /** One inverter's daily grid counters, kWh (the inverter's own, reset at its midnight). */
 export interface GridCounters {

@@ -53,6 +53,38 @@ describe("the optimiser's windows", () => {
     }
   });
 
+  it("plans beyond the published prices from their history, acting only within the published ones", () => {
+    const published = [0.05, 0.05, 0.05, 0.05];
+    // Two weeks of published prices before now: dear imports and exports that pay.
+    const past = (price: number): Rate[] =>
+      Array.from({ length: 14 * 48 }, (_, index) => {
+        const start = NOW - (index + 1) * SLOT;
+        return { start, end: start + SLOT, price, estimated: false };
+      });
+    const input = {
+      spec: SPEC,
+      now: NOW,
+      to: NOW + 48 * 3_600_000,
+      importRates: rates(published),
+      exportRates: rates([0.01, 0.01, 0.01, 0.01]),
+      soc: 20,
+      ...BATTERY,
+    };
+    const alone = planOptimiseWindows(input);
+    const ahead = planOptimiseWindows({
+      ...input,
+      priceHistory: { timeZone: "Europe/London", import: past(0.4), export: past(0.3) },
+    });
+    // Cheap now and nothing known after: buying is not worth it. Dear later by the history: buy now.
+    expect(alone.windows.filter((window) => window.mode === "charge")).toEqual([]);
+    const charge = ahead.windows.find((window) => window.mode === "charge");
+    expect(charge?.start).toBe(NOW);
+    expect(charge?.targetSoc).toBeGreaterThan(50);
+    for (const window of ahead.windows) expect(window.start).toBeLessThan(NOW + published.length * SLOT);
+    expect(ahead.soc).toHaveLength(published.length);
+    expect(ahead.basis?.slots).toHaveLength(published.length);
+  });
+
   it("plans no window when prices are flat and exporting pays less than importing", () => {
     const plan = planOptimiseWindows({
       spec: SPEC,

@@ -16,9 +16,11 @@ import type {
   SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
-import { HOUR_MS, SLOT_MS } from "../../time/index.js";
+import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { CostMeter } from "../cost-meter.js";
-import { planRuleWindows } from "../planners/rule-windows.js";
+import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
+import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
+import { replanWindow } from "../planners/window-replan.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
@@ -33,6 +35,10 @@ import { StateTriggers } from "./state-triggers.js";
 import { Alarm, timersOn } from "./timers.js";
 import { WindowBook } from "./window-book.js";
 import { WorkQueue } from "./work-queue.js";
+
+/** How far back the optimiser's price forecast learns from (PRICE_FORECAST's days). */
+const PRICE_HISTORY_DAYS = 14;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Plans are made again at least this often (and whenever the prices change). */
 const REPLAN_MS = HOUR_MS;
@@ -294,10 +300,16 @@ export class RulesEngine implements RulesRuntime {
   /** Does everything due now, in order: close windows, refresh prices and plans, open windows, cron. */
   private async tick(): Promise<void> {
     let now = this.now();
-    for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
+    // An optimise rule's window that ends as a re-plan is due waits for it: the new plan may carry it on.
+    const replanning = now >= this.nextReplan;
+    for (const name of this.book.ended(now)) {
+      if (replanning && this.book.openOf(name)?.planned?.optimised) continue;
+      await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
+    }
     if (now >= this.priceWatch.nextRefresh) await this.refreshPrices();
     now = this.now();
     if (now >= this.nextReplan) await this.replan();
+    for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
     for (const rule of this.rules) {
       if (!this.isEnabled(rule.name) || this.book.openOf(rule.name)) continue;
       const window = this.book.dueToOpen(rule.name, now);
@@ -342,11 +354,62 @@ export class RulesEngine implements RulesRuntime {
           topic: (topic) => this.options.carTopic?.(topic),
           deliveredKwh: (from, to, kw) => this.carLedger.deliveredKwh(from, to, kw),
         },
+        ...(optimising ? { priceHistory: this.priceHistory(now) } : {}),
       });
-      this.book.replan(rule.name, windows, now);
+      this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
       this.explained.set(rule.name, explained);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
+  }
+
+  /**
+   * An optimise rule's open window follows the new plan (see replanWindow): it goes on, is written
+   * again, or ends now so that the window of the plan's new mode can open. Returns the new plan's
+   * windows less the one that became the open window.
+   */
+  private async followPlan(rule: Rule, windows: readonly PlannedWindow[], now: number): Promise<PlannedWindow[]> {
+    const held = this.book.openOf(rule.name)?.planned;
+    if (!held?.optimised || !this.isEnabled(rule.name)) return [...windows];
+    const index = windows.findIndex((window) => window.optimised && window.start <= now && now < window.end);
+    const next = windows[index];
+    const decision = replanWindow(held.optimised, next?.optimised);
+    if (decision.kind === "end") {
+      const ended = (this.book.openOf(rule.name)?.end ?? now) <= now;
+      await this.runner.closeWindow(rule, ended ? "the window ended" : `re-planned: ${decision.why}`);
+      if (!this.book.openOf(rule.name)) this.book.forget(rule.name, held.period);
+      return [...windows];
+    }
+    const followed = decision.window;
+    const window: PlannedWindow = {
+      ...held,
+      end: followed.end,
+      label: modeLabel(followed),
+      cost: next?.cost,
+      plan: { ...next?.plan, "plan.target_soc": followed.targetSoc },
+      optimised: followed,
+    };
+    this.book.reshape(rule.name, window);
+    if (decision.kind === "rewrite")
+      await this.runner.rewriteWindow(
+        rule,
+        window,
+        `re-planned: ${decision.why} (${window.label} until ${localClockText(window.end, this.timeZone)})`,
+      );
+    return windows.filter((_, at) => at !== index);
+  }
+
+  /**
+   * The prices the tariffs hold from the last PRICE_HISTORY_DAYS (those published and loaded since
+   * the daemon started: a tariff keeps what it loaded), for the optimiser's price forecast.
+   */
+  private priceHistory(now: number): PriceHistory {
+    const from = now - PRICE_HISTORY_DAYS * DAY_MS;
+    const { tariffs } = this.options;
+    return {
+      timeZone: this.timeZone,
+      import: tariffs.import?.rates(from, now) ?? [],
+      export: tariffs.export?.rates(from, now) ?? [],
+    };
   }
 
   /** Whether a rule's plan depends on the battery's charge. */

@@ -57,6 +57,24 @@ export class RuleRunner {
     await this.act(withActionsOf(rule, window), open, open, window.plan);
   }
 
+  /**
+   * The open window re-planned (the book holds it as `window` already): the rule's actions again
+   * with the new plan, through the gate, which leaves alone what the inverter already holds. The
+   * promise to restore keeps what was saved when the window first wrote each control.
+   */
+  async rewriteWindow(rule: Rule, window: PlannedWindow, why: string): Promise<void> {
+    const open = this.options.book.openOf(rule.name);
+    if (!open) return;
+    const span = { start: open.start, end: open.end };
+    this.options.events.emit({ type: "window", rule: rule.name, phase: "replan", window: span, message: why });
+    const check = conditionHolds(rule.if, this.conditionContext());
+    if (!check.ok) {
+      this.options.actions.record(rule.name, true, `re-planned window ${this.span(open)} not written: ${check.why}`);
+      return;
+    }
+    await this.act(withActionsOf(rule, window), open, open, window.plan);
+  }
+
   async closeWindow(rule: Rule, why: string): Promise<void> {
     const open = this.options.book.openOf(rule.name);
     if (!open) return;

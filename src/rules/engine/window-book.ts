@@ -10,6 +10,8 @@ export interface OpenWindow extends Interval {
   obligation: number | undefined;
   /** The controls the rule claimed in this window. */
   readonly controls: Set<string>;
+  /** The planned window as last acted on (re-planning may change it); undefined for the others. */
+  planned: PlannedWindow | undefined;
 }
 
 /**
@@ -70,12 +72,43 @@ export class WindowBook {
   openPlanned(rule: string, window: PlannedWindow): OpenWindow {
     this.opened.add(`${rule}@${window.start}`);
     this.begun.add(`${rule}:${window.period}`);
-    return this.openAt(rule, window, window.period);
+    const open = this.openAt(rule, window, window.period);
+    open.planned = window;
+    return open;
+  }
+
+  /**
+   * The rule's open planned window as re-planned (same period, perhaps another end or target):
+   * it replaces the planned one and the open window ends at its end.
+   */
+  reshape(rule: string, window: PlannedWindow): void {
+    const open = this.open.get(rule);
+    if (!open || open.period !== window.period) return;
+    this.open.set(rule, { ...open, end: window.end, planned: window });
+    this.planned.set(
+      rule,
+      (this.planned.get(rule) ?? []).map((found) => (found.period === window.period ? window : found)),
+    );
+  }
+
+  /** Forgets a planned window of a period that has begun (its window ended early). */
+  forget(rule: string, period: string): void {
+    this.planned.set(
+      rule,
+      (this.planned.get(rule) ?? []).filter((found) => found.period !== period),
+    );
   }
 
   /** Opens a window that was not planned as such (run now, or one resumed after a restart). */
   openAt(rule: string, window: Interval, period?: string, obligation?: number): OpenWindow {
-    const open: OpenWindow = { start: window.start, end: window.end, period, obligation, controls: new Set() };
+    const open: OpenWindow = {
+      start: window.start,
+      end: window.end,
+      period,
+      obligation,
+      controls: new Set(),
+      planned: undefined,
+    };
     this.open.set(rule, open);
     return open;
   }

@@ -1,5 +1,7 @@
 import {
   type CarNeed,
+  type ForecastOptions,
+  forecastSeries,
   type Mode,
   type PlannedSlot,
   planAhead,
@@ -30,6 +32,11 @@ export interface ModeWindow {
   readonly mode: Exclude<Mode, "eco">;
   /** The SoC (%) the window aims at: charge up to it, export down to it. */
   readonly targetSoc: number;
+  /**
+   * The SoC (%) full power would reach by the window's end from the SoC the plan expects at its
+   * start (for a hold, the target): a target beyond it changes nothing the battery does.
+   */
+  readonly reachSoc: number;
 }
 
 export interface OptimisePlan {
@@ -60,7 +67,28 @@ export interface OptimiseWindowsInput {
   readonly chargeEfficiency: number;
   /** The car planned with the battery (car-windows.ts): what it needs, and the site's import limit. */
   readonly car?: { readonly need: CarNeed | undefined; readonly importLimitKw: number | undefined };
+  /**
+   * Prices published before now (any order): beyond the last published import price the plan goes
+   * on to its horizon with prices forecast from them and the published ones (forecastSeries,
+   * PRICE_FORECAST). Left out, or under a day of them, the plan ends with the published prices.
+   */
+  readonly priceHistory?: PriceHistory;
 }
+
+export interface PriceHistory {
+  readonly timeZone: string;
+  readonly import: readonly Rate[];
+  readonly export: readonly Rate[];
+}
+
+/** How prices beyond the published ones are forecast: as the planner-year bench's MPC (its row 5). */
+export const PRICE_FORECAST: Omit<ForecastOptions, "from" | "timeZone"> = {
+  days: 14,
+  halfLifeDays: 3,
+  weekdayWeight: 1.5,
+  correctionDays: 1,
+  correctionHalfLifeHours: 24,
+};
 
 /**
  * The optimiser's schedule from the half-hour holding now to the horizon or the last known import
@@ -84,6 +112,13 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
   }
   if (starts.length === 0)
     return { windows: [], soc: [], expectedCost: 0, solveMs: 0, notes: ["no import prices known"] };
+  const published = starts.length;
+  const beyond = input.priceHistory ? forecastPrices(input, input.priceHistory, first + published * SLOT_MS, end) : [];
+  for (const slot of beyond) {
+    starts.push(slot.at);
+    importPrices.push(slot.import);
+    exportPrices.push(slot.export);
+  }
   const house = input.house;
   if (!house || house.days === 0)
     notes.push("no local history yet: the house's consumption and solar are not modelled");
@@ -118,13 +153,18 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
   // The battery was planned with the car in the house's load: the explanation says so.
   const planned = withCar ? load.map((kwh, index) => kwh + (withCar.carKwh[index] ?? 0)) : load;
   const percent = (kwh: number) => (kwh / input.capacityKwh) * 100;
+  const windows = runsOf(schedule.slots, starts, percent, {
+    startKwh: socKwh,
+    capacityKwh: input.capacityKwh,
+    chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
+    dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
+  });
+  // What lies beyond the published prices only shapes the plan: shown and acted on is what is known.
+  const shown = (series: readonly number[]) => series.slice(0, published);
+  const slots = schedule.slots.slice(0, published);
   return {
-    windows: runsOf(schedule.slots, starts, percent, {
-      startKwh: socKwh,
-      chargeKwh: input.chargeKw * 0.5 * input.chargeEfficiency,
-      dischargeKwh: ((spec.discharge_kw ?? input.chargeKw) * 0.5) / spec.discharge_efficiency,
-    }),
-    soc: schedule.slots.map((slot, index) => ({
+    windows: windows.filter((window) => window.start < first + published * SLOT_MS),
+    soc: slots.map((slot, index) => ({
       at: (starts[index] ?? first) + SLOT_MS,
       soc: Math.round(percent(slot.socKwh) * 10) / 10,
     })),
@@ -132,17 +172,40 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     solveMs: schedule.solveMs,
     notes,
     basis: {
-      starts,
-      importPrices,
-      exportPrices,
-      load: planned,
-      solar,
+      starts: shown(starts),
+      importPrices: shown(importPrices),
+      exportPrices: shown(exportPrices),
+      load: shown(planned),
+      solar: shown(solar),
       battery,
       startSocKwh: socKwh,
-      slots: schedule.slots,
+      slots,
     },
-    ...(withCar ? { car: { kwh: withCar.carKwh, met: withCar.met, peakKw: withCar.peakKw } } : {}),
+    ...(withCar ? { car: { kwh: shown(withCar.carKwh), met: withCar.met, peakKw: withCar.peakKw } } : {}),
   };
+}
+
+/**
+ * Import and export prices for the half-hours from `from` to `end` that have no published import
+ * price: the export's own where it has one, else forecast from the prices known before `from`.
+ */
+function forecastPrices(input: OptimiseWindowsInput, history: PriceHistory, from: number, end: number) {
+  const count = Math.ceil((end - from) / SLOT_MS);
+  const samples = (past: readonly Rate[], ahead: readonly Rate[]) => {
+    const known = new Map<number, number>();
+    for (const rate of [...past, ...ahead]) if (rate.start < from && !rate.estimated) known.set(rate.start, rate.price);
+    return [...known].sort(([a], [b]) => a - b).map(([start, price]) => ({ start, kwh: price }));
+  };
+  const imports = samples(history.import, input.importRates);
+  if (count <= 0 || imports.length < 48) return [];
+  const options = { ...PRICE_FORECAST, from, timeZone: history.timeZone, slots: count };
+  const importAhead = forecastSeries(imports, options);
+  const exports = samples(history.export, input.exportRates);
+  const exportAhead = exports.length >= 48 ? forecastSeries(exports, options) : [];
+  return importAhead.map((price, index) => {
+    const at = from + index * SLOT_MS;
+    return { at, import: price, export: priceAt(input.exportRates, at) ?? exportAhead[index] ?? 0 };
+  });
 }
 
 /**
@@ -155,11 +218,19 @@ function runsOf(
   slots: readonly PlannedSlot[],
   starts: readonly number[],
   percent: (kwh: number) => number,
-  full: { readonly startKwh: number; readonly chargeKwh: number; readonly dischargeKwh: number },
+  full: {
+    readonly startKwh: number;
+    readonly capacityKwh: number;
+    readonly chargeKwh: number;
+    readonly dischargeKwh: number;
+  },
 ) {
   const windows: ModeWindow[] = [];
   let before = full.startKwh;
   let carriesOn = false;
+  /** The SoC (kWh) full power would reach by the end of the window being built. */
+  let reachKwh = 0;
+  const reach = (kwh: number) => Math.round(Math.min(100, Math.max(0, percent(kwh))) * 10) / 10;
   slots.forEach((slot, index) => {
     const start = starts[index];
     const moved = slot.socKwh - before;
@@ -170,10 +241,14 @@ function runsOf(
     }
     const last = windows[windows.length - 1];
     const target = targetOf(slot, percent);
-    if (last && carriesOn && last.mode === slot.mode && last.end === start) {
-      windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target };
+    const continues = last !== undefined && carriesOn && last.mode === slot.mode && last.end === start;
+    const step = slot.mode === "charge" ? full.chargeKwh : slot.mode === "export" ? -full.dischargeKwh : 0;
+    reachKwh = Math.min(full.capacityKwh, Math.max(0, (continues ? reachKwh : slot.socKwh - moved) + step));
+    const reachSoc = slot.mode === "hold" ? target : reach(reachKwh);
+    if (last && continues) {
+      windows[windows.length - 1] = { ...last, end: start + SLOT_MS, targetSoc: target, reachSoc };
     } else {
-      windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target });
+      windows.push({ start, end: start + SLOT_MS, mode: slot.mode, targetSoc: target, reachSoc });
     }
     carriesOn =
       slot.mode === "hold" ||
@@ -181,6 +256,12 @@ function runsOf(
       (slot.mode === "export" && -moved >= full.dischargeKwh / 2);
   });
   return windows;
+}
+
+/** What a window does, in words: "optimiser: grid charge to 95%". */
+export function modeLabel(window: Pick<ModeWindow, "mode" | "targetSoc">): string {
+  const does = window.mode === "charge" ? "grid charge" : window.mode === "hold" ? "hold the battery" : "export";
+  return `optimiser: ${does} to ${window.targetSoc}%`;
 }
 
 /** A whole percent the inverter can take: up for a charge (reach it), down for an export (leave it). */

@@ -7,7 +7,14 @@ import type { Rate, Tariff } from "../tariffs/index.js";
 import type { TemplateContext } from "../templates.js";
 import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../trigger-schema.js";
 import { type CarInputs, carActions, carNeed, jointWindows } from "./car-windows.js";
-import { type HouseForecast, MODE_ACTIONS, planOptimiseWindows } from "./optimise-windows.js";
+import {
+  type HouseForecast,
+  MODE_ACTIONS,
+  type ModeWindow,
+  modeLabel,
+  type PriceHistory,
+  planOptimiseWindows,
+} from "./optimise-windows.js";
 import { type Interval, planBattery, planEv, planWindow, type WindowPlan } from "./planner.js";
 
 /** One window a rule's tariff trigger planned. */
@@ -29,6 +36,8 @@ export interface PlannedWindow extends Interval {
   readonly plan: TemplateContext;
   /** What the window writes when its rule gives no do: of its own (the optimiser's modes). */
   readonly actions?: readonly Action[];
+  /** The optimiser's mode and target for the window (optimise triggers only): re-planning may change them. */
+  readonly optimised?: ModeWindow;
 }
 
 export interface WindowInput {
@@ -44,6 +53,8 @@ export interface WindowInput {
   readonly house?: HouseForecast;
   /** The car's plug state, its targets from Home Assistant and what it was given, for an optimise rule's car. */
   readonly car?: CarInputs;
+  /** Prices published before now, for the optimiser's forecast beyond the published ones; left out, none. */
+  readonly priceHistory?: PriceHistory;
 }
 
 /** A point of the SoC a battery plan expects. */
@@ -240,7 +251,9 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
     importRates: planning.rates,
     exportRates: input.tariffs.export?.rates(input.now, input.to) ?? [],
     ...(input.house ? { house: input.house } : {}),
+    ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
     soc: input.soc,
+    ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
     capacityKwh,
     chargeKw: input.rules.battery.charge_kw,
     chargeEfficiency: input.rules.battery.efficiency,
@@ -265,13 +278,16 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
       ...(battery ? MODE_ACTIONS[battery.mode] : []),
       ...(window.car ? carActions(spec.car?.charger) : []),
     ];
+    // The battery alone re-plans inside its window (window-replan.ts); a window with the car holds to its end.
+    const optimised: ModeWindow | undefined =
+      battery && !window.car ? { ...battery, start: window.start, end: window.end } : undefined;
     planning.window({
       start: window.start,
       end: window.end,
       rule: rule.name,
       trigger: planning.index,
       period: `${planning.index}:${window.start}:${battery?.mode ?? "eco"}${window.car ? ":car" : ""}`,
-      label: `optimiser: ${what.join(", ")}`,
+      label: optimised ? modeLabel(optimised) : `optimiser: ${what.join(", ")}`,
       averagePrice: undefined,
       cost: plan.expectedCost,
       cheapImport: battery?.mode === "charge" || window.car,
@@ -281,6 +297,7 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
         "plan.cost": Math.round(plan.expectedCost * 100) / 100,
       },
       ...(rule.do.length === 0 ? { actions } : {}),
+      ...(optimised ? { optimised } : {}),
     });
   }
 };

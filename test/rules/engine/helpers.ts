@@ -9,6 +9,7 @@ import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules
 import type { LiveObservation } from "../../../src/rules/engine/live-state.js";
 import { observedIn } from "../../../src/rules/live-input.js";
 import { loadRules } from "../../../src/rules/load.js";
+import type { HouseForecast } from "../../../src/rules/planners/optimise-windows.js";
 import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
@@ -135,7 +136,13 @@ export async function startEnv(options: EnvOptions) {
    * daemon, the rules plan once telemetry's first round is in, so its inverter values come
    * first; `firstRound: false` is a first round that brought none, `{ soc }` one that read this SoC.
    */
-  async function startRuntime(run: { readonly firstRound?: false | { readonly soc: number } } = {}) {
+  async function startRuntime(
+    run: {
+      readonly firstRound?: false | { readonly soc: number };
+      /** The house's forecast for optimise rules, as the daemon reads it from the store; left out, not modelled. */
+      readonly house?: (now: number) => HouseForecast | undefined;
+    } = {},
+  ) {
     const store = openStore(dbPath);
     stores.push(store);
     const gate = new ControlGate({
@@ -186,6 +193,7 @@ export async function startEnv(options: EnvOptions) {
       live$: first ? live.pipe(startWith(first)) : live,
       clock: scheduler,
       logger,
+      ...(run.house ? { house: run.house } : {}),
       ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
     });
     runtime.events$.subscribe((event) => events.push(event));

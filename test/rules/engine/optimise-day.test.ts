@@ -29,7 +29,9 @@ describe("an optimise rule runs a day: the presets follow the plan through the g
         const window = runtime.list()[0]?.nextWindow;
         const now = env.now();
         if (!window || window.start > now || window.end <= now) return;
-        const opened = run.events.filter((event): event is WindowEvent => event.type === "window").at(-1);
+        const opened = run.events
+          .filter((event): event is WindowEvent => event.type === "window" && event.phase === "open")
+          .at(-1);
         const mode = /grid charge|hold|export/.exec(opened?.message ?? "")?.[0] ?? "";
         const preset = mode === "grid charge" ? "timed-charge" : mode === "export" ? "timed-export" : "pause-battery";
         seen.push({ mode, window, values: await env.checker.inverterControl.presetValues(INVERTER, preset) });
@@ -79,7 +81,9 @@ describe("an optimise rule runs a day: the presets follow the plan through the g
 
   it("fits a day of the optimiser in the default daily write budget, below its 80% warning", () => {
     // 23:00 to 23:00 UTC: the last hour of one London day and most of the next. Measured when the
-    // default was chosen: 4 + 228 values (each window sets a preset's slot and puts it back).
+    // default was chosen: 4 + 228 values (each window sets a preset's slot and puts it back); with
+    // re-planning inside windows 8 + 172 (a window the new plan carries on is not put back and set
+    // again; a new target or a later end writes those values only).
     const days = ["2025-01-14", "2025-01-15"].map((day) => run.store.writeCounts.get(INVERTER, day));
     expect(days.reduce((sum, day) => sum + day.writes, 0)).toBeGreaterThan(100);
     for (const day of days) {
@@ -87,6 +91,14 @@ describe("an optimise rule runs a day: the presets follow the plan through the g
       expect(day.warned).toBe(false);
     }
     expect(run.store.audit.recent({ limit: 5000 }).filter((row) => row.message.includes("write_budget"))).toEqual([]);
+  });
+
+  it("re-plans open windows, writing only when a window opens, is re-planned or closes", () => {
+    const windowTimes = new Set(run.events.filter((event) => event.type === "window").map((event) => event.at));
+    expect(run.events.some((event) => event.type === "window" && event.phase === "replan")).toBe(true);
+    const rows = run.store.audit.recent({ limit: 5000 });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(windowTimes.has(Math.floor(row.at / (30 * MINUTE)) * 30 * MINUTE)).toBe(true);
   });
 
   it("puts every preset back as it was, keeping no open promise", async () => {
