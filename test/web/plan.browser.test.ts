@@ -310,7 +310,7 @@ describe("the Plan page and rules plan against a running daemon", () => {
         });
         expect(overflow.scroll).toBeGreaterThan(overflow.client);
         expect(overflow.page).toBeLessThanOrEqual(390);
-        expect(await page.locator(".plan-chart .scroll-hint").isVisible()).toBe(true);
+        expect(await page.locator(".plan-chart .scroll-cue").isVisible()).toBe(true);
         // The table scrolls in its own box; its time column stays put at the box's left edge.
         const sticky = await page.evaluate(() => {
           const doc = (globalThis as unknown as InPage).document;

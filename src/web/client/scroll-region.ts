@@ -1,14 +1,15 @@
 import { h } from "./dom.js";
 
 /**
- * A wide table in a box that scrolls sideways: the box is a labelled region keyboard users can
- * focus and scroll, and a visible cue says there is more while the table is wider than the box.
+ * Wide content (a table, the plan's chart) in a box that scrolls sideways instead of shrinking:
+ * the box is a labelled region keyboard users can focus and scroll, and a visible cue and an edge
+ * shadow say there is more while the content is wider than the box.
  */
-export function scrollRegion(label: string, content: HTMLElement): HTMLElement {
+export function scrollRegion(label: string, content: HTMLElement | SVGElement, extraClass = ""): HTMLElement {
   const cue = h("p", { class: "scroll-cue", "aria-hidden": "true", hidden: true }, "Scroll sideways for more →");
   const box = h(
     "div",
-    { class: "scroll", role: "region", "aria-label": `${label} (scrolls sideways)`, tabindex: 0 },
+    { class: `scroll ${extraClass}`.trim(), role: "region", "aria-label": `${label} (scrolls sideways)`, tabindex: 0 },
     content,
   );
   const wrapper = h("div", { class: "scroll-wrap" }, cue, box);
@@ -20,5 +21,6 @@ export function scrollRegion(label: string, content: HTMLElement): HTMLElement {
   };
   new ResizeObserver(check).observe(box);
   box.addEventListener("scroll", check, { passive: true });
+  requestAnimationFrame(check);
   return wrapper;
 }

@@ -1,8 +1,8 @@
 import type { LiveSnapshot, WebHealth } from "../../api-types.js";
 import { getJson } from "../api.js";
 import { ago, h } from "../dom.js";
+import { zonedTime } from "../local-time.js";
 import type { Page } from "../page.js";
-import { zonedTime } from "../zoned.js";
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 

@@ -1,12 +1,11 @@
 import type { RuleStatus } from "../../../ports/index.js";
 import type { LiveDevice, LiveSnapshot, LiveSystem } from "../../api-types.js";
 import type { PlanView } from "../../plan-view.js";
-import { actionWords } from "../action-words.js";
 import { getJson } from "../api.js";
 import { ago, h } from "../dom.js";
 import { type FlowDiagram, flowDiagram } from "../flow.js";
+import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
-import { zonedTime, zoneName } from "../zoned.js";
 
 /** The plan is a model run: read again now and then, not with every reading. */
 const PLAN_EVERY_MS = 5 * 60_000;
@@ -118,7 +117,7 @@ export const renderNow: Page = (main, stream) => {
         .find((one) => one.name === rule.name)
         // The plan is computed on its own clock: an open window may start at that moment, not the engine's.
         ?.windows.find((one) => rule.nextWindow && one.start < rule.nextWindow.end && one.end > rule.nextWindow.start);
-      return window?.actions.length ? `: ${window.actions.map(actionWords).join(", ")}` : "";
+      return window?.readable.length ? `: ${window.readable.join(", ")}` : "";
     };
     const dry = (rule: RuleStatus) => (rule.dryRun ? " (dry run: logged, not sent)" : "");
     const items: HTMLElement[] = [];

@@ -1,3 +1,5 @@
+import { zoneName } from "../local-time.js";
+
 /**
  * How the Plan page writes times, prices and money: in the browser's language (24-hour where it
  * uses that), on the daemon's configured time zone, which the page names.
@@ -26,7 +28,6 @@ export function planFormat(timeZone: string, currency: string): PlanFormat {
   });
   const clockOnly = new Intl.DateTimeFormat(undefined, { timeZone, hour: "2-digit", minute: "2-digit" });
   const day = new Intl.DateTimeFormat(undefined, { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-  const zoneName = new Intl.DateTimeFormat(undefined, { timeZone, timeZoneName: "short" });
   const moneyFormat = currencyFormat(currency);
   return {
     time: (ms) => withDay.format(ms),
@@ -35,10 +36,7 @@ export function planFormat(timeZone: string, currency: string): PlanFormat {
       day.format(start) === day.format(end)
         ? `${withDay.format(start)}–${clockOnly.format(end)}`
         : `${withDay.format(start)} – ${withDay.format(end)}`,
-    zoneText: (at) => {
-      const short = zoneName.formatToParts(at).find((part) => part.type === "timeZoneName")?.value;
-      return `Times in ${timeZone}${short && short !== timeZone ? ` (${short})` : ""}`;
-    },
+    zoneText: (at) => `Times in ${zoneName(timeZone, at)}`,
     price: (value) =>
       currency === "GBP" ? `${(value * 100).toFixed(1).replace(/\.0$/, "")}p` : `${value.toFixed(3)} ${currency}`,
     money: (value) => moneyFormat(value),

@@ -1,7 +1,7 @@
 import type { PlanExplainedSlot, PlanRule } from "../../plan-view.js";
 import { h } from "../dom.js";
+import { scrollRegion } from "../scroll-region.js";
 import type { PlanFormat } from "./plan-format.js";
-import { scrollRegion } from "./plan-scroll.js";
 
 /** The optimiser's actions as the table names them; self-use is the inverter's eco mode. */
 const ACTION_TEXT: Readonly<Record<PlanExplainedSlot["action"], string>> = {
@@ -58,7 +58,7 @@ export function slotTable(rule: PlanRule, format: PlanFormat): HTMLElement {
       }),
     ),
   );
-  return scrollRegion(`Half-hour plan of ${rule.name}: scrolls sideways`, table, "table-scroll");
+  return scrollRegion(`Half-hour plan of ${rule.name}`, table, "table-scroll");
 }
 
 /** The reason without its leading "charge: ", which the action column already says. */

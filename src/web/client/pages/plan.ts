@@ -2,9 +2,9 @@ import type { PlanHelp, PlanView } from "../../plan-view.js";
 import { getJson } from "../api.js";
 import { h } from "../dom.js";
 import type { Page } from "../page.js";
+import { scrollRegion } from "../scroll-region.js";
 import { legend, planChart } from "./plan-chart.js";
 import { type PlanFormat, planFormat } from "./plan-format.js";
-import { scrollRegion } from "./plan-scroll.js";
 import { savingsLine, slotTable } from "./plan-slots.js";
 import { conflictWords, emptyPlan } from "./plan-words.js";
 
@@ -44,8 +44,9 @@ function planView(plan: PlanView): HTMLElement {
       "figure",
       { class: "plan-chart" },
       scrollRegion(
-        "Plan chart: prices, the rules' windows and the expected SoC; scrolls sideways",
+        "Plan chart: prices, the rules' windows and the expected SoC",
         planChart(plan, format),
+        "plan-scroll",
       ),
       h(
         "figcaption",
@@ -106,6 +107,6 @@ function windowsTable(plan: PlanView, format: PlanFormat): HTMLElement {
     h("tbody", {}, ...rows),
   );
   return rows.length
-    ? scrollRegion("Planned windows: scrolls sideways", table, "table-scroll")
+    ? scrollRegion("Planned windows", table, "table-scroll")
     : h("p", { class: "hint" }, "No rule has a window in these hours.");
 }
