@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
+import { axeCheck } from "./axe.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
 import { type Demo, startDemo } from "./demo.js";
 import { fillWeek, WEEK_DEVICE } from "./known-week.js";
@@ -14,21 +14,12 @@ import { fillWeek, WEEK_DEVICE } from "./known-week.js";
  * serious or critical violation, and Tab reaches every control. Re-run after a page changes.
  */
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const PAGES = ["now", "plan", "history", "changes", "health"] as const;
 const WIDTHS = [1280, 390] as const;
 const SCHEMES = ["light", "dark"] as const;
 
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[]; readonly failureSummary?: string }[];
-}
-
 /** What the page's functions see of the browser (the tests compile without the DOM's types). */
 interface InPage {
-  readonly axe: { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
   readonly document: {
     readonly activeElement: { readonly tagName: string; getAttribute(name: string): string | null } | null;
     querySelectorAll(selector: string): ArrayLike<{
@@ -39,29 +30,6 @@ interface InPage {
       closest(selector: string): unknown;
     }>;
   };
-}
-
-/** axe-core's serious and critical violations on the page as it is now, one line each. */
-async function seriousViolations(page: Page, name: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const { axe } = globalThis as unknown as InPage;
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
-      resultTypes: ["violations"],
-    });
-    return result.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      targets: nodes.slice(0, 3).map((node) => node.target.join(" ")),
-    }));
-  });
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${name}: ${violation.id} (${violation.impact}) ${violation.help} at ${violation.targets.join("; ")}`,
-    );
 }
 
 const hasChromium = existsSync(CHROMIUM);
@@ -121,12 +89,12 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
         const found: string[] = [];
         for (const name of PAGES) {
           await show(page, name);
-          found.push(...(await seriousViolations(page, name)));
+          found.push(...(await axeCheck(page, name)).serious);
           if (name === "changes") {
             // The run-now dialog too, open over the page.
             await page.locator('.rule button[data-action="run"]').first().click();
             await page.locator("dialog.run-preview[open]").waitFor();
-            found.push(...(await seriousViolations(page, "changes, run-now dialog")));
+            found.push(...(await axeCheck(page, "changes, run-now dialog")).serious);
             await page.locator('dialog.run-preview button[data-confirm="cancel"]').click();
           }
         }

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,6 +7,7 @@ import { buildWebAssets } from "../../scripts/build-web.js";
 import type { LiveSnapshot, WebHealth } from "../../src/web/api-types.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { NIGHT } from "../helpers/simulator.js";
+import { axeCheck } from "./axe.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
 import { type Demo, startDemo } from "./demo.js";
 
@@ -303,7 +303,6 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
   });
 
   it("has no serious or critical accessibility violation on Now and Health at either width (axe-core)", async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
     for (const page of [wide, phone])
       for (const [hash, ready] of [
         ["now", `${INVERTER} .battery-mode`],
@@ -311,13 +310,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
       ] as const) {
         await page.goto(`${demo.url}#${hash}`);
         await page.waitForSelector(ready);
-        await page.evaluate(axe);
-        const { violations } = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
-          violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-        };
-        const serious = violations
-          .filter((one) => one.impact === "serious" || one.impact === "critical")
-          .map((one) => `${one.id}: ${one.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+        const { serious } = await axeCheck(page, hash);
         expect(serious, `${hash} at ${page.viewportSize()?.width} px`).toEqual([]);
       }
   });

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,6 +7,7 @@ import { buildWebAssets } from "../../scripts/build-web.js";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import type { PlanHelp, PlanView } from "../../src/web/plan-view.js";
 import { capture } from "../helpers/capture.js";
+import { axeCheck } from "./axe.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
 import { PLAN_RULES, type PlanDaemon, startPlanDaemon } from "./plan-daemon.js";
 
@@ -28,15 +28,6 @@ interface InPage {
 }
 interface SvgText {
   readonly ownerSVGElement: { getScreenCTM(): { readonly a: number } | null };
-}
-
-/** axe-core's page script and the part of its answer read here. */
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-interface AxeRunner {
-  run(context: string): Promise<{
-    violations: { id: string; impact?: string | null; nodes: { target: string[] }[] }[];
-    passes: unknown[];
-  }>;
 }
 
 const hasChromium = existsSync(CHROMIUM);
@@ -249,18 +240,7 @@ describe("the Plan page and rules plan against a running daemon", () => {
 
     it("has no serious or critical accessibility violation (axe-core)", async () => {
       const { page } = shown();
-      // Evaluated by the test's own channel: the page's CSP (rightly) refuses an injected script tag.
-      await page.evaluate(readFileSync(AXE, "utf8"));
-      const { violations, passed } = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: AxeRunner }).axe;
-        const result = await axe.run("#main");
-        return {
-          passed: result.passes.length,
-          violations: result.violations
-            .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-            .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
-        };
-      });
+      const { serious: violations, passed } = await axeCheck(page, "plan", "#main");
       // axe ran its checks on the page (the table, the regions, the chart) and found nothing serious.
       expect(passed).toBeGreaterThan(10);
       expect(violations).toEqual([]);
