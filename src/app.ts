@@ -351,6 +351,7 @@ export async function startApp(
       logger,
       clock,
       dryRun: config.dry_run,
+      mqtt,
     });
     // Home Assistant shows the rules once it has announced the devices.
     let rulesAttached = Promise.resolve();

@@ -3,6 +3,7 @@ import type { EventBus } from "../bus.js";
 import type { DeviceReads } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import type { Mqtt } from "../mqtt/index.js";
 import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
@@ -28,6 +29,8 @@ export interface RulesFeatureOptions {
   readonly clock: Clock;
   /** The configuration's dry_run: every rule dry-runs. */
   readonly dryRun: boolean;
+  /** The daemon's MQTT connection: a solar forecast Home Assistant publishes is read from it. */
+  readonly mqtt?: Pick<Mqtt, "subscribe">;
 }
 
 export interface RulesFeature extends Feature {
@@ -63,6 +66,12 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
     observed.next(seen);
   };
 
+  // A forecast Home Assistant publishes: what came before the rules ran, then the listener.
+  const solarConfig = loaded?.rules.solar_forecast;
+  const forecastTopics = solarConfig?.provider === "home-assistant-mqtt" ? solarConfig.topics : [];
+  const early = new Map<string, { payload: string; at: number }>();
+  let heard: { receive(topic: string, payload: string, at: number): void } | undefined;
+
   let engine: RulesEngine | undefined;
   let events: Subscription | undefined;
   let starting: Promise<RulesEngine | undefined> | undefined;
@@ -77,14 +86,39 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   started.catch(() => undefined);
 
   const run = async (rules: LoadedRules, store: Store): Promise<RulesEngine | undefined> => {
-    const { startRules, createTariff, rulesTimeZone, houseForecaster, savingsBattery, savingsSummary } = await import(
-      "./index.js"
-    );
+    const {
+      startRules,
+      createTariff,
+      rulesTimeZone,
+      houseForecaster,
+      savingsBattery,
+      savingsSummary,
+      HomeAssistantForecastListener,
+    } = await import("./index.js");
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
-    const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
+    const listener =
+      forecastTopics.length > 0
+        ? new HomeAssistantForecastListener(forecastTopics, (topic, message) =>
+            logger.warn(
+              { provider: "home-assistant-mqtt", topic },
+              `solar forecast payload not used (the last good forecast is kept): ${message}`,
+            ),
+          )
+        : undefined;
+    if (listener) {
+      for (const [topic, { payload, at }] of early) listener.receive(topic, payload, at);
+      early.clear();
+      heard = listener;
+    }
+    const house = houseForecaster(store, {
+      timeZone,
+      config: rules.rules.solar_forecast,
+      logger,
+      ...(listener ? { heard: listener } : {}),
+    });
     if (rules.rules.solar_forecast) {
       // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
       let wait: NodeJS.Timeout | undefined;
@@ -154,6 +188,26 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
         if (engine && counters && engine.addCounters(counters.serial, counters.at, counters.grid))
           bus.emit("rulesChanged", { rules: engine.list() });
       });
+      if (forecastTopics.length > 0) {
+        bus.on("mqttMessage", name, ({ topic, payload }) => {
+          if (!forecastTopics.includes(topic)) return;
+          const at = options.clock.now();
+          if (heard) heard.receive(topic, payload, at);
+          else early.set(topic, { payload, at });
+        });
+        const mqtt = options.mqtt;
+        if (!mqtt)
+          logger.error(
+            { provider: "home-assistant-mqtt" },
+            "solar_forecast: home-assistant-mqtt needs the daemon's MQTT connection; the plan runs on the learned profile",
+          );
+        for (const topic of forecastTopics)
+          mqtt
+            ?.subscribe(topic)
+            .catch((error: unknown) =>
+              logger.warn({ topic, err: error }, "solar forecast: could not subscribe; retried on reconnection"),
+            );
+      }
       bus.on("inventoryChanged", name, (changed) => {
         inventory = changed.inventory;
       });

@@ -1,7 +1,7 @@
 export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
-export { forecastDaysLine, type SolarForecastConfig } from "./forecasts/index.js";
+export { forecastDaysLine, HomeAssistantForecastListener, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type ForecastCheck,
   type HouseForecaster,
