@@ -97,7 +97,23 @@ export async function runRulesSavingsCommand(
   return 0;
 }
 
-const HEAD = ["day", "half-hours", "SoC", "actual", "no battery", "eco only", "saved vs none", "saved vs eco"];
+const HEAD = [
+  "day",
+  "half-hours",
+  "SoC",
+  "actual",
+  "no battery",
+  "eco only",
+  "saved vs none",
+  "saved vs eco",
+  "prices",
+];
+
+/** How a day's or month's half-hours were priced: "published", "fallback 48", "none 12", "fallback 2, none 4". */
+function pricesCell(estimated: number, unpriced: number): string {
+  const parts = [...(estimated > 0 ? [`fallback ${estimated}`] : []), ...(unpriced > 0 ? [`none ${unpriced}`] : [])];
+  return parts.length > 0 ? parts.join(", ") : "published";
+}
 
 function savingsTable(savings: Savings): string {
   if (savings.days.length === 0) return "No metered half-hours in the store over these days.\n";
@@ -111,8 +127,10 @@ function savingsTable(savings: Savings): string {
     money(one.ecoOnly),
     money(one.savedVsNoBattery),
     money(one.savedVsEcoOnly),
+    pricesCell(one.estimated, one.unpriced),
   ]);
-  for (const month of savings.months)
+  for (const month of savings.months) {
+    const inMonth = savings.days.filter((one) => one.day.startsWith(month.month));
     rows.push([
       `${month.month} total`,
       `${month.days} day(s)`,
@@ -122,7 +140,12 @@ function savingsTable(savings: Savings): string {
       money(month.ecoOnly),
       money(month.savedVsNoBattery),
       money(month.savedVsEcoOnly),
+      pricesCell(
+        inMonth.reduce((sum, one) => sum + one.estimated, 0),
+        inMonth.reduce((sum, one) => sum + one.unpriced, 0),
+      ),
     ]);
+  }
   const widths = HEAD.map((head, i) => Math.max(head.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -144,7 +167,10 @@ function gapNotes(days: readonly SavingsDay[]): string[] {
   if (estimated.length > 0)
     notes.push(`Half-hours priced with the tariff's fallback, not a published price: ${estimated.join(", ")}`);
   const unpriced = days.filter((one) => one.unpriced > 0).map((one) => `${one.day} (${one.unpriced})`);
-  if (unpriced.length > 0) notes.push(`Half-hours without an import price, left out: ${unpriced.join(", ")}`);
+  if (unpriced.length > 0)
+    notes.push(
+      `Half-hours without an import price, left out of all three costs (give the import tariff a fallback: to price them): ${unpriced.join(", ")}`,
+    );
   const noSoc = days.filter((one) => one.startSocPercent === null).map((one) => one.day);
   if (noSoc.length > 0) notes.push(`No SoC reading, so no eco-only figure: ${noSoc.join(", ")}`);
   return notes;
