@@ -55,7 +55,8 @@ export function withProviderSolar(
 ): SourcedHouseForecast {
   if (!solar) return { ...learned, solarSource: "learned" };
   const { snapshot, bias } = solar;
-  const fresh = snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= PROVIDER_STALE_MS;
+  const fresh =
+    snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= (snapshot.usableForMs ?? PROVIDER_STALE_MS);
   const first = snapshot.samples[0];
   const last = snapshot.samples[snapshot.samples.length - 1];
   if (!fresh || !first || !last || last.start < learned.from) {
@@ -63,7 +64,9 @@ export function withProviderSolar(
       ? `${snapshot.provider} failed: ${snapshot.failure}`
       : snapshot.fetchedAt === undefined
         ? `${snapshot.provider} has not answered yet`
-        : `${snapshot.provider}'s answer does not reach now`;
+        : fresh
+          ? `${snapshot.provider}'s answer does not reach now`
+          : `${snapshot.provider}'s last answer is too old`;
     return { ...learned, solarSource: `learned (${why})` };
   }
   const byStart = new Map(snapshot.samples.map((sample) => [sample.start, sample.kwh]));

@@ -17,7 +17,14 @@ export interface SolarForecastSnapshot {
   readonly fetchedAt: number | undefined;
   /** Why the last attempt failed; undefined when it succeeded. */
   readonly failure: string | undefined;
+  /**
+   * How long after fetchedAt the answer is still used; undefined: the house forecast's default.
+   * A pushed forecast keeps a day: Home Assistant's sensors change a few times a day, not at night.
+   */
+  readonly usableForMs?: number;
 }
+
+const PUSHED_USABLE_MS = 24 * 60 * MINUTE_MS;
 
 export interface SolarForecastSourceOptions {
   /** Told once per refresh outcome: a success or a failure (never the key). */
@@ -105,7 +112,13 @@ export class SolarForecastSource {
   }
 
   snapshot(): SolarForecastSnapshot {
-    return { provider: this.provider, samples: this.samples, fetchedAt: this.fetchedAt, failure: this.failure };
+    return {
+      provider: this.provider,
+      samples: this.samples,
+      fetchedAt: this.fetchedAt,
+      failure: this.failure,
+      ...(this.config.provider === "home-assistant-mqtt" ? { usableForMs: PUSHED_USABLE_MS } : {}),
+    };
   }
 
   private async fetch(now: number, signal: AbortSignal | undefined): Promise<Answer> {

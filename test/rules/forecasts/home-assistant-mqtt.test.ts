@@ -12,7 +12,7 @@ import {
   sensorHalfHours,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
-import { houseForecaster } from "../../../src/rules/house-forecast.js";
+import { houseForecaster, withProviderSolar } from "../../../src/rules/house-forecast.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 import { systemClock } from "../../../src/time/index.js";
 import { startTestBroker, type TestBroker } from "../../helpers/broker.js";
@@ -178,6 +178,26 @@ describe("a Home Assistant forecast sensor over MQTT", () => {
       stop();
       store.close();
     }
+  });
+});
+
+describe("how long a pushed forecast serves", () => {
+  it("a day after it was heard, where an answer asked for serves six hours", () => {
+    const samples = sensorHalfHours(detailedForecast);
+    const heardAt = Date.parse("2023-03-25T22:00:00Z");
+    const now = heardAt + 10 * 3_600_000;
+    const learned = { from: now, load: [0, 0], solar: [0.1, 0.1], days: 3 };
+    const bias = { ratio: 1, days: 0 };
+    const snapshot = { provider: "home-assistant-mqtt", samples, fetchedAt: heardAt, failure: undefined };
+    const pushed = withProviderSolar(learned, { snapshot: { ...snapshot, usableForMs: 86_400_000 }, bias }, now);
+    expect(pushed.solarSource).toBe("home-assistant-mqtt");
+    expect(pushed.solar).toEqual([
+      samples.find((one) => one.start === now)?.kwh,
+      samples.find((one) => one.start === now + 1_800_000)?.kwh,
+    ]);
+    expect(withProviderSolar(learned, { snapshot, bias }, now).solarSource).toBe(
+      "learned (home-assistant-mqtt's last answer is too old)",
+    );
   });
 });
 
