@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import {
   computeSavings,
+  OctopusTariff,
   readMeteredHouse,
   refreshedTariffs,
   rulesTimeZone,
@@ -70,6 +71,11 @@ export async function runRulesSavingsCommand(
   const capacitySource =
     rules.battery.capacity_kwh !== undefined ? "rules.yaml" : options.capacity !== undefined ? "--capacity" : "default";
   const { tariffs, notes } = await refreshedTariffs(rules, timeZone, now);
+  // The Octopus API keeps past prices: ask it from the first day, so that those days are priced as published.
+  const pastNotes: string[] = [];
+  for (const [side, tariff] of Object.entries(tariffs))
+    if (tariff instanceof OctopusTariff && !(await tariff.loadSince(dayStartMs(from, timeZone), now)))
+      pastNotes.push(`${side} prices before yesterday could not be fetched: ${tariff.error ?? ""}`);
   const store = openStoreOr(config, err);
   if (typeof store === "number") return store;
   let savings: Savings;
@@ -92,7 +98,7 @@ export async function runRulesSavingsCommand(
   out.write(
     `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs\n`,
   );
-  for (const note of notes) out.write(`${note}\n`);
+  for (const note of [...notes, ...pastNotes]) out.write(`${note}\n`);
   out.write(savingsTable(savings));
   return 0;
 }

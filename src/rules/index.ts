@@ -29,5 +29,5 @@ export {
 } from "./savings.js";
 export { savingsSummary } from "./savings-summary.js";
 export { type RulesFile, rulesTimeZone } from "./schema.js";
-export { createTariff, type Rate, type Tariff } from "./tariffs/index.js";
+export { createTariff, OctopusTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

@@ -10,8 +10,10 @@ import { knownDays } from "../rules/savings-days.js";
 import { OctopusServer } from "../rules/tariffs/octopus-server.js";
 
 /*
- * Past Agile days the Octopus API no longer gives: the recorded page of region H holds 11 May
- * 2025 20:00Z to 13 May 22:00Z only, so the days before are priced with the fallback, and say so.
+ * Past Agile days without a published price: the command asks the Octopus API from the first day
+ * asked for, and the local server answers with the recorded page of region H whatever the period,
+ * which holds 11 May 2025 20:00Z to 13 May 22:00Z only. The days before it stand for days the API
+ * could not give: priced with the fallback, and said so.
  */
 
 const AGILE = "AGILE-24-10-01";
@@ -76,6 +78,10 @@ describe("rules savings over past Agile days", () => {
     const result = await savings(setup("fallback", ", fallback: 0.25"));
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
+    // Asked from 10 May, 00:00 BST: the API keeps past prices.
+    expect(server.requests).toContain(
+      `/v1/products/${AGILE}/electricity-tariffs/E-1R-${AGILE}-H/standard-unit-rates/?period_from=2025-05-09T23:00:00Z&page_size=1500`,
+    );
     // 10 May: no published price, 20 kWh imported at the fallback's 0.25 and the day's standing
     // charge of 47.60616p: 5.48 with the battery and without (flat prices save nothing).
     expect(row(result.out, "2025-05-10")).toEqual([

@@ -15,17 +15,19 @@ const GO = "GO-VAR-22-10-14";
 const TRACKER = "SILVER-24-12-31";
 const FLUX = "FLUX-IMPORT-23-02-14";
 const FLUX_EXPORT = "FLUX-EXPORT-23-02-14";
+const FLEXIBLE = "VAR-22-11-01";
 
 const server = new OctopusServer();
 const local = new Intl.DateTimeFormat("en-GB", { timeZone: LONDON, hour: "2-digit", minute: "2-digit" });
 
-function octopus(product: string, payment?: "non_direct_debit"): OctopusTariff {
+function octopus(product: string, payment?: "non_direct_debit", region = "C", nightHours?: string): OctopusTariff {
   const config = octopusTariffSchema.parse({
     type: "octopus",
     product,
-    region: "C",
+    region,
     base_url: server.baseUrl,
     ...(payment ? { payment } : {}),
+    ...(nightHours ? { night_hours: nightHours } : {}),
   });
   return new OctopusTariff(config, LONDON, undefined, new OctopusCache());
 }
@@ -54,6 +56,9 @@ beforeAll(async () => {
     "standard-unit-rates",
     "flux-export-23-02-14-C.standard-unit-rates.json",
   );
+  // The recorded day and night lists of a two-rate tariff (the source names no tariff code).
+  server.serve(FLEXIBLE, `E-2R-${FLEXIBLE}-B`, "day-unit-rates", "e-2r.day-unit-rates.json");
+  server.serve(FLEXIBLE, `E-2R-${FLEXIBLE}-B`, "night-unit-rates", "e-2r.night-unit-rates.json");
 });
 afterAll(async () => {
   await server.stop();
@@ -137,5 +142,26 @@ describe("Octopus Flux by product and region: import and export", () => {
     expect(exports.priceAt(utc("2023-06-02T15:00"))).toBe(0.375588);
     expect(imports.priceAt(utc("2023-06-02T18:00"))).toBe(0.29967);
     expect(imports.standingChargePerDay(utc("2023-06-02T12:00"))).toBe(0.48678);
+  });
+});
+
+describe("past prices, for the costs of past days", () => {
+  it("asks from the day given and lays a price in force until changed back to it", async () => {
+    const now = utc("2024-04-20T12:00");
+    const recent = octopus(FLEXIBLE, undefined, "B", "00:30-07:30");
+    await recent.load(now);
+    // A refresh lays it a day back only.
+    expect(recent.priceAt(utc("2024-04-10T12:00"))).toBeUndefined();
+    const past = octopus(FLEXIBLE, undefined, "B", "00:30-07:30");
+    // No standing charges are served for it: only they fail.
+    await past.loadSince(utc("2024-04-10T00:00"), now);
+    expect(past.error).toContain("standing-charges");
+    expect(past.error).not.toContain("unit-rates");
+    expect(server.requests).toContain(
+      `/v1/products/${FLEXIBLE}/electricity-tariffs/E-2R-${FLEXIBLE}-B/day-unit-rates/?period_from=2024-04-10T00:00:00Z&page_size=1500`,
+    );
+    // The recorded April 2024 rates by direct debit: 31.5084p by day, 13.2174p at night (BST).
+    expect(past.priceAt(utc("2024-04-10T12:00"))).toBe(0.315084);
+    expect(past.priceAt(utc("2024-04-10T00:00"))).toBe(0.132174);
   });
 });
