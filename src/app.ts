@@ -357,7 +357,7 @@ export async function startApp(
       logger,
       clock,
       dryRun: config.dry_run,
-      subscribe: (filter) => mqtt.subscribe(filter),
+      mqtt,
     });
     // Home Assistant shows the rules once it has announced the devices.
     let rulesAttached = Promise.resolve();

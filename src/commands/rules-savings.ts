@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import {
   computeSavings,
+  OctopusTariff,
   readMeteredHouse,
   refreshedTariffs,
   rulesTimeZone,
@@ -70,6 +71,11 @@ export async function runRulesSavingsCommand(
   const capacitySource =
     rules.battery.capacity_kwh !== undefined ? "rules.yaml" : options.capacity !== undefined ? "--capacity" : "default";
   const { tariffs, notes } = await refreshedTariffs(rules, timeZone, now);
+  // The Octopus API keeps past prices: ask it from the first day, so that those days are priced as published.
+  const pastNotes: string[] = [];
+  for (const [side, tariff] of Object.entries(tariffs))
+    if (tariff instanceof OctopusTariff && !(await tariff.loadSince(dayStartMs(from, timeZone), now)))
+      pastNotes.push(`${side} prices before yesterday could not be fetched: ${tariff.error ?? ""}`);
   const store = openStoreOr(config, err);
   if (typeof store === "number") return store;
   let savings: Savings;
@@ -92,12 +98,28 @@ export async function runRulesSavingsCommand(
   out.write(
     `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs\n`,
   );
-  for (const note of notes) out.write(`${note}\n`);
+  for (const note of [...notes, ...pastNotes]) out.write(`${note}\n`);
   out.write(savingsTable(savings));
   return 0;
 }
 
-const HEAD = ["day", "half-hours", "SoC", "actual", "no battery", "eco only", "saved vs none", "saved vs eco"];
+const HEAD = [
+  "day",
+  "half-hours",
+  "SoC",
+  "actual",
+  "no battery",
+  "eco only",
+  "saved vs none",
+  "saved vs eco",
+  "prices",
+];
+
+/** How a day's or month's half-hours were priced: "published", "fallback 48", "none 12", "fallback 2, none 4". */
+function pricesCell(estimated: number, unpriced: number): string {
+  const parts = [...(estimated > 0 ? [`fallback ${estimated}`] : []), ...(unpriced > 0 ? [`none ${unpriced}`] : [])];
+  return parts.length > 0 ? parts.join(", ") : "published";
+}
 
 function savingsTable(savings: Savings): string {
   if (savings.days.length === 0) return "No metered half-hours in the store over these days.\n";
@@ -111,8 +133,10 @@ function savingsTable(savings: Savings): string {
     money(one.ecoOnly),
     money(one.savedVsNoBattery),
     money(one.savedVsEcoOnly),
+    pricesCell(one.estimated, one.unpriced),
   ]);
-  for (const month of savings.months)
+  for (const month of savings.months) {
+    const inMonth = savings.days.filter((one) => one.day.startsWith(month.month));
     rows.push([
       `${month.month} total`,
       `${month.days} day(s)`,
@@ -122,7 +146,12 @@ function savingsTable(savings: Savings): string {
       money(month.ecoOnly),
       money(month.savedVsNoBattery),
       money(month.savedVsEcoOnly),
+      pricesCell(
+        inMonth.reduce((sum, one) => sum + one.estimated, 0),
+        inMonth.reduce((sum, one) => sum + one.unpriced, 0),
+      ),
     ]);
+  }
   const widths = HEAD.map((head, i) => Math.max(head.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -144,7 +173,10 @@ function gapNotes(days: readonly SavingsDay[]): string[] {
   if (estimated.length > 0)
     notes.push(`Half-hours priced with the tariff's fallback, not a published price: ${estimated.join(", ")}`);
   const unpriced = days.filter((one) => one.unpriced > 0).map((one) => `${one.day} (${one.unpriced})`);
-  if (unpriced.length > 0) notes.push(`Half-hours without an import price, left out: ${unpriced.join(", ")}`);
+  if (unpriced.length > 0)
+    notes.push(
+      `Half-hours without an import price, left out of all three costs (give the import tariff a fallback: to price them): ${unpriced.join(", ")}`,
+    );
   const noSoc = days.filter((one) => one.startSocPercent === null).map((one) => one.day);
   if (noSoc.length > 0) notes.push(`No SoC reading, so no eco-only figure: ${noSoc.join(", ")}`);
   return notes;

@@ -209,12 +209,12 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
     // period's start as last_reset, so that the statistics take each period on its own.
     ...(
       [
-        ["saved_yesterday_vs_no_battery", "Saved yesterday vs no battery", "saved_yesterday_last_reset"],
-        ["saved_yesterday_vs_eco_only", "Saved yesterday vs eco only", "saved_yesterday_last_reset"],
-        ["saved_month_vs_no_battery", "Saved this month vs no battery", "saved_month_last_reset"],
-        ["saved_month_vs_eco_only", "Saved this month vs eco only", "saved_month_last_reset"],
+        ["saved_yesterday_vs_no_battery", "Saved yesterday vs no battery", "saved_yesterday"],
+        ["saved_yesterday_vs_eco_only", "Saved yesterday vs eco only", "saved_yesterday"],
+        ["saved_month_vs_no_battery", "Saved this month vs no battery", "saved_month"],
+        ["saved_month_vs_eco_only", "Saved this month vs eco only", "saved_month"],
       ] as const
-    ).map(([key, name, reset]) =>
+    ).map(([key, name, period]) =>
       sensor(key, name, {
         device_class: "monetary",
         unit_of_measurement: currency,
@@ -223,7 +223,10 @@ function sensorMessages(options: RulesDiscoveryOptions): DiscoveryMessage[] {
         suggested_display_precision: 2,
         state_topic: own.state,
         value_template: keyTemplate(key),
-        last_reset_value_template: `{{ ${field(reset)} | default('', true) }}`,
+        last_reset_value_template: `{{ ${field(`${period}_last_reset`)} | default('', true) }}`,
+        // Whether the figure rests on published prices, the tariff's fallback, or leaves half-hours out.
+        json_attributes_topic: own.state,
+        json_attributes_template: `{{ {${(["prices", "estimated_half_hours", "unpriced_half_hours"] as const).map((name) => `'${name}': value_json.${period}_${name}`).join(", ")}} | tojson }}`,
       }),
     ),
   ];

@@ -182,6 +182,16 @@ export interface PeriodSavings {
   readonly vsNoBattery: number;
   /** Against the battery left in eco (self-consumption) all along; null without a SoC reading. */
   readonly vsEcoOnly: number | null;
+  /**
+   * How the period was priced: `published` prices throughout; `fallback` where some half-hours
+   * had no published price (past Agile days the daemon had not fetched, say) and took the
+   * tariff's fallback; `incomplete` where some had no price at all and are left out.
+   */
+  readonly prices: "published" | "fallback" | "incomplete";
+  /** Half-hours priced with the tariff's fallback. */
+  readonly estimatedHalfHours: number;
+  /** Metered half-hours left out for want of any price. */
+  readonly unpricedHalfHours: number;
 }
 
 /** One local day's cost against the same house with no battery and with the battery in eco only. */

@@ -3,6 +3,7 @@ import type { EventBus } from "../bus.js";
 import type { DeviceReads } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
+import type { Mqtt } from "../mqtt/index.js";
 import type { RulesRuntime } from "../ports/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
@@ -29,8 +30,11 @@ export interface RulesFeatureOptions {
   readonly clock: Clock;
   /** The configuration's dry_run: every rule dry-runs. */
   readonly dryRun: boolean;
-  /** Subscribes an MQTT topic (its messages come as mqttMessage on the bus): the cars' targets from Home Assistant. */
-  readonly subscribe?: (filter: string) => Promise<void>;
+  /**
+   * The daemon's MQTT connection (messages come as mqttMessage on the bus): a solar forecast and
+   * the cars' targets that Home Assistant publishes are read from it.
+   */
+  readonly mqtt?: Pick<Mqtt, "subscribe">;
 }
 
 export interface RulesFeature extends Feature {
@@ -67,6 +71,12 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
   };
 
   const carTopics = new CarTopics(carTopicsOf(loaded?.rules.rules ?? []), logger);
+  // A forecast Home Assistant publishes: what came before the rules ran, then the listener.
+  const solarConfig = loaded?.rules.solar_forecast;
+  const forecastTopics = solarConfig?.provider === "home-assistant-mqtt" ? solarConfig.topics : [];
+  const early = new Map<string, { payload: string; at: number }>();
+  let heard: { receive(topic: string, payload: string, at: number): void } | undefined;
+
   let engine: RulesEngine | undefined;
   let events: Subscription | undefined;
   let starting: Promise<RulesEngine | undefined> | undefined;
@@ -90,13 +100,33 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       savingsSummary,
       computeSavings,
       readMeteredHouse,
+      HomeAssistantForecastListener,
     } = await import("./index.js");
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
-    const house = houseForecaster(store, { timeZone, config: rules.rules.solar_forecast, logger });
     const battery = savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory));
+    const listener =
+      forecastTopics.length > 0
+        ? new HomeAssistantForecastListener(forecastTopics, (topic, message) =>
+            logger.warn(
+              { provider: "home-assistant-mqtt", topic },
+              `solar forecast payload not used (the last good forecast is kept): ${message}`,
+            ),
+          )
+        : undefined;
+    if (listener) {
+      for (const [topic, { payload, at }] of early) listener.receive(topic, payload, at);
+      early.clear();
+      heard = listener;
+    }
+    const house = houseForecaster(store, {
+      timeZone,
+      config: rules.rules.solar_forecast,
+      logger,
+      ...(listener ? { heard: listener } : {}),
+    });
     if (rules.rules.solar_forecast) {
       // The first plan waits a little for the solar provider's answer; a slow one serves the next plan.
       let wait: NodeJS.Timeout | undefined;
@@ -172,13 +202,29 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       });
       bus.on("mqttMessage", name, ({ topic, payload }) => {
         if (carTopics.accept(topic, payload)) logger.info({ topic, value: carTopics.value(topic) }, "car target taken");
+        if (!forecastTopics.includes(topic)) return;
+        const at = options.clock.now();
+        if (heard) heard.receive(topic, payload, at);
+        else early.set(topic, { payload, at });
       });
+      const mqtt = options.mqtt;
+      if (!mqtt && forecastTopics.length > 0)
+        logger.error(
+          { provider: "home-assistant-mqtt" },
+          "solar_forecast: home-assistant-mqtt needs the daemon's MQTT connection; the plan runs on the learned profile",
+        );
+      for (const topic of forecastTopics)
+        mqtt
+          ?.subscribe(topic)
+          .catch((error: unknown) =>
+            logger.warn({ topic, err: error }, "solar forecast: could not subscribe; retried on reconnection"),
+          );
       for (const topic of carTopicsOf(loaded.rules.rules)) {
-        if (!options.subscribe) {
+        if (!mqtt) {
           logger.warn({ topic }, "the car's target topic is not read: no MQTT connection");
           continue;
         }
-        options
+        mqtt
           .subscribe(topic)
           .catch((error: unknown) =>
             logger.warn({ topic, err: (error as Error).message }, "the car's target topic could not be subscribed"),

@@ -3,6 +3,8 @@ import type { History, SolarForecasts } from "../store/index.js";
 import { dayOf, HOUR_MS, SLOT_MS } from "../time/index.js";
 import {
   type Bias,
+  ForecastError,
+  type HeardSource,
   providerBias,
   RequestBudget,
   recordForecastDays,
@@ -53,7 +55,8 @@ export function withProviderSolar(
 ): SourcedHouseForecast {
   if (!solar) return { ...learned, solarSource: "learned" };
   const { snapshot, bias } = solar;
-  const fresh = snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= PROVIDER_STALE_MS;
+  const fresh =
+    snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= (snapshot.usableForMs ?? PROVIDER_STALE_MS);
   const first = snapshot.samples[0];
   const last = snapshot.samples[snapshot.samples.length - 1];
   if (!fresh || !first || !last || last.start < learned.from) {
@@ -61,7 +64,9 @@ export function withProviderSolar(
       ? `${snapshot.provider} failed: ${snapshot.failure}`
       : snapshot.fetchedAt === undefined
         ? `${snapshot.provider} has not answered yet`
-        : `${snapshot.provider}'s answer does not reach now`;
+        : fresh
+          ? `${snapshot.provider}'s answer does not reach now`
+          : `${snapshot.provider}'s last answer is too old`;
     return { ...learned, solarSource: `learned (${why})` };
   }
   const byStart = new Map(snapshot.samples.map((sample) => [sample.start, sample.kwh]));
@@ -102,13 +107,24 @@ export function houseForecaster(
     readonly timeZone: string;
     readonly config?: SolarForecastConfig | undefined;
     readonly logger?: ForecastLogger;
+    /**
+     * For the home-assistant-mqtt provider: what the daemon heard over MQTT. Without it (`rules
+     * plan`), the forecast the daemon last kept in the store serves.
+     */
+    readonly heard?: HeardSource;
   },
 ): HouseForecaster {
   const { timeZone, config, logger } = options;
+  const heard =
+    options.heard ??
+    (config?.provider === "home-assistant-mqtt" ? storedForecast(store.solarForecasts, config.provider) : undefined);
   const source = config
     ? new SolarForecastSource(config, {
         // Counted in the store: the daemon, a restart and `rules plan` share the service's daily allowance.
-        budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts),
+        ...("daily_requests" in config
+          ? { budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts) }
+          : {}),
+        ...(heard ? { heard } : {}),
         onForecast: (provider, samples, fetchedAt) => store.solarForecasts.record(provider, samples, fetchedAt),
         onOutcome: (outcome) =>
           outcome.ok
@@ -161,6 +177,27 @@ export function houseForecaster(
     return houseForecast(store.history, { now, timeZone, ...(provided ? { solar: provided } : {}) });
   };
   return { forecast, refresh, solar };
+}
+
+/** How far ahead the store's kept forecast is read for a pushed provider. */
+const STORED_AHEAD_MS = 3 * DAY_MS;
+
+/**
+ * The forecast the daemon kept in the store for a provider it is pushed (Home Assistant over
+ * MQTT), from the half-hour under way: what `rules plan` uses, as it does not listen itself.
+ */
+function storedForecast(forecasts: SolarForecasts, provider: string): HeardSource {
+  let at: number | undefined;
+  return {
+    latest: (now) => {
+      at ??= now;
+      const from = Math.floor(now / SLOT_MS) * SLOT_MS;
+      const samples = forecasts.between(provider, from, from + STORED_AHEAD_MS);
+      if (samples.length === 0)
+        throw new ForecastError(`${provider}: the store holds no forecast ahead; the daemon keeps what it hears`);
+      return { samples, at, problem: undefined };
+    },
+  };
 }
 
 export interface ForecastCheck {

@@ -2,7 +2,7 @@ export { plannedOverlaps, sharedControlLines, sharedControlText } from "./contro
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
 export { defaultInverter } from "./engine/intents.js";
-export { forecastDaysLine, type SolarForecastConfig } from "./forecasts/index.js";
+export { forecastDaysLine, HomeAssistantForecastListener, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type ForecastCheck,
   type HouseForecaster,
@@ -31,5 +31,5 @@ export {
 } from "./savings.js";
 export { savingsSummary } from "./savings-summary.js";
 export { type RulesFile, rulesTimeZone } from "./schema.js";
-export { createTariff, type Rate, type Tariff } from "./tariffs/index.js";
+export { createTariff, OctopusTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

@@ -61,6 +61,7 @@ function summaryAt(
       since: dayStartMs(yesterday, timeZone),
       vsNoBattery: last.savedVsNoBattery,
       vsEcoOnly: last.savedVsEcoOnly,
+      ...pricing([last]),
     };
   const month: SavingsDay[] = [];
   for (let day = monthStart; day <= today; day = addDays(day, 1)) {
@@ -76,9 +77,23 @@ function summaryAt(
       vsEcoOnly: eco.every((value) => value !== null)
         ? eco.reduce((sum: number, value) => sum + (value ?? 0), 0)
         : null,
+      ...pricing(month),
     };
   }
   return result;
+}
+
+/** How the days were priced, for the sensors' attributes. */
+function pricing(
+  days: readonly SavingsDay[],
+): Pick<PeriodSavings, "prices" | "estimatedHalfHours" | "unpricedHalfHours"> {
+  const estimatedHalfHours = days.reduce((sum, one) => sum + one.estimated, 0);
+  const unpricedHalfHours = days.reduce((sum, one) => sum + one.unpriced, 0);
+  return {
+    prices: unpricedHalfHours > 0 ? "incomplete" : estimatedHalfHours > 0 ? "fallback" : "published",
+    estimatedHalfHours,
+    unpricedHalfHours,
+  };
 }
 
 function slotStart(now: number): number {

@@ -61,14 +61,17 @@ describe("energy2mqtt rules savings", () => {
     const lines = result.out.split("\n");
     expect(lines[0]).toContain("Savings 2026-01-01 to 2026-01-20 (Europe/London), in GBP");
     expect(lines[0]).toContain("10 kWh from rules.yaml");
-    expect(lines[1]).toMatch(/^day +half-hours +SoC +actual +no battery +eco only +saved vs none +saved vs eco$/);
+    expect(lines[1]).toMatch(
+      /^day +half-hours +SoC +actual +no battery +eco only +saved vs none +saved vs eco +prices$/,
+    );
     // Actual: 20 kWh at 0.10 less 8 kWh at 0.15 = 0.80. No battery: 4 kWh at 0.10, 16 at 0.30, less
     // 8 kWh exported at 0.15 = 4.00. Eco only, with the planner's 4% reserve and 95% discharge: the
     // night gets (2.0 - 0.4) x 0.95 = 1.52 kWh from the battery, so 2.48 kWh at 0.10 (0.248); 6 kWh
     // at 0.30 until 10:00 (1.80); the sun stores 8 kWh (8.4 in all), of which (8.4 - 0.4) x 0.95 =
     // 7.6 come out, so 2.4 of the evening's 10 kWh at 0.30 (0.72): 2.768.
-    expect(lines[2]?.split(/ +/)).toEqual(["2026-01-14", "48/48", "20%", "0.80", "4.00", "2.77", "3.20", "1.97"]);
-    expect(lines[3]?.split(/ +/)).toEqual(["2026-01", "total", "1", "day(s)", "0.80", "4.00", "2.77", "3.20", "1.97"]);
+    const published = ["0.80", "4.00", "2.77", "3.20", "1.97", "published"];
+    expect(lines[2]?.split(/ +/)).toEqual(["2026-01-14", "48/48", "20%", ...published]);
+    expect(lines[3]?.split(/ +/)).toEqual(["2026-01", "total", "1", "day(s)", ...published]);
   });
 
   it("prints JSON with the unrounded figures", async () => {

@@ -164,6 +164,9 @@ describe("rules in Home Assistant: discovery", () => {
           state_topic: "energy2mqtt/rules",
           value_template: "{{ value_json['saved_month_vs_eco_only'] | default(none) }}",
           last_reset_value_template: "{{ value_json['saved_month_last_reset'] | default('', true) }}",
+          json_attributes_topic: "energy2mqtt/rules",
+          json_attributes_template:
+            "{{ {'prices': value_json.saved_month_prices, 'estimated_half_hours': value_json.saved_month_estimated_half_hours, 'unpriced_half_hours': value_json.saved_month_unpriced_half_hours} | tojson }}",
           ...tail,
         }),
       );
@@ -240,9 +243,15 @@ describe("rules in Home Assistant: discovery", () => {
         saved_yesterday_vs_no_battery: null,
         saved_yesterday_vs_eco_only: null,
         saved_yesterday_last_reset: null,
+        saved_yesterday_prices: null,
+        saved_yesterday_estimated_half_hours: null,
+        saved_yesterday_unpriced_half_hours: null,
         saved_month_vs_no_battery: null,
         saved_month_vs_eco_only: null,
         saved_month_last_reset: null,
+        saved_month_prices: null,
+        saved_month_estimated_half_hours: null,
+        saved_month_unpriced_half_hours: null,
         "enabled_overnight-top-up": "ON",
         "enabled_sunday-snapshot": "OFF",
         rules: {

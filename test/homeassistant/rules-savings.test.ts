@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SavingsSummary } from "../../src/ports/index.js";
 import { savingsBattery, savingsSummary } from "../../src/rules/index.js";
-import { FixedTariff, ZonesTariff } from "../../src/rules/tariffs/index.js";
+import { AgileTariff, FixedTariff, ZonesTariff } from "../../src/rules/tariffs/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
@@ -47,6 +47,12 @@ interface SavingsState {
   saved_month_vs_no_battery: number | null;
   saved_month_vs_eco_only: number | null;
   saved_month_last_reset: string | null;
+  saved_yesterday_prices: string | null;
+  saved_yesterday_estimated_half_hours: number | null;
+  saved_yesterday_unpriced_half_hours: number | null;
+  saved_month_prices: string | null;
+  saved_month_estimated_half_hours: number | null;
+  saved_month_unpriced_half_hours: number | null;
 }
 
 describe("the savings sensors", () => {
@@ -78,6 +84,10 @@ describe("the savings sensors", () => {
         saved_month_vs_no_battery: 6.4,
         saved_month_vs_eco_only: 3.936,
         saved_month_last_reset: "2026-01-01T00:00:00.000Z",
+        saved_yesterday_prices: "published",
+        saved_yesterday_estimated_half_hours: 0,
+        saved_yesterday_unpriced_half_hours: 0,
+        saved_month_prices: "published",
       });
 
       const mark = harness.observer.messages.length;
@@ -95,6 +105,73 @@ describe("the savings sensors", () => {
       await harness.flush();
       await recorder.waitFor((m) => m.topic === `${base}/rules/result` && m.payload.includes('"flush_1"'), 5_000);
       expect(recorder.messages.filter((m) => m.topic === `${base}/rules`).length).toBeGreaterThanOrEqual(2);
+      const findings = checkHomeAssistantRules(recorder.messages, {
+        discoveryPrefix: `${base}-ha`,
+        statusTopic: `${base}-ha/status`,
+      });
+      expect(findings).toEqual([]);
+    } finally {
+      await harness.stop();
+      await recorder.close();
+    }
+  });
+  it("say when past days were priced with the tariff's fallback, or could not be priced at all", async () => {
+    const base = baseTopic();
+    const clock = new ManualClock(Date.parse("2026-01-16T00:00:30Z"));
+    // Agile prices the daemon never fetched for these days: what a restart in mid-month leaves.
+    const unfetched = (fallback: number | undefined) =>
+      new AgileTariff(
+        { refresh: 60_000, published_at: "16:00", scale: 1, file: join(dir, "absent.json") },
+        TZ,
+        fallback === undefined ? undefined : new FixedTariff(fallback),
+      );
+    const summaries = {
+      fallback: savingsSummary(store.history, {
+        tariffs: { import: unfetched(0.3), export: new FixedTariff(0.15) },
+        timeZone: TZ,
+        battery: savingsBattery({ charge_kw: 3, efficiency: 1 }, 10),
+      }),
+      none: savingsSummary(store.history, {
+        tariffs: { import: unfetched(undefined), export: new FixedTariff(0.15) },
+        timeZone: TZ,
+        battery: savingsBattery({ charge_kw: 3, efficiency: 1 }, 10),
+      }),
+    };
+    let which: keyof typeof summaries = "fallback";
+    const runtime = new SavingsRuntime(clock, (now) => summaries[which](now));
+    const recorder = await recordMqtt(broker.url, [`${base}/#`, `${base}-ha/#`]);
+    const harness = await startBridge(broker, base);
+    try {
+      await harness.bridge.attachRules(runtime, { clock });
+      const first = await harness.observer.waitFor((m) => m.topic === `${base}/rules`);
+      // At the fallback's one flat price, 20 kWh at 0.30 less 8 exported at 0.15 either way: 0 saved, but priced.
+      expect(JSON.parse(first.payload)).toMatchObject({
+        saved_yesterday_vs_no_battery: 0,
+        saved_yesterday_prices: "fallback",
+        saved_yesterday_estimated_half_hours: 48,
+        saved_yesterday_unpriced_half_hours: 0,
+        saved_month_prices: "fallback",
+        saved_month_estimated_half_hours: 96,
+      });
+
+      which = "none";
+      const mark = harness.observer.messages.length;
+      clock.at = Date.parse("2026-01-16T01:00:30Z");
+      await clock.tick();
+      const next = await harness.seen(mark, (m) => m.topic === `${base}/rules`);
+      // No price and no fallback: the 0 is not a saving, and the sensors say so.
+      expect(JSON.parse(next.payload)).toMatchObject({
+        saved_yesterday_vs_no_battery: 0,
+        saved_yesterday_prices: "incomplete",
+        saved_yesterday_estimated_half_hours: 0,
+        saved_yesterday_unpriced_half_hours: 48,
+        saved_month_prices: "incomplete",
+        // The 14th and 15th, and today's two half-hours metered by 01:00.
+        saved_month_unpriced_half_hours: 98,
+      });
+
+      await harness.flush();
+      await recorder.waitFor((m) => m.topic === `${base}/rules/result` && m.payload.includes('"flush_1"'), 5_000);
       const findings = checkHomeAssistantRules(recorder.messages, {
         discoveryPrefix: `${base}-ha`,
         statusTopic: `${base}-ha/status`,

@@ -1,21 +1,26 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import mqttClient from "mqtt";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EventBus } from "../../src/bus.js";
 import type { CloudClient } from "../../src/cloud/client.js";
 import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
 import { ControlGate, cloudDeviceReads } from "../../src/control/index.js";
+import { type Mqtt, mqttFeature } from "../../src/mqtt/index.js";
 import type { RuleEvent, RulesRuntime } from "../../src/ports/rules.js";
 import { rulesFeature } from "../../src/rules/feature.js";
 import { loadRules } from "../../src/rules/index.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { cloudControl } from "../../src/sources/index.js";
 import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
+import { systemClock } from "../../src/time/index.js";
 import { chargerDevice, inverterDevice } from "../control/helpers/devices.js";
+import { startTestBroker } from "../helpers/broker.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 import { CHARGER, INVERTER } from "./engine/helpers.js";
+import { fixture } from "./forecasts/helpers.js";
 import { knownDays } from "./savings-days.js";
 
 const START = Date.UTC(2025, 0, 14, 12, 0);
@@ -47,7 +52,10 @@ describe("the rules feature on the bus", () => {
       readonly withStore?: boolean;
       readonly history?: HistoryRecord[];
       readonly rules?: readonly string[];
+      /** Records what the feature subscribes, in place of a connection. */
       readonly subscribe?: (filter: string) => Promise<void>;
+      /** A broker for the daemon's MQTT connection, on the feature's bus. */
+      readonly brokerUrl?: string;
     } = {},
   ) {
     const sim = await startTestSimulator({ speed: 0, start: START });
@@ -94,6 +102,20 @@ describe("the rules feature on the bus", () => {
     bus.on("rulesStarted", "test", ({ runtime }) => {
       started.push(runtime);
     });
+    let mqtt: Mqtt | undefined;
+    if (options.brokerUrl) {
+      const connection = mqttFeature({
+        bus,
+        url: options.brokerUrl,
+        stateTopic: "e2m-feature/bridge/state",
+        logger,
+        clock: systemClock,
+        stopMs: 500,
+      });
+      await connection.start();
+      cleanups.push(() => connection.stop());
+      mqtt = connection;
+    }
     const feature = rulesFeature({
       bus,
       loaded: loadRules(join(dir, "rules.yaml")),
@@ -104,7 +126,7 @@ describe("the rules feature on the bus", () => {
       logger,
       clock: sim.simulator.clock,
       dryRun: false,
-      ...(options.subscribe ? { subscribe: options.subscribe } : {}),
+      ...(mqtt ? { mqtt } : options.subscribe ? { mqtt: { subscribe: options.subscribe } } : {}),
     });
     cleanups.push(() => feature.stop());
     const baseLive = await checker.inverterData.systemDataLatest(INVERTER);
@@ -280,5 +302,36 @@ describe("the rules feature on the bus", () => {
     await Promise.resolve();
     expect(stoppedEarly.feature.runtime).toBeUndefined();
     expect(stoppedEarly.started).toEqual([]);
+  });
+  it("hears a solar forecast Home Assistant publishes on MQTT, the retained one from before it started too", async () => {
+    const broker = await startTestBroker();
+    cleanups.push(() => broker.stop());
+    const topic = "homeassistant/sensor/solcast_pv_forecast_forecast_today/detailedForecast";
+    const publisher = await mqttClient.connectAsync(broker.url, { clientId: `ha-feature-${process.pid}` });
+    cleanups.push(async () => {
+      await publisher.endAsync();
+    });
+    await publisher.publishAsync(topic, fixture("ha-solcast-detailed-forecast.json"), { retain: true, qos: 1 });
+    const rules = [
+      ...RULES.slice(0, 3),
+      "solar_forecast:",
+      "  provider: home-assistant-mqtt",
+      `  topics: [${topic}]`,
+      ...RULES.slice(3),
+    ];
+    const env = await setUp({ rules, brokerUrl: broker.url });
+    await env.feature.start();
+    // The retained forecast usually comes before the rules run (kept for them), else they hear it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
+    await env.feature.started;
+    await vi.waitFor(() => expect(env.logs.join("")).toContain("home-assistant-mqtt: 46 half-hours forecast"));
+    await publisher.publishAsync(topic, '"unavailable"', { qos: 1 });
+    await vi.waitFor(() =>
+      expect(env.logs.join("")).toContain(
+        `solar forecast payload not used (the last good forecast is kept): home-assistant-mqtt: ${topic}: not a forecast sensor's state or attributes`,
+      ),
+    );
+    expect(env.failures).toEqual([]);
   });
 });

@@ -71,18 +71,45 @@ export const solcastConfigSchema = z.strictObject({
 
 export const homeAssistantFileConfigSchema = z.strictObject({
   provider: z.literal("home-assistant-file"),
-  /** A JSON file holding a sensor's forecast: Solcast's detailedForecast or Forecast.Solar's watt_hours_period. */
+  /** A JSON file holding a sensor's forecast: Solcast's detailedForecast or detailedHourly, Forecast.Solar's wh_period or watts. */
   file: z.string().min(1),
   ...common,
   refresh_minutes: common.refresh_minutes.default(15),
   daily_requests: common.daily_requests.default(10_000),
 });
 
-const PROVIDERS = ["forecast.solar", "open-meteo", "solcast", "home-assistant-file"] as const;
+/** An MQTT topic to subscribe to: one sensor's state or one of its attributes, no wildcards. */
+const topic = z
+  .string()
+  .min(1)
+  .refine(
+    (text) => !/[+#]/.test(text),
+    "a topic without wildcards, e.g. homeassistant/sensor/solcast_pv_forecast_forecast_today/detailedForecast",
+  );
+
+export const homeAssistantMqttConfigSchema = z.strictObject({
+  provider: z.literal("home-assistant-mqtt"),
+  /**
+   * Topics carrying a forecast sensor's state or attributes (an automation's JSON) or one attribute
+   * (mqtt_statestream's `<base>/sensor/<object_id>/detailedForecast`), e.g. today's and tomorrow's.
+   */
+  topics: z.array(topic).min(1, "give at least one topic"),
+  /** Minutes between looks at what came in (nothing is requested: Home Assistant publishes). */
+  refresh_minutes: common.refresh_minutes.default(5),
+  bias_days: common.bias_days,
+});
+
+const PROVIDERS = ["forecast.solar", "open-meteo", "solcast", "home-assistant-file", "home-assistant-mqtt"] as const;
 
 export const solarForecastSchema = z.discriminatedUnion(
   "provider",
-  [forecastSolarConfigSchema, openMeteoConfigSchema, solcastConfigSchema, homeAssistantFileConfigSchema],
+  [
+    forecastSolarConfigSchema,
+    openMeteoConfigSchema,
+    solcastConfigSchema,
+    homeAssistantFileConfigSchema,
+    homeAssistantMqttConfigSchema,
+  ],
   { error: () => `one of ${PROVIDERS.join(", ")}` },
 );
 export type SolarForecastConfig = z.infer<typeof solarForecastSchema>;

@@ -59,15 +59,34 @@ export class OctopusTariff extends AgileTariff implements Tariff {
    * was known of it and does not stop the other. False when either failed.
    */
   override async load(now: number, signal?: AbortSignal): Promise<boolean> {
+    return this.loadLists(now, Math.floor((now - DAY_MS) / DAY_MS) * DAY_MS, undefined, signal);
+  }
+
+  /**
+   * Reads the lists from `since` on, for costs of past days (`rules savings`): the API keeps
+   * every past price. Up to the pages the client follows (15,000 half-hours, about 10 months).
+   */
+  async loadSince(since: number, now: number, signal?: AbortSignal): Promise<boolean> {
+    const from = Math.min(since, Math.floor((now - DAY_MS) / DAY_MS) * DAY_MS);
+    return this.loadLists(now, from, from, signal);
+  }
+
+  /** `openFrom`: how far back a price without an end is laid, when further than a day. */
+  private async loadLists(
+    now: number,
+    from: number,
+    openFrom: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     this.lastAttempt = now;
     const payment = this.octopus.payment.toUpperCase();
     const failures: string[] = [];
     const lists: Map<number, number>[] = [];
-    const since = sinceQuery(now);
+    const since = sinceQuery(from);
     for (const list of this.unitRatesUrls) {
       const url = `${list}${since}`;
       try {
-        lists.push(await this.unitPrices(url, now, payment, signal));
+        lists.push(await this.unitPrices(url, now, openFrom, payment, signal));
       } catch (error) {
         failures.push(`${url}: ${explain(error as Error, this.octopus)}`);
       }
@@ -93,10 +112,12 @@ export class OctopusTariff extends AgileTariff implements Tariff {
   private async unitPrices(
     url: string,
     now: number,
+    openFrom: number | undefined,
     payment: string,
     signal?: AbortSignal,
   ): Promise<Map<number, number>> {
-    const open = { from: Math.floor((now - OPEN_RATE_BACK_MS) / SLOT_MS) * SLOT_MS, until: now + OPEN_RATE_AHEAD_MS };
+    const back = Math.min(openFrom ?? now, now - OPEN_RATE_BACK_MS);
+    const open = { from: Math.floor(back / SLOT_MS) * SLOT_MS, until: now + OPEN_RATE_AHEAD_MS };
     const prices = new Map<number, number>();
     for (const body of await this.read(url, now, signal)) {
       for (const [at, price] of slotPrices(body, this.octopus.scale, { payment, open })) prices.set(at, price);
@@ -126,12 +147,11 @@ export class OctopusTariff extends AgileTariff implements Tariff {
 }
 
 /**
- * From the start of the UTC day before `now`: what a cost of today needs and all that is published
- * ahead, in one page; the same all day, so the cache can answer for it.
+ * From `from` on: by default the start of the UTC day before now, what a cost of today needs and
+ * all that is published ahead, in one page; the same all day, so the cache can answer for it.
  */
-function sinceQuery(now: number): string {
-  const from = new Date(Math.floor((now - DAY_MS) / DAY_MS) * DAY_MS).toISOString().replace(".000Z", "Z");
-  return `?period_from=${from}&page_size=${PAGE_SIZE}`;
+function sinceQuery(from: number): string {
+  return `?period_from=${new Date(from).toISOString().replace(".000Z", "Z")}&page_size=${PAGE_SIZE}`;
 }
 
 /** Standing charges in force, newest first as published, scaled; an open end lasts for ever. */

@@ -289,7 +289,7 @@ describe("the solar_forecast configuration", () => {
     const problems = (raw: unknown) =>
       solarForecastSchema.safeParse(raw).error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     expect(problems({ provider: "meteo" })).toEqual([
-      "provider: one of forecast.solar, open-meteo, solcast, home-assistant-file",
+      "provider: one of forecast.solar, open-meteo, solcast, home-assistant-file, home-assistant-mqtt",
     ]);
     expect(problems({ provider: "open-meteo", latitude: 51, longitude: 0, arrays: [] })).toEqual([
       "arrays: give at least one array as { kwp, tilt, azimuth }",

@@ -226,7 +226,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
       }),
     );
     const later = Date.parse("2022-07-19T21:00:00Z");
-    const house = houseForecaster(store, { timeZone: TZ, config: { ...config, base_url: served.url } });
+    const house = houseForecaster(store, { timeZone: TZ, config });
     // The first call of a day saves the last days' forecast against actual.
     await house.refresh(later);
     const [day] = store.solarForecasts.lastDays("solcast", 7);
