@@ -1,9 +1,10 @@
-import { type Battery, forecastLoad, forecastSolar, type SlotAction } from "../../src/optimiser/index.js";
+import { type Battery, forecastLoad, type SlotAction } from "../../src/optimiser/index.js";
 import { type ModeWindow, planOptimiseWindows } from "../../src/rules/planners/optimise-windows.js";
 import type { Rate } from "../../src/rules/tariffs/index.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
 import type { Decide } from "./simulate.js";
+import { learnedSolar, type SolarForecaster } from "./solar-forecasts.js";
 
 const SLOT_MS = 30 * 60_000;
 const DAY = 48;
@@ -19,6 +20,7 @@ export function optimiseRule(
   clocks: readonly SlotClock[],
   battery: Battery,
   changeCost: number,
+  solarForecast: SolarForecaster = learnedSolar(year),
 ): { decide: Decide; solveMs: number[] } {
   const solveMs: number[] = [];
   const samples = (series: readonly number[], from: number, to: number) =>
@@ -50,7 +52,7 @@ export function optimiseRule(
       house: {
         from: at,
         load: forecastLoad(samples(year.load, Math.max(0, t - 28 * DAY), t), ahead),
-        solar: forecastSolar(samples(year.solar, Math.max(0, t - 14 * DAY), t), ahead),
+        solar: solarForecast(t, ahead.slots),
         days: Math.min(28, Math.floor(t / DAY)),
       },
       soc: (socKwh / battery.capacityKwh) * 100,
