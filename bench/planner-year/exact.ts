@@ -24,8 +24,13 @@ export interface ExactInput {
   readonly load: readonly number[];
   readonly solar: readonly number[];
   readonly battery: Battery;
-  readonly initialSocKwh: number;
+  /** The stored energy at the start, or "free" to let the program choose it at `startValue`. */
+  readonly initialSocKwh: number | "free";
   readonly slotHours: number;
+  /** GBP per kWh the starting energy costs when it is free (a block of a decomposition). */
+  readonly startValue?: number;
+  /** GBP per kWh the energy left at the end is worth (0: not credited). */
+  readonly endValue?: number;
 }
 
 export interface ExactOptions {
@@ -48,7 +53,12 @@ export interface ExactSlot {
 }
 
 export interface ExactResult {
+  /** GBP: import cost less export income, without the start and end values. */
   readonly cost: number;
+  /** The program's objective: the cost plus the starting energy at startValue less the end at endValue. */
+  readonly objective: number;
+  /** The stored energy at the start (chosen when it was free). */
+  readonly startSocKwh: number;
   /** The linear relaxation's cost (no binaries): a lower bound. */
   readonly relaxedCost: number;
   readonly slots: readonly ExactSlot[];
@@ -96,9 +106,11 @@ export function exactLp(input: ExactInput, options: ExactOptions, binary: Readon
       ` ${term(input.importPrices[t] as number, `i${t}`)} ${term(-(input.exportPrices[t] as number), `e${t}`)}`,
     );
     rows.push(` b${t}: i${t} - e${t} - c${t} + d${t} - k${t} = ${num(load - solar)}`);
-    const previous = t === 0 ? "" : ` - s${t - 1}`;
+    const free = input.initialSocKwh === "free";
+    const previous = t > 0 ? ` - s${t - 1}` : free ? " - start" : "";
+    const rhs = t === 0 && input.initialSocKwh !== "free" ? input.initialSocKwh : 0;
     rows.push(
-      ` s${t}_: s${t}${previous} ${term(-battery.chargeEfficiency, `c${t}`)} ${term(1 / battery.dischargeEfficiency, `d${t}`)} = ${num(t === 0 ? input.initialSocKwh : 0)}`,
+      ` s${t}_: s${t}${previous} ${term(-battery.chargeEfficiency, `c${t}`)} ${term(1 / battery.dischargeEfficiency, `d${t}`)} = ${num(rhs)}`,
     );
     bounds.push(` 0 <= c${t} <= ${num(maxIn)}`, ` 0 <= d${t} <= ${num(maxOut)}`, ` 0 <= k${t} <= ${num(solar)}`);
     bounds.push(exportCap === undefined ? ` e${t} >= 0` : ` 0 <= e${t} <= ${num(exportCap)}`);
@@ -119,6 +131,11 @@ export function exactLp(input: ExactInput, options: ExactOptions, binary: Readon
       binaries.push(`z${t}`);
     }
   }
+  if (input.initialSocKwh === "free") {
+    objective.push(` ${term(input.startValue ?? 0, "start")}`);
+    bounds.push(` ${num(reserve)} <= start <= ${num(battery.capacityKwh)}`);
+  }
+  if (input.endValue) objective.push(` ${term(-input.endValue, `s${slots - 1}`)}`);
   const lines = ["Minimize", " cost:", ...objective, "Subject To", ...rows, "Bounds", ...bounds];
   if (binaries.length > 0) lines.push("Binaries", ...chunk(binaries, 20).map((names) => ` ${names.join(" ")}`));
   lines.push("End");
@@ -174,14 +191,21 @@ export async function exactOptimum(input: ExactInput, options: ExactOptions): Pr
       curtailKwh: value(`k${t}`),
       socKwh: value(`s${t}`),
     }));
-    const cost = result.ObjectiveValue;
-    relaxedCost ??= cost;
+    const objective = result.ObjectiveValue;
+    relaxedCost ??= objective;
     const broken = violations(input, options, slots);
     options.onRound?.({ round, binarySlots: binary.size, broken: broken.length, ms: performance.now() - roundStarted });
     if (broken.length === 0) {
+      const cost = slots.reduce(
+        (sum, slot, t) =>
+          sum + slot.importKwh * (input.importPrices[t] as number) - slot.exportKwh * (input.exportPrices[t] as number),
+        0,
+      );
       return {
         cost,
-        relaxedCost: relaxedCost ?? cost,
+        objective,
+        startSocKwh: input.initialSocKwh === "free" ? value("start") : input.initialSocKwh,
+        relaxedCost: relaxedCost ?? objective,
         slots,
         rounds: round,
         binarySlots: binary.size,
@@ -190,4 +214,20 @@ export async function exactOptimum(input: ExactInput, options: ExactOptions): Pr
     }
     for (const t of broken) binary.add(t);
   }
+}
+
+/**
+ * The linear relaxation (no binaries) with the value of a kWh stored at the start of each slot:
+ * the negated dual of the slot's storage row (one more kWh in store there lowers the cost by it).
+ */
+export async function relaxedValues(input: ExactInput): Promise<{ cost: number; valuePerKwh: number[] }> {
+  const highs = await solver();
+  const result = highs.solve(exactLp(input, { curtail: "free" }, new Set()), { output_flag: false });
+  if (result.Status !== "Optimal") throw new Error(`exact optimum: HiGHS ended with ${result.Status}`);
+  const rows = result.Rows;
+  const valuePerKwh = input.load.map((_, t) => {
+    const row = rows[2 * t + 1];
+    return row && "Dual" in row ? -row.Dual : 0;
+  });
+  return { cost: result.ObjectiveValue, valuePerKwh };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ExactInput, exactOptimum } from "../../bench/planner-year/exact.js";
+import { exactByBlocks } from "../../bench/planner-year/exact-blocks.js";
 import type { Battery } from "../../src/optimiser/index.js";
 
 /** 1 kWh a half-hour in and out, lossless unless a case says otherwise, 1 kWh of export a half-hour. */
@@ -75,5 +76,26 @@ describe("the exact optimum of the planner-year bench", () => {
     const free = await exactOptimum(problem, { curtail: "free" });
     expect(free.cost).toBeCloseTo(-0.1, 6);
     expect(free.slots[0]?.curtailKwh).toBeCloseTo(1, 6);
+  });
+
+  it("in blocks, brackets the whole program's optimum between its chained schedule and its Lagrangian bound", async () => {
+    // Two days of a fixed pattern: cheap and negative nights, dear evenings, a solar noon past the export limit.
+    const slots = Array.from({ length: 24 }, (_, t) => {
+      const hour = (t % 12) * 2;
+      return {
+        load: 0.2 + (hour >= 16 && hour < 21 ? 0.8 : 0),
+        solar: hour >= 9 && hour <= 15 ? 1.6 : 0,
+        buy: hour < 5 ? (t < 12 ? -0.05 : 0.06) : hour >= 16 && hour < 20 ? 0.35 : 0.2,
+        sell: hour >= 16 && hour < 20 ? 0.3 : 0.05,
+      };
+    });
+    const problem = input(slots, { battery: { ...battery, chargeEfficiency: 0.95, dischargeEfficiency: 0.95 } });
+    const whole = await exactOptimum(problem, { curtail: "at-limit" });
+    const blocks = await exactByBlocks({ ...problem, initialSocKwh: 0 }, { curtail: "at-limit" }, 8);
+    expect(blocks.blocks).toBe(3);
+    expect(blocks.lowerBound).toBeLessThanOrEqual(whole.cost + 1e-6);
+    expect(blocks.cost).toBeGreaterThanOrEqual(whole.cost - 1e-6);
+    expect(blocks.cost).toBeCloseTo(whole.cost, 6);
+    expect(blocks.slots).toHaveLength(24);
   });
 });
