@@ -24,6 +24,7 @@ export interface BlockResult {
   readonly relaxedCost: number;
   readonly slots: readonly ExactSlot[];
   readonly blocks: number;
+  /** Half-hours that carried binaries, summed over the chained solves (each week is solved twice). */
   readonly binarySlots: number;
   readonly solveMs: number;
 }
