@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Battery } from "../src/optimiser/index.js";
+import { BENCH_BATTERIES, type BenchBattery } from "./planner-year/batteries.js";
 import {
   batteryAlone,
   type CarOutcome,
@@ -19,15 +20,8 @@ import { loadYear } from "./planner-year/data.js";
  * plan with the battery under a site import limit.
  */
 
-const BATTERY: Battery = {
-  capacityKwh: 9.5,
-  chargeKw: 3,
-  dischargeKw: 3,
-  chargeEfficiency: 0.95,
-  dischargeEfficiency: 0.95,
-  reservePercent: 4,
-  exportLimitKw: 5,
-};
+/** The planner-year bench's 9.5 kWh battery (bench/planner-year/batteries.ts). */
+const BATTERY: Battery = (BENCH_BATTERIES[0] as BenchBattery).battery;
 const INITIAL_SOC_KWH = 0.5 * BATTERY.capacityKwh;
 const CHANGE_COST = 0.002;
 /** Stricter than a 60 A supply fuse (60 A x 230 V = 13.8 kW), so that it binds: the car and the battery together take 10 kW. */

@@ -12,7 +12,8 @@ import { startBenchmark } from "./start.bench.js";
 import { storeBenchmark } from "./store.bench.js";
 import { webBenchmark } from "./web.bench.js";
 
-const benches: Record<string, () => Promise<void>> = {
+/** Each bench, given the options asked for it (`name:option`). */
+const benches: Record<string, (options: string[]) => Promise<void>> = {
   client: clientBenchmark,
   simulator: simulatorBenchmark,
   daemon: daemonBenchmark,
@@ -30,6 +31,7 @@ const benches: Record<string, () => Promise<void>> = {
 const only = process.argv.slice(2);
 
 for (const [name, run] of Object.entries(benches)) {
-  if (only.length > 0 && !only.includes(name)) continue;
-  await run();
+  const asked = only.filter((arg) => arg === name || arg.startsWith(`${name}:`));
+  if (only.length > 0 && asked.length === 0) continue;
+  await run(asked.filter((arg) => arg !== name).map((arg) => arg.slice(name.length + 1)));
 }

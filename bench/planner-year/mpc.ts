@@ -2,13 +2,13 @@ import {
   type Battery,
   forecastLoad,
   forecastSeries,
-  forecastSolar,
   type HalfHourSample,
   planAhead,
 } from "../../src/optimiser/index.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
 import type { Decide } from "./simulate.js";
+import { learnedSolar, type SolarForecaster } from "./solar-forecasts.js";
 
 /*
  * Policy 5: the optimiser as model-predictive control. Every half-hour it plans the next
@@ -42,9 +42,14 @@ function samples(year: Year, series: readonly number[]): HalfHourSample[] {
   return series.map((kwh, t) => ({ start: year.starts[t] as number, kwh }));
 }
 
-export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, settings: MpcSettings): MpcRun {
+export function mpc(
+  year: Year,
+  clocks: readonly SlotClock[],
+  battery: Battery,
+  settings: MpcSettings,
+  solarForecast: SolarForecaster = learnedSolar(year),
+): MpcRun {
   const loadSamples = samples(year, year.load);
-  const solarSamples = samples(year, year.solar);
   const importSamples = samples(year, year.importPrice);
   const exportSamples = samples(year, year.exportPrice);
   const solveMs: number[] = [];
@@ -74,7 +79,7 @@ export function mpc(year: Year, clocks: readonly SlotClock[], battery: Battery, 
     const exportPrices = prices(year.exportPrice, exportSamples);
     const options = { from, timeZone: TIME_ZONE, slots };
     const load = forecastLoad(loadSamples.slice(Math.max(0, t - 28 * DAY), t), options);
-    const solar = forecastSolar(solarSamples.slice(Math.max(0, t - 14 * DAY), t), options);
+    const solar = solarForecast(t, slots);
     const schedule = planAhead({
       importPrices,
       exportPrices,

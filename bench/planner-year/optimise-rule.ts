@@ -1,10 +1,11 @@
-import { type Battery, forecastLoad, forecastSolar, type SlotAction } from "../../src/optimiser/index.js";
+import { type Battery, forecastLoad, type SlotAction } from "../../src/optimiser/index.js";
 import { type ModeWindow, planOptimiseWindows } from "../../src/rules/planners/optimise-windows.js";
 import { replanWindow } from "../../src/rules/planners/window-replan.js";
 import type { Rate } from "../../src/rules/tariffs/index.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
 import type { Decide } from "./simulate.js";
+import type { SolarForecaster } from "./solar-forecasts.js";
 
 const SLOT_MS = 30 * 60_000;
 const DAY = 48;
@@ -24,11 +25,15 @@ export interface OptimiseRuleSettings {
    * daemon's price history), as planOptimiseWindows makes it when given priceHistory.
    */
   readonly priceForecast: boolean;
+  /** The solar forecast the plan uses: the learned profile or the modelled weather (solar-forecasts.ts). */
+  readonly solar: SolarForecaster;
 }
 
 export interface OptimiseRuleRun {
   readonly decide: Decide;
   readonly solveMs: number[];
+  /** Each whole re-plan as the engine makes it: the house's forecasts, the price forecast and the solve. */
+  readonly replanMs: number[];
   /** Open windows written again by a re-plan (a new target or a later end). */
   readonly rewrites: () => number;
 }
@@ -46,6 +51,7 @@ export function optimiseRule(
   settings: OptimiseRuleSettings,
 ): OptimiseRuleRun {
   const solveMs: number[] = [];
+  const replanMs: number[] = [];
   let rewrites = 0;
   const samples = (series: readonly number[], from: number, to: number) =>
     series.slice(from, to).map((kwh, index) => ({ start: year.starts[from + index] as number, kwh }));
@@ -55,6 +61,7 @@ export function optimiseRule(
       return { start, end: start + SLOT_MS, price, estimated: false };
     });
   const plan = (t: number, socKwh: number): ModeWindow | undefined => {
+    const began = performance.now();
     const at = year.starts[t] as number;
     const known = (clocks[t] as SlotClock).knownUntil;
     const ahead = { from: at, timeZone: TIME_ZONE, slots: settings.priceForecast ? 2 * DAY : Math.max(1, known - t) };
@@ -73,7 +80,7 @@ export function optimiseRule(
       house: {
         from: at,
         load: forecastLoad(samples(year.load, Math.max(0, t - 28 * DAY), t), ahead),
-        solar: forecastSolar(samples(year.solar, Math.max(0, t - 14 * DAY), t), ahead),
+        solar: settings.solar(t, ahead.slots),
         days: Math.min(28, Math.floor(t / DAY)),
       },
       ...(settings.priceForecast
@@ -91,6 +98,7 @@ export function optimiseRule(
       chargeEfficiency: battery.chargeEfficiency,
     });
     solveMs.push(planned.solveMs);
+    replanMs.push(performance.now() - began);
     const first = planned.windows[0];
     return first && first.start <= at ? first : undefined;
   };
@@ -107,7 +115,7 @@ export function optimiseRule(
     } else open = next;
     return open ? actionOf(open, battery) : { mode: "eco" };
   };
-  return { decide, solveMs, rewrites: () => rewrites };
+  return { decide, solveMs, replanMs, rewrites: () => rewrites };
 }
 
 function actionOf(window: ModeWindow, battery: Battery): SlotAction {
