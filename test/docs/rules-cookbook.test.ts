@@ -48,6 +48,7 @@ describe("docs/rules.md", () => {
       "Octopus Agile: charge the battery in the cheapest half-hours",
       "Let the optimiser run the battery (any tariff, best with Agile)",
       "Let the optimiser run the battery (any tariff, best with Agile)",
+      "Let the optimiser run the battery (any tariff, best with Agile)",
       "Octopus Go: fill the battery in the cheap night hours",
       "Octopus Flux: charge at night, export at the peak",
       "Economy 7: reach a full battery by the end of the night rate",

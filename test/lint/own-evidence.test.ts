@@ -36,8 +36,8 @@ describe("the repository carries its own evidence", () => {
     ["real-responses", "README.md", 43],
     ["planner-year", "README.md", 5],
     ["local-captures", "LICENSE", 17],
-    ["solar-forecasts", "LICENSE", 7],
-    ["octopus", "README.md", 9],
+    ["solar-forecasts", "LICENSE", 10],
+    ["octopus", "README.md", 15],
   ])("test/fixtures/%s is in the repository with its %s", (folder, sourceFile, entries) => {
     const dir = join(ROOT, "test/fixtures", folder);
     expect(existsSync(join(dir, sourceFile))).toBe(true);
