@@ -20,8 +20,8 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** A battery rule that charges overnight, and a second that overlaps it (a conflict). */
-export const DEMO_RULES = [
+/** The battery and the two-rate tariff of the browser tests' rules files. */
+export const DEMO_BATTERY_AND_TARIFF = [
   "battery: { capacity_kwh: 9.5, charge_kw: 3.0, efficiency: 0.92 }",
   "tariffs:",
   "  currency: GBP",
@@ -32,6 +32,11 @@ export const DEMO_RULES = [
   '      - { hours: "00:30-05:30", price: 0.085 }',
   '      - { hours: "16:00-19:00", price: 0.35 }',
   "  export: { type: fixed, price: 0.15 }",
+];
+
+/** A battery rule that charges overnight, and a second that overlaps it (a conflict). */
+export const DEMO_RULES = [
+  ...DEMO_BATTERY_AND_TARIFF,
   "rules:",
   "  - name: battery-by-morning",
   '    when: { battery: { target_soc: 95, before: "06:30" } }',

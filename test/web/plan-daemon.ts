@@ -6,7 +6,7 @@ import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
-import { freePort } from "./demo.js";
+import { DEMO_BATTERY_AND_TARIFF, freePort } from "./demo.js";
 
 /**
  * The optimiser with a second rule that shares its timed charge at a higher priority (a conflict
@@ -15,16 +15,7 @@ import { freePort } from "./demo.js";
  */
 export const PLAN_RULES = [
   "dry_run: true",
-  "battery: { capacity_kwh: 9.5, charge_kw: 3.0, efficiency: 0.92 }",
-  "tariffs:",
-  "  currency: GBP",
-  "  import:",
-  "    type: zones",
-  "    price: 0.27",
-  "    zones:",
-  '      - { hours: "00:30-05:30", price: 0.085 }',
-  '      - { hours: "16:00-19:00", price: 0.35 }',
-  "  export: { type: fixed, price: 0.15 }",
+  ...DEMO_BATTERY_AND_TARIFF,
   "rules:",
   "  - name: optimiser",
   "    when: { optimise: { reserve_soc: 10 } }",
