@@ -80,7 +80,7 @@ function printAssumptions(year: Year, dayAheadLogVariance: number): void {
     "4 rules example: config/rules.example.yaml with its Agile import block (fallback 0.085/0.27 where unpublished) and Outgoing export; overnight-top-up, evening-export and cheap-grid emulated with src/rules/planners/window-planner.ts planWindow, re-planned every half-hour from what is published; car, alert, cron rules left out",
     `5 MPC: re-plans every half-hour over ${MPC.horizon} slots; Agile next-day prices (to 23:00 UK time) known from 16:00 UK time, beyond them a forecast from published prices only; load forecast from past data (src/optimiser/forecast.ts), solar from the forecast named; SoC grid ${MPC.socStepKwh} kWh; the first slot of each plan is what the inverter does (src/optimiser/plan-ahead.ts)`,
     "6 the daemon's optimise rule with its own planner (src/rules/planners/optimise-windows.ts), published prices only; a window, once open, holds its mode and target to its end (as the engine ran it before re-planning)",
-    "6r the rule as the engine runs it now: every half-hour the open window follows the new plan (src/rules/planners/window-replan.ts: the same mode goes on with the new end, a target moved by 2 points or more within reach is written; another mode ends it), and prices beyond the published ones are forecast from the last 14 days of published prices (the daemon's price history), as the MPC's; learned solar",
+    "6r the rule as the engine runs it now: every half-hour the open window follows the new plan (src/rules/planners/window-replan.ts: the same mode goes on with the new end, a target moved by 2 points or more within reach is written; another mode ends it), and prices beyond the published ones are forecast from the last 14 days of published prices (the daemon's price history), as the MPC's; the rule is told the site's export limit (its export_limit_kw); learned solar",
     "6w: 6r with the modelled weather forecast",
     `7 perfect foresight: the dynamic program over the whole year with the real data and the modes' action set, SoC grid ${PERFECT_STEP_KWH} kWh`,
     "8 exact optimum (the 100% line): a mixed-integer program (HiGHS) with continuous charge, discharge, import, export and curtailment per half-hour under the meter's rules (no import with export, no charge with discharge, curtailment only at the export limit), perfect information, solved in week blocks chained with one week's look-ahead, and proven by a Lagrangian lower bound (the gap printed); its schedule is then run through the meter as modes and targets",
@@ -126,6 +126,7 @@ async function runBattery(
     ruleRow("6r the optimise rule re-planning, price forecast, learned solar", {
       replan: true,
       priceForecast: true,
+      exportLimit: true,
       solar: forecasts.learned,
     }),
   );
@@ -133,6 +134,7 @@ async function runBattery(
     ruleRow("6w the optimise rule re-planning, price forecast, modelled weather", {
       replan: true,
       priceForecast: true,
+      exportLimit: true,
       solar: forecasts.weather,
     }),
   );

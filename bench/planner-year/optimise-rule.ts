@@ -27,6 +27,8 @@ export interface OptimiseRuleSettings {
   readonly priceForecast: boolean;
   /** The solar forecast the plan uses: the learned profile or the modelled weather (solar-forecasts.ts). */
   readonly solar: SolarForecaster;
+  /** The rule is told the site's export limit (its export_limit_kw); false, it plans as if exports were never curtailed. */
+  readonly exportLimit?: boolean;
 }
 
 export interface OptimiseRuleRun {
@@ -72,6 +74,9 @@ export function optimiseRule(
         discharge_kw: battery.dischargeKw,
         discharge_efficiency: battery.dischargeEfficiency,
         change_cost: settings.changeCost,
+        ...(settings.exportLimit && battery.exportLimitKw !== undefined
+          ? { export_limit_kw: battery.exportLimitKw }
+          : {}),
       },
       now: at,
       to: at + DAY * 2 * SLOT_MS,

@@ -109,6 +109,11 @@ const optimisePlan = z.strictObject({
   discharge_kw: z.number().positive().optional(),
   /** Stored energy to AC out, 0 to 1 (battery.efficiency is grid to battery). */
   discharge_efficiency: z.number().gt(0).max(1).default(0.95),
+  /**
+   * The most the site may export (kW: a G98 limit of 3.68, the inverter's export limit): the plan
+   * knows that a forced export on top of solar beyond it is curtailed, not paid; left out, no limit.
+   */
+  export_limit_kw: z.number().positive().max(200).optional(),
   /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
   change_cost: z.number().min(0).default(0.002),
   /** The car, planned with the battery; left out, no car. */

@@ -85,6 +85,29 @@ describe("the optimiser's windows", () => {
     expect(ahead.basis?.slots).toHaveLength(published.length);
   });
 
+  it("knows the site's export limit: a forced export on top of solar is planned only up to it", () => {
+    // A sunny afternoon: 4 kW of solar over a 0.2 kW house and the battery nearly full.
+    const slots = 8;
+    const input = {
+      spec: { ...SPEC, discharge_kw: 5 },
+      now: NOW,
+      to: NOW + slots * SLOT,
+      importRates: rates(Array(slots).fill(0.3)),
+      // Exports pay well for the first two half-hours only.
+      exportRates: rates([0.4, 0.4, ...Array(slots - 2).fill(0.05)]),
+      house: { from: NOW, load: Array(slots).fill(0.1), solar: Array(slots).fill(2), days: 7 },
+      soc: 90,
+      ...BATTERY,
+    };
+    const exported = (plan: ReturnType<typeof planOptimiseWindows>) =>
+      Math.max(...(plan.basis?.slots ?? []).map((slot) => slot.exportKwh));
+    // Without the limit the plan counts on more than 5 kW for half an hour (2.5 kWh) going out and being paid.
+    expect(exported(planOptimiseWindows(input))).toBeGreaterThan(2.5 + 1e-6);
+    const limited = planOptimiseWindows({ ...input, spec: { ...input.spec, export_limit_kw: 5 } });
+    expect(exported(limited)).toBeLessThanOrEqual(2.5 + 1e-6);
+    expect(limited.expectedCost).toBeGreaterThan(planOptimiseWindows(input).expectedCost);
+  });
+
   it("plans no window when prices are flat and exporting pays less than importing", () => {
     const plan = planOptimiseWindows({
       spec: SPEC,

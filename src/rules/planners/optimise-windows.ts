@@ -138,6 +138,7 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
     chargeEfficiency: input.chargeEfficiency,
     dischargeEfficiency: spec.discharge_efficiency,
     reservePercent: spec.reserve_soc,
+    ...(spec.export_limit_kw === undefined ? {} : { exportLimitKw: spec.export_limit_kw }),
   };
   const ahead = { importPrices, exportPrices, load, solar, battery, socKwh, changeCost: spec.change_cost };
   const withCar = input.car
