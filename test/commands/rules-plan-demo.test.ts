@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEMO_STORE_FILE } from "../../src/demo-store.js";
-import { type HistoryRecord, openStore } from "../../src/store/index.js";
+import { openStore } from "../../src/store/index.js";
+import { eveningPeakPoints } from "../helpers/house-points.js";
 
 const CLI_ENTRY = fileURLToPath(new URL("../helpers/cli-entry.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -64,23 +65,8 @@ describe("rules plan on the demo house (no configuration)", () => {
   it("learns the house from the demo's store when the daemon has filled it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "e2m-demo-plan-"));
     const store = openStore(join(dir, DEMO_STORE_FILE));
-    const until = Date.parse(NOW);
-    const rows: HistoryRecord[] = [];
     // A week of the demo inverter's 5-minute points: 400 W of use, 2 kW from 17:00 to 20:00.
-    for (let at = until - 7 * 86_400_000; at < until; at += 300_000) {
-      const hour = new Date(at).getUTCHours();
-      rows.push({
-        kind: "inverter.point",
-        device: "SD2024G001",
-        at,
-        key: "",
-        data: {
-          status: "NORMAL",
-          power: { solar: { power: 0 }, consumption: { power: hour >= 17 && hour < 20 ? 2000 : 400 } },
-        },
-      });
-    }
-    store.history.write(rows);
+    store.history.write(eveningPeakPoints({ device: "SD2024G001", until: Date.parse(NOW), days: 7, baseWatts: 400 }));
     store.close();
     const result = await rulesPlan(join(dir, "e2m.db"));
     expect(result.code).toBe(0);

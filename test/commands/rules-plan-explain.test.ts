@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
-import { type HistoryRecord, openStore } from "../../src/store/index.js";
+import { openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
+import { eveningPeakPoints } from "../helpers/house-points.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
 const NOW = "2026-11-22T23:00:00Z";
@@ -27,22 +28,7 @@ function setup(): string {
   copyFileSync(FIXTURE, join(dir, "agile.json"));
   writeFileSync(join(dir, "rules.yaml"), `${OPTIMISE_RULES.join("\n")}\n`);
   const store = openStore(join(dir, "e2m.db"));
-  const rows: HistoryRecord[] = [];
-  const until = Date.parse(NOW);
-  for (let at = until - 14 * 86_400_000; at < until; at += 300_000) {
-    const hour = new Date(at).getUTCHours();
-    rows.push({
-      kind: "inverter.point",
-      device: "SD2024G001",
-      at,
-      key: "",
-      data: {
-        status: "NORMAL",
-        power: { solar: { power: 0 }, consumption: { power: hour >= 17 && hour < 20 ? 2000 : 250 } },
-      },
-    });
-  }
-  store.history.write(rows);
+  store.history.write(eveningPeakPoints({ device: "SD2024G001", until: Date.parse(NOW), days: 14, baseWatts: 250 }));
   store.close();
   const config = join(dir, "configuration.yaml");
   writeFileSync(config, `rules: rules.yaml\nstore: { path: ${join(dir, "e2m.db")} }\n`);

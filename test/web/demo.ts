@@ -118,6 +118,39 @@ export interface Demo {
 }
 
 /**
+ * A browser test's daemon configuration (raw, before the schema's defaults): the simulator's cloud,
+ * fast polls, its own base topic, store and web port.
+ */
+export function demoDaemonConfig(
+  simulator: RunningSimulator,
+  options: {
+    readonly base: string;
+    readonly storePath: string;
+    readonly port: number;
+    readonly rules?: string;
+    readonly web?: Record<string, unknown>;
+  },
+) {
+  return {
+    cloud: { url: simulator.url, token: simulator.tokens.owner, requests_per_minute: 10_000 },
+    mqtt: { base_topic: options.base },
+    poll: {
+      inverter: "1s",
+      meter: "2s",
+      ems: "1s",
+      ev_charger: "1s",
+      events: "5s",
+      smart_device: "5s",
+      inventory: "10s",
+    },
+    store: { path: options.storePath },
+    ...(options.rules === undefined ? {} : { rules: options.rules }),
+    log: { level: "silent" },
+    web: { port: options.port, ...options.web },
+  };
+}
+
+/**
  * The demo daemon: the simulator's demo house, the embedded broker, the rules above, the page on a
  * free port. Its clock (the daemon's and the house's, one clock) starts at `start`: midday by
  * default, so the house has sunshine to show.
@@ -133,23 +166,9 @@ export async function startDemo(
   writeFileSync(join(dir, "rules.yaml"), rules);
   const port = await freePort();
   const base = `e2mweb${process.pid}${port}`;
-  const config = configSchema.parse({
-    cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
-    mqtt: { base_topic: base },
-    poll: {
-      inverter: "1s",
-      meter: "2s",
-      ems: "1s",
-      ev_charger: "1s",
-      events: "5s",
-      smart_device: "5s",
-      inventory: "10s",
-    },
-    store: { path: storePath },
-    rules: join(dir, "rules.yaml"),
-    log: { level: "silent" },
-    web: { port, ...web },
-  });
+  const config = configSchema.parse(
+    demoDaemonConfig(sim.simulator, { base, storePath, port, rules: join(dir, "rules.yaml"), web }),
+  );
   // The daemon's clock starts where the house's does and runs in real time; a test that moves the
   // simulator's clock on moves the house alone, as a cloud whose clock runs ahead would.
   const app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-web", {

@@ -4,9 +4,10 @@ import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
-import { type HistoryRecord, openStore } from "../../src/store/index.js";
+import { openStore } from "../../src/store/index.js";
+import { eveningPeakPoints } from "../helpers/house-points.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
-import { DEMO_BATTERY_AND_TARIFF, freePort } from "./demo.js";
+import { DEMO_BATTERY_AND_TARIFF, demoDaemonConfig, freePort } from "./demo.js";
 
 /**
  * The optimiser with a second rule that shares its timed charge at a higher priority (a conflict
@@ -32,23 +33,7 @@ export const PLAN_RULES = [
 /** A week of a house using 300 W, 2 kW from 17:00 to 20:00 UTC, with a midday solar hump: what the plan learns from. */
 export function fillWeek(storePath: string, until: number): void {
   const store = openStore(storePath);
-  const rows: HistoryRecord[] = [];
-  for (let at = until - 7 * 86_400_000; at < until; at += 300_000) {
-    const hour = (at % 86_400_000) / 3_600_000;
-    rows.push({
-      kind: "inverter.point",
-      device: "HOUSE0001",
-      at,
-      key: "",
-      data: {
-        power: {
-          solar: { power: Math.round(Math.max(0, Math.sin(((hour - 8) / 8) * Math.PI)) * 1500) },
-          consumption: { power: hour >= 17 && hour < 20 ? 2000 : 300 },
-        },
-      },
-    });
-  }
-  store.history.write(rows);
+  store.history.write(eveningPeakPoints({ device: "HOUSE0001", until, days: 7, baseWatts: 300, solarPeakWatts: 1500 }));
   store.close();
 }
 
@@ -70,23 +55,12 @@ export async function startPlanDaemon(dir: string, rules: string | undefined): P
   fillWeek(storePath, MIDDAY);
   if (rules !== undefined) writeFileSync(join(dir, "rules.yaml"), rules);
   const port = await freePort();
-  const raw = {
-    cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
-    mqtt: { base_topic: `e2mplan${process.pid}${port}` },
-    poll: {
-      inverter: "1s",
-      meter: "2s",
-      ems: "1s",
-      ev_charger: "1s",
-      events: "5s",
-      smart_device: "5s",
-      inventory: "10s",
-    },
-    store: { path: storePath },
+  const raw = demoDaemonConfig(sim.simulator, {
+    base: `e2mplan${process.pid}${port}`,
+    storePath,
+    port,
     ...(rules === undefined ? {} : { rules: "rules.yaml" }),
-    log: { level: "silent" },
-    web: { port },
-  };
+  });
   // JSON is YAML: the CLI reads the same file the daemon was started from.
   const configFile = join(dir, "configuration.yaml");
   writeFileSync(configFile, JSON.stringify(raw, null, 2));
