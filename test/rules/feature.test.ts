@@ -320,9 +320,14 @@ describe("the rules feature on the bus", () => {
       ...RULES.slice(3),
     ];
     const env = await setUp({ rules, brokerUrl: broker.url });
+    // The retained forecast comes before the rules run: it is kept for them.
+    const retained = new Promise<void>((resolve) =>
+      env.bus.on("mqttMessage", "test-retained", (message) => {
+        if (message.topic === topic) resolve();
+      }),
+    );
     await env.feature.start();
-    // The retained forecast usually comes before the rules run (kept for them), else they hear it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await retained;
     env.bus.emit("firstRound", { at: env.sim.simulator.clock.now() });
     await env.feature.started;
     await vi.waitFor(() => expect(env.logs.join("")).toContain("home-assistant-mqtt: 46 half-hours forecast"));

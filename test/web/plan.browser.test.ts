@@ -49,14 +49,17 @@ async function planOf(url: string): Promise<{ plan: PlanView | null; reason?: st
 async function livePlan(url: string): Promise<PlanView> {
   const total = (plan: PlanView) => plan.rules.find((rule) => rule.name === "optimiser")?.explained.at(-1)?.runningCost;
   let previous: PlanView | undefined;
-  for (let tries = 0; tries < 100; tries++) {
-    const { plan } = await planOf(url);
-    if (plan?.battery.live && previous && total(previous) === total(plan) && previous.notes[0] === plan.notes[0])
+  return vi.waitFor(
+    async () => {
+      const { plan } = await planOf(url);
+      const settled =
+        plan?.battery.live && previous && total(previous) === total(plan) && previous.notes[0] === plan.notes[0];
+      previous = plan?.battery.live ? plan : undefined;
+      if (!settled || !plan) throw new Error("the daemon never read the battery's SoC, or its plan kept changing");
       return plan;
-    previous = plan?.battery.live ? plan : undefined;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error("the daemon never read the battery's SoC, or its plan kept changing");
+    },
+    { timeout: 30_000, interval: 300 },
+  );
 }
 
 async function rulesPlan(options: Parameters<typeof runRulesPlanCommand>[0]) {
