@@ -8,12 +8,11 @@ import {
   planAhead,
   planWithCar,
   type SlotAction,
-  slotEnergy,
 } from "../../src/optimiser/index.js";
 import { CAR, type CarYear } from "./car-profile.js";
 import { type SlotClock, TIME_ZONE } from "./clock.js";
 import type { Year } from "./data.js";
-import { type Outcome, SLOT_HOURS } from "./simulate.js";
+import { type Outcome, SLOT_HOURS, type Step, simulateSteps } from "./simulate.js";
 
 /*
  * The car policies of `npm run bench -- car`. The battery runs the daemon's re-plan (planAhead,
@@ -64,19 +63,13 @@ export function simulateWithCar(
   limitKw: number,
   policy: { decide: CarDecide; solveMs: readonly number[] },
 ): CarOutcome {
-  let soc = initialSocKwh;
-  let mode: Mode = "eco";
   let need = 0;
-  let cost = 0;
-  let drawn = 0;
-  let modeChanges = 0;
-  let importKwh = 0;
-  let exportKwh = 0;
   let carKwh = 0;
   let shortKwh = 0;
   let overLimit = 0;
   let peakKw = 0;
-  for (let t = 0; t < year.starts.length; t++) {
+  const charging: boolean[] = [];
+  const step: Step = (t, soc, mode) => {
     if (car.departs[t]) {
       shortKwh += need;
       need = 0;
@@ -87,34 +80,17 @@ export function simulateWithCar(
     const charged = plugged && carOn ? Math.min(CAR.chargerKw * SLOT_HOURS, need) : 0;
     need -= charged;
     carKwh += charged;
-    if (action.mode !== mode) modeChanges++;
-    const load = year.load[t] as number;
-    const solar = year.solar[t] as number;
-    const result = slotEnergy(battery, SLOT_HOURS, action.mode, soc, load + charged, solar, action.targetKwh);
-    const gridCharging = action.mode === "charge" && result.chargedKwh > 0;
+    charging[t] = charged > 0;
+    return { action, extraKwh: charged };
+  };
+  const outcome = simulateSteps(year, battery, initialSocKwh, step, ({ t, action, load, solar, energy }) => {
+    const gridCharging = action.mode === "charge" && energy.chargedKwh > 0;
     const peak =
-      (load - solar) / SLOT_HOURS + (gridCharging ? battery.chargeKw : 0) + (charged > 0 ? CAR.chargerKw : 0);
+      (load - solar) / SLOT_HOURS + (gridCharging ? battery.chargeKw : 0) + (charging[t] ? CAR.chargerKw : 0);
     peakKw = Math.max(peakKw, peak);
     if (peak > limitKw + 1e-9) overLimit++;
-    cost += result.importKwh * (year.importPrice[t] as number) - result.exportKwh * (year.exportPrice[t] as number);
-    drawn += result.dischargedKwh / battery.dischargeEfficiency;
-    importKwh += result.importKwh;
-    exportKwh += result.exportKwh;
-    soc = result.socKwh;
-    mode = action.mode;
-  }
-  return {
-    cost,
-    cycles: drawn / battery.capacityKwh,
-    modeChanges,
-    importKwh,
-    exportKwh,
-    carKwh,
-    shortKwh: shortKwh + need,
-    overLimit,
-    peakKw,
-    solveMs: policy.solveMs,
-  };
+  });
+  return { ...outcome, carKwh, shortKwh: shortKwh + need, overLimit, peakKw, solveMs: policy.solveMs };
 }
 
 /** The house's load and solar forecasts at each half-hour, made once and shared by the policies. */

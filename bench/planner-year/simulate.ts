@@ -1,4 +1,4 @@
-import { type Battery, type Mode, type SlotAction, slotEnergy } from "../../src/optimiser/index.js";
+import { type Battery, type Mode, type SlotAction, type SlotResult, slotEnergy } from "../../src/optimiser/index.js";
 import type { Year } from "./data.js";
 
 export const SLOT_HOURS = 0.5;
@@ -17,8 +17,36 @@ export interface Outcome {
   readonly exportKwh: number;
 }
 
+/** One half-hour as the year ran it, for a policy that keeps a tally of its own (the car's peak import). */
+export interface SimulatedSlot {
+  readonly t: number;
+  readonly action: SlotAction;
+  /** The house's real load and solar, kWh (without the extra load). */
+  readonly load: number;
+  readonly solar: number;
+  readonly energy: SlotResult;
+}
+
+/** A step of the year: the battery's action and any load on top of the house's (a car charging), kWh. */
+export type Step = (
+  t: number,
+  socKwh: number,
+  mode: Mode,
+) => { readonly action: SlotAction; readonly extraKwh: number };
+
 /** Runs the year half-hour by half-hour through the shared energy model with the real load and solar. */
 export function simulate(year: Year, battery: Battery, initialSocKwh: number, decide: Decide): Outcome {
+  return simulateSteps(year, battery, initialSocKwh, (t, soc, mode) => ({ action: decide(t, soc, mode), extraKwh: 0 }));
+}
+
+/** simulate with extra load per slot and a look at each slot as it ran. */
+export function simulateSteps(
+  year: Year,
+  battery: Battery,
+  initialSocKwh: number,
+  step: Step,
+  observe?: (slot: SimulatedSlot) => void,
+): Outcome {
   let soc = initialSocKwh;
   let mode: Mode = "eco";
   let cost = 0;
@@ -27,16 +55,17 @@ export function simulate(year: Year, battery: Battery, initialSocKwh: number, de
   let importKwh = 0;
   let exportKwh = 0;
   for (let t = 0; t < year.starts.length; t++) {
-    const action = decide(t, soc, mode);
+    const { action, extraKwh } = step(t, soc, mode);
     if (action.mode !== mode) modeChanges++;
     const load = year.load[t] as number;
     const solar = year.solar[t] as number;
-    const result = slotEnergy(battery, SLOT_HOURS, action.mode, soc, load, solar, action.targetKwh);
-    cost += result.importKwh * (year.importPrice[t] as number) - result.exportKwh * (year.exportPrice[t] as number);
-    drawn += result.dischargedKwh / battery.dischargeEfficiency;
-    importKwh += result.importKwh;
-    exportKwh += result.exportKwh;
-    soc = result.socKwh;
+    const energy = slotEnergy(battery, SLOT_HOURS, action.mode, soc, load + extraKwh, solar, action.targetKwh);
+    observe?.({ t, action, load, solar, energy });
+    cost += energy.importKwh * (year.importPrice[t] as number) - energy.exportKwh * (year.exportPrice[t] as number);
+    drawn += energy.dischargedKwh / battery.dischargeEfficiency;
+    importKwh += energy.importKwh;
+    exportKwh += energy.exportKwh;
+    soc = energy.socKwh;
     mode = action.mode;
   }
   return { cost, cycles: drawn / battery.capacityKwh, modeChanges, importKwh, exportKwh };
