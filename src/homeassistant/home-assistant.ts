@@ -85,6 +85,7 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
     logger,
     send,
     clock: rulesClockOn(clock),
+    announced: () => states.announced,
   });
   const controls = controlsFeature({
     bus,

@@ -24,6 +24,12 @@ export interface RulesEntitiesOptions {
   readonly send: (topic: string, payload: string, retain: boolean) => Promise<void>;
   /** The daemon's clock: the prices and today's cost are those of its now, not the wall's. */
   readonly clock: RulesClock;
+  /**
+   * Whether the bridge has announced itself (after the devices' first round of reads). Until
+   * then nothing is published: the announcement publishes everything once, so a runtime
+   * attached before it would otherwise publish the same configs twice. Left out: always.
+   */
+  readonly announced?: () => boolean;
 }
 
 export interface AttachRulesOptions {
@@ -105,7 +111,7 @@ export class RulesEntities {
 
   /** Discovery, availability and state again: after (re)connecting, and when Home Assistant comes online. */
   async publishAll(): Promise<void> {
-    if (!this.runtime) return;
+    if (!this.runtime || !this.announcedYet()) return;
     this.costOnline = undefined;
     await this.options.send(this.own.availability, "online", true);
     await this.refresh(true);
@@ -167,9 +173,13 @@ export class RulesEntities {
     }
   }
 
+  private announcedYet(): boolean {
+    return this.options.announced?.() ?? true;
+  }
+
   private async publishState(force: boolean): Promise<void> {
     const { runtime } = this;
-    if (!runtime) return;
+    if (!runtime || !this.announcedYet()) return;
     const now = this.clock.now();
     const prices = this.pricesAt(runtime, now);
     if (!prices) return;

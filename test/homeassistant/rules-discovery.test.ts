@@ -344,6 +344,26 @@ describe("rules in Home Assistant: discovery", () => {
     }
   });
 
+  it("publishes the rules' configs once when the rules start before the devices' first round is in", async () => {
+    const base = baseTopic();
+    const prefix = `${base}-ha`;
+    const clock = new ManualClock(NOW);
+    const harness = await startBridge(broker, base, { holdFirstRound: true });
+    try {
+      await harness.bridge.attachRules(new FakeRuntime(structuredClone(RULES), prices, clock), { clock });
+      await harness.flush();
+      const isConfig = (topic: string) => topic.startsWith(`${prefix}/`) && topic.endsWith("/config");
+      expect(harness.observer.messages.filter((m) => isConfig(m.topic))).toEqual([]);
+      await harness.firstRound();
+      await harness.flush();
+      const configs = harness.observer.messages.filter((m) => isConfig(m.topic)).map((m) => m.topic);
+      expect(configs).toContain(`${prefix}/switch/${base}_rules/enabled_overnight-top-up/config`);
+      expect(configs.length).toBe(new Set(configs).size);
+    } finally {
+      await harness.stop();
+    }
+  });
+
   it("removes the switch and button of a rule that went away, and keeps the others", async () => {
     const { observer, runtime, clock, prefix, node, flush, stop } = await setup();
     try {

@@ -119,7 +119,7 @@ export class ManualClock implements RulesClock {
 export const EMPTY: Inventory = { ...inventory, inverters: [], ems: [], evChargers: [], smartDevices: [] };
 
 /** A real bridge on a real broker, with an observer on everything it publishes. */
-export async function startBridge(broker: TestBroker, base: string) {
+export async function startBridge(broker: TestBroker, base: string, options: { holdFirstRound?: boolean } = {}) {
   const logLines: string[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logLines.push(line) });
   const client = new CloudClient({ baseUrl: "http://127.0.0.1:9/v1", token: "test-token" });
@@ -142,6 +142,7 @@ export async function startBridge(broker: TestBroker, base: string) {
     gate,
     logger,
     inventory: EMPTY,
+    ...options,
   });
   const readings = new Subject<Reading>();
   readings.subscribe((reading) =>
@@ -150,16 +151,24 @@ export async function startBridge(broker: TestBroker, base: string) {
       : bridge.bus.emit("fetched", fetchedOf(reading)),
   );
   // start() resolves on connecting; the first publishing round follows, and ends with this line.
-  const deadline = Date.now() + 10_000;
-  while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
-    if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const published = async (): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
+      if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  if (!options.holdFirstRound) await published();
   let flushes = 0;
   return {
     bridge,
     observer,
     readings,
+    /** With holdFirstRound: the devices' first round is in; resolves once the bridge has published. */
+    firstRound: async () => {
+      await bridge.firstRound();
+      await published();
+    },
     topics,
     /** Parsed pino lines. */
     logs: () => logLines.map((line) => JSON.parse(line) as { level: number; msg: string; [key: string]: unknown }),
