@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import type { LoadedRules } from "./rules/index.js";
-import type { History } from "./store/index.js";
+import type { History, PublishedPrices } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
 import type { Clock } from "./time/index.js";
 import { overlaps, type PlanHelp, type PlanView, RULES_HELP } from "./web/index.js";
@@ -12,13 +12,15 @@ const DEFAULT_CAPACITY_KWH = 9.5;
 /**
  * The Plan page's source: the same model as `rules plan` (prices, every rule's windows, and the
  * battery half-hour by half-hour under them and the house's forecast use and solar, learned from
- * the store's history), with how that forecast did over the last day.
+ * the store's history, and the optimiser's prices beyond the published ones forecast from those
+ * the store kept), with how that forecast did over the last day.
  */
 export function rulesPlan(
   loaded: LoadedRules | undefined,
   inventory: () => Inventory,
   history: Pick<History, "query"> | undefined,
   clock: Clock,
+  prices?: Pick<PublishedPrices, "between">,
 ): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
   return async ({ socPercent }) => {
     if (!loaded) return undefined;
@@ -28,6 +30,7 @@ export function rulesPlan(
       noBatteryCost,
       plannedOverlaps,
       previewRules,
+      priceHistory,
       refreshedTariffs,
       rulesTimeZone,
     } = await import("./rules/index.js");
@@ -54,6 +57,16 @@ export function rulesPlan(
         ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
         : "The house's own use and solar are not modelled yet: the local history is empty",
     );
+    const pastPrices = () => {
+      try {
+        return priceHistory(tariffs, prices, timeZone, now);
+      } catch (error) {
+        notes.push(
+          `The stored prices could not be read (${(error as Error).message}): the optimiser's price forecast learns from the tariffs' own`,
+        );
+        return priceHistory(tariffs, undefined, timeZone, now);
+      }
+    };
     const preview = previewRules({
       rules,
       tariffs,
@@ -63,6 +76,7 @@ export function rulesPlan(
       state: { socPercent: soc, capacityKwh },
       ...(house ? { house } : {}),
       ...optionalInverter(defaultInverter(inventory())),
+      priceHistory: pastPrices(),
     });
     const check = outlook?.check;
     if (check) {

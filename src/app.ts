@@ -373,7 +373,7 @@ export async function startApp(
       inventory,
       rules: () => rules.runtime,
       rulesStarting: () => rulesPending,
-      plan: rulesPlan(rulesFile, inventory, store?.history, clock),
+      plan: rulesPlan(rulesFile, inventory, store?.history, clock, store?.publishedPrices),
       planHelp: rulesHelp(options.configFile),
       budget: () => budget.state(),
       prices: (at) => rules.runtime?.prices(at) ?? { currency: "" },

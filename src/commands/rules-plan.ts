@@ -6,10 +6,13 @@ import {
   houseForecaster,
   houseOutlook,
   type Preview,
+  type PriceHistory,
   plannedOverlaps,
   planSvg,
   planText,
   previewRules,
+  priceHistory,
+  type RefreshedTariffs,
   refreshedTariffs,
   rulesTimeZone,
   type SolarForecastConfig,
@@ -121,6 +124,7 @@ export async function runRulesPlanCommand(
     hours,
     state: { socPercent: socNow, capacityKwh },
     ...(house ? { house } : {}),
+    priceHistory: storedPriceHistory(config, tariffs, timeZone, now, err),
   });
   header.push(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
@@ -187,6 +191,28 @@ async function storedHouse(
       forecastDaysLine(solar.provider, store.solarForecasts.lastDays(solar.provider, 7)),
     ];
     return { ...sourced, check, solarLines, providerSolar: !sourced.solarSource.startsWith("learned") };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The prices published over the last two weeks, as the daemon's optimiser forecasts from them:
+ * what the tariffs hold now and what the store kept of the days before (the daemon keeps them at
+ * each refresh), so that beyond the published prices this plan is the daemon's.
+ */
+function storedPriceHistory(
+  config: Config,
+  tariffs: RefreshedTariffs["tariffs"],
+  timeZone: string,
+  now: number,
+  err: NodeJS.WritableStream,
+): PriceHistory {
+  if (!existsSync(config.store.path)) return priceHistory(tariffs, undefined, timeZone, now);
+  const store = openStoreOr(config, err, "the stored prices are left out: ");
+  if (typeof store === "number") return priceHistory(tariffs, undefined, timeZone, now);
+  try {
+    return priceHistory(tariffs, store.publishedPrices, timeZone, now);
   } finally {
     store.close();
   }

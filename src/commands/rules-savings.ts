@@ -9,6 +9,7 @@ import {
   type Savings,
   type SavingsDay,
   savingsBattery,
+  withStoredPrices,
 } from "../rules/index.js";
 import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
@@ -81,7 +82,8 @@ export async function runRulesSavingsCommand(
   let savings: Savings;
   try {
     const house = readMeteredHouse(store.history, dayStartMs(from, timeZone), dayEndMs(to, timeZone));
-    savings = computeSavings(house, tariffs, {
+    // Days the tariffs no longer hold (an Agile file or URL keeps only the last days) priced as the daemon stored them.
+    savings = computeSavings(house, withStoredPrices(tariffs, store.publishedPrices), {
       from,
       to,
       timeZone,
@@ -96,7 +98,7 @@ export async function runRulesSavingsCommand(
     return 0;
   }
   out.write(
-    `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs\n`,
+    `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs (and the published prices the daemon stored, for days they no longer hold)\n`,
   );
   for (const note of [...notes, ...pastNotes]) out.write(`${note}\n`);
   out.write(savingsTable(savings));

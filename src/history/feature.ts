@@ -36,7 +36,8 @@ export interface HistoryFeature extends Feature {
 /**
  * The daemon's history: what telemetry fetched written as it comes, the last days' gaps filled at
  * background priority (at start, after an outage, and today's energy flows hourly), battery
- * modules' figures when the device lists are read, and the retention rules applied now and then.
+ * modules' figures when the device lists are read, and the retention rules applied now and then
+ * (with the published prices' own keeping).
  * A failing store never stops live data.
  */
 export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
@@ -51,6 +52,12 @@ export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
   let backfills: { gaps: Backfill; flows: Backfill } | undefined;
 
   const applyRetention = (): void => {
+    try {
+      const deleted = store.publishedPrices.applyRetention(now());
+      if (deleted > 0) logger.debug({ deleted }, "published prices past their keeping dropped");
+    } catch (error) {
+      logger.warn({ err: (error as Error).message }, "could not drop the old published prices");
+    }
     if (Object.keys(config.store.retention).length === 0) return;
     try {
       const result = store.history.applyRetention(config.store.retention, now());

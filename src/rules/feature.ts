@@ -101,11 +101,14 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       computeSavings,
       readMeteredHouse,
       HomeAssistantForecastListener,
+      withStoredPrices,
     } = await import("./index.js");
     const timeZone = rulesTimeZone(rules.rules, inventory.timezone);
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (rules.rules.tariffs.import) tariffs.import = createTariff(rules.rules.tariffs.import, timeZone);
     if (rules.rules.tariffs.export) tariffs.export = createTariff(rules.rules.tariffs.export, timeZone);
+    // Past days' prices the tariffs no longer hold (after a restart) come from the store.
+    const pricing = withStoredPrices(tariffs, store.publishedPrices);
     const battery = savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory));
     const listener =
       forecastTopics.length > 0
@@ -149,9 +152,9 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       live$,
       house: house.forecast,
       carTopic: (topic) => carTopics.value(topic),
-      savings: savingsSummary(store.history, { tariffs, timeZone, battery }),
+      savings: savingsSummary(store.history, { tariffs: pricing, timeZone, battery }),
       savingsRange: (from, to) =>
-        computeSavings(readMeteredHouse(store.history, from, to), tariffs, {
+        computeSavings(readMeteredHouse(store.history, from, to), pricing, {
           from: dayOf(from, timeZone),
           to: dayOf(to - 1, timeZone),
           timeZone,

@@ -32,6 +32,12 @@ export {
 } from "./local-snapshots.js";
 export type { Migration } from "./migrate.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
+export {
+  type PriceSide,
+  PUBLISHED_PRICES_KEEP_MS,
+  type PublishedPrice,
+  type PublishedPrices,
+} from "./published-prices.js";
 export { ReopeningAuditLog } from "./reopening-audit.js";
 export type {
   ControlRestore,

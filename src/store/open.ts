@@ -8,6 +8,7 @@ import { SqliteHistory, type StoreHistory } from "./history.js";
 import { type LocalSnapshots, SqliteLocalSnapshots } from "./local-snapshots.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { type PublishedPrices, SqlitePublishedPrices } from "./published-prices.js";
 import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
 import { type SolarForecasts, SqliteSolarForecasts } from "./solar-forecasts.js";
 import { SqliteWriteCounts, type WriteCounts } from "./write-counts.js";
@@ -36,6 +37,8 @@ export interface Store {
   readonly localSnapshots: LocalSnapshots;
   /** The solar forecasts before each half-hour, and each day's error against what was measured. */
   readonly solarForecasts: SolarForecasts;
+  /** The tariffs' published half-hour prices: the past days' prices after a restart. */
+  readonly publishedPrices: PublishedPrices;
   close(): void;
 }
 
@@ -69,6 +72,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       writeCounts: new SqliteWriteCounts(opened, path),
       localSnapshots: new SqliteLocalSnapshots(opened, path),
       solarForecasts: new SqliteSolarForecasts(opened, path),
+      publishedPrices: new SqlitePublishedPrices(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

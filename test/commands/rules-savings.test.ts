@@ -6,7 +6,7 @@ import { runRulesSavingsCommand } from "../../src/commands/rules-savings.js";
 import { openStore } from "../../src/store/index.js";
 import { VirtualClock } from "../../src/time/index.js";
 import { capture } from "../helpers/capture.js";
-import { knownDays } from "../rules/savings-days.js";
+import { DAY, knownDays } from "../rules/savings-days.js";
 
 const dir = mkdtempSync(join(tmpdir(), "e2m-rules-savings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -113,6 +113,41 @@ describe("energy2mqtt rules savings", () => {
     expect(result.out).toContain(
       "Half-hours priced with the tariff's fallback, not a published price: 2026-01-14 (48)",
     );
+  });
+
+  it("prices the days the tariff no longer holds at the published prices the daemon stored", async () => {
+    // The Agile file holds 22-23 November 2026 only; the store kept 14 January's published prices: the zones' own.
+    const agile = RULES.map((line) =>
+      line.startsWith("  import:") ? "  import: { type: agile, file: agile.json, fallback: 0.3 }" : line,
+    );
+    const config = setup("stored-prices", true, agile);
+    const store = openStore(join(dir, "stored-prices", "e2m.db"));
+    store.publishedPrices.save(
+      Array.from({ length: 48 }, (_, k) => ({
+        side: "import" as const,
+        start: DAY + k * 1_800_000,
+        end: DAY + (k + 1) * 1_800_000,
+        price: k < 8 ? 0.1 : 0.3,
+      })),
+    );
+    store.close();
+    const result = await savings({ config, from: "2026-01-14", to: "2026-01-14" });
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    // The first test's figures, priced as published: not the fallback's flat 0.30 (4.80 with the battery and without).
+    const row = result.out.split("\n").find((line) => line.startsWith("2026-01-14"));
+    expect(row?.split(/ +/)).toEqual([
+      "2026-01-14",
+      "48/48",
+      "20%",
+      "0.80",
+      "4.00",
+      "2.77",
+      "3.20",
+      "1.97",
+      "published",
+    ]);
+    expect(result.out).not.toContain("Half-hours priced with the tariff's fallback");
   });
 
   it("refuses bad dates and a missing store with exit 2 and says what to fix", async () => {

@@ -4,7 +4,7 @@ import { configSchema } from "../../src/config/index.js";
 import { historyFeature } from "../../src/history/index.js";
 import { createLogger } from "../../src/log.js";
 import { cloudHistory } from "../../src/sources/index.js";
-import type { Store } from "../../src/store/index.js";
+import { PUBLISHED_PRICES_KEEP_MS, type Store } from "../../src/store/index.js";
 import { tempStore, useDemoAccount } from "./helpers.js";
 
 const START = Date.UTC(2025, 5, 20, 11, 0, 0);
@@ -43,6 +43,24 @@ describe("the history feature on the bus", () => {
       expect(rows.map((row) => [row.at, row.data])).toEqual([[Date.UTC(2025, 5, 20, 11, 0, 0), { power: 42 }]]);
       expect(failures).toEqual(["broken"]);
       expect(feature.failing).toBe(false);
+    } finally {
+      await feature.stop();
+      temp.cleanup();
+    }
+  });
+
+  it("drops the published prices past their keeping when it starts, with no retention configured", async () => {
+    const temp = tempStore("e2m-history-feature-");
+    const feature = featureOn(new EventBus(() => undefined), temp.store);
+    const slot = (start: number) => ({ side: "import" as const, start, end: start + 1_800_000, price: 0.2 });
+    const cutoff = START - PUBLISHED_PRICES_KEEP_MS;
+    temp.store.publishedPrices.save([slot(cutoff - 1_800_000), slot(cutoff), slot(START - 1_800_000)]);
+    try {
+      feature.start();
+      expect(temp.store.publishedPrices.between("import", 0, START).map((row) => row.start)).toEqual([
+        cutoff,
+        START - 1_800_000,
+      ]);
     } finally {
       await feature.stop();
       temp.cleanup();

@@ -68,6 +68,7 @@ describe("openStore", () => {
       "history_shape",
       "history_source",
       "local_snapshot",
+      "published_price",
       "rule_obligation",
       "rule_obligation_open",
       "rule_state",

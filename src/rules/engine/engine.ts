@@ -21,6 +21,7 @@ import { CostMeter } from "../cost-meter.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
+import { priceHistory } from "../price-history.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
@@ -28,6 +29,7 @@ import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { type LiveState, nextState, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
+import { PriceRecorder } from "./price-recorder.js";
 import { PriceWatch } from "./price-watch.js";
 import { RuleEvents } from "./rule-events.js";
 import { RuleRunner } from "./rule-runner.js";
@@ -35,10 +37,6 @@ import { StateTriggers } from "./state-triggers.js";
 import { Alarm, timersOn } from "./timers.js";
 import { WindowBook } from "./window-book.js";
 import { WorkQueue } from "./work-queue.js";
-
-/** How far back the optimiser's price forecast learns from (PRICE_FORECAST's days). */
-const PRICE_HISTORY_DAYS = 14;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Plans are made again at least this often (and whenever the prices change). */
 const REPLAN_MS = HOUR_MS;
@@ -68,6 +66,7 @@ export class RulesEngine implements RulesRuntime {
   private readonly actions: RuleActions;
   private readonly runner: RuleRunner;
   private readonly priceWatch: PriceWatch;
+  private readonly priceRecorder: PriceRecorder;
   private readonly stateTriggers: StateTriggers;
   private cron: CronClock | undefined;
   private state: LiveState = {};
@@ -96,6 +95,7 @@ export class RulesEngine implements RulesRuntime {
     this.alarm = new Alarm(timersOn(clock, this.now));
     const currency = options.rules.tariffs.currency;
     this.priceWatch = new PriceWatch(options.tariffs, currency, this.horizonMs, this.logger);
+    this.priceRecorder = new PriceRecorder(options.tariffs, options.store.publishedPrices, this.horizonMs, this.logger);
     this.stateTriggers = new StateTriggers(this.rules);
     this.actions = new RuleActions({
       gate: options.gate,
@@ -176,6 +176,11 @@ export class RulesEngine implements RulesRuntime {
         ...(slot ? { planNow: { start: slot.start, action: slot.action, reason: slot.reason } } : {}),
       };
     });
+  }
+
+  /** An optimise rule's last plan, half-hour by half-hour with its reasons (as `rules plan --json` gives it); empty for other rules. */
+  explainedPlan(name: string): readonly ExplainedSlot[] {
+    return this.explained.get(name) ?? [];
   }
 
   setEnabled(name: string, enabled: boolean): void {
@@ -323,7 +328,9 @@ export class RulesEngine implements RulesRuntime {
 
   private async refreshPrices(): Promise<void> {
     const now = this.now();
-    if (await this.priceWatch.refresh(now, this.abort.signal)) this.nextReplan = now;
+    const changed = await this.priceWatch.refresh(now, this.abort.signal);
+    this.priceRecorder.record(now);
+    if (changed) this.nextReplan = now;
   }
 
   private async replan(): Promise<void> {
@@ -399,17 +406,21 @@ export class RulesEngine implements RulesRuntime {
   }
 
   /**
-   * The prices the tariffs hold from the last PRICE_HISTORY_DAYS (those published and loaded since
-   * the daemon started: a tariff keeps what it loaded), for the optimiser's price forecast.
+   * The prices published over the last PRICE_HISTORY_DAYS, for the optimiser's price forecast:
+   * what the tariffs hold and what the store kept from before a restart (see priceHistory). A
+   * store that cannot be read leaves the tariffs' own.
    */
   private priceHistory(now: number): PriceHistory {
-    const from = now - PRICE_HISTORY_DAYS * DAY_MS;
-    const { tariffs } = this.options;
-    return {
-      timeZone: this.timeZone,
-      import: tariffs.import?.rates(from, now) ?? [],
-      export: tariffs.export?.rates(from, now) ?? [],
-    };
+    const { tariffs, store } = this.options;
+    try {
+      return priceHistory(tariffs, store.publishedPrices, this.timeZone, now);
+    } catch (error) {
+      this.logger.warn(
+        { err: (error as Error).message },
+        "the stored prices could not be read: the price forecast learns from the tariffs' own",
+      );
+      return priceHistory(tariffs, undefined, this.timeZone, now);
+    }
   }
 
   /** Whether a rule's plan depends on the battery's charge. */

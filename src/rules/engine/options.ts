@@ -9,7 +9,7 @@ import type {
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { SavingsRange, SavingsSummary } from "../../ports/index.js";
-import type { RuleObligations } from "../../store/index.js";
+import type { PublishedPrices, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
@@ -31,7 +31,8 @@ export interface RulesOptions {
   readonly gate: RulesGate;
   /** What a device holds now, read only: saved before a rule's change, compared before its restore. */
   readonly reads: DeviceReads;
-  readonly store: { readonly ruleObligations: RuleObligations };
+  /** The promises to restore, and the tariffs' published prices (kept after each refresh, read for the price forecast). */
+  readonly store: { readonly ruleObligations: RuleObligations; readonly publishedPrices: PublishedPrices };
   /** The devices as last listed: the list may change while the rules run. */
   readonly inventory: () => Inventory;
   /**

@@ -9,7 +9,7 @@ import { isWindowTrigger, triggerKind } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 import { type TemplateContext, templateContext } from "../templates.js";
 import { type BatteryMode, batteryModeOf, type ExpectedSoc, expectedSoc, type ModeSpan } from "./expected-soc.js";
-import type { HouseForecast } from "./optimise-windows.js";
+import type { HouseForecast, PriceHistory } from "./optimise-windows.js";
 import type { Interval } from "./planner.js";
 import { planRuleWindows } from "./rule-windows.js";
 
@@ -30,6 +30,8 @@ export interface PreviewInput {
   readonly house?: HouseForecast;
   /** The inverter an action without `inverter` goes to, for the actions in words. */
   readonly defaultInverter?: string;
+  /** Prices published before now, for the optimiser's forecast beyond the published ones (priceHistory()); left out, none. */
+  readonly priceHistory?: PriceHistory;
 }
 
 export interface PreviewSlot {
@@ -123,6 +125,7 @@ function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: num
     soc: input.state.socPercent,
     capacityKwh: input.state.capacityKwh,
     ...(input.house ? { house: input.house } : {}),
+    ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
   });
   if (rule.enabled) soc.push(...planned.soc);
   const windows: { trigger: number; window: PreviewWindow }[] = planned.windows.map((window) => ({

@@ -5,6 +5,7 @@ import { ruleObligations } from "./003-rule-obligations.js";
 import { perControlRestore } from "./004-per-control-restore.js";
 import { writeBudgetAndSnapshots } from "./005-write-budget-and-snapshots.js";
 import { solarForecasts } from "./006-solar-forecasts.js";
+import { publishedPrices } from "./007-published-prices.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   perControlRestore,
   writeBudgetAndSnapshots,
   solarForecasts,
+  publishedPrices,
 ];
