@@ -148,6 +148,7 @@ export class RulesEngine implements RulesRuntime {
     for (const rule of this.rules) this.enabled.set(rule.name, store.enabled(rule.name) ?? rule.enabled);
     await this.refreshPrices();
     await this.runner.resumeObligations();
+    this.guardResumedWindows();
     this.live = this.options.live$.subscribe((seen) => {
       const before = this.state;
       this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
@@ -431,6 +432,16 @@ export class RulesEngine implements RulesRuntime {
       import: tariffs.import?.rates(from, now) ?? [],
       export: tariffs.export?.rates(from, now) ?? [],
     };
+  }
+
+  /** Windows resumed after a restart that charge the car are watched by the import guard again. */
+  private guardResumedWindows(): void {
+    for (const rule of this.rules) {
+      const open = this.book.openOf(rule.name);
+      const promised =
+        open?.obligation === undefined ? undefined : this.options.store.ruleObligations.get(open.obligation);
+      if (promised?.status === "open") this.guard.resume(rule, promised.restore.controls);
+    }
   }
 
   /** Whether a rule's plan depends on the battery's charge. */

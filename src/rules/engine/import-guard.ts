@@ -1,7 +1,7 @@
 import { type ChangeRequest, type DeviceReads, prepareRestore } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { ImportGuardStatus } from "../../ports/index.js";
-import type { RuleObligations } from "../../store/index.js";
+import type { ControlRestore, RuleObligations, SavedValue } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Rule } from "../schema.js";
 import type { RulesGate } from "./options.js";
@@ -115,6 +115,40 @@ export class ImportGuard {
       underSince: undefined,
       held: undefined,
     });
+  }
+
+  /**
+   * A window resumed after a restart whose promise shows it started the car's charging: watched
+   * again, with what the guard held back before the restart read from that promise (the
+   * current it lowered, or the charging it stopped), so that it can still give it back.
+   */
+  resume(rule: Rule, controls: readonly ControlRestore[]): void {
+    const charger = controls.find((entry) => chargerCommand(entry.wrote, "start-charge", "stop-charge"));
+    const wrote = charger?.wrote;
+    if (wrote?.kind !== "ev-command") return;
+    this.charging(rule, wrote.uuid);
+    const watch = this.watches.get(rule.name);
+    if (!watch) return;
+    const limit = controls.find((entry) => chargerCommand(entry.wrote, LIMIT_COMMAND));
+    const before = limit ? amps(limit.before) : undefined;
+    const now = amps(limit?.wrote);
+    const lowered = before !== undefined && now !== undefined && now < before;
+    const since = this.options.now();
+    if (wrote.command === "stop-charge")
+      watch.held = {
+        kind: "stopped",
+        fromA: lowered ? before : undefined,
+        since,
+        message: "car charging stopped by the import guard before a restart",
+      };
+    else if (lowered)
+      watch.held = {
+        kind: "lowered",
+        fromA: before,
+        toA: now,
+        since,
+        message: `car current held at ${now} A by the import guard before a restart`,
+      };
   }
 
   /** What the guard holds back now for the rule, if anything. */
@@ -324,6 +358,17 @@ export class ImportGuard {
     obligations.update(promised.id, { restore: { ...promised.restore, controls } });
     return () => obligations.update(promised.id, { restore: promised.restore });
   }
+}
+
+/** Whether a saved value is one of these commands to a charger. */
+function chargerCommand(saved: SavedValue | undefined, ...commands: string[]): boolean {
+  return saved?.kind === "ev-command" && commands.includes(saved.command);
+}
+
+/** The amps a saved adjust-charge-power-limit holds. */
+function amps(saved: SavedValue | undefined): number | undefined {
+  const limit = saved?.kind === "ev-command" ? saved.request.limit : undefined;
+  return typeof limit === "number" ? limit : undefined;
 }
 
 function limitRequest(uuid: string, amps: number): ChangeRequest {

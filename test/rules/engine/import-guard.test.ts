@@ -224,3 +224,57 @@ describe("the import guard on a charger that cannot lower its current", () => {
     ]);
   });
 });
+
+describe("the import guard across a restart in the middle of the car's window", () => {
+  let env: Env;
+  let first: Run;
+  let run: Run;
+  let window: WindowEvent;
+  const limit = async () => (await env.checker.evChargers.commandData(CHARGER, "adjust-charge-power-limit")).value;
+
+  beforeAll(async () => {
+    env = await startEnv({ start: START, rules: rules() });
+    ({ run: first, window } = await untilCarCharges(env));
+    await importing(first, 11.2);
+    await importing(first, 11.2);
+    await first.runtime.stop();
+    run = await env.startRuntime({ firstRound: { soc: 20 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await run?.runtime.stop();
+    await env?.stop();
+  });
+
+  it("resumes the watch from the window's promise: it says so, cuts again, and gives back the current from before", async () => {
+    expect(await limit()).toBe(24);
+    expect(run.runtime.list().find((rule) => rule.name === "optimiser")?.importGuard?.message).toBe(
+      "car current held at 24 A by the import guard before a restart",
+    );
+    await importing(run, 11.2);
+    await importing(run, 11.2);
+    // 1.2 kW over again, from the 24 A the charger holds: 18.8 A, rounded down.
+    expect(await limit()).toBe(18);
+    const from = env.now();
+    await importing(run, 7);
+    await run.advanceTo(from + 5 * MINUTE);
+    await importing(run, 7);
+    expect(await limit()).toBe(BEFORE_A);
+    const events = run.events.filter((event) => event.type === "action" && event.action.startsWith("import guard"));
+    expect(events.map((event) => event.message)).toEqual([
+      "import 11.2 kW over the 10 kW limit: car current 24 A → 18 A",
+      "import 7.0 kW, under 9 kW for 5 minutes: car current 18 A → 30 A",
+    ]);
+  });
+
+  it("puts back the current from before the window at its end, after the guard cut it again", async () => {
+    await importing(run, 12);
+    await importing(run, 12);
+    expect(await limit()).toBeLessThan(BEFORE_A);
+    await run.advanceTo(window.window.end);
+    const restore = run.events.filter((event) => event.type === "restore").at(-1);
+    expect(restore).toMatchObject({ ok: true, at: window.window.end });
+    expect(restore?.message).toContain(`charger ${CHARGER} adjust-charge-power-limit restored`);
+    expect(await limit()).toBe(BEFORE_A);
+  });
+});
