@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rulesState } from "../../../src/homeassistant/rules-state.js";
 import type { RuleEvent } from "../../../src/rules/engine/index.js";
+import { startTestBroker, type TestBroker } from "../../helpers/broker.js";
+import { baseTopic, ManualClock, startBridge } from "../../homeassistant/rules-harness.js";
 import { CHARGER, type Env, MINUTE, type Run, startEnv } from "./helpers.js";
 
 // The evening of optimise-car.test.ts: the demo car comes home and the rule charges it in the
@@ -53,6 +54,18 @@ describe("the import guard: the car's current cut through the gate when the meas
   let env: Env;
   let run: Run;
   let window: WindowEvent;
+  let broker: TestBroker;
+  let harness: Awaited<ReturnType<typeof startBridge>>;
+  const base = baseTopic();
+  /** The guard's attributes of the rule's switch in the rules' state the bridge publishes next from `mark` on. */
+  const publishedGuard = async (mark: number, message: string | null) => {
+    const seen = await harness.seen(mark, (m) => {
+      if (m.topic !== `${base}/rules`) return false;
+      const state = JSON.parse(m.payload) as { rules: Record<string, Record<string, unknown>> };
+      return state.rules.optimiser?.import_guard === message;
+    });
+    return (JSON.parse(seen.payload) as { rules: Record<string, Record<string, unknown>> }).rules.optimiser;
+  };
   const limit = async () => (await env.checker.evChargers.commandData(CHARGER, "adjust-charge-power-limit")).value;
   const status = async () => (await env.checker.evChargers.get(CHARGER)).status;
   const guardEvents = () =>
@@ -63,11 +76,16 @@ describe("the import guard: the car's current cut through the gate when the meas
   beforeAll(async () => {
     env = await startEnv({ start: START, rules: rules() });
     ({ run, window } = await untilCarCharges(env));
+    broker = await startTestBroker();
+    harness = await startBridge(broker, base);
+    await harness.bridge.attachRules(run.runtime, { clock: new ManualClock(env.now()) });
   }, 120_000);
 
   afterAll(async () => {
+    await harness?.stop();
     await run?.runtime.stop();
     await env?.stop();
+    await broker?.stop();
   });
 
   it("leaves the car alone for one reading over the limit, and for readings over it that are not in a row", async () => {
@@ -82,6 +100,7 @@ describe("the import guard: the car's current cut through the gate when the meas
   });
 
   it("on a second reading in a row lowers the current by the excess at 230 V, as the rule, audited, and says so", async () => {
+    const mark = harness.observer.messages.length;
     await importing(run, 11.2);
     // 1.2 kW over: 1200 / 230 = 5.2 A off 30 A, rounded down.
     expect(await limit()).toBe(24);
@@ -94,14 +113,8 @@ describe("the import guard: the car's current cut through the gate when the meas
     expect(audit).toMatchObject({ source: "rule", requesterName: "optimiser", ok: true });
     const listed = run.runtime.list().find((rule) => rule.name === "optimiser");
     expect(listed?.importGuard).toEqual({ since: env.now(), message });
-    const state = rulesState({
-      rules: run.runtime.list(),
-      prices: run.runtime.prices(),
-      window: undefined,
-      cost: undefined,
-    }) as { rules: Record<string, Record<string, unknown>> };
-    expect(state.rules.optimiser).toMatchObject({
-      import_guard: message,
+    // On MQTT: the attributes of the rule's switch, from the rules' retained state.
+    expect(await publishedGuard(mark, message)).toMatchObject({
       import_guard_since: new Date(env.now()).toISOString(),
     });
   });
@@ -109,6 +122,7 @@ describe("the import guard: the car's current cut through the gate when the meas
   it("gives the current back only once the import has stayed a kilowatt under the limit for five minutes", async () => {
     // Under the limit, but not by the hysteresis: the clock of the hold does not start.
     await importing(run, 9.5);
+    const mark = harness.observer.messages.length;
     const from = env.now() + MINUTE;
     await run.advanceTo(from);
     await importing(run, 8);
@@ -120,6 +134,7 @@ describe("the import guard: the car's current cut through the gate when the meas
     expect(await limit()).toBe(BEFORE_A);
     expect(guardEvents().at(-1)?.message).toBe("import 8.5 kW, under 9 kW for 5 minutes: car current 24 A → 30 A");
     expect(run.runtime.list().find((rule) => rule.name === "optimiser")?.importGuard).toBeUndefined();
+    expect(await publishedGuard(mark, null)).toMatchObject({ import_guard_since: null });
   });
 
   it("stops the charging when even 6 A would leave the import over the limit, and starts it again after the hold", async () => {
