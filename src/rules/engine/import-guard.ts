@@ -1,41 +1,23 @@
 import { type ChangeRequest, type DeviceReads, prepareRestore } from "../../control/index.js";
 import type { Logger } from "../../log.js";
 import type { ImportGuardStatus } from "../../ports/index.js";
-import type { ControlRestore, RuleObligations, SavedValue } from "../../store/index.js";
+import type { ControlRestore, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Rule } from "../schema.js";
+import {
+  GUARD_HOLD_MS,
+  GUARD_HYSTERESIS_W,
+  guardedLimitW,
+  type Held,
+  heldInPromise,
+  LIMIT_COMMAND,
+  loweredAmps,
+  MIN_AMPS,
+  READINGS_OVER,
+} from "./import-guard-rules.js";
 import type { RulesGate } from "./options.js";
 import type { RuleEvents } from "./rule-events.js";
 import type { OpenWindow, WindowBook } from "./window-book.js";
-
-/** Single phase at 230 V: watts over the limit to amps of charging current. */
-export const GUARD_VOLTS = 230;
-/** The import must be this far under the limit before the car gets its current back. */
-export const GUARD_HYSTERESIS_W = 1000;
-/** ... and stay there this long (on the engine's clock). */
-export const GUARD_HOLD_MS = 5 * 60_000;
-/** Readings over the limit in a row before the guard acts: one may be a spike. */
-const READINGS_OVER = 2;
-/** The least current a charger charges at (IEC 61851). */
-const MIN_AMPS = 6;
-const LIMIT_COMMAND = "adjust-charge-power-limit";
-
-/** What the guard did to the car that it has not undone yet. */
-type Held =
-  | {
-      readonly kind: "lowered";
-      readonly fromA: number;
-      readonly toA: number;
-      readonly since: number;
-      readonly message: string;
-    }
-  | {
-      readonly kind: "stopped";
-      /** The current from before the guard lowered it first, when it did. */
-      readonly fromA: number | undefined;
-      readonly since: number;
-      readonly message: string;
-    };
 
 /** One rule's window charging the car, watched. */
 interface Watch {
@@ -60,26 +42,6 @@ export interface ImportGuardOptions {
   readonly now: () => number;
   /** Whether the charger says a car is plugged in (undefined until it has said). */
   readonly plugged: () => boolean | undefined;
-}
-
-/** The optimise trigger's import limit, W, when the rule's import guard is on (a car and a limit, import_guard not false). */
-export function guardedLimitW(rule: Rule): number | undefined {
-  for (const trigger of rule.when) {
-    const plan = trigger.optimise;
-    if (plan?.car !== undefined && plan.import_limit_kw !== undefined && plan.import_guard !== false)
-      return plan.import_limit_kw * 1000;
-  }
-  return undefined;
-}
-
-/**
- * The current that brings the import back under the limit, amps: the current now less the
- * excess at 230 V single phase, rounded down; undefined when that is under the charger's
- * minimum (even the minimum would leave the import over the limit).
- */
-export function loweredAmps(currentA: number, excessW: number, minA = MIN_AMPS): number | undefined {
-  const amps = Math.floor(currentA - excessW / GUARD_VOLTS);
-  return amps >= Math.max(MIN_AMPS, minA) ? amps : undefined;
 }
 
 const kw = (watts: number) => `${(watts / 1000).toFixed(1)} kW`;
@@ -123,32 +85,11 @@ export class ImportGuard {
    * current it lowered, or the charging it stopped), so that it can still give it back.
    */
   resume(rule: Rule, controls: readonly ControlRestore[]): void {
-    const charger = controls.find((entry) => chargerCommand(entry.wrote, "start-charge", "stop-charge"));
-    const wrote = charger?.wrote;
-    if (wrote?.kind !== "ev-command") return;
-    this.charging(rule, wrote.uuid);
+    const found = heldInPromise(controls, this.options.now());
+    if (!found) return;
+    this.charging(rule, found.uuid);
     const watch = this.watches.get(rule.name);
-    if (!watch) return;
-    const limit = controls.find((entry) => chargerCommand(entry.wrote, LIMIT_COMMAND));
-    const before = limit ? amps(limit.before) : undefined;
-    const now = amps(limit?.wrote);
-    const lowered = before !== undefined && now !== undefined && now < before;
-    const since = this.options.now();
-    if (wrote.command === "stop-charge")
-      watch.held = {
-        kind: "stopped",
-        fromA: lowered ? before : undefined,
-        since,
-        message: "car charging stopped by the import guard before a restart",
-      };
-    else if (lowered)
-      watch.held = {
-        kind: "lowered",
-        fromA: before,
-        toA: now,
-        since,
-        message: `car current held at ${now} A by the import guard before a restart`,
-      };
+    if (watch) watch.held = found.held;
   }
 
   /** What the guard holds back now for the rule, if anything. */
@@ -358,17 +299,6 @@ export class ImportGuard {
     obligations.update(promised.id, { restore: { ...promised.restore, controls } });
     return () => obligations.update(promised.id, { restore: promised.restore });
   }
-}
-
-/** Whether a saved value is one of these commands to a charger. */
-function chargerCommand(saved: SavedValue | undefined, ...commands: string[]): boolean {
-  return saved?.kind === "ev-command" && commands.includes(saved.command);
-}
-
-/** The amps a saved adjust-charge-power-limit holds. */
-function amps(saved: SavedValue | undefined): number | undefined {
-  const limit = saved?.kind === "ev-command" ? saved.request.limit : undefined;
-  return typeof limit === "number" ? limit : undefined;
 }
 
 function limitRequest(uuid: string, amps: number): ChangeRequest {
