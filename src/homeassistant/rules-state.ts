@@ -32,6 +32,8 @@ function ruleAttributes(rule: RuleStatus): Record<string, Value> {
     plan_action: rule.planNow?.action ?? null,
     plan_reason: rule.planNow?.reason ?? null,
     plan_slot_start: iso(rule.planNow?.start),
+    import_guard: rule.importGuard?.message ?? null,
+    import_guard_since: iso(rule.importGuard?.since),
   };
 }
 

@@ -3,6 +3,7 @@ export type {
   ConditionCheck,
   DaySavings,
   GridCounters,
+  ImportGuardStatus,
   MonthSavings,
   PeriodSavings,
   PlannedHalfHour,

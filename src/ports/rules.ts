@@ -31,6 +31,15 @@ export interface RuleStatus {
   readonly lastRun?: RuleLastRun;
   /** An optimise rule's plan for the half-hour now: what it does and why. */
   readonly planNow?: PlannedHalfHour;
+  /** The import guard holds the car back now (a lower current, or its charging stopped). */
+  readonly importGuard?: ImportGuardStatus;
+}
+
+export interface ImportGuardStatus {
+  /** When the guard last cut the car, ms since the epoch. */
+  readonly since: number;
+  /** e.g. "import 11.2 kW over the 10 kW limit: car current 32 A → 26 A". */
+  readonly message: string;
 }
 
 export interface PlannedHalfHour {

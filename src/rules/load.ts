@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import type { z } from "zod";
 import { readYamlSource } from "../yaml-source.js";
 import { type RulesFile, rulesFileSchema } from "./schema.js";
 
@@ -33,6 +34,7 @@ export function loadRules(file: string): LoadedRules {
     const lineOf = (problem: string) => Number(/:(\d+): /.exec(problem)?.[1] ?? 0);
     throw new RulesError(
       result.error.issues
+        .flatMap(meantIssues)
         .flatMap((issue) => {
           // An unknown key is reported at its own line, one problem per key.
           const cases =
@@ -68,4 +70,18 @@ function withAbsoluteFiles(rules: RulesFile, dir: string): RulesFile {
   if (imported) tariffs.import = imported;
   if (exported) tariffs.export = exported;
   return { ...rules, tariffs };
+}
+
+/**
+ * A union's problems from the one option the value was meant for, the others failing at their
+ * root (a trigger given as a map is not a list): "expected boolean" at the key, not "Invalid input".
+ */
+function meantIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union") return [issue];
+  const meant = issue.errors.filter(
+    (errors) => !errors.some((inner) => inner.path.length === 0 && inner.code === "invalid_type"),
+  );
+  const only = meant.length === 1 ? meant[0] : undefined;
+  if (!only) return [issue];
+  return only.flatMap((inner) => meantIssues({ ...inner, path: [...issue.path, ...inner.path] }));
 }

@@ -100,32 +100,52 @@ const optimiseCar = z
  * over the next hours, from the prices and the house's forecast consumption and solar, planned
  * again every half-hour (model-predictive control). Its windows are the runs of one mode.
  */
-const optimisePlan = z.strictObject({
-  /** How far ahead it plans, at most as far as prices are known. */
-  horizon_hours: z.number().min(1).max(48).default(48),
-  /** The SoC (%) it never plans below. */
-  reserve_soc: percent.default(4),
-  /** Overrides battery.charge_kw as the most the battery discharges. */
-  discharge_kw: z.number().positive().optional(),
-  /** Stored energy to AC out, 0 to 1 (battery.efficiency is grid to battery). */
-  discharge_efficiency: z.number().gt(0).max(1).default(0.95),
-  /**
-   * The most the site may export (kW: a G98 limit of 3.68, the inverter's export limit): the plan
-   * knows that a forced export on top of solar beyond it is curtailed, not paid; left out, no limit.
-   */
-  export_limit_kw: z.number().positive().max(200).optional(),
-  /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
-  change_cost: z.number().min(0).default(0.002),
-  /** The car, planned with the battery; left out, no car. */
-  car: optimiseCar.optional(),
-  /**
-   * The most the site may import, kW (a supply fuse, a gateway's limit), shared by the house, the
-   * battery's grid charging and the car; left out, no limit.
-   */
-  import_limit_kw: z.number().positive().max(200).optional(),
-  /** kW the house may draw above its forecast half-hour mean (a kettle, an oven), kept free under import_limit_kw; left out, 2. */
-  house_margin_kw: z.number().min(0).max(50).optional(),
-});
+const optimisePlan = z
+  .strictObject({
+    /** How far ahead it plans, at most as far as prices are known. */
+    horizon_hours: z.number().min(1).max(48).default(48),
+    /** The SoC (%) it never plans below. */
+    reserve_soc: percent.default(4),
+    /** Overrides battery.charge_kw as the most the battery discharges. */
+    discharge_kw: z.number().positive().optional(),
+    /** Stored energy to AC out, 0 to 1 (battery.efficiency is grid to battery). */
+    discharge_efficiency: z.number().gt(0).max(1).default(0.95),
+    /**
+     * The most the site may export (kW: a G98 limit of 3.68, the inverter's export limit): the plan
+     * knows that a forced export on top of solar beyond it is curtailed, not paid; left out, no limit.
+     */
+    export_limit_kw: z.number().positive().max(200).optional(),
+    /** Cost of writing a new mode to the inverter, per change, in the tariffs' currency. */
+    change_cost: z.number().min(0).default(0.002),
+    /** The car, planned with the battery; left out, no car. */
+    car: optimiseCar.optional(),
+    /**
+     * The most the site may import, kW (a supply fuse, a gateway's limit), shared by the house, the
+     * battery's grid charging and the car; left out, no limit.
+     */
+    import_limit_kw: z.number().positive().max(200).optional(),
+    /** kW the house may draw above its forecast half-hour mean (a kettle, an oven), kept free under import_limit_kw; left out, 2. */
+    house_margin_kw: z.number().min(0).max(50).optional(),
+    /**
+     * While a window of the rule charges the car, cut the car's current (or stop it) when the
+     * measured import goes over import_limit_kw (see import-guard.ts); on by default with a car
+     * and a limit, false turns it off.
+     */
+    import_guard: z.boolean().optional(),
+  })
+  .superRefine((plan, ctx) => {
+    if (plan.import_guard === true && (plan.import_limit_kw === undefined || plan.car === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["import_guard"],
+        message: `import_guard watches the measured import while the car charges: it needs ${[
+          plan.import_limit_kw === undefined ? "import_limit_kw:" : undefined,
+          plan.car === undefined ? "car:" : undefined,
+        ]
+          .filter((key) => key !== undefined)
+          .join(" and ")} in the same optimise trigger`,
+      });
+  });
 
 /** Live state: the same keys serve as triggers (fire when it becomes true) and as conditions. */
 const stateShape = {

@@ -267,6 +267,8 @@ describe("rules in Home Assistant: discovery", () => {
             plan_action: null,
             plan_reason: null,
             plan_slot_start: null,
+            import_guard: null,
+            import_guard_since: null,
           },
           "sunday-snapshot": {
             enabled: false,
@@ -280,6 +282,8 @@ describe("rules in Home Assistant: discovery", () => {
             plan_action: null,
             plan_reason: null,
             plan_slot_start: null,
+            import_guard: null,
+            import_guard_since: null,
           },
         },
       });

@@ -141,4 +141,18 @@ describe("the car in an optimise rule's plan", () => {
     expect(problems('{ car: { by: "07:30" } }')).toContain("the car needs a target");
     expect(problems('{ car: { by: "07:30", soc: 80, battery_kwh: 60 } }')).toContain("soc_topic");
   });
+
+  it("refuses an import guard with nothing to guard, or not a yes/no, and takes one with a car and a limit", () => {
+    const problems = (optimise: string) => problemsOf(() => rules(optimise)).join("\n");
+    expect(problems('{ import_guard: true, car: { kwh: 7, by: "07:30" } }')).toContain(
+      "import_guard watches the measured import while the car charges: it needs import_limit_kw: in the same optimise trigger",
+    );
+    expect(problems("{ import_guard: true, import_limit_kw: 10 }")).toContain("it needs car: in the same");
+    expect(problems("{ import_guard: true }")).toContain("it needs import_limit_kw: and car: in the same");
+    expect(problems('{ import_guard: "off", import_limit_kw: 10, car: { kwh: 7, by: "07:30" } }')).toContain(
+      "rules.0.when.optimise.import_guard: Invalid input: expected boolean, received string",
+    );
+    const guarded = rules('{ import_guard: false, import_limit_kw: 10, car: { kwh: 7, by: "07:30" } }');
+    expect(guarded.rules[0]?.when[0]?.optimise?.import_guard).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 import type { SavedValue } from "../../store/index.js";
 import { sameValue } from "../same-value.js";
 import type { DeviceReads } from "./device-reads.js";
-import { inSession, presetDifference } from "./saved-values.js";
+import { inAmps, inSession, presetDifference } from "./saved-values.js";
 
 /** What the device holds now of a saved value's control; undefined when it cannot be read. */
 export type Current =
@@ -9,6 +9,7 @@ export type Current =
   | { readonly kind: "setting"; readonly value: unknown }
   | { readonly kind: "mode"; readonly active: unknown }
   | { readonly kind: "charging"; readonly charging: boolean }
+  | { readonly kind: "limit"; readonly value: number | undefined }
   | undefined;
 
 export async function readCurrent(reads: DeviceReads, saved: SavedValue): Promise<Current> {
@@ -23,6 +24,10 @@ export async function readCurrent(reads: DeviceReads, saved: SavedValue): Promis
       if (saved.command === "change-mode") return { kind: "mode", active: await reads.chargerMode(saved.uuid) };
       if (saved.command === "start-charge" || saved.command === "stop-charge")
         return { kind: "charging", charging: inSession(await reads.chargerStatus(saved.uuid)) };
+      if (saved.command === "adjust-charge-power-limit") {
+        const limit = await reads.chargerPowerLimit(saved.uuid);
+        return { kind: "limit", value: inAmps(limit.unit) ? limit.value : undefined };
+      }
       return undefined;
   }
 }
@@ -47,6 +52,10 @@ export function changedSince(wrote: SavedValue, current: Current): string | unde
     return current.active === wrote.request.mode
       ? undefined
       : `mode now ${String(current.active)}, the rule set ${String(wrote.request.mode)}`;
+  if (wrote.kind === "ev-command" && current.kind === "limit")
+    return current.value === undefined || sameValue(current.value, wrote.request.limit)
+      ? undefined
+      : `the current limit is ${current.value} A now, the rule set ${String(wrote.request.limit)} A`;
   if (wrote.kind === "ev-command" && current.kind === "charging")
     return current.charging === (wrote.command === "start-charge")
       ? undefined

@@ -15,6 +15,16 @@ export interface DeviceReads {
   chargerMode(uuid: string): Promise<unknown>;
   /** The charger's OCPP status (Charging, SuspendedEV, ...). */
   chargerStatus(uuid: string): Promise<string | null | undefined>;
+  /** The charger's current limit (adjust-charge-power-limit's data): the value and its unit, A or W. */
+  chargerPowerLimit(uuid: string): Promise<ChargerPowerLimit>;
+}
+
+/** adjust-charge-power-limit's command data; a field the charger does not give is undefined. */
+export interface ChargerPowerLimit {
+  readonly value: number | undefined;
+  readonly unit: string | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
 }
 
 /** Reads ahead of a change: first in the cloud's queue, like the change itself. */
@@ -30,5 +40,14 @@ export function cloudDeviceReads(client: ControlReads): DeviceReads {
     },
     chargerMode: async (uuid) => (await client.evChargers.commandData(uuid, "change-mode", COMMAND)).active,
     chargerStatus: async (uuid) => (await client.evChargers.get(uuid, COMMAND)).status,
+    async chargerPowerLimit(uuid) {
+      const data = await client.evChargers.commandData(uuid, "adjust-charge-power-limit", COMMAND);
+      return {
+        value: data.value ?? undefined,
+        unit: data.unit ?? undefined,
+        min: data.min ?? undefined,
+        max: data.max ?? undefined,
+      };
+    },
   };
 }

@@ -124,6 +124,10 @@ function restoreRequest(saved: SavedValue, current: Current): ChangeRequest | un
         if (current?.kind === "charging" && current.charging === (saved.command === "start-charge")) return undefined;
         return { kind: "ev-command", uuid: saved.uuid, command: saved.command, request: {} };
       }
+      if (saved.command === "adjust-charge-power-limit") {
+        if (current?.kind === "limit" && sameValue(current.value, saved.request.limit)) return undefined;
+        return { kind: "ev-command", uuid: saved.uuid, command: saved.command, request: saved.request };
+      }
       return undefined;
     }
   }

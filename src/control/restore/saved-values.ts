@@ -97,6 +97,13 @@ export async function recordBefore(reads: DeviceReads, request: ChangeRequest): 
           ? { kind: "ev-command", uuid: request.uuid, command: "change-mode", request: { mode: active } }
           : undefined;
       }
+      if (request.command === "adjust-charge-power-limit") {
+        const limit = await reads.chargerPowerLimit(request.uuid);
+        // The limit is written in amps: a limit the charger reports in watts cannot be put back as it was.
+        return limit.value !== undefined && inAmps(limit.unit)
+          ? { kind: "ev-command", uuid: request.uuid, command: request.command, request: { limit: limit.value } }
+          : undefined;
+      }
       if (request.command === "start-charge" || request.command === "stop-charge") {
         const charging = inSession(await reads.chargerStatus(request.uuid));
         return {
@@ -109,6 +116,11 @@ export async function recordBefore(reads: DeviceReads, request: ChangeRequest): 
       return undefined;
     }
   }
+}
+
+/** Whether a charger's limit is in amps (the unit adjust-charge-power-limit writes); a charger that does not say is taken to mean amps. */
+export function inAmps(unit: string | null | undefined): boolean {
+  return unit === undefined || unit === null || unit.toUpperCase() === "A";
 }
 
 /** A session runs (the charger may pause it) until stop-charge or unplugging. */

@@ -25,6 +25,8 @@ export interface RuleActionsOptions {
   /** True once the engine is stopping: a restore cut short then stays promised. */
   readonly stopping: () => boolean;
   readonly dryRun: (rule: Rule) => boolean;
+  /** A rule's start-charge went through the gate (the import guard watches the car's window from then). */
+  readonly chargingStarted?: (rule: Rule, uuid: string) => void;
 }
 
 export interface ActOutcome {
@@ -229,6 +231,9 @@ export class RuleActions {
     }
     const status = !result.ok ? "failed" : result.skipped ? "skipped" : "applied";
     this.options.events.emit({ type: "action", status, message: result.message, ...base });
+    const request = intent.kind === "change" ? intent.request : undefined;
+    if (result.ok && request?.kind === "ev-command" && request.command === "start-charge")
+      this.options.chargingStarted?.(rule, request.uuid);
     return result;
   }
 

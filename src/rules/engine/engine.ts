@@ -27,6 +27,7 @@ import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions } from "./actions.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
+import { ImportGuard } from "./import-guard.js";
 import { type LiveState, nextState, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
 import { PriceRecorder } from "./price-recorder.js";
@@ -65,6 +66,8 @@ export class RulesEngine implements RulesRuntime {
   private readonly book = new WindowBook();
   private readonly actions: RuleActions;
   private readonly runner: RuleRunner;
+  /** Watches the measured import while an optimise rule's window charges the car. */
+  private readonly guard: ImportGuard;
   private readonly priceWatch: PriceWatch;
   private readonly priceRecorder: PriceRecorder;
   private readonly stateTriggers: StateTriggers;
@@ -97,6 +100,17 @@ export class RulesEngine implements RulesRuntime {
     this.priceWatch = new PriceWatch(options.tariffs, currency, this.horizonMs, this.logger);
     this.priceRecorder = new PriceRecorder(options.tariffs, options.store.publishedPrices, this.horizonMs, this.logger);
     this.stateTriggers = new StateTriggers(this.rules);
+    this.guard = new ImportGuard({
+      gate: options.gate,
+      reads: options.reads,
+      obligations: options.store.ruleObligations,
+      inventory: options.inventory,
+      book: this.book,
+      events: this.events,
+      logger: this.logger,
+      now: this.now,
+      plugged: () => this.state.evPlugged,
+    });
     this.actions = new RuleActions({
       gate: options.gate,
       reads: options.reads,
@@ -108,6 +122,7 @@ export class RulesEngine implements RulesRuntime {
       now: this.now,
       stopping: () => this.queue.closed,
       dryRun: (rule) => this.isDryRun(rule),
+      chargingStarted: (rule, uuid) => this.guard.charging(rule, uuid),
     });
     this.runner = new RuleRunner({
       book: this.book,
@@ -133,6 +148,7 @@ export class RulesEngine implements RulesRuntime {
     for (const rule of this.rules) this.enabled.set(rule.name, store.enabled(rule.name) ?? rule.enabled);
     await this.refreshPrices();
     await this.runner.resumeObligations();
+    this.guardResumedWindows();
     this.live = this.options.live$.subscribe((seen) => {
       const before = this.state;
       this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
@@ -143,6 +159,10 @@ export class RulesEngine implements RulesRuntime {
         this.nextReplan = this.now();
         this.queue.enqueue(() => this.tick());
       }
+      // Each reading of the watched inverter's grid power is one for the import guard.
+      const importW = this.state.gridImport;
+      if (seen.kind === "inverter" && seen.gridPower !== undefined && importW !== undefined && this.state !== before)
+        this.queue.enqueue(() => this.guard.see(importW));
       if (this.state === before) return;
       // A plan made before the battery's charge was known is made again once it is.
       if (before.batterySoc === undefined && this.state.batterySoc !== undefined && this.planned && this.needsSoc()) {
@@ -166,6 +186,7 @@ export class RulesEngine implements RulesRuntime {
       const next = this.book.openOf(rule.name) ?? this.book.nextPlanned(rule.name, now);
       const lastRun = this.actions.lastRun(rule.name);
       const slot = this.explained.get(rule.name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
+      const guard = this.guard.status(rule.name);
       return {
         name: rule.name,
         enabled: this.isEnabled(rule.name),
@@ -174,6 +195,7 @@ export class RulesEngine implements RulesRuntime {
         ...(next ? { nextWindow: { start: next.start, end: next.end } } : {}),
         ...(lastRun ? { lastRun } : {}),
         ...(slot ? { planNow: { start: slot.start, action: slot.action, reason: slot.reason } } : {}),
+        ...(guard ? { importGuard: guard } : {}),
       };
     });
   }
@@ -420,6 +442,16 @@ export class RulesEngine implements RulesRuntime {
         "the stored prices could not be read: the price forecast learns from the tariffs' own",
       );
       return priceHistory(tariffs, undefined, this.timeZone, now);
+    }
+  }
+
+  /** Windows resumed after a restart that charge the car are watched by the import guard again. */
+  private guardResumedWindows(): void {
+    for (const rule of this.rules) {
+      const open = this.book.openOf(rule.name);
+      const promised =
+        open?.obligation === undefined ? undefined : this.options.store.ruleObligations.get(open.obligation);
+      if (promised?.status === "open") this.guard.resume(rule, promised.restore.controls);
     }
   }
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { type SchedulerAction, type SchedulerLike, Subject, Subscription, startWith } from "rxjs";
+import type { EvCommandId } from "../../../src/cloud/index.js";
 import { configSchema } from "../../../src/config/index.js";
 import { ControlGate, cloudDeviceReads, WriteBudget } from "../../../src/control/index.js";
 import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
@@ -87,6 +88,8 @@ export interface EnvOptions {
   /** The actor whose token the engine uses. */
   readonly actor?: string;
   readonly dryRun?: boolean;
+  /** The commands the inventory says the charger takes; left out, all those it lists. */
+  readonly chargerCommands?: (listed: readonly EvCommandId[]) => EvCommandId[];
 }
 
 /** The simulator (manual clock), a real SQLite file, the gate, and the engine on virtual time. */
@@ -121,7 +124,9 @@ export async function startEnv(options: EnvOptions) {
     timezone: "Europe/London",
     inverters: [await inverterDevice(checker, INVERTER)],
     ems: [],
-    evChargers: [await chargerDevice(checker, CHARGER)],
+    evChargers: [await chargerDevice(checker, CHARGER)].map((charger) =>
+      options.chargerCommands ? { ...charger, commands: options.chargerCommands(charger.commands) } : charger,
+    ),
     smartDevices: [],
     sites: [],
   };
