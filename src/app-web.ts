@@ -3,7 +3,7 @@ import type { LoadedRules } from "./rules/index.js";
 import type { History } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
 import type { Clock } from "./time/index.js";
-import { overlaps, type PlanHelp, type PlanView, RULES_HELP } from "./web/index.js";
+import { overlaps, type PlanHelp, type PlanLive, type PlanView, RULES_HELP } from "./web/index.js";
 
 const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;
@@ -19,8 +19,8 @@ export function rulesPlan(
   inventory: () => Inventory,
   history: Pick<History, "query"> | undefined,
   clock: Clock,
-): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
-  return async ({ socPercent }) => {
+): (live: PlanLive) => Promise<PlanView | undefined> {
+  return async ({ socPercent, car }) => {
     if (!loaded) return undefined;
     const {
       defaultInverter,
@@ -54,6 +54,9 @@ export function rulesPlan(
         ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
         : "The house's own use and solar are not modelled yet: the local history is empty",
     );
+    // The car as the engine plans it; with no rules running, its plug state is not known.
+    const plansCar = rules.rules.some((rule) => rule.when.some((trigger) => trigger.optimise?.car !== undefined));
+    const carState = plansCar ? (car ?? { plugged: null, topics: {}, deliveredKwh: {} }) : null;
     const preview = previewRules({
       rules,
       tariffs,
@@ -63,6 +66,7 @@ export function rulesPlan(
       state: { socPercent: soc, capacityKwh },
       ...(house ? { house } : {}),
       ...optionalInverter(defaultInverter(inventory())),
+      ...(carState ? { car: { state: carState } } : {}),
     });
     const check = outlook?.check;
     if (check) {
@@ -113,6 +117,7 @@ export function rulesPlan(
         loser,
         because,
       })),
+      car: carState,
     };
   };
 }

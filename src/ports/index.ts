@@ -1,4 +1,5 @@
 export type {
+  CarState,
   CheapWindow,
   ConditionCheck,
   DaySavings,
@@ -13,6 +14,7 @@ export type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  RuleWindow,
   RunNowOptions,
   RunPreview,
   RunPreviewAction,
