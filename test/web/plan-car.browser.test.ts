@@ -1,12 +1,14 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { buildWebAssets } from "../../scripts/build-web.js";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
 import type { PlanView } from "../../src/web/plan-view.js";
 import { capture } from "../helpers/capture.js";
 import { observe } from "../helpers/mqtt-observer.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF } from "./demo.js";
 import { type PlanDaemon, startPlanDaemon } from "./plan-daemon.js";
 
@@ -37,6 +39,8 @@ async function rulesPlan(options: Parameters<typeof runRulesPlanCommand>[0]) {
   return { code, out: out.text(), err: err.text() };
 }
 
+const hasChromium = existsSync(CHROMIUM);
+
 describe("rules plan plans the car the running daemon knows, as its Plan page does", () => {
   const dir = mkdtempSync(join(tmpdir(), "e2m-plan-car-"));
   let daemon: PlanDaemon;
@@ -44,6 +48,7 @@ describe("rules plan plans the car the running daemon knows, as its Plan page do
 
   beforeAll(async () => {
     vi.stubEnv("ENERGY2MQTT_CONFIG", "");
+    if (hasChromium) await buildWebAssets();
     daemon = await startPlanDaemon(dir, CAR_RULES, EVENING);
     // Home Assistant publishes the car's SoC, retained, on the daemon's broker.
     const ha = await observe(daemon.app.mqttUrl, [SOC_TOPIC]);
@@ -104,6 +109,25 @@ describe("rules plan plans the car the running daemon knows, as its Plan page do
         .split("\n")
         .find((line) => line.startsWith(`  ${rows.find((one) => one.start === slot.start)?.time} `));
       expect(row?.split(/ +/)[9], row).toBe((slot.carKwh ?? 0).toFixed(2));
+    }
+  });
+
+  it.skipIf(!hasChromium)("the Plan page's half-hour table has a Car column with the served charging", async () => {
+    const { chromium } = await import("playwright-core");
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ locale: "en-GB", timezoneId: "Europe/London" });
+      await page.goto(`${daemon.url}#plan`);
+      const table = page.locator('table.plan-slots[data-rule="optimiser"]');
+      await table.locator("tbody tr").first().waitFor();
+      expect(await table.locator("thead th").allTextContents()).toContain("Car");
+      // The page asks for the plan again (the same half-hour of the daemon's clock): the car's kWh row by row as served.
+      const cells = await table.locator("tbody tr td.car").allTextContents();
+      const served = (plan.rules[0]?.explained ?? []).map((slot) => (slot.carKwh ?? 0).toFixed(2));
+      expect(served.some((kwh) => kwh !== "0.00")).toBe(true);
+      expect(cells).toEqual(served);
+    } finally {
+      await browser.close();
     }
   });
 });
