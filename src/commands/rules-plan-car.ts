@@ -100,13 +100,18 @@ export function carFromDaemon(
       car: { state: car },
       line: `No car: not plugged in, says the running daemon at ${url}; ${byHand}`,
     };
+  // What was delivered counts toward a kWh target only; a SoC target reads the car's own SoC.
   const delivered = cars
+    .filter((one) => !carTargetIsSoc(one.spec))
     .map((one) => `${(car.deliveredKwh[one.rule] ?? 0).toFixed(1)} kWh delivered toward ${one.spec.by}`)
     .join(", ");
-  const topics = Object.entries(car.topics).map(([topic, value]) => `${value} on ${topic}`);
+  const told = [
+    ...(delivered ? [delivered] : []),
+    ...Object.entries(car.topics).map(([topic, value]) => `${value} on ${topic}`),
+  ];
   return {
     car: { state: car },
-    line: `Car: plugged in, from the running daemon at ${url} (the Plan page's car): ${[delivered, ...topics].join("; ")}`,
+    line: `Car: plugged in, from the running daemon at ${url} (the Plan page's car)${told.length ? `: ${told.join("; ")}` : ""}`,
   };
 }
 

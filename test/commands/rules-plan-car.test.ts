@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
+import { carFromDaemon } from "../../src/commands/rules-plan-car.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
+import type { CarState } from "../../src/ports/index.js";
+import { loadRules } from "../../src/rules/index.js";
 import { capture } from "../helpers/capture.js";
 import { freePort } from "../web/demo.js";
 
@@ -37,11 +40,17 @@ const SOC_CAR = [
 ];
 const NO_CAR = [...HEAD, "  - name: optimiser", "    when: { optimise: { reserve_soc: 10 } }"];
 
-/** The Agile day of the fixture and `rules`; the web port a free one, so that no daemon answers. */
-async function setup(rules: readonly string[]): Promise<string> {
+/** `rules` beside the fixture's Agile day; returns the rules file. */
+function writeRules(rules: readonly string[]): string {
   const dir = mkdtempSync(join(tmpdir(), "e2m-rules-car-"));
   copyFileSync(FIXTURE, join(dir, "agile.json"));
   writeFileSync(join(dir, "rules.yaml"), `${rules.join("\n")}\n`);
+  return join(dir, "rules.yaml");
+}
+
+/** The Agile day of the fixture and `rules`; the web port a free one, so that no daemon answers. */
+async function setup(rules: readonly string[]): Promise<string> {
+  const dir = join(writeRules(rules), "..");
   const config = join(dir, "configuration.yaml");
   writeFileSync(
     config,
@@ -144,6 +153,36 @@ describe("rules plan plans an optimise rule's car", () => {
     expect(result.out).toContain("note: optimiser: car: the charger has not said whether a car is plugged in");
     // No car planned: no car column.
     expect(result.out).toMatch(/^ {2}time +action +import +export +SoC +load +solar +cost +total +reason$/m);
+  });
+
+  it("words the daemon's car: plugged in with what was delivered toward a kWh target, not plugged in, or unknown", () => {
+    const rules = loadRules(writeRules(KWH_CAR)).rules;
+    const found = (car: CarState | undefined) => ({
+      found: {
+        url: "http://127.0.0.1:8080/",
+        live: true,
+        socPercent: 50,
+        capacityKwh: 9.5,
+        capacitySource: "default",
+        timeZone: "UTC",
+        car,
+      },
+    });
+    const plugged = { plugged: true, topics: { "home/car/target": 12 }, deliveredKwh: { optimiser: 2.25 } };
+    expect(carFromDaemon(found(plugged), rules)).toEqual({
+      car: { state: plugged },
+      line: "Car: plugged in, from the running daemon at http://127.0.0.1:8080/ (the Plan page's car): 2.3 kWh delivered toward 07:30; 12 on home/car/target",
+    });
+    expect(carFromDaemon(found({ ...plugged, plugged: false }), rules).line).toBe(
+      "No car: not plugged in, says the running daemon at http://127.0.0.1:8080/; pass --car-plugged (with --car-need-kwh KWH) to plan one",
+    );
+    expect(carFromDaemon(found({ ...plugged, plugged: null }), rules).line).toMatch(
+      /^No car: the charger's state is unknown \(the running daemon at http:\/\/127\.0\.0\.1:8080\/ has had no status from it yet\)/,
+    );
+    expect(carFromDaemon(found(undefined), rules)).toEqual({
+      car: undefined,
+      line: "No car: the charger's state is unknown (the running daemon at http://127.0.0.1:8080/ gave none); pass --car-plugged (with --car-need-kwh KWH) to plan one",
+    });
   });
 
   it.each([
