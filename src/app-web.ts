@@ -3,7 +3,7 @@ import type { LoadedRules } from "./rules/index.js";
 import type { History, PublishedPrices } from "./store/index.js";
 import type { Inventory } from "./telemetry/index.js";
 import type { Clock } from "./time/index.js";
-import { overlaps, type PlanHelp, type PlanView, RULES_HELP } from "./web/index.js";
+import { overlaps, type PlanHelp, type PlanLive, type PlanView, RULES_HELP } from "./web/index.js";
 
 const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;
@@ -21,8 +21,8 @@ export function rulesPlan(
   history: Pick<History, "query"> | undefined,
   clock: Clock,
   prices?: Pick<PublishedPrices, "between">,
-): (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined> {
-  return async ({ socPercent }) => {
+): (live: PlanLive) => Promise<PlanView | undefined> {
+  return async ({ socPercent, car }) => {
     if (!loaded) return undefined;
     const {
       defaultInverter,
@@ -67,6 +67,9 @@ export function rulesPlan(
         return priceHistory(tariffs, undefined, timeZone, now);
       }
     };
+    // The car as the engine plans it; with no rules running, its plug state is not known.
+    const plansCar = rules.rules.some((rule) => rule.when.some((trigger) => trigger.optimise?.car !== undefined));
+    const carState = plansCar ? (car ?? { plugged: null, topics: {}, deliveredKwh: {} }) : null;
     const preview = previewRules({
       rules,
       tariffs,
@@ -77,6 +80,7 @@ export function rulesPlan(
       ...(house ? { house } : {}),
       ...optionalInverter(defaultInverter(inventory())),
       priceHistory: pastPrices(),
+      ...(carState ? { car: { state: carState } } : {}),
     });
     const check = outlook?.check;
     if (check) {
@@ -127,6 +131,7 @@ export function rulesPlan(
         loser,
         because,
       })),
+      car: carState,
     };
   };
 }

@@ -62,8 +62,14 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       "battery capacity when rules.yaml has no battery.capacity_kwh (default: the running daemon's, else the inverter's; else 9.5)",
     )
     .option("--now <iso>", "plan as if it were this time, e.g. 2026-11-22T16:00:00Z")
+    .option(
+      "--car-plugged",
+      "plan an optimise rule's car as plugged in now, nothing delivered yet (default: the car as the running daemon knows it; else none)",
+    )
+    .option("--car-need-kwh <kwh>", "the kWh the car still needs by its `by` time (implies --car-plugged)")
+    .option("--car-soc <percent>", "the car's own SoC now, for a `soc:` target (implies --car-plugged)")
     .option("--json", "print the optimise rules' half-hours with their reasons as JSON instead of the table")
-    .action(async (options: Record<string, string | undefined> & { json?: boolean }) => {
+    .action(async (options: Record<string, string | undefined> & { json?: boolean; carPlugged?: boolean }) => {
       setExitCode(await (await commands.rulesPlan()).runRulesPlanCommand(options));
     });
   rules

@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { Config } from "../config/index.js";
+import type { CarState } from "../ports/index.js";
 
 /**
- * The battery as the running daemon of this configuration plans from it (its web API, GET
- * api/plan, the Plan page's own answer), so that `rules plan` and the page start from the same SoC.
+ * The battery and the car as the running daemon of this configuration plans from them (its web
+ * API, GET api/plan, the Plan page's own answer), so that `rules plan` and the page start from
+ * the same SoC and plan the same car.
  */
 export interface DaemonBattery {
   readonly url: string;
@@ -14,6 +16,8 @@ export interface DaemonBattery {
   readonly capacityKwh: number;
   readonly capacitySource: string;
   readonly timeZone: string;
+  /** The car its optimise rules plan (plug state, car topics, kWh delivered); undefined when it plans none. */
+  readonly car: CarState | undefined;
 }
 
 export type DaemonAnswer = { readonly found: DaemonBattery } | { readonly none: string } | { readonly other: string };
@@ -29,6 +33,15 @@ const planAnswer = z.object({
         capacityKwh: z.number().positive(),
         capacitySource: z.string(),
       }),
+      // Null when its rules plan no car; absent from a daemon older than the car's state.
+      car: z
+        .object({
+          plugged: z.boolean().nullable(),
+          topics: z.record(z.string(), z.number().finite()),
+          deliveredKwh: z.record(z.string(), z.number().finite().min(0)),
+        })
+        .nullable()
+        .optional(),
     })
     .nullable(),
 });
@@ -73,7 +86,7 @@ export async function daemonBattery(config: Config): Promise<DaemonAnswer> {
   try {
     const { plan } = planAnswer.parse(await get("api/plan"));
     if (!plan) return { other: `the daemon at ${url} has no rules loaded` };
-    return { found: { url, ...plan.battery, timeZone: plan.timeZone } };
+    return { found: { url, ...plan.battery, timeZone: plan.timeZone, car: plan.car ?? undefined } };
   } catch (error) {
     return { other: `the daemon at ${url} gave no plan (${reasonOf(error)})` };
   }

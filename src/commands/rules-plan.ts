@@ -22,9 +22,10 @@ import {
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
 import { type DaemonAnswer, daemonBattery } from "./daemon-battery.js";
+import { type CarFlags, carByHand, carFromDaemon, carRules } from "./rules-plan-car.js";
 import { cliLogger, cloudClient, openStoreOr, readRulesInput } from "./shared.js";
 
-export interface RulesPlanOptions {
+export interface RulesPlanOptions extends CarFlags {
   readonly config?: string;
   /** A rules file instead of the one the configuration names. */
   readonly rules?: string;
@@ -70,11 +71,17 @@ export async function runRulesPlanCommand(
   if ("problem" in read) return usage(read.problem);
   const { config, rules } = read;
 
+  const byHand = carByHand(options, rules);
+  if ("problem" in byHand) return usage(byHand.problem);
+  const plansCar = carRules(rules).length > 0;
+
   const header: string[] = [];
   // The battery the running daemon plans from (its Plan page's), else the cloud's, else the defaults.
   const needsLive =
     options.soc === undefined || (rules.battery.capacity_kwh === undefined && capacityOption === undefined);
-  const answer = needsLive ? await daemonBattery(config) : undefined;
+  // The car the running daemon plans, unless the flags tell it.
+  const needsCar = plansCar && "none" in byHand;
+  const answer = needsLive || needsCar ? await daemonBattery(config) : undefined;
   const daemon = answer && "found" in answer ? answer.found : undefined;
   const live = needsLive && !daemon ? await liveBattery(config, header) : undefined;
   const timeZone = rulesTimeZone(rules, daemon?.timeZone ?? live?.timeZone);
@@ -115,6 +122,12 @@ export async function runRulesPlanCommand(
     }`,
   );
   if (socLine) header.splice(1, 0, socLine);
+  // The car as told by the flags, else as the running daemon knows it (a line saying which, or why none).
+  const fromDaemon = needsCar ? carFromDaemon(answer, rules) : undefined;
+  const planCar = "car" in byHand ? byHand.car : fromDaemon?.car;
+  const carLine = "car" in byHand ? byHand.told : fromDaemon?.line;
+  if (carLine) header.splice(socLine ? 2 : 1, 0, carLine);
+  const carSource = "car" in byHand ? "flags" : planCar ? "daemon" : "unknown";
 
   const preview = previewRules({
     rules,
@@ -125,13 +138,19 @@ export async function runRulesPlanCommand(
     state: { socPercent: socNow, capacityKwh },
     ...(house ? { house } : {}),
     priceHistory: storedPriceHistory(config, tariffs, timeZone, now, err),
+    ...(planCar ? { car: planCar } : {}),
   });
   header.push(
     `Expected over these hours: ${preview.expected.cost.toFixed(2)} ${rules.tariffs.currency} for import less export`,
   );
   if (options.json) {
     const battery = { socPercent: socNow, socSource, capacityKwh, capacitySource };
-    out.write(`${JSON.stringify({ ...explainedPlan(preview, timeZone, rules.tariffs.currency), battery }, null, 2)}\n`);
+    const carJson = plansCar
+      ? { car: { source: carSource, ...(planCar ? { ...planCar.state, needKwh: planCar.needKwh ?? null } : {}) } }
+      : {};
+    out.write(
+      `${JSON.stringify({ ...explainedPlan(preview, timeZone, rules.tariffs.currency), battery, ...carJson }, null, 2)}\n`,
+    );
     // stdout stays one JSON document: the SVG's note goes to stderr.
     if (options.out) {
       writeFileSync(options.out, planSvg(preview, { timeZone, currency: rules.tariffs.currency }));

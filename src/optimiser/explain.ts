@@ -36,6 +36,8 @@ export const explainedSlotSchema = z.strictObject({
   runningCost: z.number().finite(),
   /** One line, true of the numbers in this row and the plan's prices. */
   reason: z.string().min(1),
+  /** The car's planned charging in the half-hour, kWh, within loadKwh; only when a car is planned. */
+  carKwh: z.number().finite().min(0).optional(),
 });
 export type ExplainedSlot = z.infer<typeof explainedSlotSchema>;
 
@@ -50,6 +52,8 @@ export interface ScheduleBasis {
   /** Stored energy before the first half-hour, kWh. */
   readonly startSocKwh: number;
   readonly slots: readonly PlannedSlot[];
+  /** The car's planned charging per half-hour, kWh (already in load), when a car is planned. */
+  readonly car?: readonly number[];
 }
 
 export interface ExplainOptions {
@@ -85,6 +89,7 @@ export function explainSchedule(basis: ScheduleBasis, options: ExplainOptions): 
         cost: slot.cost,
         runningCost: running,
         reason: reasonOf(basis, options, index, moved),
+        ...(basis.car ? { carKwh: basis.car[index] ?? 0 } : {}),
       }),
     );
   });

@@ -1,4 +1,5 @@
 export type {
+  CarState,
   CheapWindow,
   ConditionCheck,
   DaySavings,
@@ -14,6 +15,7 @@ export type {
   RuleRunResult,
   RuleStatus,
   RulesRuntime,
+  RuleWindow,
   RunNowOptions,
   RunPreview,
   RunPreviewAction,

@@ -12,6 +12,25 @@ export interface TimeWindow {
   readonly end: number;
 }
 
+/** A rule's window now open or next, with what it does in words, as the Plan page words it. */
+export interface RuleWindow extends TimeWindow {
+  /** The window's actions in words ("Timed charge to 100% 02:30–05:30 on inverter SD2024G001"). */
+  readonly readable: readonly string[];
+}
+
+/**
+ * What the running rules know of the car that an optimise rule plans, as data: the Plan page
+ * and `rules plan` plan the car from it as the engine does.
+ */
+export interface CarState {
+  /** From the charger's status; null until it has reported one. */
+  readonly plugged: boolean | null;
+  /** The last good number on each of the rules' car topics (target_topic, soc_topic) that has had one. */
+  readonly topics: Readonly<Record<string, number>>;
+  /** kWh the charger delivered toward each car rule's current deadline (since the previous `by`), by rule name. */
+  readonly deliveredKwh: Readonly<Record<string, number>>;
+}
+
 export interface RuleLastRun {
   /** Epoch ms. */
   readonly at: number;
@@ -27,7 +46,7 @@ export interface RuleStatus {
   readonly dryRun: boolean;
   readonly priority: number;
   /** The planned window now open, or the next one. */
-  readonly nextWindow?: TimeWindow;
+  readonly nextWindow?: RuleWindow;
   readonly lastRun?: RuleLastRun;
   /** An optimise rule's plan for the half-hour now: what it does and why. */
   readonly planNow?: PlannedHalfHour;
@@ -255,6 +274,8 @@ export interface RulesRuntime {
   prices(at?: number): Prices;
   /** The cheapest import window planned next (from the rules' planned windows), if any. */
   nextCheapWindow(): CheapWindow | undefined;
+  /** The car as the optimise rules plan it now; undefined when no rule plans a car. */
+  carState?(): CarState | undefined;
   /**
    * Takes one inverter's grid counters at `at` into today's cost, at the prices of that moment;
    * true when the cost changed or began. The first counters of an inverter are a baseline only.

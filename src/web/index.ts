@@ -1,3 +1,3 @@
 export { webFeature } from "./feature.js";
-export { overlaps, type PlanHelp, type PlanView } from "./plan-view.js";
+export { overlaps, type PlanHelp, type PlanLive, type PlanView } from "./plan-view.js";
 export { RULES_HELP } from "./routes.js";

@@ -9,7 +9,7 @@ import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import type { PricesAt } from "./history-api.js";
-import type { PlanHelp, PlanView } from "./plan-view.js";
+import type { PlanHelp, PlanLive, PlanView } from "./plan-view.js";
 
 export interface WebOptions {
   readonly config: Config["web"];
@@ -22,7 +22,7 @@ export interface WebOptions {
   /** True while a configured rules file is still loading: a rule command is told to wait, not that there are none. */
   readonly rulesStarting?: () => boolean;
   /** The Plan page: what the rules mean to do over the next hours, given the battery's SoC now. */
-  readonly plan: (live: { readonly socPercent: number | undefined }) => Promise<PlanView | undefined>;
+  readonly plan: (live: PlanLive) => Promise<PlanView | undefined>;
   /** What an empty Plan page says about adding rules; left out, where the configuration is is not known. */
   readonly planHelp?: PlanHelp;
   readonly budget: () => RateBudgetState | undefined;

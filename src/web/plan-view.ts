@@ -1,3 +1,5 @@
+import type { CarState } from "../ports/index.js";
+
 /**
  * What the Plan page shows: the next hours of prices, each rule's planned windows and actions,
  * the windows that overlap (conflicts) and the expected battery SoC. app-web.ts makes it from
@@ -37,6 +39,8 @@ export interface PlanExplainedSlot {
   readonly cost: number;
   readonly runningCost: number;
   readonly reason: string;
+  /** The car's charging in the half-hour, kWh (within loadKwh), when the rule plans a car. */
+  readonly carKwh?: number;
 }
 
 export interface PlanRule {
@@ -73,6 +77,14 @@ export interface PlanBattery {
   readonly capacitySource: string;
 }
 
+/** What the plan is made from that the running rules know: the battery's SoC and the car. */
+export interface PlanLive {
+  /** Undefined: no reading yet. */
+  readonly socPercent: number | undefined;
+  /** Undefined: no rule plans a car, or the rules are not running. */
+  readonly car?: CarState | undefined;
+}
+
 /** What an empty Plan page tells the user: where the rules go and where to start. */
 export interface PlanHelp {
   /** Where the configuration expects the rules, or null when the daemon runs without a configuration file. */
@@ -106,6 +118,8 @@ export interface PlanView {
   /** Import cost less export income over the plan's hours, under every enabled rule. */
   readonly expectedCost: number;
   readonly contests: readonly PlanContest[];
+  /** The car the optimise rules planned (as the engine knows it); null when no rule plans a car. */
+  readonly car: CarState | null;
 }
 
 /** Windows of different enabled rules that overlap. */

@@ -68,7 +68,7 @@ export async function handleApi(context: ApiContext): Promise<void> {
         { event: "rules", data: options.rules()?.list() ?? [] },
       ]);
     case "/api/plan": {
-      const plan = await options.plan({ socPercent: live.soc() });
+      const plan = await options.plan({ socPercent: live.soc(), car: options.rules()?.carState?.() });
       return json(
         response,
         200,
@@ -195,7 +195,7 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     skipped: true,
     message: `dry run from the web page: ${preview.message}`,
   });
-  const plan = await options.plan({ socPercent: live.soc() });
+  const plan = await options.plan({ socPercent: live.soc(), car: options.rules()?.carState?.() });
   const rule = plan?.rules.find((one) => one.name === name);
   return json(response, 200, {
     ok: preview.ok,

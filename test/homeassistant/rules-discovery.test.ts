@@ -12,7 +12,11 @@ const RULES: RuleStatus[] = [
     enabled: true,
     dryRun: false,
     priority: 10,
-    nextWindow: { start: Date.parse("2026-01-16T01:00:00Z"), end: Date.parse("2026-01-16T04:00:00Z") },
+    nextWindow: {
+      start: Date.parse("2026-01-16T01:00:00Z"),
+      end: Date.parse("2026-01-16T04:00:00Z"),
+      readable: ["Timed charge to 100% 01:00–04:00 on the default inverter"],
+    },
   },
   {
     name: "sunday-snapshot",

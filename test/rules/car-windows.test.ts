@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { CarTopics, carTopicsOf } from "../../src/rules/car-topics.js";
 import { loadRules } from "../../src/rules/load.js";
-import type { CarInputs } from "../../src/rules/planners/car-windows.js";
+import { type CarInputs, carInputsOf } from "../../src/rules/planners/car-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../../src/rules/planners/rule-windows.js";
 import { createTariff } from "../../src/rules/tariffs/index.js";
 import { problemsOf, rulesFile, utc } from "./helpers.js";
@@ -116,6 +116,15 @@ describe("the car in an optimise rule's plan", () => {
   it("plans only what is still missing: the charger's delivery since the last deadline counts", () => {
     const { windows } = plan('{ car: { kwh: 7, by: "07:30" } }', { deliveredKwh: () => 3.5 });
     expect(halfHours(carWindows(windows))).toBe(1);
+  });
+
+  it("plans from the car as data (the daemon's, or told by hand): the rule's own delivery, or the kWh told", () => {
+    const spec = '{ car: { kwh: 7, by: "07:30" } }';
+    const state = { plugged: true, topics: {}, deliveredKwh: { optimiser: 3.5, other: 7 } };
+    expect(halfHours(carWindows(plan(spec, carInputsOf(state, "optimiser")).windows))).toBe(1);
+    // Told by hand, the need replaces the target less what was delivered.
+    expect(halfHours(carWindows(plan(spec, carInputsOf(state, "optimiser", 14)).windows))).toBe(4);
+    expect(carWindows(plan(spec, carInputsOf({ ...state, plugged: null }, "optimiser")).windows)).toEqual([]);
   });
 
   it("takes the target from a Home Assistant topic, and a bad payload neither replaces it nor cancels the plan", () => {

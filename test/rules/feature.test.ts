@@ -219,6 +219,7 @@ describe("the rules feature on the bus", () => {
     expect(runtime?.list()[0]?.nextWindow).toEqual({
       start: Date.UTC(2025, 0, 15, 6, 0),
       end: Date.UTC(2025, 0, 15, 7, 30),
+      readable: ["Charger: start charging"],
     });
     expect(env.failures).toEqual([]);
   });

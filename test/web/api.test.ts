@@ -92,6 +92,20 @@ describe("the web API against the demo daemon", () => {
     expect(plan.notes.join("\n")).toMatch(/estimated from \d+ day\(s\) of local history/);
   });
 
+  it("words a rule's next window on api/rules as the plan words the same window", async () => {
+    const { rules } = await get<{ rules: RuleStatus[] }>("api/rules");
+    const { plan } = await get<{ plan: PlanView }>("api/plan");
+    const next = rules.find((rule) => rule.name === "overnight-top-up")?.nextWindow;
+    expect(next?.readable).toEqual([
+      expect.stringMatching(/^Timed charge to 100% \d\d:\d\d–\d\d:\d\d on inverter SD2024G001$/),
+    ]);
+    // The cheapest 3 hours before 07:00 do not move with the SoC: the plan has the same window.
+    const planned = plan.rules
+      .find((rule) => rule.name === "overnight-top-up")
+      ?.windows.find((window) => window.start === next?.start && window.end === next?.end);
+    expect(planned?.readable).toEqual(next?.readable);
+  });
+
   it("switches a rule off and on through the running rules, refusing cross-site and non-POST requests", async () => {
     const url = new URL("api/rules/overnight-top-up/enable", demo.url);
     const body = JSON.stringify({ enabled: false });

@@ -45,6 +45,12 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
   let phone: Page;
   let mqtt: Awaited<ReturnType<typeof observe>>;
   const errors: string[] = [];
+  /** Every request a page made for the plan: the Now page words its rules without one. */
+  const planRequests: string[] = [];
+  const watchPlanRequests = (page: Page) =>
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/plan") planRequests.push(request.url());
+    });
 
   const shot = async (page: Page, name: string) => {
     if (!SHOTS) return;
@@ -66,7 +72,10 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     const context = { locale: "en-GB", timezoneId: "Pacific/Chatham" };
     wide = await browser.newPage({ ...context, viewport: { width: 1280, height: 900 } });
     phone = await browser.newPage({ ...context, viewport: { width: 390, height: 844 } });
-    for (const page of [wide, phone]) page.on("pageerror", (error) => errors.push(error.message));
+    for (const page of [wide, phone]) {
+      page.on("pageerror", (error) => errors.push(error.message));
+      watchPlanRequests(page);
+    }
     await Promise.all([wide.goto(`${demo.url}#now`), phone.goto(`${demo.url}#now`)]);
   }, 120_000);
   afterAll(async () => {
@@ -192,7 +201,12 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     expect(mode).toMatch(/ \((your setting|rule [\w-]+)\)$/);
     // The next window the rules engine has, as the API gives it.
     const { rules } = (await (await fetch(new URL("api/rules", demo.url))).json()) as {
-      rules: { name: string; enabled: boolean; nextWindow?: { start: number; end: number } }[];
+      rules: {
+        name: string;
+        enabled: boolean;
+        dryRun: boolean;
+        nextWindow?: { start: number; end: number; readable: string[] };
+      }[];
     };
     const now = ((await (await fetch(new URL("api/now", demo.url))).json()) as LiveSnapshot).now;
     const upcoming = rules
@@ -209,6 +223,16 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     }).format(upcoming?.nextWindow?.start);
     const text = (await next.textContent()) ?? "";
     expect(text).toContain(`${expected} ${upcoming?.name}`);
+    // Its actions in the running rules' words, the Plan page's, with no plan asked for.
+    expect(upcoming?.nextWindow?.readable.length).toBeGreaterThan(0);
+    // After the time (and its weekday when not today), the rule and its actions, word for word.
+    expect(text.startsWith("Next planned action: ")).toBe(true);
+    expect(
+      text.endsWith(
+        `${expected} ${upcoming?.name}: ${upcoming?.nextWindow?.readable.join(", ")}${upcoming?.dryRun ? " (dry run: logged, not sent)" : ""}`,
+      ),
+    ).toBe(true);
+    expect(planRequests).toEqual([]);
     // 24-hour, as en-GB writes it, whatever the machine's zone.
     expect(text).not.toMatch(/\b(am|pm)\b/i);
     expect(await wide.locator('[data-status="active"]').textContent()).toMatch(/^Active rule: /);
@@ -325,6 +349,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     });
     try {
       page.on("pageerror", (error) => errors.push(error.message));
+      watchPlanRequests(page);
       await page.goto(`${night.url}#now`);
       const mode = page.locator(`${INVERTER} .battery-mode[data-mode="timed-charge"]`);
       await mode.waitFor({ timeout: 30_000 });
@@ -334,8 +359,12 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
       const active = page.locator('[data-status="active"]', { hasText: "overnight-top-up" });
       await active.waitFor();
       expect(await active.textContent()).toMatch(/^Active rule: overnight-top-up until 05:40/);
-      // The actions come from the plan, in words.
+      // The actions in words, from the running rules (api/rules' nextWindow), not from a plan.
       await page.waitForSelector('[data-status="active"]:has-text("timed charge to 100%")', { timeout: 15_000 });
+      expect(await active.textContent()).toMatch(
+        /^Active rule: overnight-top-up until 05:40: Timed charge to 100% 02:40–05:40 on inverter SD2024G001$/,
+      );
+      expect(planRequests).toEqual([]);
       await shot(page, "now-390-rule-active");
     } finally {
       await page.close();

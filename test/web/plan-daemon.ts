@@ -48,11 +48,12 @@ export interface PlanDaemon {
 /**
  * The demo house on a stopped clock (its SoC holds still while the daemon, on a running clock,
  * polls it) and a daemon with `rules` (none: no rules key) started from a configuration file.
+ * The house's clock stops at `start` (MIDDAY unless told).
  */
-export async function startPlanDaemon(dir: string, rules: string | undefined): Promise<PlanDaemon> {
-  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start: MIDDAY, speed: 0 });
+export async function startPlanDaemon(dir: string, rules: string | undefined, start = MIDDAY): Promise<PlanDaemon> {
+  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start, speed: 0 });
   const storePath = join(dir, "e2m.db");
-  fillWeek(storePath, MIDDAY);
+  fillWeek(storePath, start);
   if (rules !== undefined) writeFileSync(join(dir, "rules.yaml"), rules);
   const port = await freePort();
   const raw = demoDaemonConfig(sim.simulator, {

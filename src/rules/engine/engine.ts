@@ -3,6 +3,7 @@ import type { Observable, Subscription } from "rxjs";
 import type { Logger } from "../../log.js";
 import type { ExplainedSlot } from "../../optimiser/index.js";
 import type {
+  CarState,
   CheapWindow,
   GridCounters,
   Prices,
@@ -16,11 +17,13 @@ import type {
   SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
-import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
+import { HOUR_MS, localClockText, nextLocalTime, SLOT_MS } from "../../time/index.js";
+import { carTopicsOf } from "../car-topics.js";
 import { CostMeter } from "../cost-meter.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
+import { windowWords } from "../planners/window-words.js";
 import { priceHistory } from "../price-history.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
@@ -28,6 +31,7 @@ import { RuleActions } from "./actions.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { ImportGuard } from "./import-guard.js";
+import { defaultInverter } from "./intents.js";
 import { type LiveState, nextState, watchedDevices } from "./live-state.js";
 import type { RulesOptions } from "./options.js";
 import { PriceRecorder } from "./price-recorder.js";
@@ -182,8 +186,17 @@ export class RulesEngine implements RulesRuntime {
 
   list(): RuleStatus[] {
     const now = this.now();
+    const words = {
+      rules: this.options.rules,
+      tariffs: this.options.tariffs,
+      timeZone: this.timeZone,
+      batterySoc: this.state.batterySoc,
+      defaultInverter: defaultInverter(this.options.inventory()),
+    };
     return this.options.rules.rules.map((rule) => {
-      const next = this.book.openOf(rule.name) ?? this.book.nextPlanned(rule.name, now);
+      const open = this.book.openOf(rule.name);
+      // An open window's own interval, with what its plan said (a run now or a resumed one has none).
+      const next = open ? { ...open.planned, start: open.start, end: open.end } : this.book.nextPlanned(rule.name, now);
       const lastRun = this.actions.lastRun(rule.name);
       const slot = this.explained.get(rule.name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
       const guard = this.guard.status(rule.name);
@@ -192,7 +205,7 @@ export class RulesEngine implements RulesRuntime {
         enabled: this.isEnabled(rule.name),
         dryRun: this.isDryRun(rule),
         priority: rule.priority,
-        ...(next ? { nextWindow: { start: next.start, end: next.end } } : {}),
+        ...(next ? { nextWindow: { start: next.start, end: next.end, readable: windowWords(rule, next, words) } } : {}),
         ...(lastRun ? { lastRun } : {}),
         ...(slot ? { planNow: { start: slot.start, action: slot.action, reason: slot.reason } } : {}),
         ...(guard ? { importGuard: guard } : {}),
@@ -460,6 +473,32 @@ export class RulesEngine implements RulesRuntime {
     return this.rules.some((rule) =>
       rule.when.some((trigger) => trigger.battery !== undefined || trigger.optimise !== undefined),
     );
+  }
+
+  /**
+   * The car as the optimise rules plan it now: its plug state, the car topics' last good numbers
+   * and what the charger delivered toward each car rule's deadline (the Plan page and `rules plan`
+   * plan from it); undefined when no rule plans a car.
+   */
+  carState(): CarState | undefined {
+    if (!this.plansCar()) return undefined;
+    const now = this.now();
+    const topics: Record<string, number> = {};
+    for (const topic of carTopicsOf(this.rules)) {
+      const value = this.options.carTopic?.(topic);
+      if (value !== undefined) topics[topic] = value;
+    }
+    const deliveredKwh: Record<string, number> = {};
+    for (const rule of this.rules)
+      for (const trigger of rule.when) {
+        const car = trigger.optimise?.car;
+        if (!car) continue;
+        // As carNeed counts it: since the previous `by`, at the charger's power.
+        const deadline = nextLocalTime(now, car.by, this.timeZone);
+        const kw = car.max_kw ?? this.options.rules.ev.charge_kw;
+        deliveredKwh[rule.name] = this.carLedger.deliveredKwh(deadline - 24 * HOUR_MS, now, kw);
+      }
+    return { plugged: this.state.evPlugged ?? null, topics, deliveredKwh };
   }
 
   /** Whether an optimise rule plans a car. */

@@ -1,10 +1,11 @@
 import type { CarNeed } from "../../optimiser/index.js";
+import type { CarState } from "../../ports/index.js";
 import { HOUR_MS, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Trigger } from "../trigger-schema.js";
 import type { ModeWindow } from "./optimise-windows.js";
 
-type CarSpec = NonNullable<NonNullable<Trigger["optimise"]>["car"]>;
+export type CarSpec = NonNullable<NonNullable<Trigger["optimise"]>["car"]>;
 
 /** What the engine knows of the car when it plans. */
 export interface CarInputs {
@@ -14,6 +15,26 @@ export interface CarInputs {
   topic(topic: string): number | undefined;
   /** kWh the charger delivered between `from` and `now`, at `kw`. */
   deliveredKwh(from: number, now: number, kw: number): number;
+  /** The kWh still needed by the deadline, told by hand (`rules plan --car-need-kwh`): replaces the target less what was delivered. */
+  readonly needKwh?: number;
+}
+
+/**
+ * One rule's CarInputs from the car as data (the running daemon's, or told by hand): what it
+ * delivered is the kWh the state gives for that rule toward its current deadline.
+ */
+export function carInputsOf(state: CarState, rule: string, needKwh?: number): CarInputs {
+  return {
+    plugged: state.plugged ?? undefined,
+    topic: (topic) => state.topics[topic],
+    deliveredKwh: () => state.deliveredKwh[rule] ?? 0,
+    ...(needKwh === undefined ? {} : { needKwh }),
+  };
+}
+
+/** Whether the car's target is a SoC (the car's own, from soc_topic), not kWh. */
+export function carTargetIsSoc(spec: CarSpec): boolean {
+  return spec.soc !== undefined || (spec.battery_kwh !== undefined && spec.soc_topic !== undefined);
 }
 
 export interface CarNeedResult {
@@ -38,7 +59,8 @@ export function carNeed(
   if (!car.plugged) return { need: undefined, maxKw, notes: [] };
   const deadline = nextLocalTime(input.now, spec.by, input.timeZone);
   let needKwh: number;
-  if (spec.soc !== undefined || (spec.battery_kwh !== undefined && spec.soc_topic !== undefined)) {
+  if (car.needKwh !== undefined) needKwh = car.needKwh;
+  else if (carTargetIsSoc(spec)) {
     const target = (spec.target_topic ? car.topic(spec.target_topic) : undefined) ?? spec.soc;
     const soc = spec.soc_topic ? car.topic(spec.soc_topic) : undefined;
     if (target === undefined) return none(`no target SoC yet on ${spec.target_topic}`);

@@ -181,6 +181,8 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
       battery,
       startSocKwh: socKwh,
       slots,
+      // The car's column only while a car is planned (plugged in, needing energy).
+      ...(withCar && input.car?.need ? { car: shown(withCar.carKwh) } : {}),
     },
     ...(withCar ? { car: { kwh: shown(withCar.carKwh), met: withCar.met, peakKw: withCar.peakKw } } : {}),
   };

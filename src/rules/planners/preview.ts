@@ -1,17 +1,19 @@
 import type { ExplainedSlot } from "../../optimiser/index.js";
+import type { CarState } from "../../ports/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";
-import { actionWords } from "../action-words.js";
 import { cronTimes } from "../cron-times.js";
 import type { Rule, RulesFile, Trigger } from "../schema.js";
 import { isWindowTrigger, triggerKind } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
-import { type TemplateContext, templateContext } from "../templates.js";
+import type { TemplateContext } from "../templates.js";
+import { carInputsOf } from "./car-windows.js";
 import { type BatteryMode, batteryModeOf, type ExpectedSoc, expectedSoc, type ModeSpan } from "./expected-soc.js";
 import type { HouseForecast, PriceHistory } from "./optimise-windows.js";
 import type { Interval } from "./planner.js";
 import { planRuleWindows } from "./rule-windows.js";
+import { windowActions, windowContext, windowWords } from "./window-words.js";
 
 /** What `rules plan` needs to know about the house now. */
 export interface PreviewState {
@@ -32,6 +34,15 @@ export interface PreviewInput {
   readonly defaultInverter?: string;
   /** Prices published before now, for the optimiser's forecast beyond the published ones (priceHistory()); left out, none. */
   readonly priceHistory?: PriceHistory;
+  /** The car an optimise rule's `car:` plans; left out, its plug state is unknown and no car is planned. */
+  readonly car?: PreviewCar;
+}
+
+/** The car as the running daemon knows it, or as told by hand (`rules plan --car-...`). */
+export interface PreviewCar {
+  readonly state: CarState;
+  /** The kWh still needed by the deadline, told by hand: replaces the target less what was delivered. */
+  readonly needKwh?: number;
 }
 
 export interface PreviewSlot {
@@ -126,6 +137,7 @@ function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: num
     capacityKwh: input.state.capacityKwh,
     ...(input.house ? { house: input.house } : {}),
     ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
+    ...(input.car ? { car: carInputsOf(input.car.state, rule.name, input.car.needKwh) } : {}),
   });
   if (rule.enabled) soc.push(...planned.soc);
   const windows: { trigger: number; window: PreviewWindow }[] = planned.windows.map((window) => ({
@@ -168,20 +180,16 @@ function windowOf(
   plan: TemplateContext = {},
   own?: readonly Action[],
 ): PreviewWindow {
-  const context = templateContext({
-    rule: rule.name,
-    window,
-    now: window.start,
+  const worded = { ...window, cost, plan, ...(own ? { actions: own } : {}) };
+  const words = {
+    rules: input.rules,
+    tariffs: input.tariffs,
     timeZone: input.timeZone,
-    prices: {
-      ...optional("import", input.tariffs.import?.priceAt(window.start)),
-      ...optional("export", input.tariffs.export?.priceAt(window.start)),
-      currency: input.rules.tariffs.currency,
-    },
-    state: { batterySoc: input.state.socPercent },
-    plan: { ...optional("plan.cost", cost), ...plan },
-  });
-  const actions = own && rule.do.length === 0 ? own : rule.do;
+    batterySoc: input.state.socPercent,
+    defaultInverter: input.defaultInverter,
+  };
+  const context = windowContext(rule, worded, words);
+  const actions = windowActions(rule, worded);
   const battery = batteryModeOf(actions, context);
   return {
     start: window.start,
@@ -189,11 +197,7 @@ function windowOf(
     trigger,
     cost,
     actions: actions.map((action) => describeAction(action, context)),
-    readable: actions.map((action) => actionWords(action, context, { defaultInverter: input.defaultInverter })),
+    readable: windowWords(rule, worded, words),
     ...(battery ? { battery } : {}),
   };
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [key in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [key in K]?: V });
 }

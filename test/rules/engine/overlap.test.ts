@@ -86,6 +86,7 @@ describe("overlapping rule windows on the simulator", () => {
     expect(run.runtime.list().find((rule) => rule.name === "rule-a")?.nextWindow).toEqual({
       start: at(7, 58),
       end: at(8, 28),
+      readable: ["Set setting 129 to 20 on inverter SD2024G001"],
     });
     expect(await setting(129)).toBe(20);
 

@@ -198,6 +198,8 @@ describe("run now on a window rule outside its window", () => {
     expect(run.runtime.list().find((rule) => rule.name === "cheap")?.nextWindow).toEqual({
       start: now,
       end: now + length,
+      // The run-now window's own times in the words.
+      readable: [`Timed charge to 80% ${clock(now)}–${clock(now + length)} on inverter SD2024G001`],
     });
     expect(run.events).toContainEqual(
       expect.objectContaining({
@@ -370,7 +372,11 @@ describe("prices() and nextCheapWindow() follow the tariffs", () => {
       end: at("2025-01-15T04:00"),
       price: 0.01,
     });
-    expect(runtime.list()[0]?.nextWindow).toEqual({ start: at("2025-01-15T02:00"), end: at("2025-01-15T04:00") });
+    expect(runtime.list()[0]?.nextWindow).toEqual({
+      start: at("2025-01-15T02:00"),
+      end: at("2025-01-15T04:00"),
+      readable: ["Notify “Cheapest hours begin (cheapest-two)”"],
+    });
 
     await run.advanceTo(at("2025-01-15T07:00"));
     const opened = run.events.flatMap((event) =>

@@ -1,15 +1,9 @@
 import type { RuleStatus } from "../../../ports/index.js";
 import type { LiveDevice, LiveSnapshot, LiveSystem } from "../../api-types.js";
-import type { PlanView } from "../../plan-view.js";
-import { getJson } from "../api.js";
 import { ago, h } from "../dom.js";
 import { type FlowDiagram, flowDiagram } from "../flow.js";
 import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
-
-/** The plan is a model run: read again now and then, not with every reading. */
-const PLAN_EVERY_MS = 5 * 60_000;
-const PLAN_AFTER_MS = 1500;
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
 
@@ -53,8 +47,6 @@ export const renderNow: Page = (main, stream) => {
   );
   const diagrams = new Map<string, FlowDiagram>();
   let rules: readonly RuleStatus[] = [];
-  let plan: PlanView | null = null;
-  let planSoon: ReturnType<typeof setTimeout> | undefined;
   let last: { snapshot: LiveSnapshot; receivedAt: number } | undefined;
   // The daemon's clock, which a demo or a test may run elsewhere than the wall's.
   const daemonNow = (): number => (last ? last.snapshot.now + (Date.now() - last.receivedAt) : Date.now());
@@ -112,13 +104,9 @@ export const renderNow: Page = (main, stream) => {
     const upcoming = enabled
       .filter((rule) => rule.nextWindow && rule.nextWindow.start > now)
       .sort((a, b) => (a.nextWindow?.start ?? 0) - (b.nextWindow?.start ?? 0));
-    const actionsOf = (rule: RuleStatus): string => {
-      const window = plan?.rules
-        .find((one) => one.name === rule.name)
-        // The plan is computed on its own clock: an open window may start at that moment, not the engine's.
-        ?.windows.find((one) => rule.nextWindow && one.start < rule.nextWindow.end && one.end > rule.nextWindow.start);
-      return window?.readable.length ? `: ${window.readable.join(", ")}` : "";
-    };
+    // The running rules word their window's actions as the Plan page does (no plan asked for here).
+    const actionsOf = (rule: RuleStatus): string =>
+      rule.nextWindow?.readable.length ? `: ${rule.nextWindow.readable.join(", ")}` : "";
     const dry = (rule: RuleStatus) => (rule.dryRun ? " (dry run: logged, not sent)" : "");
     const items: HTMLElement[] = [];
     if (rules.length === 0)
@@ -152,17 +140,8 @@ export const renderNow: Page = (main, stream) => {
     status.replaceChildren(...items);
   };
 
-  const readPlan = () =>
-    getJson<{ plan: PlanView | null }>("plan")
-      .then((answer) => {
-        plan = answer.plan;
-        drawStatus();
-      })
-      .catch(() => undefined);
   const draw = (data: unknown): void => {
     const snapshot = data as LiveSnapshot;
-    // The plan is a model run that holds the daemon for a moment: asked for after the house is on screen.
-    if (!last) planSoon = setTimeout(readPlan, PLAN_AFTER_MS);
     last = { snapshot, receivedAt: Date.now() };
     drawSystems(snapshot);
     drawStatus();
@@ -178,13 +157,10 @@ export const renderNow: Page = (main, stream) => {
     if (latest) devices.replaceChildren(...latest.devices.map((device) => deviceRow(device, daemonNow())));
     drawStatus();
   }, 5000);
-  const planTimer = setInterval(readPlan, PLAN_EVERY_MS);
   return () => {
     offLive();
     offRules();
     clearInterval(ticker);
-    clearInterval(planTimer);
-    clearTimeout(planSoon);
   };
 };
 

@@ -13,29 +13,22 @@ const ACTION_TEXT: Readonly<Record<PlanExplainedSlot["action"], string>> = {
 
 /**
  * An optimise rule's half-hours: time, action (a colour per action, and its name), prices, the
- * SoC expected at the half-hour's end, forecast load and solar, cost, running total and why.
+ * SoC expected at the half-hour's end, forecast load and solar, the car's charging (when the
+ * rule plans a car), cost, running total and why.
  */
 export function slotTable(rule: PlanRule, format: PlanFormat): HTMLElement {
   const kwh = (value: number) => value.toFixed(2);
+  const car = rule.explained.some((slot) => slot.carKwh !== undefined);
+  const columns = ["Time", "Action", "Import", "Export", "SoC", "Load", "Solar", ...(car ? ["Car"] : []), "Cost"];
   const table = h(
     "table",
     { class: "plan-slots", "data-rule": rule.name },
     h(
       "caption",
       {},
-      `The optimiser's half-hours for ${rule.name}${rule.enabled ? "" : " (switched off)"}: SoC at each half-hour's end; load and solar in kWh`,
+      `The optimiser's half-hours for ${rule.name}${rule.enabled ? "" : " (switched off)"}: SoC at each half-hour's end; ${car ? "load, solar and the car's charging in kWh (the car's within the load)" : "load and solar in kWh"}`,
     ),
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        ...["Time", "Action", "Import", "Export", "SoC", "Load", "Solar", "Cost", "Total", "Why"].map((name) =>
-          h("th", { scope: "col" }, name),
-        ),
-      ),
-    ),
+    h("thead", {}, h("tr", {}, ...[...columns, "Total", "Why"].map((name) => h("th", { scope: "col" }, name)))),
     h(
       "tbody",
       {},
@@ -51,6 +44,7 @@ export function slotTable(rule: PlanRule, format: PlanFormat): HTMLElement {
           h("td", { class: "num" }, `${Math.round(slot.socPercent)}%`),
           h("td", { class: "num" }, kwh(slot.loadKwh)),
           h("td", { class: "num" }, kwh(slot.solarKwh)),
+          ...(car ? [h("td", { class: "num car" }, kwh(slot.carKwh ?? 0))] : []),
           h("td", { class: "num" }, format.money(slot.cost)),
           h("td", { class: "num running" }, format.money(slot.runningCost)),
           h("td", { class: "reason" }, reasonText(slot.reason)),
