@@ -1,11 +1,25 @@
 import type { Fetched } from "../bus.js";
+import { measurandName, normalised } from "../cloud/index.js";
 import type { GridCounters } from "../ports/index.js";
 import type { LiveObservation } from "./engine/live-state.js";
 
-/** The inverter's battery, solar and grid values, or the charger's status, in a fetched answer. */
+/** A record's time when it names its zone; a local datetime (older answers) is taken as the time it was fetched. */
+const ZONED = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
+
+/** The inverter's battery, solar and grid values, the charger's status or its import register, in a fetched answer. */
 export function observedIn(fetched: Fetched): LiveObservation | undefined {
   if (fetched.kind === "ev.status") {
     return fetched.data.status ? { kind: "charger", uuid: fetched.uuid, status: fetched.data.status } : undefined;
+  }
+  if (fetched.kind === "ev.meter") {
+    const record = fetched.latest;
+    const register = record?.measurements.find((m) => measurandName(m.measurand) === "Energy.Active.Import.Register");
+    if (!record || !register) return undefined;
+    const reading = normalised(register);
+    if (reading.unit !== "kWh") return undefined;
+    const stamped = ZONED.test(record.timestamp) ? Date.parse(record.timestamp) : Number.NaN;
+    const at = Number.isNaN(stamped) ? fetched.at : Math.min(stamped, fetched.at);
+    return { kind: "charger-meter", uuid: fetched.uuid, at, importKwh: reading.value };
   }
   if (fetched.kind !== "inverter.live") return undefined;
   const soc = fetched.data.battery?.percent;
@@ -28,7 +42,7 @@ export class LatestObserved {
   private readonly latest = new Map<string, LiveObservation>();
 
   add(seen: LiveObservation): void {
-    const key = seen.kind === "inverter" ? `inverter:${seen.serial}` : `charger:${seen.uuid}`;
+    const key = seen.kind === "inverter" ? `inverter:${seen.serial}` : `${seen.kind}:${seen.uuid}`;
     const before = this.latest.get(key);
     this.latest.set(key, before?.kind === "inverter" && seen.kind === "inverter" ? { ...before, ...seen } : seen);
   }

@@ -154,6 +154,10 @@ export class RulesEngine implements RulesRuntime {
     await this.runner.resumeObligations();
     this.guardResumedWindows();
     this.live = this.options.live$.subscribe((seen) => {
+      if (seen.kind === "charger-meter") {
+        if (seen.uuid === watchedDevices(this.options.inventory()).charger) this.carLedger.meter(seen.importKwh, seen.at);
+        return;
+      }
       const before = this.state;
       this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
       if (seen.kind === "charger" && this.state !== before && this.state.evStatus === seen.status)

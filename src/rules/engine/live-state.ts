@@ -28,7 +28,15 @@ export type LiveObservation =
       readonly pvPower?: number;
       readonly gridPower?: number;
     }
-  | { readonly kind: "charger"; readonly uuid: string; readonly status: string };
+  | { readonly kind: "charger"; readonly uuid: string; readonly status: string }
+  | {
+      readonly kind: "charger-meter";
+      readonly uuid: string;
+      /** When the charger read its register. */
+      readonly at: number;
+      /** Its import register (Energy.Active.Import.Register), kWh. */
+      readonly importKwh: number;
+    };
 
 const PLUGGED = new Set(["Preparing", "Charging", "SuspendedEV", "SuspendedEVSE", "Finishing"]);
 
