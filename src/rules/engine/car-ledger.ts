@@ -43,8 +43,7 @@ export class CarLedger {
   deliveredKwh(from: number, now: number, kw: number): number {
     const first = this.registers.find((reading) => reading.at >= from && reading.at <= now);
     const last = this.registers.findLast((reading) => reading.at >= from && reading.at <= now);
-    if (!first || !last || last.kwh < first.kwh || this.wentDown(first, last))
-      return this.estimatedKwh(from, now, kw);
+    if (!first || !last || last.kwh < first.kwh || this.wentDown(first, last)) return this.estimatedKwh(from, now, kw);
     return this.estimatedKwh(from, first.at, kw) + (last.kwh - first.kwh) + this.estimatedKwh(last.at, now, kw);
   }
 

@@ -155,7 +155,8 @@ export class RulesEngine implements RulesRuntime {
     this.guardResumedWindows();
     this.live = this.options.live$.subscribe((seen) => {
       if (seen.kind === "charger-meter") {
-        if (seen.uuid === watchedDevices(this.options.inventory()).charger) this.carLedger.meter(seen.importKwh, seen.at);
+        if (seen.uuid === watchedDevices(this.options.inventory()).charger)
+          this.carLedger.meter(seen.importKwh, seen.at);
         return;
       }
       const before = this.state;
