@@ -2,13 +2,12 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { carFromDaemon } from "../../src/commands/rules-plan-car.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
 import type { CarState } from "../../src/ports/index.js";
 import { loadRules } from "../../src/rules/index.js";
-import { capture } from "../helpers/capture.js";
 import { freePort } from "../web/demo.js";
+import { runPlan } from "./rules-plan-run.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
 const NOW = "2026-11-22T23:00:00Z";
@@ -59,13 +58,6 @@ async function setup(rules: readonly string[]): Promise<string> {
   return config;
 }
 
-async function plan(options: Parameters<typeof runRulesPlanCommand>[0]) {
-  const out = capture();
-  const err = capture();
-  const code = await runRulesPlanCommand(options, out.stream, err.stream);
-  return { code, out: out.text(), err: err.text() };
-}
-
 /** The fixture's import prices by half-hour start. */
 function prices(): Map<number, number> {
   const body = JSON.parse(readFileSync(FIXTURE, "utf8")) as {
@@ -87,13 +79,13 @@ describe("rules plan plans an optimise rule's car", () => {
   it("with --car-plugged: the car's 10 kWh in the cheapest half-hours before its 07:30, shown per slot", async () => {
     const config = await setup(KWH_CAR);
     const options = { config, now: NOW, hours: "24", soc: "30", carPlugged: true };
-    const text = await plan(options);
+    const text = await runPlan(options);
     expect(text.err).toBe("");
     expect(text.code).toBe(0);
     const lines = text.out.split("\n");
     expect(lines[2]).toBe("Car: plugged in (--car-plugged), nothing delivered yet toward 07:30");
     expect(text.out).toMatch(/^ {2}time +action +import +export +SoC +load +solar +car +cost +total +reason$/m);
-    const json = await plan({ ...options, json: true });
+    const json = await runPlan({ ...options, json: true });
     expect(json.code).toBe(0);
     const { slots, car } = slotsOf(json.out);
     expect(car).toEqual({ source: "flags", plugged: true, topics: {}, deliveredKwh: {}, needKwh: null });
@@ -117,7 +109,7 @@ describe("rules plan plans an optimise rule's car", () => {
 
   it("with --car-need-kwh: only what the car still needs, in the cheapest half-hour", async () => {
     const config = await setup(KWH_CAR);
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30", carNeedKwh: "3.5", json: true });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30", carNeedKwh: "3.5", json: true });
     expect(result.code).toBe(0);
     const { slots, car } = slotsOf(result.out);
     expect(car).toMatchObject({ source: "flags", plugged: true, needKwh: 3.5 });
@@ -127,7 +119,7 @@ describe("rules plan plans an optimise rule's car", () => {
       ...slots.filter((slot) => slot.start + SLOT_MS <= DEADLINE).map((slot) => price.get(slot.start) ?? Number.NaN),
     );
     expect(charging.map((slot) => [price.get(slot.start), slot.carKwh])).toEqual([[cheapest, 3.5]]);
-    const text = await plan({ config, now: NOW, hours: "24", soc: "30", carNeedKwh: "3.5" });
+    const text = await runPlan({ config, now: NOW, hours: "24", soc: "30", carNeedKwh: "3.5" });
     expect(text.out.split("\n")[2]).toBe(
       "Car: plugged in (implied by --car-need-kwh), needing 3.5 kWh by 07:30 (--car-need-kwh)",
     );
@@ -135,7 +127,7 @@ describe("rules plan plans an optimise rule's car", () => {
 
   it("with --car-soc for a SoC target: 80% of 60 kWh from 70% is 6 kWh", async () => {
     const config = await setup(SOC_CAR);
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30", carSoc: "70", json: true });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30", carSoc: "70", json: true });
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     const { slots, car } = slotsOf(result.out);
@@ -145,7 +137,7 @@ describe("rules plan plans an optimise rule's car", () => {
 
   it("with no daemon and no flag: no car, and the header says why and how to plan one", async () => {
     const config = await setup(SOC_CAR);
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30" });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30" });
     expect(result.code).toBe(0);
     expect(result.out.split("\n")[2]).toMatch(
       /^No car: the charger's state is unknown \(no daemon answered at http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)\); pass --car-plugged \(with --car-need-kwh KWH or --car-soc PERCENT\) to plan one$/,
@@ -194,7 +186,7 @@ describe("rules plan plans an optimise rule's car", () => {
     [SOC_CAR, { carSoc: "40", carNeedKwh: "5" }, "give --car-need-kwh or --car-soc, not both"],
   ])("refuses bad car flags with exit 2 and says what to fix (%#)", async (rules, flags, message) => {
     const config = await setup(rules);
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30", ...flags });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30", ...flags });
     expect(result.code).toBe(2);
     expect(result.out).toBe("");
     expect(result.err).toContain(message);

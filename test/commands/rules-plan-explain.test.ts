@@ -2,11 +2,10 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
 import { openStore } from "../../src/store/index.js";
-import { capture } from "../helpers/capture.js";
 import { eveningPeakPoints } from "../helpers/house-points.js";
+import { runPlan } from "./rules-plan-run.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
 const NOW = "2026-11-22T23:00:00Z";
@@ -35,20 +34,13 @@ function setup(): string {
   return config;
 }
 
-async function plan(options: Parameters<typeof runRulesPlanCommand>[0]) {
-  const out = capture();
-  const err = capture();
-  const code = await runRulesPlanCommand(options, out.stream, err.stream);
-  return { code, out: out.text(), err: err.text() };
-}
-
 describe("rules plan explains the optimiser's half-hours", () => {
   beforeEach(() => vi.stubEnv("ENERGY2MQTT_CONFIG", ""));
   afterEach(() => vi.unstubAllEnvs());
 
   it("prints a fixed-width row per half-hour with action, prices, SoC, load, solar, cost, total and reason", async () => {
     const config = setup();
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30" });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30" });
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     const lines = result.out.split("\n");
@@ -92,9 +84,9 @@ describe("rules plan explains the optimiser's half-hours", () => {
 
   it("gives the rows as JSON with --json, the same as the table's", async () => {
     const config = setup();
-    const table = await plan({ config, now: NOW, hours: "24", soc: "30" });
+    const table = await runPlan({ config, now: NOW, hours: "24", soc: "30" });
     const svg = join(config, "..", "plan.svg");
-    const result = await plan({ config, now: NOW, hours: "24", soc: "30", json: true, out: svg });
+    const result = await runPlan({ config, now: NOW, hours: "24", soc: "30", json: true, out: svg });
     // stdout is the JSON alone; the SVG is written all the same.
     expect(result.err).toBe(`SVG written to ${svg}\n`);
     expect(readFileSync(svg, "utf8")).toMatch(/^<svg/);
@@ -129,10 +121,10 @@ describe("rules plan explains the optimiser's half-hours", () => {
       join(config, "..", "rules.yaml"),
       `${[...OPTIMISE_RULES.slice(0, 6), "  - name: night", '    when: { cheapest: { hours: 2, before: "07:00" } }', "    do: [{ preset: pause-battery, with: { mode: 2 } }]"].join("\n")}\n`,
     );
-    const text = await plan({ config, now: NOW, hours: "24", soc: "30" });
+    const text = await runPlan({ config, now: NOW, hours: "24", soc: "30" });
     expect(text.err).toBe("");
     expect(text.out).not.toContain("Optimiser half-hours");
-    const json = await plan({ config, now: NOW, hours: "24", soc: "30", json: true });
+    const json = await runPlan({ config, now: NOW, hours: "24", soc: "30", json: true });
     expect(JSON.parse(json.out).rules).toEqual([]);
   });
 });

@@ -2,10 +2,9 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
-import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";
+import { runPlan } from "./rules-plan-run.js";
 
 const FIXTURE = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url).pathname;
 
@@ -32,13 +31,6 @@ const AGILE_RULES = [
   '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: "{{ plan.target_soc }}" }] }',
 ];
 
-async function plan(options: Parameters<typeof runRulesPlanCommand>[0]) {
-  const out = capture();
-  const err = capture();
-  const code = await runRulesPlanCommand(options, out.stream, err.stream);
-  return { code, out: out.text(), err: err.text() };
-}
-
 /** Two weeks of 5-minute points: 2 kW of use from 17:00 to 20:00 UTC, 250 W otherwise, no sun. */
 function fillStore(path: string, until: number): void {
   const store = openStore(path);
@@ -64,7 +56,7 @@ describe("energy2mqtt rules plan", () => {
 
   it("plans an Agile night: the windows with their actions, a row per half-hour, the chart and the SoC", async () => {
     const { config } = setup(AGILE_RULES);
-    const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30" });
+    const result = await runPlan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30" });
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     const lines = result.out.split("\n");
@@ -97,7 +89,7 @@ describe("energy2mqtt rules plan", () => {
       );
       const client = sim.clientFor("owner");
       const soc = (await client.inverterData.systemDataLatest("SD2024G001")).battery?.percent;
-      const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24" });
+      const result = await runPlan({ config, now: "2026-11-22T23:00:00Z", hours: "24" });
       expect(result.code).toBe(0);
       expect(result.out.split("\n")[1]).toMatch(
         new RegExp(`^Battery: ${soc}% now \\(inverter SD2024G001\\) of [\\d.]+ kWh \\(inverter SD2024G001\\)`),
@@ -109,7 +101,7 @@ describe("energy2mqtt rules plan", () => {
 
   it("says when tomorrow's prices are missing and marks the fallback slots", async () => {
     const { config } = setup(AGILE_RULES);
-    const result = await plan({ config, now: "2026-11-23T17:00:00Z", hours: "12", soc: "30" });
+    const result = await runPlan({ config, now: "2026-11-23T17:00:00Z", hours: "12", soc: "30" });
     expect(result.code).toBe(0);
     expect(result.out).toContain(
       "import prices: tomorrow's prices are not published yet (published prices end 2026-11-23 23:00); slots without a price use the fallback (marked estimated)",
@@ -120,7 +112,7 @@ describe("energy2mqtt rules plan", () => {
   it("writes an SVG with a price bar per half-hour, the rule's windows and the SoC line", async () => {
     const { config, dir } = setup(AGILE_RULES);
     const file = join(dir, "plan.svg");
-    const result = await plan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30", out: file });
+    const result = await runPlan({ config, now: "2026-11-22T23:00:00Z", hours: "24", soc: "30", out: file });
     expect(result.code).toBe(0);
     expect(result.out).toContain(`SVG written to ${file}`);
     const svg = readFileSync(file, "utf8");
@@ -143,7 +135,7 @@ describe("energy2mqtt rules plan", () => {
       "      - preset: timed-charge",
       '        with: { enabled: true, slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }] }',
     ]);
-    const result = await plan({ config, now: "2025-01-14T16:00:00Z", soc: "20", hours: "24" });
+    const result = await runPlan({ config, now: "2025-01-14T16:00:00Z", soc: "20", hours: "24" });
     expect(result.err).toBe("");
     const lines = result.out.split("\n");
     const at = lines.indexOf("Shared controls (who wins while windows overlap)");
@@ -163,16 +155,16 @@ describe("energy2mqtt rules plan", () => {
       '    when: { cheapest: { hours: 2, before: "7" } }',
       "    do: [{ snapshot: take }]",
     ]);
-    const bad = await plan({ config });
+    const bad = await runPlan({ config });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain(
       `${join(dir, "rules.yaml")}:3: rules.0.when.cheapest.before: expected a local time as HH:MM`,
     );
     // A real house (a cloud) without a rules file; with no cloud the demo house's own rules plan (rules-plan-demo.test.ts).
     writeFileSync(config, "log:\n  level: error\ncloud: { url: http://127.0.0.1:9/v1, token: t }\n");
-    expect((await plan({ config })).err).toContain("no rules file");
-    expect((await plan({ config, rules: join(dir, "rules.yaml"), hours: "0" })).code).toBe(2);
-    expect((await plan({ config, rules: join(dir, "rules.yaml"), out: "plan.png" })).err).toContain("SVG");
+    expect((await runPlan({ config })).err).toContain("no rules file");
+    expect((await runPlan({ config, rules: join(dir, "rules.yaml"), hours: "0" })).code).toBe(2);
+    expect((await runPlan({ config, rules: join(dir, "rules.yaml"), out: "plan.png" })).err).toContain("SVG");
   });
 
   it("takes the house's use from the store: the SoC falls in the evening, and the last day's forecast is checked", async () => {
@@ -180,7 +172,7 @@ describe("energy2mqtt rules plan", () => {
     const now = Date.parse("2026-11-22T12:00:00Z");
     fillStore(join(dir, "e2m.db"), now);
     writeFileSync(config, `rules: rules.yaml\nstore: { path: ${join(dir, "e2m.db")} }\n`);
-    const result = await plan({ config, now: "2026-11-22T12:00:00Z", hours: "12", soc: "80" });
+    const result = await runPlan({ config, now: "2026-11-22T12:00:00Z", hours: "12", soc: "80" });
     expect(result.err).toBe("");
     const lines = result.out.split("\n");
     // Fourteen times 24 hours from noon touch fifteen local days.

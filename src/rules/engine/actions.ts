@@ -11,7 +11,8 @@ import type { RulesGate } from "./options.js";
 import type { RuleEvents } from "./rule-events.js";
 import type { OpenWindow, WindowBook } from "./window-book.js";
 
-export interface RuleActionsOptions {
+/** What writes a rule's window to its devices needs: the rule actions' and the import guard's. */
+export interface WindowWriteParts {
   readonly gate: RulesGate;
   /** What a device holds now: saved before a change, compared before putting it back. */
   readonly reads: DeviceReads;
@@ -22,6 +23,9 @@ export interface RuleActionsOptions {
   readonly events: RuleEvents;
   readonly logger: Logger;
   readonly now: () => number;
+}
+
+export interface RuleActionsOptions extends WindowWriteParts {
   /** True once the engine is stopping: a restore cut short then stays promised. */
   readonly stopping: () => boolean;
   readonly dryRun: (rule: Rule) => boolean;

@@ -27,7 +27,7 @@ import { windowWords } from "../planners/window-words.js";
 import { priceHistory } from "../price-history.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
-import { RuleActions } from "./actions.js";
+import { RuleActions, type WindowWriteParts } from "./actions.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { ImportGuard } from "./import-guard.js";
@@ -104,7 +104,7 @@ export class RulesEngine implements RulesRuntime {
     this.priceWatch = new PriceWatch(options.tariffs, currency, this.horizonMs, this.logger);
     this.priceRecorder = new PriceRecorder(options.tariffs, options.store.publishedPrices, this.horizonMs, this.logger);
     this.stateTriggers = new StateTriggers(this.rules);
-    this.guard = new ImportGuard({
+    const writeParts: WindowWriteParts = {
       gate: options.gate,
       reads: options.reads,
       obligations: options.store.ruleObligations,
@@ -113,17 +113,10 @@ export class RulesEngine implements RulesRuntime {
       events: this.events,
       logger: this.logger,
       now: this.now,
-      plugged: () => this.state.evPlugged,
-    });
+    };
+    this.guard = new ImportGuard({ ...writeParts, plugged: () => this.state.evPlugged });
     this.actions = new RuleActions({
-      gate: options.gate,
-      reads: options.reads,
-      obligations: options.store.ruleObligations,
-      inventory: options.inventory,
-      book: this.book,
-      events: this.events,
-      logger: this.logger,
-      now: this.now,
+      ...writeParts,
       stopping: () => this.queue.closed,
       dryRun: (rule) => this.isDryRun(rule),
       chargingStarted: (rule, uuid) => this.guard.charging(rule, uuid),

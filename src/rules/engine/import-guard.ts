@@ -1,9 +1,8 @@
-import { type ChangeRequest, type DeviceReads, prepareRestore } from "../../control/index.js";
-import type { Logger } from "../../log.js";
+import { type ChangeRequest, prepareRestore } from "../../control/index.js";
 import type { ImportGuardStatus } from "../../ports/index.js";
-import type { ControlRestore, RuleObligations } from "../../store/index.js";
-import type { Inventory } from "../../telemetry/index.js";
+import type { ControlRestore } from "../../store/index.js";
 import type { Rule } from "../schema.js";
+import type { WindowWriteParts } from "./actions.js";
 import {
   GUARD_HOLD_MS,
   GUARD_HYSTERESIS_W,
@@ -15,9 +14,7 @@ import {
   MIN_AMPS,
   READINGS_OVER,
 } from "./import-guard-rules.js";
-import type { RulesGate } from "./options.js";
-import type { RuleEvents } from "./rule-events.js";
-import type { OpenWindow, WindowBook } from "./window-book.js";
+import type { OpenWindow } from "./window-book.js";
 
 /** One rule's window charging the car, watched. */
 interface Watch {
@@ -31,15 +28,7 @@ interface Watch {
   held: Held | undefined;
 }
 
-export interface ImportGuardOptions {
-  readonly gate: RulesGate;
-  readonly reads: DeviceReads;
-  readonly obligations: RuleObligations;
-  readonly inventory: () => Inventory;
-  readonly book: WindowBook;
-  readonly events: RuleEvents;
-  readonly logger: Logger;
-  readonly now: () => number;
+export interface ImportGuardOptions extends WindowWriteParts {
   /** Whether the charger says a car is plugged in (undefined until it has said). */
   readonly plugged: () => boolean | undefined;
 }
