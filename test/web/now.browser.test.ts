@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import type { LiveSnapshot, WebHealth } from "../../src/web/api-types.js";
 import { observe } from "../helpers/mqtt-observer.js";
@@ -337,6 +337,37 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
         const { serious } = await axeCheck(page, hash);
         expect(serious, `${hash} at ${page.viewportSize()?.width} px`).toEqual([]);
       }
+  });
+
+  it("Health says the subscription is refused, with the status and the likelier cause, when the cloud answers 401", async () => {
+    await demo.admin("/subscription", { active: false });
+    try {
+      const refused = await vi.waitFor(
+        async () => {
+          const health = (await (await fetch(new URL("api/health", demo.url))).json()) as WebHealth;
+          if (!health.refused) throw new Error("the daemon has not been refused yet");
+          return health.refused;
+        },
+        { timeout: 30_000, interval: 250 },
+      );
+      await wide.goto(`${demo.url}#health`);
+      const line = wide.locator('[data-health="subscription"]');
+      await wide.waitForFunction(
+        () =>
+          (globalThis as unknown as InPage).document
+            .querySelector('[data-health="subscription"]')
+            ?.textContent?.startsWith("refused") ?? false,
+        undefined,
+        { timeout: 20_000 },
+      );
+      const text = (await line.textContent()) ?? "";
+      expect(text).toMatch(/^refused \(HTTP 401, the (subscription|token) is likelier\): /);
+      expect(text).toContain(`HTTP ${refused.status}`);
+      expect(text).toContain(refused.message);
+      expect(errors).toEqual([]);
+    } finally {
+      await demo.admin("/subscription", { active: true });
+    }
   });
 
   it("in an open rule window, says the rule is active and that it set the battery's timed charge", async () => {
