@@ -150,13 +150,11 @@ export async function startBridge(broker: TestBroker, base: string, options: { h
       ? bridge.bus.emit("availability", reading)
       : bridge.bus.emit("fetched", fetchedOf(reading)),
   );
-  // start() resolves on connecting; the first publishing round follows, and ends with this line.
+  // start() resolves on connecting; the announcement after the first round publishes everything and ends with this line.
   const published = async (): Promise<void> => {
-    const deadline = Date.now() + 10_000;
-    while (!logLines.some((line) => line.includes('"published discovery and state"'))) {
-      if (Date.now() > deadline) throw new Error("the bridge did not publish after connecting");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await bridge.ha.announced;
+    if (!logLines.some((line) => line.includes('"published discovery and state"')))
+      throw new Error("the bridge did not publish after connecting");
   };
   if (!options.holdFirstRound) await published();
   let flushes = 0;
