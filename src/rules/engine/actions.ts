@@ -5,7 +5,7 @@ import type { RuleObligation, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Rule } from "../schema.js";
 import type { TemplateContext } from "../templates.js";
-import type { Claim } from "./claims.js";
+import { claimControl } from "./claim-control.js";
 import { type Intent, intentOf } from "./intents.js";
 import type { RulesGate } from "./options.js";
 import type { RuleEvents } from "./rule-events.js";
@@ -139,33 +139,15 @@ export class RuleActions {
         granted.push(intent);
         continue;
       }
-      const claim = { rule: rule.name, priority: rule.priority, winsOver: rule.wins_over, until };
-      const answer = this.options.book.claim(intent.control, claim, now);
-      const conflict = { type: "conflict", rule: rule.name, control: intent.control, action: intent.text } as const;
+      const answer = claimControl(this.options, rule, intent.control, intent.text, until, now);
       if (!answer.granted) {
-        const { holder } = answer;
-        this.options.events.emit({
-          ...conflict,
-          winner: holder.rule,
-          loser: rule.name,
-          message: `${intent.text} not sent: rule ${holder.rule} (${rank(holder, claim)}) holds ${intent.control}`,
-        });
         results.push({
           action: intent.text,
           ok: true,
           skipped: true,
-          message: `lost ${intent.control} to ${holder.rule}`,
+          message: `lost ${intent.control} to ${answer.holder.rule}`,
         });
         continue;
-      }
-      if (answer.displaced) {
-        const { displaced } = answer;
-        this.options.events.emit({
-          ...conflict,
-          winner: rule.name,
-          loser: displaced.rule,
-          message: `${intent.text} overrides rule ${displaced.rule} on ${intent.control} (${rank(claim, displaced)}); ${displaced.rule} puts its value back only after this window ends`,
-        });
       }
       open?.controls.add(intent.control);
       granted.push(intent);
@@ -274,13 +256,6 @@ export class RuleActions {
     this.record(rule.name, ok, message);
     return { name: rule.name, ok, dryRun, message, actions };
   }
-}
-
-/** Why `winner` beats `loser`, in words. */
-function rank(winner: Claim, loser: Claim): string {
-  return winner.priority === loser.priority
-    ? `both priority ${winner.priority}, wins_over of ${winner.rule} names ${loser.rule}`
-    : `priority ${winner.priority} over ${loser.priority}`;
 }
 
 function controlOf(intent: Intent): { control?: string } {

@@ -3,6 +3,7 @@ import type { ImportGuardStatus } from "../../ports/index.js";
 import type { ControlRestore } from "../../store/index.js";
 import type { Rule } from "../schema.js";
 import type { WindowWriteParts } from "./actions.js";
+import { claimControl } from "./claim-control.js";
 import {
   GUARD_HOLD_MS,
   GUARD_HYSTERESIS_W,
@@ -205,28 +206,8 @@ export class ImportGuard {
   /** The charger's current limit for the rule until its window ends; another rule holding it leaves stopping. */
   private claimLimit(watch: Watch, open: OpenWindow, fromA: number, toA: number): boolean {
     const control = `charger:${watch.uuid}:${LIMIT_COMMAND}`;
-    const { rule } = watch;
-    const claim = { rule: rule.name, priority: rule.priority, winsOver: rule.wins_over, until: open.end };
-    const answer = this.options.book.claim(control, claim, this.options.now());
-    const action = `import guard: ${LIMIT_COMMAND} ${toA} A`;
-    const conflict = { type: "conflict", rule: rule.name, control, action } as const;
-    if (!answer.granted) {
-      const { holder } = answer;
-      this.options.events.emit({
-        ...conflict,
-        winner: holder.rule,
-        loser: rule.name,
-        message: `${action} (from ${fromA} A) not sent: rule ${holder.rule} holds ${control}`,
-      });
-      return false;
-    }
-    if (answer.displaced)
-      this.options.events.emit({
-        ...conflict,
-        winner: rule.name,
-        loser: answer.displaced.rule,
-        message: `${action} overrides rule ${answer.displaced.rule} on ${control}; ${answer.displaced.rule} puts its value back only after this window ends`,
-      });
+    const action = `import guard: ${LIMIT_COMMAND} ${toA} A (from ${fromA} A)`;
+    if (!claimControl(this.options, watch.rule, control, action, open.end, this.options.now()).granted) return false;
     open.controls.add(control);
     return true;
   }
