@@ -45,22 +45,15 @@ export interface LiveSnapshot {
 }
 
 /** One stand-alone inverter or one EMS plant: its own power flows, signed as `LiveFlows`. */
-export interface LiveSystem {
+export interface LiveSystem extends Omit<LiveFlows, "ems"> {
   readonly id: string;
   readonly kind: "inverter" | "ems";
   readonly serial: string;
   readonly model: string;
   /** A plant's inverters; empty for a stand-alone inverter. */
   readonly members: readonly { readonly serial: string; readonly model: string }[];
-  readonly solar: number | null;
-  readonly battery: number | null;
-  readonly soc: number | null;
-  readonly grid: number | null;
-  readonly home: number | null;
-  readonly ev: number | null;
   /** Who the EV figure is: the chargers' names, or the plant's car meter. */
   readonly evName: string | null;
-  readonly at: number | null;
   readonly path: "local" | "cloud";
   readonly mode: BatteryMode | null;
 }
