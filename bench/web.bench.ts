@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWebAssets } from "../scripts/build-web.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "../test/web/browser-launch.js";
+import { CHROMIUM, launchChromium } from "../test/web/browser-launch.js";
 import { fillYear, startDemo, YEAR_DEVICE } from "../test/web/demo.js";
 
 interface Resource {
@@ -25,8 +25,7 @@ export async function webBenchmark(): Promise<void> {
   await buildWebAssets();
   const points = fillYear(join(dir, "e2m.db"));
   const demo = await startDemo(dir);
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // The demo's first poll is in: what a user opening the page sees.

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { axeCheck } from "./axe.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { hasChromium, launchChromium } from "./browser-launch.js";
 import { type Demo, startDemo } from "./demo.js";
 import { fillWeek, WEEK_DEVICE } from "./known-week.js";
 
@@ -32,8 +32,6 @@ interface InPage {
   };
 }
 
-const hasChromium = existsSync(CHROMIUM);
-
 describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the keyboard)", () => {
   const dir = mkdtempSync(join(tmpdir(), "e2m-a11y-"));
   let demo: Demo;
@@ -43,8 +41,7 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
     await buildWebAssets();
     fillWeek(join(dir, "e2m.db"));
     demo = await startDemo(dir);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,3 +1,15 @@
+import { existsSync } from "node:fs";
+import type { Browser } from "playwright-core";
+
 /** Debian's chromium, as the browser tests and the web bench launch it (never playwright's own download). */
 export const CHROMIUM = "/usr/bin/chromium";
 export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"];
+
+/** Whether Debian's chromium is installed. */
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Debian's chromium, headless, driven by playwright-core. */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { CHROMIUM, hasChromium, launchChromium } from "./browser-launch.js";
 import { type Demo, fillYear, startDemo, YEAR_DEVICE } from "./demo.js";
 
 /** What the functions run inside the page use of it (the tests compile without the DOM's types). */
@@ -19,7 +19,6 @@ interface InPage {
   readonly location: { readonly hash: string };
 }
 
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`[web e2e] skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`);
 
@@ -36,8 +35,7 @@ describe.skipIf(!hasChromium)("the web page in a real browser against the demo d
     fillYear(join(dir, "e2m.db"));
     demo = await startDemo(dir);
     mqtt = await observe(demo.app.mqttUrl, [`${demo.base}/#`]);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (error) => errors.push(error.message));
     // Nothing but the daemon itself: no font, CDN or other host.

@@ -34,6 +34,18 @@ export const DEMO_BATTERY_AND_TARIFF = [
   "  export: { type: fixed, price: 0.15 }",
 ];
 
+/** The browser tests' rule that charges in the night's 3 cheapest hours, at priority 10. */
+export const OVERNIGHT_TOP_UP = [
+  "  - name: overnight-top-up",
+  "    priority: 10",
+  '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
+  "    do:",
+  "      - preset: timed-charge",
+  "        with:",
+  "          enabled: true",
+  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }]',
+];
+
 /** A battery rule that charges overnight, and a second that overlaps it (a conflict). */
 export const DEMO_RULES = [
   ...DEMO_BATTERY_AND_TARIFF,
@@ -45,15 +57,8 @@ export const DEMO_RULES = [
   "        with:",
   "          enabled: true",
   '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: "{{ plan.target_soc }}" }]',
-  "  - name: overnight-top-up",
-  // Both rules write timed-charge: say which wins, as rules.example.yaml does.
-  "    priority: 10",
-  '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
-  "    do:",
-  "      - preset: timed-charge",
-  "        with:",
-  "          enabled: true",
-  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }]',
+  // Both rules write timed-charge: say which wins (priority 10), as rules.example.yaml does.
+  ...OVERNIGHT_TOP_UP,
 ].join("\n");
 
 export const YEAR_DEVICE = "YEAR0001";

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,7 +8,7 @@ import type { RuleEvent, RuleRunResult, RunPreview } from "../../src/ports/index
 import type { AuditEntry } from "../../src/store/index.js";
 import { dayEndMs, dayStartMs } from "../../src/time/index.js";
 import type { DailyEnergy } from "../../src/web/api-types.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { hasChromium, launchChromium } from "./browser-launch.js";
 import { DEMO_RULES, type Demo, startDemo } from "./demo.js";
 import {
   DEMO_EXPORT_PRICE,
@@ -49,8 +49,6 @@ function savedVsNoBattery(day: string, dayIndex: number): number {
   return saved;
 }
 
-const hasChromium = existsSync(CHROMIUM);
-
 describe.skipIf(!hasChromium)("History and Changes in a real browser against the demo daemon", () => {
   const dir = mkdtempSync(join(tmpdir(), "e2m-history-"));
   let demo: Demo;
@@ -68,8 +66,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
     demo = await startDemo(dir, {}, undefined, RULES);
     for (const inverter of demo.simulator.world.inverters.values())
       inverter.control.onChange((id) => writes.push({ serial: inverter.serial, id }));
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,7 +8,7 @@ import type { LiveSnapshot, WebHealth } from "../../src/web/api-types.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { NIGHT } from "../helpers/simulator.js";
 import { axeCheck } from "./axe.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { hasChromium, launchChromium } from "./browser-launch.js";
 import { type Demo, startDemo } from "./demo.js";
 
 /** What the functions run inside the page use of it (the tests compile without the DOM's types). */
@@ -28,8 +28,6 @@ interface InPage {
 
 /** Screenshots for a person to look at, only when asked for: E2M_SCREENSHOTS=/some/dir. */
 const SHOTS = process.env.E2M_SCREENSHOTS;
-
-const hasChromium = existsSync(CHROMIUM);
 
 const INVERTER = '[data-system="sd2024g001"]';
 const PLANT = '[data-system="em2024e001"]';
@@ -66,8 +64,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
     // MIDDAY, the demo's default: the house has sunshine to show.
     demo = await startDemo(dir);
     mqtt = await observe(demo.app.mqttUrl, [`${demo.base}/#`]);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     // A language that writes 24-hour times, and a machine zone far from the house's: the page must use the house's.
     const context = { locale: "en-GB", timezoneId: "Pacific/Chatham" };
     wide = await browser.newPage({ ...context, viewport: { width: 1280, height: 900 } });

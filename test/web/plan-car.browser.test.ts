@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -8,7 +8,7 @@ import { explainedSlotSchema } from "../../src/optimiser/index.js";
 import type { PlanView } from "../../src/web/plan-view.js";
 import { capture } from "../helpers/capture.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { hasChromium, launchChromium } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF } from "./demo.js";
 import { type PlanDaemon, startPlanDaemon } from "./plan-daemon.js";
 
@@ -38,8 +38,6 @@ async function rulesPlan(options: Parameters<typeof runRulesPlanCommand>[0]) {
   const code = await runRulesPlanCommand(options, out.stream, err.stream);
   return { code, out: out.text(), err: err.text() };
 }
-
-const hasChromium = existsSync(CHROMIUM);
 
 describe("rules plan plans the car the running daemon knows, as its Plan page does", () => {
   const dir = mkdtempSync(join(tmpdir(), "e2m-plan-car-"));
@@ -113,8 +111,7 @@ describe("rules plan plans the car the running daemon knows, as its Plan page do
   });
 
   it.skipIf(!hasChromium)("the Plan page's half-hour table has a Car column with the served charging", async () => {
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ locale: "en-GB", timezoneId: "Europe/London" });
       await page.goto(`${daemon.url}#plan`);

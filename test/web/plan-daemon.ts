@@ -7,7 +7,7 @@ import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
 import { eveningPeakPoints } from "../helpers/house-points.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
-import { DEMO_BATTERY_AND_TARIFF, demoDaemonConfig, freePort } from "./demo.js";
+import { DEMO_BATTERY_AND_TARIFF, demoDaemonConfig, freePort, OVERNIGHT_TOP_UP } from "./demo.js";
 
 /**
  * The optimiser with a second rule that shares its timed charge at a higher priority (a conflict
@@ -20,14 +20,7 @@ export const PLAN_RULES = [
   "rules:",
   "  - name: optimiser",
   "    when: { optimise: { reserve_soc: 10 } }",
-  "  - name: overnight-top-up",
-  "    priority: 10",
-  '    when: { cheapest: { hours: 3, before: "07:00", tariff: import } }',
-  "    do:",
-  "      - preset: timed-charge",
-  "        with:",
-  "          enabled: true",
-  '          slots: [{ start_time: "{{ window.start }}", end_time: "{{ window.end }}", percent_limit: 100 }]',
+  ...OVERNIGHT_TOP_UP,
 ].join("\n");
 
 /** A week of a house using 300 W, 2 kW from 17:00 to 20:00 UTC, with a midday solar hump: what the plan learns from. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -8,7 +8,7 @@ import { runRulesPlanCommand } from "../../src/commands/rules-plan.js";
 import type { PlanHelp, PlanView } from "../../src/web/plan-view.js";
 import { capture } from "../helpers/capture.js";
 import { axeCheck } from "./axe.js";
-import { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch.js";
+import { CHROMIUM, hasChromium, launchChromium } from "./browser-launch.js";
 import { PLAN_RULES, type PlanDaemon, startPlanDaemon } from "./plan-daemon.js";
 
 /** What the functions run inside the page use of it (the tests compile without the DOM's types). */
@@ -30,7 +30,6 @@ interface SvgText {
   readonly ownerSVGElement: { getScreenCTM(): { readonly a: number } | null };
 }
 
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`[plan e2e] skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`);
 
@@ -87,8 +86,7 @@ describe("the Plan page and rules plan against a running daemon", () => {
     daemon = await startPlanDaemon(dir, PLAN_RULES);
     plan = await livePlan(daemon.url);
     if (!hasChromium) return;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     for (const width of [1280, 390]) {
       // A zone and language of the browser's own: the page's times follow the daemon's zone in the browser's language.
       const page = await browser.newPage({
@@ -334,8 +332,7 @@ describe.skipIf(!hasChromium)("the Plan page with no rules", () => {
   beforeAll(async () => {
     await buildWebAssets();
     daemon = await startPlanDaemon(dir, undefined);
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
