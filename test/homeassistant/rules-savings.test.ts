@@ -55,6 +55,22 @@ interface SavingsState {
   saved_month_unpriced_half_hours: number | null;
 }
 
+/** What the recorder heard once the bridge's own flush command came back: everything it published before. */
+async function everythingRecorded(
+  harness: { flush(): Promise<void> },
+  recorder: Awaited<ReturnType<typeof recordMqtt>>,
+  base: string,
+) {
+  await harness.flush();
+  await recorder.waitFor((m) => m.topic === `${base}/rules/result` && m.payload.includes('"flush_1"'), 5_000);
+  return recorder.messages;
+}
+
+/** Home Assistant's rules over what was recorded: what it would log. */
+function homeAssistantFindings(recorded: Parameters<typeof checkHomeAssistantRules>[0], base: string) {
+  return checkHomeAssistantRules(recorded, { discoveryPrefix: `${base}-ha`, statusTopic: `${base}-ha/status` });
+}
+
 describe("the savings sensors", () => {
   it("publish yesterday's and this month's savings from the store, and roll over at midnight quietly", async () => {
     const base = baseTopic();
@@ -102,14 +118,9 @@ describe("the savings sensors", () => {
         saved_month_last_reset: "2026-01-01T00:00:00.000Z",
       });
 
-      await harness.flush();
-      await recorder.waitFor((m) => m.topic === `${base}/rules/result` && m.payload.includes('"flush_1"'), 5_000);
-      expect(recorder.messages.filter((m) => m.topic === `${base}/rules`).length).toBeGreaterThanOrEqual(2);
-      const findings = checkHomeAssistantRules(recorder.messages, {
-        discoveryPrefix: `${base}-ha`,
-        statusTopic: `${base}-ha/status`,
-      });
-      expect(findings).toEqual([]);
+      const recorded = await everythingRecorded(harness, recorder, base);
+      expect(recorded.filter((m) => m.topic === `${base}/rules`).length).toBeGreaterThanOrEqual(2);
+      expect(homeAssistantFindings(recorded, base)).toEqual([]);
     } finally {
       await harness.stop();
       await recorder.close();
@@ -170,13 +181,7 @@ describe("the savings sensors", () => {
         saved_month_unpriced_half_hours: 98,
       });
 
-      await harness.flush();
-      await recorder.waitFor((m) => m.topic === `${base}/rules/result` && m.payload.includes('"flush_1"'), 5_000);
-      const findings = checkHomeAssistantRules(recorder.messages, {
-        discoveryPrefix: `${base}-ha`,
-        statusTopic: `${base}-ha/status`,
-      });
-      expect(findings).toEqual([]);
+      expect(homeAssistantFindings(await everythingRecorded(harness, recorder, base), base)).toEqual([]);
     } finally {
       await harness.stop();
       await recorder.close();
