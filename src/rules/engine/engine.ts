@@ -17,9 +17,10 @@ import type {
   SavingsSummary,
   TodayCost,
 } from "../../ports/index.js";
-import { HOUR_MS, localClockText, nextLocalTime, SLOT_MS } from "../../time/index.js";
+import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { carTopicsOf } from "../car-topics.js";
 import { CostMeter } from "../cost-meter.js";
+import { deliveredTowardDeadline } from "../planners/car-windows.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
@@ -491,10 +492,11 @@ export class RulesEngine implements RulesRuntime {
       for (const trigger of rule.when) {
         const car = trigger.optimise?.car;
         if (!car) continue;
-        // As carNeed counts it: since the previous `by`, at the charger's power.
-        const deadline = nextLocalTime(now, car.by, this.timeZone);
-        const kw = car.max_kw ?? this.options.rules.ev.charge_kw;
-        deliveredKwh[rule.name] = this.carLedger.deliveredKwh(deadline - 24 * HOUR_MS, now, kw);
+        deliveredKwh[rule.name] = deliveredTowardDeadline(car, this.carLedger, {
+          now,
+          timeZone: this.timeZone,
+          evChargeKw: this.options.rules.ev.charge_kw,
+        });
       }
     return { plugged: this.state.evPlugged ?? null, topics, deliveredKwh };
   }

@@ -69,11 +69,21 @@ export function carNeed(
   } else {
     const target = (spec.target_topic ? car.topic(spec.target_topic) : undefined) ?? spec.kwh;
     if (target === undefined) return none(`no target yet on ${spec.target_topic}`);
-    needKwh = Math.max(0, target - car.deliveredKwh(deadline - 24 * HOUR_MS, input.now, maxKw));
+    needKwh = Math.max(0, target - deliveredTowardDeadline(spec, car, input));
   }
   if (needKwh <= 1e-6) return { need: undefined, maxKw, notes: [] };
   const first = Math.floor(input.now / SLOT_MS) * SLOT_MS;
   return { need: { maxKw, needKwh, beforeSlot: Math.floor((deadline - first) / SLOT_MS) }, maxKw, notes: [] };
+}
+
+/** kWh the charger delivered toward the car's current deadline: since the previous `by`, at the car's power. */
+export function deliveredTowardDeadline(
+  spec: CarSpec,
+  car: Pick<CarInputs, "deliveredKwh">,
+  at: { readonly now: number; readonly timeZone: string; readonly evChargeKw: number },
+): number {
+  const deadline = nextLocalTime(at.now, spec.by, at.timeZone);
+  return car.deliveredKwh(deadline - 24 * HOUR_MS, at.now, spec.max_kw ?? at.evChargeKw);
 }
 
 /** A window of the optimise rule: the battery's mode (if not eco), the car's charging, or both. */
