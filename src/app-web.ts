@@ -25,6 +25,7 @@ export function rulesPlan(
   return async ({ socPercent, car }) => {
     if (!loaded) return undefined;
     const {
+      carRules,
       defaultInverter,
       houseOutlook,
       noBatteryCost,
@@ -68,7 +69,7 @@ export function rulesPlan(
       }
     };
     // The car as the engine plans it; with no rules running, its plug state is not known.
-    const plansCar = rules.rules.some((rule) => rule.when.some((trigger) => trigger.optimise?.car !== undefined));
+    const plansCar = carRules(rules.rules).length > 0;
     const carState = plansCar ? (car ?? { plugged: null, topics: {}, deliveredKwh: {} }) : null;
     const preview = previewRules({
       rules,

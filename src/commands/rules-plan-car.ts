@@ -1,5 +1,5 @@
 import type { CarState } from "../ports/index.js";
-import { type CarSpec, carTargetIsSoc, type PreviewCar, type RulesFile } from "../rules/index.js";
+import { type CarRule, carRules, carTargetIsSoc, type PreviewCar, type RulesFile } from "../rules/index.js";
 import type { DaemonAnswer } from "./daemon-battery.js";
 
 /** `rules plan`'s car flags, as typed. */
@@ -17,18 +17,6 @@ export type CarByHand =
   | { readonly none: true }
   | { readonly car: PreviewCar; readonly told: string }
   | { readonly problem: string };
-
-interface CarRule {
-  readonly rule: string;
-  readonly spec: CarSpec;
-}
-
-/** The optimise rules' cars, in the file's order. */
-export function carRules(rules: RulesFile): CarRule[] {
-  return rules.rules.flatMap((rule) =>
-    rule.when.flatMap((trigger) => (trigger.optimise?.car ? [{ rule: rule.name, spec: trigger.optimise.car }] : [])),
-  );
-}
 
 /** Checks the car flags: numbers in range, one target at a time, and a car in the rules to plan. */
 export function carByHand(flags: CarFlags, rules: RulesFile): CarByHand {
@@ -48,7 +36,7 @@ export function carByHand(flags: CarFlags, rules: RulesFile): CarByHand {
     return {
       problem: "give --car-need-kwh or --car-soc, not both: the kWh the car needs replaces its SoC target",
     };
-  const cars = carRules(rules);
+  const cars = carRules(rules.rules);
   if (cars.length === 0)
     return {
       problem: `${given.join(" and ")}: the rules file has no optimise rule with a car (optimise: car:), so there is no car to plan; see docs/rules.md, "The car in the same plan"`,
@@ -78,7 +66,7 @@ export function carFromDaemon(
   answer: DaemonAnswer | undefined,
   rules: RulesFile,
 ): { readonly car: PreviewCar | undefined; readonly line: string } {
-  const cars = carRules(rules);
+  const cars = carRules(rules.rules);
   const byHand = `pass --car-plugged (with --car-need-kwh KWH${cars.some((car) => carTargetIsSoc(car.spec)) ? " or --car-soc PERCENT" : ""}) to plan one`;
   if (!answer || !("found" in answer)) {
     const why = answer ? ("none" in answer ? answer.none : answer.other) : "no daemon asked";

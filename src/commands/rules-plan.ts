@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { Config } from "../config/index.js";
 import {
+  carRules,
   type ForecastCheck,
   forecastDaysLine,
   houseForecaster,
@@ -22,7 +23,7 @@ import {
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
 import { type DaemonAnswer, daemonBattery } from "./daemon-battery.js";
-import { type CarFlags, carByHand, carFromDaemon, carRules } from "./rules-plan-car.js";
+import { type CarFlags, carByHand, carFromDaemon } from "./rules-plan-car.js";
 import { cliLogger, cloudClient, openStoreOr, readRulesInput } from "./shared.js";
 
 export interface RulesPlanOptions extends CarFlags {
@@ -73,7 +74,7 @@ export async function runRulesPlanCommand(
 
   const byHand = carByHand(options, rules);
   if ("problem" in byHand) return usage(byHand.problem);
-  const plansCar = carRules(rules).length > 0;
+  const plansCar = carRules(rules.rules).length > 0;
 
   const header: string[] = [];
   // The battery the running daemon plans from (its Plan page's), else the cloud's, else the defaults.

@@ -19,7 +19,7 @@ export { type MeteredHouse, readMeteredHouse } from "./metered-slots.js";
 export { noBatteryCost } from "./plan-baseline.js";
 export { planSvg } from "./plan-svg.js";
 export { planText } from "./plan-text.js";
-export { type CarSpec, carTargetIsSoc } from "./planners/car-windows.js";
+export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
 export { type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
 export { PRICE_HISTORY_DAYS, priceHistory, type StoredPrices, withStoredPrices } from "./price-history.js";

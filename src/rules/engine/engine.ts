@@ -20,7 +20,7 @@ import type {
 import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { carTopicsOf } from "../car-topics.js";
 import { CostMeter } from "../cost-meter.js";
-import { deliveredTowardDeadline } from "../planners/car-windows.js";
+import { carRules, deliveredTowardDeadline } from "../planners/car-windows.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
@@ -488,22 +488,18 @@ export class RulesEngine implements RulesRuntime {
       if (value !== undefined) topics[topic] = value;
     }
     const deliveredKwh: Record<string, number> = {};
-    for (const rule of this.rules)
-      for (const trigger of rule.when) {
-        const car = trigger.optimise?.car;
-        if (!car) continue;
-        deliveredKwh[rule.name] = deliveredTowardDeadline(car, this.carLedger, {
-          now,
-          timeZone: this.timeZone,
-          evChargeKw: this.options.rules.ev.charge_kw,
-        });
-      }
+    for (const { rule, spec } of carRules(this.rules))
+      deliveredKwh[rule] = deliveredTowardDeadline(spec, this.carLedger, {
+        now,
+        timeZone: this.timeZone,
+        evChargeKw: this.options.rules.ev.charge_kw,
+      });
     return { plugged: this.state.evPlugged ?? null, topics, deliveredKwh };
   }
 
   /** Whether an optimise rule plans a car. */
   private plansCar(): boolean {
-    return this.rules.some((rule) => rule.when.some((trigger) => trigger.optimise?.car !== undefined));
+    return carRules(this.rules).length > 0;
   }
 
   private checkStates(): void {

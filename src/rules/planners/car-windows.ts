@@ -2,6 +2,7 @@ import type { CarNeed } from "../../optimiser/index.js";
 import type { CarState } from "../../ports/index.js";
 import { HOUR_MS, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
+import type { Rule } from "../schema.js";
 import type { Trigger } from "../trigger-schema.js";
 import type { ModeWindow } from "./optimise-windows.js";
 
@@ -74,6 +75,19 @@ export function carNeed(
   if (needKwh <= 1e-6) return { need: undefined, maxKw, notes: [] };
   const first = Math.floor(input.now / SLOT_MS) * SLOT_MS;
   return { need: { maxKw, needKwh, beforeSlot: Math.floor((deadline - first) / SLOT_MS) }, maxKw, notes: [] };
+}
+
+/** An optimise rule's car. */
+export interface CarRule {
+  readonly rule: string;
+  readonly spec: CarSpec;
+}
+
+/** The optimise rules' cars, in the file's order. */
+export function carRules(rules: readonly Rule[]): CarRule[] {
+  return rules.flatMap((rule) =>
+    rule.when.flatMap((trigger) => (trigger.optimise?.car ? [{ rule: rule.name, spec: trigger.optimise.car }] : [])),
+  );
 }
 
 /** kWh the charger delivered toward the car's current deadline: since the previous `by`, at the car's power. */
