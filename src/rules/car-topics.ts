@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Logger } from "../log.js";
+import { carRules } from "./planners/car-windows.js";
 import type { Rule } from "./schema.js";
 
 /** A number as Home Assistant publishes a sensor's state: "42", "42.5", or a JSON number; never "unavailable". */
@@ -13,12 +14,9 @@ const numberPayload = z
 /** The topics the optimise rules' cars read their target and SoC from. */
 export function carTopicsOf(rules: readonly Rule[]): string[] {
   const topics = new Set<string>();
-  for (const rule of rules) {
-    for (const trigger of rule.when) {
-      const car = trigger.optimise?.car;
-      if (car?.target_topic) topics.add(car.target_topic);
-      if (car?.soc_topic) topics.add(car.soc_topic);
-    }
+  for (const { spec } of carRules(rules)) {
+    if (spec.target_topic) topics.add(spec.target_topic);
+    if (spec.soc_topic) topics.add(spec.soc_topic);
   }
   return [...topics];
 }
