@@ -31,7 +31,7 @@ export function rulesPlan(
       noBatteryCost,
       plannedOverlaps,
       previewRules,
-      priceHistory,
+      priceHistoryOrTariffs,
       refreshedTariffs,
       rulesTimeZone,
     } = await import("./rules/index.js");
@@ -58,16 +58,12 @@ export function rulesPlan(
         ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
         : "The house's own use and solar are not modelled yet: the local history is empty",
     );
-    const pastPrices = () => {
-      try {
-        return priceHistory(tariffs, prices, timeZone, now);
-      } catch (error) {
+    const pastPrices = () =>
+      priceHistoryOrTariffs(tariffs, prices, timeZone, now, (message) =>
         notes.push(
-          `The stored prices could not be read (${(error as Error).message}): the optimiser's price forecast learns from the tariffs' own`,
-        );
-        return priceHistory(tariffs, undefined, timeZone, now);
-      }
-    };
+          `The stored prices could not be read (${message}): the optimiser's price forecast learns from the tariffs' own`,
+        ),
+      );
     // The car as the engine plans it; with no rules running, its plug state is not known.
     const plansCar = carRules(rules.rules).length > 0;
     const carState = plansCar ? (car ?? { plugged: null, topics: {}, deliveredKwh: {} }) : null;

@@ -22,7 +22,13 @@ export { planText } from "./plan-text.js";
 export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
 export { type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
-export { PRICE_HISTORY_DAYS, priceHistory, type StoredPrices, withStoredPrices } from "./price-history.js";
+export {
+  PRICE_HISTORY_DAYS,
+  priceHistory,
+  priceHistoryOrTariffs,
+  type StoredPrices,
+  withStoredPrices,
+} from "./price-history.js";
 export {
   computeSavings,
   type Savings,

@@ -61,6 +61,25 @@ export function priceHistory(
   };
 }
 
+/**
+ * priceHistory with the store's prices, or, when the store cannot be read, with the tariffs' own:
+ * `unread` is told why, so that the caller says it where its user looks (the log, the page).
+ */
+export function priceHistoryOrTariffs(
+  tariffs: Tariffs,
+  stored: StoredPrices | undefined,
+  timeZone: string,
+  now: number,
+  unread: (message: string) => void,
+): PriceHistory {
+  try {
+    return priceHistory(tariffs, stored, timeZone, now);
+  } catch (error) {
+    unread((error as Error).message);
+    return priceHistory(tariffs, undefined, timeZone, now);
+  }
+}
+
 /** The tariffs as the savings price past days: with the store's published prices the tariffs no longer hold. */
 export function withStoredPrices(
   tariffs: SavingsTariffs,

@@ -25,7 +25,7 @@ import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
 import { windowWords } from "../planners/window-words.js";
-import { priceHistory } from "../price-history.js";
+import { priceHistoryOrTariffs } from "../price-history.js";
 import type { Rule } from "../schema.js";
 import { isWindowTrigger, rulesTimeZone } from "../schema.js";
 import { RuleActions, type WindowWriteParts } from "./actions.js";
@@ -446,15 +446,9 @@ export class RulesEngine implements RulesRuntime {
    */
   private priceHistory(now: number): PriceHistory {
     const { tariffs, store } = this.options;
-    try {
-      return priceHistory(tariffs, store.publishedPrices, this.timeZone, now);
-    } catch (error) {
-      this.logger.warn(
-        { err: (error as Error).message },
-        "the stored prices could not be read: the price forecast learns from the tariffs' own",
-      );
-      return priceHistory(tariffs, undefined, this.timeZone, now);
-    }
+    return priceHistoryOrTariffs(tariffs, store.publishedPrices, this.timeZone, now, (err) =>
+      this.logger.warn({ err }, "the stored prices could not be read: the price forecast learns from the tariffs' own"),
+    );
   }
 
   /** Windows resumed after a restart that charge the car are watched by the import guard again. */
