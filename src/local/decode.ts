@@ -123,6 +123,18 @@ export class BusDecoder {
     for (const [register, value] of incoming) space.set(register, value);
   }
 
+  /**
+   * Drops what one block held (a block that stopped answering): its values are no reading any
+   * more, so what they decode to goes with them instead of standing still.
+   */
+  forget(block: { address: number; function: number; base: number; count: number }): void {
+    const address = CONTROLLER_ADDRESSES.has(block.address) ? CONTROLLER : block.address;
+    const bank = this.banks.get(address);
+    if (!bank) return;
+    const space = block.function === 0x03 ? bank.holding : bank.input;
+    for (let register = block.base; register < block.base + block.count; register++) space.delete(register);
+  }
+
   acceptAll(frames: readonly CapturedFrame[]): this {
     for (const { direction, frame, at } of frames) if (direction === "rx") this.accept(frame, at);
     return this;

@@ -10,6 +10,7 @@ export {
   crcHolds,
   type Frame,
   FrameError,
+  MAX_REGISTERS,
   ModbusFunction,
   parseFrame,
 } from "./frame.js";

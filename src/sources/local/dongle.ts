@@ -9,7 +9,9 @@ import {
 } from "../../local/index.js";
 import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
+import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import {
+  BANK_PROBES,
   BCU_BANK,
   CONTROLLER,
   hasHvStack,
@@ -18,6 +20,7 @@ import {
   LV_BATTERY_ADDRESSES,
   liveReads,
   lvPackBank,
+  partsOf,
 } from "./reads.js";
 
 export interface DongleOptions {
@@ -45,6 +48,9 @@ export interface Identified {
   readonly roundTripMs: number | undefined;
 }
 
+/** A dongle that answered any block this recently is alive: a silent block is then the block's own. */
+const ALIVE_MS = 60_000;
+
 export class LocalDongleError extends Error {
   override readonly name = "LocalDongleError";
 }
@@ -63,14 +69,30 @@ export class LocalDongle {
   private heardAt: number | undefined;
   private listeners = new Set<() => void>();
   private detected: Detected | undefined;
+  private readonly health: BlockHealth;
+  /** When any block last answered (clock ms). */
+  private answeredAt: number | undefined;
+  /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
+  private pollMisses: { read: Read; why: string }[] | undefined;
 
-  constructor(readonly options: DongleOptions) {}
+  constructor(readonly options: DongleOptions) {
+    this.health = new BlockHealth(() => options.clock.now());
+  }
+
+  /** The blocks that do not answer now, for `check` and `bridge/health`. */
+  missingBlocks(): MissingBlock[] {
+    return this.health.missing();
+  }
 
   get where(): string {
     return `${this.options.host}:${this.options.port}`;
   }
 
-  /** Connects, detects the model and reads what discovery needs: identity, one live poll and the battery banks. */
+  /**
+   * Connects, detects the model and reads what discovery needs: identity, one live poll and the
+   * battery banks. A block that does not answer is skipped (and asked again later); without the
+   * identity bank the model is told from the banks that answer.
+   */
   async identify(signal?: AbortSignal): Promise<Identified> {
     const { clock } = this.options;
     let roundTripMs: number | undefined;
@@ -78,12 +100,17 @@ export class LocalDongle {
       await this.hear(signal);
     } else {
       const asked = clock.now();
-      await this.read(IDENTITY, signal);
-      roundTripMs = clock.now() - asked;
+      const identity = await this.tryRead(IDENTITY, signal);
+      if (identity) roundTripMs = clock.now() - asked;
+      else await this.detectFromBanks(signal);
+      if (!identity && !this.heardController())
+        throw new LocalDongleError(
+          `no block answered at the dongle at ${this.where}: neither its identity (${blockName(IDENTITY)}) nor any live bank`,
+        );
       const detected = this.decoder.detect();
-      for (const read of liveReads(detected)) await this.read(read, signal);
+      await this.readEach(liveReads(detected), signal);
       if (hasLvPacks(detected)) await this.probePacks(signal);
-      if (hasHvStack(detected)) await this.read(BCU_BANK, signal).catch(() => undefined);
+      if (hasHvStack(detected)) await this.tryRead(BCU_BANK, signal);
     }
     const detected = this.decoder.detect();
     this.detected = detected;
@@ -92,13 +119,17 @@ export class LocalDongle {
 
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
   async poll(signal: AbortSignal, since?: number): Promise<readonly DecodedDevice[] | undefined> {
-    const detected = this.detected ?? this.decoder.detect();
     if (this.options.passive) {
       this.ensureSession();
       if (this.heardAt === undefined || (since !== undefined && this.heardAt <= since)) return undefined;
       return this.decoder.devices();
     }
-    for (const read of liveReads(detected)) await this.read(read, signal);
+    const detected = this.detected ?? this.decoder.detect();
+    // Told from the banks: the identity bank is asked again (as rarely as any missing block) until it answers.
+    const reads = detected.from === "banks" ? [IDENTITY, ...liveReads(detected)] : liveReads(detected);
+    const answered = await this.readEach(reads, signal);
+    if (detected.from === "banks") this.redetect();
+    if (answered === 0) throw new LocalDongleError(`no block of the dongle at ${this.where} answered this poll`);
     return this.decoder.devices();
   }
 
@@ -149,25 +180,123 @@ export class LocalDongle {
   /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
   private async probePacks(signal?: AbortSignal): Promise<void> {
     for (const address of LV_BATTERY_ADDRESSES) {
-      try {
-        await this.read(lvPackBank(address), signal);
-      } catch (error) {
-        if (error instanceof SessionError) return;
-        throw error;
+      if (!(await this.tryRead(lvPackBank(address), signal))) return;
+    }
+  }
+
+  /** Without HR 0: the banks only one kind of device fills, and an HV stack's BCU, until the model shows. */
+  private async detectFromBanks(signal?: AbortSignal): Promise<void> {
+    this.options.logger?.warn(
+      { dongle: this.where },
+      `the identity bank (${blockName(IDENTITY)}) did not answer: telling the model from the banks that do; it is asked again later`,
+    );
+    for (const probe of BANK_PROBES) {
+      if (!(await this.tryRead(probe, signal))) continue;
+      if (probe.base === 0) await this.tryRead(BCU_BANK, signal);
+      if (this.decoder.detect().model !== "Unknown") break;
+    }
+    this.options.logger?.info(
+      { dongle: this.where, model: this.decoder.detect().model },
+      "model told from the banks that answered",
+    );
+  }
+
+  /** Once the identity bank answers after the model was told from the banks: the model from HR 0. */
+  private redetect(): void {
+    const detected = this.decoder.detect();
+    if (detected.from !== "identity") return;
+    if (detected.model !== this.detected?.model)
+      this.options.logger?.warn(
+        { dongle: this.where, was: this.detected?.model, now: detected.model },
+        "the identity bank answered: the model is now read from HR 0",
+      );
+    this.detected = detected;
+  }
+
+  private heardController(): boolean {
+    return this.heardAt !== undefined;
+  }
+
+  /** Reads each block (in parts of at most 60) that is due; a silent or refused one is skipped. Returns how many answered. */
+  private async readEach(reads: readonly Read[], signal?: AbortSignal): Promise<number> {
+    let answered = 0;
+    const misses: { read: Read; why: string }[] = [];
+    this.pollMisses = misses;
+    try {
+      for (const read of reads.flatMap(partsOf)) {
+        if (!this.health.due(read)) continue;
+        if (await this.tryRead(read, signal)) answered++;
       }
+    } finally {
+      this.pollMisses = undefined;
+    }
+    if (answered > 0) for (const { read, why } of misses) this.commitMiss(read, why);
+    return answered;
+  }
+
+  /** A read whose silence or refusal is the block's, not the dongle's: false then, and the block's health knows. */
+  private async tryRead(read: Read, signal?: AbortSignal): Promise<boolean> {
+    try {
+      await this.read(read, signal);
+      return true;
+    } catch (error) {
+      if (error instanceof SessionError && error.kind !== "connection") return false;
+      throw error;
     }
   }
 
   private async read(read: Read, signal?: AbortSignal): Promise<number[]> {
     signal?.throwIfAborted();
+    if (!this.health.due(read)) {
+      throw new SessionError(
+        `${blockName(read)} does not answer at the dongle at ${this.where}: it is asked again later (bridge/health lists it)`,
+        "refused",
+      );
+    }
     const session = this.ensureSession();
-    const reading = session.read(read);
+    const reading = this.tracked(read, session.read(read));
     if (!signal) return reading;
     return new Promise((resolve, reject) => {
       const abort = (): void => reject(signal.reason);
       signal.addEventListener("abort", abort, { once: true });
       reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
     });
+  }
+
+  /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
+  private async tracked(read: Read, reading: Promise<number[]>): Promise<number[]> {
+    try {
+      const values = await reading;
+      this.answeredAt = this.options.clock.now();
+      if (this.health.answered(read))
+        this.options.logger?.info({ dongle: this.where, block: blockName(read) }, "a missing block answers again");
+      return values;
+    } catch (error) {
+      if (error instanceof SessionError && error.kind !== "connection") this.noteMiss(read, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * A block's silence counts against it only while the dongle answers other blocks (in the same
+   * poll, or within the last minute for a read of its own): a dongle that answers nothing is the
+   * dongle's failure, for the path to handle, not its blocks'.
+   */
+  private noteMiss(read: Read, why: string): void {
+    if (this.pollMisses) {
+      this.pollMisses.push({ read, why });
+      return;
+    }
+    if (this.answeredAt !== undefined && this.options.clock.now() - this.answeredAt <= ALIVE_MS) this.commitMiss(read, why);
+  }
+
+  private commitMiss(read: Read, why: string): void {
+    if (!this.health.missed(read, why)) return;
+    this.decoder.forget(read);
+    this.options.logger?.warn(
+      { dongle: this.where, block: blockName(read), why },
+      `${blockName(read)} does not answer: its values are dropped and it is asked again later, less often`,
+    );
   }
 
   /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery). */

@@ -1,5 +1,5 @@
 import type { Detected, Read } from "../../local/index.js";
-import { LV_BATTERY_ADDRESSES } from "../../local/index.js";
+import { LV_BATTERY_ADDRESSES, MAX_REGISTERS } from "../../local/index.js";
 
 /** The controller answers at 0x11; an HV stack's BCU at 0x70. */
 export const CONTROLLER = 0x11;
@@ -49,4 +49,24 @@ export function liveReads(detected: Detected): Read[] {
     case "unknown":
       return [input(CONTROLLER, 0, 60)];
   }
+}
+
+/**
+ * The banks that tell the model without HR 0 (src/local/registers/model.ts detectModel): the
+ * single-phase live bank first (an HV stack's BCU is read after it), then the three-phase, EMS
+ * and gateway banks, each filled by one kind of controller only.
+ */
+export const BANK_PROBES: readonly Read[] = [
+  input(CONTROLLER, 0, 60),
+  input(CONTROLLER, 1000, 60),
+  input(CONTROLLER, 2040, 60),
+  input(CONTROLLER, 1600, 60),
+];
+
+/** A read in the requests the dongle takes (at most 60 registers each), so each part's health is its own. */
+export function partsOf(read: Read): Read[] {
+  const parts: Read[] = [];
+  for (let offset = 0; offset < read.count; offset += MAX_REGISTERS)
+    parts.push({ ...read, base: read.base + offset, count: Math.min(MAX_REGISTERS, read.count - offset) });
+  return parts;
 }
