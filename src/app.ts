@@ -343,6 +343,7 @@ export async function startApp(
         clock,
         ...(paths ? { paths } : {}),
         ...(access ? { refusal: () => access.refusal() } : {}),
+        ...(local ? { missingBlocks: () => byDeviceId(local.missingBlocks()) } : {}),
       },
       // Info, discovery and health go out with Home Assistant's, after every (re)connection.
       republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
@@ -455,6 +456,11 @@ function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
   for (const [serial, state] of Object.entries(auto.choice.states()))
     out[deviceIdOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
   return out;
+}
+
+/** A record by serial keyed by device id instead. */
+function byDeviceId<T>(bySerial: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.fromEntries(Object.entries(bySerial).map(([serial, value]) => [deviceIdOf(serial), value]));
 }
 
 /** What the health reports say of the cloud when none is configured (a LAN-only daemon). */

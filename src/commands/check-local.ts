@@ -29,9 +29,15 @@ export async function checkLocal(
         const controller = found.devices[0];
         const modules = found.devices.filter((device) => device.kind === "battery module").length;
         const trip = found.roundTripMs === undefined ? "listened only" : `round trip ${found.roundTripMs} ms`;
+        const told = found.detected.from === "banks" ? " (told from its banks: its identity bank did not answer)" : "";
+        const silent = link.unansweredBlocks();
+        const blocks =
+          silent.length > 0
+            ? `; these blocks did not answer: ${silent.join(", ")} (their entities wait until they do; run asks them again, less often)`
+            : "";
         return {
           ok: true,
-          line: `${label}: reachable; ${found.detected.model}, serial ${controller?.serial ?? "unknown"}, dongle ${found.dongleSerial || "unknown"}, ${modules} battery module(s); ${trip}`,
+          line: `${label}: reachable; ${found.detected.model}${told}, serial ${controller?.serial ?? "unknown"}, dongle ${found.dongleSerial || "unknown"}, ${modules} battery module(s); ${trip}${blocks}`,
         };
       } catch (error) {
         return {

@@ -49,6 +49,17 @@ export const devicePathSchema = z.object({
   why: z.string(),
   switches: z.number().int(),
 });
+/** A block of registers a dongle leaves unanswered (src/sources/local/block-health.ts). */
+export const missingBlockSchema = z.object({
+  block: z.string(),
+  misses: z.number().int(),
+  answeredOnce: z.boolean(),
+  retryAt: z.string(),
+  lastError: z.string().optional(),
+});
+
+export type MissingBlockHealth = z.infer<typeof missingBlockSchema>;
+
 export type DevicePathHealth = z.infer<typeof devicePathSchema>;
 
 /** The cloud refuses this daemon (401/403): the likelier cause, and what the daemon does meanwhile. */
@@ -92,6 +103,8 @@ export const bridgeHealthSchema = z.object({
       poll_seconds: z.number(),
       /** With `source: auto`: the path carrying its live data. */
       path: devicePathSchema.optional(),
+      /** Over the LAN: the register blocks of its dongle that do not answer now, and when each is asked next. */
+      missing_blocks: z.array(missingBlockSchema).optional(),
     }),
   ),
   store: storeStatusSchema,

@@ -7,7 +7,14 @@ import type { Availability } from "../telemetry/index.js";
 import { deviceId, devicesOf, hasControls, type Inventory } from "../telemetry/index.js";
 import { type Clock, every, later } from "../time/index.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
-import type { BridgeHealth, BridgeInfo, CloudRefusal, DevicePathHealth, StoreStatus } from "./bridge-payloads.js";
+import type {
+  BridgeHealth,
+  BridgeInfo,
+  CloudRefusal,
+  DevicePathHealth,
+  MissingBlockHealth,
+  StoreStatus,
+} from "./bridge-payloads.js";
 import type { Freshness } from "./freshness.js";
 
 export const BRIDGE_HEALTH_INTERVAL_MS = 60_000;
@@ -41,6 +48,8 @@ export interface BridgeStatusOptions {
   readonly paths?: () => Readonly<Record<string, DevicePathHealth>>;
   /** The cloud's refusal while it refuses the daemon. */
   readonly refusal?: () => CloudRefusal | undefined;
+  /** Over the LAN: the blocks each device's dongle leaves unanswered, by device id. */
+  readonly missingBlocks?: () => Readonly<Record<string, readonly MissingBlockHealth[]>>;
 }
 
 export interface BridgeStatus {
@@ -108,6 +117,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
     const budget = options.budget();
     const devices: BridgeHealth["devices"] = {};
     const paths = options.paths?.() ?? {};
+    const missing = options.missingBlocks?.() ?? {};
     for (const device of devicesOf(options.inventory())) {
       const id = deviceId(device);
       const fresh = options.freshness.of(device, at);
@@ -118,6 +128,7 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
         stale: fresh.stale,
         poll_seconds: fresh.poll_seconds,
         ...(path ? { path } : {}),
+        ...(missing[id]?.length ? { missing_blocks: [...(missing[id] ?? [])] } : {}),
       };
     }
     const refused = options.refusal?.();

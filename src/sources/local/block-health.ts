@@ -80,17 +80,24 @@ export class BlockHealth {
     return !wasMissing;
   }
 
-  /** The blocks missing now, for `check` and `bridge/health`. */
+  /** The blocks missing now, for `bridge/health`. */
   missing(): MissingBlock[] {
-    return [...this.blocks.values()]
-      .filter((state) => state.retryAt !== undefined)
-      .map((state) => ({
-        block: blockName(state.read),
-        misses: state.misses,
-        answeredOnce: state.answeredOnce,
-        retryAt: new Date(state.retryAt ?? 0).toISOString(),
-        ...(state.lastError ? { lastError: state.lastError } : {}),
-      }));
+    return this.describe((state) => state.retryAt !== undefined);
+  }
+
+  /** The blocks whose last ask went unanswered, missing yet or not (`check` asks each once). */
+  unanswered(): string[] {
+    return [...this.blocks.values()].filter((state) => state.misses > 0).map((state) => blockName(state.read));
+  }
+
+  private describe(which: (state: BlockState) => boolean): MissingBlock[] {
+    return [...this.blocks.values()].filter(which).map((state) => ({
+      block: blockName(state.read),
+      misses: state.misses,
+      answeredOnce: state.answeredOnce,
+      retryAt: new Date(state.retryAt ?? 0).toISOString(),
+      ...(state.lastError ? { lastError: state.lastError } : {}),
+    }));
   }
 
   private state(read: Read): BlockState {

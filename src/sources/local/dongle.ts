@@ -79,9 +79,14 @@ export class LocalDongle {
     this.health = new BlockHealth(() => options.clock.now());
   }
 
-  /** The blocks that do not answer now, for `check` and `bridge/health`. */
+  /** The blocks that do not answer now, for `bridge/health`. */
   missingBlocks(): MissingBlock[] {
     return this.health.missing();
+  }
+
+  /** The blocks whose last ask went unanswered while others answered, for `check`. */
+  unansweredBlocks(): string[] {
+    return this.health.unanswered();
   }
 
   get where(): string {
@@ -287,7 +292,8 @@ export class LocalDongle {
       this.pollMisses.push({ read, why });
       return;
     }
-    if (this.answeredAt !== undefined && this.options.clock.now() - this.answeredAt <= ALIVE_MS) this.commitMiss(read, why);
+    if (this.answeredAt !== undefined && this.options.clock.now() - this.answeredAt <= ALIVE_MS)
+      this.commitMiss(read, why);
   }
 
   private commitMiss(read: Read, why: string): void {

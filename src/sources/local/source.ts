@@ -1,6 +1,7 @@
 import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
 import type { DeviceSource } from "../ports.js";
+import type { MissingBlock } from "./block-health.js";
 import { type Identified, LocalDongle } from "./dongle.js";
 import { warnOfChildSlots } from "./ems-children.js";
 import { type Found, localInventory } from "./inventory.js";
@@ -38,6 +39,8 @@ export interface LocalSource extends DeviceSource {
   dongleOf(serial: string): LocalDongle | undefined;
   /** The warnings of the last discovery: an EMS's inverter whose own slot 1 would override the EMS. */
   readonly warnings: readonly string[];
+  /** The blocks each controller's dongle leaves unanswered now, by controller serial (none listed: all answer). */
+  missingBlocks(): Record<string, MissingBlock[]>;
   /** Closes every session. */
   close(): void;
 }
@@ -170,6 +173,14 @@ export function localSource(options: LocalSourceOptions): LocalSource {
     },
     resources: (inventory, poll, now) =>
       localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),
+    missingBlocks() {
+      const out: Record<string, MissingBlock[]> = {};
+      for (const [serial, dongle] of bySerial) {
+        const missing = dongle.missingBlocks();
+        if (missing.length > 0) out[serial] = missing;
+      }
+      return out;
+    },
     close() {
       for (const dongle of dongles) dongle.close();
     },
