@@ -7,7 +7,7 @@ import { withMarkedBlock } from "./config/index.js";
 const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   ok: "success (also `--help` and `--version`)",
   failure:
-    "runtime failure: the cloud, the broker or the store failed, a change did not happen, or (`health`) the daemon is not healthy",
+    "runtime failure: the cloud, the broker or the store failed, a change did not happen, (`health`) the daemon is not healthy, or (`local scan`) no dongle answered",
   usage:
     "bad usage or configuration: an unknown command or option, a bad argument or configuration file, a token the cloud rejects, or (`set`) a value the device's rules refuse",
 };

@@ -207,9 +207,47 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       setExitCode(await (await commands.history()).runHistoryCommand(options));
     });
 
-  program
+  const local = program
     .command("local")
-    .description("the dongle's local protocol (TCP 8899): `local decode` reads captures")
+    .description(
+      "the dongle's local protocol (TCP 8899): `local scan` finds the dongles on the LAN, `local decode` reads captures",
+    );
+  local
+    .command("scan")
+    .description(
+      "find the dongles on the LAN: try each address on the dongles' port, read each one's device, and print the `local:` lines to paste",
+    )
+    .option(
+      "--subnet <cidr>",
+      "the IPv4 subnet to try, /16 or narrower, e.g. 192.168.1.0/24 (default: this machine's own subnets, each at most its /24)",
+    )
+    .option("--ports <list>", "the dongles' TCP ports, separated by commas", "8899")
+    .option(
+      "--modbus-ports <list>",
+      "ports where a Modbus TCP server (an EV charger with local control?) is only reported; none to skip",
+      "502",
+    )
+    .option("--timeout <ms>", "how long one connection may take to open", "500")
+    .option(
+      "--json",
+      'print one JSON object: {"subnets", "ports", "modbus_ports", "addresses", "dongles", "silent", "modbus", "local"}',
+    )
+    .addHelpText(
+      "after",
+      "\nOnly the addresses of --subnet (else of this machine's own subnets) are contacted, and only when you run it.\nExit 0 when a dongle answered, 1 when none did.",
+    )
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      setExitCode(
+        await (await commands.localScan()).runLocalScanCommand({
+          ...(typeof options.subnet === "string" ? { subnet: options.subnet } : {}),
+          ...(typeof options.ports === "string" ? { ports: options.ports } : {}),
+          ...(typeof options.modbusPorts === "string" ? { modbusPorts: options.modbusPorts } : {}),
+          ...(typeof options.timeout === "string" ? { timeout: options.timeout } : {}),
+          json: options.json === true,
+        }),
+      );
+    });
+  local
     .command("decode")
     .description("decode dongle captures: frames by kind, and each device's serial, model and last state")
     .argument("<files...>", "capture files, lines `<time> rx|tx <hex>` or `rx: <hex>`")

@@ -10,6 +10,7 @@ export const commands = {
   health: () => import("./health.js"),
   history: () => import("./history.js"),
   localDecode: () => import("./local-decode.js"),
+  localScan: () => import("./local-scan.js"),
   rulesPlan: () => import("./rules-plan.js"),
   rulesSavings: () => import("./rules-savings.js"),
   run: () => import("./run.js"),

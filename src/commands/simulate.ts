@@ -68,7 +68,7 @@ export async function runSimulateCommand(
       device_serial: dongle.deviceSerial,
       kind: dongle.kind,
       model: dongle.model,
-      host: options.host,
+      host: dongle.host,
       port: dongle.port,
     }));
     out.write(
@@ -80,7 +80,7 @@ export async function runSimulateCommand(
     for (const [actor, token] of Object.entries(simulator.tokens)) out.write(`token ${actor.padEnd(9)} ${token}\n`);
     for (const dongle of simulator.dongles) {
       out.write(
-        `dongle ${dongle.dongleSerial} ${dongle.kind.padEnd(8)} ${dongle.deviceSerial} (${dongle.model}) on ${options.host}:${dongle.port}\n`,
+        `dongle ${dongle.dongleSerial} ${dongle.kind.padEnd(8)} ${dongle.deviceSerial} (${dongle.model}) on ${dongle.host}:${dongle.port}\n`,
       );
     }
     // The token goes in the environment, never on a command line (where `ps` and the shell's

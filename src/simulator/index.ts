@@ -31,6 +31,11 @@ export interface SimulatorOptions {
    * port from this one on (0: free ports). Left out: no dongles.
    */
   readonly localPort?: number;
+  /**
+   * One address per dongle, all on `localPort` (e.g. 127.83.0.2, 127.83.0.3, ... on one port: a
+   * LAN of dongles on 8899 for `local scan`); left out, they all listen on `host`.
+   */
+  readonly localHosts?: readonly string[];
   /** Simulated ms a dongle takes to answer (150 by default; 0 answers at once, for tests on a pinned clock). */
   readonly localResponseDelayMs?: number;
   /** Simulated ms between a dongle's heartbeats (60 s by default). */
@@ -65,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       : await startDongles(world, clock, {
           host: options.host ?? "127.0.0.1",
           firstPort: options.localPort,
+          ...(options.localHosts === undefined ? {} : { hosts: options.localHosts }),
           ...(options.localResponseDelayMs === undefined ? {} : { responseDelayMs: options.localResponseDelayMs }),
           ...(options.localHeartbeatMs === undefined ? {} : { heartbeatMs: options.localHeartbeatMs }),
         });

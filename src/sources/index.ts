@@ -33,6 +33,7 @@ export {
 export { LocalControlError, localControl } from "./local/control.js";
 export { type Identified, LocalDongle } from "./local/dongle.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
+export { DETECTION_BANKS, IDENTITY } from "./local/reads.js";
 export { type LocalDongleConfig, type LocalSource, localSource } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";
 export type {

@@ -15,6 +15,7 @@ describe("the CLI reference", () => {
       expect(reference).toContain(`\n### energy2mqtt ${command}\n`);
     }
     expect(reference).toContain("\n### energy2mqtt rules plan\n");
+    expect(reference).toContain("\n### energy2mqtt local scan\n");
     expect(reference).not.toContain("\n### energy2mqtt rules\n");
   });
 

@@ -131,6 +131,10 @@ export class SimDongle {
     return this.options.bus;
   }
 
+  get host(): string {
+    return this.options.host;
+  }
+
   get port(): number {
     return this.boundPort;
   }

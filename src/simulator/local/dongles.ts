@@ -7,6 +7,11 @@ export interface LocalOptions {
   readonly host?: string;
   /** The first dongle's port; the others follow, one each. 0 gives each a free port. */
   readonly firstPort: number;
+  /**
+   * One address per dongle, in order, all on `firstPort` (a LAN of dongles on one port, as real
+   * ones are on 8899); `host` is then unused. Fewer addresses than dongles is an error.
+   */
+  readonly hosts?: readonly string[];
   /** Simulated ms a dongle takes to answer; 150 by default, as a real one roughly does. */
   readonly responseDelayMs?: number;
   /** Simulated ms between heartbeats; 60 s by default, as the captured EMS sends them. */
@@ -19,6 +24,7 @@ export interface DongleInfo {
   readonly deviceSerial: string;
   readonly kind: DongleBus["kind"];
   readonly model: string;
+  readonly host: string;
   readonly port: number;
 }
 
@@ -49,14 +55,17 @@ export async function startDongles(world: World, clock: Clock, options: LocalOpt
       throw new Error(`two dongles would share the serial ${bus.dongleSerial}: give them distinct serials`);
     seen.add(key);
   }
+  const { hosts } = options;
+  if (hosts && hosts.length < buses.length)
+    throw new Error(`${buses.length} dongles need as many addresses, ${hosts.length} given: list one per dongle`);
   const dongles: SimDongle[] = [];
   try {
     for (const [index, bus] of buses.entries()) {
       const dongle = new SimDongle({
         bus,
         clock,
-        host: options.host ?? "127.0.0.1",
-        port: options.firstPort === 0 ? 0 : options.firstPort + index,
+        host: hosts?.[index] ?? options.host ?? "127.0.0.1",
+        port: hosts || options.firstPort === 0 ? options.firstPort : options.firstPort + index,
         responseDelayMs: options.responseDelayMs ?? 150,
         heartbeatMs: options.heartbeatMs ?? 60_000,
       });
@@ -75,6 +84,7 @@ export async function startDongles(world: World, clock: Clock, options: LocalOpt
         deviceSerial: dongle.bus.deviceSerial,
         kind: dongle.bus.kind,
         model: dongle.bus.model,
+        host: dongle.host,
         port: dongle.port,
       })),
     find: (serial) => {

@@ -12,6 +12,18 @@ const input = (address: number, base: number, count: number): Read => ({ address
 /** HR 0-59: the device type (HR 0), serial (HR 13-17) and firmware (HR 21) that detect the model. */
 export const IDENTITY = holding(CONTROLLER, 0, 60);
 
+/**
+ * The banks that tell the model when HR 0 does not (a device that refuses or zeroes its
+ * identity), one request each: the single-phase live bank, the three-phase one, the EMS's rollup
+ * and the gateway's (detectModel tells the family by which of them holds values).
+ */
+export const DETECTION_BANKS: readonly Read[] = [
+  input(CONTROLLER, 0, 60),
+  input(CONTROLLER, 1000, 60),
+  input(CONTROLLER, 2040, 60),
+  input(CONTROLLER, 1600, 60),
+];
+
 /** An LV pack's one bank (capacity, cycles, serial at IR 110-114). */
 export const lvPackBank = (address: number): Read => input(address, 60, 60);
 /** An HV stack's BCU: voltage, capacity and serial (IR 138-142). */
