@@ -11,9 +11,9 @@ import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import {
-  BANK_PROBES,
   BCU_BANK,
   CONTROLLER,
+  DETECTION_BANKS,
   hasHvStack,
   hasLvPacks,
   IDENTITY,
@@ -195,7 +195,7 @@ export class LocalDongle {
       { dongle: this.where },
       `the identity bank (${blockName(IDENTITY)}) did not answer: telling the model from the banks that do; it is asked again later`,
     );
-    for (const probe of BANK_PROBES) {
+    for (const probe of DETECTION_BANKS) {
       if (!(await this.tryRead(probe, signal))) continue;
       if (probe.base === 0) await this.tryRead(BCU_BANK, signal);
       if (this.decoder.detect().model !== "Unknown") break;

@@ -63,18 +63,6 @@ export function liveReads(detected: Detected): Read[] {
   }
 }
 
-/**
- * The banks that tell the model without HR 0 (src/local/registers/model.ts detectModel): the
- * single-phase live bank first (an HV stack's BCU is read after it), then the three-phase, EMS
- * and gateway banks, each filled by one kind of controller only.
- */
-export const BANK_PROBES: readonly Read[] = [
-  input(CONTROLLER, 0, 60),
-  input(CONTROLLER, 1000, 60),
-  input(CONTROLLER, 2040, 60),
-  input(CONTROLLER, 1600, 60),
-];
-
 /** A read in the requests the dongle takes (at most 60 registers each), so each part's health is its own. */
 export function partsOf(read: Read): Read[] {
   const parts: Read[] = [];
