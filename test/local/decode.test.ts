@@ -116,6 +116,20 @@ describe("the README's known values, decoded under the daemon's keys", () => {
   });
 });
 
+describe("today's counters, from the registers each model keeps them in", () => {
+  it("three-phase: IR 1360-1413 hold PV 25.4, battery charge 9.1 and discharge 6.6 kWh", () => {
+    expect(find(devices("threePhaseDetect"), "inverter").state).toMatchObject({
+      today_solar_energy: 25.4,
+      today_battery_charge_energy: 9.1,
+      today_battery_discharge_energy: 6.6,
+      today_grid_import_energy: 19.8,
+      today_grid_export_energy: 21.7,
+      today_ac_charge_energy: 11.1,
+      today_consumption_energy: 19.4,
+    });
+  });
+});
+
 describe("guards, each counted", () => {
   it("skips the LAN broadcasts, and the error responses", () => {
     expect(decoded("ac1x").skips.broadcast).toBe(10);

@@ -41,7 +41,8 @@ export function liveReads(detected: Detected): Read[] {
         ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 2)]
         : [input(CONTROLLER, 0, 60)];
     case "three-phase":
-      return [input(CONTROLLER, 1000, 200)];
+      // IR 1200-1359 hold nothing the decoder reads; the energy counters are IR 1360-1413.
+      return [input(CONTROLLER, 1000, 200), input(CONTROLLER, 1360, 54)];
     case "gateway":
       return [input(CONTROLLER, 1600, 260)];
     case "ems":
