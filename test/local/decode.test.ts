@@ -128,6 +128,12 @@ describe("today's counters, from the registers each model keeps them in", () => 
       today_consumption_energy: 19.4,
     });
   });
+
+  it("HV hybrid Gen3: today's PV is its two arrays' counters, IR 17 + IR 19 = 21.1 kWh, not IR 44's 12.1", () => {
+    const registers = decoded("hvGen3").registers(0x11);
+    expect([registers.u16(17), registers.u16(19), registers.u16(44)]).toEqual([62, 149, 121]);
+    expect(find(devices("hvGen3"), "inverter").state.today_solar_energy).toBe(21.1);
+  });
 });
 
 describe("guards, each counted", () => {

@@ -48,10 +48,12 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
     });
     // IR 44-46 are PV generation today and in total (the captured hybrids' figures), except on
     // the All-in-One, where they carry the battery's AC output: there the arrays' own counters
-    // (IR 17 + IR 19, IR 11-12) are the PV's.
+    // (IR 17 + IR 19, IR 11-12) are the PV's. Nor is IR 44 today's PV on the HV hybrid Gen3: its
+    // capture reads 12.1 kWh there, exactly its arrays' 21.1 less the 9.0 that charged the battery.
     const aio = model === "All-in-One";
+    const arraysToday = aio || model === "HV Hybrid Gen3";
     put(state, {
-      today_solar_energy: scaled(aio ? sum(ir.u16(17), ir.u16(19)) : ir.u16(44), 0.1),
+      today_solar_energy: scaled(arraysToday ? sum(ir.u16(17), ir.u16(19)) : ir.u16(44), 0.1),
       total_solar_energy: scaled(aio ? ir.u32(11) : ir.u32(45), 0.1),
     });
   }
