@@ -89,10 +89,13 @@ export function encodeSinglePhase(file: RegisterFile, state: State, model: Model
     if (model === "All-in-One") file.u32(11, unscaled(n("total_solar_energy"), 0.1));
     else file.u32(45, unscaled(n("total_solar_energy"), 0.1));
   }
+  // The captured Gen1 holds today's battery figures at IR 182/183 and IR 36/37 alike.
   if (model === "Hybrid Gen1") {
     file
       .u16(180, unscaled(n("total_battery_discharge_energy"), 0.1))
-      .u16(181, unscaled(n("total_battery_charge_energy"), 0.1));
+      .u16(181, unscaled(n("total_battery_charge_energy"), 0.1))
+      .u16(182, unscaled(n("today_battery_discharge_energy"), 0.1))
+      .u16(183, unscaled(n("today_battery_charge_energy"), 0.1));
   }
 }
 

@@ -30,8 +30,6 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
       today_grid_import_energy: scaled(ir.u16(26), 0.1),
       today_grid_export_energy: scaled(ir.u16(25), 0.1),
       today_ac_charge_energy: scaled(ir.u16(35), 0.1),
-      today_battery_charge_energy: scaled(ir.u16(36), 0.1),
-      today_battery_discharge_energy: scaled(ir.u16(37), 0.1),
       total_grid_import_energy: scaled(ir.u32(32), 0.1),
       total_grid_export_energy: scaled(ir.u32(21), 0.1),
     },
@@ -57,11 +55,19 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
       total_solar_energy: scaled(aio ? ir.u32(11) : ir.u32(45), 0.1),
     });
   }
-  // IR 180/181 are the battery's lifetime totals on the Gen1 (other firmware reuses them).
+  // The Gen1's battery counters are IR 180-183, as the public map names them for it (the captured
+  // Gen2 and HV Gen3 read zero there); the other models keep their daily ones at IR 36/37.
   if (model === "Hybrid Gen1") {
     put(state, {
       total_battery_discharge_energy: scaled(ir.u16(180), 0.1),
       total_battery_charge_energy: scaled(ir.u16(181), 0.1),
+      today_battery_discharge_energy: scaled(ir.u16(182), 0.1),
+      today_battery_charge_energy: scaled(ir.u16(183), 0.1),
+    });
+  } else {
+    put(state, {
+      today_battery_charge_energy: scaled(ir.u16(36), 0.1),
+      today_battery_discharge_energy: scaled(ir.u16(37), 0.1),
     });
   }
   return state;

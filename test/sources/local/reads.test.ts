@@ -61,8 +61,10 @@ describe("what a live poll reads", () => {
     expect(controllerOf(polled.devices())?.state).toEqual(full?.state);
   });
 
-  it("reads the three-phase's daily counters, IR 1360-1413", () => {
+  it("reads the three-phase's daily counters (IR 1360-1413) and the Gen1's battery counters (IR 180-183)", () => {
     const threePhase: Detected = { model: "Three-phase hybrid", family: "three-phase", from: "identity" };
+    const gen1: Detected = { model: "Hybrid Gen1", family: "single-phase", from: "identity" };
     expect(liveReads(threePhase)).toContainEqual({ address: 0x11, function: 4, base: 1360, count: 54 });
+    expect(liveReads(gen1)).toContainEqual({ address: 0x11, function: 4, base: 180, count: 4 });
   });
 });
