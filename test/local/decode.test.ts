@@ -116,6 +116,58 @@ describe("the README's known values, decoded under the daemon's keys", () => {
   });
 });
 
+describe("today's counters, from the registers each model keeps them in", () => {
+  const withoutBlock = (name: CaptureName, base: number): DecodedDevice[] =>
+    new BusDecoder()
+      .acceptAll(
+        readCapture(captureText(name)).frames.filter(
+          ({ frame }) => !(frame.kind === "response" && frame.function === 4 && frame.base === base),
+        ),
+      )
+      .devices();
+
+  it("three-phase: IR 1360-1413 hold PV 25.4, battery charge 9.1 and discharge 6.6 kWh", () => {
+    expect(find(devices("threePhaseDetect"), "inverter").state).toMatchObject({
+      today_solar_energy: 25.4,
+      today_battery_charge_energy: 9.1,
+      today_battery_discharge_energy: 6.6,
+      today_grid_import_energy: 19.8,
+      today_grid_export_energy: 21.7,
+      today_ac_charge_energy: 11.1,
+      today_consumption_energy: 19.4,
+    });
+  });
+
+  it("HV hybrid Gen3: today's PV is its two arrays' counters, IR 17 + IR 19 = 21.1 kWh, not IR 44's 12.1", () => {
+    const registers = decoded("hvGen3").registers(0x11);
+    expect([registers.u16(17), registers.u16(19), registers.u16(44)]).toEqual([62, 149, 121]);
+    expect(find(devices("hvGen3"), "inverter").state.today_solar_energy).toBe(21.1);
+  });
+
+  it("hybrid Gen1: today's battery discharge and charge are IR 182 and IR 183", () => {
+    expect(find(devices("hybridPoll"), "inverter").state).toMatchObject({
+      today_battery_charge_energy: 8.8,
+      today_battery_discharge_energy: 6.5,
+    });
+    expect(find(devices("hybrid60"), "inverter").state).toMatchObject({
+      today_battery_charge_energy: 8.4,
+      today_battery_discharge_energy: 1.6,
+    });
+    // The captured Gen1 holds the same figures at IR 36/37: without its IR 180-239 answers they are gone.
+    const state = find(withoutBlock("hybridPoll", 180), "inverter").state;
+    expect(state.today_grid_import_energy).toBeDefined();
+    expect(state.today_battery_charge_energy).toBeUndefined();
+    expect(state.today_battery_discharge_energy).toBeUndefined();
+  });
+
+  it("hybrid Gen2: today's battery charge and discharge stay IR 36 and IR 37 (4.7 and 5.5 kWh)", () => {
+    expect(find(devices("gen2"), "inverter").state).toMatchObject({
+      today_battery_charge_energy: 4.7,
+      today_battery_discharge_energy: 5.5,
+    });
+  });
+});
+
 describe("guards, each counted", () => {
   it("skips the LAN broadcasts, and the error responses", () => {
     expect(decoded("ac1x").skips.broadcast).toBe(10);

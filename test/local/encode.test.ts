@@ -78,7 +78,7 @@ describe("encode is the inverse of decode", () => {
     expect(registers.holding.text(13, 5)).toBe("SD2024G001");
   });
 
-  it("single-phase: hybrid Gen1 (with its battery totals), All-in-One, AC-coupled", () => {
+  it("single-phase: hybrid Gen1 (with its battery totals), All-in-One, HV hybrid Gen3, AC-coupled", () => {
     const gen1 = { ...single, ...arrays, total_battery_charge_energy: 2345.6, total_battery_discharge_energy: 2100.1 };
     const file = new RegisterFile();
     encodeSinglePhase(file, gen1, "Hybrid Gen1");
@@ -88,6 +88,10 @@ describe("encode is the inverse of decode", () => {
     const aioFile = new RegisterFile();
     encodeSinglePhase(aioFile, aio, "All-in-One");
     expect(decodeSinglePhase(new Registers(aioFile), "All-in-One")).toEqual(aio);
+
+    const hvFile = new RegisterFile();
+    encodeSinglePhase(hvFile, aio, "HV Hybrid Gen3");
+    expect(decodeSinglePhase(new Registers(hvFile), "HV Hybrid Gen3")).toEqual(aio);
 
     const acFile = new RegisterFile();
     encodeSinglePhase(acFile, { ...single, ...arrays }, "AC-coupled");

@@ -80,20 +80,22 @@ export function encodeSinglePhase(file: RegisterFile, state: State, model: Model
       .u16(2, unscaled(n("solar_array_2_voltage"), 0.1))
       .u16(8, unscaled(n("solar_array_1_current"), 0.1))
       .u16(9, unscaled(n("solar_array_2_current"), 0.1));
-    if (model === "All-in-One") {
-      // The arrays' own counters: today's split as IR 17 (all of it) and IR 19 (none).
+    // The arrays' own counters: today's split as IR 17 (all of it) and IR 19 (none).
+    if (model === "All-in-One" || model === "HV Hybrid Gen3")
       file
         .u16(17, unscaled(n("today_solar_energy"), 0.1))
-        .u16(19, n("today_solar_energy") === undefined ? undefined : 0)
-        .u32(11, unscaled(n("total_solar_energy"), 0.1));
-    } else {
-      file.u16(44, unscaled(n("today_solar_energy"), 0.1)).u32(45, unscaled(n("total_solar_energy"), 0.1));
-    }
+        .u16(19, n("today_solar_energy") === undefined ? undefined : 0);
+    else file.u16(44, unscaled(n("today_solar_energy"), 0.1));
+    if (model === "All-in-One") file.u32(11, unscaled(n("total_solar_energy"), 0.1));
+    else file.u32(45, unscaled(n("total_solar_energy"), 0.1));
   }
+  // The captured Gen1 holds today's battery figures at IR 182/183 and IR 36/37 alike.
   if (model === "Hybrid Gen1") {
     file
       .u16(180, unscaled(n("total_battery_discharge_energy"), 0.1))
-      .u16(181, unscaled(n("total_battery_charge_energy"), 0.1));
+      .u16(181, unscaled(n("total_battery_charge_energy"), 0.1))
+      .u16(182, unscaled(n("today_battery_discharge_energy"), 0.1))
+      .u16(183, unscaled(n("today_battery_charge_energy"), 0.1));
   }
 }
 

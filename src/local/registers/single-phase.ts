@@ -30,8 +30,6 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
       today_grid_import_energy: scaled(ir.u16(26), 0.1),
       today_grid_export_energy: scaled(ir.u16(25), 0.1),
       today_ac_charge_energy: scaled(ir.u16(35), 0.1),
-      today_battery_charge_energy: scaled(ir.u16(36), 0.1),
-      today_battery_discharge_energy: scaled(ir.u16(37), 0.1),
       total_grid_import_energy: scaled(ir.u32(32), 0.1),
       total_grid_export_energy: scaled(ir.u32(21), 0.1),
     },
@@ -48,18 +46,28 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
     });
     // IR 44-46 are PV generation today and in total (the captured hybrids' figures), except on
     // the All-in-One, where they carry the battery's AC output: there the arrays' own counters
-    // (IR 17 + IR 19, IR 11-12) are the PV's.
+    // (IR 17 + IR 19, IR 11-12) are the PV's. Nor is IR 44 today's PV on the HV hybrid Gen3: its
+    // capture reads 12.1 kWh there, exactly its arrays' 21.1 less the 9.0 that charged the battery.
     const aio = model === "All-in-One";
+    const arraysToday = aio || model === "HV Hybrid Gen3";
     put(state, {
-      today_solar_energy: scaled(aio ? sum(ir.u16(17), ir.u16(19)) : ir.u16(44), 0.1),
+      today_solar_energy: scaled(arraysToday ? sum(ir.u16(17), ir.u16(19)) : ir.u16(44), 0.1),
       total_solar_energy: scaled(aio ? ir.u32(11) : ir.u32(45), 0.1),
     });
   }
-  // IR 180/181 are the battery's lifetime totals on the Gen1 (other firmware reuses them).
+  // The Gen1's battery counters are IR 180-183, as the public map names them for it (the captured
+  // Gen2 and HV Gen3 read zero there); the other models keep their daily ones at IR 36/37.
   if (model === "Hybrid Gen1") {
     put(state, {
       total_battery_discharge_energy: scaled(ir.u16(180), 0.1),
       total_battery_charge_energy: scaled(ir.u16(181), 0.1),
+      today_battery_discharge_energy: scaled(ir.u16(182), 0.1),
+      today_battery_charge_energy: scaled(ir.u16(183), 0.1),
+    });
+  } else {
+    put(state, {
+      today_battery_charge_energy: scaled(ir.u16(36), 0.1),
+      today_battery_discharge_energy: scaled(ir.u16(37), 0.1),
     });
   }
   return state;

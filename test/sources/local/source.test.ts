@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
+import { entitiesFor } from "../../../src/homeassistant/entities/index.js";
 import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
 import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
@@ -208,6 +209,49 @@ describe("a passive dongle", () => {
       expect(requests).toBe(readsOf(dongle).reduce((n, read) => n + Math.ceil(read.count / 60), 0));
     } finally {
       other.session.close();
+      source.close();
+      await sim.stop();
+    }
+  }, 30_000);
+});
+
+describe("a three-phase hybrid's dongle", () => {
+  it("polls today's counters (IR 1360-1413) with the live values, so their entities are announced", async () => {
+    const sim = await startTestSimulator({
+      scenario: "three-phase",
+      speed: 0,
+      start: MIDDAY,
+      localPort: 0,
+      localResponseDelayMs: 0,
+    });
+    const clock = new VirtualClock(MIDDAY);
+    const source = localSource({
+      dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+      clock,
+      timezone: "Europe/London",
+      timeoutMs: 2_000,
+      random: () => 0,
+    });
+    try {
+      const inventory = await driven(clock, source.discover());
+      const inverter = inventory.inverters.find((one) => one.model === "Three-phase hybrid");
+      if (!inverter) throw new Error("no three-phase inverter on the LAN");
+      const resource = source
+        .resources(inventory, POLL, () => clock.now())
+        .find((one) => one.name.startsWith(`inverter.counters ${inverter.serial} (`));
+      if (!resource) throw new Error(`no counters resource for ${inverter.serial}`);
+      const counters = (await driven(clock, resource.poll(new AbortController().signal))).fetched;
+      if (counters?.kind !== "inverter.points" || !counters.latest) throw new Error("no counters");
+      const mine = counterPatch(meterDataOf(counters.latest));
+      const theirs = counterPatch(await sim.clientFor("owner").inverterData.meterDataLatest(inverter.serial));
+      const today = ["today_solar_energy", "today_battery_charge_energy", "today_battery_discharge_energy"];
+      for (const key of today) expect(mine[key], key).toBeTypeOf("number");
+      expect(disagreements(theirs, mine)).toEqual([]);
+      // Home Assistant is told of a counter once a reading carried it (a key with a value).
+      const seenKeys = Object.keys(mine).filter((key) => mine[key] !== null);
+      const announced = entitiesFor(inverter, { seenKeys }).map((entity) => entity.key);
+      expect(announced).toEqual(expect.arrayContaining(today));
+    } finally {
       source.close();
       await sim.stop();
     }
