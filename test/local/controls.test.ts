@@ -6,6 +6,7 @@ import {
   decodeSetting,
   encodeSetting,
   type Model,
+  type PresetFieldKey,
 } from "../../src/local/index.js";
 
 const step3 = (from: number, to: number): number[] =>
@@ -122,6 +123,51 @@ describe("the preset fields each model holds in a register", () => {
     expect(Object.fromEntries([...map.presetFields.values()].map((one) => [one.key, one.register]))).toEqual(fields);
     for (const register of Object.values(fields)) expect(() => checkWritable(map, register)).not.toThrow();
   });
+});
+
+/** Each model's number ranges over the LAN, by setting ID or preset field: its registers' (src/local/registers/ranges.ts). */
+const RANGES: readonly [Model, Record<string, string>][] = [
+  ["Hybrid Gen1", { 47: "0-100", 71: "4-100", 75: "4-100", 77: "0-100" }],
+  ["Hybrid Gen3", { 47: "0-100", 71: "4-100", 75: "4-100", 77: "0-100", 101: "0-100", 129: "4-100", 154: "4-100" }],
+  ["All-in-One", { 47: "0-100", 71: "4-100", 128: "0-100", 130: "4-100", 267: "1-100", 268: "1-100" }],
+  // HR 1109/1111 and the export limit HR 1102, as the vendor documents them for the three-phase.
+  ["Three-phase hybrid", { 71: "1-100", 77: "1-100", "grid-settings.export_limit_watts": "0-60000" }],
+  ["Three-phase AC-coupled", { 71: "1-100", 77: "1-100", "grid-settings.export_limit_watts": "0-60000" }],
+  // The plant export limit HR 2071: the register's own range (no vendor bound; a real EMS holds 9500).
+  [
+    "EMS",
+    {
+      101: "0-100",
+      129: "4-100",
+      "timed-export.slot_1_percent_limit": "4-100",
+      "grid-settings.export_limit_watts": "0-65535",
+    },
+  ],
+];
+
+describe("the ranges of each model's numbers over the LAN", () => {
+  it.each(RANGES)("%s takes its registers' ranges", (model, ranges) => {
+    const map = controlMapOf({ model, armFirmware: 315 });
+    for (const [key, range] of Object.entries(ranges)) {
+      const entry = /^\d+$/.test(key) ? map.settings.get(Number(key)) : map.presetFields.get(key as PresetFieldKey);
+      const [min, max] = range.split("-").map(Number);
+      expect(entry?.range, key).toEqual({ min, max });
+      expect(entry?.rules, key).toContain(`between:${min},${max}`);
+    }
+  });
+
+  it.each(OFFERED)(
+    "%s (ARM %s) has a range of its own for every number, none left from the cloud",
+    (model, armFirmware) => {
+      const map = controlMapOf({ model, armFirmware });
+      for (const entry of [...map.settings.values(), ...map.presetFields.values()]) {
+        const ranged = entry.rules.filter((rule) => /^(between|min|max):/.test(rule));
+        expect(ranged, "settingId" in entry ? `setting ${entry.settingId}` : entry.key).toEqual(
+          entry.range ? [`between:${entry.range.min},${entry.range.max}`] : [],
+        );
+      }
+    },
+  );
 });
 
 describe("the allowlist", () => {

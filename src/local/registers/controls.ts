@@ -1,4 +1,15 @@
+import { CLOUD_SETTINGS } from "./cloud-settings.js";
 import type { Detected, Model } from "./model.js";
+import {
+  between,
+  DISCHARGE_FLOOR,
+  EMS_EXPORT_WATTS,
+  PERCENT,
+  POWER_PERCENT,
+  type Range,
+  THREE_PHASE_EXPORT_WATTS,
+  THREE_PHASE_SOC,
+} from "./ranges.js";
 
 /*
  * The map from the cloud's setting IDs (the daemon's vocabulary for controls) to the holding
@@ -20,6 +31,10 @@ export interface ControlRegister {
   /** The holding register at the controller's address. */
   readonly register: number;
   readonly codec: Codec;
+  /** The values the register holds on this model, for a number with a range (not an enumeration). */
+  readonly range?: Range;
+  /** The setting's rules on this model: the cloud's listing's, with its range the register's. */
+  readonly rules: readonly string[];
 }
 
 /**
@@ -31,7 +46,9 @@ export interface PresetFieldRegister {
   readonly key: PresetFieldKey;
   readonly register: number;
   readonly codec: Codec;
-  /** The field's validation rules as the cloud lists them (the simulator's presets/internal.ts). */
+  /** The values the register holds on this model, for a number. */
+  readonly range?: Range;
+  /** The field's rules as the cloud lists them (the simulator's presets/internal.ts), with its range the register's. */
   readonly rules: readonly string[];
 }
 
@@ -72,36 +89,42 @@ export class ControlMapError extends Error {
   override readonly name = "ControlMapError";
 }
 
-const entry = (settingId: number, register: number, codec: Codec): ControlRegister => ({ settingId, register, codec });
+/** The cloud's rules for the setting, its range replaced by the register's on this model. */
+function settingRules(settingId: number, range: Range | undefined): readonly string[] {
+  const cloud = CLOUD_SETTINGS.find((setting) => setting.id === settingId)?.validation_rules ?? [];
+  return range ? [...cloud.filter((rule) => !/^(between|min|max):/.test(rule)), between(range)] : cloud;
+}
+
+const entry = (settingId: number, register: number, codec: Codec, range?: Range): ControlRegister => ({
+  settingId,
+  register,
+  codec,
+  ...(range ? { range } : {}),
+  rules: settingRules(settingId, range),
+});
 
 /** What a register's value is called in a message: the setting's ID, or the preset's field. */
 export const nameOf = (mapped: MappedRegister): string =>
   "settingId" in mapped ? `setting ${mapped.settingId}` : `preset field ${mapped.key}`;
 
-/**
- * The cloud's rules for the preset fields (its grid-settings export limit is 0-3600 W; an EMS's
- * export slots take times and a battery level of 4-100 % as its discharge slots do).
- */
-function fieldRules(key: PresetFieldKey): readonly string[] {
+/** The cloud's rules for the preset fields, a number's range the register's on this model. */
+function fieldRules(key: PresetFieldKey, range: Range | undefined): readonly string[] {
   switch (key) {
     case "plant-ems-enable-control.enabled":
       return ["required", "boolean"];
     case "grid-settings.export_limit_enabled":
       return ["optional", "boolean"];
-    case "grid-settings.export_limit_watts":
-      return ["optional", "integer", "between:0,3600"];
     default:
-      return key.endsWith("_percent_limit")
-        ? ["optional", "integer", "between:4,100"]
-        : ["optional", "date_format:H:i"];
+      return range ? ["optional", "integer", between(range)] : ["optional", "date_format:H:i"];
   }
 }
 
-const field = (key: PresetFieldKey, register: number, codec: Codec): PresetFieldRegister => ({
+const field = (key: PresetFieldKey, register: number, codec: Codec, range?: Range): PresetFieldRegister => ({
   key,
   register,
   codec,
-  rules: fieldRules(key),
+  ...(range ? { range } : {}),
+  rules: fieldRules(key, range),
 });
 
 /** The cloud's slot setting IDs: AC charge slot 1 is 64/65/101, 2..10 the triplets from 102. */
@@ -141,11 +164,17 @@ const THREE_PHASE_DISCHARGE: SlotRegisters = [
   [1120, 1121],
 ];
 
+/** A slot's SOC limit register, and the levels it takes. */
+interface SlotLimit {
+  readonly register: (slot: number) => number;
+  readonly range: Range;
+}
+
 function slotEntries(
   slots: SlotRegisters,
   ids: (slot: number) => { start: number; end: number; limit: number },
   /** The slot's SOC limit register, when the model has one. */
-  limit?: (slot: number) => number,
+  limit?: SlotLimit,
 ): ControlRegister[] {
   return slots.flatMap(([start, end], index) => {
     const slot = index + 1;
@@ -153,7 +182,7 @@ function slotEntries(
     return [
       entry(id.start, start, "hhmm"),
       entry(id.end, end, "hhmm"),
-      ...(limit ? [entry(id.limit, limit(slot), "number")] : []),
+      ...(limit ? [entry(id.limit, limit.register(slot), "number", limit.range)] : []),
     ];
   });
 }
@@ -161,22 +190,28 @@ function slotEntries(
 /** What every single-phase battery inverter has (HR 0-119 and the slots 1-2). */
 function singlePhaseBase(): ControlRegister[] {
   return [
-    entry(71, 110, "number"), // Battery Reserve % Limit: battery_soc_reserve
-    entry(75, 114, "number"), // Battery Cutoff % Limit: battery_discharge_min_power_reserve
+    entry(71, 110, "number", DISCHARGE_FLOOR), // Battery Reserve % Limit: battery_soc_reserve
+    entry(75, 114, "number", DISCHARGE_FLOOR), // Battery Cutoff % Limit: battery_discharge_min_power_reserve
     entry(66, 96, "bool"), // AC Charge Enable: enable_charge
     entry(17, 20, "bool"), // Enable AC Charge Upper % Limit: enable_charge_target
-    entry(77, 116, "number"), // AC Charge Upper % Limit: charge_target_soc
+    entry(77, 116, "number", PERCENT), // AC Charge Upper % Limit: charge_target_soc
     entry(24, 27, "bool"), // Enable Eco Mode: battery_power_mode (1 self-consumption)
     entry(56, 59, "bool"), // Enable DC Discharge: enable_discharge
-    entry(47, 50, "number"), // Inverter Max Output Active Power Percent: active_power_rate
+    entry(47, 50, "number", PERCENT), // Inverter Max Output Active Power Percent: active_power_rate
   ];
 }
 
 /** The 10-slot map with each slot's SOC limit (charge target SOC from HR 242, discharge from HR 272). */
 function extendedSlots(): ControlRegister[] {
   return [
-    ...slotEntries([...SINGLE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds, (slot) => 239 + slot * 3),
-    ...slotEntries([...SINGLE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds, (slot) => 269 + slot * 3),
+    ...slotEntries([...SINGLE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds, {
+      register: (slot) => 239 + slot * 3,
+      range: PERCENT,
+    }),
+    ...slotEntries([...SINGLE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds, {
+      register: (slot) => 269 + slot * 3,
+      range: DISCHARGE_FLOOR,
+    }),
   ];
 }
 
@@ -191,8 +226,8 @@ function twoSlots(): ControlRegister[] {
 function acConfigBlock(): ControlRegister[] {
   return [
     entry(265, 311, "number"), // Export Power Priority
-    entry(267, 313, "number"), // Inverter Charge Power Percentage
-    entry(268, 314, "number"), // Inverter Discharge Power Percentage
+    entry(267, 313, "number", POWER_PERCENT), // Inverter Charge Power Percentage
+    entry(268, 314, "number", POWER_PERCENT), // Inverter Discharge Power Percentage
     entry(271, 317, "bool"), // Enable EPS
     entry(96, 318, "number"), // Pause Battery mode
     entry(155, 319, "hhmm"), // Pause Battery Start Time
@@ -210,8 +245,8 @@ function emsSlots(): ControlRegister[] {
   const triplets = (first: number): SlotRegisters =>
     Array.from({ length: 3 }, (_, index) => [first + index * 3, first + index * 3 + 1] as const);
   return [
-    ...slotEntries(triplets(2053), acChargeIds, (slot) => 2052 + slot * 3),
-    ...slotEntries(triplets(2044), dcDischargeIds, (slot) => 2043 + slot * 3),
+    ...slotEntries(triplets(2053), acChargeIds, { register: (slot) => 2052 + slot * 3, range: PERCENT }),
+    ...slotEntries(triplets(2044), dcDischargeIds, { register: (slot) => 2043 + slot * 3, range: DISCHARGE_FLOOR }),
   ];
 }
 
@@ -229,24 +264,24 @@ function emsPresetFields(): PresetFieldRegister[] {
       return [
         field(keys.start, first, "hhmm"),
         field(keys.end, first + 1, "hhmm"),
-        field(keys.limit, first + 2, "number"),
+        field(keys.limit, first + 2, "number", DISCHARGE_FLOOR),
       ];
     }),
-    field("grid-settings.export_limit_watts", 2071, "number"),
+    field("grid-settings.export_limit_watts", 2071, "number", EMS_EXPORT_WATTS),
   ];
 }
 
 /**
  * The three-phase export limit (HR 1102) and its switch (HR 1103), givenergy-modbus's
- * inverter_threephase.py. That map decodes HR 1102 as a raw number (read here as watts, as the
- * cloud's grid-settings gives it; unconfirmed on hardware) and classes both as installer-tier
+ * inverter_threephase.py. That map decodes HR 1102 as a raw number (watts in the vendor's
+ * register list, as the cloud's grid-settings gives it) and classes both as installer-tier
  * writes; they are offered because the cloud offers the same control to the user. No public single-phase map has an export limit register that is
  * known to work (the HR 300-359 block has none; the peak-shaving pair at HR 20000 is unpolled
  * and unconfirmed on hardware), so single-phase models do not offer grid-settings over the LAN.
  */
 function threePhasePresetFields(): PresetFieldRegister[] {
   return [
-    field("grid-settings.export_limit_watts", 1102, "number"),
+    field("grid-settings.export_limit_watts", 1102, "number", THREE_PHASE_EXPORT_WATTS),
     field("grid-settings.export_limit_enabled", 1103, "bool"),
   ];
 }
@@ -286,10 +321,10 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
     case "Three-phase hybrid":
     case "Three-phase AC-coupled":
       return [
-        entry(71, 1109, "number"), // the three-phase's battery_soc_reserve
+        entry(71, 1109, "number", THREE_PHASE_SOC), // the three-phase's battery_soc_reserve
         entry(66, 1112, "bool"), // AC charge enable
         entry(17, 20, "bool"), // enable_charge_target, shared with single-phase
-        entry(77, 1111, "number"), // the three-phase's charge_target_soc
+        entry(77, 1111, "number", THREE_PHASE_SOC), // the three-phase's charge_target_soc
         ...slotEntries([...THREE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds),
         ...slotEntries([...THREE_PHASE_DISCHARGE, ...extendedTail(276)], dcDischargeIds),
       ];

@@ -153,16 +153,17 @@ export class InverterControl {
   }
 
   /**
-   * A write that reached the inverter over its dongle (Modbus 0x06): the setting's rules hold as
-   * for the cloud's write, but the cloud's conditions (offline, locked, timeouts) do not, since
+   * A write that reached the inverter over its dongle (Modbus 0x06): the register's `rules` on
+   * the model hold (a range may be wider than the cloud's listing's: the cloud then serves what
+   * the register holds), and the cloud's conditions (offline, locked, timeouts) do not, since
    * they are the cloud's view of the inverter, not the inverter's.
    */
-  writeFromLan(id: number, sent: unknown): ControlAnswer {
+  writeFromLan(id: number, sent: unknown, rules: readonly string[]): ControlAnswer {
     const setting = this.definitions.get(id);
     if (!setting || setting.writeonly) return unknownSetting(id);
-    const check = checkValue(sent, setting.rules);
+    const check = checkValue(sent, rules);
     if (!check.ok) return invalid(`${setting.name} ${check.problems.join("; ")}`);
-    const stored = storedValue(setting.rules, sent);
+    const stored = storedValue(rules, sent);
     if (stored === undefined) return invalid(`${setting.name} cannot hold ${JSON.stringify(sent)}`);
     this.store(setting, stored);
     return { value: stored, success: true, message: WRITTEN };
@@ -175,12 +176,16 @@ export class InverterControl {
   }
 
   /**
-   * A write over the dongle to a register that holds a preset's own state: the field's rules
-   * hold as for the cloud's preset, and the cloud then serves the new value.
+   * A write over the dongle to a register that holds a preset's own state: the register's
+   * `rules` on the model hold, as for a setting, and the cloud then serves the new value.
    */
-  writeInternalFromLan(identifier: PresetIdentifier, field: string, sent: boolean | number | string): ControlAnswer {
-    const rules = internalFieldRules(identifier, field, this.emsPlant);
-    if (!rules) return invalid(`${identifier} has no field ${field}`);
+  writeInternalFromLan(
+    identifier: PresetIdentifier,
+    field: string,
+    sent: boolean | number | string,
+    rules: readonly string[],
+  ): ControlAnswer {
+    if (!internalFieldRules(identifier, field, this.emsPlant)) return invalid(`${identifier} has no field ${field}`);
     const check = checkValue(sent, rules);
     if (!check.ok) return invalid(`${identifier} ${field} ${check.problems.join("; ")}`);
     const held = this.context().internal(identifier);

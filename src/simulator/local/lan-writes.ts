@@ -71,10 +71,10 @@ export function lanSettings(control: InverterControl, map: ControlMap): LanSetti
       }
       let answer: ReturnType<InverterControl["writeFromLan"]>;
       if ("settingId" in entry) {
-        answer = control.writeFromLan(entry.settingId, value);
+        answer = control.writeFromLan(entry.settingId, value, entry.rules);
       } else {
         const { preset, field } = splitKey(entry.key);
-        answer = control.writeInternalFromLan(preset, field, value);
+        answer = control.writeInternalFromLan(preset, field, value, entry.rules);
       }
       if (!answer.success) return { ok: false, reason: answer.message };
       return { ok: true, value: encodeSetting(entry, answer.value) };

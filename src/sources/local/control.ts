@@ -1,7 +1,6 @@
 import type { CallOptions, RemoteControlResult, SettingValue } from "../../cloud/index.js";
 import { booleanValue, checkValue, numericValue } from "../../cloud/index.js";
 import {
-  CLOUD_SETTINGS,
   type ControlMap,
   ControlMapError,
   controlMapOf,
@@ -91,13 +90,9 @@ async function readRegisters(
   return words;
 }
 
-/** The cloud's value, as its rules take it, as the register's word; throws a ControlMapError saying what to fix. */
+/** The value, as the model's rules take it, as the register's word; throws a ControlMapError saying what to fix. */
 function wordOf(entry: MappedRegister, value: Value): number {
-  const rules =
-    "settingId" in entry
-      ? (CLOUD_SETTINGS.find((setting) => setting.id === entry.settingId)?.validation_rules ?? [])
-      : entry.rules;
-  const check = checkValue(value, rules);
+  const check = checkValue(value, entry.rules);
   if (!check.ok) throw new ControlMapError(`${nameOf(entry)} ${check.problems.join("; ")}`);
   const taken =
     entry.codec === "bool" ? booleanValue(value) : entry.codec === "number" ? numericValue(value) : String(value);

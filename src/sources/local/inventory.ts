@@ -21,16 +21,27 @@ export interface Found {
   readonly reason?: string;
 }
 
-/** The settings (the cloud's descriptors: same ids, names, rules) and presets a model offers over the LAN. */
+/**
+ * The settings (the cloud's descriptors: same ids and names; the rules the model's map gives, a
+ * number's range its register's) and presets a model offers over the LAN.
+ */
 export function lanControls(map: ControlMap): {
   settings: SettingDescriptor[];
   presets: PresetDescriptor[];
 } {
   return {
-    settings: CLOUD_SETTINGS.filter((setting) => map.settings.has(setting.id)).map((setting) => ({
-      ...setting,
-      validation_rules: [...setting.validation_rules],
-    })),
+    settings: CLOUD_SETTINGS.flatMap((setting) => {
+      const mapped = map.settings.get(setting.id);
+      if (!mapped) return [];
+      const range = mapped.range;
+      return [
+        {
+          ...setting,
+          ...(range ? { validation: `Value must be between ${range.min} and ${range.max}` } : {}),
+          validation_rules: [...mapped.rules],
+        },
+      ];
+    }),
     presets: LAN_PRESETS.flatMap((preset) => {
       const descriptor = preset.descriptor(map);
       return descriptor ? [descriptor] : [];

@@ -2,7 +2,6 @@ import type { PresetDescriptor, PresetIdentifier } from "../../cloud/index.js";
 import { booleanValue, PRESETS } from "../../cloud/index.js";
 import {
   acChargeIds,
-  CLOUD_SETTINGS,
   type ControlMap,
   dcDischargeIds,
   exportSlotKeys,
@@ -46,9 +45,8 @@ const ECO = 24;
 const AC_CHARGE = 66;
 const DC_DISCHARGE = 56;
 
-const rulesOf = (id: number): string[] => [
-  ...(CLOUD_SETTINGS.find((setting) => setting.id === id)?.validation_rules ?? []),
-];
+/** A setting's rules on this model (a number's range its register's). */
+const rulesOf = (map: ControlMap, id: number): string[] => [...(map.settings.get(id)?.rules ?? [])];
 
 const isOn = (value: unknown): boolean => booleanValue(value) === true;
 
@@ -79,7 +77,7 @@ const has = (map: ControlMap, key: ControlKey): boolean =>
 /** A setting's or preset field's value rules, without the markers a parameter adds. */
 const valueRules = (map: ControlMap, key: ControlKey): string[] =>
   typeof key === "number"
-    ? rulesOf(key)
+    ? rulesOf(map, key)
     : (map.presetFields.get(key)?.rules ?? []).filter((rule) => rule !== "optional" && rule !== "integer");
 
 /** The slots this model has: 1.. while their start and end are held. */
@@ -244,7 +242,7 @@ function mappedPreset(
         Object.fromEntries(
           offered(map).map(([key, field]) => [
             key,
-            { description: `Setting ${field.id}.`, validation: [...field.rules, ...rulesOf(field.id)] },
+            { description: `Setting ${field.id}.`, validation: [...field.rules, ...rulesOf(map, field.id)] },
           ]),
         ),
       );

@@ -98,15 +98,19 @@ describe("an EMS plant over the LAN", () => {
     expect(CHILDREN.map((serial) => dongle(serial).stats.writes)).toEqual(before);
   });
 
-  it("lists the plant's enable and export limit as the cloud's presets, with the cloud's rules", async () => {
+  it("lists the plant's enable and export limit as the cloud's presets, the limit's range the register's", async () => {
     const ems = inventory.ems.find((one) => one.serial === EMS);
     const cloudPresets = await sim.clientFor("owner").inverterControl.presets(EMS);
     const lan = (identifier: string) => ems?.presets.find((preset) => preset.identifier === identifier);
     const cloud = (identifier: string) => cloudPresets.find((preset) => preset.identifier === identifier);
     expect(lan("plant-ems-enable-control")?.parameters).toEqual(cloud("plant-ems-enable-control")?.parameters);
-    // The EMS holds its export limit (HR 2071) but has no switch for it: only the watts are offered.
+    // The EMS holds its export limit (HR 2071) but has no switch for it: only the watts are offered,
+    // up to what the register holds, not the cloud's 3600 W (a real EMS holds 9500).
     expect(lan("grid-settings")?.parameters).toEqual({
-      export_limit_watts: cloud("grid-settings")?.parameters.export_limit_watts,
+      export_limit_watts: {
+        ...cloud("grid-settings")?.parameters.export_limit_watts,
+        validation: ["optional", "integer", "between:0,65535"],
+      },
     });
   });
 

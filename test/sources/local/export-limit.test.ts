@@ -62,12 +62,19 @@ afterAll(async () => {
 const who = { source: "cli", name: "test" } as const;
 
 describe("the export limit on a three-phase hybrid over the LAN", () => {
-  it("offers grid-settings with the cloud's parameters", async () => {
+  it("offers grid-settings with the cloud's parameters, the limit's range the register's (0-60000 W), not the cloud's", async () => {
     const lan = threePhase.inventory.inverters[0]?.presets.find((preset) => preset.identifier === "grid-settings");
     const cloud = (await threePhase.sim.clientFor("owner").inverterControl.presets(threePhase.serial)).find(
       (preset) => preset.identifier === "grid-settings",
     );
-    expect(lan?.parameters).toEqual(cloud?.parameters);
+    expect(cloud?.parameters.export_limit_watts?.validation).toContain("between:0,3600");
+    expect(lan?.parameters).toEqual({
+      ...cloud?.parameters,
+      export_limit_watts: {
+        ...cloud?.parameters.export_limit_watts,
+        validation: ["optional", "integer", "between:0,60000"],
+      },
+    });
   });
 
   it("writes the limit (HR 1102) and its switch (HR 1103) through the gate, which the cloud then reads", async () => {
@@ -90,10 +97,22 @@ describe("the export limit on a three-phase hybrid over the LAN", () => {
     ).toEqual({ export_limit_enabled: true, export_limit_watts: 3000 });
   });
 
-  it("refuses a limit outside the cloud's rules before anything is sent", async () => {
+  it("takes a limit above the cloud's 3600 W as the register does (a real three-phase holds 17000)", async () => {
     const sent = threePhase.dongle.writesReceived.length;
     const outcome = await threePhase.gate.apply(
-      { kind: "preset", serial: threePhase.serial, preset: "grid-settings", fields: { export_limit_watts: 5000 } },
+      { kind: "preset", serial: threePhase.serial, preset: "grid-settings", fields: { export_limit_watts: 17_000 } },
+      who,
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(threePhase.dongle.writesReceived.slice(sent).map((write) => [write.register, write.value])).toEqual([
+      [1102, 17_000],
+    ]);
+  });
+
+  it("refuses a limit outside the register's range before anything is sent", async () => {
+    const sent = threePhase.dongle.writesReceived.length;
+    const outcome = await threePhase.gate.apply(
+      { kind: "preset", serial: threePhase.serial, preset: "grid-settings", fields: { export_limit_watts: 60_001 } },
       who,
     );
     expect(outcome.ok).toBe(false);
