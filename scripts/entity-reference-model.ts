@@ -7,6 +7,7 @@ import type { DiscoveryMessage } from "../src/homeassistant/discovery.js";
 import { type EntityDef, entitiesFor } from "../src/homeassistant/entities/index.js";
 import { rulesDiscoveryMessages } from "../src/homeassistant/rules-discovery.js";
 import { Topics } from "../src/homeassistant/topics.js";
+import { LAN_GAPS } from "./lan-gaps.js";
 
 /** One line of the reference: an entity, or a numbered family of them (`numbers` set). */
 export interface EntityRow {
@@ -193,11 +194,16 @@ function pathsSection(): string[] {
     "| EV charger, smart devices | cloud | the dongle's bus does not hold them |",
     "| fault events | cloud | the registers hold only the present fault codes |",
     "| `battery_capacity` | cloud | from the device listing's nominal capacity and voltage |",
-    "| `today_consumption_energy`, `total_consumption_energy`, `total_ac_charge_energy` | cloud | computed by the cloud; no register holds them |",
+    "| live values and counters a kind of device has no register for | cloud | by kind, below |",
     "| `battery_1_capacity` (full capacity, Ah) of an HV stack (All-in-One, HV hybrid, three-phase) | cloud | the public register maps give the stack's BCU a nominal capacity (IR 98, `battery_1_design_capacity` on both paths), the charge remaining (IR 99) and a health percentage (IR 81), but no full capacity; the LAN leaves it null rather than derive one. An LV pack's full capacity is a register (IR 84-85, \"calibrated\") and both paths carry it |",
-    "| EMS `car_power`, `error_code`, `warning_code` | cloud | not in the EMS's rollup registers |",
     "| `solar_array_2_*` on a hybrid | local | its registers hold both strings; the cloud lists one |",
     "| live values and counters of an inverter in an EMS plant | local | when its own dongle is configured; the cloud gives it only through the EMS's rollup |",
+    "",
+    "The live values and counters only the cloud carries, by the kind of device the dongle's registers show (the model detected on the LAN):",
+    "",
+    "| kind | only on the cloud | why |",
+    "|---|---|---|",
+    ...LAN_GAPS.map((gap) => `| ${gap.kind} | ${gap.keys.map((key) => `\`${key}\``).join(", ")} | ${gap.why} |`),
     "",
     "Signs are the daemon's on either path: `battery_power` discharge positive, `grid_power` export positive. The EMS keeps its grid figure (IR 2089) and its grid meter's power the other way round, positive into the house (the captured EMS read -1869 W there at night while its batteries discharged 2507 W into a 638 W load, and its own inverter-style IR 30 read +1873 W), so the LAN path flips them; its battery figure (IR 2090, the sum of its inverters') is already discharge positive. On an EMS `meter_{n}_power` of a `GRID` meter is export positive like `grid_power`; a `GENERATION` meter's is positive while generating. The gateway keeps its battery powers charge positive; the LAN path flips them too.",
     "",

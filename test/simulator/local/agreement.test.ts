@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloudOnlyKeys } from "../../../scripts/lan-gaps.js";
 import type { CloudClient } from "../../../src/cloud/client.js";
 import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
 import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
@@ -29,37 +30,10 @@ function tolerance(key: string, family: string): number {
   return 1e-9;
 }
 
-/** Keys only one path carries, by device family (and why, in docs/entities.md's terms). */
-const ONLY_CLOUD: Record<string, readonly string[]> = {
-  // The daily home consumption is computed by the cloud; single-phase registers hold no
-  // consumption counters, no lifetime AC charge, and (except on the Gen1) no battery totals.
-  "Hybrid Gen1": ["today_consumption_energy", "total_consumption_energy", "total_ac_charge_energy"],
-  // An AC-coupled inverter sees PV through a generation meter: the cloud shows it, its registers do not.
-  "AC-coupled": [
-    "solar_power",
-    "today_solar_energy",
-    "total_solar_energy",
-    "today_consumption_energy",
-    "total_consumption_energy",
-    "total_ac_charge_energy",
-    "total_battery_charge_energy",
-    "total_battery_discharge_energy",
-  ],
-  "All-in-One": [
-    "today_consumption_energy",
-    "total_consumption_energy",
-    "total_ac_charge_energy",
-    "total_battery_charge_energy",
-    "total_battery_discharge_energy",
-  ],
-  // The three-phase map has no battery temperature, output voltage or frequency.
-  "Three-phase hybrid": ["battery_temperature", "inverter_output_voltage", "inverter_output_frequency"],
-  // The EMS's car power and error and warning codes are not in its rollup registers.
-  EMS: ["car_power", "error_code", "warning_code"],
-  // The gateway's rollup has no grid power or frequency, status, nor inverter power.
-  Gateway: ["status", "grid_power", "grid_frequency", "inverter_power"],
-};
-
+/**
+ * Keys only the registers carry, by device family. What only the cloud carries is
+ * scripts/lan-gaps.ts, the table docs/entities.md shows.
+ */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
   // cloud lists on the device listing's battery modules, not in live data.
@@ -215,9 +189,7 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
       const label = `${name} ${dongle.bus.deviceSerial} (${controller.model})`;
       expect(result.disagreements, label).toEqual([]);
       expect(result.compared, label).toBeGreaterThan(5);
-      expect(result.onlyCloud, `${label}: only the cloud carries`).toEqual(
-        [...(ONLY_CLOUD[controller.model] ?? [])].sort(),
-      );
+      expect(result.onlyCloud, `${label}: only the cloud carries`).toEqual([...cloudOnlyKeys(controller.model)].sort());
       expect(result.onlyLocal, `${label}: only the registers carry`).toEqual(
         [...(ONLY_LOCAL[controller.model] ?? [])].sort(),
       );
