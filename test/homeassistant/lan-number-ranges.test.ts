@@ -58,7 +58,6 @@ function valuesFrom(map: ControlMap, words: ReadonlyMap<number, number>) {
 }
 
 interface Finding {
-  readonly model: string;
   /** Every distinct state each number entity took, by key. */
   readonly seen: ReadonlyMap<string, ReadonlySet<number>>;
   readonly ranges: ReadonlyMap<string, { min: number; max: number }>;
@@ -105,7 +104,7 @@ function replay(name: CaptureName): Finding {
       seen.set(key, (seen.get(key) ?? new Set()).add(value));
     }
   }
-  return { model: detected.model, seen, ranges };
+  return { seen, ranges };
 }
 
 const findings = new Map((Object.keys(CAPTURE_FILES) as CaptureName[]).map((name) => [name, replay(name)]));
