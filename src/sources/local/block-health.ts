@@ -52,10 +52,6 @@ export class BlockHealth {
     return state?.retryAt === undefined || this.now() >= state.retryAt;
   }
 
-  isMissing(read: Read): boolean {
-    return this.blocks.get(blockKey(read))?.retryAt !== undefined;
-  }
-
   /** An answer: present again. True when it had been missing. */
   answered(read: Read): boolean {
     const state = this.state(read);

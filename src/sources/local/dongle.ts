@@ -108,7 +108,7 @@ export class LocalDongle {
       const identity = await this.tryRead(IDENTITY, signal);
       if (identity) roundTripMs = clock.now() - asked;
       else await this.detectFromBanks(signal);
-      if (!identity && !this.heardController())
+      if (!identity && this.heardAt === undefined)
         throw new LocalDongleError(
           `no block answered at the dongle at ${this.where}: neither its identity (${blockName(IDENTITY)}) nor any live bank`,
         );
@@ -216,10 +216,6 @@ export class LocalDongle {
         "the identity bank answered: the model is now read from HR 0",
       );
     this.detected = detected;
-  }
-
-  private heardController(): boolean {
-    return this.heardAt !== undefined;
   }
 
   /** Reads each block (in parts of at most 60) that is due; a silent or refused one is skipped. Returns how many answered. */

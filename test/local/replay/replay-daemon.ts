@@ -5,6 +5,7 @@ import { type App, startApp } from "../../../src/app.js";
 import { configSchema } from "../../../src/config/index.js";
 import { createLogger } from "../../../src/log.js";
 import { SimClock } from "../../../src/simulator/clock.js";
+import { later } from "../../../src/time/index.js";
 import type { TestBroker } from "../../helpers/broker.js";
 import { type Recorded, recordMqtt } from "../../helpers/ha-rules/recorder.js";
 import { indexCapture, ReplayDongle } from "../../helpers/replay-dongle.js";
@@ -32,7 +33,7 @@ export interface ReplayRun {
   readonly startedAt: number;
   /** Daemon ms in which the whole capture is played. */
   readonly runMs: number;
-  /** Waits (in real time) until the daemon's clock reaches `at`. */
+  /** Waits until the daemon's running clock reaches `at` (a timer on that clock). */
   until(at: number): Promise<void>;
   /** Stops the daemon (what SIGTERM does in `run`), then the dongle and the recorder. */
   stop(): Promise<void>;
@@ -84,7 +85,7 @@ export async function startReplay(name: CaptureName, broker: TestBroker, tag: st
     startedAt: started,
     runMs,
     async until(at) {
-      while (clock.now() < at) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (clock.now() < at) await new Promise<void>((resolve) => later(clock, at - clock.now(), resolve));
     },
     async stop() {
       await app.stop();
