@@ -4,14 +4,14 @@ import { startTestBroker, type TestBroker } from "../../helpers/broker.js";
 import { replayHomeAssistant } from "../../helpers/ha-rules/index.js";
 import { replayAnswer } from "../../helpers/replay-dongle.js";
 import { CAPTURE_FILES, type CaptureName } from "../captures.js";
-import { POLL_MS, type ReplayRun, startReplay, statesOf } from "./replay-daemon.js";
+import { METER_MS, POLL_MS, type ReplayRun, startReplay, statesOf } from "./replay-daemon.js";
 
 /*
  * Issue 34: the daemon itself, `source: local`, against each real capture served back as a dongle
  * that answers only what the capture holds (test/helpers/replay-dongle.ts). The whole capture is
  * played while the daemon runs (a long one faster, through at most four of the daemon's simulated
- * minutes); its end is then held for two more polls so the last state can be set against the
- * registers the dongle last served.
+ * minutes); its end is then held for a counters' poll and two live polls, so the last state can be
+ * set against the registers the dongle last served.
  */
 
 /** The controller each capture's dongle serves, as the capture's frames name it and the public maps classify it. */
@@ -86,7 +86,8 @@ describe.each(Object.keys(CAPTURE_FILES) as CaptureName[])("the daemon on the re
 
   it("keeps running through the whole capture, the device fresh at its end", async () => {
     const id = expected.serial.toLowerCase();
-    await run.until(run.startedAt + run.runMs + 2 * POLL_MS);
+    // Past the capture's end by a counters' poll and two live polls: every value published last was read at the held end.
+    await run.until(run.startedAt + run.runMs + METER_MS + 2 * POLL_MS);
     const polled = run.dongle.requests.length;
     await run.until(run.clock.now() + POLL_MS + 1_000);
     expect(run.dongle.requests.length).toBeGreaterThan(polled);

@@ -17,6 +17,8 @@ export const REPLAY_START = Date.UTC(2026, 10, 16, 12);
 const SPEED = 60;
 /** The daemon's live poll, simulated. */
 export const POLL_MS = 10_000;
+/** The energy counters' poll (poll.meter), simulated: they are read from the last live poll's registers at this pace. */
+export const METER_MS = 60_000;
 /** At most this much of the daemon's time per capture: a longer capture is played faster through it. */
 const MAX_RUN_MS = 4 * 60_000;
 /** Spans of the captures whose lines carry no times (the captures' README). */
@@ -63,7 +65,7 @@ export async function startReplay(name: CaptureName, broker: TestBroker, tag: st
     configSchema.parse({
       mqtt: { url: broker.url, base_topic: base },
       homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-      poll: { inventory: "1h", local: `${POLL_MS / 1000}s`, meter: "1m" },
+      poll: { inventory: "1h", local: `${POLL_MS / 1000}s`, meter: `${METER_MS / 1000}s` },
       store: { path: join(dir, "replay.db") },
       web: { enabled: false },
       source: "local",
