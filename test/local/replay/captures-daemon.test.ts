@@ -9,7 +9,7 @@ import { METER_MS, POLL_MS, type ReplayRun, startReplay, statesOf } from "./repl
 /*
  * Issue 34: the daemon itself, `source: local`, against each real capture served back as a dongle
  * that answers only what the capture holds (test/helpers/replay-dongle.ts). The whole capture is
- * played while the daemon runs (a long one faster, through at most four of the daemon's simulated
+ * played while the daemon runs (a long one faster, through at most two of the daemon's simulated
  * minutes); its end is then held for a counters' poll and two live polls, so the last state can be
  * set against the registers the dongle last served.
  */

@@ -20,7 +20,7 @@ export const POLL_MS = 10_000;
 /** The energy counters' poll (poll.meter), simulated: they are read from the last live poll's registers at this pace. */
 export const METER_MS = 60_000;
 /** At most this much of the daemon's time per capture: a longer capture is played faster through it. */
-const MAX_RUN_MS = 4 * 60_000;
+const MAX_RUN_MS = 2 * 60_000;
 /** Spans of the captures whose lines carry no times (the captures' README). */
 const UNTIMED_SPAN_MS: Partial<Record<CaptureName, number>> = { hvGen3: 120_000, threePhaseHass: 180_000 };
 
