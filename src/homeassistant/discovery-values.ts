@@ -32,3 +32,10 @@ export const identifier = (id: string): string => `energy2mqtt_${id}`;
  * key ever be missing: states are published complete, this is the second line of defence.
  */
 export const valueTemplate = (key: string): string => `{{ value_json.${key} | default(none) }}`;
+
+/**
+ * Available while the state carries a value for the key: a key with no value (its registers did
+ * not answer, or nothing was read yet) makes the entity unavailable rather than unknown or 0.
+ */
+export const keyAvailabilityTemplate = (key: string): string =>
+  `{{ 'online' if value_json.${key} is defined and value_json.${key} is not none else 'offline' }}`;

@@ -1,6 +1,12 @@
 import { deviceIdOf } from "../device-id.js";
 import { type Device, deviceId, deviceName, devicesOf, dongleOf, type Inventory } from "../telemetry/index.js";
-import { type DiscoveryMessage, type DiscoveryOptions, identifier, valueTemplate } from "./discovery-values.js";
+import {
+  type DiscoveryMessage,
+  type DiscoveryOptions,
+  identifier,
+  keyAvailabilityTemplate,
+  valueTemplate,
+} from "./discovery-values.js";
 import { dongleDiscoveryMessages } from "./dongle-discovery.js";
 import { type EntityDef, entitiesFor, slug } from "./entities/index.js";
 
@@ -128,6 +134,16 @@ function payloadFor(
         payload_not_available: "offline",
       },
       { topic: topics.availability(id), payload_available: "online", payload_not_available: "offline" },
+      ...(entity.component === "button"
+        ? []
+        : [
+            {
+              topic: topics.deviceState(id),
+              value_template: keyAvailabilityTemplate(entity.key),
+              payload_available: "online",
+              payload_not_available: "offline",
+            },
+          ]),
     ],
     availability_mode: "all",
     device: deviceBlock(device, inventory),

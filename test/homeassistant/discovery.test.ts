@@ -26,6 +26,17 @@ const AVAILABILITY = [
   { topic: "energy2mqtt/sd2024g001/availability", payload_available: "online", payload_not_available: "offline" },
 ];
 
+/** The device's availability, then the key's own: unavailable while the state holds no value for it. */
+const availabilityOfKey = (key: string) => [
+  ...AVAILABILITY,
+  {
+    topic: "energy2mqtt/sd2024g001",
+    value_template: `{{ 'online' if value_json.${key} is defined and value_json.${key} is not none else 'offline' }}`,
+    payload_available: "online",
+    payload_not_available: "offline",
+  },
+];
+
 const INVERTER_DEVICE = {
   identifiers: ["energy2mqtt_sd2024g001"],
   name: "Inverter SD2024G001",
@@ -49,7 +60,7 @@ describe("discoveryMessages", () => {
       icon: "mdi:transmission-tower-import",
       state_topic: "energy2mqtt/sd2024g001",
       value_template: "{{ value_json.total_grid_import_energy | default(none) }}",
-      availability: AVAILABILITY,
+      availability: availabilityOfKey("total_grid_import_energy"),
       availability_mode: "all",
       device: INVERTER_DEVICE,
       origin,
@@ -71,7 +82,7 @@ describe("discoveryMessages", () => {
       payload_off: "OFF",
       state_on: "ON",
       state_off: "OFF",
-      availability: AVAILABILITY,
+      availability: availabilityOfKey("eco_mode"),
       availability_mode: "all",
       device: INVERTER_DEVICE,
       origin,

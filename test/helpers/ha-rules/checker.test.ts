@@ -121,6 +121,65 @@ describe("template-undefined: a key the state does not carry", () => {
   });
 });
 
+describe("availability, as MqttAvailabilityMixin keeps it", () => {
+  const BRIDGE = "e2m/bridge/state";
+  const bridge = (state: string): RecordedMessage => ({
+    topic: BRIDGE,
+    payload: JSON.stringify({ state }),
+    retain: true,
+  });
+  const keyed = config("sensor", "power", {
+    value_template: "{{ value_json.power | default(none) }}",
+    availability: [
+      { topic: BRIDGE, value_template: "{{ value_json.state }}" },
+      {
+        topic: STATE,
+        value_template: "{{ 'online' if value_json.power is defined and value_json.power is not none else 'offline' }}",
+      },
+    ],
+    availability_mode: "all",
+  });
+  const unavailable = (messages: readonly RecordedMessage[]) => replayHomeAssistant(messages, OPTIONS).unavailable;
+
+  it("starts unavailable until every topic of mode all says available", () => {
+    expect(unavailable([keyed])).toEqual([configTopic("sensor", "power")]);
+    expect(unavailable([keyed, bridge("online")])).toEqual([configTopic("sensor", "power")]);
+    expect(unavailable([keyed, bridge("online"), state({ power: 5 })])).toEqual([]);
+  });
+
+  it("follows the key: null or missing makes it unavailable, a value brings it back, all without a log line", () => {
+    const run = [keyed, bridge("online"), state({ power: 5 }), state({ power: null })];
+    expect(unavailable(run)).toEqual([configTopic("sensor", "power")]);
+    expect(unavailable([...run, state({ power: 0 })])).toEqual([]);
+    expect(unavailable([...run, state({ power: 0 }), state({ other: 1 })])).toEqual([configTopic("sensor", "power")]);
+    expect(rules([...run, state({ power: 0 })])).toEqual([]);
+  });
+
+  it("keeps what a topic said when a payload is neither available nor not available", () => {
+    const plain = config("sensor", "soc", { availability: [{ topic: "e2m/dev1/availability" }] });
+    const at = (payload: string): RecordedMessage => ({ topic: "e2m/dev1/availability", payload, retain: true });
+    expect(unavailable([plain, at("online"), at("rebooting")])).toEqual([]);
+    expect(unavailable([plain, at("offline"), at("rebooting")])).toEqual([configTopic("sensor", "soc")]);
+    expect(unavailable([config("sensor", "soc")])).toEqual([]);
+  });
+
+  it("reports looking into a key that is not there, even behind a test", () => {
+    const PACK = "e2m/dev1/pack";
+    const deep = config("sensor", "cell", {
+      availability: [
+        { topic: PACK, value_template: "{{ 'online' if value_json.pack.cell is defined else 'offline' }}" },
+      ],
+    });
+    const pack = (values: Record<string, unknown>): RecordedMessage => ({
+      topic: PACK,
+      payload: JSON.stringify(values),
+      retain: true,
+    });
+    expect(rules([deep, pack({ pack: { cell: 1 } }), pack({ pack: {} })])).toEqual([]);
+    expect(rules([deep, pack({ cell: 1 })])).toEqual(["template-error"]);
+  });
+});
+
 describe("state-key-missing: the issue's bar where a default() keeps Home Assistant quiet", () => {
   const safe = config("sensor", "power", {
     device_class: "power",

@@ -30,6 +30,8 @@ export interface ReplayResult {
   readonly neverValued: readonly string[];
   /** Entities configured at the end. */
   readonly entityCount: number;
+  /** Config topics of entities Home Assistant shows as unavailable at the end. */
+  readonly unavailable: readonly string[];
 }
 
 /** Who a finding is about. */
@@ -68,6 +70,10 @@ class Replay {
   private readonly published = new Map<string, Published>();
   private readonly totals = new Map<string, { value: number; at: number | undefined }>();
   private readonly valued = new Set<string>();
+  /** Each entity's availability by topic, as MqttAvailabilityMixin._available holds it. */
+  private readonly availableBy = new Map<string, Map<string, boolean>>();
+  /** Whether the entity's last availability message said available (availability_mode "latest"). */
+  private readonly availableLatest = new Map<string, boolean>();
   /** Config payloads Home Assistant refused (already reported), by topic. */
   private readonly refused = new Map<string, string>();
   private readonly findings: Finding[] = [];
@@ -114,7 +120,19 @@ class Replay {
     const neverValued = [...this.entities.values()]
       .filter(({ entity }) => entity.stateTopic !== undefined && !this.valued.has(entity.configTopic))
       .map(({ entity }) => entity.configTopic);
-    return { findings: this.findings, neverValued, entityCount: this.entities.size };
+    const unavailable = [...this.entities.values()]
+      .filter(({ entity }) => !this.isAvailable(entity))
+      .map(({ entity }) => entity.configTopic);
+    return { findings: this.findings, neverValued, entityCount: this.entities.size, unavailable };
+  }
+
+  /** MqttAvailabilityMixin.available, with the broker connected. */
+  private isAvailable(entity: DiscoveredEntity): boolean {
+    if (entity.availability.length === 0) return true;
+    const byTopic = [...(this.availableBy.get(entity.configTopic)?.values() ?? [])];
+    if (entity.availabilityMode === "all") return byTopic.length > 0 && byTopic.every(Boolean);
+    if (entity.availabilityMode === "any") return byTopic.some(Boolean);
+    return this.availableLatest.get(entity.configTopic) ?? false;
   }
 
   private report(hits: readonly RuleHit[], message: RecordedMessage, entity: EntityRef | undefined): void {
@@ -186,6 +204,12 @@ class Replay {
     this.report(configWarnings(topic.component, parsed.data), message, entity);
     if (held && held.entity.uniqueId !== uniqueId) this.uniqueIds.delete(held.entity.uniqueId);
     this.entities.set(message.topic, { entity, payload });
+    // A topic kept from the old config keeps what it said; a new one starts unavailable.
+    const known = this.availableBy.get(message.topic);
+    this.availableBy.set(
+      message.topic,
+      new Map(entity.availability.map(({ topic }) => [topic, known?.get(topic) ?? false])),
+    );
     if (uniqueId !== "") this.uniqueIds.set(uniqueId, message.topic);
     // A topic the entity did not subscribe to before delivers its retained message at once.
     const before = new Set(held ? subscribedTopics(held.entity) : []);
@@ -214,6 +238,8 @@ class Replay {
     const held = this.entities.get(configTopic);
     if (!held) return;
     this.entities.delete(configTopic);
+    this.availableBy.delete(configTopic);
+    this.availableLatest.delete(configTopic);
     if (this.uniqueIds.get(held.entity.uniqueId) === configTopic) this.uniqueIds.delete(held.entity.uniqueId);
     this.totals.delete(configTopic);
   }
@@ -229,9 +255,23 @@ class Replay {
       this.report(renderHits(entity.jsonAttributesTemplate, message.payload).hits, message, entity);
     }
     for (const availability of entity.availability) {
-      if (availability.topic === message.topic && availability.valueTemplate !== undefined) {
-        this.report(renderHits(availability.valueTemplate, message.payload).hits, message, entity);
+      if (availability.topic !== message.topic) continue;
+      let payload = message.payload;
+      if (availability.valueTemplate !== undefined) {
+        const rendered = renderHits(availability.valueTemplate, message.payload);
+        this.report(rendered.hits, message, entity);
+        payload = rendered.text;
       }
+      // A payload that is neither leaves the entity as it was.
+      const said =
+        payload === availability.payloadAvailable
+          ? true
+          : payload === availability.payloadNotAvailable
+            ? false
+            : undefined;
+      if (said === undefined) continue;
+      this.availableBy.get(entity.configTopic)?.set(availability.topic, said);
+      this.availableLatest.set(entity.configTopic, said);
     }
   }
 

@@ -103,9 +103,21 @@ export const discoveryConfigSchema = z.looseObject({
   last_reset_value_template: z.string().optional(),
   json_attributes_topic: z.string().optional(),
   json_attributes_template: z.string().optional(),
-  availability: z.array(z.looseObject({ topic: z.string(), value_template: z.string().optional() })).optional(),
+  availability: z
+    .array(
+      z.looseObject({
+        topic: z.string(),
+        value_template: z.string().optional(),
+        payload_available: z.string().default("online"),
+        payload_not_available: z.string().default("offline"),
+      }),
+    )
+    .optional(),
   availability_topic: z.string().optional(),
   availability_template: z.string().optional(),
+  availability_mode: z.enum(["all", "any", "latest"]).default("latest"),
+  payload_available: z.string().default("online"),
+  payload_not_available: z.string().default("offline"),
   command_topic: z.string().optional(),
   device_class: z.string().nullable().optional(),
   unit_of_measurement: z.string().nullable().optional(),
@@ -127,11 +139,15 @@ export type DiscoveryConfig = z.output<typeof discoveryConfigSchema>;
 function availabilityOf(config: DiscoveryConfig): AvailabilityEntry[] {
   const entries: AvailabilityEntry[] = (config.availability ?? []).map((entry) => ({
     topic: entry.topic,
+    payloadAvailable: entry.payload_available,
+    payloadNotAvailable: entry.payload_not_available,
     ...(entry.value_template === undefined ? {} : { valueTemplate: entry.value_template }),
   }));
   if (config.availability_topic !== undefined) {
     entries.push({
       topic: config.availability_topic,
+      payloadAvailable: config.payload_available,
+      payloadNotAvailable: config.payload_not_available,
       ...(config.availability_template === undefined ? {} : { valueTemplate: config.availability_template }),
     });
   }
@@ -150,6 +166,7 @@ export function entityOf(configTopic: string, topic: DiscoveryTopic, config: Dis
     uniqueId: config.unique_id ?? "",
     config,
     availability: availabilityOf(config),
+    availabilityMode: config.availability_mode,
     ...(config.state_topic === undefined ? {} : { stateTopic: config.state_topic }),
     ...(config.value_template === undefined ? {} : { valueTemplate: config.value_template }),
     ...(config.last_reset_value_template === undefined

@@ -8,7 +8,9 @@ import { type Json, pythonStr } from "./python.js";
  * printed and raises (logged as "Template variable error") when looked into further).
  *
  * Supported: `{{ value }}`, `{{ value_json.a.b }}`, `{{ value_json['a'] }}`, a dict literal of
- * such paths, followed by the filters `default(<literal>[, <boolean>])` (or `d`) and `tojson`.
+ * such paths, followed by the filters `default(<literal>[, <boolean>])` (or `d`) and `tojson`;
+ * and `{{ <literal> if <path> is [not] defined|none [and ...] else <literal> }}`, which tests a
+ * path without printing it (no warning for an undefined one, as jinja2's tests do not render).
  * Anything else is reported as unsupported rather than passed, so that a new kind of template
  * cannot slip past the checks.
  */
@@ -36,8 +38,22 @@ type Filter =
   /** jinja2 do_default: an Undefined (or, with boolean, any falsy value) becomes the default, silently. */
   | { readonly name: "default"; readonly value: Json; readonly boolean: boolean };
 
+interface PathTest {
+  readonly path: PathExpr;
+  readonly test: "defined" | "none";
+  readonly negated: boolean;
+}
+
+/** `<then> if <test> and <test> ... else <otherwise>`. */
+interface ConditionalExpr {
+  readonly kind: "conditional";
+  readonly whenTrue: Json;
+  readonly tests: readonly PathTest[];
+  readonly whenFalse: Json;
+}
+
 export interface ParsedTemplate {
-  readonly expr: PathExpr | DictExpr;
+  readonly expr: PathExpr | DictExpr | ConditionalExpr;
   readonly filters: readonly Filter[];
 }
 
@@ -101,6 +117,22 @@ function parseDict(text: string): DictExpr | undefined {
   return { kind: "dict", entries };
 }
 
+function parseConditional(text: string): ConditionalExpr | undefined {
+  const match = /^\s*('[^']*'|"[^"]*")\s+if\s+(.+?)\s+else\s+('[^']*'|"[^"]*")\s*$/s.exec(text);
+  if (!match) return undefined;
+  const then = parseLiteral(match[1] ?? "");
+  const otherwise = parseLiteral(match[3] ?? "");
+  const tests: PathTest[] = [];
+  for (const part of (match[2] ?? "").split(/\s+and\s+/)) {
+    const test = /^(.+?)\s+is\s+(not\s+)?(defined|none)$/.exec(part.trim());
+    const path = test?.[1] === undefined ? undefined : parsePath(test[1]);
+    if (!test || !path) return undefined;
+    tests.push({ path, test: test[3] === "defined" ? "defined" : "none", negated: test[2] !== undefined });
+  }
+  if (!then || !otherwise) return undefined;
+  return { kind: "conditional", whenTrue: then.value, tests, whenFalse: otherwise.value };
+}
+
 /** Splits on `|` outside quotes and brackets. */
 function splitFilters(text: string): string[] {
   const parts: string[] = [];
@@ -158,8 +190,9 @@ export function parseTemplate(template: string): ParsedTemplate | { readonly uns
     if (!filter) return { unsupported: `the filter "${text}"` };
     filters.push(filter);
   }
-  const expr = parsePath(head) ?? parseDict(head);
+  const expr = parsePath(head) ?? parseDict(head) ?? parseConditional(head);
   if (!expr) return { unsupported: `the expression "${head}"` };
+  if (expr.kind === "conditional" && filters.length > 0) return { unsupported: "a filter on a conditional" };
   if (expr.kind === "dict" && filters.some((f) => f.name !== "tojson")) {
     return { unsupported: "a filter other than tojson on a dict" };
   }
@@ -262,7 +295,13 @@ export function renderTemplate(template: ParsedTemplate, payload: string): Rende
     return value.value;
   };
   let text: string;
-  if (template.expr.kind === "path") {
+  if (template.expr.kind === "conditional") {
+    const outcome = conditionHolds(template.expr, payload, json);
+    if (typeof outcome === "string") {
+      errors.push(outcome);
+      text = "";
+    } else text = pythonStr(outcome ? template.expr.whenTrue : template.expr.whenFalse);
+  } else if (template.expr.kind === "path") {
     const value = print(template.expr);
     text = tojson ? JSON.stringify(value) : pythonStr(value);
   } else {
@@ -273,9 +312,30 @@ export function renderTemplate(template: ParsedTemplate, payload: string): Rende
   return { text: text.trim(), undefinedNames, errors, dictMethods, missingPaths };
 }
 
+/** Whether every test holds (`and` stops at the first that fails), or the error that aborts the render. */
+function conditionHolds(
+  expr: ConditionalExpr,
+  payload: string,
+  json: { readonly value: Json } | undefined,
+): boolean | string {
+  for (const { path, test, negated } of expr.tests) {
+    const value = evaluate(path, payload, json);
+    if (value.kind === "error") return `${value.message} (in ${path.text})`;
+    const result = test === "defined" ? value.kind !== "undefined" : value.kind === "value" && value.value === null;
+    if (result === negated) return false;
+  }
+  return true;
+}
+
 /** The state keys a template reads: the last name of each path (`value_json.a.b` → "b"). */
 export function keysRead(template: ParsedTemplate): string[] {
-  const paths = template.expr.kind === "path" ? [template.expr] : template.expr.entries.map(([, path]) => path);
+  const { expr } = template;
+  const paths =
+    expr.kind === "path"
+      ? [expr]
+      : expr.kind === "dict"
+        ? expr.entries.map(([, path]) => path)
+        : expr.tests.map((test) => test.path);
   return paths.flatMap((path) => {
     const last = path.segments.at(-1);
     return last ? [last.name] : [];

@@ -32,6 +32,9 @@ export interface Finding {
 export interface AvailabilityEntry {
   readonly topic: string;
   readonly valueTemplate?: string;
+  /** Home Assistant's defaults: "online" and "offline". */
+  readonly payloadAvailable: string;
+  readonly payloadNotAvailable: string;
 }
 
 /** A discovery config as Home Assistant holds it after validation. */
@@ -49,6 +52,8 @@ export interface DiscoveredEntity {
   readonly jsonAttributesTopic?: string;
   readonly jsonAttributesTemplate?: string;
   readonly availability: readonly AvailabilityEntry[];
+  /** How the entries combine (homeassistant/components/mqtt/entity.py MqttAvailabilityMixin.available). */
+  readonly availabilityMode: "all" | "any" | "latest";
   /** The last name of the state path the value_template reads (`value_json.a.b` → "b"). */
   readonly key?: string;
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBroker, type TestBroker } from "../../helpers/broker.js";
+import { replayHomeAssistant } from "../../helpers/ha-rules/index.js";
+import type { Recorded } from "../../helpers/ha-rules/recorder.js";
 import { POLL_MS, type ReplayRun, startReplay, statesOf } from "./replay-daemon.js";
 
 /*
@@ -18,16 +20,25 @@ describe("a block that stops answering mid-run", () => {
   let silencedAt = 0;
   let askedBefore = 0;
   let statesBefore = 0;
+  let seenBeforeSilence: Recorded[] = [];
+  let seenWhileSilent: Recorded[] = [];
+  /** The keys of entities Home Assistant shows unavailable after these messages. */
+  const unavailableKeys = (messages: readonly Recorded[]): string[] =>
+    replayHomeAssistant(messages, { discoveryPrefix: run.prefix })
+      .unavailable.filter((topic) => topic.includes(`/${ID}/`))
+      .map((topic) => topic.split("/").at(-2) ?? "");
 
   beforeAll(async () => {
     broker = await startTestBroker();
     run = await startReplay("threePhaseDetect", broker, "silentblock");
     await run.until(run.startedAt + 3 * POLL_MS);
     silencedAt = run.clock.now();
+    seenBeforeSilence = [...run.messages];
     askedBefore = run.dongle.requests.length;
     statesBefore = statesOf(run.messages, `${run.base}/${ID}`).length;
     run.dongle.silence(SILENT.address, SILENT.function, SILENT.base, SILENT.count);
     await run.until(silencedAt + 5 * 60_000);
+    seenWhileSilent = [...run.messages];
   }, 60_000);
   afterAll(async () => {
     await run?.stop();
@@ -51,10 +62,26 @@ describe("a block that stops answering mid-run", () => {
     ]);
   });
 
-  it("drops the silent block's values instead of publishing its last reading as current", () => {
+  it("drops the silent block's values: Home Assistant shows its entities unavailable, not their last reading", () => {
     const last = statesOf(run.messages, `${run.base}/${ID}`).at(-1);
     expect(last?.grid_voltage).toBeNull();
     expect(last?.grid_frequency).toBeNull();
+    const unavailable = unavailableKeys(seenWhileSilent);
+    expect(unavailable).toEqual(expect.arrayContaining(["grid_voltage", "grid_frequency"]));
+    // The rest of the device stays available: its live values, and its day counters (IR 1360-1413).
+    expect(unavailable).not.toContain("battery_soc");
+    expect(unavailable).not.toContain("today_solar_energy");
+    expect(replayHomeAssistant(seenWhileSilent, { discoveryPrefix: run.prefix }).findings).toEqual([]);
+  });
+
+  it("shows the settings this dongle never answered for (HR 246-298) unavailable from the start, not unknown", () => {
+    const unavailable = unavailableKeys(seenBeforeSilence);
+    // The charge and discharge slots 3-10 live in HR 246-298; slots 1-2 and the limits elsewhere.
+    expect(unavailable).toEqual(
+      expect.arrayContaining(["setting_ac_charge_3_start_time", "setting_dc_discharge_10_end_time"]),
+    );
+    expect(unavailable).not.toContain("battery_soc");
+    expect(unavailable).not.toContain("grid_voltage");
   });
 
   it("asks the silent block far less often than it polls: no timeout added to every poll", () => {
@@ -74,5 +101,8 @@ describe("a block that stops answering mid-run", () => {
       .slice(from)
       .find((state) => typeof state.grid_voltage === "number");
     expect(back?.grid_voltage).toBeGreaterThan(300);
+    const unavailable = unavailableKeys(run.messages);
+    expect(unavailable).not.toContain("grid_voltage");
+    expect(unavailable).not.toContain("grid_frequency");
   }, 30_000);
 });
