@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.js";
-import { LocalDongle } from "../sources/index.js";
+import { controlMapOf } from "../local/index.js";
+import { LocalDongle, settingsReads } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
 
 /** How long `check` waits for one answer; a passive dongle is listened to six times as long. */
@@ -26,6 +27,9 @@ export async function checkLocal(
       const label = `local[${index}]: ${link.where}${dongle.passive ? " (passive)" : ""}`;
       try {
         const found = await link.identify();
+        // The settings banks too, once each: a bank the dongle leaves unanswered is named below.
+        if (!dongle.passive && found.detected.model !== "Unknown")
+          await link.probe(settingsReads(controlMapOf(found.detected)));
         const controller = found.devices[0];
         const modules = found.devices.filter((device) => device.kind === "battery module").length;
         const trip = found.roundTripMs === undefined ? "listened only" : `round trip ${found.roundTripMs} ms`;

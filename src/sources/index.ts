@@ -30,7 +30,7 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
-export { LocalControlError, localControl } from "./local/control.js";
+export { LocalControlError, localControl, settingsReads } from "./local/control.js";
 export { type Identified, LocalDongle } from "./local/dongle.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { DETECTION_BANKS, IDENTITY } from "./local/reads.js";

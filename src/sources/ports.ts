@@ -50,6 +50,12 @@ export interface DeviceSource {
   discover(options?: DiscoverOptions): Promise<Inventory>;
   /** Every resource to poll for the inventory at these intervals; `now` stamps what they fetch. */
   resources(inventory: Inventory, poll: PollConfig, now: () => number): Resource[];
+  /**
+   * Tells `listener` when the source learns that what discovery found has changed (a dongle's
+   * identity bank answered at last): the inventory is read again then, not at the next refresh.
+   * Returns the unsubscribe.
+   */
+  onDevicesChanged?(listener: () => void): () => void;
 }
 
 /** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. */

@@ -24,6 +24,7 @@ export function inventoryFeature(options: {
   const { source, bus, logger } = options;
   let current = options.first;
   let cancel: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
   const refresh = new AbortController();
   // One refresh at a time: a slow cloud, or a clock that jumps (a resumed laptop, the demo's
   // clock moved on), must not pile refreshes up behind each other.
@@ -46,6 +47,7 @@ export function inventoryFeature(options: {
   };
   const halt = (): void => {
     cancel?.();
+    unsubscribe?.();
     refresh.abort();
   };
 
@@ -56,6 +58,7 @@ export function inventoryFeature(options: {
     },
     start() {
       cancel = every(options.clock, options.everyMs, () => void read());
+      unsubscribe = source.onDevicesChanged?.(() => void read());
     },
     halt,
     stop: halt,

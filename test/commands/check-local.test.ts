@@ -54,7 +54,12 @@ describe("energy2mqtt check reports each dongle on the LAN", () => {
         `local\\[1\\]: 127\\.0\\.0\\.1:${ems.port}: reachable; EMS, serial EM2024E001, dongle \\w+, 0 battery module\\(s\\); round trip \\d+ ms`,
       ),
     );
-    expect(out.text()).toContain("cloud: none configured; `energy2mqtt run` reads the dongles under local:");
+    expect(out.text()).toContain(
+      "cloud: none configured; `energy2mqtt run` reads the dongles under local:, and changes the inverters' settings and presets over them",
+    );
+    expect(out.text()).not.toContain("refuses changes");
+    // The search for LV packs ends at the first address that is silent: no block of the device's.
+    expect(out.text()).not.toContain("did not answer");
     expect(err.text()).toContain(`local[2]: 127.0.0.1:${nobody}: not reachable (`);
     expect(err.text()).toContain("check its host and port");
     // One dongle answered: `run` can start, and keeps retrying the other.

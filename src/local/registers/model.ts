@@ -115,6 +115,8 @@ export function detectModel(bus: BusView): Detected {
   const hasBcu = [...bus.addresses].some(isBcu);
   if (hasBcu && bus.addresses.has(BAMS_SUMMARY) && ir.nonZero(0, 60)) return byBanks("All-in-One");
   if (hasBcu && ir.nonZero(0, 60)) return byBanks("HV Hybrid Gen3");
-  if (ir.nonZero(0, 60)) return byBanks("Unknown");
+  // A single-phase LV inverter: which one (Gen1, Gen2, AC-coupled...) only HR 0 and HR 21 tell, so
+  // its live bank and packs are read, and no setting is offered until the identity bank answers.
+  if (ir.nonZero(0, 60)) return { model: "Unknown", family: "single-phase", from: "banks" };
   return byBanks("Unknown");
 }

@@ -77,6 +77,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         local: local.resources(inventory, poll, now),
         ...(options.logger ? { logger: options.logger } : {}),
       }),
+    onDevicesChanged: (listener) => local.onDevicesChanged?.(listener) ?? (() => undefined),
     close: () => local.close(),
   };
 }

@@ -76,6 +76,11 @@ export class BlockHealth {
     return !wasMissing;
   }
 
+  /** Drops what is known of the block: a search's end (no pack at the next address) is no block of the device's. */
+  forget(read: Read): void {
+    this.blocks.delete(blockKey(read));
+  }
+
   /** The blocks missing now, for `bridge/health`. */
   missing(): MissingBlock[] {
     return this.describe((state) => state.retryAt !== undefined);

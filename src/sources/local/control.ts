@@ -8,11 +8,13 @@ import {
   encodeSetting,
   type MappedRegister,
   nameOf,
+  type Read,
   SessionError,
 } from "../../local/index.js";
 import type { AccountReads, ControlReads, DeviceControl } from "../ports.js";
 import type { LocalDongle } from "./dongle.js";
 import { type ControlKey, lanPreset, type PresetWrite, type Value } from "./lan-presets.js";
+import { CONTROLLER } from "./reads.js";
 
 /** A request the LAN cannot carry: what only the cloud has, or a device the LAN does not reach. */
 export class LocalControlError extends Error {
@@ -75,19 +77,32 @@ async function readRegisters(
   registers: readonly number[],
   signal?: AbortSignal,
 ): Promise<Map<number, number>> {
+  const words = new Map<number, number>();
+  for (const { first, last, wanted } of holdingBlocks(registers)) {
+    const values = await dongle.readHolding(first, last - first + 1, signal);
+    for (const register of wanted) words.set(register, values[register - first] ?? 0);
+  }
+  return words;
+}
+
+/** The registers grouped by the 60-register block each is in, each group read from its first to its last. */
+function holdingBlocks(registers: readonly number[]): { first: number; last: number; wanted: number[] }[] {
   const byBlock = new Map<number, number[]>();
   for (const register of new Set(registers)) {
     const block = Math.floor(register / 60) * 60;
     byBlock.set(block, [...(byBlock.get(block) ?? []), register]);
   }
-  const words = new Map<number, number>();
-  for (const wanted of byBlock.values()) {
-    const first = Math.min(...wanted);
-    const last = Math.max(...wanted);
-    const values = await dongle.readHolding(first, last - first + 1, signal);
-    for (const register of wanted) words.set(register, values[register - first] ?? 0);
-  }
-  return words;
+  return [...byBlock.values()].map((wanted) => ({ first: Math.min(...wanted), last: Math.max(...wanted), wanted }));
+}
+
+/** The holding reads that the settings and preset fields of a model take (what `check` asks once). */
+export function settingsReads(map: ControlMap): Read[] {
+  return holdingBlocks([...map.allowlist]).map(({ first, last }) => ({
+    address: CONTROLLER,
+    function: 3,
+    base: first,
+    count: last - first + 1,
+  }));
 }
 
 /** The value, as the model's rules take it, as the register's word; throws a ControlMapError saying what to fix. */

@@ -32,6 +32,8 @@ export interface DongleOptions {
   /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
   readonly timeoutMs: number;
   readonly logger?: Logger;
+  /** Told when the model is read from HR 0 after it was told from the banks. */
+  readonly onModelRead?: (detected: Detected) => void;
   /** Failed connections in a row before a session gives up (the session's default, 8, when left out). */
   readonly maxAttempts?: number;
   /** Session options a test pins (jitter). */
@@ -72,6 +74,8 @@ export class LocalDongle {
   private readonly health: BlockHealth;
   /** When any block last answered (clock ms). */
   private answeredAt: number | undefined;
+  /** How long the first request that was answered took, asked to answered. */
+  private firstRoundTripMs: number | undefined;
   /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
   private pollMisses: { read: Read; why: string }[] | undefined;
 
@@ -99,15 +103,13 @@ export class LocalDongle {
    * identity bank the model is told from the banks that answer.
    */
   async identify(signal?: AbortSignal): Promise<Identified> {
-    const { clock } = this.options;
     let roundTripMs: number | undefined;
     if (this.options.passive) {
       await this.hear(signal);
     } else {
-      const asked = clock.now();
       const identity = await this.tryRead(IDENTITY, signal);
-      if (identity) roundTripMs = clock.now() - asked;
-      else await this.detectFromBanks(signal);
+      if (!identity) await this.detectFromBanks(signal);
+      roundTripMs = this.firstRoundTripMs;
       if (!identity && this.heardAt === undefined)
         throw new LocalDongleError(
           `no block answered at the dongle at ${this.where}: neither its identity (${blockName(IDENTITY)}) nor any live bank`,
@@ -162,6 +164,11 @@ export class LocalDongle {
     await this.ensureSession().write({ address: CONTROLLER, register, value });
   }
 
+  /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
+  async probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
+    for (const read of reads.flatMap(partsOf)) await this.tryRead(read, signal);
+  }
+
   /** The devices as last decoded, without asking. */
   devices(): readonly DecodedDevice[] {
     return this.decoder.devices();
@@ -185,7 +192,9 @@ export class LocalDongle {
   /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
   private async probePacks(signal?: AbortSignal): Promise<void> {
     for (const address of LV_BATTERY_ADDRESSES) {
-      if (!(await this.tryRead(lvPackBank(address), signal))) return;
+      if (await this.tryRead(lvPackBank(address), signal)) continue;
+      this.health.forget(lvPackBank(address));
+      return;
     }
   }
 
@@ -197,8 +206,9 @@ export class LocalDongle {
     );
     for (const probe of DETECTION_BANKS) {
       if (!(await this.tryRead(probe, signal))) continue;
-      if (probe.base === 0) await this.tryRead(BCU_BANK, signal);
-      if (this.decoder.detect().model !== "Unknown") break;
+      // Whether a BCU answers at all tells an HV stack: its first part is enough to ask.
+      if (probe.base === 0) await this.tryRead(partsOf(BCU_BANK)[0] ?? BCU_BANK, signal);
+      if (this.decoder.detect().family !== "unknown") break;
     }
     this.options.logger?.info(
       { dongle: this.where, model: this.decoder.detect().model },
@@ -216,6 +226,7 @@ export class LocalDongle {
         "the identity bank answered: the model is now read from HR 0",
       );
     this.detected = detected;
+    this.options.onModelRead?.(detected);
   }
 
   /** Reads each block (in parts of at most 60) that is due; a silent or refused one is skipped. Returns how many answered. */
@@ -255,7 +266,7 @@ export class LocalDongle {
       );
     }
     const session = this.ensureSession();
-    const reading = this.tracked(read, session.read(read));
+    const reading = this.tracked(read, session.read(read), this.options.clock.now());
     if (!signal) return reading;
     return new Promise((resolve, reject) => {
       const abort = (): void => reject(signal.reason);
@@ -265,10 +276,11 @@ export class LocalDongle {
   }
 
   /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
-  private async tracked(read: Read, reading: Promise<number[]>): Promise<number[]> {
+  private async tracked(read: Read, reading: Promise<number[]>, askedAt: number): Promise<number[]> {
     try {
       const values = await reading;
       this.answeredAt = this.options.clock.now();
+      this.firstRoundTripMs ??= this.answeredAt - askedAt;
       if (this.health.answered(read))
         this.options.logger?.info({ dongle: this.where, block: blockName(read) }, "a missing block answers again");
       return values;

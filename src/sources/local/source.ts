@@ -82,10 +82,14 @@ const POLLS_PER_MINUTE_PER_DONGLE = 60;
  * passive dongle asks nothing and decodes what it hears another client ask for.
  */
 export function localSource(options: LocalSourceOptions): LocalSource {
+  const changed = new Set<() => void>();
   const dongles = options.dongles.map(
     (config) =>
       new LocalDongle({
         ...config,
+        onModelRead: () => {
+          for (const listener of changed) listener();
+        },
         clock: options.clock,
         timeoutMs: options.timeoutMs ?? 5_000,
         ...(options.logger ? { logger: options.logger } : {}),
@@ -117,6 +121,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       const failures: string[] = [];
       await Promise.all(
         dongles.map(async (dongle, index) => {
+          const known = identified.get(index);
+          // Told from its banks at first, its model read from HR 0 since: what discovery says follows.
+          if (known?.detected.from === "banks" && dongle.model?.from === "identity")
+            identified.set(index, { ...known, detected: dongle.model, devices: dongle.devices() });
           if (identified.has(index)) return;
           try {
             identified.set(
@@ -170,6 +178,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       });
       warnings = await warnOfChildSlots(children, logger, signal);
       return inventory;
+    },
+    onDevicesChanged(listener) {
+      changed.add(listener);
+      return () => changed.delete(listener);
     },
     resources: (inventory, poll, now) =>
       localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),

@@ -42,7 +42,12 @@ export interface ReplayRun {
 }
 
 /** The daemon with `source: local` against a dongle that answers from the capture alone. */
-export async function startReplay(name: CaptureName, broker: TestBroker, tag: string): Promise<ReplayRun> {
+export async function startReplay(
+  name: CaptureName,
+  broker: TestBroker,
+  tag: string,
+  beforeStart?: (dongle: ReplayDongle) => void,
+): Promise<ReplayRun> {
   const clock = new SimClock({ start: REPLAY_START, speed: SPEED });
   const text = captureText(name);
   const spanMs = indexCapture(text, UNTIMED_SPAN_MS[name]).spanMs;
@@ -56,6 +61,7 @@ export async function startReplay(name: CaptureName, broker: TestBroker, tag: st
     // The capture's end is held once reached, so the last polls all read the same registers.
     playhead: () => Math.min(spanMs, (clock.now() - REPLAY_START) * ratio),
   });
+  beforeStart?.(dongle);
   const port = await dongle.start();
   const base = `e2m${process.pid}${tag}`;
   const prefix = `ha${process.pid}${tag}`;
