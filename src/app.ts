@@ -444,12 +444,11 @@ export async function startApp(
 
 /** What carries on when the cloud refuses the token and dongles are configured, by source. */
 const CARRYING_ON = {
-  auto: "The daemon carries on over the LAN with the dongles under local: live data, its history and the rules' reads go on; the long history, EV chargers, smart devices and changes wait for the cloud.",
+  auto: "The daemon carries on over the LAN with the dongles under local: live data, its history and the rules' reads go on, and changes to the inverters' settings and presets go over their dongles (not a passive one's); the long history, EV chargers, smart devices and the cloud's snapshots wait for the cloud.",
   local:
-    "The daemon carries on over the LAN with the dongles under local (source: local): live data goes on; changes wait for the cloud.",
+    "The daemon carries on over the LAN with the dongles under local (source: local): live data goes on, and changes to the inverters' settings and presets go over their dongles (not a passive one's).",
 } as const;
 
-/** Why a device found over the LAN refuses changes under source: auto while the cloud is away. */
 /** Each tracked device's path, by device id, for bridge/health and the web page. */
 function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
   const out: Record<string, DevicePathHealth> = {};

@@ -96,7 +96,9 @@ async function checkCloud(
 ): Promise<{ code: number; inventory?: Inventory }> {
   const { url, token } = config.cloud;
   if (!url && config.source === "local") {
-    out.write("cloud: none configured; `energy2mqtt run` reads the dongles under local: and refuses changes\n");
+    out.write(
+      "cloud: none configured; `energy2mqtt run` reads the dongles under local:, and changes the inverters' settings and presets over them (not a passive one's)\n",
+    );
     return { code: 0 };
   }
   if (!url && config.source === "auto") {

@@ -125,8 +125,25 @@ describe("a daemon the cloud refuses from the start", () => {
         likelier: "token",
         carrying_on: expect.stringContaining("carries on over the LAN"),
       });
+      // What it says of changes is what happens to one (issue 35: it said they waited for the cloud).
+      expect(health.cloud.refused?.carrying_on).toContain(
+        "changes to the inverters' settings and presets go over their dongles",
+      );
+      expect(health.cloud.refused?.carrying_on).not.toContain("changes wait");
       expect(health.cloud_connection).toBe("OFF");
       expect(health.devices.sd2024g001?.path?.path).toBe("local");
     });
+
+    it("applies a change over the LAN while the cloud refuses it, as carrying_on says", async () => {
+      const dongle = sim.simulator.local?.find("SD2024G001");
+      if (!dongle) throw new Error("no dongle for SD2024G001");
+      const writes = dongle.writesReceived.length;
+      const result = `${base}/sd2024g001/result`;
+      const published = Date.now();
+      await observer.publish(`${base}/sd2024g001/set/battery_operating_range_reserve_percent`, "21");
+      const answer = JSON.parse((await observer.waitFor((m) => m.topic === result, 20_000, published)).payload);
+      expect(answer).toMatchObject({ ok: true });
+      expect(dongle.writesReceived.slice(writes).map((write) => [write.register, write.value])).toEqual([[110, 21]]);
+    }, 30_000);
   });
 });

@@ -37,6 +37,21 @@ describe("CounterGuard", () => {
     expect(g.accept("inv", "today_solar_energy", 0.1, "daily", "2026-01-02")).toBe(0.1);
   });
 
+  it("holds a reading less than 0.1 kWh lower (the LAN's resolution after the cloud's) without a word, and never takes it as a reset", () => {
+    const lines: string[] = [];
+    const g = new CounterGuard(createLogger("info", { destination: { write: (line: string) => lines.push(line) } }));
+    const day = "2026-01-01";
+    expect(g.accept("inv", "total_solar_energy", 1234.56, "lifetime", day)).toBe(1234.56);
+    // Five readings over the LAN at 0.1 kWh: held, not taken as a reset after three.
+    for (let i = 0; i < 5; i++) expect(g.accept("inv", "total_solar_energy", 1234.5, "lifetime", day)).toBe(1234.56);
+    expect(g.accept("inv", "total_solar_energy", 1234.6, "lifetime", day)).toBe(1234.6);
+    expect(lines).toEqual([]);
+    // A drop of 0.1 or more is still a glitch, and said once.
+    expect(g.accept("inv", "total_solar_energy", 1234.5, "lifetime", day)).toBe(1234.6);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("went backwards");
+  });
+
   it("passes null through and compares with the last real value", () => {
     const g = guard();
     g.accept("inv", "total_solar_energy", 50, "lifetime", "2026-01-01");
