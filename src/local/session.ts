@@ -118,6 +118,11 @@ const deviceOf = (operation: Operation): string =>
  * function, base and count (answers to other clients pass to `onFrame` as normal), reconnects
  * with a doubling backoff and gives up cleanly after `maxAttempts` failures in a row. All its
  * timing is on the injected clock.
+ *
+ * One write is one frame: a write is never sent again. One that hears no echo in time fails
+ * ("timeout", it may or may not have been applied), and nothing else is sent for another
+ * `requestTimeoutMs` unless its echo comes first (counted in `stats.lateEchoes`), so a late echo
+ * is never taken for the answer to a later request.
  */
 export class DongleSession {
   private readonly options: Required<Omit<SessionOptions, "onFrame" | "onState" | "connect">> &
@@ -127,6 +132,8 @@ export class DongleSession {
   private current: SessionState = "idle";
   private readonly queue: Pending[] = [];
   private inFlight: { pending: Pending; cancelTimeout: () => void } | undefined;
+  /** A write that timed out: nothing else is sent until its echo comes late or another timeout passes. */
+  private lateEcho: { write: Write; cancel: () => void } | undefined;
   /** Frames waiting for the gap, heartbeat echoes first. */
   private readonly outbox: { bytes: Uint8Array; request?: Pending }[] = [];
   private lastSentAt = Number.NEGATIVE_INFINITY;
@@ -139,7 +146,8 @@ export class DongleSession {
     timeouts: 0,
     crcFailures: 0,
     reconnects: 0,
-    writeRetries: 0,
+    /** Echoes of writes that had already timed out. */
+    lateEchoes: 0,
   };
 
   constructor(options: SessionOptions) {
@@ -177,8 +185,8 @@ export class DongleSession {
   /**
    * Writes one holding register (function 0x06), queued with the reads and paced like them.
    * Resolves when the device echoes the same register and value; rejects with a SessionError
-   * when the echo differs, the device answers an error, or no echo comes. A write that heard
-   * no echo at all is sent once more (the device may not have received it); never more.
+   * when the echo differs, the device answers an error, or no echo comes in time. One write is
+   * one frame: it is never sent again, not after a timeout nor after a dropped connection.
    */
   async write(write: Write): Promise<void> {
     if (this.current === "gave up" || this.current === "closed") {
@@ -235,16 +243,20 @@ export class DongleSession {
     this.cancelPump?.();
     this.cancelPump = undefined;
     this.outbox.length = 0;
+    this.endLateEcho();
     if (this.inFlight) {
       const { pending, cancelTimeout } = this.inFlight;
       cancelTimeout();
       this.inFlight = undefined;
-      // Asked again after the reconnect, once: a request that loses the connection twice fails.
-      if (pending.tries < 2) this.queue.unshift(pending);
+      const { operation } = pending;
+      // A read is asked again after the reconnect, once: one that loses the connection twice fails.
+      if (operation.kind === "read" && pending.tries < 2) this.queue.unshift(pending);
       else
         pending.reject(
           new SessionError(
-            `the connection to ${this.where()} dropped twice during ${describe(pending.operation)} on ${deviceOf(pending.operation)}`,
+            operation.kind === "write"
+              ? `the connection to ${this.where()} dropped before ${deviceOf(operation)} echoed ${describe(operation)}: it may or may not have been applied, and it is not sent again`
+              : `the connection to ${this.where()} dropped twice during ${describe(operation)} on ${deviceOf(operation)}`,
           ),
         );
     }
@@ -268,6 +280,7 @@ export class DongleSession {
     this.setState(state, error.message);
     this.cancelReconnect?.();
     this.cancelPump?.();
+    this.endLateEcho();
     this.inFlight?.cancelTimeout();
     const pending = [...(this.inFlight ? [this.inFlight.pending] : []), ...this.queue];
     this.inFlight = undefined;
@@ -299,9 +312,32 @@ export class DongleSession {
         this.stats.heartbeatsEchoed++;
         this.pump();
       }
-      if ((frame.kind === "response" || frame.kind === "error") && !this.answers(frame)) this.stats.unsolicited++;
+      if ((frame.kind === "response" || frame.kind === "error") && !this.echoesLate(frame) && !this.answers(frame))
+        this.stats.unsolicited++;
       this.options.onFrame?.(frame);
     }
+  }
+
+  /** Whether this is the echo (or error response) of the write that timed out, come late. */
+  private echoesLate(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
+    const write = this.lateEcho?.write;
+    if (
+      !write ||
+      frame.function !== ModbusFunction.writeSingle ||
+      frame.address !== write.address ||
+      frame.base !== write.register ||
+      (frame.kind === "response" && frame.count !== write.value)
+    )
+      return false;
+    this.stats.lateEchoes++;
+    this.endLateEcho();
+    this.next();
+    return true;
+  }
+
+  private endLateEcho(): void {
+    this.lateEcho?.cancel();
+    this.lateEcho = undefined;
   }
 
   /** Settles the request in flight when this is its answer. */
@@ -339,7 +375,8 @@ export class DongleSession {
 
   /** Puts the next request in the outbox when none is in flight. */
   private next(): void {
-    if (this.current !== "connected" || this.inFlight || this.outbox.some((item) => item.request)) return;
+    if (this.current !== "connected" || this.inFlight || this.lateEcho || this.outbox.some((item) => item.request))
+      return;
     const pending = this.queue.shift();
     if (!pending) return;
     const { operation } = pending;
@@ -377,19 +414,22 @@ export class DongleSession {
       if (this.inFlight?.pending !== pending) return;
       this.inFlight = undefined;
       this.stats.timeouts++;
-      // A write nobody echoed is sent once more, first in line: no echo at all may mean it never
-      // arrived. A second silence fails it (it may or may not have been applied).
-      if (pending.operation.kind === "write" && pending.tries < 2) {
-        this.stats.writeRetries++;
-        this.queue.unshift(pending);
-      } else {
-        pending.reject(
-          new SessionError(
-            `no answer from ${deviceOf(pending.operation)} for ${describe(pending.operation)} within ${this.options.requestTimeoutMs} ms${pending.operation.kind === "write" ? `, sent ${pending.tries} times; it may or may not have been applied` : ""}`,
-            "timeout",
-          ),
-        );
+      const { operation } = pending;
+      if (operation.kind === "write") {
+        // Sending it again could apply it twice, and its late echo would then answer the copy:
+        // the line is held for the echo instead, so it cannot be taken for another's answer.
+        const cancel = later(this.options.clock, this.options.requestTimeoutMs, () => {
+          this.lateEcho = undefined;
+          this.next();
+        });
+        this.lateEcho = { write: operation.write, cancel };
       }
+      pending.reject(
+        new SessionError(
+          `no answer from ${deviceOf(operation)} for ${describe(operation)} within ${this.options.requestTimeoutMs} ms${operation.kind === "write" ? "; it may or may not have been applied, and it is not sent again" : ""}`,
+          "timeout",
+        ),
+      );
       this.next();
     });
     this.inFlight = { pending, cancelTimeout };

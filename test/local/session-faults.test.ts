@@ -313,6 +313,27 @@ describe("a session with a dongle as it really is (issue 34)", () => {
   });
 });
 
+describe("one write is one frame (issue 35 item 4)", () => {
+  it("sends a write echoed 6 s late to a 5 s timeout once, and asks nothing else until the echo came", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 5_000 });
+    dongle.plan = (request) => ({ kind: "answer", afterMs: request.function === 6 ? 6_000 : 0 });
+    const write = outcome(session.write({ address: 0x11, register: 110, value: 30 }));
+    await until(clock, () => expect(dongle.requests).toHaveLength(1));
+    const reads = [outcome(session.read(read(0, 5))), outcome(session.read(read(5, 5)))];
+    expect(await drive(clock, write)).toMatch(/within 5000 ms; it may or may not have been applied/);
+    expect(await drive(clock, Promise.all(reads))).toEqual([
+      [0, 1, 2, 3, 4],
+      [5, 6, 7, 8, 9],
+    ]);
+    clock.advance(60_000);
+    const writes = dongle.requests.filter(({ request }) => request.function === 6);
+    expect(writes).toHaveLength(1);
+    expect((dongle.requests[1]?.at ?? 0) - (writes[0]?.at ?? Number.NaN)).toBeGreaterThanOrEqual(6_000);
+    expect(session.stats.lateEchoes).toBe(1);
+    expect(dongle.maxOutstanding).toBe(1);
+  });
+});
+
 /** Moves the clock a step per turn of the event loop until `work` settles (within ten virtual minutes). */
 async function drive<T>(clock: VirtualClock, work: Promise<T>, stepMs = 50): Promise<T> {
   let done = false;
