@@ -255,32 +255,41 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     expect(dongle.requests).toHaveLength(1);
   });
 
-  it("comes back after a reboot: reconnects with growing, jittered delays while refused, then reads again", async () => {
+  it("comes back after a reboot: never gives up, reconnecting with growing, capped, jittered delays", async () => {
     const sequence = [0.1, 0.9, 0.4, 0.7, 0.25, 0.95, 0.6];
     let drawn = 0;
     const { clock, dongle, session, states, attempts } = await started({
       random: () => sequence[drawn++ % sequence.length] ?? 0,
       backoffMs: 1_000,
+      maxBackoffMs: 8_000,
     });
     expect(await drive(clock, session.read(read(0, 3)))).toEqual([0, 1, 2]);
-    await dongle.down();
-    const refusals = 5;
-    const waiting = () => states.filter(({ state }) => state === "waiting to reconnect").length;
-    await until(clock, () => expect(waiting()).toBe(1 + refusals), 100);
+    await dongle.down(); // heartbeats stop, the connection closes, then connections are refused
+    const refusals = 9; // more than the 8 attempts after which the session used to give up
+    const waiting = () => states.filter(({ state }) => state === "waiting to reconnect");
+    await until(clock, () => expect(waiting()).toHaveLength(1 + refusals), 200);
     expect(attempts).toHaveLength(1 + refusals);
+    await expect(session.read(read(3, 3))).rejects.toThrow(
+      new RegExp(
+        `^not connected to 127\\.0\\.0\\.1:${dongle.port} \\(connect ECONNREFUSED [^)]*\\); the next attempt is in \\d+\\.\\d s`,
+      ),
+    );
     await dongle.up();
-    await until(clock, () => expect(session.state).toBe("connected"), 100);
+    await until(clock, () => expect(session.state).toBe("connected"), 200);
     expect(await drive(clock, session.read(read(3, 3)))).toEqual([3, 4, 5]);
 
-    const waits = states.filter(({ state }) => state === "waiting to reconnect");
-    expect(waits).toHaveLength(refusals + 1);
+    expect(new Set(states.map(({ state }) => state))).toEqual(
+      new Set(["connecting", "connected", "waiting to reconnect"]),
+    );
+    const waits = waiting();
     const delays = waits.map(({ at }, i) => (attempts[i + 1] ?? Number.NaN) - at);
+    expect(delays).toHaveLength(refusals + 1);
     delays.forEach((delay, i) => {
-      const base = 1_000 * 2 ** i;
-      expect(delay).toBe(Math.round(base * (1 + 0.2 * (waits[i]?.drawn ?? Number.NaN))));
-      expect(delay).toBeGreaterThanOrEqual(base);
-      expect(delay).toBeLessThan(base * 1.2);
-      if (i > 0) expect(delay).toBeGreaterThan(delays[i - 1] ?? Number.POSITIVE_INFINITY);
+      const backoff = Math.min(8_000, 1_000 * 2 ** i);
+      expect(delay).toBe(Math.round(backoff * (1 + 0.2 * (waits[i]?.drawn ?? Number.NaN))));
+      expect(delay).toBeGreaterThanOrEqual(backoff);
+      expect(delay).toBeLessThan(backoff * 1.2);
+      if (i > 0 && i <= 3) expect(delay).toBeGreaterThan(delays[i - 1] ?? Number.POSITIVE_INFINITY);
     });
     expect(session.stats.reconnects).toBe(refusals + 1);
   });
@@ -298,17 +307,17 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     };
     // Asked at intervals, so most are asked while another is in flight or waits for a reconnect.
     const reads = Array.from(
-      { length: 12 },
+      { length: 24 },
       (_, i) =>
         new Promise<number[] | string>((resolve) =>
-          later(clock, i * 700, () => resolve(outcome(session.read(read(i * 10, 10))))),
+          later(clock, i * 1_300, () => resolve(outcome(session.read(read(i * 10, 10))))),
         ),
     );
     const results = await drive(clock, Promise.all(reads), 100);
     expect(results.filter((result) => Array.isArray(result)).length).toBeGreaterThan(0);
     expect(results.filter((result) => typeof result === "string").length).toBeGreaterThan(0);
     expect(dongle.sockets.length).toBeGreaterThanOrEqual(2);
-    expect(dongle.requests.length).toBeGreaterThanOrEqual(8);
+    expect(dongle.requests.length).toBeGreaterThanOrEqual(12);
     expect(dongle.maxOutstanding).toBe(1);
   });
 });

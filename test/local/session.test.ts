@@ -26,6 +26,7 @@ class TestDongle {
   writes: "echo" | "other value" | "error" | "silent" = "echo";
   /** How long (on the clock) a write's answer takes. */
   echoAfterMs = 0;
+  port = 0;
   constructor(private readonly clock: VirtualClock) {
     this.server = createServer((socket) => {
       this.sockets.push(socket);
@@ -68,6 +69,7 @@ class TestDongle {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     const address = this.server.address();
     if (address === null || typeof address === "string") throw new Error("no port");
+    this.port = address.port;
     return address.port;
   }
   requests(): Extract<Frame, { kind: "request" }>[] {
@@ -98,6 +100,15 @@ async function until(clock: VirtualClock, check: () => void, stepMs = 50): Promi
     { timeout: 5_000, interval: 2 },
   );
 }
+
+/** The error a request fails with; throws when it does not fail. */
+const failure = (request: Promise<unknown>): Promise<SessionError> =>
+  request.then(
+    () => {
+      throw new Error("expected the request to fail");
+    },
+    (error: SessionError) => error,
+  );
 
 async function started(options: Partial<ConstructorParameters<typeof DongleSession>[0]> = {}) {
   const clock = new VirtualClock(0);
@@ -203,15 +214,86 @@ describe("a session with a dongle", () => {
     expect(session.stats.reconnects).toBe(1);
   });
 
-  it("gives up cleanly when the dongle cannot be reached, failing what waits with a clear error", async () => {
-    const { clock, dongle, session } = await started({ backoffMs: 100, maxAttempts: 3 });
+  it("answers a read asked right after start(), before the connection is up", async () => {
+    const clock = new VirtualClock(0);
+    dongle = new TestDongle(clock);
+    const port = await dongle.listen();
+    session = new DongleSession({ host: "127.0.0.1", port, clock, random: () => 0.5 });
+    session.start();
+    expect(session.state).toBe("connecting");
+    let values: number[] | undefined;
+    void session.read({ address: 0x11, function: 4, base: 0, count: 3 }).then((v) => {
+      values = v;
+    });
+    await until(clock, () => expect(values).toEqual([0, 1, 2]));
+  });
+
+  it("fails a read asked during a connection attempt when that attempt is refused, and tries again later", async () => {
+    const clock = new VirtualClock(0);
+    dongle = new TestDongle(clock);
+    const port = await dongle.listen();
+    await dongle.close(); // nothing listens on the port
+    const states: SessionState[] = [];
+    session = new DongleSession({ host: "127.0.0.1", port, clock, random: () => 0, onState: (s) => states.push(s) });
+    session.start();
+    const failed = failure(session.read({ address: 0x11, function: 4, base: 0, count: 3 }));
+    await until(clock, () => expect(states).toContain("waiting to reconnect"), 1);
+    const error = await failed;
+    expect(error.kind).toBe("connection");
+    expect(error.message).toMatch(
+      /^could not connect to 127\.0\.0\.1:\d+ \(connect ECONNREFUSED 127\.0\.0\.1:\d+\): device 0x11 was not asked for registers 0-2$/,
+    );
+    await until(clock, () => expect(session?.stats.reconnects).toBe(1));
+  });
+
+  it("fails reads and writes at once while waiting to reconnect, naming host:port and the next attempt", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 4_000 });
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(session.state).toBe("waiting to reconnect"), 1);
+    const waitingSince = clock.now();
+    clock.advance(1_000);
+    const left = 4_000 * 1.1 - (clock.now() - waitingSince);
+    await expect(session.read({ address: 0x11, function: 4, base: 0, count: 60 })).rejects.toMatchObject({
+      kind: "connection",
+      message: `not connected to 127.0.0.1:${dongle.port} (the dongle closed it); the next attempt is in ${(left / 1_000).toFixed(1)} s: device 0x11 was not asked for registers 0-59`,
+    });
+    await expect(session.write({ address: 0x11, register: 110, value: 20 })).rejects.toMatchObject({
+      kind: "connection",
+      message: expect.stringMatching(/^not connected to .*: device 0x11 was not asked for the write of 20 to/),
+    });
+    await until(clock, () => expect(session.state).toBe("connected"), 100);
+    await expect(
+      (async () => {
+        const read = session.read({ address: 0x11, function: 4, base: 7, count: 2 });
+        await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+        return read;
+      })(),
+    ).resolves.toEqual([7, 8]);
+    expect(dongle.requests()).toHaveLength(1);
+  });
+
+  it("fails what was queued at once when the connection drops; only the read in flight is asked again", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 1_000 });
     dongle.answer = false;
-    const read = session.read({ address: 0x11, function: 4, base: 0, count: 5 }).catch((error: Error) => error.message);
+    const inFlight = session.read({ address: 0x11, function: 4, base: 0, count: 5 });
+    const queued = failure(session.read({ address: 0x11, function: 4, base: 5, count: 5 }));
+    const write = failure(session.write({ address: 0x11, register: 110, value: 20 }));
     await until(clock, () => expect(dongle.requests()).toHaveLength(1));
-    await dongle.close(); // nothing listens any more
-    await until(clock, () => expect(session.state).toBe("gave up"), 100);
-    expect(await read).toMatch(/gave up on 127\.0\.0\.1:\d+ after 3 failed connections/);
-    await expect(session.read({ address: 0x11, function: 4, base: 0, count: 1 })).rejects.toThrow(/gave up/);
+    dongle.answer = true;
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(session.state).toBe("waiting to reconnect"), 1);
+    const stillWaiting = clock.now();
+    expect((await queued).message).toMatch(
+      /^the connection to 127\.0\.0\.1:\d+ dropped \(the dongle closed it\): device 0x11 was not asked for registers 5-9$/,
+    );
+    expect((await write).message).toMatch(/dropped \(the dongle closed it\): device 0x11 was not asked for the write/);
+    expect(clock.now()).toBe(stillWaiting);
+    await until(clock, () => expect(dongle.requests()).toHaveLength(2), 100);
+    await expect(inFlight).resolves.toEqual([0, 1, 2, 3, 4]);
+    expect(dongle.requests().map((request) => [request.function, request.base])).toEqual([
+      [4, 0],
+      [4, 0],
+    ]);
   });
 
   it("refuses a read that cannot be asked, before sending anything", async () => {
@@ -342,7 +424,7 @@ describe("a single-register write (0x06)", () => {
     dongle.sockets[0]?.destroy();
     await until(clock, () => expect(message).toBeDefined());
     expect(message).toMatch(
-      /^the connection to 127\.0\.0\.1:\d+ dropped before device 0x11 echoed the write of 30 to holding register 110: it may or may not have been applied, and it is not sent again$/,
+      /^the connection to 127\.0\.0\.1:\d+ dropped \(the dongle closed it\) before device 0x11 echoed the write of 30 to holding register 110: it may or may not have been applied, and it is not sent again$/,
     );
     await until(clock, () => expect(session.state).toBe("connected"), 100);
     clock.advance(30_000);
