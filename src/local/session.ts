@@ -10,22 +10,24 @@ import {
   parseFrame,
 } from "./frame.js";
 import { Framer } from "./framer.js";
+import {
+  describe,
+  deviceOf,
+  keyOf,
+  notAsked,
+  type Operation,
+  type Read,
+  SessionError,
+  type Write,
+} from "./session-operation.js";
 
-export type ReadFunction = typeof ModbusFunction.readHolding | typeof ModbusFunction.readInput;
-
-export interface Read {
-  readonly address: number;
-  readonly function: ReadFunction;
-  readonly base: number;
-  readonly count: number;
-}
-
-/** One holding register written with function 0x06. */
-export interface Write {
-  readonly address: number;
-  readonly register: number;
-  readonly value: number;
-}
+export {
+  type Read,
+  type ReadFunction,
+  SessionError,
+  type SessionErrorKind,
+  type Write,
+} from "./session-operation.js";
 
 export type SessionState = "idle" | "connecting" | "connected" | "waiting to reconnect" | "closed";
 
@@ -53,25 +55,6 @@ export interface SessionOptions {
   readonly connect?: (port: number, host: string) => Socket;
 }
 
-/**
- * Why a request failed: no answer in time (a write may still have been applied), an error
- * response (nothing changed), an echo of another value (the device took something else), or the
- * connection (not connected, dropped, closed).
- */
-export type SessionErrorKind = "timeout" | "refused" | "echo" | "connection";
-
-export class SessionError extends Error {
-  override readonly name = "SessionError";
-  constructor(
-    message: string,
-    readonly kind: SessionErrorKind = "connection",
-  ) {
-    super(message);
-  }
-}
-
-type Operation = { readonly kind: "read"; readonly read: Read } | { readonly kind: "write"; readonly write: Write };
-
 interface Pending {
   readonly operation: Operation;
   readonly resolve: (values: number[]) => void;
@@ -92,28 +75,6 @@ const DEFAULTS = {
 
 /** A reconnect waits up to this fraction more than its back-off, at random. */
 const BACKOFF_JITTER = 0.2;
-
-/** What an answer must carry to settle the operation: a read's address, function, base and count; a write's address, function and register (its value is checked after). */
-function keyOf(operation: Operation): string {
-  if (operation.kind === "read") {
-    const { read } = operation;
-    return `${read.address}/${read.function}/${read.base}/${read.count}`;
-  }
-  return `${operation.write.address}/${ModbusFunction.writeSingle}/${operation.write.register}`;
-}
-
-/** What the operation asks of its device, e.g. "registers 0-9" or "the write of 20 to holding register 110". */
-function describe(operation: Operation): string {
-  if (operation.kind === "write")
-    return `the write of ${operation.write.value} to holding register ${operation.write.register}`;
-  const { base, count } = operation.read;
-  return `registers ${base}-${base + count - 1}`;
-}
-
-const deviceOf = (operation: Operation): string =>
-  `device 0x${(operation.kind === "write" ? operation.write.address : operation.read.address).toString(16)}`;
-
-const notAsked = (operation: Operation): string => `${deviceOf(operation)} was not asked for ${describe(operation)}`;
 
 const seconds = (ms: number): string => `${(ms / 1_000).toFixed(1)} s`;
 
