@@ -85,7 +85,7 @@ const CLOUD_GRACE_MS = 400;
 const COMMANDS_STOP_MS = 400;
 /** The MQTT connection's share of the stop: offline published, the connection closed. */
 const MQTT_STOP_MS = 400;
-/** How long a change over the LAN may take to be echoed: the session's 5 s timeout, its one resend, and the pacing between. */
+/** How long a change over the LAN may take to be echoed: the request in flight before it and its own (5 s timeout each), and the pacing between. */
 const LAN_ANSWER_MS = 12_000;
 
 const ORIGIN = { name: "energy2mqtt", support_url: "https://github.com/energy2mqtt/energy2mqtt" };

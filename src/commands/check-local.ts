@@ -23,7 +23,7 @@ export async function checkLocal(
   }
   const results = await Promise.all(
     config.local.map(async (dongle, index) => {
-      const link = new LocalDongle({ ...dongle, clock: systemClock, timeoutMs: ANSWER_MS, maxAttempts: 1 });
+      const link = new LocalDongle({ ...dongle, clock: systemClock, timeoutMs: ANSWER_MS });
       const label = `local[${index}]: ${link.where}${dongle.passive ? " (passive)" : ""}`;
       try {
         const found = await link.identify();

@@ -44,8 +44,9 @@ export interface IdentifyOptions {
 /**
  * Asks the dongle at host:port who its controller (0x11) is: HR 0-59 first, then, while the model
  * is not told, the banks that tell it (until two go unanswered on a port that sent nothing at
- * all). One connection, no retry; every frame the dongle sends, asked for or not, goes to one
- * decoder, which gives the model and the serial.
+ * all). It stops at the first connection failure (the session would try again later); every
+ * frame the dongle sends, asked for or not, goes to one decoder, which gives the model and the
+ * serial.
  */
 export async function identifyDongle(
   host: string,
@@ -66,11 +67,11 @@ export async function identifyDongle(
     port,
     clock: systemClock,
     requestTimeoutMs: options.answerMs,
-    maxAttempts: 1,
     connect: connectWithin(options.connectMs),
     onFrame: heard,
   });
   let failure: string | undefined;
+  let connectionFailed = false;
   let silentInARow = 0;
   const ask = async (read: Read): Promise<void> => {
     try {
@@ -79,11 +80,12 @@ export async function identifyDongle(
     } catch (error) {
       if (!(error instanceof SessionError)) throw error;
       failure ??= error.message;
+      connectionFailed ||= error.kind === "connection";
       silentInARow = error.kind === "timeout" ? silentInARow + 1 : 0;
     }
   };
   // Two requests with no answer from a port that never sent a frame: nothing there speaks the protocol.
-  const hopeless = (): boolean => session.state === "gave up" || (silentInARow >= 2 && framesHeard === 0);
+  const hopeless = (): boolean => connectionFailed || (silentInARow >= 2 && framesHeard === 0);
   session.start();
   try {
     await ask(IDENTITY);

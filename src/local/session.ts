@@ -10,24 +10,26 @@ import {
   parseFrame,
 } from "./frame.js";
 import { Framer } from "./framer.js";
+import {
+  describe,
+  deviceOf,
+  keyOf,
+  notAsked,
+  type Operation,
+  type Read,
+  SessionError,
+  type Write,
+} from "./session-operation.js";
 
-export type ReadFunction = typeof ModbusFunction.readHolding | typeof ModbusFunction.readInput;
+export {
+  type Read,
+  type ReadFunction,
+  SessionError,
+  type SessionErrorKind,
+  type Write,
+} from "./session-operation.js";
 
-export interface Read {
-  readonly address: number;
-  readonly function: ReadFunction;
-  readonly base: number;
-  readonly count: number;
-}
-
-/** One holding register written with function 0x06. */
-export interface Write {
-  readonly address: number;
-  readonly register: number;
-  readonly value: number;
-}
-
-export type SessionState = "idle" | "connecting" | "connected" | "waiting to reconnect" | "gave up" | "closed";
+export type SessionState = "idle" | "connecting" | "connected" | "waiting to reconnect" | "closed";
 
 export interface SessionOptions {
   readonly host: string;
@@ -41,11 +43,9 @@ export interface SessionOptions {
   /** Up to this much more, at random, so several clients do not fall into step. */
   readonly jitterMs?: number;
   readonly requestTimeoutMs?: number;
-  /** First reconnect delay; it doubles on each failure up to `maxBackoffMs`. */
+  /** First reconnect delay; it doubles on each failure in a row up to `maxBackoffMs`, plus up to a fifth more at random. */
   readonly backoffMs?: number;
   readonly maxBackoffMs?: number;
-  /** Failed connection attempts in a row before the session gives up. */
-  readonly maxAttempts?: number;
   /** 0 <= x < 1; Math.random by default, a fixed one in tests. */
   readonly random?: () => number;
   /** Every frame the dongle sent, asked for or not (answers to other clients are normal). */
@@ -55,29 +55,12 @@ export interface SessionOptions {
   readonly connect?: (port: number, host: string) => Socket;
 }
 
-/**
- * Why a request failed: no answer in time (a write may still have been applied), an error
- * response (nothing changed), an echo of another value (the device took something else), or the
- * connection (dropped, closed, given up).
- */
-export type SessionErrorKind = "timeout" | "refused" | "echo" | "connection";
-
-export class SessionError extends Error {
-  override readonly name = "SessionError";
-  constructor(
-    message: string,
-    readonly kind: SessionErrorKind = "connection",
-  ) {
-    super(message);
-  }
-}
-
-type Operation = { readonly kind: "read"; readonly read: Read } | { readonly kind: "write"; readonly write: Write };
-
 interface Pending {
   readonly operation: Operation;
   readonly resolve: (values: number[]) => void;
   readonly reject: (error: Error) => void;
+  /** Shared by the parts of one read: when one fails, the rest are not asked. */
+  readonly group: object;
   tries: number;
 }
 
@@ -88,36 +71,37 @@ const DEFAULTS = {
   requestTimeoutMs: 5_000,
   backoffMs: 1_000,
   maxBackoffMs: 60_000,
-  maxAttempts: 8,
 };
 
-/** What an answer must carry to settle the operation: a read's address, function, base and count; a write's address, function and register (its value is checked after). */
-function keyOf(operation: Operation): string {
-  if (operation.kind === "read") {
-    const { read } = operation;
-    return `${read.address}/${read.function}/${read.base}/${read.count}`;
-  }
-  return `${operation.write.address}/${ModbusFunction.writeSingle}/${operation.write.register}`;
-}
+/** A reconnect waits up to this fraction more than its back-off, at random. */
+const BACKOFF_JITTER = 0.2;
 
-/** What the operation asks of its device, e.g. "registers 0-9" or "the write of 20 to holding register 110". */
-function describe(operation: Operation): string {
-  if (operation.kind === "write")
-    return `the write of ${operation.write.value} to holding register ${operation.write.register}`;
-  const { base, count } = operation.read;
-  return `registers ${base}-${base + count - 1}`;
-}
-
-const deviceOf = (operation: Operation): string =>
-  `device 0x${(operation.kind === "write" ? operation.write.address : operation.read.address).toString(16)}`;
+const seconds = (ms: number): string => `${(ms / 1_000).toFixed(1)} s`;
 
 /**
  * One TCP session with one dongle. It echoes the dongle's heartbeats (a dongle closes a client
  * that misses three), sends one request at a time with at least `minGapMs` (plus jitter) between
- * frames, splits reads into requests of at most 60 registers, matches answers by device,
- * function, base and count (answers to other clients pass to `onFrame` as normal), reconnects
- * with a doubling backoff and gives up cleanly after `maxAttempts` failures in a row. All its
+ * frames, splits reads into requests of at most 60 registers, and matches answers by device,
+ * function, base and count (answers to other clients pass to `onFrame` as normal). All its
  * timing is on the injected clock.
+ *
+ * It never gives up on the dongle: a lost connection is opened again after `backoffMs`, doubling
+ * with each failure in a row up to `maxBackoffMs` (plus jitter), for as long as the session
+ * lives. Nothing waits behind that back-off:
+ * - a request asked while connected waits its turn;
+ * - one asked while a connection is being opened (right after `start()`, or a reconnect under
+ *   way) waits for that attempt only, and fails when it fails;
+ * - one asked while waiting to reconnect (or before `start()`, or after `close()`) fails at once,
+ *   with kind "connection", naming host:port, why, and when the next attempt is;
+ * - when the connection drops, what was queued fails at once. The read in flight (with the rest
+ *   of its parts) is asked again on the next connection, once: a dongle that closed it halfway
+ *   through an answer is there, and that attempt comes after `backoffMs` (plus jitter).
+ *
+ * One write is one frame: a write is never sent again. One that hears no echo in time fails
+ * ("timeout", it may or may not have been applied), and nothing else is sent for another
+ * `requestTimeoutMs` unless its echo comes first (counted in `stats.lateEchoes`), so a late echo
+ * is never taken for the answer to a later request. A write in flight when the connection drops
+ * fails ("connection", may or may not have been applied).
  */
 export class DongleSession {
   private readonly options: Required<Omit<SessionOptions, "onFrame" | "onState" | "connect">> &
@@ -127,19 +111,25 @@ export class DongleSession {
   private current: SessionState = "idle";
   private readonly queue: Pending[] = [];
   private inFlight: { pending: Pending; cancelTimeout: () => void } | undefined;
+  /** A write that timed out: nothing else is sent until its echo comes late or another timeout passes. */
+  private lateEcho: { write: Write; cancel: () => void } | undefined;
   /** Frames waiting for the gap, heartbeat echoes first. */
   private readonly outbox: { bytes: Uint8Array; request?: Pending }[] = [];
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private cancelPump: (() => void) | undefined;
   private cancelReconnect: (() => void) | undefined;
   private failures = 0;
+  /** Why the last connection ended or could not be opened, and when (clock ms) the next attempt is. */
+  private lastFailure = "";
+  private nextAttemptAt = 0;
   readonly stats = {
     heartbeatsEchoed: 0,
     unsolicited: 0,
     timeouts: 0,
     crcFailures: 0,
     reconnects: 0,
-    writeRetries: 0,
+    /** Echoes of writes that had already timed out. */
+    lateEchoes: 0,
   };
 
   constructor(options: SessionOptions) {
@@ -157,43 +147,67 @@ export class DongleSession {
 
   /** Reads `count` registers from `base`, in requests of at most 60; resolves with the values in order. */
   async read(read: Read): Promise<number[]> {
-    if (this.current === "gave up" || this.current === "closed") {
-      throw new SessionError(`the session with ${this.where()} is ${this.current}: start a new one`);
-    }
-    const parts: Promise<number[]>[] = [];
+    const parts: Read[] = [];
     for (let offset = 0; offset < read.count; offset += MAX_REGISTERS) {
       const part = { ...read, base: read.base + offset, count: Math.min(MAX_REGISTERS, read.count - offset) };
       buildReadRequest({ dongleSerial: this.options.clientSerial, ...part }); // validates before queueing
-      parts.push(
-        new Promise((resolve, reject) =>
-          this.queue.push({ operation: { kind: "read", read: part }, resolve, reject, tries: 0 }),
-        ),
-      );
+      parts.push(part);
     }
+    this.admit({ kind: "read", read });
+    const group = {};
+    const answers = parts.map(
+      (part) =>
+        new Promise<number[]>((resolve, reject) =>
+          this.queue.push({ operation: { kind: "read", read: part }, resolve, reject, group, tries: 0 }),
+        ),
+    );
     this.next();
-    return (await Promise.all(parts)).flat();
+    return (await Promise.all(answers)).flat();
   }
 
   /**
    * Writes one holding register (function 0x06), queued with the reads and paced like them.
    * Resolves when the device echoes the same register and value; rejects with a SessionError
-   * when the echo differs, the device answers an error, or no echo comes. A write that heard
-   * no echo at all is sent once more (the device may not have received it); never more.
+   * when the echo differs, the device answers an error, or no echo comes in time. One write is
+   * one frame: it is never sent again, not after a timeout nor after a dropped connection.
    */
   async write(write: Write): Promise<void> {
-    if (this.current === "gave up" || this.current === "closed") {
-      throw new SessionError(`the session with ${this.where()} is ${this.current}: start a new one`);
-    }
     buildWriteRequest({ dongleSerial: this.options.clientSerial, ...write }); // validates before queueing
+    const operation: Operation = { kind: "write", write };
+    this.admit(operation);
     await new Promise<number[]>((resolve, reject) => {
-      this.queue.push({ operation: { kind: "write", write }, resolve, reject, tries: 0 });
+      this.queue.push({ operation, resolve, reject, group: {}, tries: 0 });
       this.next();
     });
   }
 
-  /** Ends the session: pending reads fail, the socket closes, no reconnect. */
+  /** Ends the session: pending requests fail, the socket closes, no reconnect. */
   close(): void {
-    this.stop("closed", new SessionError(`the session with ${this.where()} was closed`));
+    if (this.current === "closed") return;
+    this.stop(new SessionError(`the session with ${this.where()} was closed`));
+  }
+
+  /** Throws unless a request may queue now: while connected, or for the connection attempt under way. */
+  private admit(operation: Operation): void {
+    if (this.current === "connected" || this.current === "connecting") return;
+    if (this.current === "waiting to reconnect") {
+      const inMs = Math.max(0, this.nextAttemptAt - this.options.clock.now());
+      throw new SessionError(
+        `not connected to ${this.where()} (${this.lastFailure}); the next attempt is in ${seconds(inMs)}: ${notAsked(operation)}`,
+      );
+    }
+    throw new SessionError(
+      `the session with ${this.where()} ${this.current === "idle" ? "is not started" : "was closed"}: ${notAsked(operation)}`,
+    );
+  }
+
+  /** Fails a request, and the parts of the same read still queued. */
+  private fail(pending: Pending, error: SessionError): void {
+    pending.reject(error);
+    for (const sibling of this.queue.filter((queued) => queued.group === pending.group)) {
+      this.queue.splice(this.queue.indexOf(sibling), 1);
+      sibling.reject(error);
+    }
   }
 
   private where(): string {
@@ -211,6 +225,7 @@ export class DongleSession {
     const connect = this.options.connect ?? ((port: number, host: string) => createConnection({ port, host }));
     const socket = connect(this.options.port, this.options.host);
     this.socket = socket;
+    let failure: string | undefined;
     socket.setNoDelay(true);
     socket.on("connect", () => {
       if (this.socket !== socket) return;
@@ -222,54 +237,70 @@ export class DongleSession {
     socket.on("data", (chunk: Buffer) => {
       if (this.socket === socket) this.receive(chunk);
     });
-    socket.on("error", () => {
-      // "close" follows and handles it.
+    socket.on("error", (error) => {
+      failure ??= error.message; // "close" follows and handles it
     });
     socket.on("close", () => {
-      if (this.socket === socket) this.lost();
+      if (this.socket !== socket) return;
+      this.lost(failure ?? (this.current === "connected" ? "the dongle closed it" : "closed before it was up"));
     });
   }
 
-  private lost(): void {
+  private lost(reason: string): void {
+    const where = this.where();
+    const dropped =
+      this.current === "connected" ? `the connection to ${where} dropped` : `could not connect to ${where}`;
     this.socket = undefined;
     this.cancelPump?.();
     this.cancelPump = undefined;
+    this.endLateEcho();
+    const flying = this.inFlight?.pending;
+    this.inFlight?.cancelTimeout();
+    this.inFlight = undefined;
+    const waiting = [...this.outbox.flatMap((item) => (item.request ? [item.request] : [])), ...this.queue];
     this.outbox.length = 0;
-    if (this.inFlight) {
-      const { pending, cancelTimeout } = this.inFlight;
-      cancelTimeout();
-      this.inFlight = undefined;
-      // Asked again after the reconnect, once: a request that loses the connection twice fails.
-      if (pending.tries < 2) this.queue.unshift(pending);
-      else
-        pending.reject(
-          new SessionError(
-            `the connection to ${this.where()} dropped twice during ${describe(pending.operation)} on ${deviceOf(pending.operation)}`,
-          ),
-        );
-    }
-    if (this.current === "closed" || this.current === "gave up") return;
+    this.queue.length = 0;
+
     this.failures++;
-    if (this.failures >= this.options.maxAttempts) {
-      this.stop("gave up", new SessionError(`gave up on ${this.where()} after ${this.failures} failed connections`));
-      return;
-    }
-    const delay = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (this.failures - 1));
-    const jittered = Math.round(delay * (1 + 0.2 * this.options.random()));
-    this.setState("waiting to reconnect", `in ${jittered} ms`);
-    this.cancelReconnect = later(this.options.clock, jittered, () => {
+    const backoff = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (this.failures - 1));
+    const delay = Math.round(backoff * (1 + BACKOFF_JITTER * this.options.random()));
+    this.lastFailure = reason;
+    this.nextAttemptAt = this.options.clock.now() + delay;
+    this.setState("waiting to reconnect", `in ${delay} ms (${reason})`);
+    this.cancelReconnect = later(this.options.clock, delay, () => {
       this.cancelReconnect = undefined;
       this.stats.reconnects++;
       this.open();
     });
+
+    if (flying?.operation.kind === "read" && flying.tries < 2) {
+      this.queue.push(flying, ...waiting.filter((pending) => pending.group === flying.group));
+    } else if (flying) {
+      const { operation } = flying;
+      flying.reject(
+        new SessionError(
+          operation.kind === "write"
+            ? `${dropped} (${reason}) before ${deviceOf(operation)} echoed ${describe(operation)}: it may or may not have been applied, and it is not sent again`
+            : `${dropped} again (${reason}) during ${describe(operation)} on ${deviceOf(operation)}, asked twice`,
+        ),
+      );
+    }
+    for (const pending of waiting)
+      if (!this.queue.includes(pending))
+        pending.reject(new SessionError(`${dropped} (${reason}): ${notAsked(pending.operation)}`));
   }
 
-  private stop(state: "closed" | "gave up", error: SessionError): void {
-    this.setState(state, error.message);
+  private stop(error: SessionError): void {
+    this.setState("closed", error.message);
     this.cancelReconnect?.();
     this.cancelPump?.();
+    this.endLateEcho();
     this.inFlight?.cancelTimeout();
-    const pending = [...(this.inFlight ? [this.inFlight.pending] : []), ...this.queue];
+    const pending = [
+      ...(this.inFlight ? [this.inFlight.pending] : []),
+      ...this.outbox.flatMap((item) => (item.request ? [item.request] : [])),
+      ...this.queue,
+    ];
     this.inFlight = undefined;
     this.queue.length = 0;
     this.outbox.length = 0;
@@ -299,9 +330,32 @@ export class DongleSession {
         this.stats.heartbeatsEchoed++;
         this.pump();
       }
-      if ((frame.kind === "response" || frame.kind === "error") && !this.answers(frame)) this.stats.unsolicited++;
+      if ((frame.kind === "response" || frame.kind === "error") && !this.echoesLate(frame) && !this.answers(frame))
+        this.stats.unsolicited++;
       this.options.onFrame?.(frame);
     }
+  }
+
+  /** Whether this is the echo (or error response) of the write that timed out, come late. */
+  private echoesLate(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
+    const write = this.lateEcho?.write;
+    if (
+      !write ||
+      frame.function !== ModbusFunction.writeSingle ||
+      frame.address !== write.address ||
+      frame.base !== write.register ||
+      (frame.kind === "response" && frame.count !== write.value)
+    )
+      return false;
+    this.stats.lateEchoes++;
+    this.endLateEcho();
+    this.next();
+    return true;
+  }
+
+  private endLateEcho(): void {
+    this.lateEcho?.cancel();
+    this.lateEcho = undefined;
   }
 
   /** Settles the request in flight when this is its answer. */
@@ -317,14 +371,16 @@ export class DongleSession {
     flying.cancelTimeout();
     this.inFlight = undefined;
     if (frame.kind === "error") {
-      flying.pending.reject(
+      this.fail(
+        flying.pending,
         new SessionError(`${deviceOf(operation)} refused ${describe(operation)} (error response)`, "refused"),
       );
     } else if (operation.kind === "write") {
       // A write's answer echoes the register and the value the device took (in the count's place).
       if (frame.count === operation.write.value) flying.pending.resolve([frame.count]);
       else
-        flying.pending.reject(
+        this.fail(
+          flying.pending,
           new SessionError(
             `${deviceOf(operation)} echoed ${frame.count} to holding register ${frame.base} for ${describe(operation)}: it did not take the value sent`,
             "echo",
@@ -339,7 +395,8 @@ export class DongleSession {
 
   /** Puts the next request in the outbox when none is in flight. */
   private next(): void {
-    if (this.current !== "connected" || this.inFlight || this.outbox.some((item) => item.request)) return;
+    if (this.current !== "connected" || this.inFlight || this.lateEcho || this.outbox.some((item) => item.request))
+      return;
     const pending = this.queue.shift();
     if (!pending) return;
     const { operation } = pending;
@@ -377,19 +434,23 @@ export class DongleSession {
       if (this.inFlight?.pending !== pending) return;
       this.inFlight = undefined;
       this.stats.timeouts++;
-      // A write nobody echoed is sent once more, first in line: no echo at all may mean it never
-      // arrived. A second silence fails it (it may or may not have been applied).
-      if (pending.operation.kind === "write" && pending.tries < 2) {
-        this.stats.writeRetries++;
-        this.queue.unshift(pending);
-      } else {
-        pending.reject(
-          new SessionError(
-            `no answer from ${deviceOf(pending.operation)} for ${describe(pending.operation)} within ${this.options.requestTimeoutMs} ms${pending.operation.kind === "write" ? `, sent ${pending.tries} times; it may or may not have been applied` : ""}`,
-            "timeout",
-          ),
-        );
+      const { operation } = pending;
+      if (operation.kind === "write") {
+        // Sending it again could apply it twice, and its late echo would then answer the copy:
+        // the line is held for the echo instead, so it cannot be taken for another's answer.
+        const cancel = later(this.options.clock, this.options.requestTimeoutMs, () => {
+          this.lateEcho = undefined;
+          this.next();
+        });
+        this.lateEcho = { write: operation.write, cancel };
       }
+      this.fail(
+        pending,
+        new SessionError(
+          `no answer from ${deviceOf(operation)} for ${describe(operation)} within ${this.options.requestTimeoutMs} ms${operation.kind === "write" ? "; it may or may not have been applied, and it is not sent again" : ""}`,
+          "timeout",
+        ),
+      );
       this.next();
     });
     this.inFlight = { pending, cancelTimeout };

@@ -10,6 +10,7 @@ import {
 } from "../../src/local/frame.js";
 import { Framer } from "../../src/local/framer.js";
 import { DongleSession, type SessionError, type SessionState } from "../../src/local/session.js";
+import { later } from "../../src/time/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 
 const DONGLE = "WF0000G000";
@@ -23,6 +24,9 @@ class TestDongle {
   answer = true;
   /** How a write is answered: its echo, an echo of another value, an error response, or nothing. */
   writes: "echo" | "other value" | "error" | "silent" = "echo";
+  /** How long (on the clock) a write's answer takes. */
+  echoAfterMs = 0;
+  port = 0;
   constructor(private readonly clock: VirtualClock) {
     this.server = createServer((socket) => {
       this.sockets.push(socket);
@@ -32,9 +36,11 @@ class TestDongle {
           if (event.type !== "frame") continue;
           const frame = parseFrame(event.bytes);
           this.received.push({ frame, at: this.clock.now() });
-          if (frame.kind === "request" && frame.function === 6)
-            socket.write(this.writeAnswer(frame) ?? new Uint8Array());
-          else if (frame.kind === "request" && this.answer)
+          if (frame.kind === "request" && frame.function === 6) {
+            const answer = this.writeAnswer(frame) ?? new Uint8Array();
+            if (this.echoAfterMs === 0) socket.write(answer);
+            else later(this.clock, this.echoAfterMs, () => socket.write(answer));
+          } else if (frame.kind === "request" && this.answer)
             socket.write(this.response(frame.address, frame.function, frame.base, frame.count));
         }
       });
@@ -63,6 +69,7 @@ class TestDongle {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     const address = this.server.address();
     if (address === null || typeof address === "string") throw new Error("no port");
+    this.port = address.port;
     return address.port;
   }
   requests(): Extract<Frame, { kind: "request" }>[] {
@@ -93,6 +100,15 @@ async function until(clock: VirtualClock, check: () => void, stepMs = 50): Promi
     { timeout: 5_000, interval: 2 },
   );
 }
+
+/** The error a request fails with; throws when it does not fail. */
+const failure = (request: Promise<unknown>): Promise<SessionError> =>
+  request.then(
+    () => {
+      throw new Error("expected the request to fail");
+    },
+    (error: SessionError) => error,
+  );
 
 async function started(options: Partial<ConstructorParameters<typeof DongleSession>[0]> = {}) {
   const clock = new VirtualClock(0);
@@ -198,15 +214,86 @@ describe("a session with a dongle", () => {
     expect(session.stats.reconnects).toBe(1);
   });
 
-  it("gives up cleanly when the dongle cannot be reached, failing what waits with a clear error", async () => {
-    const { clock, dongle, session } = await started({ backoffMs: 100, maxAttempts: 3 });
+  it("answers a read asked right after start(), before the connection is up", async () => {
+    const clock = new VirtualClock(0);
+    dongle = new TestDongle(clock);
+    const port = await dongle.listen();
+    session = new DongleSession({ host: "127.0.0.1", port, clock, random: () => 0.5 });
+    session.start();
+    expect(session.state).toBe("connecting");
+    let values: number[] | undefined;
+    void session.read({ address: 0x11, function: 4, base: 0, count: 3 }).then((v) => {
+      values = v;
+    });
+    await until(clock, () => expect(values).toEqual([0, 1, 2]));
+  });
+
+  it("fails a read asked during a connection attempt when that attempt is refused, and tries again later", async () => {
+    const clock = new VirtualClock(0);
+    dongle = new TestDongle(clock);
+    const port = await dongle.listen();
+    await dongle.close(); // nothing listens on the port
+    const states: SessionState[] = [];
+    session = new DongleSession({ host: "127.0.0.1", port, clock, random: () => 0, onState: (s) => states.push(s) });
+    session.start();
+    const failed = failure(session.read({ address: 0x11, function: 4, base: 0, count: 3 }));
+    await until(clock, () => expect(states).toContain("waiting to reconnect"), 1);
+    const error = await failed;
+    expect(error.kind).toBe("connection");
+    expect(error.message).toMatch(
+      /^could not connect to 127\.0\.0\.1:\d+ \(connect ECONNREFUSED 127\.0\.0\.1:\d+\): device 0x11 was not asked for registers 0-2$/,
+    );
+    await until(clock, () => expect(session?.stats.reconnects).toBe(1));
+  });
+
+  it("fails reads and writes at once while waiting to reconnect, naming host:port and the next attempt", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 4_000 });
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(session.state).toBe("waiting to reconnect"), 1);
+    const waitingSince = clock.now();
+    clock.advance(1_000);
+    const left = 4_000 * 1.1 - (clock.now() - waitingSince);
+    await expect(session.read({ address: 0x11, function: 4, base: 0, count: 60 })).rejects.toMatchObject({
+      kind: "connection",
+      message: `not connected to 127.0.0.1:${dongle.port} (the dongle closed it); the next attempt is in ${(left / 1_000).toFixed(1)} s: device 0x11 was not asked for registers 0-59`,
+    });
+    await expect(session.write({ address: 0x11, register: 110, value: 20 })).rejects.toMatchObject({
+      kind: "connection",
+      message: expect.stringMatching(/^not connected to .*: device 0x11 was not asked for the write of 20 to/),
+    });
+    await until(clock, () => expect(session.state).toBe("connected"), 100);
+    await expect(
+      (async () => {
+        const read = session.read({ address: 0x11, function: 4, base: 7, count: 2 });
+        await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+        return read;
+      })(),
+    ).resolves.toEqual([7, 8]);
+    expect(dongle.requests()).toHaveLength(1);
+  });
+
+  it("fails what was queued at once when the connection drops; only the read in flight is asked again", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 1_000 });
     dongle.answer = false;
-    const read = session.read({ address: 0x11, function: 4, base: 0, count: 5 }).catch((error: Error) => error.message);
+    const inFlight = session.read({ address: 0x11, function: 4, base: 0, count: 5 });
+    const queued = failure(session.read({ address: 0x11, function: 4, base: 5, count: 5 }));
+    const write = failure(session.write({ address: 0x11, register: 110, value: 20 }));
     await until(clock, () => expect(dongle.requests()).toHaveLength(1));
-    await dongle.close(); // nothing listens any more
-    await until(clock, () => expect(session.state).toBe("gave up"), 100);
-    expect(await read).toMatch(/gave up on 127\.0\.0\.1:\d+ after 3 failed connections/);
-    await expect(session.read({ address: 0x11, function: 4, base: 0, count: 1 })).rejects.toThrow(/gave up/);
+    dongle.answer = true;
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(session.state).toBe("waiting to reconnect"), 1);
+    const stillWaiting = clock.now();
+    expect((await queued).message).toMatch(
+      /^the connection to 127\.0\.0\.1:\d+ dropped \(the dongle closed it\): device 0x11 was not asked for registers 5-9$/,
+    );
+    expect((await write).message).toMatch(/dropped \(the dongle closed it\): device 0x11 was not asked for the write/);
+    expect(clock.now()).toBe(stillWaiting);
+    await until(clock, () => expect(dongle.requests()).toHaveLength(2), 100);
+    await expect(inFlight).resolves.toEqual([0, 1, 2, 3, 4]);
+    expect(dongle.requests().map((request) => [request.function, request.base])).toEqual([
+      [4, 0],
+      [4, 0],
+    ]);
   });
 
   it("refuses a read that cannot be asked, before sending anything", async () => {
@@ -273,7 +360,7 @@ describe("a single-register write (0x06)", () => {
     expect(writes(dongle)).toEqual([[162, 1]]);
   });
 
-  it("sends a write nobody echoed once more, and only once, then fails saying it may have applied", async () => {
+  it("sends a write nobody echoed once only, then fails saying it may have applied", async () => {
     const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
     dongle.writes = "silent";
     let message: string | undefined;
@@ -283,29 +370,65 @@ describe("a single-register write (0x06)", () => {
       kind = error.kind;
     });
     await until(clock, () => expect(message).toBeDefined(), 100);
-    expect(message).toMatch(
-      /no answer from device 0x11 for the write of 30 to holding register 110 within 2000 ms, sent 2 times; it may or may not have been applied/,
+    expect(message).toBe(
+      "no answer from device 0x11 for the write of 30 to holding register 110 within 2000 ms; it may or may not have been applied, and it is not sent again",
     );
-    clock.advance(30_000);
-    expect(writes(dongle)).toEqual([
-      [110, 30],
-      [110, 30],
-    ]);
-    expect(session.stats.writeRetries).toBe(1);
     expect(kind).toBe("timeout");
+    clock.advance(30_000);
+    expect(writes(dongle)).toEqual([[110, 30]]);
+    expect(session.stats.timeouts).toBe(1);
   });
 
-  it("retries the second time only while no echo came: an echo to the retry settles it", async () => {
-    const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
+  it("waits for a late echo without sending the write again, and does not take it for the next write's", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 5_000 });
+    dongle.echoAfterMs = 6_000;
+    let first: SessionError | undefined;
+    void session.write({ address: 0x11, register: 110, value: 30 }).catch((error: SessionError) => {
+      first = error;
+    });
+    await until(clock, () => expect(writes(dongle)).toHaveLength(1));
+    const sentAt = dongle.received[0]?.at ?? Number.NaN;
+    await until(clock, () => expect(first?.kind).toBe("timeout"), 100);
+    // Asked before the first one's echo: sent at once, it would be answered by that echo (30, not 31).
+    let second: string | undefined;
+    void session.write({ address: 0x11, register: 110, value: 31 }).then(
+      () => {
+        second = "written";
+      },
+      (error: Error) => {
+        second = error.message;
+      },
+    );
+    expect(clock.now() - sentAt).toBeLessThan(6_000);
+    dongle.echoAfterMs = 0;
+    await until(clock, () => expect(second).toBeDefined(), 100);
+    expect(second).toBe("written");
+    expect(session.stats.lateEchoes).toBe(1);
+    expect(session.stats.unsolicited).toBe(0);
+    expect(writes(dongle)).toEqual([
+      [110, 30],
+      [110, 31],
+    ]);
+    expect((dongle.received[1]?.at ?? 0) - sentAt).toBeGreaterThanOrEqual(6_000);
+  });
+
+  it("does not send a write again after the connection dropped before its echo", async () => {
+    const { clock, dongle, session } = await started({ backoffMs: 1_000 });
     dongle.writes = "silent";
-    let wrote = false;
-    void session.write({ address: 0x11, register: 59, value: 1 }).then(() => {
-      wrote = true;
+    let message: string | undefined;
+    void session.write({ address: 0x11, register: 110, value: 30 }).catch((error: SessionError) => {
+      message = error.message;
     });
     await until(clock, () => expect(writes(dongle)).toHaveLength(1));
     dongle.writes = "echo";
-    await until(clock, () => expect(wrote).toBe(true), 100);
-    expect(writes(dongle)).toHaveLength(2);
+    dongle.sockets[0]?.destroy();
+    await until(clock, () => expect(message).toBeDefined());
+    expect(message).toMatch(
+      /^the connection to 127\.0\.0\.1:\d+ dropped \(the dongle closed it\) before device 0x11 echoed the write of 30 to holding register 110: it may or may not have been applied, and it is not sent again$/,
+    );
+    await until(clock, () => expect(session.state).toBe("connected"), 100);
+    clock.advance(30_000);
+    expect(writes(dongle)).toEqual([[110, 30]]);
   });
 
   it("refuses a value that no register holds, before sending anything", async () => {

@@ -24,7 +24,7 @@ export class LocalControlError extends Error {
 export interface LocalControlOptions {
   /** The dongle a controller serial answers on (after discovery). */
   readonly dongleOf: (serial: string) => LocalDongle | undefined;
-  /** How long the gate waits for an answer: a write's echo, with its one resend, and its read-back. */
+  /** How long the gate waits for an answer: a write's echo (the write is sent once only), and its read-back. */
   readonly answerMs: number;
 }
 

@@ -34,8 +34,6 @@ export interface DongleOptions {
   readonly logger?: Logger;
   /** Told when the model is read from HR 0 after it was told from the banks. */
   readonly onModelRead?: (detected: Detected) => void;
-  /** Failed connections in a row before a session gives up (the session's default, 8, when left out). */
-  readonly maxAttempts?: number;
   /** Session options a test pins (jitter). */
   readonly random?: () => number;
 }
@@ -60,8 +58,8 @@ export class LocalDongleError extends Error {
 /**
  * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
  * feeds one decoder, so an active dongle's answers and a passive one's overheard answers go the
- * same way. A session that gave up is replaced at the next read, so a dongle that was away for
- * long comes back.
+ * same way. The session never gives up: a dongle that was away comes back by itself, and reads
+ * while it is away fail at once (src/local/session.ts says when the next attempt is).
  */
 export class LocalDongle {
   private session: DongleSession | undefined;
@@ -346,17 +344,16 @@ export class LocalDongle {
 
   private ensureSession(): DongleSession {
     const state = this.session?.state;
-    if (this.session && state !== "gave up" && state !== "closed") return this.session;
+    if (this.session && state !== "closed") return this.session;
     const session = new DongleSession({
       host: this.options.host,
       port: this.options.port,
       clock: this.options.clock,
       requestTimeoutMs: this.options.timeoutMs,
       ...(this.options.random ? { random: this.options.random } : {}),
-      ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
       onFrame: (frame) => this.heard(frame),
       onState: (state, detail) => {
-        if (state === "gave up" || state === "waiting to reconnect")
+        if (state === "waiting to reconnect")
           this.options.logger?.warn({ dongle: this.where, detail }, `dongle ${state}`);
       },
     });
