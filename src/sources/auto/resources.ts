@@ -59,7 +59,8 @@ export function composeResources(options: ComposeOptions): Resource[] {
     const twin = lan.get(key);
     lan.delete(key);
     const serial = serialOf(cloud).toUpperCase();
-    if (twin && LIVE.has(key.split(" ")[0] ?? "")) out.push(liveTwins(serial, cloud, twin, options));
+    if (twin && LIVE.has(key.split(" ")[0] ?? ""))
+      out.push(liveTwins(serial, cloud, twin, options), dongleProbe(serial, twin, options));
     else if (twin) out.push(following(serial, cloud, twin, choice));
     else if (withDongle.has(serial)) out.push(cloudOnly(serial, cloud, options));
     else out.push(cloud);
@@ -79,16 +80,7 @@ function twinName(cloud: Resource): string {
  */
 function liveTwins(serial: string, cloud: Resource, local: Resource, options: ComposeOptions): Resource {
   const { choice, logger } = options;
-  const overLan = async (signal: AbortSignal): Promise<PollResult> => {
-    try {
-      const result = await local.poll(signal);
-      choice.lanAnswered(serial);
-      return result;
-    } catch (error) {
-      choice.lanFailed(serial);
-      throw error;
-    }
-  };
+  const overLan = lanPoll(serial, local, choice);
   // While on the dongle, polled at its own pace too (no rate limit); the cloud's budget never sees these.
   const onLan: Observable<unknown> = interval(options.lan.liveMs, options.lan.clock).pipe(
     filter(() => choice.pathOf(serial) === "local"),
@@ -129,6 +121,49 @@ function liveTwins(serial: string, cloud: Resource, local: Resource, options: Co
       throw new BothPathsFailedError(
         `neither path answered: the cloud (${messageOf(fromCloud.reason)}), the dongle (${messageOf(fromLan.reason)})`,
       );
+    },
+  };
+}
+
+/** The device's live data over its dongle, its answer or failure told to the path choice. */
+function lanPoll(serial: string, local: Resource, choice: PathChoice): (signal: AbortSignal) => Promise<PollResult> {
+  return async (signal) => {
+    try {
+      const result = await local.poll(signal);
+      choice.lanAnswered(serial);
+      return result;
+    } catch (error) {
+      choice.lanFailed(serial);
+      throw error;
+    }
+  };
+}
+
+/**
+ * While a device is on the cloud, its dongle is asked at the LAN's own pace (poll.local), not
+ * only at the cloud's: `auto.failback` then counts real answers, and the device is back on its
+ * dongle within one LAN poll of it. The answer is not published (the cloud's is), and no cloud
+ * request is made.
+ */
+function dongleProbe(serial: string, local: Resource, options: ComposeOptions): Resource {
+  const { choice } = options;
+  const onCloud = (): boolean => choice.pathOf(serial) === "cloud" && choice.allows(serial, "local");
+  const overLan = lanPoll(serial, local, choice);
+  return {
+    name: `dongle probe of ${local.name}`,
+    devices: [],
+    triggers: interval(options.lan.liveMs, options.lan.clock).pipe(filter(onCloud)),
+    async poll(signal) {
+      if (!onCloud()) return {};
+      try {
+        await overLan(signal);
+      } catch (error) {
+        options.logger?.debug(
+          { serial, err: messageOf(error) },
+          "auto: the dongle of a device on the cloud did not answer",
+        );
+      }
+      return {};
     },
   };
 }

@@ -51,7 +51,7 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
     }
     return tracked;
   };
-  const build = (): AutoSource => {
+  const build = (failbackMs = 300_000): AutoSource => {
     const client = sim.clientFor("owner", {
       clock: clock(),
       onRequest: (event) => cloudCalls.push(`${event.status} ${event.endpoint}`),
@@ -66,7 +66,7 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       () => local.close(),
       () => client.close(),
     );
-    const choice = new PathChoice({ clock: clock(), failbackMs: 300_000, onPath: (s) => switches.push(s) });
+    const choice = new PathChoice({ clock: clock(), failbackMs, onPath: (s) => switches.push(s) });
     return autoSource({ cloud: cloudSource(client), local, choice, lan: { liveMs: 10_000, clock: clock() } });
   };
   const named = (resources: readonly Resource[], name: string): Resource => {
@@ -182,6 +182,44 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
     expect(moved()).toBe(before + 1);
     expect(source.choice.states()[INVERTER]?.why).toMatch(/its dongle has answered every poll for 3\d\d s/);
   }, 60_000);
+
+  it("on the cloud, asks its dongle at poll.local with no cloud request, and honours a 10 s failback within a LAN poll", async () => {
+    const quick = build(10_000);
+    const found = await settle(quick.discover());
+    const planned = quick.resources(found, POLL, () => clock().now());
+    const twin = named(planned, `inverter.live ${INVERTER} (LAN or cloud)`);
+    const probe = planned.find((one) => one.name.startsWith(`dongle probe of inverter.live ${INVERTER} (LAN`));
+    if (!probe?.triggers) throw new Error("no dongle probe for the inverter");
+    // The probe is planned on no cloud budget: only its trigger wakes it.
+    expect(probe.periodMs).toBeUndefined();
+    expect(probe.devices).toEqual([]);
+    await dongleFault(INVERTER, 10_000);
+    await poll(twin);
+    await dongleFault(INVERTER, 0);
+    expect(quick.choice.pathOf(INVERTER)).toBe("cloud");
+    let woken = 0;
+    const subscription = probe.triggers.subscribe(() => woken++);
+    cloudCalls.length = 0;
+    const recovered = clock().now();
+    try {
+      for (let round = 0; round < 4 && quick.choice.pathOf(INVERTER) === "cloud"; round++) {
+        clock().advance(10_000);
+        expect(await poll(probe)).toEqual({});
+      }
+    } finally {
+      subscription.unsubscribe();
+    }
+    expect(quick.choice.pathOf(INVERTER)).toBe("local");
+    // Two answers 10 s apart: back within the failback and one LAN poll (the cloud's 30 s would be three times that).
+    expect(clock().now() - recovered).toBeLessThan(25_000);
+    expect(woken).toBeGreaterThanOrEqual(2);
+    expect(cloudCalls).toEqual([]);
+    expect(quick.choice.states()[INVERTER]?.why).toMatch(/its dongle has answered every poll for 1\d s/);
+    // On the dongle the probe asks nothing, and is not woken.
+    const woke = woken;
+    clock().advance(10_000);
+    expect(woken).toBe(woke);
+  });
 
   it("on the cloud, takes the dongle's answer at once when the cloud refuses", async () => {
     // On the cloud again: a dongle that failed once.
