@@ -347,6 +347,7 @@ export async function startApp(
       },
       // Info, discovery and health go out with Home Assistant's, after every (re)connection.
       republishOn: (status) => bus.on("republish", "health", () => status.publishAll()),
+      logger,
     });
     const rules = rulesFeature({
       bus,

@@ -1,5 +1,6 @@
 import type { EventBus } from "../bus.js";
 import type { Feature } from "../feature.js";
+import type { Logger } from "../log.js";
 import { type BridgeStatus, type BridgeStatusOptions, startBridgeStatus } from "./mqtt-bridge.js";
 import { watchStaleness } from "./stale-watch.js";
 
@@ -13,6 +14,8 @@ export function healthFeature(options: {
   readonly status: BridgeStatusOptions;
   /** Registers the status to publish again after every (re)connection of MQTT. */
   readonly republishOn: (status: BridgeStatus) => void;
+  /** Where a device going stale is said. */
+  readonly logger?: Logger;
 }): Feature {
   const { bus } = options;
   const name = "health";
@@ -33,6 +36,8 @@ export function healthFeature(options: {
         owner: name,
         freshness: options.status.freshness,
         clock: options.status.clock,
+        budget: options.status.budget,
+        ...(options.logger ? { logger: options.logger } : {}),
       });
       options.republishOn(started);
     },

@@ -1,5 +1,7 @@
 import type { EventBus } from "../bus.js";
+import type { RateBudgetState } from "../cloud/index.js";
 import type { DeviceId } from "../device-id.js";
+import type { Logger } from "../log.js";
 import { type Clock, every } from "../time/index.js";
 import type { DeviceFreshness, Freshness } from "./freshness.js";
 
@@ -18,6 +20,10 @@ export function watchStaleness(options: {
   readonly owner: string;
   readonly freshness: Freshness;
   readonly clock: Clock;
+  /** Where a device going stale is said, once each time, with why. */
+  readonly logger?: Logger;
+  /** The cloud's rate budget, to tell a device held by it from one whose polls do not answer. */
+  readonly budget?: () => RateBudgetState;
 }): () => void {
   const { bus, owner, freshness, clock } = options;
   /** Telemetry's last verdict per device (not ours). */
@@ -43,6 +49,7 @@ export function watchStaleness(options: {
     for (const state of freshness.all(at)) {
       const id = state.device;
       if (stale.get(id) !== state.stale) {
+        if (state.stale) options.logger?.warn({ device: id }, staleMessage(state, options.budget?.(), at));
         stale.set(id, state.stale);
         bus.emit("freshness", { device: id, stale: state.stale, at });
       }
@@ -63,4 +70,16 @@ export function watchStaleness(options: {
     check();
   });
   return every(clock, STALE_CHECK_MS, check, { background: true });
+}
+
+/** Why a device went stale, in words: the rate budget holding its polls back, or polls that do not answer. */
+export function staleMessage(state: DeviceFreshness, budget: RateBudgetState | undefined, now: number): string {
+  const age = state.age_seconds === null ? "no values yet" : `no fresh values for ${state.age_seconds} s`;
+  const head = `${state.name}: ${age} (polled every ${state.poll_seconds} s)`;
+  if (budget && (budget.waiting > 0 || budget.pausedUntil > now || budget.used >= budget.limit)) {
+    const paused =
+      budget.pausedUntil > now ? `, paused after a 429 for ${Math.ceil((budget.pausedUntil - now) / 1000)} s more` : "";
+    return `${head}: the cloud's rate budget holds its polls back (${budget.used} of ${budget.limit} requests this minute used, ${budget.waiting} waiting${paused}); raise cloud.requests_per_minute if the account allows more, or poll less often`;
+  }
+  return `${head}: its polls did not answer in time; bridge/health and the log say why`;
 }
