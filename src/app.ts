@@ -241,7 +241,14 @@ export async function startApp(
     const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
     const control =
       options.sources?.control ??
-      (auto && client ? autoControl(cloudControl(client), auto.choice, lanControl) : undefined) ??
+      (auto && client
+        ? autoControl(
+            cloudControl(client),
+            auto.choice,
+            lanControl,
+            (serial) => local?.dongleOf(serial)?.reachable ?? false,
+          )
+        : undefined) ??
       lanControl ??
       (client ? cloudControl(client) : noWrites);
     const paths = auto && (() => pathsById(auto));

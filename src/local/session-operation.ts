@@ -30,6 +30,8 @@ export class SessionError extends Error {
   constructor(
     message: string,
     readonly kind: SessionErrorKind = "connection",
+    /** Nothing of the request went on the wire (not connected): a write surely did not apply. */
+    readonly unsent = false,
   ) {
     super(message);
   }

@@ -194,10 +194,14 @@ export class DongleSession {
       const inMs = Math.max(0, this.nextAttemptAt - this.options.clock.now());
       throw new SessionError(
         `not connected to ${this.where()} (${this.lastFailure}); the next attempt is in ${seconds(inMs)}: ${notAsked(operation)}`,
+        "connection",
+        true,
       );
     }
     throw new SessionError(
       `the session with ${this.where()} ${this.current === "idle" ? "is not started" : "was closed"}: ${notAsked(operation)}`,
+      "connection",
+      true,
     );
   }
 
@@ -287,7 +291,7 @@ export class DongleSession {
     }
     for (const pending of waiting)
       if (!this.queue.includes(pending))
-        pending.reject(new SessionError(`${dropped} (${reason}): ${notAsked(pending.operation)}`));
+        pending.reject(new SessionError(`${dropped} (${reason}): ${notAsked(pending.operation)}`, "connection", true));
   }
 
   private stop(error: SessionError): void {

@@ -1,20 +1,51 @@
+import type { RemoteControlResult } from "../../cloud/index.js";
 import type { DeviceControl } from "../ports.js";
 import type { PathChoice } from "./path-choice.js";
 
+type InverterControl = DeviceControl["inverterControl"];
+
 /**
  * `source: auto`'s control: a device's changes go by its path in `choice` when a LAN control is
- * given, by the cloud otherwise. (Until writes over the LAN land, no LAN control is given and
- * every change goes by the cloud, which pathOf says.)
+ * given, by the cloud otherwise. A device on the LAN whose dongle is not connected (`lanUp` says
+ * so) is moved to the cloud and its change goes there at once, rather than failing or waiting for
+ * the next poll to notice; so does one whose LAN attempt failed with nothing sent.
  */
-export function autoControl(cloud: DeviceControl, choice: PathChoice, local?: DeviceControl): DeviceControl {
+export function autoControl(
+  cloud: DeviceControl,
+  choice: PathChoice,
+  local?: DeviceControl,
+  lanUp: (serial: string) => boolean = () => true,
+): DeviceControl {
   if (!local) return cloud;
   const by = (serial: string): DeviceControl => (choice.pathOf(serial) === "local" ? local : cloud);
+  const toCloud = (serial: string, why: string): DeviceControl => {
+    choice.use(serial, "cloud", why);
+    return cloud;
+  };
+  /** The device's path now: the cloud when it is on the LAN but its dongle is not connected. */
+  const path = (serial: string): InverterControl =>
+    choice.pathOf(serial) !== "local"
+      ? cloud.inverterControl
+      : lanUp(serial)
+        ? local.inverterControl
+        : toCloud(serial, "its dongle is not connected").inverterControl;
+  /** The call over the device's path; over the cloud too when the dongle dropped with nothing sent. */
+  const routed = async <V>(
+    serial: string,
+    call: (control: InverterControl) => Promise<RemoteControlResult<V>>,
+  ): Promise<RemoteControlResult<V>> => {
+    const control = path(serial);
+    const result = await call(control);
+    if (control === cloud.inverterControl) return result;
+    if (result.ok || result.mayHaveApplied || lanUp(serial)) return result;
+    return call(toCloud(serial, `its dongle dropped before the change was sent (${result.reason})`).inverterControl);
+  };
   return {
     inverterControl: {
-      readSetting: (serial, ...rest) => by(serial).inverterControl.readSetting(serial, ...rest),
-      presetValues: (serial, ...rest) => by(serial).inverterControl.presetValues(serial, ...rest),
-      writeSetting: (serial, ...rest) => by(serial).inverterControl.writeSetting(serial, ...rest),
-      modifyPreset: (serial, ...rest) => by(serial).inverterControl.modifyPreset(serial, ...rest),
+      readSetting: (serial, ...rest) => routed(serial, (control) => control.readSetting(serial, ...rest)),
+      presetValues: (serial, ...rest) => path(serial).presetValues(serial, ...rest),
+      writeSetting: (serial, ...rest) => routed(serial, (control) => control.writeSetting(serial, ...rest)),
+      modifyPreset: (serial, ...rest) => path(serial).modifyPreset(serial, ...rest),
     },
     // EV chargers, snapshots, preset profiles, notifications and smart devices: only the cloud has them today.
     evChargers: cloud.evChargers,

@@ -64,8 +64,8 @@ function failureOf(error: unknown, writing: boolean): Failure {
       case "refused":
         return failure(undefined, message, false);
       case "connection":
-        // A write whose connection dropped after it was sent may have arrived.
-        return failure(-2, message, writing);
+        // A write whose connection dropped after it was sent may have arrived; one never sent did not.
+        return failure(-2, message, writing && !error.unsent);
     }
   }
   return failure(-2, message, false);

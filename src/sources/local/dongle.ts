@@ -177,6 +177,11 @@ export class LocalDongle {
     return this.options.clock.now();
   }
 
+  /** False while its session waits to reconnect (the dongle went away): a request would fail at once. */
+  get reachable(): boolean {
+    return this.session?.state !== "waiting to reconnect";
+  }
+
   get lastHeardAt(): number | undefined {
     return this.heardAt;
   }
