@@ -1,9 +1,9 @@
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
-import { guard, toStoreError } from "./errors.js";
+import { guard, StoreError, toStoreError } from "./errors.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";
 import { type LocalSnapshots, SqliteLocalSnapshots } from "./local-snapshots.js";
 import { runMigrations } from "./migrate.js";
@@ -87,8 +87,34 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
  * makes a world-readable one. An existing file keeps the permissions its owner gave it.
  */
 function createPrivately(path: string): void {
+  const blocking = fileInTheWay(dirname(path));
+  if (blocking !== undefined)
+    throw new StoreError(
+      "cannot-open",
+      path,
+      `cannot create ${path}: ${blocking} is a file, not a folder; set store.path to a file in a folder (e.g. data/energy2mqtt.db), or move ${blocking} aside`,
+    );
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   closeSync(openSync(path, "a", PRIVATE_FILE));
+}
+
+/** The nearest existing ancestor of `folder` (itself included) when it is a file rather than a folder. */
+function fileInTheWay(folder: string): string | undefined {
+  for (let at = folder; ; at = dirname(at)) {
+    const found = statOrNone(at);
+    if (found) return found.isDirectory() ? undefined : at;
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+/** Undefined where nothing is, or where a file stands in the path (ENOTDIR): the caller looks further up. */
+function statOrNone(path: string): ReturnType<typeof statSync> {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 /** The error that got us here is the one worth reporting. */

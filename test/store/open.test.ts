@@ -136,6 +136,19 @@ describe("openStore", () => {
     expect((error as StoreError).message).toContain("move it aside");
   });
 
+  it("names the plain file that stands where a folder of store.path should be, not a raw EEXIST", () => {
+    const plain = dir.path("plain-file");
+    writeFileSync(plain, "not a folder");
+    for (const path of [`${plain}/energy2mqtt.db`, `${plain}/deeper/energy2mqtt.db`]) {
+      const error = caught(() => openStore(path));
+      expect(error).toMatchObject({ name: "StoreError", kind: "cannot-open", path });
+      expect((error as StoreError).message).toContain(`${plain} is a file, not a folder`);
+      expect((error as StoreError).message).toContain("set store.path");
+      expect((error as StoreError).message).not.toMatch(/EEXIST|ENOTDIR/);
+    }
+    expect(statSync(plain).isFile()).toBe(true);
+  });
+
   it("says so when another process holds the database", async () => {
     const path = dir.path("locked.db");
     openStore(path).close();
