@@ -18,8 +18,12 @@ export interface AutoSource extends DeviceSource {
 
 export interface AutoSourceOptions {
   readonly cloud: DeviceSource;
-  /** The dongles on the LAN (localSource). */
-  readonly local: DeviceSource & { close(): void };
+  /** The dongles on the LAN (localSource): a device whose dongle's address answers for another device moves to the cloud. */
+  readonly local: DeviceSource & {
+    close(): void;
+    /** The LAN's WrongDeviceEvent: a device, its dongle's address, and what answered there instead. */
+    onWrongDevice?(listener: (event: { serial: string; where: string; why: string }) => void): () => void;
+  };
   readonly choice: PathChoice;
   /** Live polls' interval while a device is on its dongle (poll.local), and the clock that times them. */
   readonly lan: { readonly liveMs: number; readonly clock: Clock };
@@ -35,6 +39,12 @@ export interface AutoSourceOptions {
 export function autoSource(options: AutoSourceOptions): AutoSource {
   const { cloud, local, choice } = options;
   let from: InventoryFrom | undefined;
+  // An answer from another device (a read, an echo, a read-back): the device goes to the cloud at
+  // once, and comes back only once its own dongle has answered every poll for auto.failback.
+  const unsubscribe = local.onWrongDevice?.((event) => {
+    choice.lanFailed(event.serial);
+    choice.use(event.serial, "cloud", `its dongle at ${event.where} ${event.why}`);
+  });
   return {
     choice,
     budget: cloud.budget,
@@ -77,7 +87,10 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         local: local.resources(inventory, poll, now),
         ...(options.logger ? { logger: options.logger } : {}),
       }),
-    close: () => local.close(),
+    close: () => {
+      unsubscribe?.();
+      local.close();
+    },
   };
 }
 
