@@ -31,10 +31,10 @@ export {
   type SmartDeviceInfo,
 } from "./inventory.js";
 export { LocalControlError, localControl, settingsReads } from "./local/control.js";
-export { type Identified, LocalDongle } from "./local/dongle.js";
+export { type Identified, LocalDongle, type WrongDevice, WrongDeviceError } from "./local/dongle.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { DETECTION_BANKS, IDENTITY } from "./local/reads.js";
-export { type LocalDongleConfig, type LocalSource, localSource } from "./local/source.js";
+export { type LocalDongleConfig, type LocalSource, localSource, type WrongDeviceEvent } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";
 export type {
   AccountReads,

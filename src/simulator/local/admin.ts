@@ -15,6 +15,11 @@ const dongleFaults = z.strictObject({
   silent_battery: z.boolean().optional(),
   /** Send a LAN-settings broadcast this often (simulated seconds); 0: never. */
   broadcast_every_s: seconds.optional(),
+  /** Every answer carries this device serial (another inverter's, or one no device has); "": each device's own. */
+  answer_as: z
+    .string()
+    .regex(/^[\x20-\x7e]{0,10}$/, "a serial is up to 10 printable ASCII characters")
+    .optional(),
 });
 
 function describe(dongle: SimDongle) {
@@ -31,6 +36,7 @@ function describe(dongle: SimDongle) {
       corrupt_frames: faults.corruptFrames,
       silent_battery: faults.silentBattery,
       broadcast_every_s: (faults.broadcastEveryMs ?? 0) / 1000,
+      answer_as: faults.answerAs ?? "",
     },
     stats: { ...dongle.stats },
     writes: dongle.writesReceived.map((write) => ({
@@ -79,6 +85,7 @@ export function handleDongleAdmin(
     ...(change.silent_battery === undefined ? {} : { silentBattery: change.silent_battery }),
     ...(change.drop_every_s === undefined ? {} : { dropEveryMs: periodic(change.drop_every_s) }),
     ...(change.broadcast_every_s === undefined ? {} : { broadcastEveryMs: periodic(change.broadcast_every_s) }),
+    ...(change.answer_as === undefined ? {} : { answerAs: change.answer_as }),
   });
   return ok(describe(dongle));
 }

@@ -38,6 +38,12 @@ export interface DongleFaults {
   silentBattery: boolean;
   /** Send a LAN-settings broadcast this often, ms; undefined: never. */
   broadcastEveryMs?: number;
+  /**
+   * The device serial every answer carries (reads, echoes and error responses, at every
+   * address), as a dongle that now reaches another inverter, or one no device has, would send;
+   * undefined: each device's own.
+   */
+  answerAs?: string;
 }
 
 export interface DongleStats {
@@ -181,6 +187,7 @@ export class SimDongle {
       if (change.dropEveryMs)
         this.cancelDrop = every(this.options.clock, change.dropEveryMs, () => this.dropAll(), { background: true });
     }
+    if ("answerAs" in change) this.faults.answerAs = change.answerAs || undefined;
     if ("broadcastEveryMs" in change) {
       this.cancelBroadcast?.();
       this.cancelBroadcast = undefined;
@@ -269,6 +276,11 @@ export class SimDongle {
     else queueMicrotask(answer);
   }
 
+  /** The serial an answer from `device` carries: its own, or the one the answer_as fault says. */
+  private serialOf(device: BusDevice): string {
+    return this.faults.answerAs ?? device.serial;
+  }
+
   private device(address: number): BusDevice | undefined {
     const wanted = address === CONTROLLER_FACADE ? CONTROLLER : address;
     return this.options.bus.devices.find((device) => device.address === wanted);
@@ -297,7 +309,7 @@ export class SimDongle {
         dongleSerial,
         address: request.address,
         function: request.function,
-        deviceSerial: device.serial,
+        deviceSerial: this.serialOf(device),
         base: request.base,
         values,
       });
@@ -308,7 +320,7 @@ export class SimDongle {
         dongleSerial,
         address: request.address,
         function: request.function,
-        deviceSerial: device.serial,
+        deviceSerial: this.serialOf(device),
         base: request.base,
         count: request.count,
       });
@@ -332,7 +344,7 @@ export class SimDongle {
       return buildWriteResponse({
         dongleSerial,
         address: request.address,
-        deviceSerial: device.serial,
+        deviceSerial: this.serialOf(device),
         register,
         value: answer.value,
       });
@@ -342,7 +354,7 @@ export class SimDongle {
       dongleSerial,
       address: request.address,
       function: request.function,
-      deviceSerial: device.serial,
+      deviceSerial: this.serialOf(device),
       base: register,
       count: request.count,
     });

@@ -18,8 +18,12 @@ export interface AutoSource extends DeviceSource {
 
 export interface AutoSourceOptions {
   readonly cloud: DeviceSource;
-  /** The dongles on the LAN (localSource). */
-  readonly local: DeviceSource & { close(): void };
+  /** The dongles on the LAN (localSource): a device whose dongle's address answers for another device moves to the cloud. */
+  readonly local: DeviceSource & {
+    close(): void;
+    /** The LAN's WrongDeviceEvent: a device, its dongle's address, and what answered there instead. */
+    onWrongDevice?(listener: (event: { serial: string; where: string; why: string }) => void): () => void;
+  };
   readonly choice: PathChoice;
   /** Live polls' interval while a device is on its dongle (poll.local), and the clock that times them. */
   readonly lan: { readonly liveMs: number; readonly clock: Clock };
@@ -35,6 +39,12 @@ export interface AutoSourceOptions {
 export function autoSource(options: AutoSourceOptions): AutoSource {
   const { cloud, local, choice } = options;
   let from: InventoryFrom | undefined;
+  // An answer from another device (a read, an echo, a read-back): the device goes to the cloud at
+  // once, and comes back only once its own dongle has answered every poll for auto.failback.
+  const unsubscribe = local.onWrongDevice?.((event) => {
+    choice.lanFailed(event.serial);
+    choice.use(event.serial, "cloud", `its dongle at ${event.where} ${event.why}`);
+  });
   return {
     choice,
     budget: cloud.budget,
@@ -64,7 +74,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         throw overCloud.reason;
       logger?.warn(
         { err: overCloud.reason.message },
-        `source auto: the cloud did not give the device list, so the daemon carries on over the LAN with what the dongles tell (no history, EV chargers, smart devices or changes until the cloud answers): ${overCloud.reason.message}`,
+        `source auto: the cloud did not give the device list, so the daemon carries on over the LAN with what the dongles tell (no long history, EV chargers or smart devices until the cloud answers; the inverters' settings change over their dongles): ${overCloud.reason.message}`,
       );
       from = "local";
       return overLan.value satisfies Inventory;
@@ -78,7 +88,10 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         ...(options.logger ? { logger: options.logger } : {}),
       }),
     onDevicesChanged: (listener) => local.onDevicesChanged?.(listener) ?? (() => undefined),
-    close: () => local.close(),
+    close: () => {
+      unsubscribe?.();
+      local.close();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import {
   checkWritable,
   type DecodedDevice,
   DongleSession,
+  modelFromIdentity,
   type Read,
   SessionError,
 } from "../../local/index.js";
@@ -36,6 +37,20 @@ export interface DongleOptions {
   readonly onModelRead?: (detected: Detected) => void;
   /** Session options a test pins (jitter). */
   readonly random?: () => number;
+  /** Told once each time the address starts answering for another device than the one it is paired with. */
+  readonly onWrongDevice?: (event: WrongDevice) => void;
+}
+
+/** An answer that came from another device than the one the address is paired with. */
+export interface WrongDevice {
+  /** host:port */
+  readonly where: string;
+  /** The serial the address is paired with. */
+  readonly expected: string;
+  /** The serial the answer carried (the same as `expected` when only the model differs). */
+  readonly answered: string;
+  /** What differed, in words: "answers for SE2024G102, not SD2024G001". */
+  readonly why: string;
 }
 
 /** What a dongle's bus showed at discovery. */
@@ -52,8 +67,28 @@ export interface Identified {
 const ALIVE_MS = 60_000;
 
 export class LocalDongleError extends Error {
-  override readonly name = "LocalDongleError";
+  override readonly name: string = "LocalDongleError";
 }
+
+/**
+ * An answer from another device than the one the address is paired with: the read (or the poll)
+ * fails, a write is refused (or, when its echo was the other device's, reported as reaching it).
+ */
+export class WrongDeviceError extends LocalDongleError {
+  override readonly name = "WrongDeviceError";
+  constructor(
+    message: string,
+    readonly wrong: WrongDevice,
+  ) {
+    super(message);
+  }
+}
+
+/** The controller answers at 0x11, and at 0x31 on AC and Gen1 units: the addresses whose answers carry its serial. */
+const CONTROLLER_ADDRESSES: ReadonlySet<number> = new Set([0x11, 0x31]);
+
+/** A serial as answers carry it, for comparing: NULs and spaces trimmed, upper case; "" when the frame tells none. */
+const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().toUpperCase();
 
 /**
  * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
@@ -65,11 +100,39 @@ export class LocalDongle {
   private session: DongleSession | undefined;
   private decoder = new BusDecoder();
   private dongleSerial = "";
+  /**
+   * The device serial the controller's answers on this address carry (upper case): set by the
+   * first answer after start-up or an unpairing, then every answer must carry it.
+   */
+  private paired: string | undefined;
+  /** The paired device's serial as its registers hold it (HR 13-17), when they differ from what its answers carry. */
+  private registersSerial: string | undefined;
+  /** The controller's device type (HR 0) once its identity bank answered for the paired device. */
+  private pairedType: number | undefined;
+  /**
+   * Whether the next answer that tells a serial may pair the address: before discovery, and
+   * while the address is asked who answers there (whoAnswers); never for an answer that merely
+   * arrives after an unpairing.
+   */
+  private pairingOpen = true;
+  /** Set while the address answers for another device than the paired one; cleared by an answer from it. */
+  private wrongDevice: WrongDevice | undefined;
+  /** The last answer from another device, kept through an unpairing: what a read or write it failed says. */
+  private lastMismatch: WrongDevice | undefined;
+  /** Answers from another device, counted: a read or write during which one came fails. */
+  private mismatches = 0;
+  /**
+   * Connections the session made so far; the last on which an answer carried the paired serial,
+   * and the last on which the identity bank answered with the paired device type.
+   */
+  private connections = 0;
+  private verifiedOn = -1;
+  private typedOn = -1;
   /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
   private heardAt: number | undefined;
   private listeners = new Set<() => void>();
   private detected: Detected | undefined;
-  private readonly health: BlockHealth;
+  private health: BlockHealth;
   /** When any block last answered (clock ms). */
   private answeredAt: number | undefined;
   /** How long the first request that was answered took, asked to answered. */
@@ -119,7 +182,28 @@ export class LocalDongle {
     }
     const detected = this.decoder.detect();
     this.detected = detected;
-    return { dongleSerial: this.dongleSerial, detected, devices: this.decoder.devices(), roundTripMs };
+    const devices = this.decoder.devices();
+    this.pairWith(devices[0]);
+    if (this.paired !== undefined) this.pairingOpen = this.options.passive;
+    return { dongleSerial: this.dongleSerial, detected, devices, roundTripMs };
+  }
+
+  /**
+   * After discovery: an address whose answers told no serial is paired with the serial its
+   * controller's registers hold (HR 13-17); one whose answers carry another serial than those
+   * registers is said so (its answers are checked against what they carried).
+   */
+  private pairWith(controller: DecodedDevice | undefined): void {
+    const serial = controller ? toldSerial(controller.serial) : "";
+    if (serial === "") return;
+    if (this.paired === undefined) this.paired = serial;
+    else if (serial !== this.paired) {
+      this.registersSerial = serial;
+      this.options.logger?.warn(
+        { dongle: this.where, answers: this.paired, registers: serial },
+        `the dongle at ${this.where} answers with the serial ${this.paired} while its inverter's registers say ${serial}: each answer is checked against ${this.paired}`,
+      );
+    }
   }
 
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
@@ -130,8 +214,12 @@ export class LocalDongle {
       return this.decoder.devices();
     }
     const detected = this.detected ?? this.decoder.detect();
-    // Told from the banks: the identity bank is asked again (as rarely as any missing block) until it answers.
-    const reads = detected.from === "banks" ? [IDENTITY, ...liveReads(detected)] : liveReads(detected);
+    // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
+    // it answers. On a new connection it is asked once too: its device type must be the paired one's.
+    const reads =
+      detected.from === "banks" || (this.typeCheckable() && this.typedOn !== this.connections)
+        ? [IDENTITY, ...liveReads(detected)]
+        : liveReads(detected);
     const answered = await this.readEach(reads, signal);
     if (detected.from === "banks") this.redetect();
     if (answered === 0) throw new LocalDongleError(`no block of the dongle at ${this.where} answered this poll`);
@@ -159,7 +247,147 @@ export class LocalDongle {
         `the dongle at ${this.where} is passive (it only listens): set passive: false under local: to change settings over the LAN`,
       );
     signal?.throwIfAborted();
-    await this.ensureSession().write({ address: CONTROLLER, register, value });
+    await this.verify(signal);
+    const before = this.mismatches;
+    // The echo came from another device: that is the outcome, whatever the session made of it.
+    const reachedAnother = (): void =>
+      this.failIfMismatched(
+        before,
+        (wrong) =>
+          `the echo of the write of ${value} to holding register ${register} came from ${wrong.answered}, so the write reached that device, not ${wrong.expected}`,
+      );
+    try {
+      await this.ensureSession().write({ address: CONTROLLER, register, value });
+    } catch (error) {
+      reachedAnother();
+      throw error;
+    }
+    reachedAnother();
+  }
+
+  /** Throws when an answer from another device came since `before` (a count of them): the operation under way was not its device's. */
+  private failIfMismatched(before: number, outcome: (wrong: WrongDevice) => string): void {
+    if (this.mismatches === before) return;
+    const wrong = this.lastMismatch;
+    if (!wrong) throw new LocalDongleError(`the dongle at ${this.where} is paired with no device now`);
+    throw new WrongDeviceError(`the dongle at ${this.where} ${wrong.why}: ${outcome(wrong)}`, wrong);
+  }
+
+  /**
+   * Before a write is framed: the address must answer for its paired device, and on this very
+   * connection. An address that moves to another dongle (a DHCP lease) resets the connections
+   * to it, so a new connection is where another device can first answer: its first write waits
+   * for one read whose answer carries the paired serial (and, from the identity bank, its
+   * device type). Nothing is sent when it does not.
+   */
+  private async verify(signal?: AbortSignal): Promise<void> {
+    for (let tries = 0; ; tries++) {
+      this.refuseWrongDevice("nothing was sent");
+      if (this.paired === undefined)
+        throw new LocalDongleError(
+          `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
+        );
+      const session = this.ensureSession();
+      if (session.state === "connected" && this.confirmed()) return;
+      if (tries > 0)
+        throw new LocalDongleError(
+          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${this.paired}: nothing was sent; try again`,
+        );
+      const detected = this.detected ?? this.decoder.detect();
+      const check = this.typeCheckable()
+        ? IDENTITY
+        : liveReads(detected)
+            .flatMap(partsOf)
+            .find((read) => this.health.due(read));
+      if (!check)
+        throw new LocalDongleError(
+          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${this.paired}: nothing was sent`,
+        );
+      try {
+        await this.read(check, signal);
+      } catch (error) {
+        if (error instanceof WrongDeviceError)
+          throw new WrongDeviceError(
+            `the dongle at ${this.where} ${error.wrong.why}: ${error.wrong.expected} is not reached through it (nothing was sent)`,
+            error.wrong,
+          );
+        throw new LocalDongleError(
+          `could not confirm that the dongle at ${this.where} answers for ${this.paired} (${(error as Error).message}): nothing was sent`,
+        );
+      }
+    }
+  }
+
+  /** Whether the device type can be checked: the paired device's identity bank answered and is not missing now. */
+  private typeCheckable(): boolean {
+    return this.pairedType !== undefined && this.health.due(IDENTITY);
+  }
+
+  /** Whether this connection's answers showed the paired device: its serial, and its device type where that can be read. */
+  private confirmed(): boolean {
+    return this.verifiedOn === this.connections && (this.typedOn === this.connections || !this.typeCheckable());
+  }
+
+  /** Throws while the address answers for another device than its paired one. */
+  private refuseWrongDevice(outcome: string): void {
+    const wrong = this.wrongDevice;
+    if (wrong)
+      throw new WrongDeviceError(
+        `the dongle at ${this.where} ${wrong.why}: ${wrong.expected} is not reached through it (${outcome})`,
+        wrong,
+      );
+  }
+
+  /** The serial of the device this address is paired with (upper case, as its registers hold it), undefined when none. */
+  get pairedSerial(): string | undefined {
+    return this.registersSerial ?? this.paired;
+  }
+
+  /** Whether the address answered its last for another device than its paired one. */
+  get answersForAnother(): WrongDevice | undefined {
+    return this.wrongDevice;
+  }
+
+  /**
+   * Forgets the device this address was paired with and all its bus told (its address now
+   * reaches another device): the next answer pairs it again, by the serial that answer carries.
+   */
+  unpair(): void {
+    this.paired = undefined;
+    this.registersSerial = undefined;
+    this.pairingOpen = this.options.passive;
+    this.pairedType = undefined;
+    this.typedOn = -1;
+    this.wrongDevice = undefined;
+    this.decoder = new BusDecoder();
+    this.detected = undefined;
+    this.dongleSerial = "";
+    this.heardAt = undefined;
+    this.answeredAt = undefined;
+    this.health = new BlockHealth(() => this.options.clock.now());
+  }
+
+  /**
+   * For an address that is paired with nothing: asks its identity bank (or, when that does not
+   * answer, the banks that tell a model) once, and tells the serial that answered; the address is
+   * paired with it. Undefined when no block answered.
+   */
+  async whoAnswers(signal?: AbortSignal): Promise<string | undefined> {
+    // A passive dongle never asks: what it overheard since tells.
+    if (this.options.passive) {
+      this.ensureSession();
+      return this.paired;
+    }
+    this.pairingOpen = true;
+    try {
+      for (const read of [IDENTITY, ...DETECTION_BANKS]) {
+        if (this.paired !== undefined) break;
+        await this.tryRead(read, signal);
+      }
+    } finally {
+      this.pairingOpen = false;
+    }
+    return this.paired;
   }
 
   /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
@@ -269,13 +497,27 @@ export class LocalDongle {
       );
     }
     const session = this.ensureSession();
-    const reading = this.tracked(read, session.read(read), this.options.clock.now());
+    const reading = this.tracked(read, this.checked(session.read(read)), this.options.clock.now());
     if (!signal) return reading;
     return new Promise((resolve, reject) => {
       const abort = (): void => reject(signal.reason);
       signal.addEventListener("abort", abort, { once: true });
       reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
     });
+  }
+
+  /** A read during which another device answered fails with that: its values are not this device's. */
+  private async checked(reading: Promise<number[]>): Promise<number[]> {
+    const before = this.mismatches;
+    let values: number[];
+    try {
+      values = await reading;
+    } catch (error) {
+      this.failIfMismatched(before, () => "the read failed");
+      throw error;
+    }
+    this.failIfMismatched(before, () => "its answer is not used");
+    return values;
   }
 
   /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
@@ -358,6 +600,7 @@ export class LocalDongle {
       ...(this.options.random ? { random: this.options.random } : {}),
       onFrame: (frame) => this.heard(frame),
       onState: (state, detail) => {
+        if (state === "connected") this.connections++;
         if (state === "waiting to reconnect")
           this.options.logger?.warn({ dongle: this.where, detail }, `dongle ${state}`);
       },
@@ -368,11 +611,83 @@ export class LocalDongle {
   }
 
   private heard(frame: Frame): void {
+    if ((frame.kind === "response" || frame.kind === "error") && !this.fromPaired(frame)) return;
     if (frame.kind === "heartbeat" || frame.kind === "response") this.dongleSerial ||= frame.dongleSerial;
     this.decoder.accept(frame);
     if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
       this.heardAt = this.options.clock.now();
     }
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Whether an answer comes from the device this address is paired with. The controller's
+   * answers (0x11, 0x31) carry its serial (every real capture's do, at every address but an
+   * All-in-One's battery modules, which carry their own): the first one pairs the address, each
+   * after must carry the same, and its identity bank the same device type (HR 0). A frame with a
+   * blank serial tells none and is judged by its device type alone. Other addresses' answers are
+   * taken only while the controller answers for the paired device. An answer from another device
+   * is counted (the read or write it answers fails), told once per change, and never decoded.
+   */
+  private fromPaired(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
+    if (!CONTROLLER_ADDRESSES.has(frame.address))
+      return this.wrongDevice === undefined && (this.paired !== undefined || this.pairingOpen);
+    const serial = toldSerial(frame.deviceSerial);
+    if (this.paired === undefined && serial !== "" && this.pairingOpen) {
+      this.paired = serial;
+      this.verifiedOn = this.connections;
+    }
+    const expected = this.paired;
+    if (expected === undefined) {
+      if (this.pairingOpen) return true;
+      // Unpaired (its address answered for another device) and not being asked who answers: nobody's answer.
+      this.mismatches++;
+      return false;
+    }
+    if (serial !== "" && serial !== expected)
+      return this.mismatch({
+        where: this.where,
+        expected,
+        answered: serial,
+        why: `answers for ${serial}, not ${expected}`,
+      });
+    const identity = frame.kind === "response" && frame.function === 3 && frame.base === 0 ? frame.values : [];
+    const type = identity[0];
+    if (type !== undefined && type !== 0) {
+      if (this.pairedType === undefined) this.pairedType = type;
+      if (type !== this.pairedType) {
+        const firmware = identity[21];
+        const hex = (code: number): string => code.toString(16).padStart(4, "0");
+        return this.mismatch({
+          where: this.where,
+          expected,
+          answered: serial || expected,
+          why: `answers as a ${modelFromIdentity(type, firmware)} (device type ${hex(type)}), not the ${modelFromIdentity(this.pairedType, firmware)} (${hex(this.pairedType)}) ${expected} is`,
+        });
+      }
+    }
+    const typed = type !== undefined && type !== 0;
+    if (typed) this.typedOn = this.connections;
+    // A frame with a blank serial tells the device by its type alone.
+    if (serial !== "" || typed) this.verifiedOn = this.connections;
+    // Another serial is undone by the paired serial; another device type only by the paired type.
+    const wrong = this.wrongDevice;
+    if (wrong && ((serial !== "" && wrong.answered !== expected) || typed)) {
+      this.options.logger?.warn(
+        { dongle: this.where, serial: expected, was: wrong.answered },
+        `the dongle at ${this.where} answers for ${expected} again`,
+      );
+      this.wrongDevice = undefined;
+    }
+    return true;
+  }
+
+  private mismatch(wrong: WrongDevice): false {
+    this.mismatches++;
+    this.lastMismatch = wrong;
+    const told = this.wrongDevice?.why === wrong.why;
+    this.wrongDevice = wrong;
+    if (!told) this.options.onWrongDevice?.(wrong);
+    return false;
   }
 }

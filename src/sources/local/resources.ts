@@ -9,8 +9,15 @@ import type { LocalDongle } from "./dongle.js";
 export interface LocalResourceContext {
   /** Live polls' interval (the configuration's poll.local, 10 s by default: the dongle answers in a second, with no rate limit). */
   readonly liveMs: number;
-  /** The dongle each controller serial (inverter, gateway, EMS) answers on. */
-  readonly dongles: ReadonlyMap<string, LocalDongle>;
+  /**
+   * The dongle a controller serial (inverter, gateway, EMS) answers on now, found again by serial
+   * when its address moved; rejects when no address answers for it.
+   */
+  readonly dongleFor: (serial: string, signal?: AbortSignal) => Promise<LocalDongle>;
+  /** The dongle paired with a controller serial now, without asking. */
+  readonly dongleOf: (serial: string) => LocalDongle | undefined;
+  /** The dongle that identified a controller serial at discovery (it has live resources), undefined for one the LAN never found. */
+  readonly identified: (serial: string) => LocalDongle | undefined;
   readonly now: () => number;
 }
 
@@ -26,21 +33,27 @@ export function localResources(context: LocalResourceContext, inventory: Invento
   const { liveMs } = context;
   const resources: Resource[] = [];
   for (const inverter of inventory.inverters) {
-    const dongle = context.dongles.get(inverter.serial);
+    const dongle = context.identified(inverter.serial);
     if (!dongle) continue;
-    resources.push(...inverterResources(context, inverter.serial, dongle, { liveMs, countersMs: poll.meter }));
+    resources.push(...inverterResources(context, inverter.serial, dongle.where, { liveMs, countersMs: poll.meter }));
   }
   for (const ems of inventory.ems) {
-    const dongle = context.dongles.get(ems.serial);
-    if (dongle) resources.push(emsResource(context, ems.serial, ems.inverterSerials, dongle, liveMs));
+    const dongle = context.identified(ems.serial);
+    if (dongle) resources.push(emsResource(context, ems.serial, ems.inverterSerials, dongle.where, liveMs));
   }
   return resources;
+}
+
+/** The devices the dongle paired with `serial` decoded last, without asking; none while it answers for another. */
+function heardOf(context: LocalResourceContext, serial: string): readonly DecodedDevice[] {
+  const dongle = context.dongleOf(serial);
+  return dongle && !dongle.answersForAnother && dongle.lastHeardAt !== undefined ? dongle.devices() : [];
 }
 
 function inverterResources(
   context: LocalResourceContext,
   serial: string,
-  dongle: LocalDongle,
+  where: string,
   periods: { readonly liveMs: number; readonly countersMs: number },
 ): Resource[] {
   const { now } = context;
@@ -48,10 +61,11 @@ function inverterResources(
   let lastLive: number | undefined;
   return [
     {
-      name: `inverter.live ${serial} (LAN ${dongle.where})`,
+      name: `inverter.live ${serial} (LAN ${where})`,
       devices: [id],
       periodMs: periods.liveMs,
       async poll(signal) {
+        const dongle = await context.dongleFor(serial, signal);
         const devices = await dongle.poll(signal, lastLive);
         const controller = devices && controllerOf(devices, serial);
         if (!controller) return {};
@@ -61,12 +75,12 @@ function inverterResources(
       },
     },
     {
-      name: `inverter.counters ${serial} (LAN ${dongle.where})`,
+      name: `inverter.counters ${serial} (LAN ${where})`,
       devices: [id],
       periodMs: periods.countersMs,
       async poll() {
-        const controller = controllerOf(dongle.devices(), serial);
-        if (!controller || dongle.lastHeardAt === undefined) return {};
+        const controller = controllerOf(heardOf(context, serial), serial);
+        if (!controller) return {};
         const at = now();
         const point = dataPointOf(controller.state, at);
         return { fetched: { kind: "inverter.points", serial, at, points: [point], latest: point } };
@@ -79,16 +93,17 @@ function emsResource(
   context: LocalResourceContext,
   serial: string,
   children: readonly string[],
-  dongle: LocalDongle,
+  where: string,
   periodMs: number,
 ): Resource {
   const { now } = context;
   let lastLive: number | undefined;
   return {
-    name: `ems ${serial} (LAN ${dongle.where})`,
+    name: `ems ${serial} (LAN ${where})`,
     devices: [deviceIdOf(serial), ...children.map(deviceIdOf)],
     periodMs,
     async poll(signal) {
+      const dongle = await context.dongleFor(serial, signal);
       const devices = await dongle.poll(signal, lastLive);
       const controller = devices && controllerOf(devices, serial);
       if (!controller) return {};

@@ -2,7 +2,7 @@ import type { Logger } from "../../log.js";
 import { type Clock, later } from "../../time/index.js";
 import type { DeviceSource } from "../ports.js";
 import type { MissingBlock } from "./block-health.js";
-import { type Identified, LocalDongle } from "./dongle.js";
+import { type Identified, LocalDongle, type WrongDevice } from "./dongle.js";
 import { warnOfChildSlots } from "./ems-children.js";
 import { type Found, localInventory } from "./inventory.js";
 import { localResources } from "./resources.js";
@@ -32,11 +32,24 @@ export interface LocalSourceOptions {
   readonly random?: () => number;
 }
 
+/** A device whose dongle's address answered for another device: its live data and changes do not go through it. */
+export interface WrongDeviceEvent extends WrongDevice {
+  /** The device the address was paired with (as the inventory spells it). */
+  readonly serial: string;
+  /** Whether the serial that answered is another device of this house's (the address is paired again by serial). */
+  readonly known: boolean;
+}
+
 export interface LocalSource extends DeviceSource {
   /** Every configured dongle, in the configuration's order. */
   readonly dongles: readonly LocalDongle[];
-  /** The dongle a controller serial (inverter, gateway, EMS) answers on, once discovered. */
+  /**
+   * The dongle a controller serial (inverter, gateway, EMS) answers on now: the first whose
+   * address is paired with it (by the serial its answers carry), undefined when none is.
+   */
   dongleOf(serial: string): LocalDongle | undefined;
+  /** Tells `listener` each time a dongle's address starts answering for another device than its own; returns the unsubscription. */
+  onWrongDevice(listener: (event: WrongDeviceEvent) => void): () => void;
   /** The warnings of the last discovery: an EMS's inverter whose own slot 1 would override the EMS. */
   readonly warnings: readonly string[];
   /** The blocks each controller's dongle leaves unanswered now, by controller serial (none listed: all answer). */
@@ -83,8 +96,9 @@ const POLLS_PER_MINUTE_PER_DONGLE = 60;
  */
 export function localSource(options: LocalSourceOptions): LocalSource {
   const changed = new Set<() => void>();
-  const dongles = options.dongles.map(
-    (config) =>
+  const listeners = new Set<(event: WrongDeviceEvent) => void>();
+  const dongles: LocalDongle[] = options.dongles.map(
+    (config, index) =>
       new LocalDongle({
         ...config,
         onModelRead: () => {
@@ -94,17 +108,116 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         timeoutMs: options.timeoutMs ?? 5_000,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(options.random ? { random: options.random } : {}),
+        onWrongDevice: (wrong) => wrongDevice(index, wrong),
       }),
   );
-  const bySerial = new Map<string, LocalDongle>();
+  /** What each dongle told at its last identification, by the configuration's index. */
   const identified = new Map<number, Identified>();
+  /**
+   * Each controller the LAN identified (inverter, EMS, gateway), by upper-case serial, with what
+   * its dongle told then: the inventory's devices, whichever address answers for them now.
+   */
+  const devicesBySerial = new Map<string, { index: number; identified: Identified; serial: string }>();
+  const remember = (index: number, one: Identified): void => {
+    identified.set(index, one);
+    const controller = one.devices[0];
+    if (controller)
+      devicesBySerial.set(controller.serial.toUpperCase(), { index, identified: one, serial: controller.serial });
+  };
+  /** Unpaired dongles being asked who answers at their address: paired with nobody until that is settled. */
+  const probing = new Set<LocalDongle>();
+  /** The dongle whose address answers for `serial` now: the first paired with it. */
+  const pairedTo = (serial: string): LocalDongle | undefined => {
+    const wanted = serial.toUpperCase();
+    return dongles.find((dongle) => dongle.pairedSerial === wanted && !probing.has(dongle));
+  };
+  /** How the inventory spells a serial the answers carried (they carry it in upper case). */
+  const spelled = (serial: string): string => devicesBySerial.get(serial)?.serial ?? serial;
+
+  /**
+   * A dongle's address answered for another device. A device of this house's: the address is
+   * no longer trusted for its old device; it is unpaired, and paired again by serial (with the
+   * device that answers, should no other address answer for it) when next asked. A serial no
+   * device has: the address stays paired and every answer is refused until its own device
+   * answers again.
+   */
+  const wrongDevice = (index: number, wrong: WrongDevice): void => {
+    const dongle = dongles[index];
+    if (!dongle) return;
+    const known = wrong.answered !== wrong.expected && devicesBySerial.has(wrong.answered);
+    const serial = spelled(wrong.expected);
+    options.logger?.warn(
+      { dongle: wrong.where, expected: serial, answered: spelled(wrong.answered) },
+      `the dongle at ${wrong.where} (local[${index}]) ${wrong.why}: ${
+        known
+          ? `its address now reaches another inverter of this house: nothing of ${serial}'s is read or written through it, and it is paired again by the serial it answers with`
+          : wrong.answered !== wrong.expected
+            ? `a serial no device of this house has: its answers are refused (no live data for ${serial}, no changes through it) until ${serial} answers there again`
+            : `its answers are refused (no live data for ${serial}, no changes through it) until ${serial} answers there again`
+      }`,
+    );
+    if (known) dongle.unpair();
+    for (const listener of listeners) listener({ ...wrong, serial, known });
+  };
+
+  /** Asks each unpaired address who answers there, and pairs it by serial when no other address answers for that device. */
+  const repair = async (signal?: AbortSignal): Promise<void> => {
+    for (const [index, dongle] of dongles.entries()) {
+      if (dongle.pairedSerial !== undefined || !identified.has(index)) continue;
+      probing.add(dongle);
+      try {
+        const answers = await dongle.whoAnswers(signal);
+        if (answers === undefined) continue;
+        if (dongles.some((one) => one !== dongle && one.pairedSerial === answers && !one.answersForAnother)) {
+          // A second address of a device that has its own: left unpaired, asked again later.
+          dongle.unpair();
+          continue;
+        }
+        remember(index, await dongle.identify(signal));
+        options.logger?.warn(
+          { dongle: dongle.where, serial: spelled(answers) },
+          `the dongle at ${dongle.where} (local[${index}]) answers for ${spelled(answers)}: paired with it by serial`,
+        );
+      } catch {
+        // Not answering, or the poll was stopped: asked again later.
+        dongle.unpair();
+      } finally {
+        probing.delete(dongle);
+      }
+    }
+  };
+  let repairing: Promise<void> | undefined;
+
+  /**
+   * The dongle to ask for `serial`: the one paired with it; when none is (its address moved),
+   * the unpaired addresses are asked who answers there, and one that answers for it, or for a
+   * device no other address answers for, is paired again by serial.
+   */
+  const dongleFor = async (serial: string, signal?: AbortSignal): Promise<LocalDongle> => {
+    const paired = pairedTo(serial);
+    if (paired) return paired;
+    repairing ??= repair(signal).finally(() => {
+      repairing = undefined;
+    });
+    await repairing;
+    const found = pairedTo(serial);
+    if (found) return found;
+    signal?.throwIfAborted();
+    throw new LocalSourceError(
+      `no dongle under local: answers for ${serial} now (its address answered for another device): it is asked again at the next poll`,
+    );
+  };
   // A dongle that is away at start-up does not hold the others back: it is asked again at the next refresh.
   const discoverMs = (options.timeoutMs ?? 5_000) * 6;
   const limit = Math.max(1, dongles.length) * POLLS_PER_MINUTE_PER_DONGLE;
   let warnings: string[] = [];
   return {
     dongles,
-    dongleOf: (serial) => bySerial.get(serial),
+    dongleOf: pairedTo,
+    onWrongDevice(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     get warnings() {
       return warnings;
     },
@@ -124,13 +237,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
           const known = identified.get(index);
           // Told from its banks at first, its model read from HR 0 since: what discovery says follows.
           if (known?.detected.from === "banks" && dongle.model?.from === "identity")
-            identified.set(index, { ...known, detected: dongle.model, devices: dongle.devices() });
+            remember(index, { ...known, detected: dongle.model, devices: dongle.devices() });
           if (identified.has(index)) return;
           try {
-            identified.set(
-              index,
-              await withinDeadline(dongle.identify(signal), options.clock, discoverMs, dongle.where),
-            );
+            remember(index, await withinDeadline(dongle.identify(signal), options.clock, discoverMs, dongle.where));
           } catch (error) {
             failures.push(
               `the dongle at ${dongle.where} (local[${index}]) did not answer: ${(error as Error).message}; check its host and port, and that it is on`,
@@ -142,9 +252,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       if (identified.size === 0)
         throw new LocalSourceError(failures.join("; ") || "no dongle is configured under local:");
       for (const failure of failures) logger?.warn(failure);
-      const found: Found[] = [...identified]
-        .sort(([a], [b]) => a - b)
-        .map(([index, one]) => {
+      // Each device once, as its dongle last told it, whichever address answers for it now.
+      const found: Found[] = [...devicesBySerial.values()]
+        .sort((a, b) => a.index - b.index)
+        .map(({ index, identified: one }) => {
           const passive = dongles[index]?.options.passive ?? true;
           return {
             index,
@@ -153,11 +264,6 @@ export function localSource(options: LocalSourceOptions): LocalSource {
             ...(options.writes && passive ? { reason: PASSIVE_NO_WRITES } : {}),
           };
         });
-      for (const { index, identified: one } of found) {
-        const dongle = dongles[index];
-        const controller = one.devices[0];
-        if (dongle && controller) bySerial.set(controller.serial, dongle);
-      }
       logger?.info(
         {
           dongles: found.map(({ index, identified: one }) => ({
@@ -171,7 +277,7 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       );
       const inventory = localInventory(found, options.timezone, options.noControlReason);
       const children = inventory.inverters.flatMap((inverter) => {
-        const dongle = bySerial.get(inverter.serial);
+        const dongle = pairedTo(inverter.serial);
         return inverter.emsSerial !== undefined && dongle
           ? [{ serial: inverter.serial, ems: inverter.emsSerial, dongle }]
           : [];
@@ -184,11 +290,24 @@ export function localSource(options: LocalSourceOptions): LocalSource {
       return () => changed.delete(listener);
     },
     resources: (inventory, poll, now) =>
-      localResources({ dongles: bySerial, now, liveMs: options.liveMs ?? 10_000 }, inventory, poll),
+      localResources(
+        {
+          dongleFor,
+          dongleOf: pairedTo,
+          identified: (serial) => {
+            const device = devicesBySerial.get(serial.toUpperCase());
+            return device && dongles[device.index];
+          },
+          now,
+          liveMs: options.liveMs ?? 10_000,
+        },
+        inventory,
+        poll,
+      ),
     missingBlocks() {
       const out: Record<string, MissingBlock[]> = {};
-      for (const [serial, dongle] of bySerial) {
-        const missing = dongle.missingBlocks();
+      for (const { serial } of devicesBySerial.values()) {
+        const missing = pairedTo(serial)?.missingBlocks() ?? [];
         if (missing.length > 0) out[serial] = missing;
       }
       return out;

@@ -234,6 +234,32 @@ describe("the dongles' admin faults", () => {
     ]);
   });
 
+  it("answers with another device serial (answer_as) at every address, then with each device's own again", async () => {
+    const { dongle } = await hybrid();
+    const [client] = await connect(dongle);
+    await admin("/dongles/WF2024H001", { answer_as: "ZZ9999Z999" });
+    client?.read(0x11, 4, 0, 60);
+    client?.read(0x32, 4, 60, 60);
+    client?.read(0x11, 3, 9_000, 1);
+    await vi.waitFor(() => expect(client?.received).toHaveLength(3));
+    expect((await admin("/dongles/WF2024H001", undefined, "GET")).body.data).toMatchObject({
+      faults: { answer_as: "ZZ9999Z999" },
+    });
+    await admin("/dongles/WF2024H001", { answer_as: "" });
+    client?.read(0x11, 4, 0, 60);
+    await vi.waitFor(() => expect(client?.received).toHaveLength(4));
+    expect(
+      client?.received.map(({ frame }) =>
+        frame.kind === "response" || frame.kind === "error" ? [frame.kind, frame.deviceSerial] : [frame.kind],
+      ),
+    ).toEqual([
+      ["response", "ZZ9999Z999"],
+      ["response", "ZZ9999Z999"],
+      ["error", "ZZ9999Z999"],
+      ["response", "SH2024G001"],
+    ]);
+  });
+
   it("a silent battery: the packs answer nothing while the inverter still answers", async () => {
     const { dongle } = await hybrid();
     const [client] = await connect(dongle);

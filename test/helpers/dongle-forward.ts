@@ -1,0 +1,78 @@
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+
+/** One address on 127.0.0.1 that reaches whichever dongle it is pointed at, as a LAN address does. */
+export interface DongleForward {
+  /** The port a daemon is configured with (its `local:` entry). */
+  readonly port: number;
+  /** Where it leads now. */
+  readonly target: number;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  /**
+   * Points the address at another dongle, as a DHCP lease that moved does: the connections open
+   * now are reset (the new holder of the address knows none of them), new ones reach `port`.
+   */
+  forwardTo(port: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP forwarder in front of the simulator's dongles (test only): every connection to its port
+ * is carried, byte for byte both ways, to the dongle port it points at when the connection opens.
+ */
+export async function startDongleForward(target: number): Promise<DongleForward> {
+  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  let to = target;
+  let accepted = 0;
+  const server: Server = createServer((client) => {
+    accepted++;
+    const upstream = createConnection({ host: "127.0.0.1", port: to });
+    const pair = { client, upstream };
+    pairs.add(pair);
+    const end = (): void => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    client.on("data", (chunk: Buffer) => upstream.write(chunk));
+    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    for (const socket of [client, upstream]) {
+      socket.on("error", end);
+      socket.on("close", end);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  const port = address !== null && typeof address === "object" ? address.port : 0;
+  return {
+    port,
+    get target() {
+      return to;
+    },
+    get connections() {
+      return accepted;
+    },
+    forwardTo(next) {
+      to = next;
+      for (const { client, upstream } of [...pairs]) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const { client, upstream } of pairs) {
+          client.destroy();
+          upstream.destroy();
+        }
+        pairs.clear();
+        server.close(() => resolve());
+      }),
+  };
+}
