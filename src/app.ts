@@ -204,6 +204,7 @@ export async function startApp(
             liveMs: config.poll.local,
             logger,
             writes: true,
+            runWithoutDongles: config.source === "local",
           })
         : undefined;
     if (local) stack.push(async () => local.close());

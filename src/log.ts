@@ -36,6 +36,8 @@ export interface LogEvent {
 export class LogFeed {
   private readonly listeners = new Set<(event: LogEvent) => void>();
   private delivering = false;
+  /** The last warning or error, listened to or not: one said before the bridge was up still shows there. */
+  last: LogEvent | undefined;
 
   subscribe(listener: (event: LogEvent) => void): () => void {
     this.listeners.add(listener);
@@ -43,6 +45,7 @@ export class LogFeed {
   }
 
   push(event: LogEvent): void {
+    this.last = event;
     if (this.delivering) return;
     this.delivering = true;
     try {

@@ -76,7 +76,8 @@ export function startBridgeStatus(options: BridgeStatusOptions): BridgeStatus {
   const available = new Map<DeviceId, boolean>();
   let reachable = false;
   let lastSuccess: number | undefined;
-  let lastError: (LogEvent & { at: number }) | undefined;
+  const said = options.feed?.last;
+  let lastError: (LogEvent & { at: number }) | undefined = said && { ...said, at: said.time };
   let cancelProblemTimer: (() => void) | undefined;
 
   const send = (topic: string, body: unknown, retain: boolean): Promise<void> => {

@@ -194,8 +194,9 @@ export class ReplayDongle {
     this.server = createServer((socket) => this.serve(socket));
   }
 
-  async start(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+  /** Listens on `port` (a free one by default) on 127.0.0.1; returns the port. */
+  async start(port = 0): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(port, "127.0.0.1", resolve));
     const { heartbeatMs } = this.index;
     if (heartbeatMs !== undefined)
       this.stopBeats = every(this.options.clock, heartbeatMs / this.options.captureMsPerClockMs, () => {

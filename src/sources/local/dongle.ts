@@ -35,6 +35,8 @@ export interface DongleOptions {
   readonly logger?: Logger;
   /** Told when the model is read from HR 0 after it was told from the banks. */
   readonly onModelRead?: (detected: Detected) => void;
+  /** Told each time its session connects (a dongle that was away is back). */
+  readonly onConnected?: () => void;
   /** Session options a test pins (jitter). */
   readonly random?: () => number;
   /** Told once each time the address starts answering for another device than the one it is paired with. */
@@ -135,6 +137,8 @@ export class LocalDongle {
   private health: BlockHealth;
   /** When any block last answered (clock ms). */
   private answeredAt: number | undefined;
+  /** Its session lost the dongle and has not connected since. */
+  private away = false;
   /** How long the first request that was answered took, asked to answered. */
   private firstRoundTripMs: number | undefined;
   /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
@@ -405,6 +409,11 @@ export class LocalDongle {
     return this.options.clock.now();
   }
 
+  /** Whether its session is connected now. */
+  get connected(): boolean {
+    return this.session?.state === "connected";
+  }
+
   /** False while its session waits to reconnect (the dongle went away): a request would fail at once. */
   get reachable(): boolean {
     return this.session?.state !== "waiting to reconnect";
@@ -600,9 +609,18 @@ export class LocalDongle {
       ...(this.options.random ? { random: this.options.random } : {}),
       onFrame: (frame) => this.heard(frame),
       onState: (state, detail) => {
-        if (state === "connected") this.connections++;
-        if (state === "waiting to reconnect")
-          this.options.logger?.warn({ dongle: this.where, detail }, `dongle ${state}`);
+        if (state === "connected") {
+          if (this.away) this.options.logger?.info({ dongle: this.where }, "the dongle is back");
+          this.away = false;
+          this.connections++;
+          this.options.onConnected?.();
+        }
+        // Said once when it goes away, not at every attempt while it stays away.
+        if (state === "waiting to reconnect") {
+          const how = this.away ? "debug" : "warn";
+          this.options.logger?.[how]({ dongle: this.where, detail }, "dongle waiting to reconnect");
+          this.away = true;
+        }
       },
     });
     this.session = session;

@@ -30,6 +30,12 @@ export interface LocalSourceOptions {
   readonly logger?: Logger;
   /** Session jitter (0 <= x < 1), pinned in tests. */
   readonly random?: () => number;
+  /**
+   * With `source: local` the LAN is all there is: when no dongle answers, discovery gives an empty
+   * house (said in the log) rather than failing, and each dongle is announced once it answers.
+   * Under `auto` the cloud carries on instead, so discovery fails and says so.
+   */
+  readonly runWithoutDongles?: boolean;
 }
 
 /** A device whose dongle's address answered for another device: its live data and changes do not go through it. */
@@ -103,6 +109,10 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         ...config,
         onModelRead: () => {
           for (const listener of changed) listener();
+        },
+        // A dongle not identified yet that comes up: the devices are read again now, not at the next refresh.
+        onConnected: () => {
+          if (!identified.has(index)) for (const listener of changed) listener();
         },
         clock: options.clock,
         timeoutMs: options.timeoutMs ?? 5_000,
@@ -249,9 +259,13 @@ export function localSource(options: LocalSourceOptions): LocalSource {
         }),
       );
       signal?.throwIfAborted();
-      if (identified.size === 0)
+      if (identified.size === 0 && !(options.runWithoutDongles && dongles.length > 0))
         throw new LocalSourceError(failures.join("; ") || "no dongle is configured under local:");
-      for (const failure of failures) logger?.warn(failure);
+      if (identified.size === 0)
+        logger?.warn(
+          `no dongle under local: answered yet (${failures.join("; ")}): the daemon keeps running, asks them again, and announces each device once its dongle answers`,
+        );
+      else for (const failure of failures) logger?.warn(failure);
       // Each device once, as its dongle last told it, whichever address answers for it now.
       const found: Found[] = [...devicesBySerial.values()]
         .sort((a, b) => a.index - b.index)
