@@ -213,4 +213,26 @@ describe("source: auto when SD2024G001's dongle address answers for another inve
     }
     await onPath("local", Date.now(), ((FAILBACK_MS + 2 * 30_000) / SPEED) * 3 + 10_000);
   }, 90_000);
+
+  it("moves a device whose dongle vanished to the cloud at once, a change meanwhile going over the cloud (issue 35 item 2)", async () => {
+    const before = reserveWrites(SD).length;
+    const gone = Date.now();
+    const simGone = sim.simulator.clock.now();
+    await forward.vanish();
+    try {
+      // A command right away: the session fails it at once (nothing sent), so it goes over the cloud.
+      expect(await command(37)).toMatchObject({ ok: true });
+      expect(await cloudReserve()).toBe(37);
+      await onPath("cloud", gone);
+      // Within one LAN poll (15 s) of the dongle going, not the ~135 s of reconnect attempts it took.
+      expect(sim.simulator.clock.now() - simGone).toBeLessThan(15_000 + 10_000);
+      expect(reserveWrites(SD)).toHaveLength(before);
+      expect(logged().filter((line) => line.startsWith(`${SD}: live data now over the cloud`)).length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await forward.reappear();
+    }
+    await onPath("local", Date.now(), ((FAILBACK_MS + 2 * 30_000) / SPEED) * 3 + 10_000);
+  }, 90_000);
 });

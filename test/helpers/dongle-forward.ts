@@ -13,6 +13,10 @@ export interface DongleForward {
    * now are reset (the new holder of the address knows none of them), new ones reach `port`.
    */
   forwardTo(port: number): void;
+  /** The dongle gone: the connections open are reset and the port refuses new ones, until `reappear`. */
+  vanish(): Promise<void>;
+  /** Listens on the same port again. */
+  reappear(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,12 +47,21 @@ export async function startDongleForward(target: number): Promise<DongleForward>
       socket.on("close", end);
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
+  const listen = (on: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(on, "127.0.0.1", () => resolve());
+    });
+  await listen(0);
   const address = server.address();
   const port = address !== null && typeof address === "object" ? address.port : 0;
+  const resetAll = (): void => {
+    for (const { client, upstream } of [...pairs]) {
+      client.resetAndDestroy();
+      upstream.destroy();
+    }
+    pairs.clear();
+  };
   return {
     port,
     get target() {
@@ -59,12 +72,14 @@ export async function startDongleForward(target: number): Promise<DongleForward>
     },
     forwardTo(next) {
       to = next;
-      for (const { client, upstream } of [...pairs]) {
-        client.resetAndDestroy();
-        upstream.destroy();
-      }
-      pairs.clear();
+      resetAll();
     },
+    vanish: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        resetAll();
+      }),
+    reappear: () => listen(port),
     close: () =>
       new Promise<void>((resolve) => {
         for (const { client, upstream } of pairs) {
@@ -72,7 +87,8 @@ export async function startDongleForward(target: number): Promise<DongleForward>
           upstream.destroy();
         }
         pairs.clear();
-        server.close(() => resolve());
+        if (server.listening) server.close(() => resolve());
+        else resolve();
       }),
   };
 }
