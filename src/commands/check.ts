@@ -46,7 +46,8 @@ export async function runCheckCommand(
     );
     if (config.rules) {
       rules = loadRules(rulesPath(config.rules, loaded.file));
-      out.write(`rules: ${rules.file} is valid (${rules.rules.rules.length} rule(s))\n`);
+      // "Valid" only once its values are checked against the devices (below, when the cloud answers).
+      out.write(`rules: ${rules.file} reads as ${rules.rules.rules.length} rule(s)\n`);
       out.write(sharedControlText(rules.rules.rules));
     }
   } catch (error) {

@@ -78,6 +78,10 @@ const BACKOFF_JITTER = 0.2;
 
 const seconds = (ms: number): string => `${(ms / 1_000).toFixed(1)} s`;
 
+/** "no answer", or what came instead: frames that failed their CRC or could not be read. */
+const noAnswer = (damaged: number): string =>
+  damaged === 0 ? "no answer" : `no whole answer (${damaged} damaged frame(s): bad CRC or garbage)`;
+
 /**
  * One TCP session with one dongle. It echoes the dongle's heartbeats (a dongle closes a client
  * that misses three), sends one request at a time with at least `minGapMs` (plus jitter) between
@@ -130,6 +134,8 @@ export class DongleSession {
     reconnects: 0,
     /** Echoes of writes that had already timed out. */
     lateEchoes: 0,
+    /** Bytes that began no frame (noise, another protocol), counted per run. */
+    garbage: 0,
   };
 
   constructor(options: SessionOptions) {
@@ -316,7 +322,10 @@ export class DongleSession {
 
   private receive(chunk: Uint8Array): void {
     for (const event of this.framer.push(chunk)) {
-      if (event.type === "stray") continue;
+      if (event.type === "stray") {
+        this.stats.garbage++;
+        continue;
+      }
       if (event.type === "truncated") {
         this.stats.crcFailures++;
         continue;
@@ -434,6 +443,8 @@ export class DongleSession {
 
   private flying(pending: Pending): void {
     pending.tries++;
+    const damaged = (): number => this.stats.crcFailures + this.stats.garbage;
+    const damagedBefore = damaged();
     const cancelTimeout = later(this.options.clock, this.options.requestTimeoutMs, () => {
       if (this.inFlight?.pending !== pending) return;
       this.inFlight = undefined;
@@ -451,7 +462,7 @@ export class DongleSession {
       this.fail(
         pending,
         new SessionError(
-          `no answer from ${deviceOf(operation)} for ${describe(operation)} within ${this.options.requestTimeoutMs} ms${operation.kind === "write" ? "; it may or may not have been applied, and it is not sent again" : ""}`,
+          `${noAnswer(damaged() - damagedBefore)} from ${deviceOf(operation)} for ${describe(operation)} within ${this.options.requestTimeoutMs} ms${operation.kind === "write" ? "; it may or may not have been applied, and it is not sent again" : ""}`,
           "timeout",
         ),
       );

@@ -180,6 +180,25 @@ describe("a session with a dongle", () => {
     await until(clock, () => expect(values).toHaveLength(60));
   });
 
+  it("says an answer came damaged (bad CRC, garbage) rather than that none came", async () => {
+    const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
+    dongle.answer = false;
+    const read = failure(session.read({ address: 0x11, function: 4, base: 0, count: 10 }));
+    await until(clock, () => expect(dongle.requests()).toHaveLength(1));
+    const good = dongle.response(0x11, 4, 0, 10);
+    const badCrc = good.slice();
+    badCrc[badCrc.length - 1] = (badCrc.at(-1) ?? 0) ^ 0xff;
+    dongle.sockets[0]?.write(badCrc);
+    dongle.sockets[0]?.write(Buffer.from("not a frame at all"));
+    await until(clock, () => expect(session.stats.crcFailures + session.stats.garbage).toBe(2));
+    clock.advance(2_000);
+    const error = await read;
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toBe(
+      "no whole answer (2 damaged frame(s): bad CRC or garbage) from device 0x11 for registers 0-9 within 2000 ms",
+    );
+  });
+
   it("times out a read nobody answers, on the clock, and goes on with the next", async () => {
     const { clock, dongle, session } = await started({ requestTimeoutMs: 2_000 });
     dongle.answer = false;

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.js";
 import type { RuleRunResult, RunPreview } from "../../ports/index.js";
 import type { RuleObligations } from "../../store/index.js";
-import { localClockText, localDateTimeText } from "../../time/index.js";
+import { formatLocal, localClockText } from "../../time/index.js";
 import { intentWords } from "../intent-words.js";
 import type { Interval } from "../planners/planner.js";
 import type { PlannedWindow } from "../planners/rule-windows.js";
@@ -261,9 +261,12 @@ export class RuleRunner {
     return { now, timeZone, state: this.options.state(), importPrice: importTariff?.priceAt(now) };
   }
 
+  /** "2026-01-10 01:00-04:00"; with seconds when an end is not on a whole minute (a window run now). */
   private span(window: Interval): string {
     const timeZone = this.options.timeZone;
-    return `${localDateTimeText(window.start, timeZone)}-${localClockText(window.end, timeZone)}`;
+    const seconds = window.start % 60_000 !== 0 || window.end % 60_000 !== 0;
+    const clock = (ms: number): string => formatLocal(ms, timeZone).slice(11, seconds ? 19 : 16);
+    return `${formatLocal(window.start, timeZone).slice(0, 10)} ${clock(window.start)}-${clock(window.end)}`;
   }
 }
 

@@ -218,6 +218,22 @@ describe("run now on a window rule outside its window", () => {
     ]);
   });
 
+  it("says a window run now at 27 s past the minute with its seconds, not rounded to the minute", async () => {
+    env = await startEnv({ start: START, rules: RULES });
+    run = await env.startRuntime();
+    await run.advanceTo(env.now() + 27_000);
+    const now = env.now();
+    expect(now % 60_000).toBe(27_000);
+    const result = await run.runtime.runNow("cheap");
+    expect(result).toMatchObject({ ok: true });
+    const open = run.events.find((event) => event.type === "window" && event.phase === "open");
+    const [promise] = run.store.ruleObligations.pending();
+    // January: London is on UTC.
+    const clock = (at: number) => new Date(at).toISOString().slice(11, 19);
+    expect(open?.message).toContain(`${clock(now)}-${clock(promise?.windowEnd ?? 0)}`);
+    expect(clock(now).endsWith(":27")).toBe(true);
+  });
+
   it("refuses, sending nothing, when no window is planned to take the length from", async () => {
     env = await startEnv({
       start: START,
