@@ -95,6 +95,24 @@ describe("the gate over the LAN", () => {
     expect(dongle.writesReceived.at(-1)?.outcome).toBe("applied");
   });
 
+  it("sends a write whose echo comes late once, counts it once, and finds it applied by reading it back (issue 35 item 4)", async () => {
+    const before = await cloud().readSetting(INVERTER, 71);
+    const value = before.ok && before.value === 32 ? 33 : 32;
+    const counted = gate.writesToday()?.devices[INVERTER] ?? 0;
+    await sim.admin(`/dongles/${INVERTER}`, { echo_delay_s: 6 });
+    try {
+      const { outcome, sent } = await apply({ kind: "setting", serial: INVERTER, settingId: 71, value });
+      // One frame on the wire: the session waited for the echo past its 5 s and never sent it again.
+      expect(sent).toEqual([[110, value]]);
+      expect(outcome).toMatchObject({ ok: true, verified: true });
+      expect(gate.writesToday()?.devices[INVERTER]).toBe(counted + 1);
+    } finally {
+      await sim.admin(`/dongles/${INVERTER}`, { echo_delay_s: 0 });
+      sim.simulator.clock.advance(6_000);
+    }
+    expect(await cloud().readSetting(INVERTER, 71)).toMatchObject({ ok: true, value });
+  }, 30_000);
+
   it("writes only on change: the same value again sends nothing to the dongle", async () => {
     await apply({ kind: "setting", serial: INVERTER, settingId: 77, value: 85 });
     const again = await apply({ kind: "setting", serial: INVERTER, settingId: 77, value: 85 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { pino } from "pino";
-import { ControlGate } from "../../src/control/index.js";
+import { ControlGate, WriteBudget } from "../../src/control/index.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { type LocalSource, localControl, localSource } from "../../src/sources/index.js";
 import type { Inventory } from "../../src/sources/inventory.js";
@@ -46,6 +46,14 @@ export async function startLanGate(options: {
       charger: () => undefined,
     },
     logger: pino({ level: "silent" }),
+    // As the daemon counts them: each write sent, per device and local day (the budget is not what these tests spend).
+    writeBudget: new WriteBudget({
+      counts: store.writeCounts,
+      limit: 10_000,
+      clock,
+      timeZone: () => inventory.timezone,
+      logger: pino({ level: "silent" }),
+    }),
   });
   return {
     source,

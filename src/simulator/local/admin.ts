@@ -15,6 +15,8 @@ const dongleFaults = z.strictObject({
   silent_battery: z.boolean().optional(),
   /** Send a LAN-settings broadcast this often (simulated seconds); 0: never. */
   broadcast_every_s: seconds.optional(),
+  /** A write's echo goes out this much later (simulated seconds), as a slow bus's does; 0: at once. */
+  echo_delay_s: seconds.optional(),
   /** Every answer carries this device serial (another inverter's, or one no device has); "": each device's own. */
   answer_as: z
     .string()
@@ -37,6 +39,7 @@ function describe(dongle: SimDongle) {
       silent_battery: faults.silentBattery,
       broadcast_every_s: (faults.broadcastEveryMs ?? 0) / 1000,
       answer_as: faults.answerAs ?? "",
+      echo_delay_s: (faults.echoDelayMs ?? 0) / 1000,
     },
     stats: { ...dongle.stats },
     writes: dongle.writesReceived.map((write) => ({
@@ -86,6 +89,7 @@ export function handleDongleAdmin(
     ...(change.drop_every_s === undefined ? {} : { dropEveryMs: periodic(change.drop_every_s) }),
     ...(change.broadcast_every_s === undefined ? {} : { broadcastEveryMs: periodic(change.broadcast_every_s) }),
     ...(change.answer_as === undefined ? {} : { answerAs: change.answer_as }),
+    ...(change.echo_delay_s === undefined ? {} : { echoDelayMs: periodic(change.echo_delay_s) }),
   });
   return ok(describe(dongle));
 }

@@ -38,6 +38,8 @@ export interface DongleFaults {
   silentBattery: boolean;
   /** Send a LAN-settings broadcast this often, ms; undefined: never. */
   broadcastEveryMs?: number;
+  /** A write's echo goes out this much later, ms (the write is applied at once); undefined: at once. */
+  echoDelayMs?: number;
   /**
    * The device serial every answer carries (reads, echoes and error responses, at every
    * address), as a dongle that now reaches another inverter, or one no device has, would send;
@@ -188,6 +190,7 @@ export class SimDongle {
         this.cancelDrop = every(this.options.clock, change.dropEveryMs, () => this.dropAll(), { background: true });
     }
     if ("answerAs" in change) this.faults.answerAs = change.answerAs || undefined;
+    if ("echoDelayMs" in change) this.faults.echoDelayMs = change.echoDelayMs || undefined;
     if ("broadcastEveryMs" in change) {
       this.cancelBroadcast?.();
       this.cancelBroadcast = undefined;
@@ -295,7 +298,10 @@ export class SimDongle {
     }
     const dongleSerial = this.options.bus.dongleSerial;
     if (request.function === ModbusFunction.writeSingle) {
-      this.send(this.corrupting(this.written(request, device)));
+      const echo = this.corrupting(this.written(request, device));
+      const delay = this.faults.echoDelayMs;
+      if (delay) this.cancels.push(later(this.options.clock, delay, () => this.send(echo)));
+      else this.send(echo);
       return;
     }
     const reading = request.function === ModbusFunction.readHolding || request.function === ModbusFunction.readInput;
