@@ -1,10 +1,11 @@
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { buildHeartbeat, buildResponse, buildWriteResponse, type Frame, parseFrame } from "../../src/local/frame.js";
 import { Framer } from "../../src/local/framer.js";
 import { DongleSession, type SessionState } from "../../src/local/session.js";
 import { later } from "../../src/time/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import { untilOnClock } from "../helpers/until-on-clock.js";
 
 /*
  * The dongle as it really is (issue 34): it closes mid-answer, goes silent, fans other clients'
@@ -141,16 +142,8 @@ afterEach(async () => {
   session = undefined;
 });
 
-/** Moves the virtual clock in steps while real socket I/O catches up, until `check` passes. */
-async function until(clock: VirtualClock, check: () => void, stepMs = 50): Promise<void> {
-  await vi.waitFor(
-    () => {
-      clock.advance(stepMs);
-      check();
-    },
-    { timeout: 8_000, interval: 2 },
-  );
-}
+const until = (clock: VirtualClock, check: () => void, stepMs = 50): Promise<void> =>
+  untilOnClock(clock, check, stepMs, 8_000);
 
 /** Settles to its value, or to the error's message. */
 const outcome = <T>(promise: Promise<T>): Promise<T | string> => promise.catch((error: Error) => error.message);

@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   buildErrorResponse,
   buildHeartbeat,
@@ -12,6 +12,7 @@ import { Framer } from "../../src/local/framer.js";
 import { DongleSession, type SessionError, type SessionState } from "../../src/local/session.js";
 import { later } from "../../src/time/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import { untilOnClock } from "../helpers/until-on-clock.js";
 
 const DONGLE = "WF0000G000";
 const INVERTER = "SA0000G000";
@@ -90,16 +91,8 @@ afterEach(async () => {
   session = undefined;
 });
 
-/** Moves the virtual clock in small steps while real socket I/O catches up, until `check` passes. */
-async function until(clock: VirtualClock, check: () => void, stepMs = 50): Promise<void> {
-  await vi.waitFor(
-    () => {
-      clock.advance(stepMs);
-      check();
-    },
-    { timeout: 5_000, interval: 2 },
-  );
-}
+const until = (clock: VirtualClock, check: () => void, stepMs = 50): Promise<void> =>
+  untilOnClock(clock, check, stepMs, 5_000);
 
 /** The error a request fails with; throws when it does not fail. */
 const failure = (request: Promise<unknown>): Promise<SessionError> =>

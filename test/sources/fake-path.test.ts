@@ -12,18 +12,12 @@ import {
   telemetryFeature,
 } from "../../src/telemetry/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import { DEFAULT_POLL } from "../helpers/poll.js";
 import { tempStore } from "../history/helpers.js";
 import { FAKE_SERIAL, fakeHouse, RESERVE } from "./fake.js";
 
 const START = Date.UTC(2025, 5, 18, 9, 0, 0);
-const POLL = {
-  inverter: 60_000,
-  meter: 300_000,
-  ems: 60_000,
-  ev_charger: 30_000,
-  events: 300_000,
-  smart_device: 300_000,
-};
+const POLL = DEFAULT_POLL;
 
 /** Lets the promises of a poll (and the handlers it wakes) settle. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

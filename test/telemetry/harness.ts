@@ -30,15 +30,9 @@ import { startTestSimulator } from "../helpers/simulator.js";
 /** A June morning, so the sun moves the numbers. */
 export const START = Date.UTC(2025, 5, 18, 9, 0, 0);
 
-/** The configuration's defaults (src/config/schema.ts). */
-export const DEFAULT_POLL: PollConfig = {
-  inverter: 60_000,
-  meter: 300_000,
-  ems: 60_000,
-  ev_charger: 30_000,
-  events: 300_000,
-  smart_device: 300_000,
-};
+import { DEFAULT_POLL } from "../helpers/poll.js";
+
+export { DEFAULT_POLL };
 
 export const HOUSE = "SD2024G001";
 export const EMS = "EM2024E001";

@@ -46,7 +46,8 @@ describe("localControl when the LAN loses an echo", () => {
     const answer = await control().inverterControl.writeSetting(INVERTER, 71, 24);
     expect(answer).toMatchObject({ ok: false, code: -1, mayHaveApplied: true });
     expect(answer.ok ? "" : answer.reason).toBe(
-      "no answer from device 0x11 for the write of 24 to holding register 110 within 1500 ms; it may or may not have been applied, and it is not sent again",
+      // The echo came, damaged: said so, rather than "no answer".
+      "no whole answer (1 damaged frame(s): bad CRC or garbage) from device 0x11 for the write of 24 to holding register 110 within 1500 ms; it may or may not have been applied, and it is not sent again",
     );
     expect(dongle.writesReceived.slice(before).map((write) => [write.register, write.value])).toEqual([[110, 24]]);
     // It was applied: the read-back the gate makes next says so.

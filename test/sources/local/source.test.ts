@@ -10,6 +10,7 @@ import type { PollResult } from "../../../src/sources/resource.js";
 import { meterDataOf } from "../../../src/telemetry/states.js";
 import { VirtualClock } from "../../../src/time/virtual-clock.js";
 import { freePort } from "../../helpers/broker.js";
+import { DEFAULT_POLL } from "../../helpers/poll.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 import { driven, openSession, readsOf } from "../../simulator/local/read-dongle.js";
 
@@ -19,14 +20,7 @@ import { driven, openSession, readsOf } from "../../simulator/local/read-dongle.
  * of the event loop (`driven`), so pacing and timeouts pass without a wall-clock sleep.
  */
 
-const POLL = {
-  inverter: 60_000,
-  meter: 300_000,
-  ems: 60_000,
-  ev_charger: 30_000,
-  events: 300_000,
-  smart_device: 300_000,
-};
+const POLL = DEFAULT_POLL;
 
 /** Numbers within the simulator's rounding (0.1 kWh in a register, 0.01 in the cloud), text case-blind. */
 function disagreements(cloud: StateValues, local: StateValues): string[] {

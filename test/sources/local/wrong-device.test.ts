@@ -6,12 +6,12 @@ import {
   type LocalSource,
   localControl,
   localSource,
-  type PollConfig,
   type Resource,
   type WrongDeviceEvent,
 } from "../../../src/sources/index.js";
 import { VirtualClock } from "../../../src/time/virtual-clock.js";
 import { type DongleForward, startDongleForward } from "../../helpers/dongle-forward.js";
+import { DEFAULT_POLL } from "../../helpers/poll.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 import { driven } from "../../simulator/local/read-dongle.js";
 
@@ -29,14 +29,7 @@ const SE = "SE2024G102";
 const AC = "SE2024G101";
 const RESERVE = 71;
 const RESERVE_REGISTER = 110;
-const POLL: PollConfig = {
-  inverter: 60_000,
-  meter: 300_000,
-  ems: 60_000,
-  ev_charger: 30_000,
-  events: 300_000,
-  smart_device: 300_000,
-};
+const POLL = DEFAULT_POLL;
 
 type Sim = Awaited<ReturnType<typeof startTestSimulator>>;
 
