@@ -5,21 +5,20 @@ import type { Clock } from "../../time/index.js";
 import type { PollResult, Resource } from "../resource.js";
 import type { PathChoice } from "./path-choice.js";
 
-/** A local resource is named as its cloud twin, with where its dongle is: "inverter.live SD1 (LAN 10.0.0.9:8899)". */
-const LAN_SUFFIX = / \(LAN [^)]*\)$/;
-
-/** "inverter.live SD1" for either twin. */
-export function pairKey(resource: Resource): string {
-  return resource.name.replace(LAN_SUFFIX, "");
+/** "inverter.live SD1" for either twin: what it fetches and whose (never its display name); undefined for a resource with no twin. */
+export function pairKey(resource: Resource): string | undefined {
+  return resource.of && `${resource.of.kind} ${resource.of.serial.toUpperCase()}`;
 }
 
-/** The serial a resource is about: the second word of its name (inverter, EMS, gateway). */
+/** The device serial a resource is about, upper case; "" for one that names none. */
 function serialOf(resource: Resource): string {
-  return pairKey(resource).split(" ")[1] ?? "";
+  return resource.of?.serial.toUpperCase() ?? "";
 }
+
+const isLive = (resource: Resource): boolean => resource.of !== undefined && LIVE.has(resource.of.kind);
 
 /** Resources whose answers are a device's live data: each poll goes by the device's path, and fails over. */
-const LIVE = new Set(["inverter.live", "ems"]);
+const LIVE: ReadonlySet<string> = new Set(["inverter.live", "ems"]);
 
 export class BothPathsFailedError extends Error {
   override readonly name = "BothPathsFailedError";
@@ -45,27 +44,32 @@ export interface ComposeOptions {
  */
 export function composeResources(options: ComposeOptions): Resource[] {
   const { choice } = options;
-  const lan = new Map(options.local.map((resource) => [pairKey(resource), resource]));
+  const lan = new Map<string, Resource>();
+  const lanOnly: Resource[] = [];
+  for (const resource of options.local) {
+    const key = pairKey(resource);
+    if (key === undefined) lanOnly.push(resource);
+    else lan.set(key, resource);
+  }
   const withDongle = new Set<string>();
   for (const resource of options.local)
-    if (LIVE.has(pairKey(resource).split(" ")[0] ?? "")) {
-      const serial = serialOf(resource).toUpperCase();
+    if (isLive(resource)) {
+      const serial = serialOf(resource);
       withDongle.add(serial);
       choice.track(serial, true);
     }
   const out: Resource[] = [];
   for (const cloud of options.cloud) {
     const key = pairKey(cloud);
-    const twin = lan.get(key);
-    lan.delete(key);
-    const serial = serialOf(cloud).toUpperCase();
-    if (twin && LIVE.has(key.split(" ")[0] ?? ""))
-      out.push(liveTwins(serial, cloud, twin, options), dongleProbe(serial, twin, options));
+    const twin = key === undefined ? undefined : lan.get(key);
+    if (key !== undefined) lan.delete(key);
+    const serial = serialOf(cloud);
+    if (twin && isLive(cloud)) out.push(liveTwins(serial, cloud, twin, options), dongleProbe(serial, twin, options));
     else if (twin) out.push(following(serial, cloud, twin, choice));
     else if (withDongle.has(serial)) out.push(cloudOnly(serial, cloud, options));
     else out.push(cloud);
   }
-  for (const onlyLan of lan.values()) if (choice.allows(serialOf(onlyLan), "local")) out.push(onlyLan);
+  for (const onlyLan of [...lan.values(), ...lanOnly]) if (choice.allows(serialOf(onlyLan), "local")) out.push(onlyLan);
   return out;
 }
 

@@ -62,6 +62,7 @@ function inverterResources(
   return [
     {
       name: `inverter.live ${serial} (LAN ${where})`,
+      of: { kind: "inverter.live", serial },
       devices: [id],
       periodMs: periods.liveMs,
       async poll(signal) {
@@ -76,6 +77,7 @@ function inverterResources(
     },
     {
       name: `inverter.counters ${serial} (LAN ${where})`,
+      of: { kind: "inverter.counters", serial },
       devices: [id],
       periodMs: periods.countersMs,
       async poll() {
@@ -100,6 +102,7 @@ function emsResource(
   let lastLive: number | undefined;
   return {
     name: `ems ${serial} (LAN ${where})`,
+    of: { kind: "ems", serial },
     devices: [deviceIdOf(serial), ...children.map(deviceIdOf)],
     periodMs,
     async poll(signal) {

@@ -20,6 +20,7 @@ export function emsResource(
   const statuses = new Map<string, number>();
   return {
     name: `ems ${ems.serial}`,
+    of: { kind: "ems", serial: ems.serial },
     devices: [deviceIdOf(ems.serial), ...childIds],
     periodMs,
     async poll(signal) {

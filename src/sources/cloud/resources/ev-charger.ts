@@ -33,6 +33,7 @@ export function evChargerResources(
   return [
     {
       name: `ev.status ${charger.serial}`,
+      of: { kind: "ev.status", serial: charger.serial },
       devices: [id],
       periodMs: poll.statusMs,
       async poll(signal) {
@@ -49,6 +50,7 @@ export function evChargerResources(
     },
     {
       name: `ev.meter ${charger.serial}`,
+      of: { kind: "ev.meter", serial: charger.serial },
       devices: [id],
       periodMs: poll.meterMs,
       triggers: statusChanged,
@@ -72,6 +74,7 @@ export function evChargerResources(
     },
     {
       name: `ev.session ${charger.serial}`,
+      of: { kind: "ev.session", serial: charger.serial },
       devices: [id],
       triggers: statusChanged,
       async poll(signal) {

@@ -38,6 +38,7 @@ export function eventsResource(
 
   return {
     name: `inverter.events ${serial}`,
+    of: { kind: "inverter.events", serial },
     devices: [device],
     ...schedule,
     async poll(signal) {

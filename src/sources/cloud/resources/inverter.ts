@@ -65,6 +65,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
   return [
     {
       name: `inverter.live ${serial}`,
+      of: { kind: "inverter.live", serial },
       devices: [id],
       periodMs: poll.live,
       async poll(signal) {
@@ -79,6 +80,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
     },
     {
       name: `inverter.counters ${serial}`,
+      of: { kind: "inverter.counters", serial },
       devices: [id],
       periodMs: poll.counters,
       // A page of data points holds an hour: once an hour a poll finds it full and reads the next.
