@@ -29,6 +29,8 @@ const PRESET_MESSAGES: readonly (readonly [RegExp, RemoteControlCode])[] = [
 /** A preset's answer read like a setting's: the same codes, the same "may have applied". */
 export function presetResult(answer: PresetChange): RemoteControlResult<undefined> {
   const message = answer.message ?? undefined;
+  if (!answer.success && answer.notSent)
+    return { ok: false, code: undefined, reason: message ?? "refused before sending", mayHaveApplied: false, message };
   const code = answer.success ? undefined : PRESET_MESSAGES.find(([pattern]) => pattern.test(message ?? ""))?.[1];
   const result = remoteControlResult<RemoteControlCode | undefined>({
     value: code,

@@ -179,7 +179,13 @@ describe("the gate over the LAN", () => {
     expect(sent).toEqual([]);
   });
 
-  it("refuses, audited and unsent, a slot field the model has no register for", async () => {
+  it("refuses, audited and unsent, a slot field the model has no register for, and reads nothing back", async () => {
+    // What one read of the preset's values costs on the wire: the gate reads them once before a change.
+    const beforeRead = dongle.stats.requests;
+    await lan.gate.reads.inverterControl.presetValues(INVERTER, "timed-charge");
+    const oneRead = dongle.stats.requests - beforeRead;
+    expect(oneRead).toBeGreaterThan(0);
+    const asked = dongle.stats.requests;
     const { outcome, sent } = await apply({
       kind: "preset",
       serial: INVERTER,
@@ -191,6 +197,9 @@ describe("the gate over the LAN", () => {
       /percent_limit of slot 1 has no register on the Hybrid Gen1: send the slot without it, or over the cloud/,
     );
     expect(sent).toEqual([]);
+    // Refused before anything was sent: nothing can have applied, so nothing is read back (issue 36).
+    expect(outcome.message).not.toMatch(/may or may not/);
+    expect(dongle.stats.requests - asked).toBeLessThanOrEqual(oneRead);
   });
 });
 

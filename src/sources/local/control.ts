@@ -1,4 +1,4 @@
-import type { CallOptions, RemoteControlResult, SettingValue } from "../../cloud/index.js";
+import type { CallOptions, PresetChange, RemoteControlResult, SettingValue } from "../../cloud/index.js";
 import { booleanValue, checkValue, numericValue } from "../../cloud/index.js";
 import {
   type ControlMap,
@@ -243,13 +243,13 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     reference: string | number,
     fields: Readonly<Record<string, unknown>>,
     call: CallOptions & { readonly force?: boolean } = {},
-  ): Promise<{ success: boolean; message: string }> => {
+  ): Promise<PresetChange> => {
     const { dongle, map } = target(serial);
     const preset = lanPreset(String(reference));
     if (!preset?.descriptor(map))
       throw new LocalControlError(`preset ${reference} is not offered over the LAN on the ${map.model} ${serial}`);
     const plan = preset.plan(map, fields);
-    if ("error" in plan) return { success: false, message: plan.error };
+    if ("error" in plan) return { success: false, message: plan.error, notSent: true };
     const current =
       call.force === false
         ? await readSettings(
