@@ -8,7 +8,7 @@
  */
 import type { ChangeApplied } from "./control/index.js";
 import type { DeviceId } from "./device-id.js";
-import type { RuleEvent, RuleStatus, RulesRuntime } from "./ports/index.js";
+import type { RuleEvent, RuleStatus, RulesRuntime } from "./rules-runtime/index.js";
 import type { DevicePath, Fetched, Inventory } from "./sources/index.js";
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: telemetry/index.ts holds features that import the bus (a cycle).
 import type { Availability, PollSucceeded } from "./telemetry/states.js";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { Config } from "../config/index.js";
-import type { CarState } from "../ports/index.js";
+import type { CarState } from "../rules-runtime/index.js";
 
 /**
  * The battery and the car as the running daemon of this configuration plans from them (its web

@@ -1,5 +1,5 @@
-import type { CarState } from "../ports/index.js";
 import { type CarRule, carRules, carTargetIsSoc, type PreviewCar, type RulesFile } from "../rules/index.js";
+import type { CarState } from "../rules-runtime/index.js";
 import type { DaemonAnswer } from "./daemon-battery.js";
 
 /** `rules plan`'s car flags, as typed. */

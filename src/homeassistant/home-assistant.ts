@@ -3,7 +3,7 @@ import type { ControlGate, ControlReadBack } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import type { Mqtt } from "../mqtt/index.js";
-import type { RulesRuntime } from "../ports/index.js";
+import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { AccountReads } from "../sources/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, later } from "../time/index.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import { oversized } from "../mqtt/index.js";
-import type { RuleRunResult, RulesRuntime } from "../ports/index.js";
+import type { RuleRunResult, RulesRuntime } from "../rules-runtime/index.js";
 import { parseRulesCommand } from "./rules-commands.js";
 
 /** The answer on `<base>/rules/result`. */

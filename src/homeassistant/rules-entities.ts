@@ -1,6 +1,6 @@
 import type { Subscription } from "rxjs";
 import type { Logger } from "../log.js";
-import type { Prices, RuleEvent, RulesRuntime } from "../ports/index.js";
+import type { Prices, RuleEvent, RulesRuntime } from "../rules-runtime/index.js";
 import type { Origin } from "./discovery.js";
 import type { RulesClock } from "./rules-clock.js";
 import { answerRulesCommand } from "./rules-command-answer.js";

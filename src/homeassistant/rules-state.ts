@@ -1,4 +1,4 @@
-import type { CheapWindow, Prices, RuleStatus, SavingsSummary } from "../ports/index.js";
+import type { CheapWindow, Prices, RuleStatus, SavingsSummary } from "../rules-runtime/index.js";
 import { switchKey } from "./rules-discovery.js";
 
 type Value = string | number | boolean | null;

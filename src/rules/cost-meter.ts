@@ -1,4 +1,4 @@
-import type { GridCounters, TodayCost } from "../ports/index.js";
+import type { GridCounters, TodayCost } from "../rules-runtime/index.js";
 import { localDay } from "../time/index.js";
 
 export interface PricesAt {

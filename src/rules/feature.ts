@@ -4,7 +4,7 @@ import type { DeviceReads } from "../control/index.js";
 import type { Feature } from "../feature.js";
 import type { Logger } from "../log.js";
 import type { Mqtt } from "../mqtt/index.js";
-import type { RulesRuntime } from "../ports/index.js";
+import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, dayOf } from "../time/index.js";

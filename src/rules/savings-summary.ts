@@ -1,5 +1,5 @@
 import type { Battery } from "../optimiser/index.js";
-import type { PeriodSavings, SavingsSummary } from "../ports/index.js";
+import type { PeriodSavings, SavingsSummary } from "../rules-runtime/index.js";
 import type { History } from "../store/index.js";
 import { addDays, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
 import { readMeteredHouse } from "./metered-slots.js";

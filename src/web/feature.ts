@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import type { Feature } from "../feature.js";
-import type { RuleEvent } from "../ports/index.js";
+import type { RuleEvent } from "../rules-runtime/index.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";

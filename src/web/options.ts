@@ -4,7 +4,7 @@ import type { Config } from "../config/index.js";
 import type { ControlValues } from "../control/index.js";
 import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log.js";
-import type { RulesRuntime } from "../ports/index.js";
+import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";

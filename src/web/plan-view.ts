@@ -1,4 +1,4 @@
-import type { CarState } from "../ports/index.js";
+import type { CarState } from "../rules-runtime/index.js";
 
 /**
  * What the Plan page shows: the next hours of prices, each rule's planned windows and actions,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { RuleEvent, RulesRuntime } from "../ports/index.js";
+import type { RuleEvent, RulesRuntime } from "../rules-runtime/index.js";
 import type { WebHealth } from "./api-types.js";
 import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
 import type { LiveState } from "./live.js";

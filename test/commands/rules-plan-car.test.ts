@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { carFromDaemon } from "../../src/commands/rules-plan-car.js";
 import { explainedSlotSchema } from "../../src/optimiser/index.js";
-import type { CarState } from "../../src/ports/index.js";
 import { loadRules } from "../../src/rules/index.js";
+import type { CarState } from "../../src/rules-runtime/index.js";
 import { freePort } from "../web/demo.js";
 import { runPlan } from "./rules-plan-run.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleEvent, RuleStatus } from "../../src/ports/rules.js";
+import type { RuleEvent, RuleStatus } from "../../src/rules-runtime/rules.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { baseTopic, FakeRuntime, ManualClock, retainedUnder, startBridge } from "./rules-harness.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GridCounters } from "../../src/ports/index.js";
+import type { GridCounters } from "../../src/rules-runtime/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { baseTopic, FakeRuntime, ManualClock, startBridge } from "./rules-harness.js";
 

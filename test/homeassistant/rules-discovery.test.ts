@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EntityDef } from "../../src/homeassistant/entities/index.js";
-import type { RuleStatus } from "../../src/ports/rules.js";
+import type { RuleStatus } from "../../src/rules-runtime/rules.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { sensorProblems } from "./entities/rules.js";
 import { baseTopic, FakeRuntime, ManualClock, ORIGIN, retainedUnder, startBridge } from "./rules-harness.js";

@@ -4,6 +4,7 @@ import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
 import type { RulesClock } from "../../src/homeassistant/rules-clock.js";
 import { Topics } from "../../src/homeassistant/topics.js";
+import { CostMeter } from "../../src/rules/cost-meter.js";
 import type {
   CheapWindow,
   GridCounters,
@@ -13,8 +14,7 @@ import type {
   RuleStatus,
   RulesRuntime,
   TodayCost,
-} from "../../src/ports/rules.js";
-import { CostMeter } from "../../src/rules/cost-meter.js";
+} from "../../src/rules-runtime/rules.js";
 import type { Inventory } from "../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../src/telemetry/index.js";
 import { systemClock } from "../../src/time/clock.js";

@@ -8,7 +8,7 @@ import { buildWebAssets } from "../../scripts/build-web.js";
 import { EventBus } from "../../src/bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log.js";
-import type { RuleStatus } from "../../src/ports/rules.js";
+import type { RuleStatus } from "../../src/rules-runtime/rules.js";
 import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
 import type { Inventory } from "../../src/telemetry/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";

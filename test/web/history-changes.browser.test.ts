@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
-import type { RuleEvent, RuleRunResult, RunPreview } from "../../src/ports/index.js";
+import type { RuleEvent, RuleRunResult, RunPreview } from "../../src/rules-runtime/index.js";
 import type { AuditEntry } from "../../src/store/index.js";
 import { dayEndMs, dayStartMs } from "../../src/time/index.js";
 import type { DailyEnergy } from "../../src/web/api-types.js";

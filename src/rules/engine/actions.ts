@@ -1,6 +1,6 @@
 import { type DeviceReads, prepareRestore, restorePlan } from "../../control/index.js";
 import type { Logger } from "../../log.js";
-import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../ports/index.js";
+import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../rules-runtime/index.js";
 import type { RuleObligation, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Rule } from "../schema.js";

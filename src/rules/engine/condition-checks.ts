@@ -1,4 +1,4 @@
-import type { ConditionCheck } from "../../ports/index.js";
+import type { ConditionCheck } from "../../rules-runtime/index.js";
 import { parseClock, wallClock } from "../../time/index.js";
 import type { Condition } from "../schema.js";
 import { DAY_NAMES } from "../schema-common.js";

@@ -16,7 +16,7 @@ import type {
   SavingsRange,
   SavingsSummary,
   TodayCost,
-} from "../../ports/index.js";
+} from "../../rules-runtime/index.js";
 import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
 import { carTopicsOf } from "../car-topics.js";
 import { CostMeter } from "../cost-meter.js";

@@ -1,5 +1,5 @@
 import { type ChangeRequest, prepareRestore } from "../../control/index.js";
-import type { ImportGuardStatus } from "../../ports/index.js";
+import type { ImportGuardStatus } from "../../rules-runtime/index.js";
 import type { ControlRestore } from "../../store/index.js";
 import type { Rule } from "../schema.js";
 import type { WindowWriteParts } from "./actions.js";

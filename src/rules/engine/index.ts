@@ -1,7 +1,7 @@
 import { RulesEngine } from "./engine.js";
 import type { RulesOptions } from "./options.js";
 
-export type * from "../../ports/index.js";
+export type * from "../../rules-runtime/index.js";
 export { RulesEngine } from "./engine.js";
 export type { RulesGate, RulesOptions } from "./options.js";
 

@@ -8,7 +8,7 @@ import type {
   Requester,
 } from "../../control/index.js";
 import type { Logger } from "../../log.js";
-import type { SavingsRange, SavingsSummary } from "../../ports/index.js";
+import type { SavingsRange, SavingsSummary } from "../../rules-runtime/index.js";
 import type { PublishedPrices, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";

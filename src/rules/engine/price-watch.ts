@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import type { Prices } from "../../ports/index.js";
+import type { Prices } from "../../rules-runtime/index.js";
 import type { Interval } from "../planners/planner.js";
 import type { Tariff } from "../tariffs/index.js";
 

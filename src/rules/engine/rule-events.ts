@@ -1,6 +1,6 @@
 import { Observable, Subject } from "rxjs";
 import type { Logger } from "../../log.js";
-import type { RuleEvent } from "../../ports/index.js";
+import type { RuleEvent } from "../../rules-runtime/index.js";
 
 /** A rule event before the engine stamps its time. */
 export type RuleEventInput = RuleEvent extends infer E ? (E extends RuleEvent ? Omit<E, "at"> : never) : never;

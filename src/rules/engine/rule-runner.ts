@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import type { RuleRunResult, RunPreview } from "../../ports/index.js";
+import type { RuleRunResult, RunPreview } from "../../rules-runtime/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import { formatLocal, localClockText } from "../../time/index.js";
 import { intentWords } from "../intent-words.js";

@@ -1,5 +1,5 @@
 import type { CarNeed } from "../../optimiser/index.js";
-import type { CarState } from "../../ports/index.js";
+import type { CarState } from "../../rules-runtime/index.js";
 import { HOUR_MS, nextLocalTime, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../action-schema.js";
 import type { Rule } from "../schema.js";

@@ -1,5 +1,5 @@
 import type { ExplainedSlot } from "../../optimiser/index.js";
-import type { CarState } from "../../ports/index.js";
+import type { CarState } from "../../rules-runtime/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Action } from "../action-schema.js";
 import { describeAction } from "../action-text.js";

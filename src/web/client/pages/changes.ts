@@ -1,4 +1,4 @@
-import type { RuleEvent, RuleStatus, RunPreview } from "../../../ports/index.js";
+import type { RuleEvent, RuleStatus, RunPreview } from "../../../rules-runtime/index.js";
 import type { AuditEntry } from "../../../store/index.js";
 import { getJson, postJson } from "../api.js";
 import { h } from "../dom.js";

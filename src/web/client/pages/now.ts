@@ -1,4 +1,4 @@
-import type { RuleStatus } from "../../../ports/index.js";
+import type { RuleStatus } from "../../../rules-runtime/index.js";
 import type { LiveDevice, LiveSnapshot, LiveSystem } from "../../api-types.js";
 import { ago, h } from "../dom.js";
 import { type FlowDiagram, flowDiagram } from "../flow.js";

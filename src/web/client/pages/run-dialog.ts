@@ -1,4 +1,4 @@
-import type { RuleRunResult, RunPreview } from "../../../ports/index.js";
+import type { RuleRunResult, RunPreview } from "../../../rules-runtime/index.js";
 import { postJson } from "../api.js";
 import { h } from "../dom.js";
 import type { LocalTime } from "../local-time.js";
