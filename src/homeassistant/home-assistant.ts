@@ -103,7 +103,7 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
   const republish = async (reconnected: boolean): Promise<void> => {
     states.publishAll();
     await discovery.publishAll(true);
-    await rules.publishAll();
+    await rules.publishAll(reconnected);
     bus.emit("republish", { reconnected });
     logger.info({ devices: states.devices.size, reconnected }, "published discovery and state");
   };

@@ -109,12 +109,17 @@ export class RulesEntities {
     this.runtime = undefined;
   }
 
-  /** Discovery, availability and state again: after (re)connecting, and when Home Assistant comes online. */
-  async publishAll(): Promise<void> {
+  /**
+   * Discovery, availability and state again: after (re)connecting, and when Home Assistant comes
+   * online (`resend`: every config again). At the first announcement only what was not sent yet:
+   * a rule event that came between the announcement and this call may have sent the configs, and
+   * the same configs twice are a duplicate Home Assistant ignores.
+   */
+  async publishAll(resend = true): Promise<void> {
     if (!this.runtime || !this.announcedYet()) return;
     this.costOnline = undefined;
     await this.options.send(this.own.availability, "online", true);
-    await this.refresh(true);
+    await this.refresh(resend);
   }
 
   async onMessage(topic: string, payload: string): Promise<void> {
