@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -6,5 +7,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Vitest's default is one fork fewer than the cores: a single fork on CI's two, where most
+    // files spend their time waiting on brokers, daemons and timers rather than on the processor.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

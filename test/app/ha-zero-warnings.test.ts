@@ -80,12 +80,32 @@ it("runs every scenario it wants: none is missing from the simulator", () => {
 });
 
 let broker: TestBroker;
+/**
+ * Each scenario's session, by its index. Each has its own simulator, store and topics on the one
+ * broker, and spends its time waiting on its daemon's polls and quiet periods rather than on the
+ * processor (one after the other they took two minutes), so they overlap: a session starts once
+ * the one before has finished its start-up, so that no two daemons announce themselves at once.
+ */
+let sessions: Promise<Session>[] = [];
 beforeAll(async () => {
   broker = await startTestBroker();
+  let before: Promise<void> = Promise.resolve();
+  sessions = scenarios.map(({ name, scenario }, index) => {
+    let startedUp = () => {};
+    const turn = before;
+    before = new Promise<void>((resolve) => {
+      startedUp = resolve;
+    });
+    const session = turn.then(() => runSession(name, scenario, index, startedUp));
+    // A session that fails is reported by its own scenario's tests, which await it.
+    session.then(startedUp, startedUp);
+    return session;
+  });
 }, 30_000);
 afterAll(async () => {
+  await Promise.allSettled(sessions);
   await broker?.stop();
-});
+}, 240_000);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -138,7 +158,13 @@ function figures(messages: readonly Recorded[], started: number, prefix: string,
     .join(", ")})`;
 }
 
-async function runSession(name: string, scenario: Scenario, index: number): Promise<Session> {
+/** `startedUp` is called once the daemon's start-up (its first announcement) is over. */
+async function runSession(
+  name: string,
+  scenario: Scenario,
+  index: number,
+  startedUp: () => void = () => {},
+): Promise<Session> {
   const dir = mkdtempSync(join(tmpdir(), "e2m-ha-rules-"));
   const base = `e2m${process.pid}s${index}`;
   const prefix = `ha${process.pid}s${index}`;
@@ -207,6 +233,7 @@ async function runSession(name: string, scenario: Scenario, index: number): Prom
       if (!(await recorder.waitForQuiet(isConfig, QUIET_MS, 30_000))) throw new Error("discovery never settled");
       return `${recorder.messages.filter(isConfig).length} config messages`;
     });
+    startedUp();
 
     await step("steady period", async () => {
       // The simulated house changes slowly in real time: three poll cycles, each after moving the
@@ -321,11 +348,11 @@ async function runSession(name: string, scenario: Scenario, index: number): Prom
 
 describe.each(scenarios.map((s, index) => ({ ...s, index })))(
   "Home Assistant's rules on everything the daemon publishes, scenario $name",
-  ({ name, scenario, index }) => {
+  ({ name, index }) => {
     let session: Session;
 
     beforeAll(async () => {
-      session = await runSession(name, scenario, index);
+      session = await (sessions[index] ?? Promise.reject(new Error(`no session for ${name}`)));
     }, 240_000);
 
     it("went through start-up, a steady period, a birth message, an outage and an inventory change", () => {
