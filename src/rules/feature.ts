@@ -8,11 +8,11 @@ import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, dayOf } from "../time/index.js";
-import { CarTopics, carTopicsOf } from "./car-topics.js";
 import type { LiveObservation } from "./engine/live-state.js";
+import { CarTopics, carTopicsOf } from "./house/car-topics.js";
+import { countersIn, LatestObserved, observedIn } from "./house/live-input.js";
 // Only types from the rest of rules/: the engine, tariffs and planners load when rules run.
 import type { LoadedRules, RulesEngine, RulesGate, Tariff } from "./index.js";
-import { countersIn, LatestObserved, observedIn } from "./live-input.js";
 
 export interface RulesFeatureOptions {
   readonly bus: EventBus;

@@ -1,7 +1,9 @@
-export { plannedOverlaps, sharedControlLines, sharedControlText } from "./control-overlaps.js";
-export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./device-check.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
 export { defaultInverter } from "./engine/intents.js";
+export { plannedOverlaps, sharedControlLines, sharedControlText } from "./file/control-overlaps.js";
+export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./file/device-check.js";
+export { type LoadedRules, loadRules, RulesError, rulesPath } from "./file/load.js";
+export { type RulesFile, rulesTimeZone } from "./file/schema.js";
 export { forecastDaysLine, HomeAssistantForecastListener, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type ForecastCheck,
@@ -13,22 +15,21 @@ export {
   type ProviderSolar,
   type SourcedHouseForecast,
   withProviderSolar,
-} from "./house-forecast.js";
-export { type LoadedRules, loadRules, RulesError, rulesPath } from "./load.js";
-export { type MeteredHouse, readMeteredHouse } from "./metered-slots.js";
-export { noBatteryCost } from "./plan-baseline.js";
-export { planSvg } from "./plan-svg.js";
-export { planText } from "./plan-text.js";
+} from "./house/house-forecast.js";
+export { planSvg } from "./plan-output/plan-svg.js";
+export { planText } from "./plan-output/plan-text.js";
 export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
 export { type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
+export { type MeteredHouse, readMeteredHouse } from "./savings/metered-slots.js";
+export { noBatteryCost } from "./savings/plan-baseline.js";
 export {
   PRICE_HISTORY_DAYS,
   priceHistory,
   priceHistoryOrTariffs,
   type StoredPrices,
   withStoredPrices,
-} from "./price-history.js";
+} from "./savings/price-history.js";
 export {
   computeSavings,
   type Savings,
@@ -37,8 +38,7 @@ export {
   savingsBattery,
   savingsDaySchema,
   savingsMonthSchema,
-} from "./savings.js";
-export { savingsSummary } from "./savings-summary.js";
-export { type RulesFile, rulesTimeZone } from "./schema.js";
+} from "./savings/savings.js";
+export { savingsSummary } from "./savings/savings-summary.js";
 export { createTariff, OctopusTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

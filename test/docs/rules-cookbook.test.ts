@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadRules } from "../../src/rules/load.js";
+import { loadRules } from "../../src/rules/file/load.js";
 
 const DOC = readFileSync(new URL("../../docs/rules.md", import.meta.url), "utf8");
 const AGILE_PRICES = new URL("../fixtures/octopus-agile-prices.example.json", import.meta.url);

@@ -4,7 +4,7 @@ import { CloudClient } from "../../src/cloud/client.js";
 import { ControlGate } from "../../src/control/index.js";
 import type { RulesClock } from "../../src/homeassistant/rules-clock.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import { CostMeter } from "../../src/rules/cost-meter.js";
+import { CostMeter } from "../../src/rules/savings/cost-meter.js";
 import type {
   CheapWindow,
   GridCounters,

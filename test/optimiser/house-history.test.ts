@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { forecastLoad, forecastSolar } from "../../src/optimiser/index.js";
-import { readHouseHistory } from "../../src/rules/house-history.js";
+import { readHouseHistory } from "../../src/rules/house/house-history.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
 import { SLOT_MS, wallClock } from "../../src/time/local-time.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { actionSchema } from "../../src/rules/action-schema.js";
-import { actionWords } from "../../src/rules/action-words.js";
-import { templateContext } from "../../src/rules/templates.js";
+import { actionSchema } from "../../src/rules/file/action-schema.js";
+import { actionWords } from "../../src/rules/file/action-words.js";
+import { templateContext } from "../../src/rules/file/templates.js";
 
 const WINDOW = { start: Date.parse("2026-11-23T01:00:00Z"), end: Date.parse("2026-11-23T04:00:00Z") };
 const context = templateContext({

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgileTariffConfig } from "../../src/rules/schema.js";
+import type { AgileTariffConfig } from "../../src/rules/file/schema.js";
 import { AgileTariff, createTariff, FixedTariff, type Tariff } from "../../src/rules/tariffs/index.js";
 import { iso, utc } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { CarTopics, carTopicsOf } from "../../src/rules/car-topics.js";
-import { loadRules } from "../../src/rules/load.js";
+import { loadRules } from "../../src/rules/file/load.js";
+import { CarTopics, carTopicsOf } from "../../src/rules/house/car-topics.js";
 import { type CarInputs, carInputsOf } from "../../src/rules/planners/car-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../../src/rules/planners/rule-windows.js";
 import { createTariff } from "../../src/rules/tariffs/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sharedControlLines } from "../../src/rules/control-overlaps.js";
-import { loadRules } from "../../src/rules/load.js";
+import { sharedControlLines } from "../../src/rules/file/control-overlaps.js";
+import { loadRules } from "../../src/rules/file/load.js";
 import { problemsOf, rulesFile } from "./helpers.js";
 
 const header = ["tariffs:", "  import: { type: fixed, price: 0.2 }", "rules:"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cronTimes, nextCronTime } from "../../src/rules/cron-times.js";
+import { cronTimes, nextCronTime } from "../../src/rules/file/cron-times.js";
 import { utc } from "./helpers.js";
 
 const LONDON = "Europe/London";

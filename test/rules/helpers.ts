@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RulesError } from "../../src/rules/load.js";
+import { RulesError } from "../../src/rules/file/load.js";
 
 /** Writes rules.yaml (and optional sibling files) into a fresh folder; returns its path. */
 export function rulesFile(lines: readonly string[], siblings: Readonly<Record<string, string>> = {}): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { guardedLimitW, heldInPromise, loweredAmps } from "../../src/rules/engine/import-guard-rules.js";
-import { loadRules } from "../../src/rules/load.js";
+import { loadRules } from "../../src/rules/file/load.js";
 import type { ControlRestore } from "../../src/store/index.js";
 import { rulesFile } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadRules, rulesPath } from "../../src/rules/load.js";
+import { loadRules, rulesPath } from "../../src/rules/file/load.js";
 import { problemsOf, rulesFile } from "./helpers.js";
 
 const TARIFFS = ["tariffs:", "  import: { type: fixed, price: 0.25 }", "  export: { type: fixed, price: 0.15 }"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadRules } from "../../src/rules/load.js";
+import { loadRules } from "../../src/rules/file/load.js";
 import { planOptimiseWindows } from "../../src/rules/planners/optimise-windows.js";
 import { planRuleWindows } from "../../src/rules/planners/rule-windows.js";
 import { createTariff, type Rate } from "../../src/rules/tariffs/index.js";

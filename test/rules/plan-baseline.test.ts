@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExplainedSlot } from "../../src/optimiser/index.js";
-import { noBatteryCost } from "../../src/rules/plan-baseline.js";
+import { noBatteryCost } from "../../src/rules/savings/plan-baseline.js";
 
 const row = (loadKwh: number, solarKwh: number, importPrice: number, exportPrice: number): ExplainedSlot => ({
   start: 0,

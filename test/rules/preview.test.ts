@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadRules } from "../../src/rules/load.js";
+import { loadRules } from "../../src/rules/file/load.js";
 import { previewRules } from "../../src/rules/planners/preview.js";
 import { planRuleWindows } from "../../src/rules/planners/rule-windows.js";
 import { createTariff, type Tariff } from "../../src/rules/tariffs/index.js";

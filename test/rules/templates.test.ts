@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderTemplates, TEMPLATE_NAMES, templateContext } from "../../src/rules/templates.js";
+import { renderTemplates, TEMPLATE_NAMES, templateContext } from "../../src/rules/file/templates.js";
 import { utc } from "./helpers.js";
 
 describe("the template context (one builder for the engine and rules plan)", () => {

@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       expect(Number(sold)).toBe(round(total.exportKwh, 3));
       expect(Number(net)).toBe(round(round(total.exportKwh, 3) - round(total.importKwh, 3), 3));
       expect(Number(cost)).toBe(chart[index]);
-      // The savings of src/rules/savings.ts, metered from the counters: against no battery, and eco only.
+      // The savings of src/rules/savings/savings.ts, metered from the counters: against no battery, and eco only.
       expect(Number(saved)).toBe(round(savedVsNoBattery(WEEK_DAYS[index] ?? "", index), 2));
       expect(savedEco).toMatch(/^-?\d+(\.\d+)?$/);
     });

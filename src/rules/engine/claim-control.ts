@@ -1,4 +1,4 @@
-import type { Rule } from "../schema.js";
+import type { Rule } from "../file/schema.js";
 import type { Claim, ClaimAnswer } from "./claims.js";
 import type { RuleEvents } from "./rule-events.js";
 import type { WindowBook } from "./window-book.js";

@@ -1,7 +1,7 @@
 import type { ConditionCheck } from "../../rules-runtime/index.js";
 import { parseClock, wallClock } from "../../time/index.js";
-import type { Condition } from "../schema.js";
-import { DAY_NAMES } from "../schema-common.js";
+import type { Condition } from "../file/schema.js";
+import { DAY_NAMES } from "../file/schema-common.js";
 import { inHours } from "../tariffs/index.js";
 import type { ConditionContext } from "./live-state.js";
 

@@ -1,6 +1,6 @@
 import { HOUR_MS } from "../../time/index.js";
-import { nextCronTime } from "../cron-times.js";
-import type { Rule } from "../schema.js";
+import { nextCronTime } from "../file/cron-times.js";
+import type { Rule } from "../file/schema.js";
 
 /** How far ahead the next cron time is looked for; none within it: look again then. */
 const LOOKAHEAD_MS = 25 * HOUR_MS;

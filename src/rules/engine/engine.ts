@@ -18,16 +18,16 @@ import type {
   TodayCost,
 } from "../../rules-runtime/index.js";
 import { HOUR_MS, localClockText, SLOT_MS } from "../../time/index.js";
-import { carTopicsOf } from "../car-topics.js";
-import { CostMeter } from "../cost-meter.js";
+import type { Rule } from "../file/schema.js";
+import { isWindowTrigger, rulesTimeZone } from "../file/schema.js";
+import { carTopicsOf } from "../house/car-topics.js";
 import { carRules, deliveredTowardDeadline } from "../planners/car-windows.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
 import { windowWords } from "../planners/window-words.js";
-import { priceHistoryOrTariffs } from "../price-history.js";
-import type { Rule } from "../schema.js";
-import { isWindowTrigger, rulesTimeZone } from "../schema.js";
+import { CostMeter } from "../savings/cost-meter.js";
+import { priceHistoryOrTariffs } from "../savings/price-history.js";
 import { RuleActions, type WindowWriteParts } from "./actions.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";

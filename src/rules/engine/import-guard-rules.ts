@@ -1,5 +1,5 @@
 import type { ControlRestore, SavedValue } from "../../store/index.js";
-import type { Rule } from "../schema.js";
+import type { Rule } from "../file/schema.js";
 
 // The import guard's numbers and the decisions that need no device (import-guard.ts acts on them).
 

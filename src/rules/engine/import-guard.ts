@@ -1,7 +1,7 @@
 import { type ChangeRequest, prepareRestore } from "../../control/index.js";
 import type { ImportGuardStatus } from "../../rules-runtime/index.js";
 import type { ControlRestore } from "../../store/index.js";
-import type { Rule } from "../schema.js";
+import type { Rule } from "../file/schema.js";
 import type { WindowWriteParts } from "./actions.js";
 import { claimControl } from "./claim-control.js";
 import {

@@ -1,10 +1,10 @@
 import type { EvCommandId } from "../../cloud/index.js";
 import type { ChangeRequest } from "../../control/index.js";
 import type { Inventory } from "../../telemetry/index.js";
-import { actionKind, chargerCommand } from "../action-schema.js";
-import { describeAction } from "../action-text.js";
-import type { Action } from "../schema.js";
-import { renderTemplates, type TemplateContext } from "../templates.js";
+import { actionKind, chargerCommand } from "../file/action-schema.js";
+import { describeAction } from "../file/action-text.js";
+import type { Action } from "../file/schema.js";
+import { renderTemplates, type TemplateContext } from "../file/templates.js";
 
 /** One action of a rule, templates filled and its device chosen. */
 export type Intent =

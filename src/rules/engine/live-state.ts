@@ -1,7 +1,7 @@
 import type { Inventory } from "../../telemetry/index.js";
 import { parseClock, wallClock } from "../../time/index.js";
-import type { Condition, Trigger } from "../schema.js";
-import { DAY_NAMES } from "../schema-common.js";
+import type { Condition, Trigger } from "../file/schema.js";
+import { DAY_NAMES } from "../file/schema-common.js";
 import { inHours } from "../tariffs/index.js";
 
 /** The live values rules look at, from the latest readings. */

@@ -12,8 +12,8 @@ import type { SavingsRange, SavingsSummary } from "../../rules-runtime/index.js"
 import type { PublishedPrices, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";
+import type { RulesFile } from "../file/schema.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
-import type { RulesFile } from "../schema.js";
 import type { Tariff } from "../tariffs/index.js";
 import type { LiveObservation } from "./live-state.js";
 

@@ -1,5 +1,5 @@
-import type { Rule } from "../schema.js";
-import { isWindowTrigger, triggerKind } from "../schema.js";
+import type { Rule } from "../file/schema.js";
+import { isWindowTrigger, triggerKind } from "../file/schema.js";
 import { type LiveState, stateHolds, triggerState } from "./live-state.js";
 
 /**

@@ -1,7 +1,7 @@
 import { DAY_MS } from "../../optimiser/index.js";
 import type { History, SolarForecastDay, SolarForecasts } from "../../store/index.js";
 import { addDays, dayOf, dayStartMs, SLOT_MS } from "../../time/index.js";
-import { readHouseHistory } from "../house-history.js";
+import { readHouseHistory } from "../house/house-history.js";
 
 /** The correction of a provider's bias is kept within these bounds: a broken meter must not zero the forecast. */
 export const BIAS_BOUNDS = { min: 0.5, max: 1.5 } as const;

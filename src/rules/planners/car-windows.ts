@@ -1,9 +1,9 @@
 import type { CarNeed } from "../../optimiser/index.js";
 import type { CarState } from "../../rules-runtime/index.js";
 import { HOUR_MS, nextLocalTime, SLOT_MS } from "../../time/index.js";
-import { type Action, actionSchema } from "../action-schema.js";
-import type { Rule } from "../schema.js";
-import type { Trigger } from "../trigger-schema.js";
+import { type Action, actionSchema } from "../file/action-schema.js";
+import type { Rule } from "../file/schema.js";
+import type { Trigger } from "../file/trigger-schema.js";
 import type { ModeWindow } from "./optimise-windows.js";
 
 export type CarSpec = NonNullable<NonNullable<Trigger["optimise"]>["car"]>;

@@ -1,8 +1,8 @@
 import { type Mode, slotCost, slotEnergy } from "../../optimiser/index.js";
 import { SLOT_MS } from "../../time/index.js";
-import type { Action } from "../action-schema.js";
-import type { RulesFile } from "../schema.js";
-import { renderTemplates, type TemplateContext } from "../templates.js";
+import type { Action } from "../file/action-schema.js";
+import type { RulesFile } from "../file/schema.js";
+import { renderTemplates, type TemplateContext } from "../file/templates.js";
 import type { HouseForecast } from "./optimise-windows.js";
 
 /** What a window does to the battery, read from its actions. */

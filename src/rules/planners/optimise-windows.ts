@@ -9,9 +9,9 @@ import {
   type ScheduleBasis,
 } from "../../optimiser/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
-import { type Action, actionSchema } from "../action-schema.js";
+import { type Action, actionSchema } from "../file/action-schema.js";
+import type { Trigger } from "../file/trigger-schema.js";
 import type { Rate } from "../tariffs/index.js";
-import type { Trigger } from "../trigger-schema.js";
 
 /** The house's forecast consumption and solar, kWh per half-hour from the half-hour holding `from`. */
 export interface HouseForecast {

@@ -1,11 +1,11 @@
 import { type ExplainedSlot, explainSchedule } from "../../optimiser/index.js";
 import { HOUR_MS, nextLocalTime } from "../../time/index.js";
-import type { Action } from "../action-schema.js";
-import type { Rule, RulesFile } from "../schema.js";
-import { isWindowTrigger, tariffOf } from "../schema.js";
+import type { Action } from "../file/action-schema.js";
+import type { Rule, RulesFile } from "../file/schema.js";
+import { isWindowTrigger, tariffOf } from "../file/schema.js";
+import type { TemplateContext } from "../file/templates.js";
+import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../file/trigger-schema.js";
 import type { Rate, Tariff } from "../tariffs/index.js";
-import type { TemplateContext } from "../templates.js";
-import { type Trigger, triggerKind, type WINDOW_TRIGGERS } from "../trigger-schema.js";
 import { type CarInputs, carActions, carNeed, jointWindows } from "./car-windows.js";
 import {
   type HouseForecast,

@@ -1,8 +1,8 @@
-import type { Action } from "../action-schema.js";
-import { actionWords } from "../action-words.js";
-import type { Rule, RulesFile } from "../schema.js";
+import type { Action } from "../file/action-schema.js";
+import { actionWords } from "../file/action-words.js";
+import type { Rule, RulesFile } from "../file/schema.js";
+import { type TemplateContext, templateContext } from "../file/templates.js";
 import type { Tariff } from "../tariffs/index.js";
-import { type TemplateContext, templateContext } from "../templates.js";
 import type { Interval } from "./planner.js";
 
 /** What a window's templates are filled from, beyond the window itself. */

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { HOUR_MS, localDateTimeText, localDay, nextLocalTime, SLOT_MS } from "../../time/index.js";
-import type { AgileTariffConfig } from "../tariff-schema.js";
+import type { AgileTariffConfig } from "../file/tariff-schema.js";
 import { fetchPages, octopusRates, slotPrices } from "./octopus.js";
 import { type Rate, sampledRates, type Tariff, type TariffStatus } from "./tariff.js";
 

@@ -1,4 +1,4 @@
-import type { FallbackConfig, TariffConfig } from "../tariff-schema.js";
+import type { FallbackConfig, TariffConfig } from "../file/tariff-schema.js";
 import { AgileTariff } from "./agile.js";
 import { FixedTariff } from "./fixed.js";
 import { OctopusTariff } from "./octopus-tariff.js";

@@ -1,5 +1,5 @@
 import { HOUR_MS, parseClock, SLOT_MS, wallClock } from "../../time/index.js";
-import type { OctopusTariffConfig } from "../tariff-schema.js";
+import type { OctopusTariffConfig } from "../file/tariff-schema.js";
 import { AgileTariff } from "./agile.js";
 import { type OctopusRates, octopusRates, paidBy, slotPrices } from "./octopus.js";
 import { type OctopusCache, octopusCache } from "./octopus-cache.js";

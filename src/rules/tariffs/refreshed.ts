@@ -1,4 +1,4 @@
-import type { RulesFile } from "../schema.js";
+import type { RulesFile } from "../file/schema.js";
 import { createTariff } from "./index.js";
 import type { Tariff } from "./tariff.js";
 

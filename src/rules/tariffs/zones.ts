@@ -1,6 +1,6 @@
 import { parseClock, wallClock } from "../../time/index.js";
-import { DAY_NAMES } from "../schema-common.js";
-import type { Zone } from "../tariff-schema.js";
+import { DAY_NAMES } from "../file/schema-common.js";
+import type { Zone } from "../file/tariff-schema.js";
 import { type Rate, STEADY_PRICES, sampledRates, type Tariff } from "./tariff.js";
 
 interface CompiledZone {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measurandName, normalised } from "../../../src/cloud/index.js";
-import { observedIn } from "../../../src/rules/live-input.js";
+import { observedIn } from "../../../src/rules/house/live-input.js";
 import { isoSeconds, newest } from "../../../src/time/index.js";
 import { CHARGER, type Env, MINUTE, startEnv } from "./helpers.js";
 

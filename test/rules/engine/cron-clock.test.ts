@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CronClock } from "../../../src/rules/engine/cron-clock.js";
-import { loadRules } from "../../../src/rules/load.js";
+import { loadRules } from "../../../src/rules/file/load.js";
 import { rulesFile, utc } from "../helpers.js";
 
 const LONDON = "Europe/London";

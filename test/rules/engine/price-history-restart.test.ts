@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runRulesPlanCommand } from "../../../src/commands/rules-plan.js";
 import { explainedSlotSchema } from "../../../src/optimiser/index.js";
-import { houseOutlook } from "../../../src/rules/house-forecast.js";
+import { houseOutlook } from "../../../src/rules/house/house-forecast.js";
 import type { HouseForecast } from "../../../src/rules/planners/optimise-windows.js";
 import { openStore } from "../../../src/store/index.js";
 import { capture } from "../../helpers/capture.js";

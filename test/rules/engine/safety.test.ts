@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { loadRules, RulesError } from "../../../src/rules/load.js";
+import { loadRules, RulesError } from "../../../src/rules/file/load.js";
 import { rulesFile } from "../helpers.js";
 import { type Env, INVERTER, startEnv } from "./helpers.js";
 

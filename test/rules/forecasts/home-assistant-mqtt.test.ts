@@ -12,7 +12,7 @@ import {
   sensorHalfHours,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
-import { houseForecaster, withProviderSolar } from "../../../src/rules/house-forecast.js";
+import { houseForecaster, withProviderSolar } from "../../../src/rules/house/house-forecast.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 import { systemClock } from "../../../src/time/index.js";
 import { startTestBroker, type TestBroker } from "../../helpers/broker.js";

@@ -8,7 +8,7 @@ import {
   SolarForecastSource,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
-import { houseForecast, houseForecaster, withProviderSolar } from "../../../src/rules/house-forecast.js";
+import { houseForecast, houseForecaster, withProviderSolar } from "../../../src/rules/house/house-forecast.js";
 import { planOptimiseWindows } from "../../../src/rules/planners/optimise-windows.js";
 import type { Rate } from "../../../src/rules/tariffs/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CostMeter } from "../../../src/rules/cost-meter.js";
-import { octopusTariffSchema } from "../../../src/rules/tariff-schema.js";
+import { octopusTariffSchema } from "../../../src/rules/file/tariff-schema.js";
+import { CostMeter } from "../../../src/rules/savings/cost-meter.js";
 import { OctopusCache, OctopusTariff } from "../../../src/rules/tariffs/index.js";
 import { utc } from "../helpers.js";
 import { OctopusServer } from "./octopus-server.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { octopusTariffSchema } from "../../../src/rules/tariff-schema.js";
+import { octopusTariffSchema } from "../../../src/rules/file/tariff-schema.js";
 import { OctopusCache, OctopusTariff } from "../../../src/rules/tariffs/index.js";
 import { utc } from "../helpers.js";
 import { OctopusServer } from "./octopus-server.js";

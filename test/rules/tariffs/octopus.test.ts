@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadRules } from "../../../src/rules/load.js";
-import { octopusTariffSchema } from "../../../src/rules/tariff-schema.js";
+import { loadRules } from "../../../src/rules/file/load.js";
+import { octopusTariffSchema } from "../../../src/rules/file/tariff-schema.js";
 import { createTariff, OctopusCache, OctopusTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import { iso, problemsOf, rulesFile, utc } from "../helpers.js";
 import { OctopusServer } from "./octopus-server.js";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { type Battery, batterySchema, slotEnergy } from "../optimiser/index.js";
-import { dayEndMs, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
+import { type Battery, batterySchema, slotEnergy } from "../../optimiser/index.js";
+import { dayEndMs, dayOf, dayStartMs, SLOT_MS } from "../../time/index.js";
+import type { RulesFile } from "../file/schema.js";
+import { DISCHARGE_EFFICIENCY, RESERVE_PERCENT } from "../planners/expected-soc.js";
+import type { Rate, Tariff } from "../tariffs/index.js";
 import type { MeteredHouse, MeteredSlot } from "./metered-slots.js";
-import { DISCHARGE_EFFICIENCY, RESERVE_PERCENT } from "./planners/expected-soc.js";
-import type { RulesFile } from "./schema.js";
-import type { Rate, Tariff } from "./tariffs/index.js";
 
 /*
  * What the battery saved: each local day's actual cost from the metered half-hours, against the

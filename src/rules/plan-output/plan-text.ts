@@ -1,8 +1,8 @@
-import { localClockText, localDateTimeText, SLOT_MS } from "../time/index.js";
-import type { PlannedOverlap } from "./control-overlaps.js";
+import { localClockText, localDateTimeText, SLOT_MS } from "../../time/index.js";
+import type { PlannedOverlap } from "../file/control-overlaps.js";
+import type { Preview } from "../planners/preview.js";
 import { explainedTable } from "./plan-explain-text.js";
 import { priceRange, rulesIn, socAt } from "./plan-view.js";
-import type { Preview } from "./planners/preview.js";
 
 const BLOCKS = " ▁▂▃▄▅▆▇█";
 

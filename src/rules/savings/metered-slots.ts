@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { History } from "../store/index.js";
-import { SLOT_MS } from "../time/index.js";
+import type { History } from "../../store/index.js";
+import { SLOT_MS } from "../../time/index.js";
 
 /*
  * What the house metered each half-hour, from the inverter's stored data points (kind

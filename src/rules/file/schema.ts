@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { solarForecastSchema } from "../forecasts/index.js";
 import { type Action, actionSchema } from "./action-schema.js";
 import { overlapProblems } from "./control-overlaps.js";
-import { solarForecastSchema } from "./forecasts/index.js";
 import { timeZone } from "./schema-common.js";
 import { tariffsSchema } from "./tariff-schema.js";
 import { stringsOf, TEMPLATE_NAMES, templateNamesIn } from "./templates.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTimeZone } from "../time/index.js";
+import { isTimeZone } from "../../time/index.js";
 
 /** A local time of day, "07:00". */
 export const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected a local time as HH:MM, e.g. 07:00");

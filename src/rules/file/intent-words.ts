@@ -1,5 +1,5 @@
+import type { Intent } from "../engine/intents.js";
 import { chargerWords, presetWords, valueWords } from "./action-words.js";
-import type { Intent } from "./engine/intents.js";
 
 /**
  * A resolved intent in words with the device it acts on, for the page's "run now" preview; the

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Logger } from "../log.js";
-import { carRules } from "./planners/car-windows.js";
-import type { Rule } from "./schema.js";
+import type { Logger } from "../../log.js";
+import type { Rule } from "../file/schema.js";
+import { carRules } from "../planners/car-windows.js";
 
 /** A number as Home Assistant publishes a sensor's state: "42", "42.5", or a JSON number; never "unavailable". */
 const numberPayload = z

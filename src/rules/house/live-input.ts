@@ -1,7 +1,7 @@
-import type { Fetched } from "../bus.js";
-import { measurandName, normalised } from "../cloud/index.js";
-import type { GridCounters } from "../rules-runtime/index.js";
-import type { LiveObservation } from "./engine/live-state.js";
+import type { Fetched } from "../../bus.js";
+import { measurandName, normalised } from "../../cloud/index.js";
+import type { GridCounters } from "../../rules-runtime/index.js";
+import type { LiveObservation } from "../engine/live-state.js";
 
 /** A record's time when it names its zone; a local datetime (older answers) is taken as the time it was fetched. */
 const ZONED = /(?:[zZ]|[+-]\d\d:?\d\d)$/;

@@ -1,4 +1,4 @@
-import { HOUR_MS, localClockText, localDateTimeText } from "../time/index.js";
+import { HOUR_MS, localClockText, localDateTimeText } from "../../time/index.js";
 
 /**
  * `{{ name }}` templates in action values. The names are a fixed catalogue so that a typo is

@@ -1,5 +1,5 @@
+import { MODE_ACTIONS } from "../planners/optimise-windows.js";
 import { type Action, actionKind, chargerCommand } from "./action-schema.js";
-import { MODE_ACTIONS } from "./planners/optimise-windows.js";
 import { type Trigger, triggerKind, WINDOW_TRIGGERS } from "./trigger-schema.js";
 
 /**

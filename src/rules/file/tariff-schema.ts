@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { duration } from "../time/index.js";
+import { duration } from "../../time/index.js";
+import { offHalfHourGrid } from "../tariffs/half-hour-grid.js";
 import { clock, days, hoursRange, months, price } from "./schema-common.js";
-import { offHalfHourGrid } from "./tariffs/half-hour-grid.js";
 
 /** Local hours like "00:30-07:30", from :00 or :30 to :00 or :30. */
 const gridHours = hoursRange.superRefine((hours, ctx) => {

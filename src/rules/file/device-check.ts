@@ -1,8 +1,8 @@
-import { checkSetting, findPreset, presetProblems } from "../control/index.js";
-import type { Inventory } from "../telemetry/index.js";
-import { readYamlSource } from "../yaml-source.js";
+import { checkSetting, findPreset, presetProblems } from "../../control/index.js";
+import type { Inventory } from "../../telemetry/index.js";
+import { readYamlSource } from "../../yaml-source.js";
+import { defaultInverter, settingId } from "../engine/intents.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
-import { defaultInverter, settingId } from "./engine/intents.js";
 import { type LoadedRules, RulesError } from "./load.js";
 import type { Action } from "./schema.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES } from "./templates.js";

@@ -1,8 +1,8 @@
-import type { PriceSide, PublishedPrices } from "../store/index.js";
-import { HOUR_MS } from "../time/index.js";
-import type { PriceHistory } from "./planners/optimise-windows.js";
+import type { PriceSide, PublishedPrices } from "../../store/index.js";
+import { HOUR_MS } from "../../time/index.js";
+import type { PriceHistory } from "../planners/optimise-windows.js";
+import type { Rate, Tariff } from "../tariffs/index.js";
 import type { SavingsTariffs } from "./savings.js";
-import type { Rate, Tariff } from "./tariffs/index.js";
 
 /** How far back the optimiser's price forecast learns from (PRICE_FORECAST's days). */
 export const PRICE_HISTORY_DAYS = 14;

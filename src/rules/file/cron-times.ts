@@ -1,5 +1,5 @@
 import { parse } from "node-cron";
-import { MINUTE_MS, type WallClock, wallClock } from "../time/index.js";
+import { MINUTE_MS, type WallClock, wallClock } from "../../time/index.js";
 
 /**
  * When cron expressions fire, on the local clock. The engine (in tests and in the daemon alike)

@@ -1,6 +1,6 @@
-import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../optimiser/index.js";
-import type { History, SolarForecasts } from "../store/index.js";
-import { dayOf, HOUR_MS, SLOT_MS } from "../time/index.js";
+import { DAY_MS, forecastLoad, forecastSolar, type HalfHourSample } from "../../optimiser/index.js";
+import type { History, SolarForecasts } from "../../store/index.js";
+import { dayOf, HOUR_MS, SLOT_MS } from "../../time/index.js";
 import {
   type Bias,
   ForecastError,
@@ -11,9 +11,9 @@ import {
   type SolarForecastConfig,
   type SolarForecastSnapshot,
   SolarForecastSource,
-} from "./forecasts/index.js";
+} from "../forecasts/index.js";
+import type { HouseForecast } from "../planners/optimise-windows.js";
 import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
-import type { HouseForecast } from "./planners/optimise-windows.js";
 
 /** How far back the forecasts learn from. */
 const LEARN_DAYS = 28;

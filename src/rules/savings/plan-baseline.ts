@@ -1,4 +1,4 @@
-import type { ExplainedSlot } from "../optimiser/index.js";
+import type { ExplainedSlot } from "../../optimiser/index.js";
 
 /**
  * What the optimiser's half-hours would cost with no battery: each half-hour's forecast load less

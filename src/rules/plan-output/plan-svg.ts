@@ -1,6 +1,6 @@
-import { localClockText, localDateTimeText, SLOT_MS } from "../time/index.js";
+import { localClockText, localDateTimeText, SLOT_MS } from "../../time/index.js";
+import type { Preview } from "../planners/preview.js";
 import { priceRange, socAt } from "./plan-view.js";
-import type { Preview } from "./planners/preview.js";
 
 const COLUMN = 10;
 /** The narrowest left margin: the price axis's labels. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { HalfHourSample } from "../optimiser/index.js";
-import type { History } from "../store/index.js";
-import { SLOT_MS, wallClock } from "../time/index.js";
+import type { HalfHourSample } from "../../optimiser/index.js";
+import type { History } from "../../store/index.js";
+import { SLOT_MS, wallClock } from "../../time/index.js";
 
 /*
  * What the forecasts learn from: the inverter's 5-minute data points the daemon keeps in the

@@ -1,5 +1,5 @@
-import type { GridCounters, TodayCost } from "../rules-runtime/index.js";
-import { localDay } from "../time/index.js";
+import type { GridCounters, TodayCost } from "../../rules-runtime/index.js";
+import { localDay } from "../../time/index.js";
 
 export interface PricesAt {
   readonly import?: number;

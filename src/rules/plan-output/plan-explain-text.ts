@@ -1,4 +1,4 @@
-import type { ExplainedSlot } from "../optimiser/index.js";
+import type { ExplainedSlot } from "../../optimiser/index.js";
 
 /**
  * The optimiser's half-hours as a fixed-width table: local start (24-hour), action, prices (the

@@ -1,7 +1,7 @@
-import type { Battery } from "../optimiser/index.js";
-import type { PeriodSavings, SavingsSummary } from "../rules-runtime/index.js";
-import type { History } from "../store/index.js";
-import { addDays, dayOf, dayStartMs, SLOT_MS } from "../time/index.js";
+import type { Battery } from "../../optimiser/index.js";
+import type { PeriodSavings, SavingsSummary } from "../../rules-runtime/index.js";
+import type { History } from "../../store/index.js";
+import { addDays, dayOf, dayStartMs, SLOT_MS } from "../../time/index.js";
 import { readMeteredHouse } from "./metered-slots.js";
 import { computeSavings, type SavingsDay, type SavingsTariffs } from "./savings.js";
 

@@ -1,4 +1,4 @@
-import type { Preview } from "./planners/preview.js";
+import type { Preview } from "../planners/preview.js";
 
 /**
  * The expected SoC at an instant: the battery under the planned windows and the house's forecast
