@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as wait } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger, LogFeed } from "../../src/log.js";
 import type { SimDongle } from "../../src/simulator/local/dongle.js";
 import { openStore } from "../../src/store/index.js";
+import { later } from "../../src/time/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { type DongleForward, startDongleForward } from "../helpers/dongle-forward.js";
 import { observe } from "../helpers/mqtt-observer.js";
@@ -78,6 +78,8 @@ describe("source: auto when SD2024G001's dongle address answers for another inve
     const answer = await observer.waitFor((m) => m.topic === `${base}/${device}/result`, 30_000, since);
     return JSON.parse(answer.payload);
   };
+  /** Until the daemon's clock (the simulator's, pumped) has moved on by `ms`: so many of its polls. */
+  const simulated = (ms: number): Promise<void> => new Promise((resolve) => later(sim.simulator.clock, ms, resolve));
   const cloudReserve = async (): Promise<unknown> => {
     const answer = await sim.clientFor("owner").inverterControl.readSetting(SD, 71);
     return answer.ok ? answer.value : answer.message;
@@ -153,7 +155,7 @@ describe("source: auto when SD2024G001's dongle address answers for another inve
     // The next command goes over the cloud and lands on SD2024G001.
     expect(await command(49)).toMatchObject({ ok: true });
     expect(await cloudReserve()).toBe(49);
-    await wait((4 * 15_000) / SPEED);
+    await simulated(4 * 15_000);
 
     // The wrong inverter's recorder shows no write; none went over the LAN at all.
     expect(reserveWrites(SE)).toHaveLength(wrongBefore);
@@ -198,7 +200,7 @@ describe("source: auto when SD2024G001's dongle address answers for another inve
       await onPath("cloud", faulted);
       expect(await command(46)).toMatchObject({ ok: true });
       expect(await cloudReserve()).toBe(46);
-      await wait((3 * 15_000) / SPEED);
+      await simulated(3 * 15_000);
       expect(reserveWrites(SD)).toHaveLength(before.own);
       expect(reserveWrites(SE)).toHaveLength(before.wrong);
       expect(statesSince(faulted).filter((state) => state.path !== "cloud")).toEqual([]);

@@ -6,6 +6,7 @@ import { DongleSession, type SessionState } from "../../src/local/session.js";
 import { later } from "../../src/time/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { untilOnClock } from "../helpers/until-on-clock.js";
+import { driven } from "../simulator/local/read-dongle.js";
 
 /*
  * The dongle as it really is (issue 34): it closes mid-answer, goes silent, fans other clients'
@@ -208,7 +209,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     const failures: (number[] | string)[] = [];
     while (clock.now() < silentUntil - 6_000) {
       const asked = clock.now();
-      failures.push(await drive(clock, outcome(session.read(read(0, 10)))));
+      failures.push(await driven(clock, outcome(session.read(read(0, 10)))));
       expect(clock.now() - asked).toBeGreaterThanOrEqual(5_000);
     }
     expect(failures.length).toBeGreaterThanOrEqual(8);
@@ -218,7 +219,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     silent = false;
     dongle.heartbeat();
     await until(clock, () => expect(session.stats.heartbeatsEchoed).toBe(1));
-    expect(await drive(clock, session.read(read(60, 5)))).toEqual([60, 61, 62, 63, 64]);
+    expect(await driven(clock, session.read(read(60, 5)))).toEqual([60, 61, 62, 63, 64]);
     expect(dongle.sockets).toHaveLength(1);
     expect(states.map(({ state }) => state)).toEqual(["connecting", "connected"]);
     expect(session.stats.timeouts).toBe(failures.length);
@@ -235,7 +236,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     });
     const values = outcome(session.read(read(0, 10)));
     await until(clock, () => expect(session.stats.unsolicited).toBe(3));
-    expect(await drive(clock, values)).toEqual(Array.from({ length: 10 }, (_, i) => 7_000 + i));
+    expect(await driven(clock, values)).toEqual(Array.from({ length: 10 }, (_, i) => 7_000 + i));
     const answers = frames.flatMap((frame) =>
       frame.kind === "response" ? [[frame.address, frame.base, frame.count, frame.values[0]]] : [],
     );
@@ -256,7 +257,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
       backoffMs: 1_000,
       maxBackoffMs: 8_000,
     });
-    expect(await drive(clock, session.read(read(0, 3)))).toEqual([0, 1, 2]);
+    expect(await driven(clock, session.read(read(0, 3)))).toEqual([0, 1, 2]);
     await dongle.down(); // heartbeats stop, the connection closes, then connections are refused
     const refusals = 9; // more than the 8 attempts after which the session used to give up
     const waiting = () => states.filter(({ state }) => state === "waiting to reconnect");
@@ -269,7 +270,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
     );
     await dongle.up();
     await until(clock, () => expect(session.state).toBe("connected"), 200);
-    expect(await drive(clock, session.read(read(3, 3)))).toEqual([3, 4, 5]);
+    expect(await driven(clock, session.read(read(3, 3)))).toEqual([3, 4, 5]);
 
     expect(new Set(states.map(({ state }) => state))).toEqual(
       new Set(["connecting", "connected", "waiting to reconnect"]),
@@ -306,7 +307,7 @@ describe("a session with a dongle as it really is (issue 34)", () => {
           later(clock, i * 1_300, () => resolve(outcome(session.read(read(i * 10, 10))))),
         ),
     );
-    const results = await drive(clock, Promise.all(reads), 100);
+    const results = await driven(clock, Promise.all(reads), 100);
     expect(results.filter((result) => Array.isArray(result)).length).toBeGreaterThan(0);
     expect(results.filter((result) => typeof result === "string").length).toBeGreaterThan(0);
     expect(dongle.sockets.length).toBeGreaterThanOrEqual(2);
@@ -322,8 +323,8 @@ describe("one write is one frame (issue 35 item 4)", () => {
     const write = outcome(session.write({ address: 0x11, register: 110, value: 30 }));
     await until(clock, () => expect(dongle.requests).toHaveLength(1));
     const reads = [outcome(session.read(read(0, 5))), outcome(session.read(read(5, 5)))];
-    expect(await drive(clock, write)).toMatch(/within 5000 ms; it may or may not have been applied/);
-    expect(await drive(clock, Promise.all(reads))).toEqual([
+    expect(await driven(clock, write)).toMatch(/within 5000 ms; it may or may not have been applied/);
+    expect(await driven(clock, Promise.all(reads))).toEqual([
       [0, 1, 2, 3, 4],
       [5, 6, 7, 8, 9],
     ]);
@@ -335,18 +336,3 @@ describe("one write is one frame (issue 35 item 4)", () => {
     expect(dongle.maxOutstanding).toBe(1);
   });
 });
-
-/** Moves the clock a step per turn of the event loop until `work` settles (within ten virtual minutes). */
-async function drive<T>(clock: VirtualClock, work: Promise<T>, stepMs = 50): Promise<T> {
-  let done = false;
-  const watched = work.finally(() => {
-    done = true;
-  });
-  const limit = clock.now() + 600_000;
-  while (!done) {
-    if (clock.now() > limit) throw new Error("still unsettled after ten virtual minutes");
-    clock.advance(stepMs);
-    await new Promise<void>((resolve) => setTimeout(resolve, 1));
-  }
-  return watched;
-}

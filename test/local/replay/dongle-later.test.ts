@@ -5,6 +5,7 @@ import { type DaemonProcess, startDaemonProcess } from "../../helpers/daemon-pro
 import { observe } from "../../helpers/mqtt-observer.js";
 import { ReplayDongle } from "../../helpers/replay-dongle.js";
 import { captureText } from "../captures.js";
+import { localDaemonYaml } from "./replay-daemon.js";
 
 /*
  * Issue 35 item 8: `energy2mqtt run` with `source: local` whose only dongle is not up yet (it
@@ -30,19 +31,7 @@ describe("source: local started before its dongle", () => {
     const base = `e2m${process.pid}later`;
     const watch = await observe(broker.url, [`${base}/#`, `ha${base}/#`]);
     try {
-      daemon = startDaemonProcess(
-        [
-          `mqtt: { url: "${broker.url}", base_topic: ${base} }`,
-          `homeassistant: { discovery_prefix: ha${base} }`,
-          "store: { path: DIR/later.db }",
-          "web: { enabled: false }",
-          "log: { level: warn }",
-          "source: local",
-          "timezone: Europe/London",
-          `local: [{ host: 127.0.0.1, port: ${port} }]`,
-          "",
-        ].join("\n"),
-      );
+      daemon = startDaemonProcess(localDaemonYaml(broker.url, base, port, "later.db"));
       // Said before the bridge was up, so on bridge/health's last_error rather than bridge/logging.
       const told = await watch.waitFor(
         (m) => m.topic === `${base}/bridge/health` && m.payload.includes("no dongle under local: answered yet"),

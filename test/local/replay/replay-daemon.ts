@@ -110,3 +110,18 @@ export function statesOf(messages: readonly Recorded[], topic: string): Record<s
     .filter((m) => m.topic === topic && m.payload !== "")
     .map((m) => JSON.parse(m.payload) as Record<string, unknown>);
 }
+
+/** `energy2mqtt run`'s configuration with `source: local` on one dongle at 127.0.0.1 (DIR: the process's folder). */
+export function localDaemonYaml(brokerUrl: string, base: string, port: number, store: string): string {
+  return [
+    `mqtt: { url: "${brokerUrl}", base_topic: ${base} }`,
+    `homeassistant: { discovery_prefix: ha${base} }`,
+    `store: { path: DIR/${store} }`,
+    "web: { enabled: false }",
+    "log: { level: warn }",
+    "source: local",
+    "timezone: Europe/London",
+    `local: [{ host: 127.0.0.1, port: ${port} }]`,
+    "",
+  ].join("\n");
+}

@@ -5,6 +5,7 @@ import { killDaemon, startDaemonProcess } from "../../helpers/daemon-process.js"
 import { observe } from "../../helpers/mqtt-observer.js";
 import { ReplayDongle } from "../../helpers/replay-dongle.js";
 import { CAPTURE_FILES, type CaptureName, captureText } from "../captures.js";
+import { localDaemonYaml } from "./replay-daemon.js";
 
 /*
  * Issue 34: `energy2mqtt run` itself, as a process, with `source: local` against each real
@@ -37,19 +38,7 @@ describe("energy2mqtt run on each real capture", () => {
       const port = await dongle.start();
       const base = `e2m${process.pid}run${name.toLowerCase()}`;
       const watch = await observe(broker.url, [`${base}/#`]);
-      const daemon = startDaemonProcess(
-        [
-          `mqtt: { url: "${broker.url}", base_topic: ${base} }`,
-          `homeassistant: { discovery_prefix: ha${base} }`,
-          "store: { path: DIR/replay.db }",
-          "web: { enabled: false }",
-          "log: { level: warn }",
-          "source: local",
-          "timezone: Europe/London",
-          `local: [{ host: 127.0.0.1, port: ${port} }]`,
-          "",
-        ].join("\n"),
-      );
+      const daemon = startDaemonProcess(localDaemonYaml(broker.url, base, port, "replay.db"));
       try {
         const state = await watch.waitFor(
           (m) => /^[^/]+\/[a-z0-9]+$/.test(m.topic) && !m.topic.includes("/w") && m.payload.startsWith('{"'),

@@ -30,7 +30,7 @@ describe("source: auto pairs twins by what they fetch and whose, not by name", (
   it("pairs live data whose names share nothing, serials in any case, and reads it over the LAN", async () => {
     const { choice, resources } = compose(
       [resource("cloud system data of the hybrid", "cloud", { kind: "inverter.live", serial: "SD1" })],
-      [resource("dongle at 10.0.0.9", "local", { kind: "inverter.live", serial: "sd1" })],
+      [resource("dongle at 127.0.0.9", "local", { kind: "inverter.live", serial: "sd1" })],
     );
     const twin = resources.find((one) => one.name.endsWith("(LAN or cloud)"));
     expect(twin?.name).toBe("cloud system data of the hybrid (LAN or cloud)");
@@ -40,7 +40,7 @@ describe("source: auto pairs twins by what they fetch and whose, not by name", (
     // The twin, and the dongle's probe for while the device is on the cloud: never both paths' own.
     expect(resources.map((one) => one.name)).toEqual([
       "cloud system data of the hybrid (LAN or cloud)",
-      "dongle probe of dongle at 10.0.0.9",
+      "dongle probe of dongle at 127.0.0.9",
     ]);
   });
 
@@ -51,16 +51,16 @@ describe("source: auto pairs twins by what they fetch and whose, not by name", (
         resource("inverter.counters SD2", "cloud", { kind: "inverter.counters", serial: "SD2" }),
       ],
       [
-        resource("inverter.live SD1 (LAN 10.0.0.9:8899)", "local", { kind: "inverter.live", serial: "SD9" }),
-        resource("inverter.counters SD2 (LAN 10.0.0.8:8899)", "local"),
+        resource("inverter.live SD1 (LAN 127.0.0.9:8899)", "local", { kind: "inverter.live", serial: "SD9" }),
+        resource("inverter.counters SD2 (LAN 127.0.0.8:8899)", "local"),
       ],
     );
     expect(resources.map((one) => one.name).sort()).toEqual(
       [
         "inverter.live SD1",
         "inverter.counters SD2",
-        "inverter.live SD1 (LAN 10.0.0.9:8899)",
-        "inverter.counters SD2 (LAN 10.0.0.8:8899)",
+        "inverter.live SD1 (LAN 127.0.0.9:8899)",
+        "inverter.counters SD2 (LAN 127.0.0.8:8899)",
       ].sort(),
     );
   });
