@@ -5,6 +5,7 @@ import { identifyDongle } from "./local-scan-identify.js";
 import { byAddress, type Endpoint, type ScanResult, scanJson, scanText } from "./local-scan-report.js";
 import { hostsOf, type OwnSubnet, ownSubnets, subnetSchema, subnetText } from "./local-scan-subnets.js";
 import { mapBounded } from "./map-bounded.js";
+import { writeOptionErrors } from "./option-errors.js";
 
 /** Connection attempts at a time: a /24 on two ports is over in a few seconds, and no home router minds. */
 const CONNECTS = 64;
@@ -59,9 +60,6 @@ const optionsSchema = z
 
 export type LocalScanOptions = z.input<typeof optionsSchema>;
 
-const flag = (path: readonly PropertyKey[]): string =>
-  `--${String(path[0] ?? "").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-
 const named = ({ subnet, interfaces }: OwnSubnet): string =>
   `${subnetText(subnet)}${interfaces.length > 0 ? ` (${interfaces.join(", ")})` : ""}`;
 
@@ -83,7 +81,7 @@ export async function runLocalScanCommand(
 ): Promise<number> {
   const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) err.write(`${flag(issue.path)}: ${issue.message}\n`);
+    writeOptionErrors(err, parsed.error);
     return 2;
   }
   const options = parsed.data;

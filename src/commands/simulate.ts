@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BusError, ScenarioError, startSimulator } from "../simulator/index.js";
 import { isoInstant } from "../time/index.js";
+import { writeOptionErrors } from "./option-errors.js";
 
 const optionsSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
@@ -26,7 +27,7 @@ export async function runSimulateCommand(
 ): Promise<number> {
   const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) err.write(`--${issue.path.join(".")}: ${issue.message}\n`);
+    writeOptionErrors(err, parsed.error);
     return 2;
   }
   const options = parsed.data;

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
+import { runSimulateCommand } from "../../src/commands/simulate.js";
+import { capture } from "../helpers/capture.js";
 import { driven, openSession } from "../simulator/local/read-dongle.js";
 
 function cli(args: string[]) {
@@ -17,6 +19,12 @@ function cli(args: string[]) {
 const START = "2026-11-16T12:00:00Z";
 
 describe("energy2mqtt simulate", () => {
+  it("names a refused option by the flag the user typed (--local-port, as local scan does)", async () => {
+    const err = capture();
+    expect(await runSimulateCommand({ localPort: -1 }, capture().stream, err.stream)).toBe(2);
+    expect(err.text()).toMatch(/^--local-port: /);
+  });
+
   it("prints one JSON line with the URL and tokens, serves, and stops on SIGTERM", async () => {
     const child = cli(["simulate", "--port", "0", "--json", "--seed", "3", "--start", START]);
     const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
