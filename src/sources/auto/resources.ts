@@ -46,18 +46,16 @@ export function composeResources(options: ComposeOptions): Resource[] {
   const { choice } = options;
   const lan = new Map<string, Resource>();
   const lanOnly: Resource[] = [];
+  const withDongle = new Set<string>();
   for (const resource of options.local) {
     const key = pairKey(resource);
     if (key === undefined) lanOnly.push(resource);
     else lan.set(key, resource);
-  }
-  const withDongle = new Set<string>();
-  for (const resource of options.local)
     if (isLive(resource)) {
-      const serial = serialOf(resource);
-      withDongle.add(serial);
-      choice.track(serial, true);
+      withDongle.add(serialOf(resource));
+      choice.track(serialOf(resource), true);
     }
+  }
   const out: Resource[] = [];
   for (const cloud of options.cloud) {
     const key = pairKey(cloud);
