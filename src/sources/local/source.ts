@@ -102,17 +102,18 @@ const POLLS_PER_MINUTE_PER_DONGLE = 60;
  */
 export function localSource(options: LocalSourceOptions): LocalSource {
   const changed = new Set<() => void>();
+  const tellChanged = (): void => {
+    for (const listener of changed) listener();
+  };
   const listeners = new Set<(event: WrongDeviceEvent) => void>();
   const dongles: LocalDongle[] = options.dongles.map(
     (config, index) =>
       new LocalDongle({
         ...config,
-        onModelRead: () => {
-          for (const listener of changed) listener();
-        },
+        onModelRead: tellChanged,
         // A dongle not identified yet that comes up: the devices are read again now, not at the next refresh.
         onConnected: () => {
-          if (!identified.has(index)) for (const listener of changed) listener();
+          if (!identified.has(index)) tellChanged();
         },
         clock: options.clock,
         timeoutMs: options.timeoutMs ?? 5_000,
