@@ -13,6 +13,7 @@ import { type Scenario, ScenarioError } from "../../src/simulator/index.js";
 import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { deviceId, devicesOf, dongleOf, type Inventory } from "../../src/sources/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { withoutRandomFaults } from "../helpers/calm-scenario.js";
 import { countByRule, type Finding, replayHomeAssistant, summariseFindings } from "../helpers/ha-rules/index.js";
 import { type Recorded, recordMqtt } from "../helpers/ha-rules/recorder.js";
 import { startTestSimulator } from "../helpers/simulator.js";
@@ -38,17 +39,6 @@ function builtin(name: string): Scenario | undefined {
     if (error instanceof ScenarioError) return undefined;
     throw error;
   }
-}
-
-/** The scenario with every inverter's random fault rate at zero. */
-function withoutRandomFaults(scenario: Scenario): Scenario {
-  const calm = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(calm);
-    if (typeof value !== "object" || value === null) return value;
-    const entries = Object.entries(value).map(([key, item]) => [key, key === "faults_per_month" ? 0 : calm(item)]);
-    return Object.fromEntries(entries);
-  };
-  return calm(scenario) as Scenario;
 }
 
 const scenarios = WANTED.flatMap((name) => {
