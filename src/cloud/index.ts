@@ -20,15 +20,7 @@ export * from "./results.js";
 export type { Account, account } from "./schemas/account.js";
 export type { Page } from "./schemas/common.js";
 export type { BatteryModule, CommunicationDevice, Inverter, Meter } from "./schemas/communication-device.js";
-export {
-  EMS_INVERTER_STATUS,
-  EMS_METER_STATUS,
-  EMS_METER_TYPE,
-  EMS_STATUS,
-  type EmsSystemData,
-  emsCodeName,
-  type emsSystemData,
-} from "./schemas/ems.js";
+export type { EmsSystemData, emsSystemData } from "./schemas/ems.js";
 export {
   type ChargerMeterRecord,
   type ChargingSession,

@@ -6,7 +6,7 @@ import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords
 export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecord[] {
   switch (fetched.kind) {
     case "inverter.live":
-      return momentRecords("inverter.live", fetched.serial, fetched.data, timeZone);
+      return momentRecords("inverter.live", fetched.serial, fetched.measuredAt, fetched.values);
     case "inverter.points":
       return pointRecords(fetched.serial, fetched.points, timeZone);
     case "inverter.events":
@@ -16,7 +16,7 @@ export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecor
         timeZone,
       );
     case "ems":
-      return momentRecords("ems", fetched.serial, fetched.data, timeZone);
+      return momentRecords("ems", fetched.serial, fetched.measuredAt, fetched.values);
     case "ev.meter":
       return meterRecords(fetched.uuid, fetched.records, timeZone);
     case "ev.sessions":

@@ -128,21 +128,18 @@ function jsonValue(value: unknown): JsonValue | undefined {
   return undefined;
 }
 
-/** A reading that stands for one moment (live data, EMS data): one row at its own time, when it has one. */
+/**
+ * A reading that stands for one moment (an inverter's or an EMS's values, in the daemon's words):
+ * one row at the time the device measured it, when the path says.
+ */
 export function momentRecords(
-  kind: "inverter.live" | "inverter.counters" | "ems",
+  kind: "inverter.live" | "ems",
   device: string,
-  reading: { readonly time?: string | null | undefined },
-  tz: string,
+  measuredAt: number | undefined,
+  values: Readonly<Record<string, string | number | boolean | null>>,
 ): HistoryRecord[] {
-  if (!reading.time) return [];
-  return rows([reading], (item) => ({
-    kind,
-    device,
-    at: timestampMs(reading.time ?? "", tz),
-    key: "",
-    data: withoutTime(item),
-  }));
+  if (measuredAt === undefined) return [];
+  return rows([values], (item) => ({ kind, device, at: measuredAt, key: "", data: jsonObject(item) }));
 }
 
 /** Battery modules as the device lists show them (capacity, cycles): one row per module per read. */

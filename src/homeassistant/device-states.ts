@@ -82,7 +82,10 @@ export class DeviceStates {
   reading(reading: DeviceState): void {
     const patch = statePatch(reading, (id) => this.states.get(id));
     if (!patch) return;
-    if (reading.kind === "inverter.live") this.dongleHeard(reading.serial, reading.data.status);
+    if (reading.kind === "inverter.live") {
+      const status = reading.values.status;
+      this.dongleHeard(reading.serial, typeof status === "string" ? status : null);
+    }
     const learnt = detailsOf(reading);
     const newKeys = this.noteReported(patch.device, patch.values);
     this.applyState(patch.device, patch.values);

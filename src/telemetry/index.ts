@@ -19,7 +19,6 @@ export {
   type Availability,
   type DeviceState,
   type DeviceStateKind,
-  meterDataOf,
   type PollSucceeded,
   stateOf,
 } from "./states.js";

@@ -1,24 +1,28 @@
 import type {
   ChargerMeterRecord,
   ChargingSession,
-  EmsSystemData,
   EvCharger,
-  InverterDataPoint,
   InverterFaultEvent,
-  MeterData,
   SmartDeviceDataPoint,
-  SystemData,
 } from "../cloud/index.js";
 import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "../sources/index.js";
+import type { StateValues } from "../vocabulary/index.js";
 
 /**
  * What a fetched answer says a device's values are now: what Home Assistant's state, the web
  * page and the rules read. Made from the one fetched shape by stateOf; `at` is when it was fetched.
  */
 export type DeviceState =
-  | { readonly kind: "inverter.live"; readonly serial: string; readonly at: number; readonly data: SystemData }
-  | { readonly kind: "inverter.counters"; readonly serial: string; readonly at: number; readonly data: MeterData }
+  | {
+      readonly kind: "inverter.live";
+      readonly serial: string;
+      readonly at: number;
+      /** When the device measured the values, when the path says. */
+      readonly measuredAt: number | undefined;
+      readonly values: StateValues;
+    }
+  | { readonly kind: "inverter.counters"; readonly serial: string; readonly at: number; readonly values: StateValues }
   | {
       readonly kind: "inverter.events";
       readonly serial: string;
@@ -27,7 +31,13 @@ export type DeviceState =
       readonly active: readonly InverterFaultEvent[];
       readonly latest: InverterFaultEvent | undefined;
     }
-  | { readonly kind: "ems"; readonly serial: string; readonly at: number; readonly data: EmsSystemData }
+  | {
+      readonly kind: "ems";
+      readonly serial: string;
+      readonly at: number;
+      readonly measuredAt: number | undefined;
+      readonly values: StateValues;
+    }
   | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly data: EvCharger }
   | {
       readonly kind: "ev.meter";
@@ -55,9 +65,7 @@ export function stateOf(fetched: Fetched): DeviceState | undefined {
     case "ev.status":
       return fetched;
     case "inverter.points":
-      return (
-        fetched.latest && { kind: "inverter.counters", serial: fetched.serial, at, data: meterDataOf(fetched.latest) }
-      );
+      return fetched.counters && { kind: "inverter.counters", serial: fetched.serial, at, values: fetched.counters };
     case "inverter.events":
       return { kind: "inverter.events", serial: fetched.serial, at, active: fetched.active, latest: fetched.latest };
     case "ev.meter":
@@ -69,11 +77,6 @@ export function stateOf(fetched: Fetched): DeviceState | undefined {
       return point && { kind: "smart.data", uuid: fetched.uuid, at, point };
     }
   }
-}
-
-/** A data point's energy counters. */
-export function meterDataOf(point: InverterDataPoint): MeterData {
-  return { time: point.time, today: point.today, total: point.total, is_metered: point.is_metered };
 }
 
 /** A device became available or unavailable (telemetry's verdict from its resources' polls). */

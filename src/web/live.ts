@@ -45,24 +45,24 @@ export class LiveState {
     this.updated.set(id, reading.at);
     this.newest = Math.max(this.newest ?? 0, reading.at);
     if (reading.kind === "inverter.live") {
-      const data = reading.data;
+      const values = reading.values;
       this.inverters.set(id, {
-        solar: num(data.solar?.power),
-        // As the cloud and the MQTT entities: battery positive discharging, grid positive exporting.
-        battery: num(data.battery?.power),
-        soc: num(data.battery?.percent),
-        grid: num(data.grid?.power),
-        home: num(data.consumption),
+        solar: num(values.solar_power),
+        // As the MQTT entities: battery positive discharging, grid positive exporting.
+        battery: num(values.battery_power),
+        soc: num(values.battery_soc),
+        grid: num(values.grid_power),
+        home: num(values.consumption_power),
         at: reading.at,
       });
     } else if (reading.kind === "ems") {
-      const data = reading.data;
+      const values = reading.values;
       this.emsPlants.set(id, {
-        battery: num(data.battery_power),
-        grid: num(data.grid_power),
-        home: num(data.measured_load_power) ?? num(data.calculated_load_power),
-        ev: num(data.car_power),
-        generation: num(data.total_generation),
+        battery: num(values.battery_power),
+        grid: num(values.grid_power),
+        home: num(values.measured_load_power) ?? num(values.calculated_load_power),
+        ev: num(values.car_power),
+        generation: num(values.generation_power),
         at: reading.at,
       });
     } else if (reading.kind === "ev.meter") {

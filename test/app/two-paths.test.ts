@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, startApp } from "../../src/app.js";
 import { configSchema } from "../../src/config/index.js";
-import { counterPatch } from "../../src/homeassistant/entities/inverter-counters.js";
 import { createLogger } from "../../src/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
+import { counterValuesOf } from "../../src/sources/cloud/readings.js";
 import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
@@ -233,7 +233,7 @@ describe("two daemons on the demo house: source cloud and source local", () => {
     // The cloud daemon's counters are its last 5-minute data point; the registers' are this instant's,
     // which the cloud's meter-data/latest gives too.
     const meter = await sim.clientFor("owner").inverterData.meterDataLatest("SD2024G001");
-    const counters = counterPatch(meter);
+    const counters = counterValuesOf(meter);
     for (const id of DEVICES) {
       const mine = fromLocal.states.get(id) ?? {};
       const theirs = fromCloud.states.get(id) ?? {};

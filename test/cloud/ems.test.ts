@@ -5,7 +5,7 @@ import {
   EMS_METER_TYPE,
   EMS_STATUS,
   emsCodeName,
-} from "../../src/cloud/schemas/ems.js";
+} from "../../src/vocabulary/index.js";
 import { MOCK_TOKEN, mockCloud } from "../helpers/mock-cloud.js";
 
 const SYSTEM_DATA = {

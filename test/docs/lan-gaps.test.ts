@@ -1,19 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { cloudOnlyKeys, LAN_GAPS } from "../../scripts/lan-gaps.js";
-import { emsPatch } from "../../src/homeassistant/entities/ems.js";
-import { counterPatch } from "../../src/homeassistant/entities/inverter-counters.js";
-import { livePatch } from "../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../src/homeassistant/entities/types.js";
 import { readCapture } from "../../src/local/capture.js";
 import { BusDecoder } from "../../src/local/decode.js";
-import { dataPointOf, emsSystemDataOf, systemDataOf } from "../../src/sources/local/cloud-shapes.js";
-import { meterDataOf } from "../../src/telemetry/states.js";
+import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../src/sources/local/readings.js";
 import { type CaptureName, captureText } from "../local/captures.js";
 
 /*
  * docs/entities.md's table of what only the cloud carries, by kind (scripts/lan-gaps.ts), against
- * the real captures: each captured controller, decoded and put in the cloud's shapes as the LAN
- * path puts it, leaves exactly the listed entities empty.
+ * the real captures: each captured controller, decoded and read into its values as the LAN path
+ * reads it, leaves exactly the listed entities empty.
  */
 
 const CAPTURED: Readonly<Record<string, CaptureName>> = {
@@ -40,7 +36,7 @@ const EMPTY_ON_BOTH: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** The controller's entities as the LAN path publishes them: its state in the cloud's shapes, then the daemon's patches. */
+/** The controller's entities as the LAN path publishes them: its live values and counters. */
 function lanEntities(name: CaptureName): { model: string; values: StateValues } {
   const decoder = new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
   const devices = decoder.devices();
@@ -49,10 +45,9 @@ function lanEntities(name: CaptureName): { model: string; values: StateValues } 
   const model = decoder.detect().model;
   if (controller.kind === "ems") {
     const children = devices.filter((device) => device.model === "EMS-managed inverter").map((device) => device.serial);
-    return { model, values: emsPatch(emsSystemDataOf(controller.state, children, 0)) };
+    return { model, values: emsValuesOf(controller.state, children) };
   }
-  const point = dataPointOf(controller.state, 0);
-  return { model, values: { ...livePatch(systemDataOf(controller.state, 0)), ...counterPatch(meterDataOf(point)) } };
+  return { model, values: { ...liveValuesOf(controller.state), ...counterValuesOf(controller.state) } };
 }
 
 describe("what only the cloud carries, by kind", () => {

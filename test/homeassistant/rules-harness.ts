@@ -21,7 +21,6 @@ import { systemClock } from "../../src/time/clock.js";
 
 type Reading = DeviceState | Availability;
 
-import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
 import { cloudControl, type Fetched } from "../../src/sources/index.js";
 import type { TestBroker } from "../helpers/broker.js";
 import { startHomeAssistant } from "../helpers/home-assistant.js";
@@ -209,10 +208,8 @@ export async function retainedUnder(url: string, filter: string): Promise<Map<st
 /** The fetched answer telemetry would have emitted for a state (the bus carries answers, not states). */
 function fetchedOf(state: DeviceState): Fetched {
   switch (state.kind) {
-    case "inverter.counters": {
-      const point = inverterDataPoint.parse({ ...state.data, power: {} });
-      return { kind: "inverter.points", serial: state.serial, at: state.at, points: [point], latest: point };
-    }
+    case "inverter.counters":
+      return { kind: "inverter.points", serial: state.serial, at: state.at, points: [], counters: state.values };
     case "inverter.live":
     case "ems":
     case "ev.status":

@@ -12,6 +12,7 @@ import { type Mqtt, mqttFeature } from "../../src/mqtt/index.js";
 import { rulesFeature } from "../../src/rules/feature.js";
 import { loadRules } from "../../src/rules/index.js";
 import type { RuleEvent, RulesRuntime } from "../../src/rules-runtime/rules.js";
+import { counterValuesOf, liveValuesOf } from "../../src/sources/cloud/readings.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { cloudControl } from "../../src/sources/index.js";
 import { type HistoryRecord, openStore, type Store } from "../../src/store/index.js";
@@ -137,7 +138,8 @@ describe("the rules feature on the bus", () => {
         kind: "inverter.live",
         serial: INVERTER,
         at: sim.simulator.clock.now(),
-        data: { ...baseLive, battery: { ...baseLive.battery, percent: soc } },
+        measuredAt: undefined,
+        values: liveValuesOf({ ...baseLive, battery: { ...baseLive.battery, percent: soc } }),
       });
     const chargerStatus = (status: string) =>
       bus.emit("fetched", {
@@ -241,7 +243,14 @@ describe("the rules feature on the bus", () => {
         today: { grid: { import: gridImport, export: 0 } },
         total: {},
       });
-      env.bus.emit("fetched", { kind: "inverter.points", serial: INVERTER, at: at + offset, points: [latest], latest });
+      const counters = counterValuesOf(latest);
+      env.bus.emit("fetched", {
+        kind: "inverter.points",
+        serial: INVERTER,
+        at: at + offset,
+        points: [latest],
+        counters,
+      });
     };
     points(0, 2);
     expect(runtime?.todayCost(at)).toEqual({ cost: 0, since: at });

@@ -86,11 +86,11 @@ describe("an in-memory path behind the DeviceSource and DeviceControl ports", ()
         ["inverter.live", START],
         ["inverter.live", START + POLL.inverter],
       ]);
-      expect(states.map((state) => state.kind === "inverter.live" && state.data.battery?.percent)).toEqual([55, 60]);
+      expect(states.map((state) => state.kind === "inverter.live" && state.values.battery_soc)).toEqual([55, 60]);
       expect(fetched.map(stateOf)).toEqual(states);
       expect(availability).toMatchObject([{ device: FAKE_SERIAL.toLowerCase(), available: true }]);
       const rows = [...temp.store.history.query({ kind: "inverter.live", device: FAKE_SERIAL })];
-      expect(rows.map((row) => [row.at, (row.data as { battery?: { percent?: number } }).battery?.percent])).toEqual([
+      expect(rows.map((row) => [row.at, (row.data as { battery_soc?: number }).battery_soc])).toEqual([
         [START, 55],
         [START + POLL.inverter, 60],
       ]);

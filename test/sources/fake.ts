@@ -1,7 +1,6 @@
 import type { RemoteControlResult } from "../../src/cloud/index.js";
 import { account } from "../../src/cloud/schemas/account.js";
 import type { SettingValue } from "../../src/cloud/schemas/inverter-control.js";
-import { systemData } from "../../src/cloud/schemas/inverter-data.js";
 import { deviceIdOf } from "../../src/device-id.js";
 import type {
   DeviceControl,
@@ -102,15 +101,17 @@ export function fakeHouse(): FakeHouse {
             async poll() {
               calls.polls++;
               const at = now();
-              const data = systemData.parse({
-                time: new Date(at).toISOString(),
-                status: "NORMAL",
-                solar: { power: 1200, arrays: [] },
-                battery: { percent: house.soc, power: -300, temperature: 20 },
-                grid: { power: 0 },
-                consumption: { power: 900 },
-              });
-              return { fetched: { kind: "inverter.live", serial: FAKE_SERIAL, at, data } };
+              // The daemon's own words: its state keys, units and signs (src/vocabulary/).
+              const values = {
+                status: "Normal",
+                solar_power: 1200,
+                battery_soc: house.soc,
+                battery_power: -300,
+                battery_temperature: 20,
+                grid_power: 0,
+                consumption_power: 900,
+              };
+              return { fetched: { kind: "inverter.live", serial: FAKE_SERIAL, at, measuredAt: at, values } };
             },
           },
         ];

@@ -25,7 +25,7 @@ describe("availability", () => {
     expect(down).toEqual([
       expect.objectContaining({ device: house, available: false, reason: expect.stringMatching(/Lost/) }),
     ]);
-    expect(ofKind(readings, "inverter.live").at(-1)?.data.status).toBe("Lost");
+    expect(ofKind(readings, "inverter.live").at(-1)?.values.status).toBe("Lost");
 
     readings.length = 0;
     await h.advance(5 * 60_000);
@@ -34,7 +34,7 @@ describe("availability", () => {
     await h.admin(`/devices/${HOUSE}`, { offline: false });
     await h.advance(60_000);
     expect(ofKind(readings, "availability")).toEqual([expect.objectContaining({ device: house, available: true })]);
-    expect(ofKind(readings, "inverter.live").at(-1)?.data.status).toBe("Normal");
+    expect(ofKind(readings, "inverter.live").at(-1)?.values.status).toBe("Normal");
   });
 
   it("an EV charger set offline becomes unavailable, and available again when it is back", async () => {

@@ -33,12 +33,12 @@ describe("telemetry readings on the demo", () => {
 
     const live = ofKind(readings, "inverter.live")[0];
     expect(live?.at).toBe(h.now());
-    expect(live?.data.status).toBe("Normal");
-    expect(typeof live?.data.consumption).toBe("number");
+    expect(live?.values.status).toBe("Normal");
+    expect(typeof live?.values.consumption_power).toBe("number");
     const meter = ofKind(readings, "ev.meter")[0];
     expect(meter?.latest.measurements.map((m) => m.measurand).sort((a, b) => a - b)).toEqual([1, 4, 13, 20, 21]);
     const ems = ofKind(readings, "ems")[0];
-    expect(ems?.data.inverters.map((i) => i.serial_number)).toEqual(["SE2024G101", "SE2024G102"]);
+    expect([ems?.values.inverter_1_status, ems?.values.inverter_2_status]).toEqual(["ONLINE", "ONLINE"]);
   });
 
   it("does not poll the EMS's children for live data or counters", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
+import { counterValuesOf } from "../../src/sources/cloud/readings.js";
 import type { Fetched } from "../../src/sources/index.js";
-import { meterDataOf, stateOf } from "../../src/telemetry/index.js";
+import { stateOf } from "../../src/telemetry/index.js";
 
 const point = inverterDataPoint.parse({
   time: "2025-06-18 10:05:00",
@@ -19,15 +20,17 @@ describe("stateOf: a device's state from the one fetched shape", () => {
       serial: "SD1",
       at: 5,
       points: [],
-      latest,
+      counters: latest && counterValuesOf(latest),
     });
-    expect(stateOf(fetched(point))).toEqual({
-      kind: "inverter.counters",
-      serial: "SD1",
-      at: 5,
-      data: { time: point.time, today: point.today, total: point.total, is_metered: true },
+    const state = stateOf(fetched(point));
+    expect(state).toMatchObject({ kind: "inverter.counters", serial: "SD1", at: 5 });
+    expect(state?.kind === "inverter.counters" && state.values).toMatchObject({
+      today_solar_energy: 3.2,
+      total_solar_energy: 812.4,
+      today_grid_import_energy: null,
     });
-    expect(meterDataOf(point)).not.toHaveProperty("power");
+    // Counters only: the point's live part is not in them.
+    expect(state?.kind === "inverter.counters" && state.values).not.toHaveProperty("solar_power");
     expect(stateOf(fetched(undefined))).toBeUndefined();
   });
 

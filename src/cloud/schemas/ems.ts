@@ -1,53 +1,7 @@
 import { z } from "zod";
 import { list, numeric, opt } from "./common.js";
 
-/** EMS status (top-level `status`). */
-export const EMS_STATUS = {
-  0: "WAITING",
-  1: "NORMAL",
-  2: "WARNING",
-  3: "ERROR",
-  4: "UPDATING",
-  5: "BYPASS",
-} as const satisfies Readonly<Record<number, string>>;
-
-/** Status of an inverter behind the EMS (`inverters[].status`); 6 is not documented. */
-export const EMS_INVERTER_STATUS = {
-  0: "DISABLED",
-  1: "WAITING",
-  2: "ONLINE",
-  3: "WARNING",
-  4: "ERROR",
-  5: "FLASH",
-  7: "OFFLINE",
-} as const satisfies Readonly<Record<number, string>>;
-
-/** Status of a meter behind the EMS (`meters[].status`). */
-export const EMS_METER_STATUS = {
-  0: "DISABLED",
-  1: "ONLINE",
-  2: "OFFLINE",
-} as const satisfies Readonly<Record<number, string>>;
-
-/** What a meter behind the EMS measures (`meters[].type`). */
-export const EMS_METER_TYPE = {
-  0: "GRID",
-  1: "GENERATION",
-  2: "LOAD",
-  3: "OTHER",
-} as const satisfies Readonly<Record<number, string>>;
-
-/**
- * The name of a code in one of the tables above, or undefined for a code the reference
- * does not list (the service may add values; callers decide how to show them).
- */
-export function emsCodeName<T extends Readonly<Record<number, string>>>(
-  table: T,
-  code: number | null | undefined,
-): T[keyof T] | undefined {
-  if (code === null || code === undefined || !Object.hasOwn(table, code)) return undefined;
-  return table[code as keyof T];
-}
+// The codes' names are the daemon's (src/vocabulary/ems-statuses.ts): the device numbers them the same in its registers.
 
 export const emsInverter = z.object({
   number: z.number().int(),
@@ -56,7 +10,7 @@ export const emsInverter = z.object({
   active_power: opt(numeric),
   /** %. */
   soc: opt(numeric),
-  /** EMS_INVERTER_STATUS. */
+  /** The inverter's status code. */
   status: z.number().int(),
   /** °C. */
   temperature: opt(numeric),
@@ -67,9 +21,9 @@ export const emsMeter = z.object({
   number: z.number().int(),
   /** W. */
   active_power: opt(numeric),
-  /** EMS_METER_STATUS. */
+  /** The meter's status code. */
   status: opt(z.number().int()),
-  /** EMS_METER_TYPE. */
+  /** The meter's type code. */
   type: opt(z.number().int()),
 });
 export type EmsMeter = z.infer<typeof emsMeter>;
@@ -78,7 +32,7 @@ export type EmsMeter = z.infer<typeof emsMeter>;
 export const emsSystemData = z.object({
   /** Kept as sent; the reference gives no format, and it may be null. */
   time: opt(z.string()),
-  /** EMS_STATUS; null when the EMS has not reported. */
+  /** The plant's status code; null when the EMS has not reported. */
   status: opt(z.number().int()),
   // The reference types these as integers, but a missing value is null by its conventions,
   // and one absent reading should not cost the whole poll.

@@ -1,15 +1,14 @@
+import type { EmsDevice } from "../../telemetry/index.js";
 import {
   EMS_INVERTER_STATUS,
   EMS_METER_STATUS,
   EMS_METER_TYPE,
   EMS_STATUS,
-  type EmsSystemData,
-  emsCodeName,
-} from "../../cloud/index.js";
-import type { EmsDevice } from "../../telemetry/index.js";
+  highestNumbered,
+  type StateValues,
+} from "../../vocabulary/index.js";
 import { batteryLevel, enumSensor, plain, power, reported, storedEnergy, temperature } from "./sensors.js";
-import type { DeviceDetails, EntityDef, StateValues } from "./types.js";
-import { num, round } from "./values.js";
+import type { DeviceDetails, EntityDef } from "./types.js";
 
 const names = (table: Readonly<Record<number, string>>): string[] => Object.values(table);
 const diagnostic = { entity_category: "diagnostic" } as const;
@@ -60,38 +59,7 @@ export function emsEntities(device: EmsDevice, details?: DeviceDetails): EntityD
   ].map(reported);
 }
 
-/** Powers in W; the battery's Wh remaining as kWh. A code the tables do not list reads as unknown. */
-export function emsPatch(data: EmsSystemData): StateValues {
-  const wh = num(data.battery_wh_remaining);
-  const values: StateValues = {
-    status: emsCodeName(EMS_STATUS, data.status) ?? null,
-    battery_power: num(data.battery_power),
-    battery_energy_remaining: wh === null ? null : round(wh / 1000),
-    grid_power: num(data.grid_power),
-    generation_power: num(data.total_generation),
-    measured_load_power: num(data.measured_load_power),
-    calculated_load_power: num(data.calculated_load_power),
-    car_power: num(data.car_power),
-    error_code: num(data.error_code),
-    warning_code: num(data.warning_code),
-  };
-  for (const inverter of data.inverters) {
-    const prefix = `inverter_${inverter.number}`;
-    values[`${prefix}_power`] = num(inverter.active_power);
-    values[`${prefix}_soc`] = num(inverter.soc);
-    values[`${prefix}_temperature`] = num(inverter.temperature);
-    values[`${prefix}_status`] = emsCodeName(EMS_INVERTER_STATUS, inverter.status) ?? null;
-  }
-  for (const meter of data.meters) {
-    const prefix = `meter_${meter.number}`;
-    values[`${prefix}_power`] = num(meter.active_power);
-    values[`${prefix}_status`] = emsCodeName(EMS_METER_STATUS, meter.status) ?? null;
-    values[`${prefix}_type`] = emsCodeName(EMS_METER_TYPE, meter.type) ?? null;
-  }
-  return values;
-}
-
-export function emsDetails(data: EmsSystemData): DeviceDetails {
-  const numbers = data.meters.map((meter) => meter.number);
-  return { emsMeters: numbers.length === 0 ? 0 : Math.max(...numbers) };
+/** What an EMS's values tell about its plant: its meter slots. */
+export function emsDetails(values: Readonly<StateValues>): DeviceDetails {
+  return { emsMeters: highestNumbered(values, /^meter_(\d+)_power$/) };
 }

@@ -2,11 +2,10 @@ import { type DeviceId, deviceIdOf } from "../../device-id.js";
 import type { Availability, DeviceState } from "../../telemetry/index.js";
 import { type Device, deviceId } from "../../telemetry/index.js";
 import { batteryModuleState, batteryState } from "./battery-modules.js";
-import { emsDetails, emsPatch } from "./ems.js";
+import { emsDetails } from "./ems.js";
 import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";
-import { counterPatch } from "./inverter-counters.js";
 import { eventPatch } from "./inverter-events.js";
-import { liveDetails, livePatch } from "./inverter-live.js";
+import { liveDetails } from "./inverter-live.js";
 import { smartDevicePatch } from "./smart-device.js";
 import type { DeviceDetails, StateValue, StateValues } from "./types.js";
 
@@ -28,14 +27,13 @@ export function statePatch(
   stateOf?: (deviceId: string) => Readonly<Record<string, StateValue>> | undefined,
 ): StatePatch | undefined {
   switch (reading.kind) {
+    // Readings in the daemon's words are the state's values as they are.
     case "inverter.live":
-      return { device: idOf(reading.serial), values: livePatch(reading.data) };
     case "inverter.counters":
-      return { device: idOf(reading.serial), values: counterPatch(reading.data) };
+    case "ems":
+      return { device: idOf(reading.serial), values: { ...reading.values } };
     case "inverter.events":
       return { device: idOf(reading.serial), values: eventPatch(reading.active, reading.latest) };
-    case "ems":
-      return { device: idOf(reading.serial), values: emsPatch(reading.data) };
     case "ev.status":
       return { device: idOf(reading.uuid), values: evStatusPatch(reading.data) };
     case "ev.meter":
@@ -57,7 +55,7 @@ export function inventoryState(device: Device): StatePatch {
 
 /** What a reading tells about the device's layout (solar arrays, EMS meters), if anything. */
 export function detailsOf(reading: DeviceState | Availability): DeviceDetails | undefined {
-  if (reading.kind === "inverter.live") return liveDetails(reading.data);
-  if (reading.kind === "ems") return emsDetails(reading.data);
+  if (reading.kind === "inverter.live") return liveDetails(reading.values);
+  if (reading.kind === "ems") return emsDetails(reading.values);
   return undefined;
 }

@@ -4,8 +4,7 @@ import type { ControlValues, SettingValue } from "../../control/index.js";
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 
 /** A value in a device's state JSON: numbers as numbers, switches "ON"/"OFF", times "HH:MM:SS". */
-export type StateValue = string | number | boolean | null;
-export type StateValues = Record<string, StateValue>;
+export type { StateValue, StateValues } from "../../vocabulary/index.js";
 
 /** Where a control's command goes. */
 export type CommandTarget =

@@ -1,21 +1,13 @@
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE } from "../../vocabulary/index.js";
 import { put, type Registers, type State, scaled, statusName } from "./bank.js";
 
 export const EMS_INVERTER_SLOTS = 4;
 export const EMS_METER_SLOTS = 8;
 
-/** The cloud's names for the same codes (local/ may not import cloud/); three bits a slot from the low end of IR 2045. */
-const INVERTER_STATUS: Readonly<Record<number, string>> = {
-  0: "DISABLED",
-  1: "WAITING",
-  2: "ONLINE",
-  3: "WARNING",
-  4: "ERROR",
-  5: "FLASH",
-  7: "OFFLINE",
-};
-const METER_STATUS: Readonly<Record<number, string>> = { 0: "DISABLED", 1: "ONLINE", 2: "OFFLINE" };
-/** The cloud's meter types; two bits a slot from the low end of IR 2042. */
-export const EMS_METER_TYPES: Readonly<Record<number, string>> = { 0: "GRID", 1: "GENERATION", 2: "LOAD", 3: "OTHER" };
+/** An inverter slot's status is three bits from the low end of IR 2045; a meter's, two bits of IR 2043; its type, two of IR 2042. */
+const INVERTER_STATUS: Readonly<Record<number, string>> = EMS_INVERTER_STATUS;
+const METER_STATUS: Readonly<Record<number, string>> = EMS_METER_STATUS;
+const METER_TYPE: Readonly<Record<number, string>> = EMS_METER_TYPE;
 
 /**
  * The EMS's meters and its grid figure read positive into the house: on the captured EMS at night
@@ -99,7 +91,7 @@ export function decodeEms(ir: Registers): State {
   for (let index = 0; index < EMS_METER_SLOTS; index++) {
     const code = statuses === undefined ? undefined : (statuses >> (index * 2)) & 0b11;
     if (code === 0) continue;
-    const type = types === undefined ? undefined : EMS_METER_TYPES[(types >> (index * 2)) & 0b11];
+    const type = types === undefined ? undefined : METER_TYPE[(types >> (index * 2)) & 0b11];
     const power = ir.s16(2046 + index);
     put(state, {
       [`meter_${index + 1}_power`]: type === "GRID" ? intoHouseToExport(power) : power,

@@ -1,3 +1,4 @@
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE } from "../../vocabulary/index.js";
 import { STATUS_NAMES, type State } from "./bank.js";
 import { BMU_CELLS, BMU_TEMPERATURE_SENSORS } from "./battery.js";
 import { GATEWAY_AIO_SLOTS } from "./gateway.js";
@@ -146,17 +147,12 @@ export function encodeThreePhase(file: RegisterFile, state: State): void {
   for (const [key, register] of energies) file.u32(register, tenths(key));
 }
 
-const EMS_INVERTER_CODES: Readonly<Record<string, number>> = {
-  DISABLED: 0,
-  WAITING: 1,
-  ONLINE: 2,
-  WARNING: 3,
-  ERROR: 4,
-  FLASH: 5,
-  OFFLINE: 7,
-};
-const EMS_METER_CODES: Readonly<Record<string, number>> = { DISABLED: 0, ONLINE: 1, OFFLINE: 2 };
-const EMS_METER_TYPE_CODES: Readonly<Record<string, number>> = { GRID: 0, GENERATION: 1, LOAD: 2, OTHER: 3 };
+/** A name's code in one of the EMS's tables: the inverse of the decoder's. */
+const codesOf = (table: Readonly<Record<number, string>>): Readonly<Record<string, number>> =>
+  Object.fromEntries(Object.entries(table).map(([code, name]) => [name, Number(code)]));
+const EMS_INVERTER_CODES = codesOf(EMS_INVERTER_STATUS);
+const EMS_METER_CODES = codesOf(EMS_METER_STATUS);
+const EMS_METER_TYPE_CODES = codesOf(EMS_METER_TYPE);
 
 /**
  * The inverse of `decodeEms`: the rollup, one slot per managed inverter (its serial from

@@ -22,9 +22,9 @@ export function observedIn(fetched: Fetched): LiveObservation | undefined {
     return { kind: "charger-meter", uuid: fetched.uuid, at, importKwh: reading.value };
   }
   if (fetched.kind !== "inverter.live") return undefined;
-  const soc = fetched.data.battery?.percent;
-  const pv = fetched.data.solar?.power;
-  const grid = fetched.data.grid?.power;
+  const soc = fetched.values.battery_soc;
+  const pv = fetched.values.solar_power;
+  const grid = fetched.values.grid_power;
   return {
     kind: "inverter",
     serial: fetched.serial,
@@ -56,12 +56,12 @@ export class LatestObserved {
 export function countersIn(
   fetched: Fetched,
 ): { readonly serial: string; readonly at: number; readonly grid: GridCounters } | undefined {
-  if (fetched.kind !== "inverter.points" || !fetched.latest) return undefined;
-  const grid = fetched.latest.today?.grid;
-  if (typeof grid?.import !== "number") return undefined;
+  if (fetched.kind !== "inverter.points" || !fetched.counters) return undefined;
+  const { today_grid_import_energy: imported, today_grid_export_energy: exported } = fetched.counters;
+  if (typeof imported !== "number") return undefined;
   return {
     serial: fetched.serial,
     at: fetched.at,
-    grid: { import: grid.import, export: typeof grid.export === "number" ? grid.export : 0 },
+    grid: { import: imported, export: typeof exported === "number" ? exported : 0 },
   };
 }

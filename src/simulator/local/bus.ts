@@ -1,4 +1,3 @@
-import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE, emsCodeName } from "../../cloud/index.js";
 import {
   BAMS_CLUSTER,
   BAMS_SUMMARY,
@@ -24,6 +23,7 @@ import {
   type State,
   statusName,
 } from "../../local/index.js";
+import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE, emsCodeName } from "../../vocabulary/index.js";
 import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
 import { KIND_PROFILES } from "../scenario/kinds.js";

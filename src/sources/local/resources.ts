@@ -3,8 +3,9 @@ import type { DecodedDevice } from "../../local/index.js";
 import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource } from "../resource.js";
-import { dataPointOf, emsSystemDataOf, systemDataOf } from "./cloud-shapes.js";
 import type { LocalDongle } from "./dongle.js";
+import { dataPointOf } from "./history-points.js";
+import { counterValuesOf, emsValuesOf, liveValuesOf, toSecond } from "./readings.js";
 
 export interface LocalResourceContext {
   /** Live polls' interval (the configuration's poll.local, 10 s by default: the dongle answers in a second, with no rate limit). */
@@ -72,7 +73,8 @@ function inverterResources(
         if (!controller) return {};
         lastLive = dongle.lastHeardAt;
         const at = now();
-        return { fetched: { kind: "inverter.live", serial, at, data: systemDataOf(controller.state, at) } };
+        const values = liveValuesOf(controller.state);
+        return { fetched: { kind: "inverter.live", serial, at, measuredAt: toSecond(at), values } };
       },
     },
     {
@@ -85,7 +87,8 @@ function inverterResources(
         if (!controller) return {};
         const at = now();
         const point = dataPointOf(controller.state, at);
-        return { fetched: { kind: "inverter.points", serial, at, points: [point], latest: point } };
+        const counters = counterValuesOf(controller.state);
+        return { fetched: { kind: "inverter.points", serial, at, points: [point], counters } };
       },
     },
   ];
@@ -112,13 +115,13 @@ function emsResource(
       if (!controller) return {};
       lastLive = dongle.lastHeardAt;
       const at = now();
-      const data = emsSystemDataOf(controller.state, children, at);
+      const values = emsValuesOf(controller.state, children);
       const down: Record<DeviceId, string> = {};
-      for (const child of data.inverters) {
-        if (child.status === 7 && child.serial_number)
-          down[deviceIdOf(child.serial_number)] = `EMS ${serial} reports inverter ${child.serial_number} as OFFLINE`;
-      }
-      return { fetched: { kind: "ems", serial, at, data }, down };
+      children.forEach((child, index) => {
+        if (values[`inverter_${index + 1}_status`] === "OFFLINE")
+          down[deviceIdOf(child)] = `EMS ${serial} reports inverter ${child} as OFFLINE`;
+      });
+      return { fetched: { kind: "ems", serial, at, measuredAt: toSecond(at), values }, down };
     },
   };
 }

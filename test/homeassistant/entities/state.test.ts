@@ -10,6 +10,7 @@ import {
   type StateValues,
   statePatch,
 } from "../../../src/homeassistant/entities/index.js";
+import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Device } from "../../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
 
@@ -36,7 +37,13 @@ function expectEntityKeys(device: Device, values: StateValues): void {
 
 describe("statePatch: inverter", () => {
   it("puts live data (system-data/latest) under the entity keys", () => {
-    const result = statePatch({ kind: "inverter.live", serial: "SD2024G001", at, data: live });
+    const result = statePatch({
+      kind: "inverter.live",
+      serial: "SD2024G001",
+      at,
+      measuredAt: at,
+      values: liveValuesOf(live),
+    });
     expect(result?.device).toBe("sd2024g001");
     expect(result?.values).toEqual({
       status: "Normal",
@@ -65,13 +72,19 @@ describe("statePatch: inverter", () => {
   });
 
   it("reads missing values as unknown (null)", () => {
-    const values = patch({ kind: "inverter.live", serial: "SD2024G001", at, data: { time: live.time } });
+    const values = patch({
+      kind: "inverter.live",
+      serial: "SD2024G001",
+      at,
+      measuredAt: at,
+      values: liveValuesOf({ time: live.time }),
+    });
     expect(values.grid_power).toBeNull();
     expect(values.status).toBeNull();
   });
 
   it("puts the energy counters (meter-data/latest) under the entity keys, in kWh", () => {
-    const values = patch({ kind: "inverter.counters", serial: "SD2024G001", at, data: counters });
+    const values = patch({ kind: "inverter.counters", serial: "SD2024G001", at, values: counterValuesOf(counters) });
     expect(values).toEqual({
       today_solar_energy: 1.7,
       today_grid_import_energy: 36.9,
@@ -120,7 +133,11 @@ describe("statePatch: inverter", () => {
   });
 
   it("tells the solar arrays the live data shows", () => {
-    expect(detailsOf({ kind: "inverter.live", serial: "SD2024G001", at, data: live })).toEqual({ solarArrays: 2 });
+    expect(
+      detailsOf({ kind: "inverter.live", serial: "SD2024G001", at, measuredAt: at, values: liveValuesOf(live) }),
+    ).toEqual({
+      solarArrays: 2,
+    });
   });
 });
 
@@ -145,7 +162,7 @@ describe("statePatch: EMS", () => {
   });
 
   it("gives plant values, per inverter and per meter, with Wh remaining as kWh", () => {
-    const values = patch({ kind: "ems", serial: "EM2024E001", at, data });
+    const values = patch({ kind: "ems", serial: "EM2024E001", at, measuredAt: at, values: emsValuesOf(data) });
     expect(values).toEqual({
       status: "NORMAL",
       battery_power: -1200,
@@ -170,7 +187,9 @@ describe("statePatch: EMS", () => {
       meter_1_type: "GRID",
     });
     expectEntityKeys(ems, values);
-    expect(detailsOf({ kind: "ems", serial: "EM2024E001", at, data })).toEqual({ emsMeters: 1 });
+    expect(detailsOf({ kind: "ems", serial: "EM2024E001", at, measuredAt: at, values: emsValuesOf(data) })).toEqual({
+      emsMeters: 1,
+    });
   });
 });
 

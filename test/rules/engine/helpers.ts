@@ -15,6 +15,7 @@ import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
+import { liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Inventory } from "../../../src/sources/index.js";
 import { cloudControl } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
@@ -184,7 +185,10 @@ export async function startEnv(options: EnvOptions) {
             kind: "inverter.live",
             at: sim.simulator.clock.now(),
             serial: INVERTER,
-            data: soc === undefined ? firstLive : { ...firstLive, battery: { ...firstLive.battery, percent: soc } },
+            measuredAt: undefined,
+            values: liveValuesOf(
+              soc === undefined ? firstLive : { ...firstLive, battery: { ...firstLive.battery, percent: soc } },
+            ),
           });
     const scheduler = new VirtualScheduler(sim.simulator.clock);
     const events: RuleEvent[] = [];
@@ -210,7 +214,10 @@ export async function startEnv(options: EnvOptions) {
     /** Feeds the engine the inverter's live data, as telemetry would. */
     const pushLive = async () => {
       const data = await checker.inverterData.systemDataLatest(INVERTER);
-      await push(observedIn({ kind: "inverter.live", at: sim.simulator.clock.now(), serial: INVERTER, data }));
+      const at = sim.simulator.clock.now();
+      await push(
+        observedIn({ kind: "inverter.live", at, serial: INVERTER, measuredAt: at, values: liveValuesOf(data) }),
+      );
     };
     /**
      * Feeds the engine the inverter's live data, shaped as telemetry's (the simulator's own reading)
@@ -223,12 +230,13 @@ export async function startEnv(options: EnvOptions) {
           kind: "inverter.live",
           at: sim.simulator.clock.now(),
           serial,
-          data: {
+          measuredAt: undefined,
+          values: liveValuesOf({
             ...rest,
             ...(values.soc === undefined ? {} : { battery: { ...battery, percent: values.soc } }),
             ...(values.pv === undefined ? {} : { solar: { arrays: [], ...solar, power: values.pv } }),
             ...(values.grid === undefined ? {} : { grid: { ...grid, power: values.grid } }),
-          },
+          }),
         }),
       );
     };

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloudOnlyKeys } from "../../../scripts/lan-gaps.js";
 import type { CloudClient } from "../../../src/cloud/client.js";
-import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
-import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
-import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
 import type { State } from "../../../src/local/registers/bank.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
+import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import { localInventory } from "../../../src/sources/local/inventory.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 import { decodeDongle } from "./read-dongle.js";
@@ -107,10 +105,10 @@ async function cloudState(client: CloudClient, dongle: SimDongle): Promise<State
   const serial = dongle.bus.deviceSerial;
   const values: StateValues =
     dongle.bus.kind === "ems"
-      ? emsPatch(await client.ems.systemDataLatest(serial))
+      ? emsValuesOf(await client.ems.systemDataLatest(serial))
       : {
-          ...livePatch(await client.inverterData.systemDataLatest(serial)),
-          ...counterPatch(await client.inverterData.meterDataLatest(serial)),
+          ...liveValuesOf(await client.inverterData.systemDataLatest(serial)),
+          ...counterValuesOf(await client.inverterData.meterDataLatest(serial)),
         };
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
 }

@@ -16,7 +16,7 @@ function resource(name: string, path: "cloud" | "local", of?: { kind: ResourceKi
     devices: [],
     ...(of ? { of } : {}),
     periodMs: 30_000,
-    poll: async () => ({ fetched: { kind: "inverter.live", serial: path, at: 0, data: {} as never } }),
+    poll: async () => ({ fetched: { kind: "inverter.live", serial: path, at: 0, measuredAt: 0, values: {} } }),
   };
 }
 

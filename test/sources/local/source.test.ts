@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emsPatch } from "../../../src/homeassistant/entities/ems.js";
 import { entitiesFor } from "../../../src/homeassistant/entities/index.js";
-import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
-import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
 import { createLogger } from "../../../src/log.js";
+import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import { type Inventory, type LocalSource, localSource } from "../../../src/sources/index.js";
 import type { PollResult } from "../../../src/sources/resource.js";
-import { meterDataOf } from "../../../src/telemetry/states.js";
 import { VirtualClock } from "../../../src/time/virtual-clock.js";
 import { freePort } from "../../helpers/broker.js";
 import { DEFAULT_POLL } from "../../helpers/poll.js";
@@ -115,25 +112,25 @@ describe("the local DeviceSource on the demo house's dongles", () => {
     const live = (await poll("inverter.live SD2024G001")).fetched;
     expect(live?.kind).toBe("inverter.live");
     if (live?.kind !== "inverter.live") return;
-    const cloudLive = livePatch(await client.inverterData.systemDataLatest("SD2024G001"));
-    expect(disagreements(cloudLive, livePatch(live.data))).toEqual([]);
-    expect(live.data.battery?.power).toBe(cloudLive.battery_power);
-    expect(live.data.grid?.power).toBe(cloudLive.grid_power);
+    const cloudLive = liveValuesOf(await client.inverterData.systemDataLatest("SD2024G001"));
+    expect(disagreements(cloudLive, live.values)).toEqual([]);
+    expect(live.values.battery_power).toBe(cloudLive.battery_power);
+    expect(live.values.grid_power).toBe(cloudLive.grid_power);
 
     const counters = (await poll("inverter.counters SD2024G001")).fetched;
     expect(counters?.kind).toBe("inverter.points");
-    if (counters?.kind !== "inverter.points" || !counters.latest) throw new Error("no counters");
+    if (counters?.kind !== "inverter.points" || !counters.counters) throw new Error("no counters");
     expect(counters.points).toHaveLength(1);
-    const mine = counterPatch(meterDataOf(counters.latest));
-    const theirs = counterPatch(await client.inverterData.meterDataLatest("SD2024G001"));
+    const mine = counters.counters;
+    const theirs = counterValuesOf(await client.inverterData.meterDataLatest("SD2024G001"));
     expect(disagreements(theirs, mine)).toEqual([]);
     expect(mine.today_grid_import_energy).not.toBeNull();
 
     const ems = (await poll("ems EM2024E001")).fetched;
     if (ems?.kind !== "ems") throw new Error("no EMS data");
-    const cloudEms = emsPatch(await client.ems.systemDataLatest("EM2024E001"));
-    expect(disagreements(cloudEms, emsPatch(ems.data))).toEqual([]);
-    expect(emsPatch(ems.data).inverter_2_soc).toBe(cloudEms.inverter_2_soc);
+    const cloudEms = emsValuesOf(await client.ems.systemDataLatest("EM2024E001"));
+    expect(disagreements(cloudEms, ems.values)).toEqual([]);
+    expect(ems.values.inverter_2_soc).toBe(cloudEms.inverter_2_soc);
   });
 });
 
@@ -235,9 +232,9 @@ describe("a three-phase hybrid's dongle", () => {
         .find((one) => one.name.startsWith(`inverter.counters ${inverter.serial} (`));
       if (!resource) throw new Error(`no counters resource for ${inverter.serial}`);
       const counters = (await driven(clock, resource.poll(new AbortController().signal))).fetched;
-      if (counters?.kind !== "inverter.points" || !counters.latest) throw new Error("no counters");
-      const mine = counterPatch(meterDataOf(counters.latest));
-      const theirs = counterPatch(await sim.clientFor("owner").inverterData.meterDataLatest(inverter.serial));
+      if (counters?.kind !== "inverter.points" || !counters.counters) throw new Error("no counters");
+      const mine = counters.counters;
+      const theirs = counterValuesOf(await sim.clientFor("owner").inverterData.meterDataLatest(inverter.serial));
       const today = ["today_solar_energy", "today_battery_charge_energy", "today_battery_discharge_energy"];
       for (const key of today) expect(mine[key], key).toBeTypeOf("number");
       expect(disagreements(theirs, mine)).toEqual([]);

@@ -106,7 +106,7 @@ async function live(lan: Lan, serial: string): Promise<{ serial: string; soc: un
   try {
     const { fetched } = await lan.poll(`inverter.live ${serial}`);
     if (fetched?.kind !== "inverter.live") return "nothing fetched";
-    return { serial: fetched.serial, soc: fetched.data.battery?.percent };
+    return { serial: fetched.serial, soc: fetched.values.battery_soc };
   } catch (error) {
     return (error as Error).message;
   }

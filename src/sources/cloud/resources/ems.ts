@@ -1,8 +1,9 @@
-import { EMS_INVERTER_STATUS, emsCodeName } from "../../../cloud/index.js";
 import { type DeviceId, deviceIdOf } from "../../../device-id.js";
+import { EMS_INVERTER_STATUS, emsCodeName } from "../../../vocabulary/index.js";
 import type { EmsDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
+import { emsValuesOf, measuredAt } from "../readings.js";
 
 /**
  * The EMS's system data, which also carries its child inverters' values: the children are not
@@ -15,7 +16,7 @@ export function emsResource(
   periodMs: number,
   onChildStatus: (serial: string) => void,
 ): Resource {
-  const { client, now } = context;
+  const { client, now, timezone } = context;
   const childIds = ems.inverterSerials.map(deviceIdOf);
   const statuses = new Map<string, number>();
   return {
@@ -36,7 +37,14 @@ export function emsResource(
           down[deviceIdOf(serial)] = `EMS ${ems.serial} reports inverter ${serial} as OFFLINE`;
         }
       }
-      return { fetched: { kind: "ems", serial: ems.serial, at: now(), data }, down };
+      const fetched = {
+        kind: "ems",
+        serial: ems.serial,
+        at: now(),
+        measuredAt: measuredAt(data.time, timezone),
+        values: emsValuesOf(data),
+      } as const;
+      return { fetched, down };
     },
   };
 }

@@ -3,6 +3,7 @@ import { NotFoundError } from "../../../cloud/index.js";
 import { deviceId, type InverterDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
+import { counterValuesOf, liveValuesOf, measuredAt } from "../readings.js";
 import { DataPointFeed, systemDataOf } from "./data-points.js";
 
 /** Statuses that mean the cloud has lost the inverter: its values are the last ones it heard. */
@@ -73,7 +74,13 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         if (!data) return {};
         const lost = data.status && LOST.test(data.status);
         return {
-          fetched: { kind: "inverter.live", serial, at: now(), data },
+          fetched: {
+            kind: "inverter.live",
+            serial,
+            at: now(),
+            measuredAt: measuredAt(data.time, timezone),
+            values: liveValuesOf(data),
+          },
           ...(lost ? { down: { [id]: `the cloud reports inverter ${serial} as ${data.status}` } } : {}),
         };
       },
@@ -89,7 +96,15 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         // When the live pipeline reads the points too (system-data/latest missing), reuse its fetch.
         const point = await points.newest(signal, liveData.usesFallback ? poll.live : 0);
         const fresh = points.takeNew();
-        return { fetched: { kind: "inverter.points", serial, at: now(), points: fresh, latest: point } };
+        return {
+          fetched: {
+            kind: "inverter.points",
+            serial,
+            at: now(),
+            points: fresh,
+            counters: point && counterValuesOf(point),
+          },
+        };
       },
     },
   ];

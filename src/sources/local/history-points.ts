@@ -1,18 +1,12 @@
 import type { EnergyTotals, InverterDataPoint, SystemData } from "../../cloud/index.js";
-import {
-  EMS_INVERTER_STATUS,
-  EMS_METER_STATUS,
-  EMS_METER_TYPE,
-  EMS_STATUS,
-  type EmsSystemData,
-} from "../../cloud/index.js";
 import type { State } from "../../local/index.js";
 
 /*
- * Decoded registers (src/local/, under the daemon's state keys) into the shapes the cloud sends,
- * so the fetched shape, Home Assistant's patches and the history read one answer whichever path
- * fetched it. Signs and units are the same on both sides (grid export positive, battery
- * discharge positive, energies in kWh); a key the registers lack stays null.
+ * Decoded registers as the history's 5-minute points. The history keeps its points in the
+ * cloud's data-point shape (its archive, backfill and the savings read them so), so the LAN
+ * writes its own in that shape too: this is the one place the LAN speaks the cloud's words, for
+ * the history alone (the readings themselves are in the daemon's, ./readings.ts). Signs and
+ * units are the same on both sides; a key the registers lack stays null.
  */
 
 const num = (state: State, key: string): number | null => {
@@ -32,12 +26,12 @@ function cloudStatus(status: string | null): string | null {
 }
 
 /** The instant as the cloud writes it (UTC, no fraction). */
-export function cloudTime(at: number): string {
+function cloudTime(at: number): string {
   return new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** An inverter's live values as system-data/latest has them. */
-export function systemDataOf(state: State, at: number): SystemData {
+function systemDataOf(state: State, at: number): SystemData {
   const arrays = [1, 2]
     .filter((array) => state[`solar_array_${array}_power`] !== undefined)
     .map((array) => ({
@@ -98,58 +92,5 @@ export function dataPointOf(state: State, at: number): InverterDataPoint {
     },
     today: totalsOf(state, "today"),
     total: totalsOf(state, "total"),
-  };
-}
-
-/** The code a table gives this name, e.g. 2 for ONLINE in EMS_INVERTER_STATUS. */
-function codeOf(table: Readonly<Record<number, string>>, name: string | null): number | undefined {
-  if (name === null) return undefined;
-  const found = Object.entries(table).find(([, value]) => value === name);
-  return found ? Number(found[0]) : undefined;
-}
-
-/** An EMS's rollup as /ems/{serial}/system-data/latest has it (the battery's kWh back to Wh). */
-export function emsSystemDataOf(state: State, childSerials: readonly string[], at: number): EmsSystemData {
-  const kwh = num(state, "battery_energy_remaining");
-  const inverters = childSerials.flatMap((serial, index) => {
-    const prefix = `inverter_${index + 1}`;
-    const status = codeOf(EMS_INVERTER_STATUS, text(state, `${prefix}_status`));
-    if (status === undefined) return [];
-    return [
-      {
-        number: index + 1,
-        serial_number: serial,
-        active_power: num(state, `${prefix}_power`),
-        soc: num(state, `${prefix}_soc`),
-        status,
-        temperature: num(state, `${prefix}_temperature`),
-      },
-    ];
-  });
-  const meters = Object.keys(state)
-    .map((key) => /^meter_(\d+)_power$/.exec(key)?.[1])
-    .filter((number): number is string => number !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b)
-    .map((number) => ({
-      number,
-      active_power: num(state, `meter_${number}_power`),
-      status: codeOf(EMS_METER_STATUS, text(state, `meter_${number}_status`)) ?? null,
-      type: codeOf(EMS_METER_TYPE, text(state, `meter_${number}_type`)) ?? null,
-    }));
-  return {
-    time: cloudTime(at),
-    status: codeOf(EMS_STATUS, text(state, "status")) ?? null,
-    battery_power: num(state, "battery_power"),
-    battery_wh_remaining: kwh === null ? null : Math.round(kwh * 1000),
-    calculated_load_power: num(state, "calculated_load_power"),
-    car_power: null,
-    grid_power: num(state, "grid_power"),
-    measured_load_power: num(state, "measured_load_power"),
-    total_generation: num(state, "generation_power"),
-    error_code: null,
-    warning_code: null,
-    inverters,
-    meters,
   };
 }

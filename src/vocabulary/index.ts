@@ -1,0 +1,3 @@
+export * from "./ems-statuses.js";
+export * from "./inverter-keys.js";
+export * from "./values.js";
