@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The cloud's words stay behind the cloud's adapter (issue 36): nothing under src/ imports from
+ * src/cloud/ but cloud/ itself, its adapter sources/cloud/, and the simulator, which is the cloud's
+ * other side (it answers the cloud's contract, so it must speak it).
+ *
+ * The files below still import it: what only the cloud has (its account archive, EV chargers until
+ * they get a port of their own, snapshots, its API commands) and the parts not yet moved into the
+ * daemon's words. The list is exact: a file that starts importing cloud/ fails this test, and so
+ * does a listed file that no longer does, so the list only shrinks.
+ */
+const STILL_IMPORTING: readonly string[] = [
+  "app-cloud-access.ts",
+  "app.ts",
+  "commands/api-writes.ts",
+  "commands/api.ts",
+  "commands/archive.ts",
+  "commands/check-scopes.ts",
+  "commands/check.ts",
+  "commands/cli-gate.ts",
+  "commands/set.ts",
+  "commands/shared.ts",
+  "control/change.ts",
+  "control/cloud-failure.ts",
+  "control/control-state.ts",
+  "control/device-action-run.ts",
+  "control/device-action.ts",
+  "control/devices.ts",
+  "control/ev-command-change.ts",
+  "control/ev-verify.ts",
+  "control/in-flight.ts",
+  "control/linked-controls.ts",
+  "control/linked-values.ts",
+  "control/local-snapshot.ts",
+  "control/preset-change.ts",
+  "control/preset-rules.ts",
+  "control/read-back.ts",
+  "control/remote-codes.ts",
+  "control/same-value.ts",
+  "control/setting-change.ts",
+  "control/setting-rules.ts",
+  "control/verdict.ts",
+  "health/mqtt-bridge.ts",
+  "health/stale-watch.ts",
+  "history/archive/fetch.ts",
+  "history/archive/progress.ts",
+  "history/archive/run.ts",
+  "history/archive/targets.ts",
+  "history/records.ts",
+  "homeassistant/bridge-actions.ts",
+  "homeassistant/entities/battery-modules.ts",
+  "homeassistant/entities/control-state.ts",
+  "homeassistant/entities/ev-controls.ts",
+  "homeassistant/entities/ev-sensors.ts",
+  "homeassistant/entities/inverter-events.ts",
+  "homeassistant/entities/inverter-presets.ts",
+  "homeassistant/entities/inverter-settings.ts",
+  "homeassistant/entities/rule-shape.ts",
+  "homeassistant/entities/smart-device.ts",
+  "homeassistant/entities/types.ts",
+  "homeassistant/entities/values.ts",
+  "rules/engine/intents.ts",
+  "rules/file/action-schema.ts",
+  "rules/house/live-input.ts",
+  "sources/auto/control.ts",
+  "sources/auto/resources.ts",
+  "sources/auto/source.ts",
+  "sources/fetched.ts",
+  "sources/inventory.ts",
+  "sources/local/control.ts",
+  "sources/local/history-points.ts",
+  "sources/local/inventory.ts",
+  "sources/local/lan-presets.ts",
+  "sources/ports.ts",
+  "telemetry/states.ts",
+  "web/battery-mode.ts",
+  "web/live.ts",
+  "web/options.ts",
+];
+
+const SRC = resolve(import.meta.dirname, "../../src");
+const CLOUD = join(SRC, "cloud");
+const ALLOWED = [CLOUD, join(SRC, "sources/cloud"), join(SRC, "simulator")];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Every module a file imports or re-exports, statically or dynamically, resolved to a path. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+    (match) => match[1] ?? "",
+  );
+  return specifiers.filter((spec) => spec.startsWith(".")).map((spec) => resolve(dirname(file), spec));
+}
+
+const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
+
+function cloudImporters(): string[] {
+  return sourceFiles(SRC)
+    .filter((file) => !ALLOWED.some((dir) => inside(file, dir)))
+    .filter((file) => importsOf(file).some((path) => inside(path, CLOUD)))
+    .map((file) => relative(SRC, file))
+    .sort();
+}
+
+describe("the cloud's words stay behind its adapter", () => {
+  it("finds an import of cloud/ however it is written", () => {
+    // The scan itself: this test file's own folder imports nothing from src/, so check the parser on a known importer.
+    const adapter = join(SRC, "sources/cloud/readings.ts");
+    expect(importsOf(adapter).some((path) => inside(path, CLOUD))).toBe(true);
+  });
+
+  it("is imported outside cloud/, sources/cloud/ and the simulator only by the files listed, all of them", () => {
+    expect(cloudImporters()).toEqual([...STILL_IMPORTING].sort());
+  });
+});
