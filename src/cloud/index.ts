@@ -1,3 +1,12 @@
+export {
+  booleanValue,
+  checkFields,
+  checkValue,
+  describeRules,
+  numericValue,
+  type ParsedRule,
+  parseRules,
+} from "../validation/index.js";
 export { ENDPOINTS, findEndpoint } from "./catalogue.js";
 export { CloudClient } from "./client.js";
 export type { QueryInput } from "./endpoint.js";
@@ -79,12 +88,3 @@ export { inverterControlEndpoints, type PresetChange } from "./sections/inverter
 export { notificationEndpoints } from "./sections/notifications.js";
 export type { ApplyProfileRequest, ProfileRef } from "./sections/preset-profiles.js";
 export { snapshotEndpoints } from "./sections/snapshots.js";
-export {
-  booleanValue,
-  checkFields,
-  checkValue,
-  describeRules,
-  numericValue,
-  type ParsedRule,
-  parseRules,
-} from "./validation-rules.js";

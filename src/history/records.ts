@@ -1,5 +1,4 @@
 import type {
-  BatteryModule,
   ChargerMeterRecord,
   ChargingSession,
   EnergyFlowRecord,
@@ -10,6 +9,7 @@ import type {
 import { measurandName, normalised } from "../cloud/index.js";
 import type { HistoryRecord, JsonObject, JsonValue } from "../store/index.js";
 import { timestampCandidates, timestampMs } from "../time/index.js";
+import type { BatteryModule } from "../vocabulary/index.js";
 
 /** Cloud answers as history rows. Anything without a readable time is dropped: it has no place in the history. */
 

@@ -1,24 +1,25 @@
+// EV chargers are reached by the cloud alone until they get a port of their own: their commands are its.
+import type { EvCommandId } from "../cloud/index.js";
+import { type DeviceId, deviceIdOf } from "../device-id.js";
 import type {
-  Account,
+  AccountInfo,
   BatteryModule,
-  EvCommandId,
-  Meter,
+  MeterInfo,
   PresetDescriptor,
   SettingDescriptor,
-  Site,
-} from "../cloud/index.js";
-import { type DeviceId, deviceIdOf } from "../device-id.js";
+  SiteInfo,
+} from "../vocabulary/index.js";
 
 /** What the account has, found at start-up and refreshed now and then. */
 export interface Inventory {
-  readonly account: Account;
+  readonly account: AccountInfo;
   /** IANA zone of the account; slot times are in it. */
   readonly timezone: string;
   readonly inverters: readonly InverterDevice[];
   readonly ems: readonly EmsDevice[];
   readonly evChargers: readonly EvChargerDevice[];
   readonly smartDevices: readonly SmartDeviceInfo[];
-  readonly sites: readonly Site[];
+  readonly sites: readonly SiteInfo[];
 }
 
 export interface InverterDevice {
@@ -40,7 +41,7 @@ export interface InverterDevice {
   readonly emsSerial?: string;
   readonly batteryCapacityKwh?: number;
   readonly batteries: readonly BatteryModule[];
-  readonly meters: readonly Meter[];
+  readonly meters: readonly MeterInfo[];
   readonly flags: readonly string[];
   /** The inverter acts on remote control (flag is-controllable). */
   readonly controllable: boolean;

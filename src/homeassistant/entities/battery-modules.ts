@@ -1,5 +1,5 @@
-import type { BatteryModule } from "../../cloud/index.js";
 import type { InverterDevice } from "../../telemetry/index.js";
+import type { BatteryModule } from "../../vocabulary/index.js";
 import { plain, storedEnergy } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";

@@ -1,5 +1,5 @@
-import type { SettingDescriptor } from "../../cloud/index.js";
 import type { ControllableDevice } from "../../telemetry/index.js";
+import type { SettingDescriptor } from "../../vocabulary/index.js";
 import { controlEntity, unitFor } from "./control-entity.js";
 import { ruleShape } from "./rule-shape.js";
 import type { EntityDef } from "./types.js";

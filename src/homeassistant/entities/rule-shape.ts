@@ -1,4 +1,4 @@
-import { type ParsedRule, parseRules } from "../../cloud/index.js";
+import { type ParsedRule, parseRules } from "../../validation/index.js";
 
 /** The kind of control a value's validation rules call for. */
 export type RuleShape =

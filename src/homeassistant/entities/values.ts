@@ -1,4 +1,4 @@
-import { booleanValue, numericValue } from "../../cloud/index.js";
+import { booleanValue, numericValue } from "../../validation/index.js";
 import type { StateValue } from "./types.js";
 
 /** A number, or null for anything else (Home Assistant shows null as unknown). */

@@ -1,4 +1,5 @@
 import type { CallOptions, CloudClient } from "../../cloud/index.js";
+import type { SiteInfo } from "../../vocabulary/index.js";
 import type { EvChargerDevice, Inventory, SmartDeviceInfo } from "../inventory.js";
 import type { DiscoverOptions } from "../ports.js";
 import { discoverInverters } from "./discover-inverters.js";
@@ -12,14 +13,15 @@ import { orEmpty } from "./tolerate.js";
 export async function discoverInventory(client: CloudClient, options: DiscoverOptions = {}): Promise<Inventory> {
   const { logger, previous } = options;
   const call: CallOptions = { priority: "live", ...(options.signal ? { signal: options.signal } : {}) };
-  const account = previous?.account ?? (await client.account.get(call));
+  const fresh = previous ? undefined : await client.account.get(call);
+  const account = previous?.account ?? { id: fresh?.id ?? 0, name: fresh?.name ?? "" };
 
   const strict = { oddBodyStands: previous !== undefined };
-  const [devices, chargers, smart, sites] = await Promise.all([
+  const [devices, chargers, smart, listed] = await Promise.all([
     orEmpty(client.communicationDevices.list(call).all(), "communication devices", logger, strict),
     orEmpty(client.evChargers.list(call).all(), "EV chargers", logger, strict),
     orEmpty(client.smartDevices.list(call).all(), "smart devices", logger, strict),
-    previous ? Promise.resolve([...previous.sites]) : orEmpty(client.sites.list(call).all(), "sites", logger),
+    previous ? Promise.resolve(undefined) : orEmpty(client.sites.list(call).all(), "sites", logger),
   ]);
   const knownCommands = new Map(previous?.evChargers.map((c) => [c.uuid, c.commands]));
   const [{ inverters, ems }, evChargers] = await Promise.all([
@@ -46,7 +48,11 @@ export async function discoverInventory(client: CloudClient, options: DiscoverOp
   const smartDevices = smart.map(
     (device): SmartDeviceInfo => ({ kind: "smart_device", uuid: device.uuid, alias: device.alias ?? device.uuid }),
   );
-  const timezone = account.standard_timezone ?? sites.find((site) => site.tz_timezone)?.tz_timezone ?? "UTC";
+  // A refresh keeps the zone and sites the first discovery found.
+  const timezone =
+    previous?.timezone ?? fresh?.standard_timezone ?? listed?.find((site) => site.tz_timezone)?.tz_timezone ?? "UTC";
+  const sites: readonly SiteInfo[] =
+    previous?.sites ?? listed?.map((site) => ({ id: site.id ?? null, name: site.name })) ?? [];
 
   logger?.info(
     {

@@ -1,5 +1,5 @@
-import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../cloud/index.js";
 import { CLOUD_SETTINGS, type ControlMap, controlMapOf, type DecodedDevice } from "../../local/index.js";
+import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../vocabulary/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
 import { LAN_PRESETS } from "./lan-presets.js";

@@ -1,5 +1,5 @@
-import type { PresetDescriptor, PresetIdentifier } from "../../cloud/index.js";
-import { booleanValue, PRESETS } from "../../cloud/index.js";
+import type { PresetIdentifier } from "../../cloud/index.js";
+import { PRESETS } from "../../cloud/index.js";
 import {
   acChargeIds,
   type ControlMap,
@@ -7,6 +7,8 @@ import {
   exportSlotKeys,
   type PresetFieldKey,
 } from "../../local/index.js";
+import { booleanValue } from "../../validation/index.js";
+import type { PresetDescriptor } from "../../vocabulary/index.js";
 
 /*
  * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { settingDescriptor } from "../../../src/cloud/schemas/inverter-control.js";
-import { checkValue } from "../../../src/cloud/validation-rules.js";
 import { GEN3_HYBRID_SETTINGS } from "../../../src/simulator/inverter-control/index.js";
+import { checkValue } from "../../../src/validation/index.js";
 import { inverter, recordWrites } from "./helpers.js";
 
 describe("settings of the simulated Gen3 hybrid", () => {

@@ -8,7 +8,7 @@ import {
   parseRules,
   splitRuleList,
   unknownRules,
-} from "../../src/cloud/validation-rules.js";
+} from "../../src/validation/index.js";
 
 // A real Gen3 hybrid listing, from the Apache-2.0 project abedegno/givlocal
 // (api/cloud-data/settings.json), via test/fixtures.
