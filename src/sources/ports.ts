@@ -80,7 +80,7 @@ export interface CloudOnlyControl extends AccountReads {
   readonly smartDevices: Section<"smartDevices", "addData">;
 }
 
-/** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after. */
+/** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after (a DeviceControl is one). */
 export interface ControlReads {
   readonly inverters: InverterReads;
   readonly cloudOnly: { readonly evChargers: Section<"evChargers", "commandData" | "get"> };

@@ -11,7 +11,7 @@ import {
   SessionError,
 } from "../../local/index.js";
 import type { ControlCall, HeldValue, PathOutcome, PresetFields } from "../control-ports.js";
-import { type CloudOnlyKind, type ControlReads, type DeviceControl, withoutCloud } from "../ports.js";
+import { type CloudOnlyKind, type DeviceControl, withoutCloud } from "../ports.js";
 import type { LocalDongle } from "./dongle.js";
 import { type ControlKey, lanPreset, type Value } from "./lan-presets.js";
 import { CONTROLLER } from "./reads.js";
@@ -130,7 +130,7 @@ const keyOf = (entry: MappedRegister): ControlKey => ("settingId" in entry ? ent
  * smart devices, preset profiles, its snapshots) is refused with a clear error, and nothing is
  * sent.
  */
-export function localControl(options: LocalControlOptions): DeviceControl & ControlReads {
+export function localControl(options: LocalControlOptions): DeviceControl {
   const target = (serial: string): { dongle: LocalDongle; map: ControlMap } => {
     const dongle = options.dongleOf(serial);
     const detected = dongle?.model;

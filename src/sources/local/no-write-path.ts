@@ -1,4 +1,4 @@
-import type { ControlReads, DeviceControl } from "../ports.js";
+import type { DeviceControl } from "../ports.js";
 import { withoutCloud } from "../ports.js";
 import { NO_LAN_WRITES } from "./inventory.js";
 
@@ -19,7 +19,7 @@ const refuse = async (): Promise<never> => {
  * control value is refused with what to configure, and nothing is sent anywhere. (Local writes,
  * through the same gate, are the next issue.)
  */
-export function noWritePath(): DeviceControl & ControlReads {
+export function noWritePath(): DeviceControl {
   return {
     inverters: { readSetting: refuse, readPreset: refuse, writeSetting: refuse, applyPreset: refuse },
     cloudOnly: withoutCloud(() => new NoWritePathError()),
