@@ -318,7 +318,7 @@ export async function startApp(
       statusTopic: config.homeassistant.status_topic,
       discovery: config.homeassistant.discovery,
       origin: { ...ORIGIN, sw_version: version },
-      client: client ?? lanControl ?? noWrites,
+      client: client ?? (lanControl ?? noWrites).cloudOnly,
       gate,
       readBack: new ControlReadBack(control, gate, devicesById, logger),
       inventory,

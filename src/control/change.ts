@@ -1,6 +1,8 @@
 import type { EvCommandId } from "../cloud/index.js";
+import type { SettingValue } from "../sources/index.js";
 
-export type SettingValue = string | number | boolean;
+/** A value a setting is written with: the daemon's own, as every path takes it. */
+export type { SettingValue };
 
 /** A change to a device. Whoever asks (Home Assistant, a rule, the CLI), it goes through the gate. */
 export type ChangeRequest =

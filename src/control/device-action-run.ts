@@ -17,10 +17,10 @@ export async function runDeviceAction(
         const { serial, name, op } = action;
         const answer =
           op === "take"
-            ? await control.snapshots.take(serial, name, options)
+            ? await control.cloudOnly.snapshots.take(serial, name, options)
             : op === "restore"
-              ? await control.snapshots.restore(serial, name, options)
-              : await control.snapshots.delete(serial, name, options);
+              ? await control.cloudOnly.snapshots.restore(serial, name, options)
+              : await control.cloudOnly.snapshots.delete(serial, name, options);
         const done = { take: "taken", restore: "restored", delete: "deleted" }[op];
         return answer.success
           ? { ok: true, message: `snapshot ${name} ${done}`, data: answer }
@@ -34,25 +34,25 @@ export async function runDeviceAction(
       case "preset-profile": {
         const { serial } = action;
         if (action.op === "apply") {
-          const answer = await control.presetProfiles.apply(serial, action.request, options);
+          const answer = await control.cloudOnly.presetProfiles.apply(serial, action.request, options);
           return { ok: true, message: `preset profile ${action.request.name} applied`, data: answer };
         }
         const answer =
           action.op === "create"
-            ? await control.presetProfiles.create(serial, action.profile, options)
+            ? await control.cloudOnly.presetProfiles.create(serial, action.profile, options)
             : action.op === "update"
-              ? await control.presetProfiles.update(serial, action.profile, options)
-              : await control.presetProfiles.delete(serial, action.profile, options);
+              ? await control.cloudOnly.presetProfiles.update(serial, action.profile, options)
+              : await control.cloudOnly.presetProfiles.delete(serial, action.profile, options);
         return { ok: true, message: `preset profile ${action.profile.name} ${action.op}d`, data: answer };
       }
       case "notification": {
-        const answer = await control.notifications.send(action.notification, options);
+        const answer = await control.cloudOnly.notifications.send(action.notification, options);
         return answer.success
           ? { ok: true, message: "notification sent", data: answer }
           : { ok: false, failure: "unconfirmed", message: "delivery failed on a platform", data: answer };
       }
       case "smart-device-data": {
-        const answer = await control.smartDevices.addData(action.uuid, action.point, options);
+        const answer = await control.cloudOnly.smartDevices.addData(action.uuid, action.point, options);
         return { ok: true, message: "data point added", data: answer };
       }
     }

@@ -1,4 +1,5 @@
-import type { EvCommandId, PresetDescriptor, SettingDescriptor } from "../cloud/index.js";
+import type { EvCommandId } from "../cloud/index.js";
+import type { PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
 
 /**
  * What the gate needs to know about an inverter. The inventory's InverterDevice fits it; it is

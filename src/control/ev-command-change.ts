@@ -37,7 +37,7 @@ export async function sendEvCommand(
   if (unoffered) return refused(`${name} ${unoffered}`);
 
   const sent = await sendChange(context, (options) =>
-    context.control.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
+    context.control.cloudOnly.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
   );
   if ("answered" in sent) return afterAnswer(context, charger.uuid, command, parsed.data, sent.answered);
   const verifier = verifierFor(command);

@@ -1,4 +1,4 @@
-import type { CallOptions } from "../cloud/index.js";
+import type { ControlCall } from "../sources/index.js";
 import { type Clock, later } from "../time/index.js";
 import { type ChangeContext, callOptions } from "./context.js";
 
@@ -37,7 +37,7 @@ export type Sent<T> =
  */
 export async function sendChange<T>(
   context: ChangeContext,
-  send: (options: CallOptions) => Promise<T>,
+  send: (options: ControlCall) => Promise<T>,
 ): Promise<Sent<T>> {
   // The wait counts from when the request leaves, not from its wait for the rate budget.
   let timer: ReturnType<typeof pause> | undefined;
@@ -79,7 +79,7 @@ export type Settlement<T, V> =
 export async function settle<T, V>(
   context: ChangeContext,
   pending: Promise<Settled<T>>,
-  read: ((options: CallOptions) => Promise<Reading<V>>) | undefined,
+  read: ((options: ControlCall) => Promise<Reading<V>>) | undefined,
   describeError: (error: unknown) => string,
 ): Promise<Settlement<T, V>> {
   const deadline = context.clock.now() + context.timing.settleMs;

@@ -5,7 +5,7 @@ export type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 export type { ControlDevices, ControlledCharger, ControlledInverter } from "./devices.js";
 export { type ApplyOptions, ControlGate, type ControlGateDeps, type Refusal } from "./gate.js";
 export { findPreset, presetProblems } from "./preset-rules.js";
-export { ControlReadBack, type ControlReads, type ControlRecord, type ControlTarget } from "./read-back.js";
+export { ControlReadBack, type ControlRecord, type ControlTarget } from "./read-back.js";
 export { cloudDeviceReads, type DeviceReads } from "./restore/device-reads.js";
 export { type RestoreGate, type RestoreReport, restorePlan } from "./restore/plan.js";
 export { prepareRestore } from "./restore/prepare.js";

@@ -1,4 +1,4 @@
-import type { SettingDescriptor } from "../cloud/index.js";
+import type { SettingDescriptor } from "../vocabulary/index.js";
 
 /**
  * Presets and the settings they write, by the settings' names (IDs differ by model, names do

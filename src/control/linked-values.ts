@@ -1,4 +1,4 @@
-import type { SettingDescriptor } from "../cloud/index.js";
+import type { SettingDescriptor } from "../vocabulary/index.js";
 import type { ChangeRequest } from "./change.js";
 import type { ControlGate } from "./gate.js";
 import { fieldSettings, presetsOfSetting } from "./linked-controls.js";

@@ -1,12 +1,10 @@
-import type { SettingValue as DeviceValue } from "../cloud/index.js";
-import type { DeviceControl } from "../sources/index.js";
+import type { DeviceControl, HeldValue } from "../sources/index.js";
 import type { LocalSnapshots, SnapshotSetting } from "../store/index.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
 import { failureText } from "./cloud-failure.js";
 import type { ControlReading } from "./control-state.js";
 import type { DeviceActionOutcome } from "./device-action.js";
 import type { ControlledInverter } from "./devices.js";
-import { rejectionText } from "./remote-codes.js";
 import { isWriteOnly } from "./setting-rules.js";
 
 /**
@@ -26,7 +24,7 @@ export interface LocalSnapshotDeps {
   readonly applySetting: (settingId: number, value: SettingValue) => Promise<ChangeOutcome>;
 }
 
-function isSettingValue(value: DeviceValue | undefined): value is SettingValue {
+function isSettingValue(value: HeldValue | undefined): value is SettingValue {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
@@ -37,11 +35,11 @@ async function readValue(
   settingId: number,
 ): Promise<{ value: SettingValue } | { problem: string }> {
   try {
-    const read = await deps.control.inverterControl.readSetting(serial, settingId, {
+    const read = await deps.control.inverters.readSetting(serial, settingId, {
       priority: "command",
       signal: deps.signal,
     });
-    if (!read.ok) return { problem: rejectionText(read) };
+    if (read.outcome !== "done") return { problem: read.reason };
     return isSettingValue(read.value) ? { value: read.value } : { problem: `it reads as ${String(read.value)}` };
   } catch (error) {
     return { problem: failureText(error) };

@@ -1,4 +1,5 @@
-import type { CallOptions, PresetDescriptor } from "../cloud/index.js";
+import type { ControlCall } from "../sources/index.js";
+import type { PresetDescriptor } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
@@ -7,7 +8,6 @@ import { type Reading, sendChange, settle } from "./in-flight.js";
 import { failed, MAY_OR_MAY_NOT, refused, seconds, skipped, succeeded, unknown } from "./outcome.js";
 import { differencesText } from "./preset-differences.js";
 import { findPreset, presetProblems } from "./preset-rules.js";
-import { presetResult } from "./remote-codes.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
 import { valuesChanged, valuesIn } from "./write-budget.js";
@@ -53,14 +53,12 @@ export async function changePreset(
   const spent = context.spend(target.serial, changes);
   if (spent !== undefined) return refused(spent);
 
+  // Every path writes only the fields whose value differs (the cloud: force false).
   const sent = await sendChange(context, (options) =>
-    context.control.inverterControl
-      // force false: the service writes only the settings whose value differs.
-      .modifyPreset(target.serial, target.key, fields, { ...options, force: false })
-      .then(presetResult),
+    context.control.inverters.applyPreset(target.serial, target.key, fields, options),
   );
   if ("answered" in sent) return afterAnswer(context, target, verdictOf(sent.answered));
-  const read = (options: CallOptions) => readOnce(context, target, options);
+  const read = (options: ControlCall) => readOnce(context, target, options);
   const settlement = await settle(context, sent.pending, read, failureText);
   if (settlement.kind === "answered") return afterAnswer(context, target, verdictOf(settlement.answered));
   context.lateAnswer(sent.pending.then((late) => lateOutcome(target, verdictOf(late))));
@@ -102,8 +100,8 @@ function matches(sent: Fields, values: Fields): boolean {
   );
 }
 
-async function readOnce(context: ChangeContext, target: PresetTarget, options: CallOptions): Promise<Reading<Fields>> {
-  const values = await context.control.inverterControl.presetValues(target.serial, String(target.key), options);
+async function readOnce(context: ChangeContext, target: PresetTarget, options: ControlCall): Promise<Reading<Fields>> {
+  const values = await context.control.inverters.readPreset(target.serial, String(target.key), options);
   const preset = target.descriptor.identifier ?? String(target.key);
   context.state.remember({ kind: "preset", serial: target.serial, preset, values });
   return { matches: matches(target.fields, values), value: values };

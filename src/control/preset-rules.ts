@@ -1,5 +1,5 @@
-import type { PresetDescriptor } from "../cloud/index.js";
-import { checkFields, describeRules, parseRules } from "../cloud/index.js";
+import { checkFields, describeRules, parseRules } from "../validation/index.js";
+import type { PresetDescriptor } from "../vocabulary/index.js";
 
 /** `slots.*.start_time` matches `slots.0.start_time` and `slots.2.start_time`. */
 function patternMatches(pattern: string, path: string): boolean {

@@ -1,17 +1,13 @@
-import type { CloudClient, EvCommandData, EvCommandId, PresetDescriptor, SettingDescriptor } from "../cloud/index.js";
+import type { EvCommandData, EvCommandId } from "../cloud/index.js";
 import type { Logger } from "../log.js";
+import type { ControlReads, HeldValue } from "../sources/index.js";
+import type { PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
 import type { ChangeOutcome, ChangeRequest } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
 import type { ControlReading, ControlValues } from "./control-state.js";
 import type { ControlDevices } from "./devices.js";
 import type { ControlGate } from "./gate.js";
 import { mirrorLinked } from "./linked-values.js";
-
-/** The reads this needs, and nothing that writes: a cloud client fits. */
-export interface ControlReads {
-  readonly inverterControl: Pick<CloudClient["inverterControl"], "readSetting" | "presetValues">;
-  readonly evChargers: Pick<CloudClient["evChargers"], "commandData">;
-}
 
 /** A device whose controls are read: an inverter or EMS by its listings, or an EV charger by its commands. */
 export type ControlTarget =
@@ -72,7 +68,7 @@ export class ControlReadBack {
       const identifier = preset.identifier;
       if (!identifier || Object.keys(preset.parameters ?? {}).length === 0) continue;
       await this.quietly({ device: serial, preset: identifier }, async () => {
-        const values = await this.reads.inverterControl.presetValues(serial, identifier, options);
+        const values = await this.reads.inverters.readPreset(serial, identifier, options);
         this.record.remember({ kind: "preset", serial, preset: identifier, values });
       });
     }
@@ -96,7 +92,7 @@ export class ControlReadBack {
       try {
         if (request.kind === "setting") await this.readSetting(request.serial, request.settingId, options);
         else if (request.kind === "preset") {
-          const values = await this.reads.inverterControl.presetValues(request.serial, request.preset, options);
+          const values = await this.reads.inverters.readPreset(request.serial, request.preset, options);
           this.record.remember({ kind: "preset", serial: request.serial, preset: request.preset, values });
         } else if (EV_STATE_COMMANDS.includes(request.command)) {
           const data = await this.evData(request.uuid, request.command, options);
@@ -124,13 +120,13 @@ export class ControlReadBack {
   }
 
   private async readSetting(serial: string, settingId: number, options: { priority: "background" | "command" }) {
-    const read = await this.reads.inverterControl.readSetting(serial, settingId, options);
-    if (read.ok && isSettingValue(read.value))
+    const read = await this.reads.inverters.readSetting(serial, settingId, options);
+    if (read.outcome === "done" && isSettingValue(read.value))
       this.record.remember({ kind: "setting", serial, settingId, value: read.value });
   }
 
   private evData<C extends EvCommandId>(uuid: string, command: C, options: { priority: "background" | "command" }) {
-    return this.reads.evChargers.commandData(uuid, command, options);
+    return this.reads.cloudOnly.evChargers.commandData(uuid, command, options);
   }
 
   private async quietly(fields: Record<string, unknown>, read: () => Promise<void>): Promise<void> {
@@ -154,7 +150,7 @@ function valueOpen(request: ChangeRequest, outcome: ChangeOutcome): boolean {
   return request.kind === "ev-command" || !outcome.verified;
 }
 
-function isSettingValue(value: unknown): value is string | number | boolean {
+function isSettingValue(value: HeldValue): value is string | number | boolean {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 

@@ -1,4 +1,4 @@
-import { booleanValue, numericValue } from "../cloud/index.js";
+import { booleanValue, numericValue } from "../validation/index.js";
 
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 

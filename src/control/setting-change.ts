@@ -1,16 +1,11 @@
-import type {
-  CallOptions,
-  SettingValue as DeviceValue,
-  RemoteControlResult,
-  SettingDescriptor,
-} from "../cloud/index.js";
+import type { ControlCall, HeldValue, PathOutcome } from "../sources/index.js";
+import type { SettingDescriptor } from "../vocabulary/index.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
 import type { ControlledInverter } from "./devices.js";
 import { type Reading, sendChange, settle } from "./in-flight.js";
 import { failed, MAY_OR_MAY_NOT, refused, seconds, shown, skipped, succeeded, unknown } from "./outcome.js";
-import { rejectionText } from "./remote-codes.js";
 import { sameValue } from "./same-value.js";
 import { checkSetting, isWriteOnly } from "./setting-rules.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
@@ -27,7 +22,7 @@ interface FirstAnswer {
   readonly why: string;
 }
 
-function isSettingValue(value: DeviceValue | undefined): value is SettingValue {
+function isSettingValue(value: HeldValue | undefined): value is SettingValue {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
@@ -74,12 +69,8 @@ export async function changeSetting(
 async function readFirstOnLan(context: ChangeContext, target: SettingTarget): Promise<SettingValue | undefined> {
   if (context.control.pathOf(target.serial) !== "local") return undefined;
   try {
-    const read = await context.control.inverterControl.readSetting(
-      target.serial,
-      target.descriptor.id,
-      callOptions(context),
-    );
-    if (!read.ok || !isSettingValue(read.value)) return undefined;
+    const read = await context.control.inverters.readSetting(target.serial, target.descriptor.id, callOptions(context));
+    if (read.outcome !== "done" || !isSettingValue(read.value)) return undefined;
     context.state.remember({
       kind: "setting",
       serial: target.serial,
@@ -95,10 +86,10 @@ async function readFirstOnLan(context: ChangeContext, target: SettingTarget): Pr
 async function write(context: ChangeContext, target: SettingTarget): Promise<ChangeOutcome> {
   const { serial, descriptor, value } = target;
   const sent = await sendChange(context, (options) =>
-    context.control.inverterControl.writeSetting(serial, descriptor.id, value, options),
+    context.control.inverters.writeSetting(serial, descriptor.id, value, options),
   );
   if ("answered" in sent) return afterAnswer(context, target, verdictOf(sent.answered));
-  const read = isWriteOnly(descriptor) ? undefined : (options: CallOptions) => readOnce(context, target, options);
+  const read = isWriteOnly(descriptor) ? undefined : (options: ControlCall) => readOnce(context, target, options);
   const settlement = await settle(context, sent.pending, read, failureText);
   if (settlement.kind === "answered") return afterAnswer(context, target, verdictOf(settlement.answered));
   context.lateAnswer(sent.pending.then((late) => lateOutcome(context, target, verdictOf(late))));
@@ -125,7 +116,7 @@ async function write(context: ChangeContext, target: SettingTarget): Promise<Cha
 async function afterAnswer(
   context: ChangeContext,
   target: SettingTarget,
-  verdict: Verdict<DeviceValue>,
+  verdict: Verdict<HeldValue>,
 ): Promise<ChangeOutcome> {
   const { serial, descriptor, value } = target;
   if (verdict.kind === "open") return readBack(context, target, verdict);
@@ -144,7 +135,7 @@ async function afterAnswer(
 }
 
 /** What a write's answer says when it comes after the outcome was given: recorded as it is. */
-function lateOutcome(context: ChangeContext, target: SettingTarget, verdict: Verdict<DeviceValue>): ChangeOutcome {
+function lateOutcome(context: ChangeContext, target: SettingTarget, verdict: Verdict<HeldValue>): ChangeOutcome {
   const { serial, descriptor, value } = target;
   const late = `late answer to the change of ${descriptor.name} to ${shown(value)}`;
   if (verdict.kind === "done") {
@@ -165,10 +156,10 @@ function lateOutcome(context: ChangeContext, target: SettingTarget, verdict: Ver
 async function readOnce(
   context: ChangeContext,
   target: SettingTarget,
-  options: CallOptions,
+  options: ControlCall,
 ): Promise<Reading<SettingValue>> {
-  const read = await context.control.inverterControl.readSetting(target.serial, target.descriptor.id, options);
-  if (!read.ok) throw new Error(rejectionText(read));
+  const read = await context.control.inverters.readSetting(target.serial, target.descriptor.id, options);
+  if (read.outcome !== "done") throw new Error(read.reason);
   if (!isSettingValue(read.value)) throw new Error(`it read back as ${shown(read.value)}`);
   return { matches: sameValue(read.value, target.value), value: read.value };
 }
@@ -181,17 +172,17 @@ async function readBack(context: ChangeContext, target: SettingTarget, first: Fi
   if (isWriteOnly(descriptor)) {
     return unknown(`${descriptor.name}: ${first.why}; ${MAY_OR_MAY_NOT} (it cannot be read back)`, code);
   }
-  let read: RemoteControlResult<DeviceValue>;
+  let read: PathOutcome<HeldValue>;
   try {
-    read = await context.control.inverterControl.readSetting(serial, descriptor.id, callOptions(context));
+    read = await context.control.inverters.readSetting(serial, descriptor.id, callOptions(context));
   } catch (error) {
     return unknown(
       `${descriptor.name}: ${first.why}, and reading it back failed (${describeFailure(error).message}): ${MAY_OR_MAY_NOT}`,
       code,
     );
   }
-  if (!read.ok || !isSettingValue(read.value)) {
-    const why = read.ok ? `it read back as ${shown(read.value)}` : rejectionText(read);
+  if (read.outcome !== "done" || !isSettingValue(read.value)) {
+    const why = read.outcome === "done" ? `it read back as ${shown(read.value)}` : read.reason;
     return unknown(`${descriptor.name}: ${first.why}, and reading it back failed (${why}): ${MAY_OR_MAY_NOT}`, code);
   }
   context.state.remember({ kind: "setting", serial, settingId: descriptor.id, value: read.value });

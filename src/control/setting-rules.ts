@@ -1,5 +1,5 @@
-import type { SettingDescriptor } from "../cloud/index.js";
-import { checkValue, describeRules, parseRules } from "../cloud/index.js";
+import { checkValue, describeRules, parseRules } from "../validation/index.js";
+import type { SettingDescriptor } from "../vocabulary/index.js";
 import type { SettingValue } from "./change.js";
 
 export type SettingCheck =

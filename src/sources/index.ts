@@ -9,12 +9,21 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
-export { cloudControl } from "./cloud/control.js";
+export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
 export { firstPage } from "./cloud/first-page.js";
 export { cloudHistory } from "./cloud/history.js";
 export { cloudSource } from "./cloud/source.js";
+export type {
+  ControlCall,
+  HeldValue,
+  InverterControl,
+  InverterReads,
+  PathOutcome,
+  PresetFields,
+  SettingValue,
+} from "./control-ports.js";
 export type { Fetched, FetchedKind } from "./fetched.js";
 export {
   type ControllableDevice,
@@ -36,14 +45,17 @@ export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { DETECTION_BANKS, IDENTITY } from "./local/reads.js";
 export { type LocalDongleConfig, type LocalSource, localSource, type WrongDeviceEvent } from "./local/source.js";
 export type { PollConfig } from "./poll-config.js";
-export type {
-  AccountReads,
-  ControlReads,
-  DeviceControl,
-  DevicePath,
-  DeviceSource,
-  DiscoverOptions,
-  HistorySource,
-  PollBudget,
+export {
+  type AccountReads,
+  type CloudOnlyControl,
+  type CloudOnlyKind,
+  type ControlReads,
+  type DeviceControl,
+  type DevicePath,
+  type DeviceSource,
+  type DiscoverOptions,
+  type HistorySource,
+  type PollBudget,
+  withoutCloud,
 } from "./ports.js";
 export type { PollResult, Resource } from "./resource.js";

@@ -1,18 +1,21 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log.js";
+import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
 import type { Resource } from "./resource.js";
 
 /**
- * The ports through which features reach the house, whichever path carries them (the cloud
- * now, the dongle on the LAN next). Telemetry gets a DeviceSource, the control gate a
- * DeviceControl, the history's backfill and archive a HistorySource; none of them can name the
- * client behind it, and the types they get cannot write where they should only read.
+ * The ports through which features reach the house, whichever path carries them (the cloud, the
+ * dongle on the LAN). Telemetry gets a DeviceSource, the control gate a DeviceControl, the
+ * history's backfill and archive a HistorySource; none of them can name the client behind it,
+ * and the types they get cannot write where they should only read.
  *
- * The control and history ports keep the cloud's words (sections and methods) because the cloud
- * is their vocabulary: the values, answers and codes they carry are the service's. A path that
- * lacks one of them answers as the cloud does for a device without it (404, 403).
+ * A device's settings and presets go through InverterControl (control-ports.ts), in the daemon's
+ * own terms, which every path implements. What only the cloud has (EV chargers until they get a
+ * port of their own, the account's snapshots and preset profiles, notifications, smart devices'
+ * data points, the long history) stays in the cloud client's words, behind ports named as
+ * cloud-only; a path without them refuses them.
  */
 
 /** The two ways to reach a device. */
@@ -58,33 +61,40 @@ export interface DeviceSource {
   onDevicesChanged?(listener: () => void): () => void;
 }
 
-/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. */
+/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. Only the cloud has them. */
 export interface AccountReads {
   readonly snapshots: Section<"snapshots", "exists">;
   readonly presetProfiles: Section<"presetProfiles", "list">;
 }
 
-/** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after. */
+/**
+ * What only the cloud has, in its client's words: EV charger commands (until the next issue gives
+ * them a port), the account's snapshots and preset profiles, notifications and smart devices'
+ * data points. A path without the cloud refuses each of them, sending nothing.
+ */
+export interface CloudOnlyControl extends AccountReads {
+  readonly evChargers: Section<"evChargers", "commandData" | "get" | "sendCommand">;
+  readonly snapshots: Section<"snapshots", "take" | "restore" | "delete" | "exists">;
+  readonly presetProfiles: Section<"presetProfiles", "apply" | "create" | "update" | "delete" | "list">;
+  readonly notifications: Section<"notifications", "send">;
+  readonly smartDevices: Section<"smartDevices", "addData">;
+}
+
+/** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after (a DeviceControl is one). */
 export interface ControlReads {
-  readonly inverterControl: Section<"inverterControl", "readSetting" | "presetValues">;
-  readonly evChargers: Section<"evChargers", "commandData" | "get">;
+  readonly inverters: InverterReads;
+  readonly cloudOnly: { readonly evChargers: Section<"evChargers", "commandData" | "get"> };
 }
 
 /**
- * Writes a setting or a preset, sends an EV charger command, runs a device action (snapshots,
- * preset profiles, notifications, a smart device's data point) and reads back. Only the control
- * gate holds one.
+ * Writes a setting or a preset (InverterControl, which every path implements), and through the
+ * cloud-only port sends an EV charger command or runs a device action (snapshots, preset
+ * profiles, notifications, a smart device's data point); and reads back. Only the control gate
+ * holds one.
  */
 export interface DeviceControl {
-  readonly inverterControl: Section<
-    "inverterControl",
-    "readSetting" | "presetValues" | "writeSetting" | "modifyPreset"
-  >;
-  readonly evChargers: Section<"evChargers", "commandData" | "get" | "sendCommand">;
-  readonly snapshots: Section<"snapshots", "take" | "restore" | "delete">;
-  readonly presetProfiles: Section<"presetProfiles", "apply" | "create" | "update" | "delete">;
-  readonly notifications: Section<"notifications", "send">;
-  readonly smartDevices: Section<"smartDevices", "addData">;
+  readonly inverters: InverterControl;
+  readonly cloudOnly: CloudOnlyControl;
   /** How long the path waits for a device's answer before it gives up on it. */
   readonly answerMs: number;
   /**
@@ -93,6 +103,38 @@ export interface DeviceControl {
    */
   pathOf(serial: string): DevicePath;
 }
+
+/** Every cloud-only request refused with `refusal(what)`, nothing sent: for a path without the cloud. */
+export function withoutCloud(refusal: (what: CloudOnlyKind) => Error): CloudOnlyControl {
+  const refuse = (what: CloudOnlyKind) => async (): Promise<never> => {
+    throw refusal(what);
+  };
+  return {
+    evChargers: {
+      commandData: refuse("EV chargers"),
+      get: refuse("EV chargers"),
+      sendCommand: refuse("EV chargers"),
+    },
+    snapshots: {
+      take: refuse("snapshots"),
+      restore: refuse("snapshots"),
+      delete: refuse("snapshots"),
+      exists: refuse("snapshots"),
+    },
+    presetProfiles: {
+      apply: refuse("preset profiles"),
+      create: refuse("preset profiles"),
+      update: refuse("preset profiles"),
+      delete: refuse("preset profiles"),
+      list: refuse("preset profiles"),
+    },
+    notifications: { send: refuse("notifications") },
+    smartDevices: { addData: refuse("smart devices") },
+  };
+}
+
+/** The kinds of request only the cloud carries, as a refusal names them. */
+export type CloudOnlyKind = "EV chargers" | "snapshots" | "preset profiles" | "notifications" | "smart devices";
 
 /** The long history, read only: the gap backfill and the archive. Only the cloud has it. */
 export interface HistorySource {

@@ -182,7 +182,7 @@ describe("the gate over the LAN", () => {
   it("refuses, audited and unsent, a slot field the model has no register for, and reads nothing back", async () => {
     // What one read of the preset's values costs on the wire: the gate reads them once before a change.
     const beforeRead = dongle.stats.requests;
-    await lan.gate.reads.inverterControl.presetValues(INVERTER, "timed-charge");
+    await lan.gate.reads.inverters.readPreset(INVERTER, "timed-charge");
     const oneRead = dongle.stats.requests - beforeRead;
     expect(oneRead).toBeGreaterThan(0);
     const asked = dongle.stats.requests;
@@ -221,11 +221,11 @@ describe("what never leaves the process", () => {
 
   it("what only the cloud has is refused by the LAN path, saying so", async () => {
     const control = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
-    await expect(control.evChargers.get("any")).rejects.toThrow(/only the cloud has EV chargers/);
-    await expect(control.presetProfiles.list(INVERTER)).rejects.toThrow(/only the cloud has preset profiles/);
-    await expect(control.snapshots.take(INVERTER, "x")).rejects.toThrow(/the daemon keeps its own snapshots/);
+    await expect(control.cloudOnly.evChargers.get("any")).rejects.toThrow(/only the cloud has EV chargers/);
+    await expect(control.cloudOnly.presetProfiles.list(INVERTER)).rejects.toThrow(/only the cloud has preset profiles/);
+    await expect(control.cloudOnly.snapshots.take(INVERTER, "x")).rejects.toThrow(/the daemon keeps its own snapshots/);
     expect(control.pathOf(INVERTER)).toBe("local");
-    await expect(control.inverterControl.presetValues(INVERTER, "pause-battery")).rejects.toThrow(
+    await expect(control.inverters.readPreset(INVERTER, "pause-battery")).rejects.toThrow(
       /preset pause-battery is not offered over the LAN on the Hybrid Gen1 SD2024G001/,
     );
   });

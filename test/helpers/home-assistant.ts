@@ -5,6 +5,7 @@ import { type ControlGate, ControlReadBack } from "../../src/control/index.js";
 import type { Feature } from "../../src/feature.js";
 import { homeAssistant, type Topics } from "../../src/homeassistant/index.js";
 import { mqttFeature } from "../../src/mqtt/index.js";
+import { cloudControl } from "../../src/sources/index.js";
 import type { Inventory } from "../../src/telemetry/index.js";
 import { type Clock, systemClock } from "../../src/time/clock.js";
 
@@ -54,7 +55,7 @@ export async function startHomeAssistant(options: {
     origin: options.origin,
     client: options.client,
     gate,
-    readBack: new ControlReadBack(options.client, gate, devices, logger),
+    readBack: new ControlReadBack(cloudControl(options.client), gate, devices, logger),
     inventory: () => inventory,
     logger,
     clock,

@@ -48,7 +48,10 @@ describe("Home Assistant: writes today and snapshots of a device changed over th
       clock,
       control: {
         ...cloudControl(client),
-        snapshots: { take: refuse, restore: refuse, delete: refuse },
+        cloudOnly: {
+          ...cloudControl(client).cloudOnly,
+          snapshots: { take: refuse, restore: refuse, delete: refuse, exists: refuse },
+        },
         pathOf: () => "local",
       } satisfies DeviceControl,
       audit: store.audit,

@@ -121,7 +121,7 @@ describe("the rules feature on the bus", () => {
       bus,
       loaded: loadRules(join(dir, "rules.yaml")),
       gate,
-      reads: cloudDeviceReads(client),
+      reads: cloudDeviceReads(cloudControl(client)),
       store,
       inventory: first,
       logger,

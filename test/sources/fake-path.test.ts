@@ -104,13 +104,13 @@ describe("an in-memory path behind the DeviceSource and DeviceControl ports", ()
       expect(first).toMatchObject({ ok: true, verified: true });
       expect([house.calls.writes.length, house.calls.reads.length]).toEqual([1, 0]);
 
-      // A command whose answer leaves it open (-1): one write, one read-back that confirms it.
+      // A command whose answer leaves it open (a timeout): one write, one read-back that confirms it.
       house.answer = "timeout";
       const second = await gate.apply(
         { kind: "setting", serial: FAKE_SERIAL, settingId: RESERVE, value: 30 },
         requester,
       );
-      expect(second).toMatchObject({ ok: true, verified: true, code: -1 });
+      expect(second).toMatchObject({ ok: true, verified: true });
       expect(house.calls.writes).toEqual([
         { serial: FAKE_SERIAL, settingId: RESERVE, value: 20 },
         { serial: FAKE_SERIAL, settingId: RESERVE, value: 30 },
@@ -127,7 +127,7 @@ describe("an in-memory path behind the DeviceSource and DeviceControl ports", ()
         { kind: "snapshot", op: "restore", serial: FAKE_SERIAL, name: "before" },
         requester,
       );
-      expect(action).toMatchObject({ ok: false, message: "a snapshot is not on the in-memory path" });
+      expect(action).toMatchObject({ ok: false, message: "snapshots are not on the in-memory path" });
       expect(applied.at(-1)).toMatchObject({ action: { kind: "snapshot", op: "restore" }, outcome: { ok: false } });
       expect(failures).toEqual([]);
     } finally {

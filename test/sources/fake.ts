@@ -1,14 +1,14 @@
-import type { RemoteControlResult } from "../../src/cloud/index.js";
-import { account } from "../../src/cloud/schemas/account.js";
-import type { SettingValue } from "../../src/cloud/schemas/inverter-control.js";
 import { deviceIdOf } from "../../src/device-id.js";
-import type {
-  DeviceControl,
-  DeviceSource,
-  Inventory,
-  InverterDevice,
-  PollConfig,
-  Resource,
+import {
+  type DeviceControl,
+  type DeviceSource,
+  type HeldValue,
+  type Inventory,
+  type InverterDevice,
+  type PathOutcome,
+  type PollConfig,
+  type Resource,
+  withoutCloud,
 } from "../../src/sources/index.js";
 
 /**
@@ -37,8 +37,8 @@ export interface FakeHouse {
   /** The battery's charge the next poll reports. */
   soc: number;
   /**
-   * How the next write is answered: "done" with the value, or the service's -1 (timeout: it may
-   * have applied, so only reading back can tell) after applying it anyway.
+   * How the next write is answered: done with the value, or open (a timeout: it may have applied,
+   * so only reading back can tell) after applying it anyway.
    */
   answer: "done" | "timeout";
 }
@@ -83,7 +83,7 @@ export function fakeHouse(): FakeHouse {
       async discover() {
         calls.discoveries++;
         return {
-          account: account.parse({ id: 1, name: "in-memory", standard_timezone: "UTC" }),
+          account: { id: 1, name: "in-memory" },
           timezone: "UTC",
           inverters: [inverter()],
           ems: [],
@@ -120,39 +120,23 @@ export function fakeHouse(): FakeHouse {
     control: {
       answerMs: 1_000,
       pathOf: () => "cloud",
-      inverterControl: {
-        async writeSetting(serial, settingId, value): Promise<RemoteControlResult<SettingValue>> {
+      inverters: {
+        async writeSetting(serial, settingId, value): Promise<PathOutcome<HeldValue>> {
           calls.writes.push({ serial, settingId, value });
           settings.set(settingId, Number(value));
           return house.answer === "done"
-            ? { ok: true, value }
-            : { ok: false, code: -1, reason: "the device did not respond before the timeout", mayHaveApplied: true };
+            ? { outcome: "done", value }
+            : { outcome: "open", reason: "the device did not respond before the timeout" };
         },
-        async readSetting(serial, settingId): Promise<RemoteControlResult<SettingValue>> {
+        async readSetting(serial, settingId): Promise<PathOutcome<HeldValue>> {
           calls.reads.push({ serial, settingId });
-          return { ok: true, value: settings.get(settingId) ?? null };
+          return { outcome: "done", value: settings.get(settingId) ?? null };
         },
-        presetValues: notOnThisPath("reading a preset"),
-        modifyPreset: notOnThisPath("writing a preset"),
+        readPreset: notOnThisPath("reading a preset"),
+        applyPreset: notOnThisPath("writing a preset"),
       },
-      evChargers: {
-        commandData: notOnThisPath("an EV charger's command data"),
-        get: notOnThisPath("an EV charger"),
-        sendCommand: notOnThisPath("an EV charger command"),
-      },
-      snapshots: {
-        take: notOnThisPath("a snapshot"),
-        restore: notOnThisPath("a snapshot"),
-        delete: notOnThisPath("a snapshot"),
-      },
-      presetProfiles: {
-        apply: notOnThisPath("a preset profile"),
-        create: notOnThisPath("a preset profile"),
-        update: notOnThisPath("a preset profile"),
-        delete: notOnThisPath("a preset profile"),
-      },
-      notifications: { send: notOnThisPath("a notification") },
-      smartDevices: { addData: notOnThisPath("a smart device's data") },
+      // What only the cloud has: this path has none of it.
+      cloudOnly: withoutCloud((what) => new Error(`${what} are not on the in-memory path`)),
     },
   };
   return house;

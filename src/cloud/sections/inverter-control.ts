@@ -99,11 +99,6 @@ export interface ModifyPresetOptions extends ControlOptions {
 export interface PresetChange {
   readonly success: boolean;
   readonly message?: string | null;
-  /**
-   * Not the cloud's: a path that knows it sent nothing (the LAN refusing a field its model has no
-   * register for) says so, and the change is not read back. The cloud's answers never carry it.
-   */
-  readonly notSent?: boolean;
 }
 
 export interface MultiControlReadRequest {

@@ -30,18 +30,18 @@ export interface ChargerPowerLimit {
 /** Reads ahead of a change: first in the cloud's queue, like the change itself. */
 const COMMAND = { priority: "command" } as const;
 
-/** The reads through a path's read-only control port (the gate's `reads`, or a cloud client). */
+/** The reads through a path's read-only control port (the gate's `reads`, or `cloudControl(client)`). */
 export function cloudDeviceReads(client: ControlReads): DeviceReads {
   return {
-    presetValues: (serial, preset) => client.inverterControl.presetValues(serial, preset, COMMAND),
+    presetValues: (serial, preset) => client.inverters.readPreset(serial, preset, COMMAND),
     async setting(serial, settingId) {
-      const read = await client.inverterControl.readSetting(serial, settingId, COMMAND);
-      return read.ok && read.value !== null && read.value !== undefined ? read.value : undefined;
+      const read = await client.inverters.readSetting(serial, settingId, COMMAND);
+      return read.outcome === "done" && read.value !== null ? read.value : undefined;
     },
-    chargerMode: async (uuid) => (await client.evChargers.commandData(uuid, "change-mode", COMMAND)).active,
-    chargerStatus: async (uuid) => (await client.evChargers.get(uuid, COMMAND)).status,
+    chargerMode: async (uuid) => (await client.cloudOnly.evChargers.commandData(uuid, "change-mode", COMMAND)).active,
+    chargerStatus: async (uuid) => (await client.cloudOnly.evChargers.get(uuid, COMMAND)).status,
     async chargerPowerLimit(uuid) {
-      const data = await client.evChargers.commandData(uuid, "adjust-charge-power-limit", COMMAND);
+      const data = await client.cloudOnly.evChargers.commandData(uuid, "adjust-charge-power-limit", COMMAND);
       return {
         value: data.value ?? undefined,
         unit: data.unit ?? undefined,

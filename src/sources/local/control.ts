@@ -1,5 +1,3 @@
-import type { CallOptions, PresetChange, RemoteControlResult, SettingValue } from "../../cloud/index.js";
-import { booleanValue, checkValue, numericValue } from "../../cloud/index.js";
 import {
   type ControlMap,
   ControlMapError,
@@ -11,9 +9,11 @@ import {
   type Read,
   SessionError,
 } from "../../local/index.js";
-import type { AccountReads, ControlReads, DeviceControl } from "../ports.js";
+import { booleanValue, checkValue, numericValue } from "../../validation/index.js";
+import type { ControlCall, HeldValue, PathOutcome, PresetFields } from "../control-ports.js";
+import { type CloudOnlyKind, type DeviceControl, withoutCloud } from "../ports.js";
 import type { LocalDongle } from "./dongle.js";
-import { type ControlKey, lanPreset, type PresetWrite, type Value } from "./lan-presets.js";
+import { type ControlKey, lanPreset, type Value } from "./lan-presets.js";
 import { CONTROLLER } from "./reads.js";
 
 /** A request the LAN cannot carry: what only the cloud has, or a device the LAN does not reach. */
@@ -28,47 +28,47 @@ export interface LocalControlOptions {
   readonly answerMs: number;
 }
 
-const onlyCloud = (what: string) => async (): Promise<never> => {
-  throw new LocalControlError(`only the cloud has ${what}: configure cloud: to use them`);
-};
-
-const SNAPSHOTS_NOT_HERE = async (): Promise<never> => {
-  throw new LocalControlError(
-    "the cloud's snapshots are not reachable over the LAN: the daemon keeps its own snapshots of the registers it changes",
+/** What only the cloud has, refused over the LAN with what to do instead. */
+const onlyCloud = (what: CloudOnlyKind): LocalControlError =>
+  new LocalControlError(
+    what === "snapshots"
+      ? "the cloud's snapshots are not reachable over the LAN: the daemon keeps its own snapshots of the registers it changes"
+      : `only the cloud has ${what}: configure cloud: to use them`,
   );
-};
 
 /** How long a block of holding registers read for one setting answers for the others in it. */
 const BLOCK_FRESH_MS = 2_000;
 
-type Failure = Extract<RemoteControlResult<SettingValue>, { ok: false }>;
+type Failure = Extract<PathOutcome<never>, { outcome: "refused" | "open" }>;
 
-const failure = (code: Failure["code"], reason: string, mayHaveApplied: boolean): Failure => ({
-  ok: false,
-  code,
-  reason,
-  mayHaveApplied,
-  message: reason,
-});
+const refused = (reason: string): Failure => ({ outcome: "refused", reason });
+const open = (reason: string): Failure => ({ outcome: "open", reason });
 
-/** What a LAN error means in the cloud's codes: a timeout or another echo may have applied; a refusal did not. */
+/** When the dongle could not be reached: what to do about it. */
+const UNREACHABLE_ADVICE = "try again when it is back online";
+
+/**
+ * What a LAN error means for a request: a write that timed out, or whose echo was another's or
+ * damaged, or whose connection dropped after it left, may have applied (open); a value the map
+ * refuses, a request the device refused, or one never sent did not (refused).
+ */
 function failureOf(error: unknown, writing: boolean): Failure {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof ControlMapError) return failure(-4, message, false);
+  if (error instanceof ControlMapError) return refused(message);
   if (error instanceof SessionError) {
     switch (error.kind) {
       case "timeout":
-        return failure(-1, message, writing);
+        return writing ? open(message) : refused(message);
       case "echo":
-        return failure(undefined, message, true);
+        return open(message);
       case "refused":
-        return failure(undefined, message, false);
+        return refused(message);
       case "connection":
         // A write whose connection dropped after it was sent may have arrived; one never sent did not.
-        return failure(-2, message, writing && !error.unsent);
+        return writing && !error.unsent ? open(message) : refused(`${message}; ${UNREACHABLE_ADVICE}`);
     }
   }
-  return failure(-2, message, false);
+  return refused(`${message}; ${UNREACHABLE_ADVICE}`);
 }
 
 /** Holding registers read in 60-register blocks, the reads the inverters answer (HR 0-59, 60-119, ...). */
@@ -125,11 +125,12 @@ const keyOf = (entry: MappedRegister): ControlKey => ("settingId" in entry ? ent
 /**
  * The LAN as a DeviceControl: settings and the presets the daemon uses, read and written as
  * holding registers through each inverter's dongle (src/local/registers/controls.ts maps them),
- * answering in the cloud's result shapes so that the gate's read-back and audit work unchanged.
- * What only the cloud has (EV chargers, notifications, smart devices, preset profiles, its
- * snapshots) is refused with a clear error, and nothing is sent.
+ * answered in the daemon's outcomes: done, refused (nothing sent, or the dongle refused it) or
+ * open (sent, and it may have applied). What only the cloud has (EV chargers, notifications,
+ * smart devices, preset profiles, its snapshots) is refused with a clear error, and nothing is
+ * sent.
  */
-export function localControl(options: LocalControlOptions): DeviceControl & ControlReads & AccountReads {
+export function localControl(options: LocalControlOptions): DeviceControl {
   const target = (serial: string): { dongle: LocalDongle; map: ControlMap } => {
     const dongle = options.dongleOf(serial);
     const detected = dongle?.model;
@@ -191,16 +192,12 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     return words.get(register) ?? 0;
   };
 
-  const readSetting = async (
-    serial: string,
-    id: number,
-    call: CallOptions = {},
-  ): Promise<RemoteControlResult<SettingValue>> => {
+  const readSetting = async (serial: string, id: number, call: ControlCall = {}): Promise<PathOutcome<HeldValue>> => {
     try {
       const { dongle, map } = target(serial);
       const entry = entryOf(map, serial, id);
       const word = await wordAt(dongle, map, entry.register, call.signal);
-      return { ok: true, value: decodeSetting(entry, word), message: "Read Successfully" };
+      return { outcome: "done", value: decodeSetting(entry, word) };
     } catch (error) {
       return failureOf(error, false);
     }
@@ -210,25 +207,21 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     serial: string,
     id: number,
     value: string | number | boolean,
-    call: CallOptions = {},
-  ): Promise<RemoteControlResult<SettingValue>> => {
+    call: ControlCall = {},
+  ): Promise<PathOutcome<HeldValue>> => {
     try {
       const { dongle, map } = target(serial);
       const entry = entryOf(map, serial, id);
       const word = wordOf(entry, value);
       forget(dongle);
       await dongle.writeHolding(map, entry.register, word, call.signal);
-      return { ok: true, value: decodeSetting(entry, word), message: "Written Successfully" };
+      return { outcome: "done", value: decodeSetting(entry, word) };
     } catch (error) {
       return failureOf(error, true);
     }
   };
 
-  const presetValues = async (
-    serial: string,
-    identifier: string,
-    call: CallOptions = {},
-  ): Promise<Record<string, unknown>> => {
+  const readPreset = async (serial: string, identifier: string, call: ControlCall = {}): Promise<PresetFields> => {
     const { dongle, map } = target(serial);
     const preset = lanPreset(identifier);
     if (!preset?.descriptor(map))
@@ -237,86 +230,59 @@ export function localControl(options: LocalControlOptions): DeviceControl & Cont
     return preset.values(map, (id) => values.get(id));
   };
 
-  /** force false writes only the settings whose value differs (the gate's rule); otherwise every one the body names. */
-  const modifyPreset = async (
+  /**
+   * The preset's fields as register writes, each sent only when the register holds another value
+   * (read first: a read is cheap, a write wears the device's memory). Refused when nothing was
+   * sent (the plan or the first write refused, the values not read); open once a write may have
+   * reached the device and a later one failed.
+   */
+  const applyPreset = async (
     serial: string,
     reference: string | number,
-    fields: Readonly<Record<string, unknown>>,
-    call: CallOptions & { readonly force?: boolean } = {},
-  ): Promise<PresetChange> => {
-    const { dongle, map } = target(serial);
-    const preset = lanPreset(String(reference));
-    if (!preset?.descriptor(map))
-      throw new LocalControlError(`preset ${reference} is not offered over the LAN on the ${map.model} ${serial}`);
-    const plan = preset.plan(map, fields);
-    if ("error" in plan) return { success: false, message: plan.error, notSent: true };
-    const current =
-      call.force === false
-        ? await readSettings(
-            dongle,
-            map,
-            plan.writes.map((write) => write.id),
-            call.signal,
-          )
-        : new Map<ControlKey, Value>();
+    fields: PresetFields,
+    call: ControlCall = {},
+  ): Promise<PathOutcome<undefined>> => {
     let written = 0;
-    for (const write of plan.writes) {
-      const outcome = await writeOne(dongle, map, serial, write, current, call.signal);
-      if (outcome === "skipped") continue;
-      if (outcome !== "written")
-        return {
-          success: false,
-          message: `${outcome}${written > 0 ? ` (${written} setting${written === 1 ? "" : "s"} before it were written)` : ""}`,
-        };
-      written++;
-    }
-    return { success: true, message: "Preset applied successfully" };
-  };
-
-  const writeOne = async (
-    dongle: LocalDongle,
-    map: ControlMap,
-    serial: string,
-    write: PresetWrite,
-    current: Map<ControlKey, Value>,
-    signal?: AbortSignal,
-  ): Promise<"written" | "skipped" | string> => {
     try {
-      const entry = entryOf(map, serial, write.id);
-      const word = wordOf(entry, write.value);
-      const held = current.get(write.id);
-      if (held !== undefined && encodeSetting(entry, held) === word) return "skipped";
-      forget(dongle);
-      await dongle.writeHolding(map, entry.register, word, signal);
-      current.set(write.id, decodeSetting(entry, word));
-      return "written";
+      const { dongle, map } = target(serial);
+      const preset = lanPreset(String(reference));
+      if (!preset?.descriptor(map))
+        return refused(`preset ${reference} is not offered over the LAN on the ${map.model} ${serial}`);
+      const plan = preset.plan(map, fields);
+      if ("error" in plan) return refused(plan.error);
+      let current: Map<ControlKey, Value>;
+      try {
+        current = await readSettings(
+          dongle,
+          map,
+          plan.writes.map((write) => write.id),
+          call.signal,
+        );
+      } catch (error) {
+        return failureOf(error, false);
+      }
+      for (const write of plan.writes) {
+        const entry = entryOf(map, serial, write.id);
+        const word = wordOf(entry, write.value);
+        const held = current.get(write.id);
+        if (held !== undefined && encodeSetting(entry, held) === word) continue;
+        forget(dongle);
+        await dongle.writeHolding(map, entry.register, word, call.signal);
+        current.set(write.id, decodeSetting(entry, word));
+        written++;
+      }
+      return { outcome: "done", value: undefined, message: "Preset applied successfully" };
     } catch (error) {
-      return failureOf(error, true).reason;
+      const failure = failureOf(error, true);
+      if (written === 0) return failure;
+      // Some of the preset was written before this failure: only reading back tells what holds.
+      return open(`${failure.reason} (${written} setting${written === 1 ? "" : "s"} before it were written)`);
     }
   };
 
   return {
-    inverterControl: { readSetting, writeSetting, presetValues, modifyPreset },
-    evChargers: {
-      commandData: onlyCloud("EV chargers"),
-      get: onlyCloud("EV chargers"),
-      sendCommand: onlyCloud("EV chargers"),
-    },
-    snapshots: {
-      take: SNAPSHOTS_NOT_HERE,
-      restore: SNAPSHOTS_NOT_HERE,
-      delete: SNAPSHOTS_NOT_HERE,
-      exists: SNAPSHOTS_NOT_HERE,
-    },
-    presetProfiles: {
-      apply: onlyCloud("preset profiles"),
-      create: onlyCloud("preset profiles"),
-      update: onlyCloud("preset profiles"),
-      delete: onlyCloud("preset profiles"),
-      list: onlyCloud("preset profiles"),
-    },
-    notifications: { send: onlyCloud("notifications") },
-    smartDevices: { addData: onlyCloud("smart devices") },
+    inverters: { readSetting, writeSetting, readPreset, applyPreset },
+    cloudOnly: withoutCloud(onlyCloud),
     answerMs: options.answerMs,
     pathOf: () => "local",
   };

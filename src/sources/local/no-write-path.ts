@@ -1,4 +1,5 @@
-import type { AccountReads, ControlReads, DeviceControl } from "../ports.js";
+import type { DeviceControl } from "../ports.js";
+import { withoutCloud } from "../ports.js";
 import { NO_LAN_WRITES } from "./inventory.js";
 
 /** A change or an account read asked of a daemon that reads over the LAN with no cloud configured. */
@@ -18,14 +19,10 @@ const refuse = async (): Promise<never> => {
  * control value is refused with what to configure, and nothing is sent anywhere. (Local writes,
  * through the same gate, are the next issue.)
  */
-export function noWritePath(): DeviceControl & AccountReads & ControlReads {
+export function noWritePath(): DeviceControl {
   return {
-    inverterControl: { readSetting: refuse, presetValues: refuse, writeSetting: refuse, modifyPreset: refuse },
-    evChargers: { commandData: refuse, get: refuse, sendCommand: refuse },
-    snapshots: { take: refuse, restore: refuse, delete: refuse, exists: refuse },
-    presetProfiles: { apply: refuse, create: refuse, update: refuse, delete: refuse, list: refuse },
-    notifications: { send: refuse },
-    smartDevices: { addData: refuse },
+    inverters: { readSetting: refuse, readPreset: refuse, writeSetting: refuse, applyPreset: refuse },
+    cloudOnly: withoutCloud(() => new NoWritePathError()),
     answerMs: 0,
     pathOf: () => "local",
   };

@@ -12,7 +12,7 @@ import {
 import { createLogger, type LogEvent, LogFeed } from "../../../src/log.js";
 import { SimClock } from "../../../src/simulator/clock.js";
 import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
-import { cloudControl, localControl, localSource } from "../../../src/sources/index.js";
+import { cloudControl, localControl, localSource, withoutCloud } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
 import { startTestSimulator, TEST_START } from "../../helpers/simulator.js";
 import { inverterDevice } from "./devices.js";
@@ -23,11 +23,11 @@ export const READ = "Read Setting";
 export const HOUSE_ZONE = "Europe/London";
 
 /** Stands in for a device's snapshots on the LAN path: the cloud's must never be asked for one. */
-const noCloudSnapshots: DeviceControl["snapshots"] = {
-  take: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
-  restore: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
-  delete: () => Promise.reject(new Error("the cloud's snapshots were asked for a device changed over the LAN")),
-};
+const noCloudSnapshots = (control: DeviceControl): DeviceControl["cloudOnly"] => ({
+  ...control.cloudOnly,
+  snapshots: withoutCloud(() => new Error("the cloud's snapshots were asked for a device changed over the LAN"))
+    .snapshots,
+});
 
 export interface LocalGateOptions {
   /** control.write_budget for the gate. */
@@ -44,13 +44,13 @@ function routed(cloud: DeviceControl, lan: DeviceControl, path: () => DevicePath
   const by = (): DeviceControl => (path() === "local" ? lan : cloud);
   return {
     ...cloud,
-    inverterControl: {
-      readSetting: (...args) => by().inverterControl.readSetting(...args),
-      presetValues: (...args) => by().inverterControl.presetValues(...args),
-      writeSetting: (...args) => by().inverterControl.writeSetting(...args),
-      modifyPreset: (...args) => by().inverterControl.modifyPreset(...args),
+    inverters: {
+      readSetting: (...args) => by().inverters.readSetting(...args),
+      readPreset: (...args) => by().inverters.readPreset(...args),
+      writeSetting: (...args) => by().inverters.writeSetting(...args),
+      applyPreset: (...args) => by().inverters.applyPreset(...args),
     },
-    snapshots: noCloudSnapshots,
+    cloudOnly: noCloudSnapshots(cloud),
     answerMs: Math.max(cloud.answerMs, lan.answerMs),
     pathOf: path,
   };
@@ -78,7 +78,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
   const lan = options.lan ? await lanControl(sim) : undefined;
   const control: DeviceControl = lan
     ? routed(cloudControl(client), lan.control, () => path.now)
-    : { ...cloudControl(client), snapshots: noCloudSnapshots, pathOf: () => path.now };
+    : { ...cloudControl(client), cloudOnly: noCloudSnapshots(cloudControl(client)), pathOf: () => path.now };
   const inverter: InverterDevice = await inverterDevice(checker, INVERTER);
   const dir = mkdtempSync(join(tmpdir(), "e2m-local-gate-"));
   const file = join(dir, "energy2mqtt.db");

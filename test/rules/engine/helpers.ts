@@ -196,7 +196,7 @@ export async function startEnv(options: EnvOptions) {
       rules: loaded.rules,
       tariffs,
       gate,
-      reads: cloudDeviceReads(client),
+      reads: cloudDeviceReads(cloudControl(client)),
       store,
       inventory: () => inventory,
       live$: first ? live.pipe(startWith(first)) : live,

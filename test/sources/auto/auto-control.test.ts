@@ -38,8 +38,8 @@ describe("source: auto's control, on the simulator's cloud", () => {
     const { control } = setUp(true);
     sent.length = 0;
     expect(control.pathOf(INVERTER)).toBe("local");
-    await expect(control.inverterControl.readSetting(INVERTER, settingId)).rejects.toBeInstanceOf(NoWritePathError);
-    await expect(control.inverterControl.writeSetting(INVERTER, settingId, 1)).rejects.toBeInstanceOf(NoWritePathError);
+    await expect(control.inverters.readSetting(INVERTER, settingId)).rejects.toBeInstanceOf(NoWritePathError);
+    await expect(control.inverters.writeSetting(INVERTER, settingId, 1)).rejects.toBeInstanceOf(NoWritePathError);
     expect(sent).toEqual([]);
   });
 
@@ -48,7 +48,7 @@ describe("source: auto's control, on the simulator's cloud", () => {
     choice.use(INVERTER, "cloud", "its dongle did not answer");
     sent.length = 0;
     expect(control.pathOf(INVERTER)).toBe("cloud");
-    await expect(control.inverterControl.readSetting(INVERTER, settingId)).resolves.toMatchObject({
+    await expect(control.inverters.readSetting(INVERTER, settingId)).resolves.toMatchObject({
       value: expect.anything(),
     });
     expect(sent).toEqual(["Read Setting"]);
@@ -59,7 +59,7 @@ describe("source: auto's control, on the simulator's cloud", () => {
     expect(choice.pathOf(INVERTER)).toBe("local");
     expect(control.pathOf(INVERTER)).toBe("cloud");
     sent.length = 0;
-    await control.inverterControl.readSetting(INVERTER, settingId);
+    await control.inverters.readSetting(INVERTER, settingId);
     expect(sent).toEqual(["Read Setting"]);
   });
 });

@@ -5,9 +5,9 @@ import { type LocalSource, localControl, localSource } from "../../../src/source
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
- * localControl's answers when the LAN misbehaves, in the cloud's result shapes: a write whose
- * echo is lost on the wire (the simulator's corrupt_frames fault) is sent once only, never again
- * (issue 35 item 4), and answers -1 "may have applied", as the cloud's timeout does.
+ * localControl's answers when the LAN misbehaves, in the daemon's outcomes: a write whose echo is
+ * lost on the wire (the simulator's corrupt_frames fault) is sent once only, never again (issue 35
+ * item 4), and answers open (it may have applied), as the cloud's timeout does.
  */
 
 const INVERTER = "SD2024G001";
@@ -40,35 +40,36 @@ const control = () => localControl({ dongleOf: (serial) => source.dongleOf(seria
 const corrupt = (frames: number) => sim.admin(`/dongles/${INVERTER}`, { corrupt_frames: frames });
 
 describe("localControl when the LAN loses an echo", () => {
-  it("answers -1, may have applied, when the echo is lost, and sends the write only once", async () => {
+  it("answers open (may have applied) when the echo is lost, and sends the write only once", async () => {
     const before = dongle.writesReceived.length;
     await corrupt(1);
-    const answer = await control().inverterControl.writeSetting(INVERTER, 71, 24);
-    expect(answer).toMatchObject({ ok: false, code: -1, mayHaveApplied: true });
-    expect(answer.ok ? "" : answer.reason).toBe(
+    const answer = await control().inverters.writeSetting(INVERTER, 71, 24);
+    expect(answer).toMatchObject({ outcome: "open" });
+    expect(answer).not.toHaveProperty("code");
+    expect(answer.outcome === "done" ? "" : answer.reason).toBe(
       // The echo came, damaged: said so, rather than "no answer".
       "no whole answer (1 damaged frame(s): bad CRC or garbage) from device 0x11 for the write of 24 to holding register 110 within 1500 ms; it may or may not have been applied, and it is not sent again",
     );
     expect(dongle.writesReceived.slice(before).map((write) => [write.register, write.value])).toEqual([[110, 24]]);
     // It was applied: the read-back the gate makes next says so.
-    expect(await control().inverterControl.readSetting(INVERTER, 71)).toMatchObject({ ok: true, value: 24 });
+    expect(await control().inverters.readSetting(INVERTER, 71)).toMatchObject({ outcome: "done", value: 24 });
   });
 
   it("writes the next change as usual after a lost echo, in one frame", async () => {
     const before = dongle.writesReceived.length;
-    const answer = await control().inverterControl.writeSetting(INVERTER, 71, 26);
-    expect(answer).toMatchObject({ ok: true, value: 26 });
+    const answer = await control().inverters.writeSetting(INVERTER, 71, 26);
+    expect(answer).toMatchObject({ outcome: "done", value: 26 });
     expect(dongle.writesReceived.slice(before).map((write) => [write.register, write.value])).toEqual([[110, 26]]);
     expect(await sim.clientFor("owner").inverterControl.readSetting(INVERTER, 71)).toMatchObject({ value: 26 });
   });
 
-  it("refuses before sending (-4, not applied) a value outside the setting's rules or a setting with no register", async () => {
+  it("refuses before sending (nothing applied) a value outside the setting's rules or a setting with no register", async () => {
     const before = dongle.writesReceived.length;
-    const refused = await control().inverterControl.writeSetting(INVERTER, 71, 2);
-    expect(refused).toMatchObject({ ok: false, code: -4, mayHaveApplied: false });
-    const notOffered = await control().inverterControl.writeSetting(INVERTER, 96, 1);
-    expect(notOffered).toMatchObject({ ok: false, code: -4, mayHaveApplied: false });
-    expect(notOffered.ok ? "" : notOffered.reason).toBe(
+    const refused = await control().inverters.writeSetting(INVERTER, 71, 2);
+    expect(refused).toMatchObject({ outcome: "refused" });
+    const notOffered = await control().inverters.writeSetting(INVERTER, 96, 1);
+    expect(notOffered).toMatchObject({ outcome: "refused" });
+    expect(notOffered.outcome === "done" ? "" : notOffered.reason).toBe(
       "setting 96 has no register on the Hybrid Gen1 SD2024G001: it is not offered over the LAN",
     );
     expect(dongle.writesReceived).toHaveLength(before);

@@ -154,8 +154,8 @@ describe("an EMS plant over the LAN", () => {
       success: true,
     });
     const lan = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
-    expect(await lan.inverterControl.presetValues(EMS, "plant-ems-enable-control")).toEqual({ enabled: false });
-    expect(await lan.inverterControl.presetValues(EMS, "grid-settings")).toEqual({ export_limit_watts: 2500 });
+    expect(await lan.inverters.readPreset(EMS, "plant-ems-enable-control")).toEqual({ enabled: false });
+    expect(await lan.inverters.readPreset(EMS, "grid-settings")).toEqual({ export_limit_watts: 2500 });
   });
 
   it("offers the EMS's own slots as the cloud's timed presets, three of each, with the cloud's parameters' rules", async () => {
@@ -218,9 +218,7 @@ describe("an EMS plant over the LAN", () => {
       }),
     ).toMatchObject({ success: true });
     const lan = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
-    expect(await lan.inverterControl.presetValues(EMS, "timed-charge")).toEqual(
-      await cloud.presetValues(EMS, "timed-charge"),
-    );
+    expect(await lan.inverters.readPreset(EMS, "timed-charge")).toEqual(await cloud.presetValues(EMS, "timed-charge"));
   });
 
   it("refuses, audited and unframed, an export slot the EMS does not have", async () => {

@@ -137,9 +137,10 @@ describe("the export limit on a single-phase hybrid, whose public map has no reg
 
   it("refuses the preset and a write to the three-phase export registers in localControl itself, never framed", async () => {
     const lan = localControl({ dongleOf: (serial) => hybrid.source.dongleOf(serial), answerMs: 12_000 });
-    await expect(
-      lan.inverterControl.modifyPreset(hybrid.serial, "grid-settings", { export_limit_watts: 3000 }),
-    ).rejects.toThrow(`preset grid-settings is not offered over the LAN on the Hybrid Gen1 ${hybrid.serial}`);
+    expect(await lan.inverters.applyPreset(hybrid.serial, "grid-settings", { export_limit_watts: 3000 })).toEqual({
+      outcome: "refused",
+      reason: `preset grid-settings is not offered over the LAN on the Hybrid Gen1 ${hybrid.serial}`,
+    });
     const dongle = hybrid.source.dongleOf(hybrid.serial);
     const detected = dongle?.model;
     if (!dongle || !detected) throw new Error("the hybrid's dongle was not discovered");

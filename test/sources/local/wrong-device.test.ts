@@ -181,9 +181,9 @@ describe("a dongle address forwarded to another inverter's dongle", () => {
     forward.forwardTo(wrong.port);
     await reconnected(lan);
 
-    const answer = await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 49));
-    expect(answer).toMatchObject({ ok: false, mayHaveApplied: false });
-    const reason = answer.ok ? "" : answer.reason;
+    const answer = await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 49));
+    expect(answer).toMatchObject({ outcome: "refused" });
+    const reason = answer.outcome === "done" ? "" : answer.reason;
     expect(reason).toContain(`the dongle at 127.0.0.1:${forward.port} answers for ${SE}, not ${SD}`);
     expect(reason).toContain("nothing was sent");
     // No write reached either inverter: the wrong one's recorder shows none.
@@ -205,12 +205,14 @@ describe("a dongle address forwarded to another inverter's dongle", () => {
 
     // No live value of SE2024G102's comes out as SD2024G001's; a read-back is refused too.
     expect(await live(lan, SD)).toMatch(`no dongle under local: answers for ${SD} now`);
-    expect(await driven(lan.clock, lan.control.inverterControl.readSetting(SD, RESERVE))).toMatchObject({ ok: false });
+    expect(await driven(lan.clock, lan.control.inverters.readSetting(SD, RESERVE))).toMatchObject({
+      outcome: "refused",
+    });
     expect(lan.source.dongleOf(SD)).toBeUndefined();
     // SE2024G102 is still read through its own address.
     expect(await live(lan, SE)).toMatchObject({ serial: SE });
-    expect(await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 49))).toMatchObject({
-      ok: false,
+    expect(await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 49))).toMatchObject({
+      outcome: "refused",
     });
     expect(reserveWrites(wrong)).toHaveLength(before.wrong);
     // Told once, not once a poll.
@@ -220,8 +222,8 @@ describe("a dongle address forwarded to another inverter's dongle", () => {
     forward.forwardTo(own.port);
     expect(await live(lan, SD)).toMatchObject({ serial: SD });
     expect(lan.source.dongleOf(SD)?.where).toBe(`127.0.0.1:${forward.port}`);
-    expect(await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 49))).toMatchObject({
-      ok: true,
+    expect(await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 49))).toMatchObject({
+      outcome: "done",
       value: 49,
     });
     expect(reserveWrites(own).slice(before.own)).toEqual([49]);
@@ -235,9 +237,9 @@ describe("a dongle address forwarded to another inverter's dongle", () => {
     await lan.sim.admin(`/dongles/${AC}`, { answer_as: SD });
     forward.forwardTo(ac.port);
     await reconnected(lan);
-    const answer = await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 48));
-    expect(answer).toMatchObject({ ok: false, mayHaveApplied: false });
-    expect(answer.ok ? "" : answer.reason).toContain(
+    const answer = await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 48));
+    expect(answer).toMatchObject({ outcome: "refused" });
+    expect(answer.outcome === "done" ? "" : answer.reason).toContain(
       `answers as a AC-coupled (device type 3001), not the Hybrid Gen1 (2001) ${SD} is`,
     );
     expect(ac.writesReceived).toHaveLength(before);
@@ -295,13 +297,13 @@ describe("two dongle addresses that swapped (a DHCP reshuffle)", () => {
       ]);
 
       const before = { sd: reserveWrites(lan.dongle(SD)).length, se: reserveWrites(lan.dongle(SE)).length };
-      expect(await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 47))).toMatchObject({
-        ok: true,
+      expect(await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 47))).toMatchObject({
+        outcome: "done",
       });
       expect(reserveWrites(lan.dongle(SD)).slice(before.sd)).toEqual([47]);
       expect(reserveWrites(lan.dongle(SE))).toHaveLength(before.se);
-      expect(await driven(lan.clock, lan.control.inverterControl.readSetting(SD, RESERVE))).toMatchObject({
-        ok: true,
+      expect(await driven(lan.clock, lan.control.inverters.readSetting(SD, RESERVE))).toMatchObject({
+        outcome: "done",
         value: 47,
       });
     } finally {
@@ -329,20 +331,20 @@ describe("a dongle whose answers carry a serial no device has", () => {
     const before = reserveWrites(own).length;
 
     // On a connection that had answered for SD2024G001: the write goes out, its echo is not taken.
-    const first = await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 46));
-    expect(first).toMatchObject({ ok: false });
-    expect(first.ok ? "" : first.reason).toContain(
+    const first = await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 46));
+    expect(first).toMatchObject({ outcome: "refused" });
+    expect(first.outcome === "done" ? "" : first.reason).toContain(
       `the dongle at 127.0.0.1:${own.port} answers for ${unknown}, not ${SD}: the echo of the write of 46 to holding register ${RESERVE_REGISTER} came from ${unknown}`,
     );
     // Nothing is "verified" from it: the read-back fails.
-    const readBack = await driven(lan.clock, lan.control.inverterControl.readSetting(SD, RESERVE));
-    expect(readBack).toMatchObject({ ok: false });
+    const readBack = await driven(lan.clock, lan.control.inverters.readSetting(SD, RESERVE));
+    expect(readBack).toMatchObject({ outcome: "refused" });
     // From now on, nothing is framed.
     const sent = reserveWrites(own).length;
     expect(sent).toBe(before + 1);
-    const second = await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 45));
-    expect(second).toMatchObject({ ok: false, mayHaveApplied: false });
-    expect(second.ok ? "" : second.reason).toContain("nothing was sent");
+    const second = await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 45));
+    expect(second).toMatchObject({ outcome: "refused" });
+    expect(second.outcome === "done" ? "" : second.reason).toContain("nothing was sent");
     expect(reserveWrites(own)).toHaveLength(sent);
     expect(await live(lan, SD)).toMatch(`answers for ${unknown}, not ${SD}`);
 
@@ -352,8 +354,8 @@ describe("a dongle whose answers carry a serial no device has", () => {
     expect(lan.source.dongleOf(SD)?.where).toBe(`127.0.0.1:${own.port}`);
     await lan.sim.admin(`/dongles/${SD}`, { answer_as: "" });
     expect(await live(lan, SD)).toMatchObject({ serial: SD });
-    expect(await driven(lan.clock, lan.control.inverterControl.writeSetting(SD, RESERVE, 45))).toMatchObject({
-      ok: true,
+    expect(await driven(lan.clock, lan.control.inverters.writeSetting(SD, RESERVE, 45))).toMatchObject({
+      outcome: "done",
     });
     expect(reserveWrites(own).slice(sent)).toEqual([45]);
     expect(lan.warnings.some((line) => line.includes(`answers for ${SD} again`))).toBe(true);
