@@ -56,8 +56,16 @@ export interface PresetReads {
 /** The reads of an inverter's controls: what reading back and a restore need, and nothing that writes. */
 export interface InverterReads extends SettingReads, PresetReads {}
 
+/** One of a device's controls, by the daemon's key: a setting's ID, or a preset's identifier (or older numeric ID). */
+export type ControlKey = { readonly setting: number } | { readonly preset: string | number };
+
 /** An inverter's or EMS's settings and presets: the port a path implements to take changes. */
 export interface InverterControl extends InverterReads {
+  /**
+   * Whether this path has the control for the device (the LAN: a register for it on the device's
+   * model); undefined when it cannot tell yet. Left out, the path has every control the device lists.
+   */
+  carries?(serial: string, control: ControlKey): boolean | undefined;
   /** Writes one setting, once (never retried): done with the value the device kept, refused, or open. */
   writeSetting(
     serial: string,

@@ -10,7 +10,13 @@ import {
   SessionError,
 } from "../../local/index.js";
 import { booleanValue, checkValue, numericValue } from "../../validation/index.js";
-import type { ControlCall, HeldValue, PathOutcome, PresetFields } from "../control-ports.js";
+import type {
+  ControlCall,
+  HeldValue,
+  PathOutcome,
+  ControlKey as PortControlKey,
+  PresetFields,
+} from "../control-ports.js";
 import { type CloudOnlyKind, type DeviceControl, withoutCloud } from "../ports.js";
 import type { LocalDongle } from "./dongle.js";
 import { type ControlKey, lanPreset, type Value } from "./lan-presets.js";
@@ -280,8 +286,17 @@ export function localControl(options: LocalControlOptions): DeviceControl {
     }
   };
 
+  /** A setting with a register on the device's model, or a preset the model has every register of; undefined before the model is read. */
+  const carries = (serial: string, control: PortControlKey): boolean | undefined => {
+    const detected = options.dongleOf(serial)?.model;
+    if (!detected) return undefined;
+    const map = controlMapOf(detected);
+    if ("setting" in control) return map.settings.has(control.setting);
+    return lanPreset(String(control.preset))?.descriptor(map) !== undefined;
+  };
+
   return {
-    inverters: { readSetting, writeSetting, readPreset, applyPreset },
+    inverters: { readSetting, writeSetting, readPreset, applyPreset, carries },
     cloudOnly: withoutCloud(onlyCloud),
     answerMs: options.answerMs,
     pathOf: () => "local",

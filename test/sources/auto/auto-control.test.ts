@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ControlKey } from "../../../src/sources/control-ports.js";
 import { autoControl, cloudControl, NoWritePathError, noWritePath, PathChoice } from "../../../src/sources/index.js";
 import { VirtualClock } from "../../../src/time/index.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
@@ -51,6 +52,29 @@ describe("source: auto's control, on the simulator's cloud", () => {
     await expect(control.inverters.readSetting(INVERTER, settingId)).resolves.toMatchObject({
       value: expect.anything(),
     });
+    expect(sent).toEqual(["Read Setting"]);
+  });
+
+  it("sends a control the LAN does not carry by the cloud, the device staying on the LAN for the rest", async () => {
+    const client = sim.clientFor("owner", { onRequest: (event) => sent.push(event.endpoint) });
+    const choice = new PathChoice({ clock: new VirtualClock(0), failbackMs: 300_000 });
+    choice.track(INVERTER, true);
+    const lan = noWritePath();
+    // The model has a register for every setting but this one.
+    const carried = {
+      ...lan,
+      inverters: {
+        ...lan.inverters,
+        carries: (_: string, key: ControlKey) => !("setting" in key && key.setting === settingId),
+      },
+    };
+    const control = autoControl(cloudControl(client), choice, carried);
+    sent.length = 0;
+    await expect(control.inverters.readSetting(INVERTER, settingId)).resolves.toMatchObject({ outcome: "done" });
+    expect(sent).toEqual(["Read Setting"]);
+    expect(control.pathOf(INVERTER)).toBe("local");
+    // Another setting, which the LAN carries, goes by the dongle.
+    await expect(control.inverters.readSetting(INVERTER, settingId + 1)).rejects.toBeInstanceOf(NoWritePathError);
     expect(sent).toEqual(["Read Setting"]);
   });
 
