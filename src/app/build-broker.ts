@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /** The embedded broker's first choice; when it is taken the next free port is used, and the banner says so. */

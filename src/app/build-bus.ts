@@ -1,7 +1,7 @@
-import { EventBus } from "../bus.js";
+import { EventBus } from "../bus/event-bus.js";
 import type { Config } from "../config/index.js";
 import { type HealthWriter, healthFilePath, startHealthWriter } from "../health/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Clock } from "../time/index.js";
 import type { Lifecycle } from "./lifecycle.js";
 

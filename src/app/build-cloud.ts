@@ -1,6 +1,4 @@
-import { CloudAccess } from "../app-cloud-access.js";
-import { StartupError } from "../app-errors.js";
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import {
   AuthenticationError,
   CloudClient,
@@ -10,9 +8,11 @@ import {
   SubscriptionRequiredError,
 } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
-import { DEMO_HISTORY_DAYS } from "../demo-store.js";
-import type { Logger } from "../log.js";
+import { DEMO_HISTORY_DAYS } from "../demo/store.js";
+import type { Logger } from "../log/log.js";
 import { type Clock, later } from "../time/index.js";
+import { CloudAccess } from "./cloud-access.js";
+import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /** The cloud the daemon talks to: the configured one, or the built-in simulator's. */

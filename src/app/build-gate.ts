@@ -1,7 +1,7 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { Config } from "../config/index.js";
 import { ControlGate, WriteBudget } from "../control/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { DeviceControl } from "../sources/index.js";
 import { type AuditLog, MemoryLocalSnapshots, MemoryWriteCounts, type Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";

@@ -1,12 +1,12 @@
-import { checkDaemonRulesOnDevices } from "../app-rules.js";
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { Config } from "../config/index.js";
 import { Freshness } from "../health/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { LoadedRules } from "../rules/index.js";
 import type { DeviceSource } from "../sources/index.js";
 import { type Inventory, type InventoryFeature, inventoryFeature } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
+import { checkDaemonRulesOnDevices } from "./daemon-rules.js";
 
 /** The devices as first discovered, the feature that reads them again, and how fresh each is. */
 export interface Devices {

@@ -1,10 +1,10 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { Config } from "../config/index.js";
 import { type ControlGate, ControlReadBack } from "../control/index.js";
-import type { Feature } from "../feature.js";
 import { bridgeNode } from "../health/index.js";
 import { type HomeAssistant, homeAssistant, Topics } from "../homeassistant/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { type Mqtt, type MqttTls, mqttFeature } from "../mqtt/index.js";
 import type { AccountReads, DeviceControl, DeviceSource } from "../sources/index.js";
 import { type Inventory, type TelemetryFeature, telemetryFeature } from "../telemetry/index.js";

@@ -1,8 +1,8 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { Config } from "../config/index.js";
 import { type ControlGate, cloudDeviceReads } from "../control/index.js";
 import type { HomeAssistant } from "../homeassistant/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Mqtt } from "../mqtt/index.js";
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: rules/index.ts loads the whole engine, and the rules load only when a configuration names them.
 import { type RulesFeature, rulesFeature } from "../rules/feature.js";

@@ -1,10 +1,8 @@
-import { StartupError } from "../app-errors.js";
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { CloudClient } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
-import { deviceIdOf } from "../device-id.js";
 import type { DevicePathHealth } from "../health/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import {
   type AutoSource,
   autoControl,
@@ -23,6 +21,8 @@ import {
   type PathSetting,
 } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
+import { deviceIdOf } from "../vocabulary/device-id.js";
+import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /** How long a change over the LAN may take to be echoed: the request in flight before it and its own (5 s timeout each), and the pacing between. */

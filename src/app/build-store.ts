@@ -1,5 +1,5 @@
 import type { Config } from "../config/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { type AuditLog, openStore, ReopeningAuditLog, type Store } from "../store/index.js";
 import type { Lifecycle } from "./lifecycle.js";
 

@@ -1,10 +1,8 @@
-import type { CloudAccess } from "../app-cloud-access.js";
-import { rulesHelp, rulesPlan } from "../app-web.js";
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { RateBudget } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { ControlGate } from "../control/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { LoadedRules } from "../rules/index.js";
 import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
@@ -14,6 +12,8 @@ import { webFeature } from "../web/index.js";
 import type { CloudTarget } from "./build-cloud.js";
 import type { RulesStart } from "./build-rules.js";
 import type { Sources } from "./build-sources.js";
+import type { CloudAccess } from "./cloud-access.js";
+import { rulesHelp, rulesPlan } from "./web-plan.js";
 
 /** The web page: live values, history, the rules' plan and the controls. */
 export function buildWeb(options: {

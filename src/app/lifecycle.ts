@@ -1,5 +1,5 @@
-import { StartupStopped } from "../app-errors.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
+import { StartupStopped } from "./errors.js";
 
 /**
  * What start-up undoes at the stop, last started first, and what it does the moment a stop

@@ -1,8 +1,8 @@
-import { StartupError } from "../app-errors.js";
-import { loadDaemonRules } from "../app-rules.js";
 import type { Config } from "../config/index.js";
 import { type MqttTls, MqttTlsFileError, readMqttTls } from "../mqtt/index.js";
 import type { LoadedRules } from "../rules/index.js";
+import { loadDaemonRules } from "./daemon-rules.js";
+import { StartupError } from "./errors.js";
 
 /**
  * What the configuration names that can stop start-up before anything starts: its rules file,

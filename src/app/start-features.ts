@@ -1,6 +1,6 @@
-import { StartupError } from "../app-errors.js";
-import type { Feature } from "../feature.js";
+import type { Feature } from "../bus/feature.js";
 import { MqttRefusedError } from "../mqtt/index.js";
+import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { CloudClient, EvCommandData, EvCommandId, PresetDescriptor, SettingDescriptor } from "../cloud/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { ChangeOutcome, ChangeRequest } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
 import type { ControlReading, ControlValues } from "./control-state.js";

@@ -7,7 +7,7 @@ import type {
   SettingDescriptor,
   Site,
 } from "../cloud/index.js";
-import { type DeviceId, deviceIdOf } from "../device-id.js";
+import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
 
 /** What the account has, found at start-up and refreshed now and then. */
 export interface Inventory {

@@ -9,8 +9,8 @@ import type {
   SmartDeviceDataPoint,
   SystemData,
 } from "../cloud/index.js";
-import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "../sources/index.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 
 /**
  * What a fetched answer says a device's values are now: what Home Assistant's state, the web

@@ -2,7 +2,6 @@ import type { RemoteControlResult } from "../../src/cloud/index.js";
 import { account } from "../../src/cloud/schemas/account.js";
 import type { SettingValue } from "../../src/cloud/schemas/inverter-control.js";
 import { systemData } from "../../src/cloud/schemas/inverter-data.js";
-import { deviceIdOf } from "../../src/device-id.js";
 import type {
   DeviceControl,
   DeviceSource,
@@ -11,6 +10,7 @@ import type {
   PollConfig,
   Resource,
 } from "../../src/sources/index.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 /**
  * A house reached by no cloud at all: one inverter held in memory, behind the same two ports the

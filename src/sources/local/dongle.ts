@@ -8,7 +8,7 @@ import {
   type Read,
   SessionError,
 } from "../../local/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import { type Clock, later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import {

@@ -4,7 +4,7 @@ import { entitiesFor } from "../../../src/homeassistant/entities/index.js";
 import { counterPatch } from "../../../src/homeassistant/entities/inverter-counters.js";
 import { livePatch } from "../../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/log/log.js";
 import { type Inventory, type LocalSource, localSource } from "../../../src/sources/index.js";
 import type { PollResult } from "../../../src/sources/resource.js";
 import { meterDataOf } from "../../../src/telemetry/states.js";

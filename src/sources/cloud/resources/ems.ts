@@ -1,5 +1,5 @@
 import { EMS_INVERTER_STATUS, emsCodeName } from "../../../cloud/index.js";
-import { type DeviceId, deviceIdOf } from "../../../device-id.js";
+import { type DeviceId, deviceIdOf } from "../../../vocabulary/device-id.js";
 import type { EmsDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
