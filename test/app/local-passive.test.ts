@@ -39,7 +39,7 @@ describe("a passive daemon beside another client polling the dongle", () => {
   beforeAll(async () => {
     broker = await startTestBroker();
     sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
-    const found = sim.simulator.local?.dongles.find((one) => one.bus.deviceSerial === "SD2024G001");
+    const found = sim.simulator.local?.dongles.find((one) => one.chain.deviceSerial === "SD2024G001");
     if (!found) throw new Error("no dongle for SD2024G001");
     dongle = found;
     other = openSession(dongle.port, {

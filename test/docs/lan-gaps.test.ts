@@ -5,7 +5,7 @@ import { counterPatch } from "../../src/homeassistant/entities/inverter-counters
 import { livePatch } from "../../src/homeassistant/entities/inverter-live.js";
 import type { StateValues } from "../../src/homeassistant/entities/types.js";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder } from "../../src/local/decode.js";
+import { ChainDecoder } from "../../src/local/decode.js";
 import { dataPointOf, emsSystemDataOf, systemDataOf } from "../../src/sources/local/cloud-shapes.js";
 import { meterDataOf } from "../../src/telemetry/states.js";
 import { type CaptureName, captureText } from "../local/captures.js";
@@ -42,7 +42,7 @@ const EMPTY_ON_BOTH: Readonly<Record<string, readonly string[]>> = {
 
 /** The controller's entities as the LAN path publishes them: its state in the cloud's shapes, then the daemon's patches. */
 function lanEntities(name: CaptureName): { model: string; values: StateValues } {
-  const decoder = new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+  const decoder = new ChainDecoder().acceptAll(readCapture(captureText(name)).frames);
   const devices = decoder.devices();
   const controller = devices.find((device) => device.address === "0x11");
   if (!controller) throw new Error(`${name}: no controller decoded`);
