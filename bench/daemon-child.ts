@@ -92,7 +92,7 @@ async function planAtRealSpeed(config: Config, inventory: Inventory, speed: numb
 
 async function run(input: ConfigInput, summaryLater: boolean, speed: number | undefined): Promise<void> {
   // As bin/energy2mqtt.js does for `run`, before the modules load.
-  const { tuneV8ForDaemon } = await import("../src/memory.js");
+  const { tuneV8ForDaemon } = await import("../src/cli/memory.js");
   tuneV8ForDaemon();
   const [
     { startApp },
@@ -103,9 +103,9 @@ async function run(input: ConfigInput, summaryLater: boolean, speed: number | un
     { devicesOf },
     { systemClock },
   ] = await Promise.all([
-    import("../src/app.js"),
+    import("../src/app/index.js"),
     import("../src/config/index.js"),
-    import("../src/log.js"),
+    import("../src/log/log.js"),
     import("../src/homeassistant/discovery.js"),
     import("../src/homeassistant/topics.js"),
     import("../src/sources/index.js"),

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readCapture } from "../src/local/capture.js";
-import { BusDecoder } from "../src/local/decode.js";
+import { ChainDecoder } from "../src/local/decode.js";
 import { startSimulatorChild, transpileDaemon } from "./daemon-harness.js";
 import type { FromLocalChild, LocalRun } from "./local-child.js";
 
@@ -29,7 +29,7 @@ function decodeThroughput(): { files: number; frames: number; perSecond: number 
     for (const text of texts) {
       const capture = readCapture(text);
       frames += capture.frames.length;
-      new BusDecoder().acceptAll(capture.frames).devices();
+      new ChainDecoder().acceptAll(capture.frames).devices();
     }
     return frames;
   };

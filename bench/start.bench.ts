@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEMO_HISTORY_DAYS } from "../src/demo-store.js";
+import { DEMO_HISTORY_DAYS } from "../src/demo/store.js";
 import { demoHouseScenario, World } from "../src/simulator/index.js";
 import { loadScenario } from "../src/simulator/scenario/load.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 const root = process.cwd();
 // tsc writes every output on each build, so the entry point's time is the build's time.
-const OUTPUT = join(root, "dist", "cli.js");
+const OUTPUT = join(root, "dist", "cli", "main.js");
 const INPUTS = ["src", "tsconfig.json", "tsconfig.build.json", "package.json"];
 
 /** The newest modification time under `path` (a file or a folder), 0 when it does not exist. */

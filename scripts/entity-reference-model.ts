@@ -191,7 +191,7 @@ function pathsSection(): string[] {
     "| entity | only on | why |",
     "|---|---|---|",
     "| settings and presets a model has no register for; preset profiles | cloud | with `source: local` changes go over the LAN (Modbus 0x06 through the dongle, the same gate) for the settings and presets whose registers the model's map holds (`src/local/registers/controls.ts`; `test/local/controls.test.ts` lists each model's); an EMS's inverters take no changes of their own: the EMS's own registers are its controls (plant enable HR 2040 as Plant EMS Control, its three charge, discharge and export slots HR 2044-2070 as the timed presets, its export limit HR 2071 as Grid Settings, which has no switch there). The export limit is offered over the LAN on the EMS and the three-phase models (HR 1102/1103) only: no public single-phase map has an export-limit register known to work. Snapshots of a device changed over the LAN are the daemon's own, kept in its store |",
-    "| EV charger, smart devices | cloud | the dongle's bus does not hold them |",
+    "| EV charger, smart devices | cloud | the dongle's device chain does not hold them |",
     "| fault events | cloud | the registers hold only the present fault codes |",
     "| `battery_capacity` | cloud | from the device listing's nominal capacity and voltage |",
     "| live values and counters a kind of device has no register for | cloud | by kind, below |",

@@ -15,7 +15,7 @@ const CONSUMPTION_AND_AC_CHARGE = ["today_consumption_energy", "total_consumptio
 const BATTERY_TOTALS = ["total_battery_charge_energy", "total_battery_discharge_energy"];
 
 /**
- * By the kind of device a dongle's bus holds: docs/entities.md's table of what only the cloud
+ * By the kind of device a dongle's device chain holds: docs/entities.md's table of what only the cloud
  * carries. test/simulator/local/agreement.test.ts holds the simulator's kinds to it, against the
  * cloud at the same instant, and test/docs/lan-gaps.test.ts the captured kinds, decoded.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../src/config/index.js";
-import { DEMO_RULES_FILE, withDemoRules } from "../src/demo-rules.js";
-import { isDemo, withDemoStore } from "../src/demo-store.js";
+import { DEMO_RULES_FILE, withDemoRules } from "../src/demo/rules.js";
+import { isDemo, withDemoStore } from "../src/demo/store.js";
 import { loadRules } from "../src/rules/index.js";
 
 describe("the demo house's own store", () => {

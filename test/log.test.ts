@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { createLogger, type LogEvent, LogFeed, type LogFormat, resolveLogFormat } from "../src/log.js";
+import { createLogger, type LogEvent, LogFeed, type LogFormat, resolveLogFormat } from "../src/log/log.js";
 
 const SECRETS = {
   token: "t0ps3cret",

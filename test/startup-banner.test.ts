@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { App } from "../src/app.js";
-import { startupBanner } from "../src/startup-banner.js";
+import type { App } from "../src/app/index.js";
+import { startupBanner } from "../src/app/startup-banner.js";
 import { inventory } from "./homeassistant/entities/inventory.js";
 
 const app = (overrides: Partial<App>): App => ({

@@ -1,7 +1,7 @@
-import { rememberTokenWorked, tokenWorkedBefore } from "../app-cloud-access.js";
+import { rememberTokenWorked, tokenWorkedBefore } from "../app/cloud-access.js";
 import { AuthenticationError, CloudError, ForbiddenError, refusalText } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { createLogger } from "../log.js";
+import { createLogger } from "../log/log.js";
 import { type MqttTls, MqttTlsFileError, probeMqtt, readMqttTls, redactUrl } from "../mqtt/index.js";
 import {
   type DeviceCheck,

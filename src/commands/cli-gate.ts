@@ -1,7 +1,7 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import { type ChangeOutcome, ControlGate } from "../control/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { cloudControl } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { BusDecoder, type CountKind, type DecodedDevice, readCapture, type SkipKind } from "../local/index.js";
+import { ChainDecoder, type CountKind, type DecodedDevice, readCapture, type SkipKind } from "../local/index.js";
 
 /** The frame counts' names in the output, in the order they print. */
 const FRAME_NAMES: readonly (readonly [CountKind, string])[] = [
@@ -27,7 +27,7 @@ export interface LocalDecodeSummary {
 /** One capture's text decoded: frames by kind, what the guards skipped, the devices and their last state. */
 export function decodeCaptureText(text: string): LocalDecodeSummary {
   const capture = readCapture(text);
-  const decoder = new BusDecoder().acceptAll(capture.frames);
+  const decoder = new ChainDecoder().acceptAll(capture.frames);
   return {
     frames: Object.fromEntries(FRAME_NAMES.map(([kind, name]) => [name, capture.counts[kind]])),
     skipped: { ...decoder.skips },

@@ -1,5 +1,5 @@
 import {
-  BusDecoder,
+  ChainDecoder,
   type DecodedDevice,
   type Detected,
   DongleSession,
@@ -53,7 +53,7 @@ export async function identifyDongle(
   port: number,
   options: IdentifyOptions,
 ): Promise<FoundDongle | SilentPort> {
-  const decoder = new BusDecoder();
+  const decoder = new ChainDecoder();
   let dongleSerial = "";
   let framesHeard = 0;
   const heard = (frame: Frame): void => {

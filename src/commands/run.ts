@@ -1,7 +1,7 @@
-import { StartupError, StartupStopped, startApp } from "../app.js";
+import { StartupError, StartupStopped, startApp } from "../app/index.js";
+import { startupBanner } from "../app/startup-banner.js";
 import { type Config, loadConfig } from "../config/index.js";
-import { createLogger, LogFeed, type Logger } from "../log.js";
-import { startupBanner } from "../startup-banner.js";
+import { createLogger, LogFeed, type Logger } from "../log/log.js";
 import { type Clock, systemClock } from "../time/index.js";
 import { configFile } from "./shared.js";
 

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { CloudClient } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
-import { withDemoRules } from "../demo-rules.js";
-import { withDemoStore } from "../demo-store.js";
-import { createLogger } from "../log.js";
+import { withDemoRules } from "../demo/rules.js";
+import { withDemoStore } from "../demo/store.js";
+import { createLogger } from "../log/log.js";
 import { loadRules, RulesError, type RulesFile, rulesPath } from "../rules/index.js";
 import { openStore, type Store, StoreError } from "../store/index.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BusError, ScenarioError, startSimulator } from "../simulator/index.js";
+import { ChainError, ScenarioError, startSimulator } from "../simulator/index.js";
 import { isoInstant } from "../time/index.js";
 import { writeOptionErrors } from "./option-errors.js";
 
@@ -57,7 +57,7 @@ export async function runSimulateCommand(
       );
       return 1;
     }
-    if (error instanceof BusError) {
+    if (error instanceof ChainError) {
       err.write(`${error.message}\n`);
       return 2;
     }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { readYamlSource } from "../yaml-source.js";
+import { readYamlSource } from "../files/yaml-source.js";
 import { type Config, configSchema } from "./schema.js";
 
 /** A configuration that cannot be used; the message names the file, line and key. */

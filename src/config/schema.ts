@@ -1,7 +1,7 @@
 import { z } from "zod";
-// The history's kinds are part of the store's public shape, a file of plain constants.
-import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../history-kinds.js";
 import { duration, durationBetween, isoInstant, isTimeZone } from "../time/index.js";
+// The history's kinds are part of the store's public shape, a file of plain constants.
+import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../vocabulary/history-kinds.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

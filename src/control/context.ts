@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { DeviceControl } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
 import type { ChangeOutcome } from "./change.js";

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { pino } from "pino";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog, LocalSnapshots } from "../store/index.js";
 import type { Clock } from "../time/index.js";

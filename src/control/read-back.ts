@@ -1,5 +1,5 @@
 import type { EvCommandData, EvCommandId } from "../cloud/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { ControlReads, HeldValue } from "../sources/index.js";
 import type { PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
 import type { ChangeOutcome, ChangeRequest } from "./change.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { WriteCounts } from "../store/index.js";
 import { type Clock, dayOf } from "../time/index.js";
 import { presetDifferences } from "./preset-differences.js";

@@ -1,6 +1,6 @@
-import type { EventBus } from "../bus.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
+import type { Logger } from "../log/log.js";
 import { type BridgeStatus, type BridgeStatusOptions, startBridgeStatus } from "./mqtt-bridge.js";
 import { watchStaleness } from "./stale-watch.js";
 

@@ -1,7 +1,7 @@
 import type { Config } from "../config/index.js";
-import type { DeviceId } from "../device-id.js";
 import type { PollSucceeded } from "../telemetry/index.js";
 import { type Device, deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 
 /** A device's values are stale once older than this many of its poll intervals. */
 export const STALE_POLLS = 2;

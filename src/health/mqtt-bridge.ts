@@ -1,11 +1,11 @@
 import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
-import type { DeviceId } from "../device-id.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
-import type { LogEvent, LogFeed } from "../log.js";
+import type { LogEvent, LogFeed } from "../log/log.js";
 import type { Availability } from "../telemetry/index.js";
 import { deviceId, devicesOf, hasControls, type Inventory } from "../telemetry/index.js";
 import { type Clock, every, later } from "../time/index.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type {
   BridgeHealth,

@@ -1,8 +1,8 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { RateBudgetState } from "../cloud/index.js";
-import type { DeviceId } from "../device-id.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { type Clock, every } from "../time/index.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 import type { DeviceFreshness, Freshness } from "./freshness.js";
 
 /** How often ages are checked: a device goes unavailable at most this long after its stated age. */

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
-import type { Logger } from "../log.js";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../files/file-modes.js";
+import type { Logger } from "../log/log.js";
 import { type Clock, every } from "../time/index.js";
 import type { DeviceFreshness } from "./freshness.js";
 import type { HealthStatus } from "./status.js";

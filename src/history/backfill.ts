@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { HistorySource } from "../sources/index.js";
 import type { History } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";

@@ -1,7 +1,7 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { Config } from "../config/index.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { HistorySource } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";

@@ -1,4 +1,4 @@
-import type { Fetched } from "../bus.js";
+import type { Fetched } from "../bus/event-bus.js";
 import type { HistoryRecord } from "../store/index.js";
 import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords, smartRecords } from "./records.js";
 

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { History, HistoryRecord } from "../store/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 

@@ -1,6 +1,6 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { ControlGate } from "../control/index.js";
-import type { Feature } from "../feature.js";
 import type { Mqtt } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
 import { runBridgeAction } from "./bridge-actions.js";

@@ -1,7 +1,7 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { type Mqtt, oversized } from "../mqtt/index.js";
 import type { DeviceStates } from "./device-states.js";
 import { commandFor } from "./entities/index.js";

@@ -1,6 +1,6 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import { type ControlReadBack, type ControlTarget, changedDevice } from "../control/index.js";
-import type { Feature } from "../feature.js";
 import { type Device, hasControls } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
 import { controlState, writeCountState } from "./entities/index.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 
 /** Readings in a row below the held value after which a drop is taken as a real reset. */
 const DROPS_TO_ACCEPT = 3;

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { DeviceState } from "../telemetry/index.js";
 import { type Device, deviceId, devicesOf, type Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Mqtt } from "../mqtt/index.js";
 import { deviceId, devicesOf, dongleOf } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";

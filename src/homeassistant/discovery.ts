@@ -1,5 +1,5 @@
-import { deviceIdOf } from "../device-id.js";
 import { type Device, deviceId, deviceName, devicesOf, dongleOf, type Inventory } from "../telemetry/index.js";
+import { deviceIdOf } from "../vocabulary/device-id.js";
 import {
   type DiscoveryMessage,
   type DiscoveryOptions,

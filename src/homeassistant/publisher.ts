@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Mqtt } from "../mqtt/index.js";
 
 /** Publishes on the one connection; a failure is logged, never thrown. */

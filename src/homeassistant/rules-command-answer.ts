@@ -1,4 +1,4 @@
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { oversized } from "../mqtt/index.js";
 import type { RuleRunResult, RulesRuntime } from "../rules-runtime/index.js";
 import { parseRulesCommand } from "./rules-commands.js";

@@ -1,5 +1,5 @@
 import type { Subscription } from "rxjs";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Prices, RuleEvent, RulesRuntime } from "../rules-runtime/index.js";
 import type { Origin } from "./discovery.js";
 import type { RulesClock } from "./rules-clock.js";

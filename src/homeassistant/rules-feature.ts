@@ -1,5 +1,5 @@
-import type { EventBus } from "../bus.js";
-import type { Feature } from "../feature.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { Mqtt } from "../mqtt/index.js";
 import type { RulesEntities } from "./rules-entities.js";
 import type { WorkInFlight } from "./work.js";

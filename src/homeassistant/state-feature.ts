@@ -1,5 +1,5 @@
-import type { EventBus } from "../bus.js";
-import type { Feature } from "../feature.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
 import type { DiscoveryPublisher } from "./discovery-publisher.js";

@@ -1,6 +1,6 @@
 /**
- * The battery bus can deliver corrupt values with a valid CRC: the dongle re-frames what the
- * packs' sub-bus garbled. Real quantities cannot move faster than physics lets them between two
+ * The battery chain can deliver corrupt values with a valid CRC: the dongle re-frames what the
+ * packs' sub-chain garbled. Real quantities cannot move faster than physics lets them between two
  * reads, nor leave their physical range, so a bank of IR 60-119 from a battery device is rejected
  * when a value lies outside what a cell or sensor can read, when at least two independent
  * quantities jump further than they can, or when a register that never changes (cell count,

@@ -27,12 +27,12 @@ import { decodeThreePhase } from "./registers/three-phase.js";
 
 export type DeviceKind = "inverter" | "ems" | "gateway" | "battery" | "battery module" | "meter";
 
-/** One device found on a dongle's bus, with its last decoded state under the daemon's keys. */
+/** One device found on a dongle's chain, with its last decoded state under the daemon's keys. */
 export interface DecodedDevice {
   readonly kind: DeviceKind;
   readonly serial: string;
   readonly model: string;
-  /** The bus address it answered at (`0x11`), or where a rollup lists it (`0x11 slot 2`). */
+  /** The chain address it answered at (`0x11`), or where a rollup lists it (`0x11 slot 2`). */
   readonly address: string;
   readonly state: State;
 }
@@ -61,13 +61,13 @@ class MutableBank implements Bank {
 const hex = (address: number): string => `0x${address.toString(16).padStart(2, "0")}`;
 
 /**
- * Turns the answers on one dongle's bus into devices and their state. It keeps the registers each
+ * Turns the answers on one dongle's chain into devices and their state. It keeps the registers each
  * address answered with and decodes on demand. Guards, each counted: LAN broadcasts are not
  * register data; a full block read as all zeros over registers that held values is a known
  * dropout, not a reading; a battery device's bank (LV pack, HV module, HV stack) that reads
  * outside physics or moves impossibly since its confirmed baseline is corrupt (see battery-guard.ts).
  */
-export class BusDecoder {
+export class ChainDecoder {
   private readonly banks = new Map<number, MutableBank>();
   private readonly guards = new Map<number, BatteryGuard>();
   readonly skips: Record<SkipKind, number> = {

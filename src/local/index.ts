@@ -1,5 +1,5 @@
 export { type CountKind, readCapture } from "./capture.js";
-export { BusDecoder, type DecodedDevice, type SkipKind } from "./decode.js";
+export { ChainDecoder, type DecodedDevice, type SkipKind } from "./decode.js";
 export {
   buildBroadcast,
   buildErrorResponse,

@@ -1,5 +1,5 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import { type Clock, later } from "../time/index.js";
 import { redactUrl, tlsOptions } from "./client-options.js";
 import { isTlsTrustError, type MqttTls, tlsAdvice } from "./tls.js";

@@ -1,6 +1,6 @@
-import type { EventBus } from "../bus.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
+import type { Logger } from "../log/log.js";
 import type { Clock } from "../time/index.js";
 import { MqttConnection } from "./connection.js";
 import type { MqttTls } from "./tls.js";

@@ -1,8 +1,8 @@
 import { Observable, Subject, type Subscription } from "rxjs";
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
 import type { DeviceReads } from "../control/index.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { Mqtt } from "../mqtt/index.js";
 import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";

@@ -7,7 +7,7 @@ import type { Scenario } from "./scenario/schema.js";
 import { World } from "./world/world.js";
 
 export { SimClock } from "./clock.js";
-export { BusError } from "./local/bus.js";
+export { ChainError } from "./local/device-chain.js";
 export type { DongleInfo } from "./local/dongles.js";
 export { demoHouseScenario } from "./scenario/demo-house.js";
 export { ScenarioError } from "./scenario/load.js";

@@ -1,6 +1,6 @@
 // EV chargers are reached by the cloud alone until they get a port of their own: their commands are its.
 import type { EvCommandId } from "../cloud/index.js";
-import { type DeviceId, deviceIdOf } from "../device-id.js";
+import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
 import type {
   AccountInfo,
   BatteryModule,

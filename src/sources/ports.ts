@@ -1,5 +1,5 @@
 import type { CloudClient } from "../cloud/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";

@@ -1,5 +1,5 @@
 import type { Observable } from "rxjs";
-import type { DeviceId } from "../device-id.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 import type { Fetched } from "./fetched.js";
 
 /** What a resource fetches, whichever path it goes by. */

@@ -3,7 +3,7 @@
  * `history` command and the rules read. The SQLite side lives in history.ts.
  */
 
-import { DOWNSAMPLED_KINDS, HISTORY_KINDS, type HistoryKind } from "../history-kinds.js";
+import { DOWNSAMPLED_KINDS, HISTORY_KINDS, type HistoryKind } from "../vocabulary/history-kinds.js";
 
 export { DOWNSAMPLED_KINDS, HISTORY_KINDS, type HistoryKind };
 

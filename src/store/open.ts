@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { PRIVATE_DIR, PRIVATE_FILE } from "../file-modes.js";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../files/file-modes.js";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, StoreError, toStoreError } from "./errors.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";

@@ -1,7 +1,7 @@
 import type { Subscription } from "rxjs";
-import type { EventBus } from "../bus.js";
-import type { Feature } from "../feature.js";
-import type { Logger } from "../log.js";
+import type { EventBus } from "../bus/event-bus.js";
+import type { Feature } from "../bus/feature.js";
+import type { Logger } from "../log/log.js";
 import type { DeviceSource, Inventory, PollConfig } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
 import { startTelemetry, type Telemetry } from "./telemetry.js";

@@ -1,4 +1,4 @@
-import type { DeviceId } from "../device-id.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 import type { Outcome } from "./poll-loop.js";
 import type { Availability } from "./states.js";
 

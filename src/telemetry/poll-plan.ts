@@ -1,5 +1,5 @@
-import { deviceIdOf } from "../device-id.js";
 import type { Inventory, PollConfig, Resource } from "../sources/index.js";
+import { deviceIdOf } from "../vocabulary/device-id.js";
 
 /**
  * Share of the budget's live allowance that planned polls may fill. The rest is for what

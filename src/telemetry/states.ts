@@ -5,8 +5,8 @@ import type {
   InverterFaultEvent,
   SmartDeviceDataPoint,
 } from "../cloud/index.js";
-import type { DeviceId } from "../device-id.js";
 import type { Fetched } from "../sources/index.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 import type { StateValues } from "../vocabulary/index.js";
 
 /**

@@ -1,8 +1,8 @@
 import { defer, filter, merge, mergeMap, type Observable, ReplaySubject, Subject, share, takeUntil, tap } from "rxjs";
-import { type DeviceId, deviceIdOf } from "../device-id.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { DeviceSource, Fetched, Inventory, PollConfig } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
+import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
 import { Health } from "./health.js";
 import { type Outcome, pollLoop } from "./poll-loop.js";
 import { describePlan, POLL_SHARE, type PollPlan, planPolls } from "./poll-plan.js";

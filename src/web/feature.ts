@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import type { Feature } from "../feature.js";
+import type { Feature } from "../bus/feature.js";
 import type { RuleEvent } from "../rules-runtime/index.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { WebHealth } from "./api-types.js";

@@ -1,4 +1,4 @@
-import type { AvailabilityReading } from "../bus.js";
+import type { AvailabilityReading } from "../bus/event-bus.js";
 import { measurandName, meterUnitName } from "../cloud/index.js";
 import type { DeviceState } from "../telemetry/index.js";
 import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";

@@ -1,9 +1,9 @@
-import type { EventBus } from "../bus.js";
+import type { EventBus } from "../bus/event-bus.js";
 import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { ControlValues } from "../control/index.js";
 import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
-import type { Logger } from "../log.js";
+import type { Logger } from "../log/log.js";
 import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";

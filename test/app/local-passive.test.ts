@@ -3,9 +3,9 @@ import { createConnection, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, startApp } from "../../src/app.js";
+import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import type { SimDongle } from "../../src/simulator/local/dongle.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
@@ -39,7 +39,7 @@ describe("a passive daemon beside another client polling the dongle", () => {
   beforeAll(async () => {
     broker = await startTestBroker();
     sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
-    const found = sim.simulator.local?.dongles.find((one) => one.bus.deviceSerial === "SD2024G001");
+    const found = sim.simulator.local?.dongles.find((one) => one.chain.deviceSerial === "SD2024G001");
     if (!found) throw new Error("no dongle for SD2024G001");
     dongle = found;
     other = openSession(dongle.port, {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EventBus, type HandlerFailure } from "../../src/bus.js";
-import { deviceIdOf } from "../../src/device-id.js";
+import { EventBus, type HandlerFailure } from "../../src/bus/event-bus.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 const reading = (serial: string) =>
   ({ kind: "inverter.events", serial, at: 1, active: [], ended: undefined, latest: undefined }) as const;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli.js";
+import { main } from "../../src/cli/main.js";
 import { runLocalDecodeCommand } from "../../src/commands/local-decode.js";
 import { capture } from "../helpers/capture.js";
 import { CAPTURE_FILES, CAPTURES } from "../local/captures.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
-import { main } from "../../src/cli.js";
+import { main } from "../../src/cli/main.js";
 import { runCheckCommand } from "../../src/commands/check.js";
 import { runLocalScanCommand } from "../../src/commands/local-scan.js";
 import { localDongleConfig } from "../../src/config/schema.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DEMO_STORE_FILE } from "../../src/demo-store.js";
+import { DEMO_STORE_FILE } from "../../src/demo/store.js";
 import { openStore } from "../../src/store/index.js";
 import { eveningPeakPoints } from "../helpers/house-points.js";
 

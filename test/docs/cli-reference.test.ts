@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildProgram, EXIT } from "../../src/cli.js";
-import { CLI_REFERENCE_END, CLI_REFERENCE_START, cliReference, withCliReference } from "../../src/cli-reference.js";
+import { buildProgram, EXIT } from "../../src/cli/main.js";
+import { CLI_REFERENCE_END, CLI_REFERENCE_START, cliReference, withCliReference } from "../../src/cli/reference.js";
 
 describe("the CLI reference", () => {
   it("is up to date in README.md (run npm run docs:cli after changing a command)", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cloudOnlyKeys, LAN_GAPS } from "../../scripts/lan-gaps.js";
 import type { StateValues } from "../../src/homeassistant/entities/types.js";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder } from "../../src/local/decode.js";
+import { ChainDecoder } from "../../src/local/decode.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../src/sources/local/readings.js";
 import { type CaptureName, captureText } from "../local/captures.js";
 
@@ -38,7 +38,7 @@ const EMPTY_ON_BOTH: Readonly<Record<string, readonly string[]>> = {
 
 /** The controller's entities as the LAN path publishes them: its live values and counters. */
 function lanEntities(name: CaptureName): { model: string; values: StateValues } {
-  const decoder = new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+  const decoder = new ChainDecoder().acceptAll(readCapture(captureText(name)).frames);
   const devices = decoder.devices();
   const controller = devices.find((device) => device.address === "0x11");
   if (!controller) throw new Error(`${name}: no controller decoded`);

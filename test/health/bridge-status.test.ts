@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { configSchema } from "../../src/config/index.js";
-import { deviceIdOf } from "../../src/device-id.js";
 import { bridgeHealthSchema, bridgeInfoSchema } from "../../src/health/bridge-payloads.js";
 import { Freshness } from "../../src/health/freshness.js";
 import { type BridgeStatus, startBridgeStatus } from "../../src/health/mqtt-bridge.js";
 import { Topics } from "../../src/homeassistant/topics.js";
-import { LogFeed } from "../../src/log.js";
+import { LogFeed } from "../../src/log/log.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");
 

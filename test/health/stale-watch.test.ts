@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type DaemonEvents, EventBus } from "../../src/bus.js";
+import { type DaemonEvents, EventBus } from "../../src/bus/event-bus.js";
 import { configSchema } from "../../src/config/index.js";
-import { deviceIdOf } from "../../src/device-id.js";
 import { Freshness } from "../../src/health/freshness.js";
 import { staleMessage, watchStaleness } from "../../src/health/stale-watch.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");
 const SA1 = deviceIdOf("SA1");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HealthWriter, healthFilePath, healthStatusSchema, startHealthWriter } from "../../src/health/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { capture } from "../helpers/capture.js";
 import { mountSmallDisk } from "../helpers/full-disk.js";

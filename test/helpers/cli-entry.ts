@@ -1,4 +1,4 @@
 // Runs the CLI from source, as bin/energy2mqtt.js runs it from dist.
-import { main } from "../../src/cli.js";
+import { main } from "../../src/cli/main.js";
 
 process.exitCode = await main(process.argv.slice(2));

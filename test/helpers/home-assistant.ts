@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import { EventBus } from "../../src/bus.js";
+import { EventBus } from "../../src/bus/event-bus.js";
+import type { Feature } from "../../src/bus/feature.js";
 import type { CloudClient } from "../../src/cloud/client.js";
 import { type ControlGate, ControlReadBack } from "../../src/control/index.js";
-import type { Feature } from "../../src/feature.js";
 import { homeAssistant, type Topics } from "../../src/homeassistant/index.js";
 import { mqttFeature } from "../../src/mqtt/index.js";
 import { cloudControl } from "../../src/sources/index.js";

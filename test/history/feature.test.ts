@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { EventBus } from "../../src/bus.js";
+import { EventBus } from "../../src/bus/event-bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { historyFeature } from "../../src/history/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { cloudHistory } from "../../src/sources/index.js";
 import { PUBLISHED_PRICES_KEEP_MS, type Store } from "../../src/store/index.js";
 import { tempStore, useDemoAccount } from "./helpers.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { HistorySink } from "../../src/history/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { capture } from "../helpers/capture.js";

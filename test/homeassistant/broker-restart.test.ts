@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, startApp } from "../../src/app.js";
+import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CounterGuard } from "../../src/homeassistant/counter-guard.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 
 const guard = () => new CounterGuard(createLogger("silent"));
 

@@ -6,7 +6,7 @@ import { commandFor } from "../../src/homeassistant/entities/command.js";
 import { controlState, entitiesFor } from "../../src/homeassistant/entities/index.js";
 import { Topics } from "../../src/homeassistant/topics.js";
 import {
-  BusDecoder,
+  ChainDecoder,
   type ControlMap,
   controlMapOf,
   decodeSetting,
@@ -66,7 +66,7 @@ interface Finding {
 /** Replays a capture answer by answer and records each number entity's state after every one. */
 function replay(name: CaptureName): Finding {
   const frames = readCapture(captureText(name)).frames;
-  const whole = new BusDecoder().acceptAll(frames);
+  const whole = new ChainDecoder().acceptAll(frames);
   const detected = whole.detect();
   const map = controlMapOf(detected);
   const inventory = localInventory(
@@ -83,7 +83,7 @@ function replay(name: CaptureName): Finding {
   const ranges = device ? numberRanges(device, inventory) : new Map();
   const seen = new Map<string, Set<number>>();
   const numbers = [...map.settings.values(), ...map.presetFields.values()].filter((entry) => entry.codec === "number");
-  const decoder = new BusDecoder();
+  const decoder = new ChainDecoder();
   const snapshots = new Set<string>();
   for (const { direction, frame, at } of frames) {
     if (direction !== "rx") continue;

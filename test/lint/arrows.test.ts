@@ -64,12 +64,14 @@ describe("the linter enforces the folders' arrows", () => {
       "src/time/zone.ts": "export const zone = 1;\n",
       "src/time/clock.ts":
         'import { client } from "../cloud/client.js";\nimport { zone } from "./zone.js";\n\nexport const clock = client + zone;\n',
-      "src/device-id.ts": 'import { client } from "./cloud/client.js";\n\nexport const id = client;\n',
+      "src/vocabulary/device-id.ts": 'import { client } from "../cloud/client.js";\n\nexport const id = client;\n',
+      "src/files/file-modes.ts": 'import { client } from "../cloud/client.js";\n\nexport const mode = client;\n',
     });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain("time/ is a leaf");
-    expect(result.output).toContain("device-id.ts is a leaf");
-    expect(result.output.match(/is a leaf/g)).toHaveLength(2);
+    expect(result.output).toContain("vocabulary/ is a leaf");
+    expect(result.output).toContain("files/ is a leaf");
+    expect(result.output.match(/is a leaf/g)).toHaveLength(3);
   });
 
   it("passes an allowed arrow (rules/ reading store/) and the leaves", () => {
@@ -81,6 +83,30 @@ describe("the linter enforces the folders' arrows", () => {
     });
     expect(result.output).not.toContain("may not import");
     expect(result.status).toBe(0);
+  });
+
+  it("refuses store/ importing the composition root (app/, cli/), and local/ importing the event bus", () => {
+    const result = lint({
+      "src/app/index.ts": "export const app = 1;\n",
+      "src/cli/main.ts": "export const main = 1;\n",
+      "src/bus/event-bus.ts": "export const bus = 1;\n",
+      "src/store/open.ts":
+        'import { app } from "../app/index.js";\nimport { main } from "../cli/main.js";\n\nexport const opened = app + main;\n',
+      "src/local/session.ts": 'import { bus } from "../bus/event-bus.js";\n\nexport const session = bus;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output.match(/store\/ may not import the composition root/g)).toHaveLength(2);
+    expect(result.output).toContain("local/ may not import the composition root or the bus");
+  });
+
+  it("refuses the composition root (app/) importing past a folder's face", () => {
+    const result = lint({
+      "src/store/index.ts": 'export { opened } from "./open.js";\n',
+      "src/store/open.ts": "export const opened = 1;\n",
+      "src/app/build-store.ts": 'import { opened } from "../store/open.js";\n\nexport const store = opened;\n',
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain("import store/ through its face, store/index.ts");
   });
 
   it("refuses an import past another folder's face, naming the face to use", () => {

@@ -13,8 +13,11 @@ import { describe, expect, it } from "vitest";
  * does a listed file that no longer does, so the list only shrinks.
  */
 const STILL_IMPORTING: readonly string[] = [
-  "app-cloud-access.ts",
-  "app.ts",
+  "app/build-cloud.ts",
+  "app/build-health.ts",
+  "app/build-sources.ts",
+  "app/build-web.ts",
+  "app/cloud-access.ts",
   "commands/api-writes.ts",
   "commands/api.ts",
   "commands/archive.ts",

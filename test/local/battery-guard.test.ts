@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BatteryGuard, HV_MODULE, HV_STACK, LV_PACK } from "../../src/local/battery-guard.js";
 import { type CapturedFrame, readCapture } from "../../src/local/capture.js";
-import { BusDecoder } from "../../src/local/decode.js";
+import { ChainDecoder } from "../../src/local/decode.js";
 import { buildResponse, parseFrame } from "../../src/local/frame.js";
 import { type CaptureName, captureText } from "./captures.js";
 
@@ -24,7 +24,7 @@ const HV_CAPTURES = ["threePhaseDetect", "threePhase10", "threePhaseHass", "hvGe
 
 describe("the battery guard on the HV stacks of the real captures", () => {
   it.each(HV_CAPTURES)("%s: every BMU and BCU bank passes, none is skipped, the stack decodes", (name) => {
-    const decoder = new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+    const decoder = new ChainDecoder().acceptAll(readCapture(captureText(name)).frames);
     expect(decoder.skips["battery-jump"]).toBe(0);
     expect(decoder.skips["battery-bounds"]).toBe(0);
     expect(decoder.devices().filter((device) => device.model.startsWith("HV battery")).length).toBeGreaterThan(0);
@@ -74,7 +74,7 @@ describe("the battery guard on the HV stacks of the real captures", () => {
 
 describe("the battery guard on the LV packs of the real captures", () => {
   it("the AC-coupled plant's packs dropping every temperature to 0 for minutes are skipped as out of bounds, not published", () => {
-    const decoder = new BusDecoder();
+    const decoder = new ChainDecoder();
     const temperatures: number[] = [];
     for (const { direction, frame, at } of readCapture(captureText("ac2x")).frames) {
       if (direction !== "rx") continue;
@@ -119,7 +119,7 @@ describe("a corrupt first read never becomes the baseline", () => {
   });
 
   it("a first read out of bounds is rejected outright, and the decoder shows the good pack", () => {
-    const decoder = new BusDecoder();
+    const decoder = new ChainDecoder();
     const frame = (bank: ReadonlyMap<number, number>): CapturedFrame => ({
       direction: "rx",
       frame: parseFrame(

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { judgeBatteryBank } from "../../src/local/battery-guard.js";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder, type DecodedDevice } from "../../src/local/decode.js";
+import { ChainDecoder, type DecodedDevice } from "../../src/local/decode.js";
 import { buildResponse, parseFrame } from "../../src/local/frame.js";
 import { type CaptureName, captureText } from "./captures.js";
 
-const decoded = (name: CaptureName): BusDecoder => new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+const decoded = (name: CaptureName): ChainDecoder =>
+  new ChainDecoder().acceptAll(readCapture(captureText(name)).frames);
 const devices = (name: CaptureName): DecodedDevice[] => decoded(name).devices();
 const find = (list: DecodedDevice[], kind: DecodedDevice["kind"]): DecodedDevice => {
   const device = list.find((d) => d.kind === kind);
@@ -118,7 +119,7 @@ describe("the README's known values, decoded under the daemon's keys", () => {
 
 describe("today's counters, from the registers each model keeps them in", () => {
   const withoutBlock = (name: CaptureName, base: number): DecodedDevice[] =>
-    new BusDecoder()
+    new ChainDecoder()
       .acceptAll(
         readCapture(captureText(name)).frames.filter(
           ({ frame }) => !(frame.kind === "response" && frame.function === 4 && frame.base === base),
@@ -183,7 +184,7 @@ describe("guards, each counted", () => {
   });
 
   it("keeps the last good registers over an all-zero block (a known dropout)", () => {
-    const decoder = new BusDecoder();
+    const decoder = new ChainDecoder();
     const answer = (values: number[]) =>
       parseFrame(
         buildResponse({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder } from "../../src/local/decode.js";
+import { ChainDecoder } from "../../src/local/decode.js";
 import { Registers } from "../../src/local/registers/bank.js";
 import { encodeGateway } from "../../src/local/registers/encode.js";
 import { decodeGateway, gatewaySwapsWords } from "../../src/local/registers/gateway.js";
@@ -45,7 +45,7 @@ describe("the gateway's word order, chosen by its firmware", () => {
   });
 
   it("the captured GAAA0014 stays high word first, though its IR 1603 passes the source's test", () => {
-    const gateway = new BusDecoder()
+    const gateway = new ChainDecoder()
       .acceptAll(readCapture(captureText("gatewayDay")).frames)
       .devices()
       .find((device) => device.kind === "gateway");

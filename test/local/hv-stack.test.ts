@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder, type DecodedDevice } from "../../src/local/decode.js";
+import { ChainDecoder, type DecodedDevice } from "../../src/local/decode.js";
 import { type CaptureName, captureText } from "./captures.js";
 
 const devices = (name: CaptureName): DecodedDevice[] =>
-  new BusDecoder().acceptAll(readCapture(captureText(name)).frames).devices();
+  new ChainDecoder().acceptAll(readCapture(captureText(name)).frames).devices();
 const modulesOf = (list: DecodedDevice[]): DecodedDevice[] =>
   list.filter((device) => device.model === "HV battery module (BMU)");
 const at = (list: DecodedDevice[], address: string): DecodedDevice => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { readCapture } from "../../src/local/capture.js";
-import { BusDecoder } from "../../src/local/decode.js";
+import { ChainDecoder } from "../../src/local/decode.js";
 import { modelFromIdentity } from "../../src/local/registers/model.js";
 import { type CaptureName, captureText } from "./captures.js";
 
-const decoded = (name: CaptureName): BusDecoder => new BusDecoder().acceptAll(readCapture(captureText(name)).frames);
+const decoded = (name: CaptureName): ChainDecoder =>
+  new ChainDecoder().acceptAll(readCapture(captureText(name)).frames);
 
 describe("model detection on the seven real plants", () => {
   it.each([
@@ -30,7 +31,7 @@ describe("model detection on the seven real plants", () => {
       const frames = readCapture(captureText(name)).frames.filter(
         ({ frame }) => !(frame.kind === "response" && frame.function === 3 && frame.base === 0),
       );
-      const detected = new BusDecoder().acceptAll(frames).detect();
+      const detected = new ChainDecoder().acceptAll(frames).detect();
       expect(detected).toMatchObject({ model: "All-in-One", from: "banks" });
     },
   );

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import mqttClient from "mqtt";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EventBus } from "../../src/bus.js";
+import { EventBus } from "../../src/bus/event-bus.js";
 import type { CloudClient } from "../../src/cloud/client.js";
 import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
 import { ControlGate, cloudDeviceReads } from "../../src/control/index.js";

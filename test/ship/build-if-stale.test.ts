@@ -7,11 +7,11 @@ import { describe, expect, it } from "vitest";
 const SCRIPT = resolve("scripts/build-if-stale.mjs");
 const T = Date.parse("2026-01-10T12:00:00Z") / 1000;
 
-/** A project whose `build` counts its runs and writes dist/cli.js, as tsc does. */
+/** A project whose `build` counts its runs and writes dist/cli/main.js, as tsc does. */
 function project(options: { withSource?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), "e2m-stale-"));
   const count = join(root, "builds.txt");
-  const build = `node -e "const fs=require('fs');fs.mkdirSync('dist',{recursive:true});fs.writeFileSync('dist/cli.js','');fs.appendFileSync('builds.txt','x')"`;
+  const build = `node -e "const fs=require('fs');fs.mkdirSync('dist/cli',{recursive:true});fs.writeFileSync('dist/cli/main.js','');fs.appendFileSync('builds.txt','x')"`;
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "p", scripts: { build } }));
   if (options.withSource !== false) {
     mkdirSync(join(root, "src", "nested"), { recursive: true });
@@ -36,7 +36,7 @@ describe("npm start's build step (scripts/build-if-stale.mjs)", () => {
     const p = project();
     p.start();
     for (const path of ["package.json", "src", "src/nested", "src/nested/a.ts"]) p.age(path, 0);
-    p.age("dist/cli.js", 60);
+    p.age("dist/cli/main.js", 60);
     const run = p.start();
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
@@ -47,7 +47,7 @@ describe("npm start's build step (scripts/build-if-stale.mjs)", () => {
     const p = project();
     p.start();
     for (const path of ["package.json", "src", "src/nested"]) p.age(path, 0);
-    p.age("dist/cli.js", 60);
+    p.age("dist/cli/main.js", 60);
     p.age("src/nested/a.ts", 120);
     const run = p.start();
     expect(run.stderr).toContain("building (src changed since the last build)");

@@ -65,21 +65,21 @@ describe("the Dockerfile", () => {
         expect(ignored(relative(".", file)), `${file} reaches the build`).toBe(false);
     }
     // The rule set is not vacuous: local state stays out of the context.
-    for (const local of ["node_modules/zod/package.json", "dist/cli.js", "config/configuration.yaml", "data/x.db"])
+    for (const local of ["node_modules/zod/package.json", "dist/cli/main.js", "config/configuration.yaml", "data/x.db"])
       expect(ignored(local), local).toBe(true);
   });
 
-  it("takes dist/ from `npm run build` in the build stage, which compiles src/ (with src/cli.ts) into dist/", () => {
+  it("takes dist/ from `npm run build` in the build stage, which compiles src/ (with src/cli/main.ts) into dist/", () => {
     const build = JSON.parse(readText("tsconfig.build.json")) as {
       compilerOptions: { outDir: string; rootDir: string };
     };
     expect(build.compilerOptions.outDir).toBe("dist");
     expect(build.compilerOptions.rootDir).toBe("src");
-    expect(existsSync("src/cli.ts")).toBe(true);
+    expect(existsSync("src/cli/main.ts")).toBe(true);
     const pkg = JSON.parse(readText("package.json")) as { scripts: Record<string, string> };
     expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json && tsx scripts/build-web.ts");
     expect(copiedTo("/app/dist")).toMatchObject({ from: "build", sources: ["/app/dist"] });
-    expect(readText("bin/energy2mqtt.js")).toContain('"../dist/cli.js"');
+    expect(readText("bin/energy2mqtt.js")).toContain('"../dist/cli/main.js"');
     expect(copiedTo("/app/bin")).toMatchObject({ sources: ["bin"] });
   });
 
@@ -95,7 +95,7 @@ describe("the Dockerfile", () => {
   });
 
   it("runs `energy2mqtt run` by default and `energy2mqtt health` as its HEALTHCHECK, commands the CLI has", () => {
-    const cli = readText("src/cli.ts");
+    const cli = readText("src/cli/main.ts");
     expect(execForm(only("CMD"))).toEqual(["run"]);
     const health = only("HEALTHCHECK");
     expect(health).toMatch(/--interval=\S+ .*CMD /);

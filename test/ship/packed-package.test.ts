@@ -109,8 +109,8 @@ describe("the packed package, installed with production dependencies only", () =
   it("packs what runs: the command, the compiled code with the simulator's data, the example configuration", () => {
     for (const file of [
       "bin/energy2mqtt.js",
-      "dist/cli.js",
-      "dist/memory.js",
+      "dist/cli/main.js",
+      "dist/cli/memory.js",
       "dist/local/data/inverter-settings.gen3-hybrid.json",
       "dist/web/public/index.html",
       "dist/web/public/app.js",

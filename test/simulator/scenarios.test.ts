@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProgram } from "../../src/cli.js";
+import { buildProgram } from "../../src/cli/main.js";
 import { BUILTIN_SCENARIO_NAMES, loadScenario } from "../../src/simulator/scenario/load.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { EventBus, type Fetched } from "../../src/bus.js";
+import { EventBus, type Fetched } from "../../src/bus/event-bus.js";
 import { configSchema } from "../../src/config/index.js";
 import { type ChangeApplied, ControlGate } from "../../src/control/index.js";
 import { historyFeature } from "../../src/history/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import {
   type Availability,
   type DeviceState,

@@ -1,4 +1,3 @@
-import { deviceIdOf } from "../../src/device-id.js";
 import {
   type DeviceControl,
   type DeviceSource,
@@ -10,6 +9,7 @@ import {
   type Resource,
   withoutCloud,
 } from "../../src/sources/index.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 /**
  * A house reached by no cloud at all: one inverter held in memory, behind the same two ports the

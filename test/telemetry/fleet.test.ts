@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { capture } from "../helpers/capture.js";
 import { DEFAULT_POLL, type Harness, startHarness } from "./harness.js";
 

@@ -4,7 +4,7 @@ import type { CloudClient } from "../../src/cloud/client.js";
 import type { CloudClientOptions, RequestEvent } from "../../src/cloud/http.js";
 import { RateBudget } from "../../src/cloud/rate-budget.js";
 import { fetchedRecords } from "../../src/history/index.js";
-import type { Logger } from "../../src/log.js";
+import type { Logger } from "../../src/log/log.js";
 import type { SimulatorOptions } from "../../src/simulator/index.js";
 import {
   cloudSource,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type DeviceId, deviceIdOf } from "../../src/device-id.js";
 import type { Resource } from "../../src/sources/index.js";
 import { Health } from "../../src/telemetry/health.js";
 import type { DeviceState } from "../../src/telemetry/index.js";
 import { StateChanges } from "../../src/telemetry/index.js";
 import type { Outcome } from "../../src/telemetry/poll-loop.js";
+import { type DeviceId, deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 const resource = (name: string, devices: string[]): Resource => ({
   name,

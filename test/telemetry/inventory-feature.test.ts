@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { EventBus } from "../../src/bus.js";
+import { EventBus } from "../../src/bus/event-bus.js";
 import type { DeviceSource, Inventory } from "../../src/sources/index.js";
 import { inventoryFeature } from "../../src/telemetry/index.js";
 import { VirtualClock } from "../../src/time/index.js";

@@ -1,9 +1,9 @@
 import { setImmediate as turn } from "node:timers/promises";
 import { Subject, VirtualAction, VirtualTimeScheduler } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { deviceIdOf } from "../../src/device-id.js";
 import type { PollResult, Resource } from "../../src/sources/index.js";
 import { type Outcome, pollLoop } from "../../src/telemetry/poll-loop.js";
+import { deviceIdOf } from "../../src/vocabulary/device-id.js";
 
 function setup(resource: Partial<Resource> & Pick<Resource, "poll">) {
   const scheduler = new VirtualTimeScheduler(VirtualAction, Number.POSITIVE_INFINITY);

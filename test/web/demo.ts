@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { type App, startApp } from "../../src/app.js";
+import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import type { RunningSimulator } from "../../src/simulator/index.js";
 import type { HistoryRecord } from "../../src/store/index.js";

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type App, startApp } from "../../src/app.js";
+import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
-import { createLogger } from "../../src/log.js";
+import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
 import { eveningPeakPoints } from "../helpers/house-points.js";

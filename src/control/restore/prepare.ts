@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { ControlRestore, SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
 import type { DeviceReads } from "./device-reads.js";

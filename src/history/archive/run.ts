@@ -5,7 +5,7 @@ import {
   RateLimitedError,
   SubscriptionRequiredError,
 } from "../../cloud/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { HistorySource } from "../../sources/index.js";
 import { type History, StoreError } from "../../store/index.js";
 import { type Clock, dayOf } from "../../time/index.js";

@@ -1,6 +1,6 @@
-import { type DeviceId, deviceIdOf } from "../../device-id.js";
 import type { Availability, DeviceState } from "../../telemetry/index.js";
 import { type Device, deviceId } from "../../telemetry/index.js";
+import { type DeviceId, deviceIdOf } from "../../vocabulary/device-id.js";
 import { batteryModuleState, batteryState } from "./battery-modules.js";
 import { emsDetails } from "./ems.js";
 import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";

@@ -81,7 +81,7 @@ export function decodeEms(ir: Registers): State {
       [`${prefix}_status`]: child.status,
     });
   }
-  // Meter slots follow the meters' bus addresses (0x01 and 0x03 on the captured EMS), two status
+  // Meter slots follow the meters' chain addresses (0x01 and 0x03 on the captured EMS), two status
   // bits a slot from the low end of IR 2043; a slot reading 0 holds no meter. Their types are two
   // bits a slot of IR 2042 (the capture's 16: slot 1 GRID, slot 3 GENERATION, whose powers equal
   // IR 2089 and IR 2088). A grid meter's power is export positive like `grid_power`; the others

@@ -1,7 +1,7 @@
 import type { Registers } from "./bank.js";
 import { BAMS_SUMMARY, isBcu } from "./battery.js";
 
-/** The kinds of device the dongle's bus holds, as the public register maps tell them apart. */
+/** The kinds of device the dongle's chain holds, as the public register maps tell them apart. */
 export type Model =
   | "Hybrid Gen1"
   | "Hybrid Gen2"
@@ -79,7 +79,7 @@ export function modelFromIdentity(deviceType: number, armFirmware: number | unde
   }
 }
 
-export interface BusView {
+export interface ChainView {
   /** The controller's registers (address 0x11, else 0x31). */
   readonly controller: Registers;
   /** Device addresses that answered. */
@@ -94,9 +94,9 @@ export interface BusView {
  * HV Gen3 has a BCU and BMUs but none): with a BCU and that BAMS it is an All-in-One, with the BCU
  * alone an HV hybrid Gen3.
  */
-export function detectModel(bus: BusView): Detected {
-  const deviceType = bus.controller.holding.u16(0);
-  const armFirmware = bus.controller.holding.u16(21);
+export function detectModel(chain: ChainView): Detected {
+  const deviceType = chain.controller.holding.u16(0);
+  const armFirmware = chain.controller.holding.u16(21);
   if (deviceType !== undefined && deviceType !== 0) {
     const model = modelFromIdentity(deviceType, armFirmware);
     return {
@@ -108,12 +108,12 @@ export function detectModel(bus: BusView): Detected {
     };
   }
   const byBanks = (model: Model): Detected => ({ model, family: FAMILY[model], from: "banks" });
-  const ir = bus.controller;
+  const ir = chain.controller;
   if (ir.nonZero(2040, 20)) return byBanks("EMS");
   if (ir.nonZero(1600, 20)) return byBanks("Gateway");
   if (ir.nonZero(1000, 60)) return byBanks("Three-phase hybrid");
-  const hasBcu = [...bus.addresses].some(isBcu);
-  if (hasBcu && bus.addresses.has(BAMS_SUMMARY) && ir.nonZero(0, 60)) return byBanks("All-in-One");
+  const hasBcu = [...chain.addresses].some(isBcu);
+  if (hasBcu && chain.addresses.has(BAMS_SUMMARY) && ir.nonZero(0, 60)) return byBanks("All-in-One");
   if (hasBcu && ir.nonZero(0, 60)) return byBanks("HV Hybrid Gen3");
   // A single-phase LV inverter: which one (Gen1, Gen2, AC-coupled...) only HR 0 and HR 21 tell, so
   // its live bank and packs are read, and no setting is offered until the identity bank answers.

@@ -1,5 +1,5 @@
 import { type DeviceReads, prepareRestore, restorePlan } from "../../control/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../rules-runtime/index.js";
 import type { RuleObligation, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";

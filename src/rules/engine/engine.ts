@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import type { Observable, Subscription } from "rxjs";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { ExplainedSlot } from "../../optimiser/index.js";
 import type {
   CarState,

@@ -7,7 +7,7 @@ import type {
   DeviceReads,
   Requester,
 } from "../../control/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { SavingsRange, SavingsSummary } from "../../rules-runtime/index.js";
 import type { PublishedPrices, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { PriceSide, PublishedPrice, PublishedPrices } from "../../store/index.js";
 import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import type { Tariff } from "../tariffs/index.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { Prices } from "../../rules-runtime/index.js";
 import type { Interval } from "../planners/planner.js";
 import type { Tariff } from "../tariffs/index.js";

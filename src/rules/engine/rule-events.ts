@@ -1,5 +1,5 @@
 import { Observable, Subject } from "rxjs";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { RuleEvent } from "../../rules-runtime/index.js";
 
 /** A rule event before the engine stamps its time. */

@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { RuleRunResult, RunPreview } from "../../rules-runtime/index.js";
 import type { RuleObligations } from "../../store/index.js";
 import { formatLocal, localClockText } from "../../time/index.js";

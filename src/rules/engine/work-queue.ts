@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 
 /** The engine's steps, one at a time and in order; a step that fails is logged and the next runs. */
 export class WorkQueue {

@@ -1,6 +1,6 @@
 import { checkSetting, findPreset, presetProblems } from "../../control/index.js";
+import { readYamlSource } from "../../files/yaml-source.js";
 import type { Inventory } from "../../telemetry/index.js";
-import { readYamlSource } from "../../yaml-source.js";
 import { defaultInverter, settingId } from "../engine/intents.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
 import { type LoadedRules, RulesError } from "./load.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
-import { readYamlSource } from "../../yaml-source.js";
+import { readYamlSource } from "../../files/yaml-source.js";
 import { type RulesFile, rulesFileSchema } from "./schema.js";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { Rule } from "../file/schema.js";
 import { carRules } from "../planners/car-windows.js";
 

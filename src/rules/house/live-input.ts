@@ -1,4 +1,4 @@
-import type { Fetched } from "../../bus.js";
+import type { Fetched } from "../../bus/event-bus.js";
 import { measurandName, normalised } from "../../cloud/index.js";
 import type { GridCounters } from "../../rules-runtime/index.js";
 import type { LiveObservation } from "../engine/live-state.js";

@@ -15,7 +15,7 @@ const dongleFaults = z.strictObject({
   silent_battery: z.boolean().optional(),
   /** Send a LAN-settings broadcast this often (simulated seconds); 0: never. */
   broadcast_every_s: seconds.optional(),
-  /** A write's echo goes out this much later (simulated seconds), as a slow bus's does; 0: at once. */
+  /** A write's echo goes out this much later (simulated seconds), as a slow chain's does; 0: at once. */
   echo_delay_s: seconds.optional(),
   /** Every answer carries this device serial (another inverter's, or one no device has); "": each device's own. */
   answer_as: z
@@ -27,10 +27,10 @@ const dongleFaults = z.strictObject({
 function describe(dongle: SimDongle) {
   const { faults } = dongle;
   return {
-    dongle_serial: dongle.bus.dongleSerial,
-    device_serial: dongle.bus.deviceSerial,
-    kind: dongle.bus.kind,
-    model: dongle.bus.model,
+    dongle_serial: dongle.chain.dongleSerial,
+    device_serial: dongle.chain.deviceSerial,
+    kind: dongle.chain.kind,
+    model: dongle.chain.model,
     port: dongle.port,
     clients: dongle.clientCount,
     faults: {

@@ -13,10 +13,10 @@ import {
   parseFrame,
 } from "../../local/index.js";
 import { type Clock, every, later } from "../../time/index.js";
-import { type BusDevice, CONTROLLER, CONTROLLER_FACADE, type DongleBus, type Range } from "./bus.js";
+import { type ChainDevice, CONTROLLER, CONTROLLER_FACADE, type DongleChain, type Range } from "./device-chain.js";
 
 export interface DongleOptions {
-  readonly bus: DongleBus;
+  readonly chain: DongleChain;
   /** The simulator's clock: the registers are read at its instant, and every delay runs on it. */
   readonly clock: Clock;
   readonly host: string;
@@ -94,10 +94,10 @@ const inside = (ranges: readonly Range[], base: number, count: number): boolean 
 
 /**
  * One simulated inverter dongle on TCP: the framed protocol of src/local/, serving the registers
- * of its bus at the simulator's instant. It sends heartbeats (a client that misses three is
+ * of its chain at the simulator's instant. It sends heartbeats (a client that misses three is
  * closed), answers one request at a time after `responseDelayMs`, sends every answer to every
  * connected client, refuses registers its devices lack with an error response, and stays silent
- * for addresses with no device (as a real bus does). A single-register write (0x06) to an
+ * for addresses with no device (as a real chain does). A single-register write (0x06) to an
  * inverter's allowlisted register changes the same settings the simulator's cloud serves and is
  * echoed; any other write gets an error response. Every write is recorded (`writesReceived`).
  */
@@ -135,8 +135,8 @@ export class SimDongle {
     this.server = createServer((socket) => this.accept(socket));
   }
 
-  get bus(): DongleBus {
-    return this.options.bus;
+  get chain(): DongleChain {
+    return this.options.chain;
   }
 
   get host(): string {
@@ -280,13 +280,13 @@ export class SimDongle {
   }
 
   /** The serial an answer from `device` carries: its own, or the one the answer_as fault says. */
-  private serialOf(device: BusDevice): string {
+  private serialOf(device: ChainDevice): string {
     return this.faults.answerAs ?? device.serial;
   }
 
-  private device(address: number): BusDevice | undefined {
+  private device(address: number): ChainDevice | undefined {
     const wanted = address === CONTROLLER_FACADE ? CONTROLLER : address;
-    return this.options.bus.devices.find((device) => device.address === wanted);
+    return this.options.chain.devices.find((device) => device.address === wanted);
   }
 
   private answer(request: Request): void {
@@ -296,7 +296,7 @@ export class SimDongle {
       this.stats.unanswered++;
       return;
     }
-    const dongleSerial = this.options.bus.dongleSerial;
+    const dongleSerial = this.options.chain.dongleSerial;
     if (request.function === ModbusFunction.writeSingle) {
       const echo = this.corrupting(this.written(request, device));
       const delay = this.faults.echoDelayMs;
@@ -308,7 +308,7 @@ export class SimDongle {
     const ranges = request.function === ModbusFunction.readHolding ? device.holding : device.input;
     let bytes: Uint8Array;
     if (reading && inside(ranges, request.base, request.count)) {
-      const file = this.options.bus.registers(this.options.clock.now()).get(device.address);
+      const file = this.options.chain.registers(this.options.clock.now()).get(device.address);
       const space = request.function === ModbusFunction.readHolding ? file?.holding : file?.input;
       const values = Array.from({ length: request.count }, (_, index) => space?.get(request.base + index) ?? 0);
       bytes = buildResponse({
@@ -336,10 +336,10 @@ export class SimDongle {
   }
 
   /** A write applied to the inverter's settings and echoed, or refused with an error response. */
-  private written(request: Request, device: BusDevice): Uint8Array {
-    const dongleSerial = this.options.bus.dongleSerial;
+  private written(request: Request, device: ChainDevice): Uint8Array {
+    const dongleSerial = this.options.chain.dongleSerial;
     const register = request.base;
-    const answer = this.options.bus.write?.(device.address, register, request.count) ?? {
+    const answer = this.options.chain.write?.(device.address, register, request.count) ?? {
       ok: false,
       reason: "this device takes no writes",
     };
@@ -379,7 +379,7 @@ export class SimDongle {
 
   private heartbeat(): void {
     this.beat = (this.beat + 1) & 0xff;
-    const bytes = buildHeartbeat(this.options.bus.dongleSerial, this.beat);
+    const bytes = buildHeartbeat(this.options.chain.dongleSerial, this.beat);
     for (const client of [...this.clients]) {
       if (client.awaitingEcho) client.missed++;
       if (client.missed >= MISSED_HEARTBEATS_TO_CLOSE) {
@@ -402,7 +402,7 @@ export class SimDongle {
 
   private broadcast(): void {
     this.stats.broadcasts++;
-    this.send(buildBroadcast(this.options.bus.dongleSerial, BROADCAST_TEXT));
+    this.send(buildBroadcast(this.options.chain.dongleSerial, BROADCAST_TEXT));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Clock } from "../../time/index.js";
 import type { World } from "../world/world.js";
-import { type DongleBus, emsBus, gatewayBus, inverterBus } from "./bus.js";
+import { type DongleChain, emsChain, gatewayChain, inverterChain } from "./device-chain.js";
 import { SimDongle } from "./dongle.js";
 
 export interface LocalOptions {
@@ -22,7 +22,7 @@ export interface LocalOptions {
 export interface DongleInfo {
   readonly dongleSerial: string;
   readonly deviceSerial: string;
-  readonly kind: DongleBus["kind"];
+  readonly kind: DongleChain["kind"];
   readonly model: string;
   readonly host: string;
   readonly port: number;
@@ -36,33 +36,33 @@ export interface LocalDongles {
   close(): Promise<void>;
 }
 
-/** One bus per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway. */
-export function busesOf(world: World): DongleBus[] {
+/** One chain per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway. */
+export function chainsOf(world: World): DongleChain[] {
   return [
-    ...[...world.inverters.values()].map(inverterBus),
-    ...[...world.ems.values()].map(emsBus),
-    ...[...world.gateways.values()].map(gatewayBus),
+    ...[...world.inverters.values()].map(inverterChain),
+    ...[...world.ems.values()].map(emsChain),
+    ...[...world.gateways.values()].map(gatewayChain),
   ];
 }
 
 /** Opens a dongle per inverter, EMS and gateway of the world, each on its own port. */
 export async function startDongles(world: World, clock: Clock, options: LocalOptions): Promise<LocalDongles> {
-  const buses = busesOf(world);
+  const chains = chainsOf(world);
   const seen = new Set<string>();
-  for (const bus of buses) {
-    const key = bus.dongleSerial.toUpperCase();
+  for (const chain of chains) {
+    const key = chain.dongleSerial.toUpperCase();
     if (seen.has(key))
-      throw new Error(`two dongles would share the serial ${bus.dongleSerial}: give them distinct serials`);
+      throw new Error(`two dongles would share the serial ${chain.dongleSerial}: give them distinct serials`);
     seen.add(key);
   }
   const { hosts } = options;
-  if (hosts && hosts.length < buses.length)
-    throw new Error(`${buses.length} dongles need as many addresses, ${hosts.length} given: list one per dongle`);
+  if (hosts && hosts.length < chains.length)
+    throw new Error(`${chains.length} dongles need as many addresses, ${hosts.length} given: list one per dongle`);
   const dongles: SimDongle[] = [];
   try {
-    for (const [index, bus] of buses.entries()) {
+    for (const [index, chain] of chains.entries()) {
       const dongle = new SimDongle({
-        bus,
+        chain,
         clock,
         host: hosts?.[index] ?? options.host ?? "127.0.0.1",
         port: hosts || options.firstPort === 0 ? options.firstPort : options.firstPort + index,
@@ -80,10 +80,10 @@ export async function startDongles(world: World, clock: Clock, options: LocalOpt
     dongles,
     info: () =>
       dongles.map((dongle) => ({
-        dongleSerial: dongle.bus.dongleSerial,
-        deviceSerial: dongle.bus.deviceSerial,
-        kind: dongle.bus.kind,
-        model: dongle.bus.model,
+        dongleSerial: dongle.chain.dongleSerial,
+        deviceSerial: dongle.chain.deviceSerial,
+        kind: dongle.chain.kind,
+        model: dongle.chain.model,
         host: dongle.host,
         port: dongle.port,
       })),
@@ -91,7 +91,7 @@ export async function startDongles(world: World, clock: Clock, options: LocalOpt
       const wanted = serial.toUpperCase();
       return dongles.find(
         (dongle) =>
-          dongle.bus.dongleSerial.toUpperCase() === wanted || dongle.bus.deviceSerial.toUpperCase() === wanted,
+          dongle.chain.dongleSerial.toUpperCase() === wanted || dongle.chain.deviceSerial.toUpperCase() === wanted,
       );
     },
     close: async () => {

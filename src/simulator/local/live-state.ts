@@ -14,7 +14,7 @@ function put(state: State, values: Record<string, StateValue | null | undefined>
 }
 
 /**
- * The status an inverter shows on its own bus. LOST is the cloud's word for not hearing it; the
+ * The status an inverter shows on its own chain. LOST is the cloud's word for not hearing it; the
  * inverter itself runs normally.
  */
 export function localStatus(status: InverterStatus | string): string {

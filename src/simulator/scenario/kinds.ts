@@ -30,7 +30,7 @@ export interface KindProfile {
     /** Whether a module shows cycle_count (the reference: "some responses"). */
     readonly cycleCount: boolean;
   };
-  /** Meters on the inverter's own bus (connections.meters). */
+  /** Meters on the inverter's own chain (connections.meters). */
   readonly meters: number;
   readonly firmware: { readonly ARM: number; readonly DSP: number };
 }

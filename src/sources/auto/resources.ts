@@ -1,6 +1,6 @@
 import { filter, interval, merge, type Observable } from "rxjs";
 import { CloudError } from "../../cloud/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { Clock } from "../../time/index.js";
 import type { PollResult, Resource } from "../resource.js";
 import type { PathChoice } from "./path-choice.js";

@@ -1,5 +1,5 @@
 import { CloudError } from "../../cloud/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { Clock } from "../../time/index.js";
 import type { Inventory } from "../inventory.js";
 import type { DeviceSource } from "../ports.js";

@@ -1,6 +1,6 @@
 import type { CommunicationDevice, Inverter, PresetDescriptor, SettingDescriptor } from "../../cloud/index.js";
 import { type CallOptions, type CloudClient, CloudError } from "../../cloud/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import { orEmpty } from "./tolerate.js";
 

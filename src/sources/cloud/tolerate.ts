@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError, ResponseShapeError } from "../../cloud/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 
 /**
  * A listing the token may not be allowed to read (403), the account may not have (404), or

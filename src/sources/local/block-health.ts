@@ -37,7 +37,7 @@ export interface MissingBlock {
 
 /**
  * Which blocks of one dongle answer. A real dongle leaves some blocks unanswered (a bank its
- * firmware lacks, one another client never asked for, a bus that drops): one that misses twice in
+ * firmware lacks, one another client never asked for, a chain that drops): one that misses twice in
  * a row is missing and is asked again only after a minute, doubling up to half an hour, so one
  * silent bank does not add a timeout to every poll; the first answer makes it present again.
  */

@@ -1,6 +1,6 @@
 import type { ControlMap, Detected, Frame } from "../../local/index.js";
 import {
-  BusDecoder,
+  ChainDecoder,
   checkWritable,
   type DecodedDevice,
   DongleSession,
@@ -8,7 +8,7 @@ import {
   type Read,
   SessionError,
 } from "../../local/index.js";
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import { type Clock, later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import {
@@ -55,7 +55,7 @@ export interface WrongDevice {
   readonly why: string;
 }
 
-/** What a dongle's bus showed at discovery. */
+/** What a dongle's chain showed at discovery. */
 export interface Identified {
   readonly dongleSerial: string;
   readonly detected: Detected;
@@ -100,7 +100,7 @@ const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().
  */
 export class LocalDongle {
   private session: DongleSession | undefined;
-  private decoder = new BusDecoder();
+  private decoder = new ChainDecoder();
   private dongleSerial = "";
   /**
    * The device serial the controller's answers on this address carry (upper case): set by the
@@ -353,7 +353,7 @@ export class LocalDongle {
   }
 
   /**
-   * Forgets the device this address was paired with and all its bus told (its address now
+   * Forgets the device this address was paired with and all its chain told (its address now
    * reaches another device): the next answer pairs it again, by the serial that answer carries.
    */
   unpair(): void {
@@ -363,7 +363,7 @@ export class LocalDongle {
     this.pairedType = undefined;
     this.typedOn = -1;
     this.wrongDevice = undefined;
-    this.decoder = new BusDecoder();
+    this.decoder = new ChainDecoder();
     this.detected = undefined;
     this.dongleSerial = "";
     this.heardAt = undefined;

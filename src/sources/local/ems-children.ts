@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import type { LocalDongle } from "./dongle.js";
 
 /** The window a child of an EMS must leave in its own slot 1, so that the EMS's plan decides. */

@@ -71,7 +71,7 @@ const LFP_CELL_VOLTS = 3.2;
 
 /**
  * HV stacks as the cloud's device listing shows them: not a module per BMU but one per stack
- * (the listing's All-in-One: one module of 96 cells at 307.2 V, where its bus holds four BMUs of
+ * (the listing's All-in-One: one module of 96 cells at 307.2 V, where its chain holds four BMUs of
  * 24 cells), so the same battery_1 entities come whichever path fetched them. Its cells are its
  * BMUs' (none listed when none answered), its capacity the BCU's nominal Ah (IR 98); the
  * full capacity the listing also gives has no register in the public maps (the BCU has nominal,
@@ -94,7 +94,7 @@ function hvStacksOf(devices: readonly DecodedDevice[], first: number): BatteryMo
     });
 }
 
-/** The battery modules of one dongle's bus as the listing numbers them: its LV packs, then its HV stacks. */
+/** The battery modules of one dongle's chain as the listing numbers them: its LV packs, then its HV stacks. */
 function modulesOf(devices: readonly DecodedDevice[]): BatteryModule[] {
   const packs = batteriesOf(devices);
   return [...packs, ...hvStacksOf(devices, packs.length + 1)];

@@ -36,7 +36,7 @@ export function hasHvStack(detected: Detected): boolean {
   return HV_MODELS.has(detected.model);
 }
 
-/** Whether the model has LV packs on its bus (the single-phase LV hybrids and AC-coupled units). */
+/** Whether the model has LV packs on its chain (the single-phase LV hybrids and AC-coupled units). */
 export function hasLvPacks(detected: Detected): boolean {
   return detected.family === "single-phase" && !hasHvStack(detected);
 }

@@ -1,5 +1,5 @@
-import { type DeviceId, deviceIdOf } from "../../device-id.js";
 import type { DecodedDevice } from "../../local/index.js";
+import { type DeviceId, deviceIdOf } from "../../vocabulary/device-id.js";
 import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource } from "../resource.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../log.js";
+import type { Logger } from "../../log/log.js";
 import { type Clock, later } from "../../time/index.js";
 import type { DeviceSource } from "../ports.js";
 import type { MissingBlock } from "./block-health.js";

@@ -9,7 +9,7 @@ import {
   type Requester,
   WriteBudget,
 } from "../../../src/control/index.js";
-import { createLogger, type LogEvent, LogFeed } from "../../../src/log.js";
+import { createLogger, type LogEvent, LogFeed } from "../../../src/log/log.js";
 import { SimClock } from "../../../src/simulator/clock.js";
 import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
 import { cloudControl, localControl, localSource, withoutCloud } from "../../../src/sources/index.js";

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { emsSystemData } from "../../../src/cloud/schemas/ems.js";
 import { chargerMeterRecord, chargingSession, evCharger } from "../../../src/cloud/schemas/ev-charger.js";
 import { meterData, systemData } from "../../../src/cloud/schemas/inverter-data.js";
-import { deviceIdOf } from "../../../src/device-id.js";
 import {
   detailsOf,
   entitiesFor,
@@ -13,6 +12,7 @@ import {
 import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Device } from "../../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
+import { deviceIdOf } from "../../../src/vocabulary/device-id.js";
 
 type Reading = DeviceState | Availability;
 

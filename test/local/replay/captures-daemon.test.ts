@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BusDecoder, type DecodedDevice, parseFrame } from "../../../src/local/index.js";
+import { ChainDecoder, type DecodedDevice, parseFrame } from "../../../src/local/index.js";
 import { startTestBroker, type TestBroker } from "../../helpers/broker.js";
 import { replayHomeAssistant } from "../../helpers/ha-rules/index.js";
 import { replayAnswer } from "../../helpers/replay-dongle.js";
@@ -35,7 +35,7 @@ const EXPECTED: Record<CaptureName, { serial: string; model: string; kind: "inve
 
 /** What the dongle served at the capture's held end, for every block the daemon asked that got an answer, decoded. */
 function servedAtEnd(run: ReplayRun, serial: string): DecodedDevice | undefined {
-  const decoder = new BusDecoder();
+  const decoder = new ChainDecoder();
   const { index } = run.dongle;
   const asked = new Map(run.dongle.requests.map((r) => [`${r.address}/${r.function}/${r.base}/${r.count}`, r]));
   for (const request of asked.values()) {

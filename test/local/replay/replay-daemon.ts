@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type App, startApp } from "../../../src/app.js";
+import { type App, startApp } from "../../../src/app/index.js";
 import { configSchema } from "../../../src/config/index.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/log/log.js";
 import { SimClock } from "../../../src/simulator/clock.js";
 import { later } from "../../../src/time/index.js";
 import type { TestBroker } from "../../helpers/broker.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import mqtt from "mqtt";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EventBus } from "../../../src/bus.js";
+import { EventBus } from "../../../src/bus/event-bus.js";
 import { mqttFeature } from "../../../src/mqtt/index.js";
 import {
   forecastSolarHalfHours,

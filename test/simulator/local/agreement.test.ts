@@ -102,9 +102,9 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
 
 /** The cloud's answers for this dongle's device, under the daemon's keys, nulls left out. */
 async function cloudState(client: CloudClient, dongle: SimDongle): Promise<StateValues> {
-  const serial = dongle.bus.deviceSerial;
+  const serial = dongle.chain.deviceSerial;
   const values: StateValues =
-    dongle.bus.kind === "ems"
+    dongle.chain.kind === "ems"
       ? emsValuesOf(await client.ems.systemDataLatest(serial))
       : {
           ...liveValuesOf(await client.inverterData.systemDataLatest(serial)),
@@ -178,13 +178,13 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
     for (const dongle of sim.simulator.local?.dongles ?? []) {
       const devices = await decodeDongle(dongle);
       const controller = devices.find(
-        (device) => device.serial === dongle.bus.deviceSerial && device.kind === dongle.bus.kind,
+        (device) => device.serial === dongle.chain.deviceSerial && device.kind === dongle.chain.kind,
       );
-      expect(controller, `${dongle.bus.deviceSerial} decoded from its dongle`).toBeDefined();
+      expect(controller, `${dongle.chain.deviceSerial} decoded from its dongle`).toBeDefined();
       if (!controller) continue;
-      expect(controller.model).toBe(dongle.bus.model);
+      expect(controller.model).toBe(dongle.chain.model);
       const result = compare(controller.model, await cloudState(client, dongle), controller.state);
-      const label = `${name} ${dongle.bus.deviceSerial} (${controller.model})`;
+      const label = `${name} ${dongle.chain.deviceSerial} (${controller.model})`;
       expect(result.disagreements, label).toEqual([]);
       expect(result.compared, label).toBeGreaterThan(5);
       expect(result.onlyCloud, `${label}: only the cloud carries`).toEqual([...cloudOnlyKeys(controller.model)].sort());
@@ -199,14 +199,14 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
   it("the LV packs on the bus carry the capacities and cycles of the device listing's battery modules", async () => {
     const listing = await sim.clientFor("owner").communicationDevices.list().all();
     const lvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
-      dongle.bus.devices.some((device) => device.address >= 0x32 && device.address <= 0x37),
+      dongle.chain.devices.some((device) => device.address >= 0x32 && device.address <= 0x37),
     );
     for (const dongle of lvDongles) {
       const modules =
-        listing.find((device) => device.inverter?.serial === dongle.bus.deviceSerial)?.inverter?.connections
+        listing.find((device) => device.inverter?.serial === dongle.chain.deviceSerial)?.inverter?.connections
           ?.batteries ?? [];
       const packs = (await decodeDongle(dongle)).filter((device) => device.model === "LV battery");
-      expect(packs.length, dongle.bus.deviceSerial).toBe(modules.length);
+      expect(packs.length, dongle.chain.deviceSerial).toBe(modules.length);
       packs.forEach((pack, index) => {
         const module = modules[index];
         expect(pack.state).toMatchObject({
@@ -223,9 +223,9 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
     const client = sim.clientFor("owner");
     let meters = 0;
     for (const dongle of sim.simulator.local?.dongles ?? []) {
-      const expected = dongle.bus.devices.filter((device) => device.address >= 0x01 && device.address <= 0x08);
+      const expected = dongle.chain.devices.filter((device) => device.address >= 0x01 && device.address <= 0x08);
       if (expected.length === 0) continue;
-      const label = `${name} ${dongle.bus.deviceSerial}`;
+      const label = `${name} ${dongle.chain.deviceSerial}`;
       const cloud = await cloudState(client, dongle);
       const found = (await decodeDongle(dongle)).filter((device) => device.kind === "meter");
       expect(
@@ -234,14 +234,14 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
       ).toEqual(expected.map((device) => `0x${device.address.toString(16).padStart(2, "0")}`));
       meters += found.length;
       const power = (address: string): unknown => found.find((meter) => meter.address === address)?.state.power;
-      if (dongle.bus.kind === "ems") {
+      if (dongle.chain.kind === "ems") {
         // Slot n is the meter at 0x0n: a grid meter reads the cloud's export-positive power negated, a generation meter as it is.
         for (let number = 1; number <= found.length; number++) {
           const cloudPower = cloud[`meter_${number}_power`] as number;
           const intoHouse = cloud[`meter_${number}_type`] === "GRID" ? -cloudPower : cloudPower;
           expect(power(`0x0${number}`), `${label} meter ${number}`).toBe(intoHouse || 0);
         }
-      } else if (dongle.bus.kind === "gateway") {
+      } else if (dongle.chain.kind === "gateway") {
         const balance =
           (cloud.solar_power as number) + (cloud.battery_power as number) - (cloud.consumption_power as number);
         expect(power("0x01"), label).toBe(-balance || 0);
@@ -256,16 +256,16 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
   it("the HV stack on the bus is the device listing's battery module: count, cells, capacity, charge level", async () => {
     const listing = await sim.clientFor("owner").communicationDevices.list().all();
     const hvDongles = (sim.simulator.local?.dongles ?? []).filter((dongle) =>
-      dongle.bus.devices.some((device) => device.address === 0x70),
+      dongle.chain.devices.some((device) => device.address === 0x70),
     );
     for (const dongle of hvDongles) {
-      const label = dongle.bus.deviceSerial;
+      const label = dongle.chain.deviceSerial;
       const modules =
         listing.find((device) => device.inverter?.serial === label)?.inverter?.connections?.batteries ?? [];
       const devices = await decodeDongle(dongle);
       // The inventory the LAN source builds from this bus (only the model is read from the detection).
-      const detected = { model: dongle.bus.model, family: "single-phase", from: "identity" } as const;
-      const identified = { dongleSerial: dongle.bus.dongleSerial, detected, devices, roundTripMs: 0 };
+      const detected = { model: dongle.chain.model, family: "single-phase", from: "identity" } as const;
+      const identified = { dongleSerial: dongle.chain.dongleSerial, detected, devices, roundTripMs: 0 };
       const [inverter] = localInventory([{ index: 0, identified }], "UTC").inverters;
       const bmus = devices.filter((device) => device.model === "HV battery module (BMU)");
       // The same modules, numbered alike, with the same design capacity, on both paths; the cells
@@ -302,7 +302,7 @@ describe.each(SCENARIOS)("scenario %s: every dongle's registers agree with the c
       });
       // The three-phase plant's BAMS also answers at 0x90 with the stack's voltage and current, as captured.
       const cluster = devices.find((device) => device.address === "0x90");
-      if (dongle.bus.model === "Three-phase hybrid") {
+      if (dongle.chain.model === "Three-phase hybrid") {
         expect(cells, label).toBe(144);
         expect(cluster?.state, label).toEqual({ voltage: bcu?.state.voltage, current: bcu?.state.current });
       } else {
@@ -332,7 +332,7 @@ describe("the EMS's powers on the LAN carry the cloud's signs", () => {
 
   it("grid export positive and battery charge negative, equal on both paths, into the house positive on the wire", async () => {
     const client = sim.clientFor("owner");
-    const dongle = sim.simulator.local?.dongles.find((candidate) => candidate.bus.kind === "ems");
+    const dongle = sim.simulator.local?.dongles.find((candidate) => candidate.chain.kind === "ems");
     if (!dongle) throw new Error("no EMS dongle");
     const cloud = await cloudState(client, dongle);
     const ems = (await decodeDongle(dongle)).find((device) => device.kind === "ems");
@@ -344,7 +344,7 @@ describe("the EMS's powers on the LAN carry the cloud's signs", () => {
     expect(pick(ems?.state ?? {})).toEqual(pick(cloud));
     expect(cloud.meter_1_power).toBe(cloud.grid_power);
     // The EMS keeps the grid into the house positive (as the captured one does).
-    const registers = dongle.bus.registers(sim.simulator.clock.now()).get(0x11);
+    const registers = dongle.chain.registers(sim.simulator.clock.now()).get(0x11);
     expect(registers?.input.get(2089)).toBe(0x10000 - (cloud.grid_power as number));
   });
 });

@@ -99,7 +99,7 @@ describe("a simulated dongle speaks the framed protocol", () => {
     expect(dongle.stats.errorResponses).toBe(1);
   });
 
-  it("stays silent for an address with no device, as a real bus does", async () => {
+  it("stays silent for an address with no device, as a real device chain does", async () => {
     const { dongle } = await hybrid();
     const { session, clock } = openSession(dongle.port, { requestTimeoutMs: 5_000 });
     try {

@@ -1,4 +1,4 @@
-import { BusDecoder, type DecodedDevice } from "../../../src/local/decode.js";
+import { ChainDecoder, type DecodedDevice } from "../../../src/local/decode.js";
 import type { Frame } from "../../../src/local/frame.js";
 import { DongleSession, type Read } from "../../../src/local/session.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
@@ -43,9 +43,9 @@ export function openSession(port: number, extra: Partial<ConstructorParameters<t
   return { session, clock, frames };
 }
 
-/** Every register block the dongle's bus answers, as the session reads them (in requests of at most 60). */
+/** Every register block the dongle's chain answers, as the session reads them (in requests of at most 60). */
 export function readsOf(dongle: SimDongle): Read[] {
-  return dongle.bus.devices.flatMap((device) => [
+  return dongle.chain.devices.flatMap((device) => [
     ...device.holding.map(
       (range): Read => ({ address: device.address, function: 3, base: range.from, count: range.to - range.from + 1 }),
     ),
@@ -63,7 +63,7 @@ export async function decodeDongle(dongle: SimDongle): Promise<DecodedDevice[]> 
   } finally {
     session.close();
   }
-  const decoder = new BusDecoder();
+  const decoder = new ChainDecoder();
   for (const frame of frames) decoder.accept(frame);
   return decoder.devices();
 }

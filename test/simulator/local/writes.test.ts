@@ -15,7 +15,7 @@ async function started(scenario: string) {
   const dongle = sim.simulator.local?.dongles[0];
   if (!dongle) throw new Error("no dongle");
   const { session, clock } = openSession(dongle.port, { requestTimeoutMs: 5_000 });
-  return { sim, dongle, session, clock, serial: dongle.bus.deviceSerial };
+  return { sim, dongle, session, clock, serial: dongle.chain.deviceSerial };
 }
 
 describe("a simulated dongle takes single-register writes to the settings the cloud serves", () => {
@@ -86,10 +86,10 @@ describe("a simulated dongle takes single-register writes to the settings the cl
 
   it("takes an EMS's plant enable (HR 2040) and export slot 1 (HR 2062-2064) into the presets the cloud serves, and refuses HR 2072", async () => {
     sim = await startTestSimulator({ scenario: "plant-ems", speed: 0, localPort: 0, localResponseDelayMs: 0 });
-    const dongle = sim.simulator.local?.dongles.find((one) => one.bus.kind === "ems");
+    const dongle = sim.simulator.local?.dongles.find((one) => one.chain.kind === "ems");
     if (!dongle) throw new Error("no EMS dongle");
     const { session, clock } = openSession(dongle.port, { requestTimeoutMs: 5_000 });
-    const serial = dongle.bus.deviceSerial;
+    const serial = dongle.chain.deviceSerial;
     try {
       for (const [register, value] of [
         [2040, 1],

@@ -1,6 +1,6 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/log/log.js";
 import {
   type AutoSource,
   autoSource,

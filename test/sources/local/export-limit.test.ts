@@ -38,7 +38,7 @@ async function side(scenario: string): Promise<Side> {
   const lan = await startLanGate({ ports: [dongle.port], dir, storeFile: `${scenario}.db`, start: MIDDAY });
   lans.push(lan);
   const { source, inventory, gate } = lan;
-  const made = { sim, dongle, source, inventory, gate, serial: dongle.bus.deviceSerial };
+  const made = { sim, dongle, source, inventory, gate, serial: dongle.chain.deviceSerial };
   sides.push(made);
   return made;
 }

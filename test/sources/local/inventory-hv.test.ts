@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readCapture } from "../../../src/local/capture.js";
-import { BusDecoder } from "../../../src/local/decode.js";
+import { ChainDecoder } from "../../../src/local/decode.js";
 import { localInventory } from "../../../src/sources/local/inventory.js";
 import { CAPTURE_FILES, CAPTURES, type CaptureName } from "../../local/captures.js";
 
 /** The inventory the LAN source builds from what one dongle of a real HV plant answered. */
 function inventoryOf(name: CaptureName) {
-  const bus = new BusDecoder().acceptAll(
+  const bus = new ChainDecoder().acceptAll(
     readCapture(readFileSync(`${CAPTURES}/${CAPTURE_FILES[name]}`, "utf8")).frames,
   );
   const identified = { dongleSerial: "WH0000G000", detected: bus.detect(), devices: bus.devices(), roundTripMs: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CapturedFrame, readCapture } from "../../../src/local/capture.js";
-import { BusDecoder, type DecodedDevice } from "../../../src/local/decode.js";
+import { ChainDecoder, type DecodedDevice } from "../../../src/local/decode.js";
 import type { Detected } from "../../../src/local/registers/model.js";
 import type { Read } from "../../../src/local/session.js";
 import { IDENTITY, liveReads } from "../../../src/sources/local/reads.js";
@@ -53,9 +53,9 @@ const CAPTURED: readonly CaptureName[] = [
 describe("what a live poll reads", () => {
   it.each(CAPTURED)("%s: the poll's banks hold every register the controller's decoder reads", (name) => {
     const frames = readCapture(captureText(name)).frames;
-    const everything = new BusDecoder().acceptAll(frames);
+    const everything = new ChainDecoder().acceptAll(frames);
     const detected = everything.detect();
-    const polled = new BusDecoder().acceptAll(asPolled(frames, [IDENTITY, ...liveReads(detected)]));
+    const polled = new ChainDecoder().acceptAll(asPolled(frames, [IDENTITY, ...liveReads(detected)]));
     const full = controllerOf(everything.devices());
     expect(full?.state, `${name} (${detected.model})`).toBeDefined();
     expect(controllerOf(polled.devices())?.state).toEqual(full?.state);

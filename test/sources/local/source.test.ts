@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entitiesFor } from "../../../src/homeassistant/entities/index.js";
 import type { StateValues } from "../../../src/homeassistant/entities/types.js";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/log/log.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import { type Inventory, type LocalSource, localSource } from "../../../src/sources/index.js";
 import type { PollResult } from "../../../src/sources/resource.js";
@@ -137,7 +137,7 @@ describe("the local DeviceSource on the demo house's dongles", () => {
 describe("a dongle that does not answer at start-up", () => {
   it("does not hold the others back: discovery goes on with those that answered", async () => {
     const sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
-    const hybrid = sim.simulator.local?.dongles.find((one) => one.bus.deviceSerial === "SD2024G001");
+    const hybrid = sim.simulator.local?.dongles.find((one) => one.chain.deviceSerial === "SD2024G001");
     if (!hybrid) throw new Error("no dongle for SD2024G001");
     const clock = new VirtualClock(MIDDAY);
     const warnings: string[] = [];
@@ -170,7 +170,7 @@ describe("a dongle that does not answer at start-up", () => {
 describe("a passive dongle", () => {
   it("asks nothing and decodes the answers the dongle fans out to another client", async () => {
     const sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
-    const dongle = sim.simulator.local?.dongles.find((one) => one.bus.deviceSerial === "SD2024G001");
+    const dongle = sim.simulator.local?.dongles.find((one) => one.chain.deviceSerial === "SD2024G001");
     if (!dongle) throw new Error("no dongle for SD2024G001");
     const clock = new VirtualClock(MIDDAY);
     const source = localSource({

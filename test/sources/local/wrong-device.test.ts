@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
+import { createLogger } from "../../../src/log/log.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
 import {
   type Inventory,

@@ -1,4 +1,4 @@
-import { type DeviceId, deviceIdOf } from "../../../device-id.js";
+import { type DeviceId, deviceIdOf } from "../../../vocabulary/device-id.js";
 import { EMS_INVERTER_STATUS, emsCodeName } from "../../../vocabulary/index.js";
 import type { EmsDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";

@@ -1,7 +1,7 @@
 import type { Observable } from "rxjs";
 import type { InverterFaultEvent } from "../../../cloud/index.js";
-import type { DeviceId } from "../../../device-id.js";
 import { isoSeconds, newest, timestampMs } from "../../../time/index.js";
+import type { DeviceId } from "../../../vocabulary/device-id.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
 

@@ -1,5 +1,5 @@
 import { Subject } from "rxjs";
-import { deviceIdOf } from "../../../device-id.js";
+import { deviceIdOf } from "../../../vocabulary/device-id.js";
 import type { Inventory } from "../../inventory.js";
 import type { PollConfig } from "../../poll-config.js";
 import type { Resource } from "../../resource.js";

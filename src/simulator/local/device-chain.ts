@@ -37,8 +37,8 @@ export interface Range {
   readonly to: number;
 }
 
-/** One device on a dongle's bus: where it answers, what it answers, and whether it is part of the battery. */
-export interface BusDevice {
+/** One device on a dongle's chain: where it answers, what it answers, and whether it is part of the battery. */
+export interface ChainDevice {
   readonly address: number;
   /** The serial its answers carry. */
   readonly serial: string;
@@ -47,15 +47,15 @@ export interface BusDevice {
   readonly input: readonly Range[];
 }
 
-/** What one simulated dongle serves: the devices on its bus, and their registers at an instant. */
-export interface DongleBus {
+/** What one simulated dongle serves: the devices on its chain, and their registers at an instant. */
+export interface DongleChain {
   readonly dongleSerial: string;
   /** The controller's serial (the inverter's, the EMS's, the gateway's). */
   readonly deviceSerial: string;
   readonly kind: "inverter" | "ems" | "gateway";
   readonly model: Model;
-  readonly devices: readonly BusDevice[];
-  /** Every device's registers at `now`, by bus address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
+  readonly devices: readonly ChainDevice[];
+  /** Every device's registers at `now`, by chain address, read afresh from the world the cloud reads (a change made through the cloud shows at once). */
   registers(now: number): ReadonlyMap<number, RegisterFile>;
   /** A single-register write (0x06) to the device at `address`; undefined when it takes none (every write is refused). */
   write?(address: number, register: number, word: number): LanWriteAnswer;
@@ -85,13 +85,13 @@ const IDENTITY: Range = { from: 0, to: 59 };
 /** An EMS's plant configuration: enable, slots, targets, export limit (HR 2040-2075). */
 const PLANT_HOLDING: Range = { from: 2040, to: 2075 };
 
-export class BusError extends Error {
-  override readonly name = "BusError";
+export class ChainError extends Error {
+  override readonly name = "ChainError";
 }
 
 function checkSerial(serial: string, what: string): string {
   if (serial.length > SERIAL_LENGTH || !/^[\x20-\x7e]+$/.test(serial))
-    throw new BusError(
+    throw new ChainError(
       `${what} "${serial}" does not fit the local protocol's 10 ASCII characters: give it a serial of at most 10`,
     );
   return serial;
@@ -100,8 +100,8 @@ function checkSerial(serial: string, what: string): string {
 const FIRST_METER = 0x01;
 const METER_BANK: Range = { from: 60, to: 119 };
 
-/** Meters at 0x01 on, answering IR 60-119 with the serial of the device whose bus they are on. */
-function meterDevices(count: number, serial: string): BusDevice[] {
+/** Meters at 0x01 on, answering IR 60-119 with the serial of the device whose chain they are on. */
+function meterDevices(count: number, serial: string): ChainDevice[] {
   return Array.from({ length: count }, (_, index) => ({
     address: FIRST_METER + index,
     serial,
@@ -136,12 +136,12 @@ export function dongleSerialOf(record: InverterRecord): string {
 }
 
 /**
- * The bus of an inverter's own dongle: the inverter at 0x11 (and 0x31), its meters at 0x01 on (as
+ * The chain of an inverter's own dongle: the inverter at 0x11 (and 0x31), its meters at 0x01 on (as
  * many as the listing shows; the first is the grid's), its LV packs at 0x32 on or its HV stack: the
  * BCU at 0x70, its BMUs at 0x50 on and the BAMS at 0xA0, and on a three-phase plant the BAMS's
  * cluster view at 0x90 too (they answer with the inverter's serial, as in the captures).
  */
-export function inverterBus(record: InverterRecord): DongleBus {
+export function inverterChain(record: InverterRecord): DongleChain {
   const kind = record.source.kind;
   const profile = KIND_PROFILES[kind];
   const model = modelFromIdentity(DEVICE_TYPE[kind], profile.firmware.ARM);
@@ -150,15 +150,15 @@ export function inverterBus(record: InverterRecord): DongleBus {
   const modules = batteryModules(record);
   const lv = profile.battery.moduleKwh > 0;
   // The HV stack's BMUs: the listing's one module of 96 cells is four of 24 (as the captured All-in-One's
-  // bus holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
+  // chain holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
   const settings = lanSettings(record.control, controlMapOf({ model, armFirmware: profile.firmware.ARM }));
   const hvCells = lv ? 0 : (modules[0]?.cell_count ?? 0);
   const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
   const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
   const packSerial = (index: number): string => `B${index + 1}${record.serial.slice(2)}`.slice(0, SERIAL_LENGTH);
-  // An EMS's child lists no meters: the plant's are on the EMS's bus.
+  // An EMS's child lists no meters: the plant's are on the EMS's chain.
   const meterCount = record.emsSerial !== undefined ? 0 : profile.meters;
-  const devices: BusDevice[] = [
+  const devices: ChainDevice[] = [
     ...meterDevices(meterCount, serial),
     {
       address: CONTROLLER,
@@ -169,7 +169,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
     },
     ...(lv
       ? modules.map(
-          (_, index): BusDevice => ({
+          (_, index): ChainDevice => ({
             address: FIRST_LV_PACK + index,
             serial: packSerial(index),
             battery: true,
@@ -188,7 +188,7 @@ export function inverterBus(record: InverterRecord): DongleBus {
             },
             ...Array.from(
               { length: bmus },
-              (_, index): BusDevice => ({
+              (_, index): ChainDevice => ({
                 address: FIRST_BMU + index,
                 serial,
                 battery: true,
@@ -307,12 +307,12 @@ export function inverterBus(record: InverterRecord): DongleBus {
   };
 }
 
-function controllerOnly(serial: string, input: Range): BusDevice[] {
+function controllerOnly(serial: string, input: Range): ChainDevice[] {
   return [{ address: CONTROLLER, serial, battery: false, holding: [IDENTITY], input: [input] }];
 }
 
 /** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest, and its meters at 0x01 on. */
-export function emsBus(ems: EmsRecord): DongleBus {
+export function emsChain(ems: EmsRecord): DongleChain {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
   const model = modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems);
@@ -350,7 +350,7 @@ export function emsBus(ems: EmsRecord): DongleBus {
     encodeEms(controller, state, children);
     settings.encodeInto(controller);
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
-    // Its meters on its own bus, at their slot's address, measuring into the house positive: the
+    // Its meters on its own chain, at their slot's address, measuring into the house positive: the
     // grid meter the inverse of the rollup's export-positive grid, a generation meter as it reads.
     // Voltage and frequency are those its first inverter sees.
     const grid = ems.inverters[0]?.model.liveSystemData().grid;
@@ -389,7 +389,7 @@ export function emsBus(ems: EmsRecord): DongleBus {
  * its All-in-Ones' counters added up, which the gateway keeps though the cloud shows none; its
  * meters at 0x01 on.
  */
-export function gatewayBus(gateway: GatewayRecord): DongleBus {
+export function gatewayChain(gateway: GatewayRecord): DongleChain {
   const serial = checkSerial(gateway.serial, "gateway serial");
   const digits = String(gateway.dongle.firmware_version).replace(/\D/g, "").padStart(4, "0").slice(-4);
   const slots = gateway.inverters.slice(0, GATEWAY_AIO_SLOTS);

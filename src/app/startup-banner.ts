@@ -1,8 +1,8 @@
-import type { App } from "./app.js";
-import { EMBEDDED_BROKER_PORT } from "./app.js";
-import { findEntity } from "./homeassistant/index.js";
-import { redactUrl } from "./mqtt/index.js";
-import { deviceId } from "./telemetry/index.js";
+import { findEntity } from "../homeassistant/index.js";
+import { redactUrl } from "../mqtt/index.js";
+import { deviceId } from "../telemetry/index.js";
+import type { App } from "./index.js";
+import { EMBEDDED_BROKER_PORT } from "./index.js";
 
 /** The demo's example change: the battery reserve, which every controllable inverter of the simulator has. */
 const EXAMPLE_ENTITY = "battery_operating_range_reserve_percent";

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
-import { commands, SET_USAGE } from "./commands/index.js";
-import { ConfigError } from "./config/index.js";
+import { commands, SET_USAGE } from "../commands/index.js";
+import { ConfigError } from "../config/index.js";
 
 // Each command's module is loaded when the command runs: the daemon never pays the memory for
 // the archive, the export or the rules preview.
@@ -287,7 +287,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
 
 async function packageVersion(): Promise<string> {
   const { readFile } = await import("node:fs/promises");
-  const url = new URL("../package.json", import.meta.url);
+  const url = new URL("../../package.json", import.meta.url);
   const parsed: unknown = JSON.parse(await readFile(url, "utf8"));
   const version = (parsed as { version?: unknown }).version;
   return typeof version === "string" ? version : "0.0.0";

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { Config } from "./config/index.js";
+import type { Config } from "../config/index.js";
 
 /** The demo house's store: beside the configured one, never the same file. */
 export const DEMO_STORE_FILE = "demo.db";

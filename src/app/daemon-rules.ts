@@ -1,9 +1,9 @@
-import { StartupError } from "./app-errors.js";
-import type { Config } from "./config/index.js";
+import type { Config } from "../config/index.js";
 // Only types at the top: the rules are loaded when a configuration names them. The rules
 // themselves run as a feature (rules/feature.ts); here is what stops start-up before they do.
-import type { LoadedRules } from "./rules/index.js";
-import type { Inventory } from "./telemetry/index.js";
+import type { LoadedRules } from "../rules/index.js";
+import type { Inventory } from "../telemetry/index.js";
+import { StartupError } from "./errors.js";
 
 /**
  * The rules file the configuration names, read and checked before anything starts: a bad one
@@ -14,7 +14,7 @@ export async function loadDaemonRules(
   configFile: string | undefined,
 ): Promise<LoadedRules | undefined> {
   if (!config.rules) return undefined;
-  const { loadRules, RulesError, rulesPath } = await import("./rules/index.js");
+  const { loadRules, RulesError, rulesPath } = await import("../rules/index.js");
   try {
     return loadRules(rulesPath(config.rules, configFile));
   } catch (error) {
@@ -29,7 +29,7 @@ export async function loadDaemonRules(
  */
 export async function checkDaemonRulesOnDevices(loaded: LoadedRules | undefined, inventory: Inventory): Promise<void> {
   if (!loaded) return;
-  const { refuseRulesNotFitting, RulesError } = await import("./rules/index.js");
+  const { refuseRulesNotFitting, RulesError } = await import("../rules/index.js");
   try {
     refuseRulesNotFitting(loaded, inventory);
   } catch (error) {

@@ -1,9 +1,9 @@
 import { dirname, join, resolve } from "node:path";
-import type { LoadedRules } from "./rules/index.js";
-import type { History, PublishedPrices } from "./store/index.js";
-import type { Inventory } from "./telemetry/index.js";
-import type { Clock } from "./time/index.js";
-import { overlaps, type PlanHelp, type PlanLive, type PlanView, RULES_HELP } from "./web/index.js";
+import type { LoadedRules } from "../rules/index.js";
+import type { History, PublishedPrices } from "../store/index.js";
+import type { Inventory } from "../telemetry/index.js";
+import type { Clock } from "../time/index.js";
+import { overlaps, type PlanHelp, type PlanLive, type PlanView, RULES_HELP } from "../web/index.js";
 
 const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;
@@ -34,7 +34,7 @@ export function rulesPlan(
       priceHistoryOrTariffs,
       refreshedTariffs,
       rulesTimeZone,
-    } = await import("./rules/index.js");
+    } = await import("../rules/index.js");
     const { rules } = loaded;
     const now = clock.now();
     const timeZone = rulesTimeZone(rules, inventory().timezone);

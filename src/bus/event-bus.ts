@@ -6,12 +6,12 @@
  *
  * It imports types only, so that every folder may import it without an arrow back.
  */
-import type { ChangeApplied } from "./control/index.js";
-import type { DeviceId } from "./device-id.js";
-import type { RuleEvent, RuleStatus, RulesRuntime } from "./rules-runtime/index.js";
-import type { DevicePath, Fetched, Inventory } from "./sources/index.js";
+import type { ChangeApplied } from "../control/index.js";
+import type { RuleEvent, RuleStatus, RulesRuntime } from "../rules-runtime/index.js";
+import type { DevicePath, Fetched, Inventory } from "../sources/index.js";
 // biome-ignore lint/style/noRestrictedImports: past the face on purpose: telemetry/index.ts holds features that import the bus (a cycle).
-import type { Availability, PollSucceeded } from "./telemetry/states.js";
+import type { Availability, PollSucceeded } from "../telemetry/states.js";
+import type { DeviceId } from "../vocabulary/device-id.js";
 
 /** A device's availability verdict, as the `availability` event carries it. */
 export type AvailabilityReading = Availability;

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Command } from "commander";
-import { buildProgram, EXIT } from "./cli.js";
-import { withMarkedBlock } from "./config/index.js";
+import { withMarkedBlock } from "../config/index.js";
+import { buildProgram, EXIT } from "./main.js";
 
 /** What each exit code means; typed by EXIT so that a new code cannot go undocumented. */
 const EXIT_MEANING: Record<keyof typeof EXIT, string> = {

@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import { type LogRecord, messageWithFields, parseLogLine, prettyLine } from "./log-format.js";
+import { type LogRecord, messageWithFields, parseLogLine, prettyLine } from "./format.js";
 
 export type { Logger };
 

@@ -1,0 +1,131 @@
+import type { EventBus } from "../bus/event-bus.js";
+import type { CloudClient } from "../cloud/index.js";
+import type { Config } from "../config/index.js";
+import type { DevicePathHealth } from "../health/index.js";
+import type { Logger } from "../log/log.js";
+import {
+  type AutoSource,
+  autoControl,
+  autoSource,
+  cloudControl,
+  cloudHistory,
+  cloudSource,
+  type DeviceControl,
+  type DeviceSource,
+  type HistorySource,
+  type LocalSource,
+  localControl,
+  localSource,
+  noWritePath,
+  PathChoice,
+  type PathSetting,
+} from "../sources/index.js";
+import type { Clock } from "../time/index.js";
+import { deviceIdOf } from "../vocabulary/device-id.js";
+import { StartupError } from "./errors.js";
+import type { Lifecycle } from "./lifecycle.js";
+
+/** How long a change over the LAN may take to be echoed: the request in flight before it and its own (5 s timeout each), and the pacing between. */
+const LAN_ANSWER_MS = 12_000;
+
+/** Another path to the house, e.g. an in-memory one in tests (`startApp`'s `sources`). */
+export interface GivenSources {
+  readonly source: DeviceSource;
+  readonly control: DeviceControl;
+  readonly history?: HistorySource;
+}
+
+/** The paths to the house: what reads it, what changes it, and what backfills its history. */
+export interface Sources {
+  readonly source: DeviceSource;
+  readonly control: DeviceControl;
+  /** The dongles on the LAN, when the daemon reads them. */
+  readonly local: LocalSource | undefined;
+  /** Changes over the LAN, when the daemon reads the dongles. */
+  readonly lanControl: ReturnType<typeof localControl> | undefined;
+  /** Every change refused, for a daemon with no path to write by. */
+  readonly noWrites: ReturnType<typeof noWritePath>;
+  readonly historySource: HistorySource | undefined;
+  /** Each tracked device's path, by device id, with `source: auto`. */
+  readonly paths: (() => Record<string, DevicePathHealth>) | undefined;
+}
+
+/**
+ * The source (cloud, local or auto, or the caller's) and the control every change goes through:
+ * over the LAN with source: local, by each device's path with source: auto, by the cloud otherwise.
+ */
+export function buildSources(options: {
+  readonly config: Config;
+  readonly client: CloudClient | undefined;
+  readonly given: GivenSources | undefined;
+  readonly bus: EventBus;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly life: Lifecycle;
+}): Sources {
+  const { config, client, given, bus, logger, clock, life } = options;
+  const noWrites = noWritePath();
+  const local =
+    !given && config.source !== "cloud"
+      ? localSource({
+          dongles: config.local,
+          clock,
+          timezone: config.timezone,
+          liveMs: config.poll.local,
+          logger,
+          writes: true,
+          runWithoutDongles: config.source === "local",
+        })
+      : undefined;
+  if (local) life.onStop(async () => local.close());
+  const auto: AutoSource | undefined =
+    local && client && config.source === "auto"
+      ? autoSource({
+          cloud: cloudSource(client),
+          local,
+          choice: new PathChoice({
+            clock,
+            failbackMs: config.auto.failback,
+            settings: Object.fromEntries(
+              Object.entries(config.devices).map(([serial, device]): [string, PathSetting] => [serial, device.source]),
+            ),
+            onPath: (change) => {
+              if (change.from !== undefined)
+                logger.warn(
+                  { device: change.serial, from: change.from, to: change.to },
+                  `${change.serial}: live data now over ${change.to === "local" ? "its dongle on the LAN" : "the cloud"}: ${change.why}`,
+                );
+              bus.emit("devicePath", { device: deviceIdOf(change.serial), path: change.to, at: change.at });
+            },
+          }),
+          lan: { liveMs: config.poll.local, clock },
+          logger,
+        })
+      : undefined;
+  const source = given?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
+  if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
+  const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
+  const control =
+    given?.control ??
+    (auto && client
+      ? autoControl(
+          cloudControl(client),
+          auto.choice,
+          lanControl,
+          (serial) => local?.dongleOf(serial)?.reachable ?? false,
+        )
+      : undefined) ??
+    lanControl ??
+    (client ? cloudControl(client) : noWrites);
+  const paths = auto && (() => pathsById(auto));
+  const historySource = given ? given.history : client && cloudHistory(client);
+  return { source, control, local, lanControl, noWrites, historySource, paths };
+}
+
+/** Each tracked device's path, by device id, for bridge/health and the web page. */
+function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
+  const out: Record<string, DevicePathHealth> = {};
+  for (const [serial, state] of Object.entries(auto.choice.states()))
+    out[deviceIdOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
+  return out;
+}
