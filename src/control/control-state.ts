@@ -1,4 +1,5 @@
-import type { EvCommandData, EvCommandId, PresetValues } from "../cloud/index.js";
+import type { EvCommandData, EvCommandId } from "../cloud/index.js";
+import type { PresetValues } from "../vocabulary/index.js";
 import type { SettingValue } from "./change.js";
 
 export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };

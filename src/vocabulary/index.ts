@@ -1,4 +1,5 @@
 export * from "./devices.js";
 export * from "./ems-statuses.js";
 export * from "./inverter-keys.js";
+export * from "./presets.js";
 export * from "./values.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PAUSE_BATTERY_MODES, type PresetValues, slots } from "../cloud/index.js";
 import { localMinuteOfDay } from "../time/index.js";
+import { PAUSE_BATTERY_MODES, type PresetValues, slots } from "../vocabulary/index.js";
 import type { BatteryMode } from "./api-types.js";
 
 /** Who last changed a preset of a device, by `serial:preset` (lower-cased serial). */

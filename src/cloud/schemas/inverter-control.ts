@@ -1,6 +1,18 @@
 import { z } from "zod";
+import {
+  PAUSE_BATTERY_MODES,
+  PRESETS,
+  type PresetIdentifier,
+  slot,
+  slots,
+  slotTime,
+} from "../../vocabulary/presets.js";
 import { type RemoteControlResult, remoteControlResult } from "../results.js";
-import { dataOrTopLevel, list, numeric, oneOrMany, opt } from "./common.js";
+import { dataOrTopLevel, list, oneOrMany, opt } from "./common.js";
+
+export type { PauseBatteryMode, PresetIdentifier, PresetLegacyId, Slot } from "../../vocabulary/presets.js";
+// The presets' names and slots are the daemon's words (src/vocabulary/presets.ts), which this contract uses too.
+export { PAUSE_BATTERY_MODES, PRESETS, slot, slots, slotTime };
 
 /** PHP sends an empty map as `[]`; read it as `{}`. */
 const emptyArrayAsObject = (input: unknown): unknown => (Array.isArray(input) && input.length === 0 ? {} : input);
@@ -22,25 +34,6 @@ export const settingList = oneOrMany(settingDescriptor).describe("the setting li
 export const settingValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export type SettingValue = z.infer<typeof settingValue>;
 
-/** Every preset the reference lists: identifier -> legacy numeric ID. */
-export const PRESETS = {
-  "eco-mode": 0,
-  "timed-charge": 1,
-  "timed-discharge": 2,
-  "timed-export": 3,
-  "battery-operating-range": 4,
-  "reset-to-defaults": 5,
-  "winter-battery-conditioning": 6,
-  "plant-ems-enable-control": 7,
-  "grid-settings": 14,
-  "parallel-settings": 15,
-  "generator-mode": 16,
-  "smart-load": 17,
-  "pause-battery": 18,
-} as const;
-export type PresetIdentifier = keyof typeof PRESETS;
-export type PresetLegacyId = (typeof PRESETS)[PresetIdentifier];
-
 /** The presets that preset profiles (and their queries) accept, as string identifiers. */
 export const PROFILE_PRESETS = [
   "eco-mode",
@@ -57,15 +50,6 @@ export const PROFILE_PRESETS = [
 ] as const satisfies readonly PresetIdentifier[];
 export type ProfilePreset = (typeof PROFILE_PRESETS)[number];
 export const profilePreset = z.enum(PROFILE_PRESETS);
-
-/** Values of the pause-battery preset's `mode` (and of setting 96, Pause Battery). */
-export const PAUSE_BATTERY_MODES = {
-  0: "Not Paused",
-  1: "Pause Charge",
-  2: "Pause Discharge",
-  3: "Pause Charge and Discharge",
-} as const;
-export type PauseBatteryMode = keyof typeof PAUSE_BATTERY_MODES;
 
 export const presetParameter = z.object({
   description: opt(z.string()),
@@ -96,16 +80,6 @@ export const presetList = z
   })
   .describe("the preset list");
 
-/** `H:i` as written (`05:30`); reads may answer `HH:mm:ss`. In the account's local time. */
-export const slotTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, "expected a time as HH:mm");
-
-export const slot = z.object({
-  start_time: opt(slotTime),
-  end_time: opt(slotTime),
-  percent_limit: opt(numeric),
-});
-export type Slot = z.infer<typeof slot>;
-
 const slotWriteTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected a time as HH:mm");
 const slotWrite = z.looseObject({
   start_time: slotWriteTime.optional(),
@@ -123,17 +97,6 @@ export const slotsInput = z.union([
 ]);
 export type SlotInput = { start_time?: string; end_time?: string; percent_limit?: number };
 export type SlotsInput = readonly SlotInput[] | Readonly<Record<number, SlotInput>>;
-
-/**
- * Slots as read: an array (filled from slot 1) or an object keyed by slot number, both read
- * as an object keyed by the 1-based slot number.
- */
-export const slots = z
-  .union([z.array(slot), z.record(z.string().regex(/^[1-9]\d*$/, "expected a 1-based slot number"), slot)])
-  .transform((input): Record<string, Slot> => {
-    if (!Array.isArray(input)) return input;
-    return Object.fromEntries(input.map((one, index) => [String(index + 1), one]));
-  });
 
 /**
  * The current values of a preset (Get Preset Values): the preset's parameters, e.g. {enabled}

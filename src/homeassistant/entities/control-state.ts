@@ -1,5 +1,5 @@
-import { slots } from "../../cloud/index.js";
 import type { Device } from "../../telemetry/index.js";
+import { slots } from "../../vocabulary/index.js";
 import { entitiesFor } from "./catalogue.js";
 import type { ControlSource, DeviceDetails, EntityDef, EvCommandDataMap, StateValue, StateValues } from "./types.js";
 import { num, onOff, timeState } from "./values.js";

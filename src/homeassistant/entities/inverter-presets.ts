@@ -1,6 +1,6 @@
-import { PAUSE_BATTERY_MODES, PRESETS } from "../../cloud/index.js";
 import { parseRules } from "../../validation/index.js";
 import type { PresetDescriptor, PresetParameter } from "../../vocabulary/index.js";
+import { PAUSE_BATTERY_MODES, PRESETS } from "../../vocabulary/index.js";
 import { controlEntity, unitFor } from "./control-entity.js";
 import { ruleShape } from "./rule-shape.js";
 import type { EntityDef } from "./types.js";

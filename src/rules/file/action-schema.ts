@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { EV_COMMANDS, type EvCommandId, isEvCommandId, PRESETS, type PresetIdentifier } from "../../cloud/index.js";
+import { EV_COMMANDS, type EvCommandId, isEvCommandId } from "../../cloud/index.js";
+import { PRESETS, type PresetIdentifier } from "../../vocabulary/index.js";
 import { exactlyOneKey } from "./schema-common.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES, templateProblems } from "./templates.js";
 

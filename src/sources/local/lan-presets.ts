@@ -1,5 +1,3 @@
-import type { PresetIdentifier } from "../../cloud/index.js";
-import { PRESETS } from "../../cloud/index.js";
 import {
   acChargeIds,
   type ControlMap,
@@ -8,7 +6,8 @@ import {
   type PresetFieldKey,
 } from "../../local/index.js";
 import { booleanValue } from "../../validation/index.js";
-import type { PresetDescriptor } from "../../vocabulary/index.js";
+import type { PresetDescriptor, PresetIdentifier } from "../../vocabulary/index.js";
+import { PRESETS } from "../../vocabulary/index.js";
 
 /*
  * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud
