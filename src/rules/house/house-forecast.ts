@@ -4,13 +4,13 @@ import { dayOf, HOUR_MS, SLOT_MS } from "../../time/index.js";
 import {
   type Bias,
   ForecastError,
-  type HeardSource,
+  type HeardForecasts,
   providerBias,
   RequestBudget,
   recordForecastDays,
   type SolarForecastConfig,
+  SolarForecastFeed,
   type SolarForecastSnapshot,
-  SolarForecastSource,
 } from "../forecasts/index.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
 import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
@@ -111,15 +111,15 @@ export function houseForecaster(
      * For the home-assistant-mqtt provider: what the daemon heard over MQTT. Without it (`rules
      * plan`), the forecast the daemon last kept in the store serves.
      */
-    readonly heard?: HeardSource;
+    readonly heard?: HeardForecasts;
   },
 ): HouseForecaster {
   const { timeZone, config, logger } = options;
   const heard =
     options.heard ??
     (config?.provider === "home-assistant-mqtt" ? storedForecast(store.solarForecasts, config.provider) : undefined);
-  const source = config
-    ? new SolarForecastSource(config, {
+  const feed = config
+    ? new SolarForecastFeed(config, {
         // Counted in the store: the daemon, a restart and `rules plan` share the service's daily allowance.
         ...("daily_requests" in config
           ? { budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts) }
@@ -140,8 +140,8 @@ export function houseForecaster(
   let biasAt: { slot: number; bias: Bias } | undefined;
   let recordedDay: string | undefined;
   const refresh = async (now: number): Promise<void> => {
-    if (!source || !config) return;
-    await source.refresh(now);
+    if (!feed || !config) return;
+    await feed.refresh(now);
     const today = dayOf(now, timeZone);
     if (today !== recordedDay) {
       recordedDay = today;
@@ -154,7 +154,7 @@ export function houseForecaster(
     }
   };
   const solar = (now: number): ProviderSolar | undefined => {
-    if (!source || !config) return undefined;
+    if (!feed || !config) return undefined;
     const slot = Math.floor(now / SLOT_MS);
     if (biasAt?.slot !== slot)
       biasAt = {
@@ -166,7 +166,7 @@ export function houseForecaster(
           days: config.bias_days,
         }),
       };
-    return { snapshot: source.snapshot(), bias: biasAt.bias };
+    return { snapshot: feed.snapshot(), bias: biasAt.bias };
   };
   const forecast = (now: number): SourcedHouseForecast => {
     if (config)
@@ -186,7 +186,7 @@ const STORED_AHEAD_MS = 3 * DAY_MS;
  * The forecast the daemon kept in the store for a provider it is pushed (Home Assistant over
  * MQTT), from the half-hour under way: what `rules plan` uses, as it does not listen itself.
  */
-function storedForecast(forecasts: SolarForecasts, provider: string): HeardSource {
+function storedForecast(forecasts: SolarForecasts, provider: string): HeardForecasts {
   let at: number | undefined;
   return {
     latest: (now) => {

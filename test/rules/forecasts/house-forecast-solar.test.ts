@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   providerBias,
   RequestBudget,
-  SolarForecastSource,
+  SolarForecastFeed,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
 import { houseForecast, houseForecaster, withProviderSolar } from "../../../src/rules/house/house-forecast.js";
@@ -204,11 +204,11 @@ describe("the optimise rule's house forecast with a solar provider", () => {
       sites: ["ab12"],
       base_url: served.url,
     });
-    const source = new SolarForecastSource(config, {
+    const feed = new SolarForecastFeed(config, {
       budget: new RequestBudget("solcast", 10),
       onForecast: (provider, samples, fetchedAt) => store?.solarForecasts.record(provider, samples, fetchedAt),
     });
-    await source.refresh(NOW);
+    await feed.refresh(NOW);
     // The inverter measured 80% of each half-hour's forecast power on 18 July (local day, BST).
     const forecastKw = new Map(
       JSON.parse(fixture("solcast-forecasts.json")).forecasts.map(
@@ -248,7 +248,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     // Had it reached ahead, the plan's solar would carry the bias.
     const biased = withProviderSolar(
       { from: NOW, load: [0, 0], solar: [0, 0], days: 1 },
-      { snapshot: source.snapshot(), bias },
+      { snapshot: feed.snapshot(), bias },
       NOW,
     );
     expect(biased.solarSource).toBe("solcast x0.80 (bias from 1 days)");
