@@ -24,7 +24,7 @@ export function learnedSolar(year: Year): SolarForecaster {
  * The modelled weather forecast: no weather data exists for this year, so the forecast is the
  * real solar times a modelled error whose size comes from a published figure.
  *
- * Source: Perez et al., "Comparison of numerical weather prediction solar irradiance forecasts in
+ * After Perez et al., "Comparison of numerical weather prediction solar irradiance forecasts in
  * the US, Canada and Europe", Solar Energy 94 (2013) 305–326: over 34 sites the best day-ahead
  * forecasts (ECMWF-based) have a skill of about 50% against persistence, that is an RMSE about half
  * of persistence's. So the day-ahead error here is sized to give half the RMSE of persistence

@@ -151,7 +151,7 @@ export async function startApp(
       logger,
       clock,
     });
-    // Consumers first, the sources of events (telemetry, the device lists) last, so that nothing
+    // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
     await startFeatures(
       [mqtt, ...(history ? [history] : []), ...ha.features, health, web, rules, telemetry, devices],

@@ -4,7 +4,7 @@ import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
 /**
- * Starts the features in the order given (consumers first, the sources of events last, so that
+ * Starts the features in the order given (consumers first, the producers of events last, so that
  * nothing they say is missed); each is halted at once and stopped in reverse at the stop.
  */
 export async function startFeatures(features: readonly Feature[], life: Lifecycle): Promise<void> {

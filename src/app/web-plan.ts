@@ -10,7 +10,7 @@ const DEFAULT_SOC = 50;
 const DEFAULT_CAPACITY_KWH = 9.5;
 
 /**
- * The Plan page's source: the same model as `rules plan` (prices, every rule's windows, and the
+ * What the Plan page shows: the same model as `rules plan` (prices, every rule's windows, and the
  * battery half-hour by half-hour under them and the house's forecast use and solar, learned from
  * the store's history, and the optimiser's prices beyond the published ones forecast from those
  * the store kept), with how that forecast did over the last day.

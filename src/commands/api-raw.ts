@@ -22,7 +22,7 @@ export interface RawWrite {
 /**
  * Audits a raw write the way the gate audits its changes: a row before sending (so none is sent
  * unrecorded; a store that cannot be written throws and nothing is sent), settled with the answer.
- * Source "cli", action "raw:METHOD PATH".
+ * In the audit log's `source` column "cli", action "raw:METHOD PATH".
  */
 export async function auditedRaw<T>(
   audit: AuditLog,

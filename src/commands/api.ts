@@ -33,7 +33,7 @@ export interface ApiCommandOptions {
 
 const METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
 
-const REQUESTER: Requester = { source: "cli", name: "energy2mqtt api" };
+const REQUESTER: Requester = { via: "cli", name: "energy2mqtt api" };
 
 /**
  * `energy2mqtt api METHOD PATH [--data JSON] [--raw]`: reads are sent as they are; a write goes

@@ -205,12 +205,12 @@ async function storedHouse(
     if (!solar) return { ...forecast, check, solarLines: [], providerSolar: false };
     const forecaster = houseForecaster(store, { timeZone, config: solar });
     await forecaster.refresh(now);
-    const sourced = withProviderSolar(forecast, forecaster.solar(now), now);
+    const attributed = withProviderSolar(forecast, forecaster.solar(now), now);
     const solarLines = [
-      `Solar forecast: ${sourced.solarSource}`,
+      `Solar forecast: ${attributed.solarFrom}`,
       forecastDaysLine(solar.provider, store.solarForecasts.lastDays(solar.provider, 7)),
     ];
-    return { ...sourced, check, solarLines, providerSolar: !sourced.solarSource.startsWith("learned") };
+    return { ...attributed, check, solarLines, providerSolar: !attributed.solarFrom.startsWith("learned") };
   } finally {
     store.close();
   }

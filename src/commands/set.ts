@@ -57,7 +57,7 @@ export async function runSetCommand(
     }
     const gate = cliGate(config, client, store, inventory, logger);
     const request = requestFor(options.device, change, inventory);
-    const outcome = await gate.apply(request, { source: "cli", name: "energy2mqtt set" });
+    const outcome = await gate.apply(request, { via: "cli", name: "energy2mqtt set" });
     let code = 0;
     if (outcome.ok) out.write(describeOutcome(outcome));
     else {

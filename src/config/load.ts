@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { readYamlSource } from "../files/yaml-source.js";
+import { readYamlFile } from "../files/yaml-file.js";
 import { type Config, configSchema } from "./schema.js";
 
 /** A configuration that cannot be used; the message names the file, line and key. */
@@ -56,9 +56,9 @@ export function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = pr
 }
 
 function readYaml(path: string): { raw: unknown; locate: (keyPath: readonly PropertyKey[]) => string | undefined } {
-  const source = readYamlSource(path);
-  if (source.errors.length > 0) throw new ConfigError(source.errors);
-  return source;
+  const yaml = readYamlFile(path);
+  if (yaml.errors.length > 0) throw new ConfigError(yaml.errors);
+  return yaml;
 }
 
 /** ENERGY2MQTT_MQTT_URL=... sets mqtt.url; values stay text and the schema reads numbers and booleans from it. */

@@ -42,7 +42,7 @@ function auditRow(
 ): AuditEntryInput {
   return {
     at,
-    source: requester.source,
+    source: requester.via,
     ...(requester.name === undefined ? {} : { requesterName: requester.name }),
     targetKind: target.kind,
     target: target.id,

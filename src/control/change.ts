@@ -23,8 +23,12 @@ export type ChangeRequest =
     };
 
 export interface Requester {
-  /** `mqtt`: a `set` topic, from Home Assistant or any other MQTT client (the payload cannot tell which). */
-  readonly source: "mqtt" | "rule" | "cli" | "bridge";
+  /**
+   * The way the change came: `mqtt`, a `set` topic, from Home Assistant or any other MQTT client
+   * (the payload cannot tell which); a rule; the CLI; a bridge request. The audit log keeps it in
+   * its `source` column, and says `source` in the rows it hands out.
+   */
+  readonly via: "mqtt" | "rule" | "cli" | "bridge";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
   /**

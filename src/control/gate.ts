@@ -177,7 +177,7 @@ export class ControlGate {
     this.write(
       {
         at: this.clock.now(),
-        source: requester.source,
+        source: requester.via,
         ...(requester.name === undefined ? {} : { requesterName: requester.name }),
         targetKind: refusal.targetKind,
         target: refusal.target,

@@ -90,16 +90,16 @@ export function startHealthWriter(options: HealthWriterOptions): HealthWriter {
     cloudRequest(status) {
       if (status !== undefined && status >= 200 && status < 300) lastSuccess = now();
     },
-    watchMqtt(source) {
-      mqttConnected = source;
+    watchMqtt(connected) {
+      mqttConnected = connected;
       write();
     },
-    watchDevices(source) {
-      devices = source;
+    watchDevices(read) {
+      devices = read;
       write();
     },
-    watchRefusal(source) {
-      refusal = source;
+    watchRefusal(read) {
+      refusal = read;
     },
     write,
     stop() {

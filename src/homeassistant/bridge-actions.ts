@@ -155,7 +155,7 @@ function auditRefusal(
       request: { payload: capped(payload, AUDITED_PAYLOAD_CHARACTERS) },
       reason,
     },
-    { source: "bridge", name: capped(action, 64) },
+    { via: "bridge", name: capped(action, 64) },
   );
 }
 
@@ -168,7 +168,7 @@ async function perform(
 ): Promise<unknown> {
   const { client, gate } = deps;
   const options = { priority: "command" as const };
-  const requester = { source: "bridge" as const, name: action };
+  const requester = { via: "bridge" as const, name: action };
   switch (action) {
     case "snapshot/take":
     case "snapshot/restore":
@@ -221,7 +221,7 @@ async function perform(
       const { serial, preset, fields } = input as Parsed<"preset/apply">;
       const outcome = await gate.apply(
         { kind: "preset", serial, preset, fields },
-        { source: "bridge", name: "preset/apply" },
+        { via: "bridge", name: "preset/apply" },
       );
       if (!outcome.ok) throw new Error(outcome.message);
       return outcome;

@@ -46,7 +46,7 @@ export function commandsFeature(options: {
         : { targetKind: "device", target: id };
       const request = { entity, payload: payload.length <= 256 ? payload : `${payload.slice(0, 256)}…` };
       return result(
-        gate.refuse({ ...target, action: `set:${entity}`, request, reason }, { source: "mqtt", name: entity }),
+        gate.refuse({ ...target, action: `set:${entity}`, request, reason }, { via: "mqtt", name: entity }),
       );
     };
     const tooBig = oversized(payload, "command");
@@ -57,7 +57,7 @@ export function commandsFeature(options: {
     if (!parsed.ok) return refuse(parsed.message);
     let outcome: ChangeOutcome;
     try {
-      outcome = await gate.apply(parsed.request, { source: "mqtt", name: entity });
+      outcome = await gate.apply(parsed.request, { via: "mqtt", name: entity });
     } catch (error) {
       logger.error({ err: error, device: id, entity }, "command failed");
       return result({ ok: false, message: `the command failed: ${(error as Error).message}` });

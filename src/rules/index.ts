@@ -6,6 +6,7 @@ export { type LoadedRules, loadRules, RulesError, rulesPath } from "./file/load.
 export { type RulesFile, rulesTimeZone } from "./file/schema.js";
 export { forecastDaysLine, HomeAssistantForecastListener, type SolarForecastConfig } from "./forecasts/index.js";
 export {
+  type AttributedHouseForecast,
   type ForecastCheck,
   type HouseForecaster,
   type HouseOutlook,
@@ -13,7 +14,6 @@ export {
   houseForecaster,
   houseOutlook,
   type ProviderSolar,
-  type SourcedHouseForecast,
   withProviderSolar,
 } from "./house/house-forecast.js";
 export { planSvg } from "./plan-output/plan-svg.js";

@@ -4,7 +4,10 @@ import { z } from "zod";
 export const auditEntryInput = z.object({
   /** Epoch milliseconds. */
   at: z.number().int().nonnegative(),
-  /** Who asked: mqtt (a set topic), rule, cli, bridge; rows written before 0.2 say homeassistant. */
+  /**
+   * The way the change came (a Requester's `via`, or `web` for the web page): mqtt (a set topic),
+   * rule, cli, bridge; rows written before 0.2 say homeassistant. The column's name, kept.
+   */
   source: z.string().min(1),
   /** The entity, the rule's name, the MQTT client. */
   requesterName: z.string().optional(),

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { HistoryCodec } from "./history-codec.js";
 import { mergeRuleOf } from "./history-quantities.js";
-import type { Source } from "./history-sources.js";
+import type { Series } from "./history-series.js";
 import { DOWNSAMPLED_KINDS, type HistoryKind, type JsonObject, type JsonValue } from "./history-types.js";
 
 /** Per kind, in epoch milliseconds; the shape of `store.retention` in the configuration. */
@@ -26,7 +26,7 @@ const DAY = 24 * 60 * 60_000;
 interface Context {
   readonly db: Database;
   readonly codec: HistoryCodec;
-  readonly sources: readonly Source[];
+  readonly series: readonly Series[];
 }
 
 interface Row {
@@ -39,20 +39,20 @@ interface Row {
 export function applyRetention(context: Context, rules: RetentionRules, now: number): RetentionResult {
   let deleted = 0;
   let merged = 0;
-  for (const source of context.sources) {
-    const rule = rules[source.kind];
-    if (rule?.keep !== undefined) deleted += deleteOlder(context.db, source.id, now - rule.keep);
-    if (rule?.downsample_after !== undefined && DOWNSAMPLED_KINDS.includes(source.kind)) {
+  for (const series of context.series) {
+    const rule = rules[series.kind];
+    if (rule?.keep !== undefined) deleted += deleteOlder(context.db, series.id, now - rule.keep);
+    if (rule?.downsample_after !== undefined && DOWNSAMPLED_KINDS.includes(series.kind)) {
       const cutoff = Math.floor((now - rule.downsample_after) / HALF_HOUR) * HALF_HOUR;
-      merged += downsample(context, source, cutoff);
+      merged += downsample(context, series, cutoff);
     }
   }
   return { deleted, merged };
 }
 
-function deleteOlder(db: Database, source: number, before: number): number {
+function deleteOlder(db: Database, series: number, before: number): number {
   return db
-    .transaction(() => db.prepare("DELETE FROM history WHERE source = ? AND at < ?").run(source, before).changes)
+    .transaction(() => db.prepare("DELETE FROM history WHERE source = ? AND at < ?").run(series, before).changes)
     .immediate();
 }
 
@@ -63,7 +63,7 @@ function deleteOlder(db: Database, source: number, before: number): number {
  * over the points that have them; text and flags keep the last value. A day per transaction,
  * so an interrupted run leaves whole days done or untouched, and a second run changes nothing.
  */
-function downsample(context: Context, source: Source, cutoff: number): number {
+function downsample(context: Context, series: Series, cutoff: number): number {
   const { db, codec } = context;
   const next = db.prepare<[number, number, number], { at: number | null }>(
     "SELECT MIN(at) AS at FROM history WHERE source = ? AND at >= ? AND at < ?",
@@ -77,23 +77,23 @@ function downsample(context: Context, source: Source, cutoff: number): number {
   let merged = 0;
   let cursor = Number.MIN_SAFE_INTEGER;
   for (;;) {
-    const first = next.get(source.id, cursor, cutoff)?.at;
+    const first = next.get(series.id, cursor, cutoff)?.at;
     if (first === null || first === undefined) break;
     const start = Math.floor(first / HALF_HOUR) * HALF_HOUR;
     const end = Math.min(start + DAY, cutoff);
     merged += db
       .transaction(() => {
         let count = 0;
-        for (const group of halfHours(read.all(source.id, start, end))) {
+        for (const group of halfHours(read.all(series.id, start, end))) {
           if (group.length < 2) continue;
           const last = group[group.length - 1] as Row;
           const data = mergeRows(
-            source.kind,
+            series.kind,
             group.map((row) => codec.decode(row.shape, row.data)),
           );
           const encoded = codec.encode(data);
-          for (const row of group) if (row !== last) remove.run(source.id, row.at, row.key);
-          update.run(encoded.shape, encoded.data, source.id, last.at, last.key);
+          for (const row of group) if (row !== last) remove.run(series.id, row.at, row.key);
+          update.run(encoded.shape, encoded.data, series.id, last.at, last.key);
           count += group.length - 1;
         }
         return count;
@@ -101,7 +101,7 @@ function downsample(context: Context, source: Source, cutoff: number): number {
       .immediate();
     cursor = end;
   }
-  mark.run(cutoff, source.id);
+  mark.run(cutoff, series.id);
   return merged;
 }
 

@@ -2,7 +2,7 @@ import type { Database, Statement, Transaction } from "better-sqlite3";
 import { StoreError, toStoreError } from "./errors.js";
 import { DataError, HistoryCodec } from "./history-codec.js";
 import { applyRetention, type RetentionResult, type RetentionRules } from "./history-retention.js";
-import { HistorySources, isHistoryKind, type Source } from "./history-sources.js";
+import { HistorySeries, isHistoryKind, type Series } from "./history-series.js";
 import type {
   FetchedDay,
   History,
@@ -15,7 +15,7 @@ import type {
 
 /** What the store's history offers beyond the shared History interface. */
 export interface StoreHistory extends History {
-  /** Deletes and downsamples old rows as the rules say; one transaction per source and day. */
+  /** Deletes and downsamples old rows as the rules say; one transaction per series and day. */
   applyRetention(rules: RetentionRules, now: number): RetentionResult;
 }
 
@@ -50,7 +50,7 @@ interface SummaryRow {
 
 export class SqliteHistory implements StoreHistory {
   private readonly codec: HistoryCodec;
-  private readonly sources: HistorySources;
+  private readonly series: HistorySeries;
   private readonly insert: Statement<[number, number, string, number, string]>;
   private readonly update: Statement<{ source: number; at: number; key: string; shape: number; data: string }>;
   private readonly page: Statement<
@@ -71,7 +71,7 @@ export class SqliteHistory implements StoreHistory {
     private readonly path: string,
   ) {
     this.codec = new HistoryCodec(db);
-    this.sources = new HistorySources(db);
+    this.series = new HistorySeries(db);
     this.insert = db.prepare("INSERT OR IGNORE INTO history (source, at, key, shape, data) VALUES (?, ?, ?, ?, ?)");
     this.update = db.prepare(
       `UPDATE history SET shape = @shape, data = @data
@@ -99,7 +99,7 @@ export class SqliteHistory implements StoreHistory {
     this.markAll = db.transaction((days, records) => {
       const result = this.upsert(records);
       for (const day of days) {
-        this.markDay.run(this.sources.idFor(day.kind, day.device), day.day, day.complete ? 1 : 0);
+        this.markDay.run(this.series.idFor(day.kind, day.device), day.day, day.complete ? 1 : 0);
       }
       return result;
     });
@@ -120,16 +120,16 @@ export class SqliteHistory implements StoreHistory {
   *query(query: HistoryQuery): IterableIterator<HistoryRecord> {
     const { kind, device, from = Number.MIN_SAFE_INTEGER, to = Number.MAX_SAFE_INTEGER } = query;
     if (!isHistoryKind(kind)) throw new RangeError(`unknown history kind "${String(kind)}"`);
-    const sources = this.reading(() =>
-      this.sources.all(kind).filter((source) => device === undefined || source.device === device),
+    const matching = this.reading(() =>
+      this.series.all(kind).filter((series) => device === undefined || series.device === device),
     );
     const streams: { rows: Generator<HistoryRecord, void>; head: HistoryRecord }[] = [];
-    for (const source of sources) {
-      const rows = this.rowsOf(source, from, to);
+    for (const series of matching) {
+      const rows = this.rowsOf(series, from, to);
       const first = rows.next();
       if (!first.done) streams.push({ rows, head: first.value });
     }
-    // Sources merged by time, then device, then key: each is already in (at, key) order.
+    // Series merged by time, then device, then key: each is already in (at, key) order.
     while (streams.length > 0) {
       let best = 0;
       for (let i = 1; i < streams.length; i++) {
@@ -146,18 +146,18 @@ export class SqliteHistory implements StoreHistory {
 
   summary(): HistorySummaryRow[] {
     return this.reading(() => {
-      const bySource = new Map(this.sources.all().map((source) => [source.id, source]));
+      const byId = new Map(this.series.all().map((series) => [series.id, series]));
       const rows: HistorySummaryRow[] = [];
       for (const total of this.totals.all()) {
-        const source = bySource.get(total.source);
-        if (!source) continue;
+        const series = byId.get(total.source);
+        if (!series) continue;
         rows.push({
-          kind: source.kind,
-          device: source.device,
+          kind: series.kind,
+          device: series.device,
           first: total.first,
           last: total.last,
           count: total.count,
-          gaps: this.gapsOf(source),
+          gaps: this.gapsOf(series),
         });
       }
       return rows.sort((a, b) => a.device.localeCompare(b.device) || a.kind.localeCompare(b.kind));
@@ -166,15 +166,15 @@ export class SqliteHistory implements StoreHistory {
 
   completeDays(kind: HistoryKind, device: string): Set<string> {
     return this.reading(() => {
-      const source = this.sources.existing(kind, device);
-      if (source === undefined) return new Set<string>();
-      return new Set(this.daysDone.all(source).map((row) => row.day));
+      const id = this.series.existing(kind, device);
+      if (id === undefined) return new Set<string>();
+      return new Set(this.daysDone.all(id).map((row) => row.day));
     });
   }
 
   applyRetention(rules: RetentionRules, now: number): RetentionResult {
     return this.writing(() =>
-      applyRetention({ db: this.db, codec: this.codec, sources: this.sources.all() }, rules, now),
+      applyRetention({ db: this.db, codec: this.codec, series: this.series.all() }, rules, now),
     );
   }
 
@@ -183,25 +183,25 @@ export class SqliteHistory implements StoreHistory {
     let updated = 0;
     let unchanged = 0;
     for (const record of records) {
-      const source = this.sources.idFor(record.kind, record.device);
+      const id = this.series.idFor(record.kind, record.device);
       const { shape, data } = this.codec.encode(record.data);
-      if (this.insert.run(source, record.at, record.key, shape, data).changes === 1) inserted++;
-      else if (this.update.run({ source, at: record.at, key: record.key, shape, data }).changes === 1) updated++;
+      if (this.insert.run(id, record.at, record.key, shape, data).changes === 1) inserted++;
+      else if (this.update.run({ source: id, at: record.at, key: record.key, shape, data }).changes === 1) updated++;
       else unchanged++;
     }
     return { inserted, updated, unchanged };
   }
 
-  private *rowsOf(source: Source, from: number, to: number): Generator<HistoryRecord, void, undefined> {
+  private *rowsOf(series: Series, from: number, to: number): Generator<HistoryRecord, void, undefined> {
     let cursorAt = from - 1;
     let cursorKey = "";
     for (;;) {
       const start = Math.max(from, cursorAt);
       const rows = this.reading(() =>
-        this.page.all({ source: source.id, start, to, cursorAt, cursorKey, limit: PAGE }),
+        this.page.all({ source: series.id, start, to, cursorAt, cursorKey, limit: PAGE }),
       );
       for (const row of rows) {
-        yield { kind: source.kind, device: source.device, at: row.at, key: row.key, data: this.decode(row) };
+        yield { kind: series.kind, device: series.device, at: row.at, key: row.key, data: this.decode(row) };
       }
       const last = rows[rows.length - 1];
       if (!last || rows.length < PAGE) return;
@@ -224,20 +224,20 @@ export class SqliteHistory implements StoreHistory {
     }
   }
 
-  private gapsOf(source: Source): number {
-    const cadence = CADENCE[source.kind];
+  private gapsOf(series: Series): number {
+    const cadence = CADENCE[series.kind];
     if (cadence === undefined) return 0;
     const slow = 2 * Math.max(cadence, DOWNSAMPLED_CADENCE);
-    return this.gaps.get({ source: source.id, before: source.downsampledBefore, slow, fast: 2 * cadence })?.gaps ?? 0;
+    return this.gaps.get({ source: series.id, before: series.downsampledBefore, slow, fast: 2 * cadence })?.gaps ?? 0;
   }
 
-  /** A failed write rolls back, and with it any shape or source ids it created. */
+  /** A failed write rolls back, and with it any shape or series ids it created. */
   private writing<T>(operation: () => T): T {
     try {
       return operation();
     } catch (error) {
       this.codec.forget();
-      this.sources.forget();
+      this.series.forget();
       if (error instanceof DataError) throw error;
       throw toStoreError(error, this.path);
     }

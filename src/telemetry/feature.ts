@@ -22,7 +22,7 @@ export interface TelemetryFeature extends Feature {
 }
 
 /**
- * The polls, as the bus's one source of what was fetched (each answer once), availability and
+ * The polls, as the bus's one teller of what was fetched (each answer once), availability and
  * poll times. It is the only subscriber of the polls' stream, so no consumer can miss the first answers: consumers
  * subscribe to the bus before this feature starts. Devices that come or go restart the polls.
  */

@@ -176,7 +176,7 @@ export function webFeature(options: WebOptions): WebFeature {
         const { request, requester, outcome } = event;
         if (request?.kind === "preset" && outcome.ok && !outcome.skipped)
           authors.set(presetKey(request.serial, request.preset), {
-            rule: requester.source === "rule" ? (requester.name ?? null) : null,
+            rule: requester.via === "rule" ? (requester.name ?? null) : null,
           });
         stream.send("change", event);
         publishLive();

@@ -19,7 +19,7 @@ describe("control gate: it tells what it did", () => {
   });
 
   it("tells once per request, applied, skipped, refused or failed, as the audit log recorded it", async () => {
-    const requester = { source: "rule", name: "cheap night" } as const;
+    const requester = { via: "rule", name: "cheap night" } as const;
     const requests = [
       { kind: "setting", serial: INVERTER, settingId: 71, value: 22 },
       { kind: "setting", serial: INVERTER, settingId: 71, value: 22 },
@@ -59,7 +59,7 @@ describe("control gate: it tells what it did", () => {
   });
 
   it("tells device actions too, so that a snapshot restored is shown", async () => {
-    const requester = { source: "bridge", name: "snapshot" } as const;
+    const requester = { via: "bridge", name: "snapshot" } as const;
     const before = told.length;
     const taken = await setup.gate.act({ kind: "snapshot", op: "take", serial: INVERTER, name: "told" }, requester);
     const restored = await setup.gate.act(

@@ -5,7 +5,7 @@ import { EMS_CHILD, type GateSetup, INVERTER, startGate } from "./helpers/gate-s
 /** Snapshots, preset profiles and notifications go through the gate: sent to the simulator, each one audited. */
 describe("control gate: device actions", () => {
   let setup: GateSetup;
-  const requester = { source: "bridge" as const, name: "snapshot/take" };
+  const requester = { via: "bridge" as const, name: "snapshot/take" };
   beforeAll(async () => {
     setup = await startGate();
   });

@@ -48,19 +48,19 @@ describe("control gate when the audit log fails", () => {
     };
     const { gate, logs, lines, requests } = gateWith(audit);
     const change = { kind: "setting", serial: "SD1", settingId: 71, value: 20 } as const;
-    const outcome = await gate.apply(change, { source: "cli" });
+    const outcome = await gate.apply(change, { via: "cli" });
     expect(outcome).toMatchObject({ ok: false, refused: true, verified: false, skipped: false });
     expect(outcome.message).toBe(
       "not applied: the audit log cannot be written: disk full at data/energy2mqtt.db (free some space, or set store.path to a disk with room); nothing was sent, and changes are refused until it can be written",
     );
     expect(requests()).toBe(0);
     expect(lines().find((line) => line.level === 40)?.msg).toBe(outcome.message);
-    const action = await gate.act({ kind: "snapshot", op: "take", serial: "SD1", name: "x" }, { source: "cli" });
+    const action = await gate.act({ kind: "snapshot", op: "take", serial: "SD1", name: "x" }, { via: "cli" });
     expect(action).toMatchObject({ ok: false, refused: true, message: outcome.message });
     expect(rows).toEqual([]);
 
     writable = true;
-    const again = await gate.apply(change, { source: "cli" });
+    const again = await gate.apply(change, { via: "cli" });
     expect(again.message).toBe("Refused, nothing sent: inverter SD1 is not one this account has");
     expect(rows).toEqual([again.message]);
     expect(logs.join("\n")).not.toContain("secret-token");
@@ -79,7 +79,7 @@ describe("control gate when the audit log fails", () => {
       recent: () => [],
     };
     const { gate, lines } = gateWith(audit);
-    const outcome = await gate.apply({ kind: "setting", serial: "SD1", settingId: 71, value: 20 }, { source: "cli" });
+    const outcome = await gate.apply({ kind: "setting", serial: "SD1", settingId: 71, value: 20 }, { via: "cli" });
     expect(outcome).toMatchObject({
       ok: false,
       message: "Refused, nothing sent: inverter SD1 is not one this account has",

@@ -5,7 +5,7 @@ import { HOUR_MS } from "../../src/time/index.js";
 import { INVERTER, type LocalGate, startLocalGate } from "./helpers/local-gate.js";
 
 const RESERVE = 71;
-const rule = { source: "rule" as const, name: "cheap-window" };
+const rule = { via: "rule" as const, name: "cheap-window" };
 
 /**
  * A rule's promise to put things back holds over the LAN path too: the values it saved before

@@ -4,7 +4,7 @@ import { INVERTER, type LocalGate, READ, startLocalGate, WRITE } from "./helpers
 
 const RESERVE = 71;
 const ECO = 24;
-const requester = { source: "bridge" as const, name: "snapshot" };
+const requester = { via: "bridge" as const, name: "snapshot" };
 
 /**
  * A device whose changes go over the LAN has the daemon's own snapshots: every listed setting read
@@ -92,7 +92,7 @@ describe("control gate: the daemon's own snapshots, for a device changed over th
   it("reports the values that failed, and keeps the snapshot for another try", async () => {
     expect((await act(snapshot("take", "offline-test"))).outcome.ok).toBe(true);
     const reserve = Number(await setup.deviceValue(RESERVE));
-    const moved = await setup.apply(setup.setting(RESERVE, reserve === 45 ? 46 : 45), { source: "cli", restore: true });
+    const moved = await setup.apply(setup.setting(RESERVE, reserve === 45 ? 46 : 45), { via: "cli", restore: true });
     expect(moved.outcome.ok).toBe(true);
     await setup.sim.admin(`/devices/${INVERTER}`, { offline: true });
     try {

@@ -51,7 +51,7 @@ const writes = () => dongle.writesReceived.map((write) => [write.register, write
 async function apply(request: ChangeRequest) {
   const before = store.audit.recent({ limit: 10_000 }).length;
   const writesBefore = dongle.writesReceived.length;
-  const outcome = await gate.apply(request, { source: "cli", name: "test" });
+  const outcome = await gate.apply(request, { via: "cli", name: "test" });
   expect(store.audit.recent({ limit: 10_000 })).toHaveLength(before + 1);
   expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({
     source: "cli",

@@ -23,8 +23,8 @@ describe("control gate: one change at a time per device", () => {
     // The first write is answered slowly; run in parallel, the second would overtake it.
     await setup.sim.admin("/slow", { ms: 300, count: 1 });
     const [first, second] = await Promise.all([
-      setup.gate.apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 51 }, { source: "rule", name: "a" }),
-      setup.gate.apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 52 }, { source: "rule", name: "b" }),
+      setup.gate.apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 51 }, { via: "rule", name: "a" }),
+      setup.gate.apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 52 }, { via: "rule", name: "b" }),
     ]);
     expect([first.ok, second.ok]).toEqual([true, true]);
     const [a, b] = spans(mark);
@@ -41,12 +41,12 @@ describe("control gate: one change at a time per device", () => {
     const order: string[] = [];
     await Promise.all([
       setup.gate
-        .apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 53 }, { source: "rule" })
+        .apply({ kind: "setting", serial: INVERTER, settingId: 71, value: 53 }, { via: "rule" })
         .then(() => order.push("inverter")),
       setup.gate
         .apply(
           { kind: "ev-command", uuid: CHARGER, command: "set-plug-and-go", request: { enabled: true } },
-          { source: "rule" },
+          { via: "rule" },
         )
         .then(() => order.push("charger")),
     ]);
@@ -59,7 +59,7 @@ describe("control gate: one change at a time per device", () => {
     const rows = setup.auditCount();
     const outcome = await setup.gate.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 60 },
-      { source: "cli" },
+      { via: "cli" },
       { signal: AbortSignal.abort() },
     );
     expect(outcome).toMatchObject({ ok: false, message: "Cancelled before anything was sent" });

@@ -21,7 +21,7 @@ describe("control gate: settings", () => {
   it("writes a valid value once and reports it verified", async () => {
     const { outcome, requests } = await setup.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 37 },
-      { source: "mqtt", name: "number.battery_reserve" },
+      { via: "mqtt", name: "number.battery_reserve" },
     );
     expect(outcome).toEqual({
       ok: true,

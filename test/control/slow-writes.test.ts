@@ -80,7 +80,7 @@ describe("control gate: writes answered after the client's timeout", () => {
     const next = wanted + 10;
     const second = await setup.gate.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: next },
-      { source: "cli", name: "second" },
+      { via: "cli", name: "second" },
     );
     expect(second).toMatchObject({ ok: true, verified: true });
     const gate = setup;
@@ -161,7 +161,7 @@ describe("control gate: writes answered after the client's timeout", () => {
     expect(given?.message).toContain("may or may not have happened");
     const after = await setup.gate.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 49 },
-      { source: "cli" },
+      { via: "cli" },
     );
     expect(after).toMatchObject({ ok: false, message: "Cancelled before anything was sent" });
   });

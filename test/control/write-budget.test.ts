@@ -101,7 +101,7 @@ describe("control gate: the daily write budget", () => {
     expect((await setup.apply(setup.setting(RESERVE, 24))).outcome.ok).toBe(true);
     expect(budgetWarnings()).toHaveLength(1);
 
-    const refused = await setup.apply(setup.setting(RESERVE, 25), { source: "mqtt", name: "number.reserve" });
+    const refused = await setup.apply(setup.setting(RESERVE, 25), { via: "mqtt", name: "number.reserve" });
     expect(refused.requests).toEqual([]);
     expect(refused.outcome).toMatchObject({ ok: false, refused: true, skipped: false });
     expect(refused.outcome.message).toBe(
@@ -118,7 +118,7 @@ describe("control gate: the daily write budget", () => {
   });
 
   it("still sends a restore that puts the house back, and counts it", async () => {
-    const restored = await setup.apply(setup.setting(RESERVE, 20), { source: "rule", name: "cheap", restore: true });
+    const restored = await setup.apply(setup.setting(RESERVE, 20), { via: "rule", name: "cheap", restore: true });
     expect(restored.requests).toEqual([WRITE]);
     expect(restored.outcome).toMatchObject({ ok: true, verified: true });
     expect(await setup.deviceValue(RESERVE)).toBe(20);

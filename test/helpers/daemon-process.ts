@@ -25,7 +25,7 @@ export interface DaemonProcess {
 }
 
 /**
- * `energy2mqtt run` as a child process (from source, as bin/ runs dist/), with its configuration
+ * `energy2mqtt run` as a child process (from src/, as bin/ runs dist/), with its configuration
  * written to a temporary folder. `DIR` in the YAML stands for that folder.
  */
 export function startDaemonProcess(yaml: string, files: Readonly<Record<string, string>> = {}): DaemonProcess {

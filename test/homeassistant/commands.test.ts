@@ -209,7 +209,7 @@ describe("commands from Home Assistant: refusals", () => {
     const mark = observer.messages.length;
     const outcome = await gate.apply(
       { kind: "setting", serial: INVERTER, settingId: 71, value: 55 },
-      { source: "rule", name: "test" },
+      { via: "rule", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
     // The gate tells the bus; Home Assistant shows its record, nothing else is asked.

@@ -8,12 +8,12 @@ const SCRIPT = resolve("scripts/build-if-stale.mjs");
 const T = Date.parse("2026-01-10T12:00:00Z") / 1000;
 
 /** A project whose `build` counts its runs and writes dist/cli/main.js, as tsc does. */
-function project(options: { withSource?: boolean } = {}) {
+function project(options: { withSrc?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), "e2m-stale-"));
   const count = join(root, "builds.txt");
   const build = `node -e "const fs=require('fs');fs.mkdirSync('dist/cli',{recursive:true});fs.writeFileSync('dist/cli/main.js','');fs.appendFileSync('builds.txt','x')"`;
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "p", scripts: { build } }));
-  if (options.withSource !== false) {
+  if (options.withSrc !== false) {
     mkdirSync(join(root, "src", "nested"), { recursive: true });
     writeFileSync(join(root, "src", "nested", "a.ts"), "export {};\n");
   }
@@ -55,7 +55,7 @@ describe("npm start's build step (scripts/build-if-stale.mjs)", () => {
   });
 
   it("builds nothing in an installed package, which has dist/ and no src/", () => {
-    const p = project({ withSource: false });
+    const p = project({ withSrc: false });
     const run = p.start();
     expect(run.status).toBe(0);
     expect(p.builds()).toBe(0);

@@ -96,7 +96,7 @@ describe("an in-memory path behind the DeviceSource and DeviceControl ports", ()
       ]);
 
       // A command answered: one write, nothing read back.
-      const requester = { source: "cli", name: "fake-path test" } as const;
+      const requester = { via: "cli", name: "fake-path test" } as const;
       const first = await gate.apply(
         { kind: "setting", serial: FAKE_SERIAL, settingId: RESERVE, value: 20 },
         requester,

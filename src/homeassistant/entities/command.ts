@@ -2,7 +2,7 @@ import type { ChangeRequest, SettingValue } from "../../control/index.js";
 import { type Device, deviceName, hasControls } from "../../telemetry/index.js";
 import { entitiesFor } from "./catalogue.js";
 import { parsePayload } from "./payload.js";
-import type { CommandTarget, ControlSource, DeviceDetails, EntityDef } from "./types.js";
+import type { CommandTarget, ControlValues, DeviceDetails, EntityDef } from "./types.js";
 
 export type CommandResult =
   | { readonly ok: true; readonly request: ChangeRequest }
@@ -30,7 +30,7 @@ function presetRequest(
   device: Device,
   target: Extract<CommandTarget, { kind: "preset" }>,
   value: SettingValue | undefined,
-  current: ControlSource | undefined,
+  current: ControlValues | undefined,
 ): CommandResult {
   if (!hasControls(device)) return fail(`${describe(device)} has no presets`);
   const fields: Record<string, unknown> = {};
@@ -72,7 +72,7 @@ export function commandFor(
   device: Device,
   entityKey: string,
   payload: string,
-  current?: ControlSource,
+  current?: ControlValues,
   details?: DeviceDetails,
 ): CommandResult {
   const entities = entitiesFor(device, details);

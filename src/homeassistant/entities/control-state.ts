@@ -1,7 +1,7 @@
 import type { Device } from "../../telemetry/index.js";
 import { slots } from "../../vocabulary/index.js";
 import { entitiesFor } from "./catalogue.js";
-import type { ControlSource, DeviceDetails, EntityDef, EvCommandDataMap, StateValue, StateValues } from "./types.js";
+import type { ControlValues, DeviceDetails, EntityDef, EvCommandDataMap, StateValue, StateValues } from "./types.js";
 import { num, onOff, timeState } from "./values.js";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -62,17 +62,17 @@ function evValue(entity: EntityDef, data: EvCommandDataMap): unknown {
   }
 }
 
-function rawValue(entity: EntityDef, source: ControlSource): unknown {
+function rawValue(entity: EntityDef, current: ControlValues): unknown {
   const target = entity.command?.target;
   switch (target?.kind) {
     case "setting":
-      return source.settings?.[target.settingId];
+      return current.settings?.[target.settingId];
     case "preset": {
-      const values = source.presets?.[target.preset];
+      const values = current.presets?.[target.preset];
       return values && target.field !== undefined ? presetField(values, target.field, target.slot) : undefined;
     }
     case "ev-command":
-      return source.evCommands ? evValue(entity, source.evCommands) : undefined;
+      return current.evCommands ? evValue(entity, current.evCommands) : undefined;
     default:
       return undefined;
   }
@@ -80,14 +80,14 @@ function rawValue(entity: EntityDef, source: ControlSource): unknown {
 
 /**
  * The device's controls as read from it, under the entity keys: the settings, preset values and
- * EV command data given. Controls the source says nothing about are left out, so a partial
+ * EV command data given. Controls `current` says nothing about are left out, so a partial
  * read does not blank the rest.
  */
-export function controlState(device: Device, source: ControlSource, details?: DeviceDetails): StateValues {
+export function controlState(device: Device, current: ControlValues, details?: DeviceDetails): StateValues {
   const values: StateValues = {};
   for (const entity of entitiesFor(device, details)) {
     if (!entity.command || entity.component === "button") continue;
-    const raw = rawValue(entity, source);
+    const raw = rawValue(entity, current);
     if (raw !== undefined) values[entity.key] = asState(entity, raw);
   }
   return values;

@@ -8,7 +8,7 @@ export type {
   CommandBinding,
   CommandTarget,
   Component,
-  ControlSource,
+  ControlValues,
   DeviceDetails,
   EntityDef,
   EvCommandDataMap,

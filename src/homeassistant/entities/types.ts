@@ -1,5 +1,5 @@
 import type { EvCommandId } from "../../cloud/index.js";
-import type { ControlValues, SettingValue } from "../../control/index.js";
+import type { SettingValue } from "../../control/index.js";
 
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 
@@ -93,7 +93,5 @@ export interface DeviceDetails {
   readonly seenKeys?: readonly string[];
 }
 
-export type { EvCommandDataMap } from "../../control/index.js";
-
-/** The device's current control values, as the control gate records them (read from it, or applied). */
-export type ControlSource = ControlValues;
+/** ControlValues: the device's current control values, as the control gate records them (read from it, or applied). */
+export type { ControlValues, EvCommandDataMap } from "../../control/index.js";

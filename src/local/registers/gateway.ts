@@ -32,7 +32,7 @@ export function gatewayFirmware(ir: Registers): string | undefined {
  * gateway model) swaps them from firmware GA000010 on, telling the versions apart by IR 1603
  * reaching 10 (GA000009 is 0x0009 there, GA000010 0x0100). The captured GAAA0014 also passes that
  * test (0x0104) yet decodes sanely only high word first (lifetime import 12,710.8 kWh; swapped it
- * reads 10^4 too large), so the swap is taken for the GA00 line the source names, and the GAAA
+ * reads 10^4 too large), so the swap is taken for the GA00 line the public map names, and the GAAA
  * line stays as captured.
  */
 export function gatewaySwapsWords(ir: Registers): boolean {

@@ -104,7 +104,7 @@ export class RuleActions {
   /** Keeps the promise: puts back what the window changed, and says how it went. */
   async restore(obligation: RuleObligation, why: string): Promise<void> {
     const { reads, gate, obligations, events, logger } = this.options;
-    const report = await restorePlan(reads, gate, { source: "rule", name: obligation.rule }, obligation.restore);
+    const report = await restorePlan(reads, gate, { via: "rule", name: obligation.rule }, obligation.restore);
     if (!report.ok && this.options.stopping()) {
       // Cut short by the stop (its calls are aborted): the promise stays open in the store, and
       // the next start puts things back.
@@ -225,7 +225,7 @@ export class RuleActions {
 
   private async perform(rule: Rule, intent: Intent): Promise<RuleActionResult> {
     const text = intent.text;
-    const requester = { source: "rule", name: rule.name } as const;
+    const requester = { via: "rule", name: rule.name } as const;
     const gate = this.options.gate;
     switch (intent.kind) {
       case "invalid":

@@ -237,7 +237,7 @@ export class ImportGuard {
     }
     let problem: string;
     try {
-      const outcome = await gate.apply(request, { source: "rule", name: rule.name });
+      const outcome = await gate.apply(request, { via: "rule", name: rule.name });
       if (outcome.ok) {
         events.emit({ ...base, status: outcome.skipped ? "skipped" : "applied", message });
         return true;

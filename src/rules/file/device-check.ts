@@ -1,5 +1,5 @@
 import { checkSetting, findPreset, presetProblems } from "../../control/index.js";
-import { readYamlSource } from "../../files/yaml-source.js";
+import { readYamlFile } from "../../files/yaml-file.js";
 import type { Inventory } from "../../telemetry/index.js";
 import { defaultInverter, settingId } from "../engine/intents.js";
 import { actionKind, chargerCommand } from "./action-schema.js";
@@ -38,12 +38,12 @@ export function refuseRulesNotFitting(loaded: LoadedRules, inventory: Inventory)
 }
 
 export function checkRulesOnDevices(loaded: LoadedRules, inventory: Inventory): DeviceCheck {
-  const source = readYamlSource(loaded.file);
+  const yaml = readYamlFile(loaded.file);
   const found: { line: number; text: string }[] = [];
   let checked = 0;
   let templated = 0;
   const problem = (path: Path, message: string) => {
-    const where = source.locate(path);
+    const where = yaml.locate(path);
     found.push({ line: Number(/:(\d+)$/.exec(where)?.[1] ?? 0), text: `${where}: ${path.join(".")}: ${message}` });
   };
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
-import { readYamlSource } from "../../files/yaml-source.js";
+import { readYamlFile } from "../../files/yaml-file.js";
 import { type RulesFile, rulesFileSchema } from "./schema.js";
 
 /**
@@ -27,9 +27,9 @@ export interface LoadedRules {
 export function loadRules(file: string): LoadedRules {
   const path = resolve(file);
   if (!existsSync(path)) throw new RulesError([`${path}: file not found`]);
-  const source = readYamlSource(path);
-  if (source.errors.length > 0) throw new RulesError(source.errors);
-  const result = rulesFileSchema.safeParse(source.raw ?? {});
+  const yaml = readYamlFile(path);
+  if (yaml.errors.length > 0) throw new RulesError(yaml.errors);
+  const result = rulesFileSchema.safeParse(yaml.raw ?? {});
   if (!result.success) {
     const lineOf = (problem: string) => Number(/:(\d+): /.exec(problem)?.[1] ?? 0);
     throw new RulesError(
@@ -45,7 +45,7 @@ export function loadRules(file: string): LoadedRules {
                 }))
               : [{ at: issue.path, message: issue.message }];
           return cases.map(
-            ({ at, message }) => `${source.locate(at)}: ${at.map(String).join(".") || "(top level)"}: ${message}`,
+            ({ at, message }) => `${yaml.locate(at)}: ${at.map(String).join(".") || "(top level)"}: ${message}`,
           );
         })
         // In file order, whichever check found them.

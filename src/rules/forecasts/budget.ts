@@ -52,7 +52,7 @@ export class RequestBudget {
 
 const shared = new Map<string, RequestBudget>();
 
-/** Without a store: one budget per service in the process, so two sources of the same service share it. */
+/** Without a store: one budget per service in the process, so two feeds of the same service share it. */
 export function budgetFor(service: string, perDay: number): RequestBudget {
   const found = shared.get(service);
   if (found && found.perDay === perDay) return found;

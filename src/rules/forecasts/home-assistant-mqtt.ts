@@ -12,7 +12,7 @@ export interface HeardForecast {
 }
 
 /** Where a pushed forecast is read: the listener, or the store's kept copy. */
-export interface HeardSource {
+export interface HeardForecasts {
   /** The forecast now; throws a ForecastError when there is none. */
   latest(now: number): HeardForecast;
 }
@@ -32,7 +32,7 @@ interface Heard {
  * the same half-hour, the newer payload's value counts. A payload that cannot be used is told
  * to `onBad` and leaves the topic's last good forecast in place.
  */
-export class HomeAssistantForecastListener implements HeardSource {
+export class HomeAssistantForecastListener implements HeardForecasts {
   private readonly heard = new Map<string, Heard>();
   private problem: { readonly at: number; readonly message: string } | undefined;
 

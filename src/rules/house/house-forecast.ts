@@ -4,13 +4,13 @@ import { dayOf, HOUR_MS, SLOT_MS } from "../../time/index.js";
 import {
   type Bias,
   ForecastError,
-  type HeardSource,
+  type HeardForecasts,
   providerBias,
   RequestBudget,
   recordForecastDays,
   type SolarForecastConfig,
+  SolarForecastFeed,
   type SolarForecastSnapshot,
-  SolarForecastSource,
 } from "../forecasts/index.js";
 import type { HouseForecast } from "../planners/optimise-windows.js";
 import { type HouseHistory, localDays, readHouseHistory } from "./house-history.js";
@@ -27,7 +27,7 @@ export interface ProviderSolar {
 }
 
 /** The house forecast, saying where its solar came from ("learned", "open-meteo x0.93 ...", "learned (solcast failed: ...)"). */
-export type SourcedHouseForecast = HouseForecast & { readonly solarSource: string };
+export type AttributedHouseForecast = HouseForecast & { readonly solarFrom: string };
 
 /**
  * The house's consumption and solar for the next `slots` half-hours, learned from the store's
@@ -37,7 +37,7 @@ export type SourcedHouseForecast = HouseForecast & { readonly solarSource: strin
 export function houseForecast(
   history: Pick<History, "query">,
   options: { readonly now: number; readonly timeZone: string; readonly slots?: number; readonly solar?: ProviderSolar },
-): SourcedHouseForecast {
+): AttributedHouseForecast {
   const from = Math.floor(options.now / SLOT_MS) * SLOT_MS;
   const past = readHouseHistory(history, { from: from - LEARN_DAYS * DAY_MS, to: from, timeZone: options.timeZone });
   return withProviderSolar(forecastAt(past, from, options.timeZone, options.slots ?? 96), options.solar, options.now);
@@ -52,8 +52,8 @@ export function withProviderSolar(
   learned: HouseForecast,
   solar: ProviderSolar | undefined,
   now: number,
-): SourcedHouseForecast {
-  if (!solar) return { ...learned, solarSource: "learned" };
+): AttributedHouseForecast {
+  if (!solar) return { ...learned, solarFrom: "learned" };
   const { snapshot, bias } = solar;
   const fresh =
     snapshot.fetchedAt !== undefined && now - snapshot.fetchedAt <= (snapshot.usableForMs ?? PROVIDER_STALE_MS);
@@ -67,7 +67,7 @@ export function withProviderSolar(
         : fresh
           ? `${snapshot.provider}'s answer does not reach now`
           : `${snapshot.provider}'s last answer is too old`;
-    return { ...learned, solarSource: `learned (${why})` };
+    return { ...learned, solarFrom: `learned (${why})` };
   }
   const byStart = new Map(snapshot.samples.map((sample) => [sample.start, sample.kwh]));
   const solarSlots = learned.solar.map((learnedKwh, index) => {
@@ -77,7 +77,7 @@ export function withProviderSolar(
   });
   const corrected = bias.ratio === 1 ? "" : ` x${bias.ratio.toFixed(2)} (bias from ${bias.days} days)`;
   const kept = snapshot.failure ? ` (last good answer kept; ${snapshot.failure})` : "";
-  return { ...learned, solar: solarSlots, solarSource: `${snapshot.provider}${corrected}${kept}` };
+  return { ...learned, solar: solarSlots, solarFrom: `${snapshot.provider}${corrected}${kept}` };
 }
 
 /** Where the forecaster says what the provider did (the daemon's pino logger fits). */
@@ -88,7 +88,7 @@ export interface ForecastLogger {
 
 export interface HouseForecaster {
   /** The next 48 hours, with the provider's solar where it is usable; asks the provider in the background when due. */
-  readonly forecast: (now: number) => SourcedHouseForecast;
+  readonly forecast: (now: number) => AttributedHouseForecast;
   /** Asks the provider when due, and once a day saves the last days' forecast against actual; never rejects. */
   readonly refresh: (now: number) => Promise<void>;
   /** The provider's answer and learned bias now; undefined without a provider. */
@@ -111,15 +111,15 @@ export function houseForecaster(
      * For the home-assistant-mqtt provider: what the daemon heard over MQTT. Without it (`rules
      * plan`), the forecast the daemon last kept in the store serves.
      */
-    readonly heard?: HeardSource;
+    readonly heard?: HeardForecasts;
   },
 ): HouseForecaster {
   const { timeZone, config, logger } = options;
   const heard =
     options.heard ??
     (config?.provider === "home-assistant-mqtt" ? storedForecast(store.solarForecasts, config.provider) : undefined);
-  const source = config
-    ? new SolarForecastSource(config, {
+  const feed = config
+    ? new SolarForecastFeed(config, {
         // Counted in the store: the daemon, a restart and `rules plan` share the service's daily allowance.
         ...("daily_requests" in config
           ? { budget: new RequestBudget(config.provider, config.daily_requests, store.solarForecasts) }
@@ -140,8 +140,8 @@ export function houseForecaster(
   let biasAt: { slot: number; bias: Bias } | undefined;
   let recordedDay: string | undefined;
   const refresh = async (now: number): Promise<void> => {
-    if (!source || !config) return;
-    await source.refresh(now);
+    if (!feed || !config) return;
+    await feed.refresh(now);
     const today = dayOf(now, timeZone);
     if (today !== recordedDay) {
       recordedDay = today;
@@ -154,7 +154,7 @@ export function houseForecaster(
     }
   };
   const solar = (now: number): ProviderSolar | undefined => {
-    if (!source || !config) return undefined;
+    if (!feed || !config) return undefined;
     const slot = Math.floor(now / SLOT_MS);
     if (biasAt?.slot !== slot)
       biasAt = {
@@ -166,9 +166,9 @@ export function houseForecaster(
           days: config.bias_days,
         }),
       };
-    return { snapshot: source.snapshot(), bias: biasAt.bias };
+    return { snapshot: feed.snapshot(), bias: biasAt.bias };
   };
-  const forecast = (now: number): SourcedHouseForecast => {
+  const forecast = (now: number): AttributedHouseForecast => {
     if (config)
       refresh(now).catch((error: unknown) =>
         logger?.warn({ provider: config.provider }, `solar forecast: ${String(error)}`),
@@ -186,7 +186,7 @@ const STORED_AHEAD_MS = 3 * DAY_MS;
  * The forecast the daemon kept in the store for a provider it is pushed (Home Assistant over
  * MQTT), from the half-hour under way: what `rules plan` uses, as it does not listen itself.
  */
-function storedForecast(forecasts: SolarForecasts, provider: string): HeardSource {
+function storedForecast(forecasts: SolarForecasts, provider: string): HeardForecasts {
   let at: number | undefined;
   return {
     latest: (now) => {

@@ -11,7 +11,7 @@ export interface SettingDefinition {
   readonly writeonly: boolean;
 }
 
-/** The 79 settings of a real Gen3 hybrid listing (see src/local/data/README.md for its source), in listed order. */
+/** The 79 settings of a real Gen3 hybrid listing (see src/local/data/README.md for where it comes from), in listed order. */
 export const GEN3_HYBRID_SETTINGS: readonly SettingDefinition[] = CLOUD_SETTINGS.map((setting) => ({
   id: setting.id,
   name: setting.name,

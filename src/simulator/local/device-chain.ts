@@ -142,7 +142,7 @@ export function dongleSerialOf(record: InverterRecord): string {
  * cluster view at 0x90 too (they answer with the inverter's serial, as in the captures).
  */
 export function inverterChain(record: InverterRecord): DongleChain {
-  const kind = record.source.kind;
+  const kind = record.entry.kind;
   const profile = KIND_PROFILES[kind];
   const model = modelFromIdentity(DEVICE_TYPE[kind], profile.firmware.ARM);
   const serial = checkSerial(record.serial, "inverter serial");

@@ -40,7 +40,7 @@ function readScenarioFile(file: string): unknown {
   }
 }
 
-function checkReferences(scenario: Scenario, source: string): void {
+function checkReferences(scenario: Scenario, nameOrFile: string): void {
   const usernames = new Set(scenario.accounts.map((a) => a.username));
   const problems: string[] = [];
   for (const actor of scenario.actors) {
@@ -65,5 +65,6 @@ function checkReferences(scenario: Scenario, source: string): void {
     if (seen.has(serial)) problems.push(`serial "${serial}" is used twice`);
     seen.add(serial);
   }
-  if (problems.length > 0) throw new ScenarioError(`scenario "${source}" is not valid:\n  ${problems.join("\n  ")}`);
+  if (problems.length > 0)
+    throw new ScenarioError(`scenario "${nameOrFile}" is not valid:\n  ${problems.join("\n  ")}`);
 }

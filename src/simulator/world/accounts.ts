@@ -10,7 +10,8 @@ export interface AccountRecord {
   readonly firstName: string;
   readonly surname: string;
   readonly children: readonly string[];
-  readonly source: ScenarioAccount;
+  /** The scenario's entry for the account. */
+  readonly entry: ScenarioAccount;
 }
 
 export interface Actor {
@@ -29,17 +30,17 @@ export function accountTypeAtLeast(type: AccountType, required: "engineer+" | "c
 
 export function buildAccounts(scenario: Scenario): Map<string, AccountRecord> {
   const accounts = new Map<string, AccountRecord>();
-  for (const source of scenario.accounts) {
-    accounts.set(source.username, {
-      id: source.id,
-      username: source.username,
-      type: source.type,
-      role: source.role,
-      subscription: source.subscription,
-      firstName: source.first_name,
-      surname: source.surname,
-      children: source.children,
-      source,
+  for (const entry of scenario.accounts) {
+    accounts.set(entry.username, {
+      id: entry.id,
+      username: entry.username,
+      type: entry.type,
+      role: entry.role,
+      subscription: entry.subscription,
+      firstName: entry.first_name,
+      surname: entry.surname,
+      children: entry.children,
+      entry,
     });
   }
   return accounts;
@@ -52,19 +53,15 @@ export function buildActors(
   seed: number,
 ): Map<string, Actor> {
   const actors = new Map<string, Actor>();
-  for (const source of scenario.actors) {
-    const account = accounts.get(source.account);
-    if (!account) throw new Error(`actor ${source.name}: unknown account ${source.account}`);
+  for (const entry of scenario.actors) {
+    const account = accounts.get(entry.account);
+    if (!account) throw new Error(`actor ${entry.name}: unknown account ${entry.account}`);
     const token =
-      source.token ??
-      `sim_${source.name}_${createHash("sha256").update(`${seed}:${scenario.name}:${source.name}`).digest("hex").slice(0, 24)}`;
+      entry.token ??
+      `sim_${entry.name}_${createHash("sha256").update(`${seed}:${scenario.name}:${entry.name}`).digest("hex").slice(0, 24)}`;
     const scopes =
-      source.scopes === "all"
-        ? ALL_SCOPES
-        : source.scopes === "read"
-          ? READ_SCOPES
-          : (source.scopes as readonly string[]);
-    actors.set(token, { name: source.name, type: source.type, token, account, scopes: new Set(scopes) });
+      entry.scopes === "all" ? ALL_SCOPES : entry.scopes === "read" ? READ_SCOPES : (entry.scopes as readonly string[]);
+    actors.set(token, { name: entry.name, type: entry.type, token, account, scopes: new Set(scopes) });
   }
   return actors;
 }

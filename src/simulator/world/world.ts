@@ -32,7 +32,8 @@ export interface InverterRecord extends ServedInverter {
   readonly deviceType: "WIFI" | "GPRS";
   /** The dongle's firmware: an integer, as the real service sends it, unless the scenario says otherwise. */
   readonly deviceFirmware: number | string;
-  readonly source: ScenarioInverter;
+  /** The scenario's entry for the inverter. */
+  readonly entry: ScenarioInverter;
   readonly model: InverterModel;
   /** Set for a child inverter of an EMS plant. */
   readonly emsSerial?: string;
@@ -127,7 +128,7 @@ export class World {
   ) {
     this.accounts = buildAccounts(scenario);
     this.actors = buildActors(scenario, this.accounts, seed);
-    for (const source of scenario.accounts) this.addDevices(source);
+    for (const entry of scenario.accounts) this.addDevices(entry);
   }
 
   actorByToken(token: string): Actor | undefined {
@@ -179,14 +180,14 @@ export class World {
     return record;
   }
 
-  private addDevices(source: ScenarioAccount): void {
-    const account = this.accounts.get(source.username);
+  private addDevices(entry: ScenarioAccount): void {
+    const account = this.accounts.get(entry.username);
     if (!account) return;
-    for (const device of source.devices) this.addDevice(account, device);
-    for (const ems of source.ems) this.addEms(account, ems);
-    for (const gateway of source.gateways) this.addGateway(account, gateway);
-    for (const charger of source.ev_chargers) {
-      const firstInverter = source.devices[0]?.inverter.serial;
+    for (const device of entry.devices) this.addDevice(account, device);
+    for (const ems of entry.ems) this.addEms(account, ems);
+    for (const gateway of entry.gateways) this.addGateway(account, gateway);
+    for (const charger of entry.ev_chargers) {
+      const firstInverter = entry.devices[0]?.inverter.serial;
       const model = new ChargerModel(
         {
           uuid: charger.uuid,
@@ -215,7 +216,7 @@ export class World {
       );
       this.chargers.set(charger.uuid, { uuid: charger.uuid, account, model });
     }
-    for (const smart of source.smart_devices) {
+    for (const smart of entry.smart_devices) {
       this.smartDevices.set(smart.uuid, {
         uuid: smart.uuid,
         account,
@@ -294,7 +295,7 @@ export class World {
     return new PlantModel(
       inverters.map((record) => ({
         model: record.model,
-        capacityWh: nominalWh(record.source.kind, record.source.battery_kwh),
+        capacityWh: nominalWh(record.entry.kind, record.entry.battery_kwh),
       })),
       { commissionMs, counters },
     );
@@ -307,7 +308,7 @@ export class World {
 
   private addInverter(
     account: AccountRecord,
-    source: ScenarioInverter,
+    entry: ScenarioInverter,
     device: {
       deviceSerial: string;
       deviceType: "WIFI" | "GPRS";
@@ -316,49 +317,49 @@ export class World {
       gatewaySerial?: string;
     },
   ): InverterRecord {
-    const seed = hash32(this.seed, source.serial);
-    const control = new InverterControl({ serial: source.serial, flags: source.flags, random: sequence(seed) });
-    for (const [id, value] of Object.entries(source.settings ?? {})) {
+    const seed = hash32(this.seed, entry.serial);
+    const control = new InverterControl({ serial: entry.serial, flags: entry.flags, random: sequence(seed) });
+    for (const [id, value] of Object.entries(entry.settings ?? {})) {
       const answer = control.write(Number(id), value);
-      if (!answer.success) throw new ScenarioError(`inverter ${source.serial}: setting ${id}: ${answer.message}`);
+      if (!answer.success) throw new ScenarioError(`inverter ${entry.serial}: setting ${id}: ${answer.message}`);
     }
-    const profile = KIND_PROFILES[source.kind];
-    const rateW = Math.min(profile.maxBatteryRateW, source.max_power_w);
+    const profile = KIND_PROFILES[entry.kind];
+    const rateW = Math.min(profile.maxBatteryRateW, entry.max_power_w);
     const spec: InverterSpec = {
-      serial: source.serial,
-      model: source.model,
+      serial: entry.serial,
+      model: entry.model,
       timezone: this.scenario.timezone,
       latitude: this.scenario.latitude,
       longitude: this.scenario.longitude,
-      commissionDate: this.dayMs(source.commission_date),
-      pvArrays: source.pv_kwp > 0 ? [{ kwp: source.pv_kwp, tiltDeg: 35, azimuthDeg: 180 }] : [],
+      commissionDate: this.dayMs(entry.commission_date),
+      pvArrays: entry.pv_kwp > 0 ? [{ kwp: entry.pv_kwp, tiltDeg: 35, azimuthDeg: 180 }] : [],
       pvStrings: profile.pvStrings,
       battery:
-        source.battery_kwh > 0
+        entry.battery_kwh > 0
           ? {
-              capacityWh: nominalWh(source.kind, source.battery_kwh),
+              capacityWh: nominalWh(entry.kind, entry.battery_kwh),
               nominalVoltage: profile.battery.nominalVoltage,
               maxChargeW: rateW,
               maxDischargeW: rateW,
               depthOfDischarge: profile.battery.depthOfDischarge,
             }
           : null,
-      inverterMaxW: source.max_power_w,
-      phases: source.phases,
-      annualLoadKwh: source.annual_load_kwh,
-      faultsPerMonth: source.faults_per_month,
+      inverterMaxW: entry.max_power_w,
+      phases: entry.phases,
+      annualLoadKwh: entry.annual_load_kwh,
+      faultsPerMonth: entry.faults_per_month,
     };
     const model = new InverterModel(spec, control, seed, this.startMs);
     const record: InverterRecord = {
-      serial: source.serial,
+      serial: entry.serial,
       account,
       commissionMs: spec.commissionDate,
-      source,
+      entry,
       model,
       control,
       ...device,
     };
-    this.inverters.set(source.serial, record);
+    this.inverters.set(entry.serial, record);
     return record;
   }
 

@@ -2,9 +2,10 @@ import type { Migration } from "../migrate.js";
 
 /**
  * History rows keyed by (source, at, key) in a WITHOUT ROWID table, so the primary key is the
- * only b-tree: a source's rows lie in time order for range queries, the summary and gap scans.
- * A source is one (kind, device); data is a JSON array of values whose keys live in history_shape
- * (see history-codec.ts).
+ * only b-tree: a series' rows lie in time order for range queries, the summary and gap scans.
+ * The `source` column holds the series: one (kind, device), a row of history_source (the
+ * tables' names, kept; history-series.ts). Data is a JSON array of values whose keys live in
+ * history_shape (see history-codec.ts).
  */
 export const history: Migration = {
   version: 2,

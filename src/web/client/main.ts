@@ -22,17 +22,17 @@ function liveStream(): Stream {
   const listeners = new Map<StreamName, Set<(data: unknown) => void>>();
   const latest = new Map<StreamName, unknown>();
   const status = document.getElementById("stream");
-  const source = openStream();
-  source.onopen = () => {
+  const events = openStream();
+  events.onopen = () => {
     if (status) status.textContent = "live";
     status?.classList.add("on");
   };
-  source.onerror = () => {
+  events.onerror = () => {
     if (status) status.textContent = "reconnecting…";
     status?.classList.remove("on");
   };
   for (const name of ["live", "change", "rule", "rules"] as const) {
-    source.addEventListener(name, (event) => {
+    events.addEventListener(name, (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as unknown;
       latest.set(name, data);
       for (const listener of listeners.get(name) ?? []) listener(data);

@@ -80,17 +80,14 @@ export async function startGate(options: GateOptions = {}) {
   const auditCount = (): number => store.audit.recent({ limit: 10_000 }).length;
 
   /** Applies a change and checks that it wrote exactly one audit row that matches its outcome. */
-  async function apply(
-    request: ChangeRequest,
-    requester: Requester = { source: "cli", name: "test" },
-  ): Promise<Applied> {
+  async function apply(request: ChangeRequest, requester: Requester = { via: "cli", name: "test" }): Promise<Applied> {
     const mark = events.length;
     const before = auditCount();
     const outcome = await gate.apply(request, requester);
     expect(auditCount()).toBe(before + 1);
     const [row] = store.audit.recent({ limit: 1 });
     expect(row).toMatchObject({
-      source: requester.source,
+      source: requester.via,
       ok: outcome.ok,
       verified: outcome.verified,
       skipped: outcome.skipped,

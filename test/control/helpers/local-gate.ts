@@ -115,7 +115,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
   /** Applies a change; the outcome and the requests it sent. */
   async function apply(
     request: ChangeRequest,
-    requester: Requester = { source: "cli", name: "test" },
+    requester: Requester = { via: "cli", name: "test" },
   ): Promise<{ outcome: ChangeOutcome; requests: string[] }> {
     const mark = events.length;
     const outcome = await state.gate.apply(request, requester);

@@ -87,7 +87,7 @@ describe("template-undefined: a key the state does not carry", () => {
       uniqueId: "e2m_dev1_power",
       key: "power",
       message: expect.stringContaining("'dict object' has no attribute 'power'"),
-      source: expect.stringContaining("homeassistant/helpers/template"),
+      reference: expect.stringContaining("homeassistant/helpers/template"),
     });
   });
 

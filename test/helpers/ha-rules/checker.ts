@@ -144,7 +144,7 @@ class Replay {
         configTopic: entity?.configTopic ?? message.topic,
         ...(entity?.key === undefined ? {} : { key: entity.key }),
         message: hit.message,
-        source: hit.source,
+        reference: hit.reference,
         ...(message.at === undefined ? {} : { at: message.at }),
         ...(hit.detail === undefined ? {} : { detail: hit.detail }),
       });
@@ -183,7 +183,7 @@ class Replay {
           {
             rule: "config-invalid",
             message: problems,
-            source: `homeassistant/components/mqtt/${topic.component}.py DISCOVERY_SCHEMA`,
+            reference: `homeassistant/components/mqtt/${topic.component}.py DISCOVERY_SCHEMA`,
           },
         ],
         asEntity,

@@ -8,7 +8,7 @@ export function summariseFindings(findings: readonly Finding[], examplesPerRule 
   const lines: string[] = [];
   for (const [rule, list] of [...byRule].sort((a, b) => b[1].length - a[1].length)) {
     const entities = new Set(list.map((f) => f.configTopic)).size;
-    lines.push(`${rule}: ${list.length} (${entities} entities) [${list[0]?.source ?? ""}]`);
+    lines.push(`${rule}: ${list.length} (${entities} entities) [${list[0]?.reference ?? ""}]`);
     for (const example of list.slice(0, examplesPerRule)) {
       lines.push(`  - ${example.uniqueId || example.configTopic} on ${example.topic}: ${example.message}`);
     }

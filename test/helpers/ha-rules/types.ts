@@ -23,7 +23,7 @@ export interface Finding {
   /** What Home Assistant says or does, in words. */
   readonly message: string;
   /** Where Home Assistant's code does it: file and function. */
-  readonly source: string;
+  readonly reference: string;
   readonly at?: number;
   readonly detail?: Readonly<Record<string, unknown>>;
 }
@@ -73,6 +73,6 @@ export interface CheckOptions {
 export interface RuleHit {
   readonly rule: string;
   readonly message: string;
-  readonly source: string;
+  readonly reference: string;
   readonly detail?: Readonly<Record<string, unknown>>;
 }

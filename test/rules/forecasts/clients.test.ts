@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   RequestBudget,
   type SolarForecastConfig,
-  SolarForecastSource,
+  SolarForecastFeed,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
 import { fixture, type Served, serve } from "./helpers.js";
@@ -25,7 +25,7 @@ const HALF_HOUR = 1_800_000;
 describe("Forecast.Solar against its recorded answers", () => {
   it("turns the Wh per period into half-hours, each period ending at its key, one request per array", async () => {
     served = await serve(() => ({ status: 200, body: fixture("forecast-solar-estimate.json") }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "forecast.solar",
         latitude: 52.16,
@@ -36,8 +36,8 @@ describe("Forecast.Solar against its recorded answers", () => {
       { budget: new RequestBudget("forecast.solar", 48) },
     );
     const now = Date.parse("2024-04-26T03:00:00Z");
-    await source.refresh(now);
-    const { samples, failure, fetchedAt } = source.snapshot();
+    await feed.refresh(now);
+    const { samples, failure, fetchedAt } = feed.snapshot();
     expect(failure).toBeUndefined();
     expect(fetchedAt).toBe(now);
     // East is -90 from south; the answer's instants carry their offset.
@@ -61,7 +61,7 @@ describe("Forecast.Solar against its recorded answers", () => {
         ? { status: 429, body: fixture("forecast-solar-ratelimit.json") }
         : { status: 200, body: fixture("forecast-solar-estimate.json") },
     );
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "forecast.solar",
         latitude: 52.16,
@@ -73,14 +73,14 @@ describe("Forecast.Solar against its recorded answers", () => {
       { budget: new RequestBudget("forecast.solar", 48) },
     );
     const now = Date.parse("2024-04-26T03:00:00Z");
-    await source.refresh(now);
+    await feed.refresh(now);
     limited = true;
     // Within the refresh interval nothing is asked.
-    await source.refresh(now + 59 * 60_000);
+    await feed.refresh(now + 59 * 60_000);
     expect(served.requests).toHaveLength(1);
-    await source.refresh(now + 60 * 60_000);
+    await feed.refresh(now + 60 * 60_000);
     expect(served.requests).toHaveLength(2);
-    const snapshot = source.snapshot();
+    const snapshot = feed.snapshot();
     expect(snapshot.failure).toMatch(/forecast\.solar: .* answered HTTP 429: .*Rate limit for API calls reached/);
     expect(snapshot.fetchedAt).toBe(now);
     expect(total(snapshot.samples)).toBeCloseTo(11.998, 6);
@@ -90,12 +90,12 @@ describe("Forecast.Solar against its recorded answers", () => {
 describe("Solcast against its recorded answer", () => {
   it("reads mean kW per period as kWh per half-hour, with the key in a header and never in the URL", async () => {
     served = await serve(() => ({ status: 200, body: fixture("solcast-forecasts.json") }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({ provider: "solcast", api_key: "secret-key", sites: ["ab12-cd34"], base_url: served.url }),
       { budget: new RequestBudget("solcast", 10) },
     );
-    await source.refresh(Date.parse("2022-07-17T22:00:00Z"));
-    const { samples, failure } = source.snapshot();
+    await feed.refresh(Date.parse("2022-07-17T22:00:00Z"));
+    const { samples, failure } = feed.snapshot();
     expect(failure).toBeUndefined();
     const request = served.requests[0];
     expect(request?.path).toBe("/rooftop_sites/ab12-cd34/forecasts?format=json&hours=72");
@@ -111,27 +111,27 @@ describe("Solcast against its recorded answer", () => {
 
   it("keeps to the hobbyist's 10 calls a day: the 11th is refused without a request until the next UTC day", async () => {
     served = await serve(() => ({ status: 200, body: fixture("solcast-forecasts.json") }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({ provider: "solcast", api_key: "k", sites: ["ab12"], base_url: served.url, refresh_minutes: 5 }),
       { budget: new RequestBudget("solcast", 10) },
     );
     const morning = Date.parse("2022-07-18T00:05:00Z");
-    for (let call = 0; call < 11; call++) await source.refresh(morning + call * 5 * 60_000);
+    for (let call = 0; call < 11; call++) await feed.refresh(morning + call * 5 * 60_000);
     expect(served.requests).toHaveLength(10);
-    expect(source.snapshot().failure).toBe("solcast: the 10 requests a day are spent until 00:00 UTC (daily_requests)");
+    expect(feed.snapshot().failure).toBe("solcast: the 10 requests a day are spent until 00:00 UTC (daily_requests)");
     // The answer already held is still there for the plan.
-    expect(source.snapshot().samples).toHaveLength(34);
-    await source.refresh(Date.parse("2022-07-19T00:00:00Z"));
+    expect(feed.snapshot().samples).toHaveLength(34);
+    await feed.refresh(Date.parse("2022-07-19T00:00:00Z"));
     expect(served.requests).toHaveLength(11);
-    expect(source.snapshot().failure).toBeUndefined();
+    expect(feed.snapshot().failure).toBeUndefined();
   });
 
   it("two sources of one service share its budget", async () => {
     served = await serve(() => ({ status: 200, body: fixture("solcast-forecasts.json") }));
     const budget = new RequestBudget("solcast", 1);
     const raw = { provider: "solcast", api_key: "k", sites: ["ab12"], base_url: served.url };
-    const first = new SolarForecastSource(config(raw), { budget });
-    const second = new SolarForecastSource(config(raw), { budget });
+    const first = new SolarForecastFeed(config(raw), { budget });
+    const second = new SolarForecastFeed(config(raw), { budget });
     const now = Date.parse("2022-07-18T00:05:00Z");
     await first.refresh(now);
     await second.refresh(now);
@@ -143,7 +143,7 @@ describe("Solcast against its recorded answer", () => {
 describe("Open-Meteo", () => {
   it("reads its recorded answer: local times at utc_offset_seconds, a night of zeros", async () => {
     served = await serve(() => ({ status: 200, body: fixture("open-meteo-forecast.json") }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "open-meteo",
         latitude: 52.27,
@@ -153,8 +153,8 @@ describe("Open-Meteo", () => {
       }),
       { budget: new RequestBudget("open-meteo", 200) },
     );
-    await source.refresh(Date.parse("2026-10-02T20:00:00Z"));
-    const { samples, failure } = source.snapshot();
+    await feed.refresh(Date.parse("2026-10-02T20:00:00Z"));
+    const { samples, failure } = feed.snapshot();
     expect(failure).toBeUndefined();
     const query = new URL(served.requests[0]?.path ?? "", served.url).searchParams;
     expect(query.get("hourly")).toBe("global_tilted_irradiance,shortwave_radiation");
@@ -168,7 +168,7 @@ describe("Open-Meteo", () => {
 
   it("turns a recorded day of irradiance on a 35-degree south plane into PV energy (Berlin, January 2023)", async () => {
     served = await serve(() => ({ status: 200, body: fixture("open-meteo-historical-forecast.json") }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "open-meteo",
         latitude: 52.52,
@@ -179,8 +179,8 @@ describe("Open-Meteo", () => {
       }),
       { budget: new RequestBudget("open-meteo", 200) },
     );
-    await source.refresh(Date.parse("2022-12-31T18:00:00Z"));
-    const { samples, failure } = source.snapshot();
+    await feed.refresh(Date.parse("2022-12-31T18:00:00Z"));
+    const { samples, failure } = feed.snapshot();
     expect(failure).toBeUndefined();
     // 48 hours, two half-hours each, from 23:00 UTC the day before (the hour that 00:00 closes).
     expect(samples).toHaveLength(96);
@@ -205,7 +205,7 @@ describe("Open-Meteo", () => {
       },
     });
     served = await serve(() => ({ status: 200, body }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "open-meteo",
         latitude: 51.5,
@@ -216,9 +216,9 @@ describe("Open-Meteo", () => {
       }),
       { budget: new RequestBudget("open-meteo", 200) },
     );
-    await source.refresh(Date.parse("2026-06-01T06:00:00Z"));
+    await feed.refresh(Date.parse("2026-06-01T06:00:00Z"));
     // 500 W/m² x 4 kWp x 0.8 for 11:00-12:00: 1.6 kWh, 0.8 per half-hour; the hour before takes shortwave (400).
-    expect(source.snapshot().samples).toEqual([
+    expect(feed.snapshot().samples).toEqual([
       { start: Date.parse("2026-06-01T10:00:00Z"), kwh: expect.closeTo(0.64, 9) },
       { start: Date.parse("2026-06-01T10:30:00Z"), kwh: expect.closeTo(0.64, 9) },
       { start: Date.parse("2026-06-01T11:00:00Z"), kwh: expect.closeTo(0.8, 9) },
@@ -231,7 +231,7 @@ describe("Open-Meteo", () => {
       status: 200,
       body: JSON.stringify({ utc_offset_seconds: 0, hourly: { time: "x" } }),
     }));
-    const source = new SolarForecastSource(
+    const feed = new SolarForecastFeed(
       config({
         provider: "open-meteo",
         latitude: 51.5,
@@ -241,8 +241,8 @@ describe("Open-Meteo", () => {
       }),
       { budget: new RequestBudget("open-meteo", 200) },
     );
-    await source.refresh(0);
-    expect(source.snapshot().failure).toMatch(
+    await feed.refresh(0);
+    expect(feed.snapshot().failure).toMatch(
       /^open-meteo: the answer does not have the expected shape \(hourly\.time: /,
     );
   });
@@ -264,11 +264,11 @@ describe("a Home Assistant sensor's forecast in a file", () => {
         },
       }),
     );
-    const source = new SolarForecastSource(config({ provider: "home-assistant-file", file }), {
+    const feed = new SolarForecastFeed(config({ provider: "home-assistant-file", file }), {
       budget: new RequestBudget("home-assistant-file", 100),
     });
-    await source.refresh(0);
-    expect(source.snapshot().samples).toEqual([
+    await feed.refresh(0);
+    expect(feed.snapshot().samples).toEqual([
       { start: Date.parse("2022-07-18T10:00:00Z"), kwh: expect.closeTo(1.26475, 9) },
       { start: Date.parse("2022-07-18T10:30:00Z"), kwh: expect.closeTo(1.263, 9) },
     ]);
@@ -276,11 +276,11 @@ describe("a Home Assistant sensor's forecast in a file", () => {
 
   it("a missing file is a failure naming it", async () => {
     const file = join(dir, "absent.json");
-    const source = new SolarForecastSource(config({ provider: "home-assistant-file", file }), {
+    const feed = new SolarForecastFeed(config({ provider: "home-assistant-file", file }), {
       budget: new RequestBudget("home-assistant-file", 100),
     });
-    await source.refresh(0);
-    expect(source.snapshot().failure).toContain(`home-assistant-file: cannot read ${file}`);
+    await feed.refresh(0);
+    expect(feed.snapshot().failure).toContain(`home-assistant-file: cannot read ${file}`);
   });
 });
 

@@ -124,7 +124,7 @@ describe("a Home Assistant forecast sensor over MQTT", () => {
       await house.refresh(at);
       const kept = house.forecast(at);
       expect(house.solar(at)?.snapshot.samples).toEqual(samples);
-      expect(kept.solarSource).toContain("home-assistant-mqtt (last good answer kept; home-assistant-mqtt: ");
+      expect(kept.solarFrom).toContain("home-assistant-mqtt (last good answer kept; home-assistant-mqtt: ");
 
       // `rules plan` does not listen: it reads what the daemon kept in the store.
       const planned = houseForecaster(store, { timeZone: TZ, config: config([TODAY]) });
@@ -179,7 +179,7 @@ describe("a Home Assistant forecast sensor over MQTT", () => {
     try {
       const house = houseForecaster(store, { timeZone: TZ, config: config([silent]), heard: listener });
       await house.refresh(NOW);
-      expect(house.forecast(NOW).solarSource).toBe(
+      expect(house.forecast(NOW).solarFrom).toBe(
         `learned (home-assistant-mqtt failed: home-assistant-mqtt: nothing received yet on ${silent})`,
       );
     } finally {
@@ -198,12 +198,12 @@ describe("how long a pushed forecast serves", () => {
     const bias = { ratio: 1, days: 0 };
     const snapshot = { provider: "home-assistant-mqtt", samples, fetchedAt: heardAt, failure: undefined };
     const pushed = withProviderSolar(learned, { snapshot: { ...snapshot, usableForMs: 86_400_000 }, bias }, now);
-    expect(pushed.solarSource).toBe("home-assistant-mqtt");
+    expect(pushed.solarFrom).toBe("home-assistant-mqtt");
     expect(pushed.solar).toEqual([
       samples.find((one) => one.start === now)?.kwh,
       samples.find((one) => one.start === now + 1_800_000)?.kwh,
     ]);
-    expect(withProviderSolar(learned, { snapshot, bias }, now).solarSource).toBe(
+    expect(withProviderSolar(learned, { snapshot, bias }, now).solarFrom).toBe(
       "learned (home-assistant-mqtt's last answer is too old)",
     );
   });

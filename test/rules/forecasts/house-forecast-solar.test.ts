@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   providerBias,
   RequestBudget,
-  SolarForecastSource,
+  SolarForecastFeed,
   solarForecastSchema,
 } from "../../../src/rules/forecasts/index.js";
 import { houseForecast, houseForecaster, withProviderSolar } from "../../../src/rules/house/house-forecast.js";
@@ -90,8 +90,8 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     await house.refresh(NOW);
     const sunny = house.forecast(NOW);
     const learned = houseForecast(store.history, { now: NOW, timeZone: TZ });
-    expect(sunny.solarSource).toBe("solcast");
-    expect(learned.solarSource).toBe("learned");
+    expect(sunny.solarFrom).toBe("solcast");
+    expect(learned.solarFrom).toBe("learned");
     const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
     expect(sum(sunny.solar.slice(0, 48))).toBeCloseTo(23.1066, 3);
     expect(sum(learned.solar.slice(0, 48))).toBeLessThan(3);
@@ -125,7 +125,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     await house.refresh(NOW);
     const forecast = house.forecast(NOW);
     const learned = houseForecast(store.history, { now: NOW, timeZone: TZ });
-    expect(forecast.solarSource).toMatch(
+    expect(forecast.solarFrom).toMatch(
       /^learned \(solcast failed: solcast: http:\/\/127\.0\.0\.1:\d+\/rooftop_sites\/ab12\/forecasts answered HTTP 503: .*busy/,
     );
     expect(forecast.solar).toEqual(learned.solar);
@@ -149,7 +149,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     };
     const stale = withProviderSolar(learned, { snapshot, bias: { ratio: 1, days: 0 } }, NOW);
     expect(stale.solar).toEqual([0.1, 0.1]);
-    expect(stale.solarSource).toBe(
+    expect(stale.solarFrom).toBe(
       "learned (open-meteo failed: open-meteo: http://127.0.0.1:1/v1/forecast did not answer (fetch failed))",
     );
     const kept = withProviderSolar(
@@ -158,7 +158,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
       NOW,
     );
     expect(kept.solar).toEqual([1.8, 1.8]);
-    expect(kept.solarSource).toBe(
+    expect(kept.solarFrom).toBe(
       "open-meteo x0.90 (bias from 5 days) (last good answer kept; open-meteo: http://127.0.0.1:1/v1/forecast did not answer (fetch failed))",
     );
   });
@@ -187,7 +187,7 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     expect(after.solar(NOW)?.snapshot.failure).toBe(
       "solcast: the 2 requests a day are spent until 00:00 UTC (daily_requests)",
     );
-    expect(after.forecast(NOW + 10 * 60_000).solarSource).toBe(
+    expect(after.forecast(NOW + 10 * 60_000).solarFrom).toBe(
       "learned (solcast failed: solcast: the 2 requests a day are spent until 00:00 UTC (daily_requests))",
     );
     // The next UTC day (23:00 UTC is 00:00 in London, still the 17th in UTC; 00:05 UTC is the 18th).
@@ -204,11 +204,11 @@ describe("the optimise rule's house forecast with a solar provider", () => {
       sites: ["ab12"],
       base_url: served.url,
     });
-    const source = new SolarForecastSource(config, {
+    const feed = new SolarForecastFeed(config, {
       budget: new RequestBudget("solcast", 10),
       onForecast: (provider, samples, fetchedAt) => store?.solarForecasts.record(provider, samples, fetchedAt),
     });
-    await source.refresh(NOW);
+    await feed.refresh(NOW);
     // The inverter measured 80% of each half-hour's forecast power on 18 July (local day, BST).
     const forecastKw = new Map(
       JSON.parse(fixture("solcast-forecasts.json")).forecasts.map(
@@ -244,13 +244,13 @@ describe("the optimise rule's house forecast with a solar provider", () => {
     expect(bias.ratio).toBeCloseTo(0.8, 2);
     expect(bias.days).toBe(1);
     // The recorded answer is for the 18th: on the evening of the 19th it reaches nothing ahead.
-    expect(house.forecast(later).solarSource).toBe("learned (solcast's answer does not reach now)");
+    expect(house.forecast(later).solarFrom).toBe("learned (solcast's answer does not reach now)");
     // Had it reached ahead, the plan's solar would carry the bias.
     const biased = withProviderSolar(
       { from: NOW, load: [0, 0], solar: [0, 0], days: 1 },
-      { snapshot: source.snapshot(), bias },
+      { snapshot: feed.snapshot(), bias },
       NOW,
     );
-    expect(biased.solarSource).toBe("solcast x0.80 (bias from 1 days)");
+    expect(biased.solarFrom).toBe("solcast x0.80 (bias from 1 days)");
   });
 });

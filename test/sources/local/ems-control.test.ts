@@ -80,11 +80,11 @@ describe("an EMS plant over the LAN", () => {
     const before = CHILDREN.map((serial) => dongle(serial).stats.writes);
     const start = await gate.apply(
       { kind: "setting", serial: EMS, settingId: 53, value: "16:00" },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     const end = await gate.apply(
       { kind: "setting", serial: EMS, settingId: 54, value: "19:30" },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(start).toMatchObject({ ok: true, verified: true });
     expect(end).toMatchObject({ ok: true, verified: true });
@@ -119,7 +119,7 @@ describe("an EMS plant over the LAN", () => {
     const sent = dongle(EMS).writesReceived.length;
     const outcome = await gate.apply(
       { kind: "preset", serial: EMS, preset: "plant-ems-enable-control", fields: { enabled: true } },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
     expect(
@@ -136,7 +136,7 @@ describe("an EMS plant over the LAN", () => {
     const sent = dongle(EMS).writesReceived.length;
     const outcome = await gate.apply(
       { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
     expect(
@@ -181,7 +181,7 @@ describe("an EMS plant over the LAN", () => {
         preset: "timed-export",
         fields: { enabled: true, slots: { 1: { start_time: "17:00", end_time: "19:00", percent_limit: 30 } } },
       },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true, verified: true });
     expect(
@@ -203,7 +203,7 @@ describe("an EMS plant over the LAN", () => {
     // The EMS has no export switch: off clears its slots, and the cloud reads it off.
     const off = await gate.apply(
       { kind: "preset", serial: EMS, preset: "timed-export", fields: { enabled: false } },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(off).toMatchObject({ ok: true });
     expect(await cloud.presetValues(EMS, "timed-export")).toMatchObject({ enabled: false });
@@ -230,7 +230,7 @@ describe("an EMS plant over the LAN", () => {
         preset: "timed-export",
         fields: { slots: { 4: { start_time: "17:00", end_time: "19:00" } } },
       },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome.ok).toBe(false);
     expect(outcome.message).toContain(
@@ -243,7 +243,7 @@ describe("an EMS plant over the LAN", () => {
     const sent = dongle(EMS).writesReceived.length;
     const outcome = await gate.apply(
       { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 2500 } },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome).toMatchObject({ ok: true });
     expect(dongle(EMS).writesReceived.length).toBe(sent);
@@ -253,7 +253,7 @@ describe("an EMS plant over the LAN", () => {
     const sent = dongle(EMS).writesReceived.length;
     const outcome = await gate.apply(
       { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_enabled: true } },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome.ok).toBe(false);
     expect(outcome.message).toMatch(/export_limit_enabled/);
@@ -264,7 +264,7 @@ describe("an EMS plant over the LAN", () => {
   it("refuses a change to an EMS's inverter, audited, with what to change instead", async () => {
     const outcome = await gate.apply(
       { kind: "setting", serial: "SE2024G102", settingId: 71, value: 20 },
-      { source: "cli", name: "test" },
+      { via: "cli", name: "test" },
     );
     expect(outcome.ok).toBe(false);
     expect(outcome.message).toContain("is run by its EMS EM2024E001");

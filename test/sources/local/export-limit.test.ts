@@ -59,7 +59,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const who = { source: "cli", name: "test" } as const;
+const who = { via: "cli", name: "test" } as const;
 
 describe("the export limit on a three-phase hybrid over the LAN", () => {
   it("offers grid-settings with the cloud's parameters, the limit's range the register's (0-60000 W), not the cloud's", async () => {

@@ -79,10 +79,10 @@ const WARRANTY_MS = 12 * 365 * 86_400_000;
 const round1 = (value: number): number => Math.round(value * 10) / 10;
 
 const siteOf = (account: AccountRecord): { site_id?: number } =>
-  account.source.site ? { site_id: account.source.site.id } : {};
+  account.entry.site ? { site_id: account.entry.site.id } : {};
 
 export function batteryModules(record: InverterRecord): BatteryModuleBody[] {
-  const { kind, battery_kwh: kwh } = record.source;
+  const { kind, battery_kwh: kwh } = record.entry;
   if (kwh <= 0) return [];
   const battery = KIND_PROFILES[kind].battery;
   const count = battery.moduleKwh > 0 ? Math.max(1, Math.round(kwh / battery.moduleKwh)) : 1;
@@ -112,9 +112,9 @@ function meters(count: number, serial: string): MeterBody[] {
 }
 
 function batteryInfo(records: readonly InverterRecord[]) {
-  const first = records.find((record) => record.source.battery_kwh > 0)?.source.kind ?? "hybrid";
+  const first = records.find((record) => record.entry.battery_kwh > 0)?.entry.kind ?? "hybrid";
   const battery = KIND_PROFILES[first].battery;
-  const wh = records.reduce((sum, record) => sum + nominalWh(record.source.kind, record.source.battery_kwh), 0);
+  const wh = records.reduce((sum, record) => sum + nominalWh(record.entry.kind, record.entry.battery_kwh), 0);
   return {
     nominal_capacity: Math.round(wh / battery.nominalVoltage),
     nominal_voltage: battery.nominalVoltage,
@@ -123,7 +123,7 @@ function batteryInfo(records: readonly InverterRecord[]) {
 }
 
 const maxRate = (record: InverterRecord): number =>
-  Math.min(KIND_PROFILES[record.source.kind].maxBatteryRateW, record.source.max_power_w);
+  Math.min(KIND_PROFILES[record.entry.kind].maxBatteryRateW, record.entry.max_power_w);
 
 function timesOf(status: string, commissionMs: number, now: number) {
   return {
@@ -135,7 +135,7 @@ function timesOf(status: string, commissionMs: number, now: number) {
 }
 
 export function inverterDevice(record: InverterRecord, now: number): DeviceBody {
-  const profile = KIND_PROFILES[record.source.kind];
+  const profile = KIND_PROFILES[record.entry.kind];
   const child = record.emsSerial !== undefined || record.gatewaySerial !== undefined;
   return {
     serial_number: record.deviceSerial,
@@ -148,14 +148,14 @@ export function inverterDevice(record: InverterRecord, now: number): DeviceBody 
       info: {
         battery_type: "LITHIUM",
         battery: batteryInfo([record]),
-        model: record.source.model,
+        model: record.entry.model,
         max_charge_rate: maxRate(record),
         max_discharge_rate: maxRate(record),
       },
       warranty: { type: "Standard", expiry_date: isoSeconds(record.commissionMs + WARRANTY_MS) },
       firmware_version: { ...profile.firmware },
       connections: { batteries: batteryModules(record), meters: child ? [] : meters(profile.meters, record.serial) },
-      flags: [...record.source.flags],
+      flags: [...record.entry.flags],
     },
     ...siteOf(record.account),
   };

@@ -16,7 +16,7 @@ export function emsSystemDataBody(ems: EmsRecord, now: number): z.input<typeof e
     record.model.advanceTo(now);
     const model = record.model;
     battery += model.batteryPowerW();
-    whRemaining += (model.socPercent() / 100) * record.source.battery_kwh * 1000;
+    whRemaining += (model.socPercent() / 100) * record.entry.battery_kwh * 1000;
     generation += model.pvPowerW();
     grid += model.gridPowerW();
     load += model.loadPowerW();

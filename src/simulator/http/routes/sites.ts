@@ -8,7 +8,7 @@ import type { RequestContext, Route } from "../route.js";
 import { pageQuery } from "./account.js";
 
 function siteBody(world: World, account: AccountRecord): z.input<typeof siteSchema> | undefined {
-  const site = account.source.site;
+  const site = account.entry.site;
   if (!site) return undefined;
   const serials = [...world.inverters.values()].filter((i) => i.account === account).map((i) => i.serial);
   return {

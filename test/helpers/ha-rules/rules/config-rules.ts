@@ -26,7 +26,7 @@ export function rejectsMissingRequiredKeys(component: string, config: DiscoveryC
     .map((key) => ({
       rule: "config-invalid",
       message: `required key not provided @ data['${String(key)}']: the ${component} is not created`,
-      source: `homeassistant/components/mqtt/config.py ${component === "sensor" || component === "binary_sensor" ? "MQTT_RO_SCHEMA" : "MQTT_RW_SCHEMA"} (via mqtt/${component}.py DISCOVERY_SCHEMA)`,
+      reference: `homeassistant/components/mqtt/config.py ${component === "sensor" || component === "binary_sensor" ? "MQTT_RO_SCHEMA" : "MQTT_RW_SCHEMA"} (via mqtt/${component}.py DISCOVERY_SCHEMA)`,
     }));
 }
 
@@ -39,7 +39,7 @@ export function rejectsLastResetWithoutTotal(config: DiscoveryConfig): RuleHit[]
     {
       rule: "config-invalid",
       message: `The option \`last_reset_value_template\` cannot be used together with state class \`${String(config.state_class)}\``,
-      source: SENSOR_VALIDATION,
+      reference: SENSOR_VALIDATION,
     },
   ];
 }
@@ -48,7 +48,7 @@ export function rejectsLastResetWithoutTotal(config: DiscoveryConfig): RuleHit[]
 export function rejectsBadSensorOptions(config: DiscoveryConfig): RuleHit[] {
   const { options } = config;
   if (options === undefined) return [];
-  const hit = (message: string): RuleHit[] => [{ rule: "config-invalid", message, source: SENSOR_VALIDATION }];
+  const hit = (message: string): RuleHit[] => [{ rule: "config-invalid", message, reference: SENSOR_VALIDATION }];
   if (options.length === 0) return hit("An empty options list is not allowed");
   if (config.state_class || config.unit_of_measurement) {
     return hit("Specifying `options` is not allowed together with the `state_class` or `unit_of_measurement` option");
@@ -67,7 +67,7 @@ export function rejectsUnknownSensorDeviceClass(config: DiscoveryConfig): RuleHi
     {
       rule: "config-invalid",
       message: `unknown sensor device_class '${deviceClass}'`,
-      source: "homeassistant/components/sensor/const.py SensorDeviceClass (DEVICE_CLASSES_SCHEMA in mqtt/sensor.py)",
+      reference: "homeassistant/components/sensor/const.py SensorDeviceClass (DEVICE_CLASSES_SCHEMA in mqtt/sensor.py)",
     },
   ];
 }
@@ -81,7 +81,7 @@ export function rejectsNumberRange(config: DiscoveryConfig): RuleHit[] {
     {
       rule: "config-invalid",
       message: `'max' must be > 'min' (min ${min}, max ${max})`,
-      source: "homeassistant/components/mqtt/number.py validate_config",
+      reference: "homeassistant/components/mqtt/number.py validate_config",
     },
   ];
 }
@@ -96,7 +96,7 @@ export function warnsUnitOnNonNumericClass(config: DiscoveryConfig): RuleHit[] {
     {
       rule: "sensor-unit",
       message: `has a unit of measurement and thus indicating it has a numeric value; however, it has the non-numeric device class: ${deviceClass}`,
-      source: SENSOR_STATE,
+      reference: SENSOR_STATE,
     },
   ];
 }
@@ -120,7 +120,7 @@ export function warnsUnitForDeviceClass(config: DiscoveryConfig): RuleHit[] {
     {
       rule: "sensor-unit",
       message: `is using native unit of measurement '${unit}' which is not a valid unit for the device class ('${deviceClass}'); expected ${JSON.stringify(rule.units)}`,
-      source: `${SENSOR_STATE} (DEVICE_CLASS_UNITS)`,
+      reference: `${SENSOR_STATE} (DEVICE_CLASS_UNITS)`,
     },
   ];
 }
@@ -136,7 +136,7 @@ export function warnsStateClassForDeviceClass(config: DiscoveryConfig): RuleHit[
     {
       rule: "sensor-state-class",
       message: `is using state class '${stateClass}' which is impossible considering device class ('${deviceClass}'); expected None or one of ${JSON.stringify(rule.state_classes_allowed)}`,
-      source: `${SENSOR_STATE} (DEVICE_CLASS_STATE_CLASSES)`,
+      reference: `${SENSOR_STATE} (DEVICE_CLASS_STATE_CLASSES)`,
     },
   ];
 }
@@ -161,7 +161,7 @@ export function unsupportedTemplates(config: DiscoveryConfig): RuleHit[] {
       {
         rule: "template-unsupported",
         message: `${name} "${template}" is ${parsed.unsupported}, which this checker cannot render: extend test/helpers/ha-rules/template.ts`,
-        source: "test/helpers/ha-rules/template.ts parseTemplate (not Home Assistant)",
+        reference: "test/helpers/ha-rules/template.ts parseTemplate (not Home Assistant)",
       },
     ];
   });

@@ -11,14 +11,16 @@ export function illegalDiscoveryTopic(topic: string): RuleHit[] {
     {
       rule: "discovery-topic-illegal",
       message: `Received message on illegal discovery topic '${topic}'`,
-      source: DISCOVERY,
+      reference: DISCOVERY,
     },
   ];
 }
 
 /** mqtt/discovery.py: the payload must be a JSON object ("Unable to parse JSON"). */
 export function unparsableConfig(payload: string): RuleHit[] {
-  return [{ rule: "config-unparsable", message: `Unable to parse JSON: '${payload.slice(0, 80)}'`, source: DISCOVERY }];
+  return [
+    { rule: "config-unparsable", message: `Unable to parse JSON: '${payload.slice(0, 80)}'`, reference: DISCOVERY },
+  ];
 }
 
 /**
@@ -34,7 +36,7 @@ export function configNotRetained(payload: string): RuleHit[] {
         payload === ""
           ? "removal published without retain: the retained config stays on the broker and the entity returns at Home Assistant's next start"
           : "config published without retain: the entity is gone after Home Assistant's next start",
-      source:
+      reference:
         "homeassistant/components/mqtt/discovery.py async_start (subscribes <prefix>/# and reads retained configs)",
     },
   ];
@@ -51,7 +53,7 @@ export function duplicateConfigPublish(count: number): RuleHit[] {
     {
       rule: "duplicate-config-publish",
       message: `the same config payload published again (${count} times since the last birth message): Home Assistant ignores the unchanged update`,
-      source: "homeassistant/components/mqtt/entity.py MqttDiscoveryUpdateMixin (discovery_callback)",
+      reference: "homeassistant/components/mqtt/entity.py MqttDiscoveryUpdateMixin (discovery_callback)",
       detail: { count },
     },
   ];
@@ -63,7 +65,7 @@ export function duplicateUniqueId(uniqueId: string, otherTopic: string): RuleHit
     {
       rule: "duplicate-unique-id",
       message: `Platform mqtt does not generate unique IDs. ID ${uniqueId} already exists (configured on ${otherTopic}) - ignoring`,
-      source: "homeassistant/helpers/entity_platform.py EntityPlatform._async_add_entity",
+      reference: "homeassistant/helpers/entity_platform.py EntityPlatform._async_add_entity",
     },
   ];
 }
@@ -75,7 +77,7 @@ export function staleRetainedConfig(): RuleHit[] {
       rule: "dangling-config",
       message:
         "the broker retains a config Home Assistant no longer holds (a removal or change was not retained): it returns at the next start",
-      source: "homeassistant/components/mqtt/discovery.py async_start (retained configs re-create entities)",
+      reference: "homeassistant/components/mqtt/discovery.py async_start (retained configs re-create entities)",
     },
   ];
 }
@@ -86,23 +88,23 @@ export function staleRetainedConfig(): RuleHit[] {
  * warning on every state message, and show nothing).
  */
 export function danglingConfig(entity: DiscoveredEntity, live: boolean, retainedState: string | undefined): RuleHit[] {
-  const source = "homeassistant/components/mqtt/discovery.py async_start (retained configs re-create entities)";
+  const reference = "homeassistant/components/mqtt/discovery.py async_start (retained configs re-create entities)";
   if (!live) {
-    return [{ rule: "dangling-config", message: "retained config of a device that no longer exists", source }];
+    return [{ rule: "dangling-config", message: "retained config of a device that no longer exists", reference }];
   }
   if (entity.stateTopic === undefined || entity.valueTemplate === undefined) return [];
   const parsed = parseTemplate(entity.valueTemplate);
   if (!("expr" in parsed) || parsed.expr.kind !== "path" || parsed.expr.root !== "value_json") return [];
   if (retainedState === undefined) {
     return [
-      { rule: "dangling-config", message: `nothing is retained on its state topic ${entity.stateTopic}`, source },
+      { rule: "dangling-config", message: `nothing is retained on its state topic ${entity.stateTopic}`, reference },
     ];
   }
   let state: unknown;
   try {
     state = JSON.parse(retainedState);
   } catch {
-    return [{ rule: "dangling-config", message: `the retained state on ${entity.stateTopic} is not JSON`, source }];
+    return [{ rule: "dangling-config", message: `the retained state on ${entity.stateTopic} is not JSON`, reference }];
   }
   let current: unknown = state;
   for (const segment of parsed.expr.segments) {
@@ -111,7 +113,7 @@ export function danglingConfig(entity: DiscoveredEntity, live: boolean, retained
         {
           rule: "dangling-config",
           message: `the retained state on ${entity.stateTopic} has no '${keysRead(parsed).join(".")}'`,
-          source,
+          reference,
         },
       ];
     }

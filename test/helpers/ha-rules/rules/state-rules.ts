@@ -18,18 +18,18 @@ export function templateHits(rendered: Rendered, template: string): RuleHit[] {
     ...rendered.undefinedNames.map((name) => ({
       rule: "template-undefined",
       message: `Template variable warning: ${name} when rendering '${template}'`,
-      source: "homeassistant/helpers/template/__init__.py make_logging_undefined LoggingUndefined._log_message",
+      reference: "homeassistant/helpers/template/__init__.py make_logging_undefined LoggingUndefined._log_message",
     })),
     ...rendered.errors.map((error) => ({
       rule: "template-error",
       message: `Template variable error: ${error} when rendering '${template}'`,
-      source:
+      reference:
         "homeassistant/helpers/template/__init__.py LoggingUndefined._fail_with_undefined_error; mqtt/models.py MqttValueTemplate.async_render_with_possible_json_value",
     })),
     ...rendered.dictMethods.map((path) => ({
       rule: "template-dict-method",
       message: `${path} renders the dict's method, not the key: use value_json['...']`,
-      source: "jinja2 sandbox Environment.getattr (attribute before item), used by helpers/template",
+      reference: "jinja2 sandbox Environment.getattr (attribute before item), used by helpers/template",
     })),
   ];
 }
@@ -45,7 +45,7 @@ export function missingKeyHits(rendered: Rendered, template: string): RuleHit[] 
   return rendered.missingPaths.map((path) => ({
     rule: "state-key-missing",
     message: `${path} is not in the state message; '${template}' falls back to its default without a word`,
-    source: "issue 12 (Done means); jinja2 filters do_default as used by homeassistant/helpers/template",
+    reference: "issue 12 (Done means); jinja2 filters do_default as used by homeassistant/helpers/template",
   }));
 }
 
@@ -80,7 +80,7 @@ export function sensorState(entity: DiscoveredEntity, payload: string): { hits: 
           {
             rule: "sensor-non-numeric",
             message: `has device class '${String(config.device_class ?? null)}', state class '${String(config.state_class ?? null)}' unit '${String(config.unit_of_measurement ?? null)}' thus indicating it has a numeric value; however, it has the non-${value === undefined ? "numeric" : "finite"} value: '${payload}'`,
-            source: "homeassistant/components/sensor/__init__.py SensorEntity.state",
+            reference: "homeassistant/components/sensor/__init__.py SensorEntity.state",
           },
         ],
       };
@@ -93,7 +93,7 @@ export function sensorState(entity: DiscoveredEntity, payload: string): { hits: 
         {
           rule: "sensor-invalid-option",
           message: `Ignoring invalid option received, got '${payload}', allowed: ${options.join(", ")}`,
-          source: MQTT_SENSOR,
+          reference: MQTT_SENSOR,
         },
       ],
     };
@@ -106,7 +106,7 @@ export function sensorState(entity: DiscoveredEntity, payload: string): { hits: 
         {
           rule: "sensor-state-too-long",
           message: `Cannot update state: the state is ${payload.length} characters, the maximum is 255`,
-          source: "homeassistant/components/mqtt/util.py check_state_too_long",
+          reference: "homeassistant/components/mqtt/util.py check_state_too_long",
         },
       ],
     };
@@ -114,7 +114,9 @@ export function sensorState(entity: DiscoveredEntity, payload: string): { hits: 
   const parsed = parseHaDatetime(payload);
   if (!parsed) {
     return {
-      hits: [{ rule: "sensor-invalid-datetime", message: `Invalid state message '${payload}'`, source: MQTT_SENSOR }],
+      hits: [
+        { rule: "sensor-invalid-datetime", message: `Invalid state message '${payload}'`, reference: MQTT_SENSOR },
+      ],
     };
   }
   if (deviceClass === "timestamp" && !parsed.hasTimezone) {
@@ -123,7 +125,7 @@ export function sensorState(entity: DiscoveredEntity, payload: string): { hits: 
         {
           rule: "sensor-invalid-datetime",
           message: `Invalid datetime: provides state '${payload}', which is missing timezone information`,
-          source: "homeassistant/components/sensor/__init__.py SensorEntity.state",
+          reference: "homeassistant/components/sensor/__init__.py SensorEntity.state",
         },
       ],
     };
@@ -142,7 +144,7 @@ export function lastResetState(payload: string): RuleHit[] {
     {
       rule: "last-reset-invalid",
       message: `Invalid last_reset message '${payload}'`,
-      source: "homeassistant/components/mqtt/sensor.py MqttSensor._update_last_reset",
+      reference: "homeassistant/components/mqtt/sensor.py MqttSensor._update_last_reset",
     },
   ];
 }
@@ -157,7 +159,7 @@ export function numberState(entity: DiscoveredEntity, payload: string): RuleHit[
   if (payload === reset) return [];
   const value = pythonIsNumeric(payload) ? Number(payload) : pythonFloat(payload);
   if (value === undefined) {
-    return [{ rule: "number-not-a-number", message: `Payload '${payload}' is not a Number`, source: MQTT_NUMBER }];
+    return [{ rule: "number-not-a-number", message: `Payload '${payload}' is not a Number`, reference: MQTT_NUMBER }];
   }
   const min = typeof config.min === "number" ? config.min : 1;
   const max = typeof config.max === "number" ? config.max : 100;
@@ -166,7 +168,7 @@ export function numberState(entity: DiscoveredEntity, payload: string): RuleHit[
       {
         rule: "number-out-of-range",
         message: `Invalid value for ${entity.uniqueId}: ${payload} (range ${min} - ${max})`,
-        source: MQTT_NUMBER,
+        reference: MQTT_NUMBER,
       },
     ];
   }
@@ -182,7 +184,7 @@ export function selectState(entity: DiscoveredEntity, payload: string): RuleHit[
     {
       rule: "select-invalid-option",
       message: `Invalid option for ${entity.uniqueId}: '${payload}' (valid options: ${options.join(", ")})`,
-      source: "homeassistant/components/mqtt/select.py MqttSelect._message_received",
+      reference: "homeassistant/components/mqtt/select.py MqttSelect._message_received",
     },
   ];
 }
@@ -201,7 +203,7 @@ export function switchState(entity: DiscoveredEntity, payload: string): RuleHit[
     {
       rule: "switch-state-unmatched",
       message: `'${payload}' is neither state_on '${on}', state_off '${off}' nor None: ignored, the switch keeps its old state`,
-      source: "homeassistant/components/mqtt/switch.py MqttSwitch._state_message_received",
+      reference: "homeassistant/components/mqtt/switch.py MqttSwitch._state_message_received",
     },
   ];
 }
@@ -217,7 +219,7 @@ export function binarySensorState(entity: DiscoveredEntity, payload: string): Ru
     {
       rule: "binary-sensor-no-match",
       message: `No matching payload found for entity ${entity.uniqueId}: '${payload}' (payload_on '${on}', payload_off '${off}')`,
-      source: "homeassistant/components/mqtt/binary_sensor.py MqttBinarySensor._state_message_received",
+      reference: "homeassistant/components/mqtt/binary_sensor.py MqttBinarySensor._state_message_received",
     },
   ];
 }
@@ -229,7 +231,7 @@ export function timeState(payload: string): RuleHit[] {
     {
       rule: "time-invalid",
       message: `Invalid received time expression, got ${payload}`,
-      source: "homeassistant/components/mqtt/time.py MqttTimeEntity._handle_state_message_received",
+      reference: "homeassistant/components/mqtt/time.py MqttTimeEntity._handle_state_message_received",
     },
   ];
 }
@@ -253,7 +255,7 @@ export function totalIncreasingDecrease(previous: number, value: number): RuleHi
     {
       rule: "total-increasing-decrease",
       message: `${said}: ${previous} -> ${value}`,
-      source: "homeassistant/components/sensor/recorder.py reset_detected / warn_dip / warn_negative",
+      reference: "homeassistant/components/sensor/recorder.py reset_detected / warn_dip / warn_negative",
       detail: { previous, value, kind },
     },
   ];

@@ -4,7 +4,7 @@ import { budgetFor, type RequestBudget } from "./budget.js";
 import type { SolarForecastConfig } from "./config.js";
 import { fetchForecastSolar } from "./forecast-solar.js";
 import { readHomeAssistantFile } from "./home-assistant-file.js";
-import type { HeardSource } from "./home-assistant-mqtt.js";
+import type { HeardForecasts } from "./home-assistant-mqtt.js";
 import { ForecastError } from "./http.js";
 import { fetchOpenMeteo } from "./open-meteo.js";
 import { fetchSolcast } from "./solcast.js";
@@ -26,7 +26,7 @@ export interface SolarForecastSnapshot {
 
 const PUSHED_USABLE_MS = 24 * 60 * MINUTE_MS;
 
-export interface SolarForecastSourceOptions {
+export interface SolarForecastFeedOptions {
   /** Told once per refresh outcome: a success or a failure (never the key). */
   readonly onOutcome?: (outcome: {
     readonly ok: boolean;
@@ -39,7 +39,7 @@ export interface SolarForecastSourceOptions {
   /** The service's budget; by default the one shared by the process for that service. */
   readonly budget?: RequestBudget;
   /** What Home Assistant published over MQTT, for the home-assistant-mqtt provider. */
-  readonly heard?: HeardSource;
+  readonly heard?: HeardForecasts;
 }
 
 /** An answer: its half-hours, when it was had, and a newer problem that left it in place. */
@@ -54,7 +54,7 @@ interface Answer {
  * failure keeps the last good answer and says why; the house forecast then decides how much of
  * it is still usable.
  */
-export class SolarForecastSource {
+export class SolarForecastFeed {
   private samples: readonly HalfHourSample[] = [];
   private fetchedAt: number | undefined;
   private lastAttempt: number | undefined;
@@ -63,7 +63,7 @@ export class SolarForecastSource {
 
   constructor(
     readonly config: SolarForecastConfig,
-    private readonly options: SolarForecastSourceOptions = {},
+    private readonly options: SolarForecastFeedOptions = {},
   ) {
     // Home Assistant publishes over MQTT: nothing is requested, so nothing is budgeted.
     this.budget =

@@ -1,14 +1,15 @@
 import type { Database, Statement } from "better-sqlite3";
 import { HISTORY_KINDS, type HistoryKind } from "./history-types.js";
 
-export interface Source {
+/** One series of history rows: a (kind, device) pair and the id its rows carry (a row of history_source). */
+export interface Series {
   readonly id: number;
   readonly kind: HistoryKind;
   readonly device: string;
   readonly downsampledBefore: number;
 }
 
-interface SourceRow {
+interface SeriesRow {
   id: number;
   kind: string;
   device: string;
@@ -22,12 +23,12 @@ export function isHistoryKind(kind: string): kind is HistoryKind {
 }
 
 /** The small lookup table that turns (kind, device) into the integer every history row carries. */
-export class HistorySources {
+export class HistorySeries {
   private readonly ids = new Map<string, number>();
   private readonly find: Statement<[string, string], { id: number }>;
   private readonly insert: Statement<[string, string], { id: number }>;
-  private readonly list: Statement<[], SourceRow>;
-  private readonly listKind: Statement<[string], SourceRow>;
+  private readonly list: Statement<[], SeriesRow>;
+  private readonly listKind: Statement<[string], SeriesRow>;
 
   constructor(db: Database) {
     this.find = db.prepare("SELECT id FROM history_source WHERE kind = ? AND device = ?");
@@ -54,7 +55,7 @@ export class HistorySources {
     return this.ids.get(`${kind}\u0000${device}`) ?? this.find.get(kind, device)?.id;
   }
 
-  all(kind?: HistoryKind): Source[] {
+  all(kind?: HistoryKind): Series[] {
     const rows = kind === undefined ? this.list.all() : this.listKind.all(kind);
     return rows.map((row) => {
       if (!isHistoryKind(row.kind)) throw new Error(`history_source ${row.id} has an unknown kind "${row.kind}"`);
@@ -62,7 +63,7 @@ export class HistorySources {
     });
   }
 
-  /** After a rolled-back write: sources inserted by it are gone again. */
+  /** After a rolled-back write: series inserted by it are gone again. */
   forget(): void {
     this.ids.clear();
   }

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { isMap, LineCounter, parseDocument, type ScalarTag } from "yaml";
 
 /** A YAML file read with its line numbers, for errors that name file and line. */
-export interface YamlSource {
+export interface YamlFile {
   readonly raw: unknown;
   /** `file:line` of the deepest node that exists on the key path: the key itself, or the section missing it. */
   readonly locate: (keyPath: readonly PropertyKey[]) => string;
@@ -12,7 +12,7 @@ export interface YamlSource {
 }
 
 /** Reads a YAML file, resolving `!secret name` from secrets.yaml beside it. */
-export function readYamlSource(path: string): YamlSource {
+export function readYamlFile(path: string): YamlFile {
   const secrets = secretTag(join(dirname(path), "secrets.yaml"));
   const lineCounter = new LineCounter();
   const doc = parseDocument(readFileSync(path, "utf8"), { lineCounter, customTags: [secrets], prettyErrors: false });
