@@ -8,9 +8,10 @@ import {
   type Read,
   SessionError,
 } from "../../local/index.js";
-import type { Logger } from "../../log/log.js";
-import { type Clock, later } from "../../time/index.js";
+import { later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
+import { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
+import type { DongleOptions } from "./dongle-options.js";
 import {
   BCU_BANK,
   CONTROLLER,
@@ -24,36 +25,8 @@ import {
   partsOf,
 } from "./reads.js";
 
-export interface DongleOptions {
-  readonly host: string;
-  readonly port: number;
-  /** Only listen: decode the answers the dongle fans out to another client, never ask. */
-  readonly passive: boolean;
-  readonly clock: Clock;
-  /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
-  readonly timeoutMs: number;
-  readonly logger?: Logger;
-  /** Told when the model is read from HR 0 after it was told from the banks. */
-  readonly onModelRead?: (detected: Detected) => void;
-  /** Told each time its session connects (a dongle that was away is back). */
-  readonly onConnected?: () => void;
-  /** Session options a test pins (jitter). */
-  readonly random?: () => number;
-  /** Told once each time the address starts answering for another device than the one it is paired with. */
-  readonly onWrongDevice?: (event: WrongDevice) => void;
-}
-
-/** An answer that came from another device than the one the address is paired with. */
-export interface WrongDevice {
-  /** host:port */
-  readonly where: string;
-  /** The serial the address is paired with. */
-  readonly expected: string;
-  /** The serial the answer carried (the same as `expected` when only the model differs). */
-  readonly answered: string;
-  /** What differed, in words: "answers for SE2024G102, not SD2024G001". */
-  readonly why: string;
-}
+export { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
+export type { DongleOptions } from "./dongle-options.js";
 
 /** What a dongle's chain showed at discovery. */
 export interface Identified {
@@ -67,24 +40,6 @@ export interface Identified {
 
 /** A dongle that answered any block this recently is alive: a silent block is then the block's own. */
 const ALIVE_MS = 60_000;
-
-export class LocalDongleError extends Error {
-  override readonly name: string = "LocalDongleError";
-}
-
-/**
- * An answer from another device than the one the address is paired with: the read (or the poll)
- * fails, a write is refused (or, when its echo was the other device's, reported as reaching it).
- */
-export class WrongDeviceError extends LocalDongleError {
-  override readonly name = "WrongDeviceError";
-  constructor(
-    message: string,
-    readonly wrong: WrongDevice,
-  ) {
-    super(message);
-  }
-}
 
 /** The controller answers at 0x11, and at 0x31 on AC and Gen1 units: the addresses whose answers carry its serial. */
 const CONTROLLER_ADDRESSES: ReadonlySet<number> = new Set([0x11, 0x31]);
