@@ -3,7 +3,6 @@ import {
   ChainDecoder,
   checkWritable,
   type DecodedDevice,
-  DongleSession,
   modelFromIdentity,
   type Read,
   SessionError,
@@ -11,6 +10,7 @@ import {
 import { later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
+import { DongleLink } from "./dongle-link.js";
 import type { DongleOptions } from "./dongle-options.js";
 import {
   BCU_BANK,
@@ -54,7 +54,7 @@ const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().
  * while it is away fail at once (src/local/session.ts says when the next attempt is).
  */
 export class LocalDongle {
-  private session: DongleSession | undefined;
+  private readonly link: DongleLink;
   private decoder = new ChainDecoder();
   private dongleSerial = "";
   /**
@@ -79,10 +79,9 @@ export class LocalDongle {
   /** Answers from another device, counted: a read or write during which one came fails. */
   private mismatches = 0;
   /**
-   * Connections the session made so far; the last on which an answer carried the paired serial,
-   * and the last on which the identity bank answered with the paired device type.
+   * The last connection on which an answer carried the paired serial, and the last on which the
+   * identity bank answered with the paired device type.
    */
-  private connections = 0;
   private verifiedOn = -1;
   private typedOn = -1;
   /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
@@ -92,8 +91,6 @@ export class LocalDongle {
   private health: BlockHealth;
   /** When any block last answered (clock ms). */
   private answeredAt: number | undefined;
-  /** Its session lost the dongle and has not connected since. */
-  private away = false;
   /** How long the first request that was answered took, asked to answered. */
   private firstRoundTripMs: number | undefined;
   /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
@@ -101,6 +98,7 @@ export class LocalDongle {
 
   constructor(readonly options: DongleOptions) {
     this.health = new BlockHealth(() => options.clock.now());
+    this.link = new DongleLink(options, (frame) => this.heard(frame));
   }
 
   /** The blocks that do not answer now, for `bridge/health`. */
@@ -168,7 +166,7 @@ export class LocalDongle {
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
   async poll(signal: AbortSignal, since?: number): Promise<readonly DecodedDevice[] | undefined> {
     if (this.options.passive) {
-      this.ensureSession();
+      this.link.ensure();
       if (this.heardAt === undefined || (since !== undefined && this.heardAt <= since)) return undefined;
       return this.decoder.devices();
     }
@@ -176,7 +174,7 @@ export class LocalDongle {
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
     const reads =
-      detected.from === "banks" || (this.typeCheckable() && this.typedOn !== this.connections)
+      detected.from === "banks" || (this.typeCheckable() && this.typedOn !== this.link.connections)
         ? [IDENTITY, ...liveReads(detected)]
         : liveReads(detected);
     const answered = await this.readEach(reads, signal);
@@ -216,7 +214,7 @@ export class LocalDongle {
           `the echo of the write of ${value} to holding register ${register} came from ${wrong.answered}, so the write reached that device, not ${wrong.expected}`,
       );
     try {
-      await this.ensureSession().write({ address: CONTROLLER, register, value });
+      await this.link.ensure().write({ address: CONTROLLER, register, value });
     } catch (error) {
       reachedAnother();
       throw error;
@@ -246,7 +244,7 @@ export class LocalDongle {
         throw new LocalDongleError(
           `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
         );
-      const session = this.ensureSession();
+      const session = this.link.ensure();
       if (session.state === "connected" && this.confirmed()) return;
       if (tries > 0)
         throw new LocalDongleError(
@@ -284,7 +282,8 @@ export class LocalDongle {
 
   /** Whether this connection's answers showed the paired device: its serial, and its device type where that can be read. */
   private confirmed(): boolean {
-    return this.verifiedOn === this.connections && (this.typedOn === this.connections || !this.typeCheckable());
+    const connections = this.link.connections;
+    return this.verifiedOn === connections && (this.typedOn === connections || !this.typeCheckable());
   }
 
   /** Throws while the address answers for another device than its paired one. */
@@ -334,7 +333,7 @@ export class LocalDongle {
   async whoAnswers(signal?: AbortSignal): Promise<string | undefined> {
     // A passive dongle never asks: what it overheard since tells.
     if (this.options.passive) {
-      this.ensureSession();
+      this.link.ensure();
       return this.paired;
     }
     this.pairingOpen = true;
@@ -366,12 +365,12 @@ export class LocalDongle {
 
   /** Whether its session is connected now. */
   get connected(): boolean {
-    return this.session?.state === "connected";
+    return this.link.connected;
   }
 
   /** False while its session waits to reconnect (the dongle went away): a request would fail at once. */
   get reachable(): boolean {
-    return this.session?.state !== "waiting to reconnect";
+    return this.link.reachable;
   }
 
   get lastHeardAt(): number | undefined {
@@ -379,8 +378,7 @@ export class LocalDongle {
   }
 
   close(): void {
-    this.session?.close();
-    this.session = undefined;
+    this.link.close();
     for (const listener of this.listeners) listener();
   }
 
@@ -460,7 +458,7 @@ export class LocalDongle {
         "refused",
       );
     }
-    const session = this.ensureSession();
+    const session = this.link.ensure();
     const reading = this.tracked(read, this.checked(session.read(read)), this.options.clock.now());
     if (!signal) return reading;
     return new Promise((resolve, reject) => {
@@ -524,7 +522,7 @@ export class LocalDongle {
 
   /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery). */
   private hear(signal?: AbortSignal): Promise<void> {
-    this.ensureSession();
+    this.link.ensure();
     const known = (): boolean => this.heardAt !== undefined && this.decoder.detect().model !== "Unknown";
     if (known()) return Promise.resolve();
     const waitMs = this.options.timeoutMs * 6;
@@ -537,7 +535,7 @@ export class LocalDongle {
         else resolve();
       };
       const check = (): void => {
-        if (!this.session) done(new LocalDongleError(`the dongle at ${this.where} was closed while listening`));
+        if (!this.link.open) done(new LocalDongleError(`the dongle at ${this.where} was closed while listening`));
         else if (known()) done();
       };
       const aborted = (): void => done(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
@@ -551,36 +549,6 @@ export class LocalDongle {
       this.listeners.add(check);
       signal?.addEventListener("abort", aborted, { once: true });
     });
-  }
-
-  private ensureSession(): DongleSession {
-    const state = this.session?.state;
-    if (this.session && state !== "closed") return this.session;
-    const session = new DongleSession({
-      host: this.options.host,
-      port: this.options.port,
-      clock: this.options.clock,
-      requestTimeoutMs: this.options.timeoutMs,
-      ...(this.options.random ? { random: this.options.random } : {}),
-      onFrame: (frame) => this.heard(frame),
-      onState: (state, detail) => {
-        if (state === "connected") {
-          if (this.away) this.options.logger?.info({ dongle: this.where }, "the dongle is back");
-          this.away = false;
-          this.connections++;
-          this.options.onConnected?.();
-        }
-        // Said once when it goes away, not at every attempt while it stays away.
-        if (state === "waiting to reconnect") {
-          const how = this.away ? "debug" : "warn";
-          this.options.logger?.[how]({ dongle: this.where, detail }, "dongle waiting to reconnect");
-          this.away = true;
-        }
-      },
-    });
-    this.session = session;
-    session.start();
-    return session;
   }
 
   private heard(frame: Frame): void {
@@ -608,7 +576,7 @@ export class LocalDongle {
     const serial = toldSerial(frame.deviceSerial);
     if (this.paired === undefined && serial !== "" && this.pairingOpen) {
       this.paired = serial;
-      this.verifiedOn = this.connections;
+      this.verifiedOn = this.link.connections;
     }
     const expected = this.paired;
     if (expected === undefined) {
@@ -640,9 +608,9 @@ export class LocalDongle {
       }
     }
     const typed = type !== undefined && type !== 0;
-    if (typed) this.typedOn = this.connections;
+    if (typed) this.typedOn = this.link.connections;
     // A frame with a blank serial tells the device by its type alone.
-    if (serial !== "" || typed) this.verifiedOn = this.connections;
+    if (serial !== "" || typed) this.verifiedOn = this.link.connections;
     // Another serial is undone by the paired serial; another device type only by the paired type.
     const wrong = this.wrongDevice;
     if (wrong && ((serial !== "" && wrong.answered !== expected) || typed)) {
