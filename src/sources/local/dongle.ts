@@ -1,17 +1,12 @@
 import type { ControlMap, Detected, Frame } from "../../local/index.js";
-import {
-  ChainDecoder,
-  checkWritable,
-  type DecodedDevice,
-  modelFromIdentity,
-  type Read,
-  SessionError,
-} from "../../local/index.js";
+import { ChainDecoder, checkWritable, type DecodedDevice, type Read, SessionError } from "../../local/index.js";
 import { later } from "../../time/index.js";
 import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
 import { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
 import { DongleLink } from "./dongle-link.js";
 import type { DongleOptions } from "./dongle-options.js";
+import { whereOf } from "./dongle-options.js";
+import { DonglePairing } from "./dongle-pairing.js";
 import {
   BCU_BANK,
   CONTROLLER,
@@ -41,12 +36,6 @@ export interface Identified {
 /** A dongle that answered any block this recently is alive: a silent block is then the block's own. */
 const ALIVE_MS = 60_000;
 
-/** The controller answers at 0x11, and at 0x31 on AC and Gen1 units: the addresses whose answers carry its serial. */
-const CONTROLLER_ADDRESSES: ReadonlySet<number> = new Set([0x11, 0x31]);
-
-/** A serial as answers carry it, for comparing: NULs and spaces trimmed, upper case; "" when the frame tells none. */
-const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().toUpperCase();
-
 /**
  * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
  * feeds one decoder, so an active dongle's answers and a passive one's overheard answers go the
@@ -55,35 +44,9 @@ const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().
  */
 export class LocalDongle {
   private readonly link: DongleLink;
+  private readonly pairing: DonglePairing;
   private decoder = new ChainDecoder();
   private dongleSerial = "";
-  /**
-   * The device serial the controller's answers on this address carry (upper case): set by the
-   * first answer after start-up or an unpairing, then every answer must carry it.
-   */
-  private paired: string | undefined;
-  /** The paired device's serial as its registers hold it (HR 13-17), when they differ from what its answers carry. */
-  private registersSerial: string | undefined;
-  /** The controller's device type (HR 0) once its identity bank answered for the paired device. */
-  private pairedType: number | undefined;
-  /**
-   * Whether the next answer that tells a serial may pair the address: before discovery, and
-   * while the address is asked who answers there (whoAnswers); never for an answer that merely
-   * arrives after an unpairing.
-   */
-  private pairingOpen = true;
-  /** Set while the address answers for another device than the paired one; cleared by an answer from it. */
-  private wrongDevice: WrongDevice | undefined;
-  /** The last answer from another device, kept through an unpairing: what a read or write it failed says. */
-  private lastMismatch: WrongDevice | undefined;
-  /** Answers from another device, counted: a read or write during which one came fails. */
-  private mismatches = 0;
-  /**
-   * The last connection on which an answer carried the paired serial, and the last on which the
-   * identity bank answered with the paired device type.
-   */
-  private verifiedOn = -1;
-  private typedOn = -1;
   /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
   private heardAt: number | undefined;
   private listeners = new Set<() => void>();
@@ -99,6 +62,11 @@ export class LocalDongle {
   constructor(readonly options: DongleOptions) {
     this.health = new BlockHealth(() => options.clock.now());
     this.link = new DongleLink(options, (frame) => this.heard(frame));
+    this.pairing = new DonglePairing(
+      options,
+      () => this.link.connections,
+      () => this.health.due(IDENTITY),
+    );
   }
 
   /** The blocks that do not answer now, for `bridge/health`. */
@@ -112,7 +80,7 @@ export class LocalDongle {
   }
 
   get where(): string {
-    return `${this.options.host}:${this.options.port}`;
+    return whereOf(this.options);
   }
 
   /**
@@ -140,27 +108,8 @@ export class LocalDongle {
     const detected = this.decoder.detect();
     this.detected = detected;
     const devices = this.decoder.devices();
-    this.pairWith(devices[0]);
-    if (this.paired !== undefined) this.pairingOpen = this.options.passive;
+    this.pairing.afterDiscovery(devices[0]);
     return { dongleSerial: this.dongleSerial, detected, devices, roundTripMs };
-  }
-
-  /**
-   * After discovery: an address whose answers told no serial is paired with the serial its
-   * controller's registers hold (HR 13-17); one whose answers carry another serial than those
-   * registers is said so (its answers are checked against what they carried).
-   */
-  private pairWith(controller: DecodedDevice | undefined): void {
-    const serial = controller ? toldSerial(controller.serial) : "";
-    if (serial === "") return;
-    if (this.paired === undefined) this.paired = serial;
-    else if (serial !== this.paired) {
-      this.registersSerial = serial;
-      this.options.logger?.warn(
-        { dongle: this.where, answers: this.paired, registers: serial },
-        `the dongle at ${this.where} answers with the serial ${this.paired} while its inverter's registers say ${serial}: each answer is checked against ${this.paired}`,
-      );
-    }
   }
 
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
@@ -174,7 +123,7 @@ export class LocalDongle {
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
     const reads =
-      detected.from === "banks" || (this.typeCheckable() && this.typedOn !== this.link.connections)
+      detected.from === "banks" || (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection())
         ? [IDENTITY, ...liveReads(detected)]
         : liveReads(detected);
     const answered = await this.readEach(reads, signal);
@@ -205,10 +154,10 @@ export class LocalDongle {
       );
     signal?.throwIfAborted();
     await this.verify(signal);
-    const before = this.mismatches;
+    const before = this.pairing.mismatchCount;
     // The echo came from another device: that is the outcome, whatever the session made of it.
     const reachedAnother = (): void =>
-      this.failIfMismatched(
+      this.pairing.failIfMismatched(
         before,
         (wrong) =>
           `the echo of the write of ${value} to holding register ${register} came from ${wrong.answered}, so the write reached that device, not ${wrong.expected}`,
@@ -222,14 +171,6 @@ export class LocalDongle {
     reachedAnother();
   }
 
-  /** Throws when an answer from another device came since `before` (a count of them): the operation under way was not its device's. */
-  private failIfMismatched(before: number, outcome: (wrong: WrongDevice) => string): void {
-    if (this.mismatches === before) return;
-    const wrong = this.lastMismatch;
-    if (!wrong) throw new LocalDongleError(`the dongle at ${this.where} is paired with no device now`);
-    throw new WrongDeviceError(`the dongle at ${this.where} ${wrong.why}: ${outcome(wrong)}`, wrong);
-  }
-
   /**
    * Before a write is framed: the address must answer for its paired device, and on this very
    * connection. An address that moves to another dongle (a DHCP lease) resets the connections
@@ -239,26 +180,26 @@ export class LocalDongle {
    */
   private async verify(signal?: AbortSignal): Promise<void> {
     for (let tries = 0; ; tries++) {
-      this.refuseWrongDevice("nothing was sent");
-      if (this.paired === undefined)
+      this.pairing.refuseWrongDevice("nothing was sent");
+      if (this.pairing.serial === undefined)
         throw new LocalDongleError(
           `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
         );
       const session = this.link.ensure();
-      if (session.state === "connected" && this.confirmed()) return;
+      if (session.state === "connected" && this.pairing.confirmed()) return;
       if (tries > 0)
         throw new LocalDongleError(
-          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${this.paired}: nothing was sent; try again`,
+          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${this.pairing.serial}: nothing was sent; try again`,
         );
       const detected = this.detected ?? this.decoder.detect();
-      const check = this.typeCheckable()
+      const check = this.pairing.typeCheckable()
         ? IDENTITY
         : liveReads(detected)
             .flatMap(partsOf)
             .find((read) => this.health.due(read));
       if (!check)
         throw new LocalDongleError(
-          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${this.paired}: nothing was sent`,
+          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${this.pairing.serial}: nothing was sent`,
         );
       try {
         await this.read(check, signal);
@@ -269,41 +210,20 @@ export class LocalDongle {
             error.wrong,
           );
         throw new LocalDongleError(
-          `could not confirm that the dongle at ${this.where} answers for ${this.paired} (${(error as Error).message}): nothing was sent`,
+          `could not confirm that the dongle at ${this.where} answers for ${this.pairing.serial} (${(error as Error).message}): nothing was sent`,
         );
       }
     }
   }
 
-  /** Whether the device type can be checked: the paired device's identity bank answered and is not missing now. */
-  private typeCheckable(): boolean {
-    return this.pairedType !== undefined && this.health.due(IDENTITY);
-  }
-
-  /** Whether this connection's answers showed the paired device: its serial, and its device type where that can be read. */
-  private confirmed(): boolean {
-    const connections = this.link.connections;
-    return this.verifiedOn === connections && (this.typedOn === connections || !this.typeCheckable());
-  }
-
-  /** Throws while the address answers for another device than its paired one. */
-  private refuseWrongDevice(outcome: string): void {
-    const wrong = this.wrongDevice;
-    if (wrong)
-      throw new WrongDeviceError(
-        `the dongle at ${this.where} ${wrong.why}: ${wrong.expected} is not reached through it (${outcome})`,
-        wrong,
-      );
-  }
-
   /** The serial of the device this address is paired with (upper case, as its registers hold it), undefined when none. */
   get pairedSerial(): string | undefined {
-    return this.registersSerial ?? this.paired;
+    return this.pairing.pairedSerial;
   }
 
   /** Whether the address answered its last for another device than its paired one. */
   get answersForAnother(): WrongDevice | undefined {
-    return this.wrongDevice;
+    return this.pairing.answersForAnother;
   }
 
   /**
@@ -311,12 +231,7 @@ export class LocalDongle {
    * reaches another device): the next answer pairs it again, by the serial that answer carries.
    */
   unpair(): void {
-    this.paired = undefined;
-    this.registersSerial = undefined;
-    this.pairingOpen = this.options.passive;
-    this.pairedType = undefined;
-    this.typedOn = -1;
-    this.wrongDevice = undefined;
+    this.pairing.unpair();
     this.decoder = new ChainDecoder();
     this.detected = undefined;
     this.dongleSerial = "";
@@ -334,18 +249,15 @@ export class LocalDongle {
     // A passive dongle never asks: what it overheard since tells.
     if (this.options.passive) {
       this.link.ensure();
-      return this.paired;
+      return this.pairing.serial;
     }
-    this.pairingOpen = true;
-    try {
+    await this.pairing.whileOpen(async () => {
       for (const read of [IDENTITY, ...DETECTION_BANKS]) {
-        if (this.paired !== undefined) break;
+        if (this.pairing.serial !== undefined) break;
         await this.tryRead(read, signal);
       }
-    } finally {
-      this.pairingOpen = false;
-    }
-    return this.paired;
+    });
+    return this.pairing.serial;
   }
 
   /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
@@ -459,27 +371,13 @@ export class LocalDongle {
       );
     }
     const session = this.link.ensure();
-    const reading = this.tracked(read, this.checked(session.read(read)), this.options.clock.now());
+    const reading = this.tracked(read, this.pairing.checked(session.read(read)), this.options.clock.now());
     if (!signal) return reading;
     return new Promise((resolve, reject) => {
       const abort = (): void => reject(signal.reason);
       signal.addEventListener("abort", abort, { once: true });
       reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
     });
-  }
-
-  /** A read during which another device answered fails with that: its values are not this device's. */
-  private async checked(reading: Promise<number[]>): Promise<number[]> {
-    const before = this.mismatches;
-    let values: number[];
-    try {
-      values = await reading;
-    } catch (error) {
-      this.failIfMismatched(before, () => "the read failed");
-      throw error;
-    }
-    this.failIfMismatched(before, () => "its answer is not used");
-    return values;
   }
 
   /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
@@ -552,83 +450,12 @@ export class LocalDongle {
   }
 
   private heard(frame: Frame): void {
-    if ((frame.kind === "response" || frame.kind === "error") && !this.fromPaired(frame)) return;
+    if ((frame.kind === "response" || frame.kind === "error") && !this.pairing.accepts(frame)) return;
     if (frame.kind === "heartbeat" || frame.kind === "response") this.dongleSerial ||= frame.dongleSerial;
     this.decoder.accept(frame);
     if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
       this.heardAt = this.options.clock.now();
     }
     for (const listener of this.listeners) listener();
-  }
-
-  /**
-   * Whether an answer comes from the device this address is paired with. The controller's
-   * answers (0x11, 0x31) carry its serial (every real capture's do, at every address but an
-   * All-in-One's battery modules, which carry their own): the first one pairs the address, each
-   * after must carry the same, and its identity bank the same device type (HR 0). A frame with a
-   * blank serial tells none and is judged by its device type alone. Other addresses' answers are
-   * taken only while the controller answers for the paired device. An answer from another device
-   * is counted (the read or write it answers fails), told once per change, and never decoded.
-   */
-  private fromPaired(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
-    if (!CONTROLLER_ADDRESSES.has(frame.address))
-      return this.wrongDevice === undefined && (this.paired !== undefined || this.pairingOpen);
-    const serial = toldSerial(frame.deviceSerial);
-    if (this.paired === undefined && serial !== "" && this.pairingOpen) {
-      this.paired = serial;
-      this.verifiedOn = this.link.connections;
-    }
-    const expected = this.paired;
-    if (expected === undefined) {
-      if (this.pairingOpen) return true;
-      // Unpaired (its address answered for another device) and not being asked who answers: nobody's answer.
-      this.mismatches++;
-      return false;
-    }
-    if (serial !== "" && serial !== expected)
-      return this.mismatch({
-        where: this.where,
-        expected,
-        answered: serial,
-        why: `answers for ${serial}, not ${expected}`,
-      });
-    const identity = frame.kind === "response" && frame.function === 3 && frame.base === 0 ? frame.values : [];
-    const type = identity[0];
-    if (type !== undefined && type !== 0) {
-      if (this.pairedType === undefined) this.pairedType = type;
-      if (type !== this.pairedType) {
-        const firmware = identity[21];
-        const hex = (code: number): string => code.toString(16).padStart(4, "0");
-        return this.mismatch({
-          where: this.where,
-          expected,
-          answered: serial || expected,
-          why: `answers as a ${modelFromIdentity(type, firmware)} (device type ${hex(type)}), not the ${modelFromIdentity(this.pairedType, firmware)} (${hex(this.pairedType)}) ${expected} is`,
-        });
-      }
-    }
-    const typed = type !== undefined && type !== 0;
-    if (typed) this.typedOn = this.link.connections;
-    // A frame with a blank serial tells the device by its type alone.
-    if (serial !== "" || typed) this.verifiedOn = this.link.connections;
-    // Another serial is undone by the paired serial; another device type only by the paired type.
-    const wrong = this.wrongDevice;
-    if (wrong && ((serial !== "" && wrong.answered !== expected) || typed)) {
-      this.options.logger?.warn(
-        { dongle: this.where, serial: expected, was: wrong.answered },
-        `the dongle at ${this.where} answers for ${expected} again`,
-      );
-      this.wrongDevice = undefined;
-    }
-    return true;
-  }
-
-  private mismatch(wrong: WrongDevice): false {
-    this.mismatches++;
-    this.lastMismatch = wrong;
-    const told = this.wrongDevice?.why === wrong.why;
-    this.wrongDevice = wrong;
-    if (!told) this.options.onWrongDevice?.(wrong);
-    return false;
   }
 }
