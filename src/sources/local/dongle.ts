@@ -1,11 +1,17 @@
-import type { ControlMap, Detected, Frame } from "../../local/index.js";
-import { ChainDecoder, checkWritable, type DecodedDevice, type Read, SessionError } from "../../local/index.js";
-import { later } from "../../time/index.js";
-import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
+import {
+  type ControlMap,
+  checkWritable,
+  type DecodedDevice,
+  type Detected,
+  type Frame,
+  type Read,
+} from "../../local/index.js";
+import { blockName, type MissingBlock } from "./block-health.js";
+import { DongleBlockReads } from "./dongle-block-reads.js";
+import { DongleChain } from "./dongle-chain.js";
 import { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
 import { DongleLink } from "./dongle-link.js";
-import type { DongleOptions } from "./dongle-options.js";
-import { whereOf } from "./dongle-options.js";
+import { type DongleOptions, whereOf } from "./dongle-options.js";
 import { DonglePairing } from "./dongle-pairing.js";
 import {
   BCU_BANK,
@@ -33,50 +39,39 @@ export interface Identified {
   readonly roundTripMs: number | undefined;
 }
 
-/** A dongle that answered any block this recently is alive: a silent block is then the block's own. */
-const ALIVE_MS = 60_000;
-
 /**
- * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
- * feeds one decoder, so an active dongle's answers and a passive one's overheard answers go the
- * same way. The session never gives up: a dongle that was away comes back by itself, and reads
- * while it is away fail at once (src/local/session.ts says when the next attempt is).
+ * One configured dongle: its session (dongle-link.ts), whose every frame from the paired device
+ * (dongle-pairing.ts) feeds one decoder (dongle-chain.ts); reads that keep each block's health
+ * (dongle-block-reads.ts), discovery's probes (dongle-probe.ts) and checked writes
+ * (dongle-writes.ts). The session never gives up: a dongle that was away comes back by itself,
+ * and reads while it is away fail at once (src/local/session.ts says when the next attempt is).
  */
 export class LocalDongle {
   private readonly link: DongleLink;
   private readonly pairing: DonglePairing;
-  private decoder = new ChainDecoder();
-  private dongleSerial = "";
-  /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
-  private heardAt: number | undefined;
-  private listeners = new Set<() => void>();
+  private readonly chain: DongleChain;
+  private readonly blocks: DongleBlockReads;
   private detected: Detected | undefined;
-  private health: BlockHealth;
-  /** When any block last answered (clock ms). */
-  private answeredAt: number | undefined;
-  /** How long the first request that was answered took, asked to answered. */
-  private firstRoundTripMs: number | undefined;
-  /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
-  private pollMisses: { read: Read; why: string }[] | undefined;
 
   constructor(readonly options: DongleOptions) {
-    this.health = new BlockHealth(() => options.clock.now());
     this.link = new DongleLink(options, (frame) => this.heard(frame));
     this.pairing = new DonglePairing(
       options,
       () => this.link.connections,
-      () => this.health.due(IDENTITY),
+      () => this.blocks.due(IDENTITY),
     );
+    this.chain = new DongleChain(options);
+    this.blocks = new DongleBlockReads(options, this.link, this.pairing, this.chain);
   }
 
   /** The blocks that do not answer now, for `bridge/health`. */
   missingBlocks(): MissingBlock[] {
-    return this.health.missing();
+    return this.blocks.missing();
   }
 
   /** The blocks whose last ask went unanswered while others answered, for `check`. */
   unansweredBlocks(): string[] {
-    return this.health.unanswered();
+    return this.blocks.unanswered();
   }
 
   get where(): string {
@@ -91,45 +86,47 @@ export class LocalDongle {
   async identify(signal?: AbortSignal): Promise<Identified> {
     let roundTripMs: number | undefined;
     if (this.options.passive) {
-      await this.hear(signal);
+      this.link.ensure();
+      await this.chain.heard(() => this.link.open, signal);
     } else {
-      const identity = await this.tryRead(IDENTITY, signal);
+      const identity = await this.blocks.tryRead(IDENTITY, signal);
       if (!identity) await this.detectFromBanks(signal);
-      roundTripMs = this.firstRoundTripMs;
-      if (!identity && this.heardAt === undefined)
+      roundTripMs = this.blocks.roundTripMs;
+      if (!identity && this.chain.lastHeardAt === undefined)
         throw new LocalDongleError(
           `no block answered at the dongle at ${this.where}: neither its identity (${blockName(IDENTITY)}) nor any live bank`,
         );
-      const detected = this.decoder.detect();
-      await this.readEach(liveReads(detected), signal);
+      const detected = this.chain.detect();
+      await this.blocks.readEach(liveReads(detected), signal);
       if (hasLvPacks(detected)) await this.probePacks(signal);
-      if (hasHvStack(detected)) await this.tryRead(BCU_BANK, signal);
+      if (hasHvStack(detected)) await this.blocks.tryRead(BCU_BANK, signal);
     }
-    const detected = this.decoder.detect();
+    const detected = this.chain.detect();
     this.detected = detected;
-    const devices = this.decoder.devices();
+    const devices = this.chain.devices();
     this.pairing.afterDiscovery(devices[0]);
-    return { dongleSerial: this.dongleSerial, detected, devices, roundTripMs };
+    return { dongleSerial: this.chain.serial, detected, devices, roundTripMs };
   }
 
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
   async poll(signal: AbortSignal, since?: number): Promise<readonly DecodedDevice[] | undefined> {
     if (this.options.passive) {
       this.link.ensure();
-      if (this.heardAt === undefined || (since !== undefined && this.heardAt <= since)) return undefined;
-      return this.decoder.devices();
+      const heardAt = this.chain.lastHeardAt;
+      if (heardAt === undefined || (since !== undefined && heardAt <= since)) return undefined;
+      return this.chain.devices();
     }
-    const detected = this.detected ?? this.decoder.detect();
+    const detected = this.currentModel();
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
     const reads =
       detected.from === "banks" || (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection())
         ? [IDENTITY, ...liveReads(detected)]
         : liveReads(detected);
-    const answered = await this.readEach(reads, signal);
+    const answered = await this.blocks.readEach(reads, signal);
     if (detected.from === "banks") this.redetect();
     if (answered === 0) throw new LocalDongleError(`no block of the dongle at ${this.where} answered this poll`);
-    return this.decoder.devices();
+    return this.chain.devices();
   }
 
   /** The controller's model as discovery found it; undefined before. */
@@ -139,7 +136,7 @@ export class LocalDongle {
 
   /** Reads `count` holding registers of the controller from `base`. */
   readHolding(base: number, count: number, signal?: AbortSignal): Promise<number[]> {
-    return this.read({ address: CONTROLLER, function: 3, base, count }, signal);
+    return this.blocks.read({ address: CONTROLLER, function: 3, base, count }, signal);
   }
 
   /**
@@ -181,7 +178,8 @@ export class LocalDongle {
   private async verify(signal?: AbortSignal): Promise<void> {
     for (let tries = 0; ; tries++) {
       this.pairing.refuseWrongDevice("nothing was sent");
-      if (this.pairing.serial === undefined)
+      const paired = this.pairing.serial;
+      if (paired === undefined)
         throw new LocalDongleError(
           `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
         );
@@ -189,20 +187,19 @@ export class LocalDongle {
       if (session.state === "connected" && this.pairing.confirmed()) return;
       if (tries > 0)
         throw new LocalDongleError(
-          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${this.pairing.serial}: nothing was sent; try again`,
+          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${paired}: nothing was sent; try again`,
         );
-      const detected = this.detected ?? this.decoder.detect();
       const check = this.pairing.typeCheckable()
         ? IDENTITY
-        : liveReads(detected)
+        : liveReads(this.currentModel())
             .flatMap(partsOf)
-            .find((read) => this.health.due(read));
+            .find((read) => this.blocks.due(read));
       if (!check)
         throw new LocalDongleError(
-          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${this.pairing.serial}: nothing was sent`,
+          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${paired}: nothing was sent`,
         );
       try {
-        await this.read(check, signal);
+        await this.blocks.read(check, signal);
       } catch (error) {
         if (error instanceof WrongDeviceError)
           throw new WrongDeviceError(
@@ -232,12 +229,9 @@ export class LocalDongle {
    */
   unpair(): void {
     this.pairing.unpair();
-    this.decoder = new ChainDecoder();
+    this.chain.reset();
     this.detected = undefined;
-    this.dongleSerial = "";
-    this.heardAt = undefined;
-    this.answeredAt = undefined;
-    this.health = new BlockHealth(() => this.options.clock.now());
+    this.blocks.reset();
   }
 
   /**
@@ -254,7 +248,7 @@ export class LocalDongle {
     await this.pairing.whileOpen(async () => {
       for (const read of [IDENTITY, ...DETECTION_BANKS]) {
         if (this.pairing.serial !== undefined) break;
-        await this.tryRead(read, signal);
+        await this.blocks.tryRead(read, signal);
       }
     });
     return this.pairing.serial;
@@ -262,12 +256,12 @@ export class LocalDongle {
 
   /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
   async probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
-    for (const read of reads.flatMap(partsOf)) await this.tryRead(read, signal);
+    for (const read of reads.flatMap(partsOf)) await this.blocks.tryRead(read, signal);
   }
 
   /** The devices as last decoded, without asking. */
   devices(): readonly DecodedDevice[] {
-    return this.decoder.devices();
+    return this.chain.devices();
   }
 
   /** The session's clock, now. */
@@ -286,19 +280,19 @@ export class LocalDongle {
   }
 
   get lastHeardAt(): number | undefined {
-    return this.heardAt;
+    return this.chain.lastHeardAt;
   }
 
   close(): void {
     this.link.close();
-    for (const listener of this.listeners) listener();
+    this.chain.changed();
   }
 
   /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
   private async probePacks(signal?: AbortSignal): Promise<void> {
     for (const address of LV_BATTERY_ADDRESSES) {
-      if (await this.tryRead(lvPackBank(address), signal)) continue;
-      this.health.forget(lvPackBank(address));
+      if (await this.blocks.tryRead(lvPackBank(address), signal)) continue;
+      this.blocks.forget(lvPackBank(address));
       return;
     }
   }
@@ -310,20 +304,24 @@ export class LocalDongle {
       `the identity bank (${blockName(IDENTITY)}) did not answer: telling the model from the banks that do; it is asked again later`,
     );
     for (const probe of DETECTION_BANKS) {
-      if (!(await this.tryRead(probe, signal))) continue;
+      if (!(await this.blocks.tryRead(probe, signal))) continue;
       // Whether a BCU answers at all tells an HV stack: its first part is enough to ask.
-      if (probe.base === 0) await this.tryRead(partsOf(BCU_BANK)[0] ?? BCU_BANK, signal);
-      if (this.decoder.detect().family !== "unknown") break;
+      if (probe.base === 0) await this.blocks.tryRead(partsOf(BCU_BANK)[0] ?? BCU_BANK, signal);
+      if (this.chain.detect().family !== "unknown") break;
     }
     this.options.logger?.info(
-      { dongle: this.where, model: this.decoder.detect().model },
+      { dongle: this.where, model: this.chain.detect().model },
       "model told from the banks that answered",
     );
   }
 
+  private currentModel(): Detected {
+    return this.detected ?? this.chain.detect();
+  }
+
   /** Once the identity bank answers after the model was told from the banks: the model from HR 0. */
   private redetect(): void {
-    const detected = this.decoder.detect();
+    const detected = this.chain.detect();
     if (detected.from !== "identity") return;
     if (detected.model !== this.detected?.model)
       this.options.logger?.warn(
@@ -334,128 +332,8 @@ export class LocalDongle {
     this.options.onModelRead?.(detected);
   }
 
-  /** Reads each block (in parts of at most 60) that is due; a silent or refused one is skipped. Returns how many answered. */
-  private async readEach(reads: readonly Read[], signal?: AbortSignal): Promise<number> {
-    let answered = 0;
-    const misses: { read: Read; why: string }[] = [];
-    this.pollMisses = misses;
-    try {
-      for (const read of reads.flatMap(partsOf)) {
-        if (!this.health.due(read)) continue;
-        if (await this.tryRead(read, signal)) answered++;
-      }
-    } finally {
-      this.pollMisses = undefined;
-    }
-    if (answered > 0) for (const { read, why } of misses) this.commitMiss(read, why);
-    return answered;
-  }
-
-  /** A read whose silence or refusal is the block's, not the dongle's: false then, and the block's health knows. */
-  private async tryRead(read: Read, signal?: AbortSignal): Promise<boolean> {
-    try {
-      await this.read(read, signal);
-      return true;
-    } catch (error) {
-      if (error instanceof SessionError && error.kind !== "connection") return false;
-      throw error;
-    }
-  }
-
-  private async read(read: Read, signal?: AbortSignal): Promise<number[]> {
-    signal?.throwIfAborted();
-    if (!this.health.due(read)) {
-      throw new SessionError(
-        `${blockName(read)} does not answer at the dongle at ${this.where}: it is asked again later (bridge/health lists it)`,
-        "refused",
-      );
-    }
-    const session = this.link.ensure();
-    const reading = this.tracked(read, this.pairing.checked(session.read(read)), this.options.clock.now());
-    if (!signal) return reading;
-    return new Promise((resolve, reject) => {
-      const abort = (): void => reject(signal.reason);
-      signal.addEventListener("abort", abort, { once: true });
-      reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-    });
-  }
-
-  /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
-  private async tracked(read: Read, reading: Promise<number[]>, askedAt: number): Promise<number[]> {
-    try {
-      const values = await reading;
-      this.answeredAt = this.options.clock.now();
-      this.firstRoundTripMs ??= this.answeredAt - askedAt;
-      if (this.health.answered(read))
-        this.options.logger?.info({ dongle: this.where, block: blockName(read) }, "a missing block answers again");
-      return values;
-    } catch (error) {
-      if (error instanceof SessionError && error.kind !== "connection") this.noteMiss(read, error.message);
-      throw error;
-    }
-  }
-
-  /**
-   * A block's silence counts against it only while the dongle answers other blocks (in the same
-   * poll, or within the last minute for a read of its own): a dongle that answers nothing is the
-   * dongle's failure, for the path to handle, not its blocks'.
-   */
-  private noteMiss(read: Read, why: string): void {
-    if (this.pollMisses) {
-      this.pollMisses.push({ read, why });
-      return;
-    }
-    if (this.answeredAt !== undefined && this.options.clock.now() - this.answeredAt <= ALIVE_MS)
-      this.commitMiss(read, why);
-  }
-
-  private commitMiss(read: Read, why: string): void {
-    if (!this.health.missed(read, why)) return;
-    this.decoder.forget(read);
-    this.options.logger?.warn(
-      { dongle: this.where, block: blockName(read), why },
-      `${blockName(read)} does not answer: its values are dropped and it is asked again later, less often`,
-    );
-  }
-
-  /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery). */
-  private hear(signal?: AbortSignal): Promise<void> {
-    this.link.ensure();
-    const known = (): boolean => this.heardAt !== undefined && this.decoder.detect().model !== "Unknown";
-    if (known()) return Promise.resolve();
-    const waitMs = this.options.timeoutMs * 6;
-    return new Promise((resolve, reject) => {
-      const done = (error?: Error): void => {
-        cancel();
-        this.listeners.delete(check);
-        signal?.removeEventListener("abort", aborted);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = (): void => {
-        if (!this.link.open) done(new LocalDongleError(`the dongle at ${this.where} was closed while listening`));
-        else if (known()) done();
-      };
-      const aborted = (): void => done(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
-      const cancel = later(this.options.clock, waitMs, () =>
-        done(
-          new LocalDongleError(
-            `listened to the dongle at ${this.where} for ${waitMs} ms and heard no answer that tells its inverter: passive mode needs another client polling it (set passive: false to ask)`,
-          ),
-        ),
-      );
-      this.listeners.add(check);
-      signal?.addEventListener("abort", aborted, { once: true });
-    });
-  }
-
   private heard(frame: Frame): void {
     if ((frame.kind === "response" || frame.kind === "error") && !this.pairing.accepts(frame)) return;
-    if (frame.kind === "heartbeat" || frame.kind === "response") this.dongleSerial ||= frame.dongleSerial;
-    this.decoder.accept(frame);
-    if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
-      this.heardAt = this.options.clock.now();
-    }
-    for (const listener of this.listeners) listener();
+    this.chain.accept(frame);
   }
 }
