@@ -1,30 +1,14 @@
-import {
-  type ControlMap,
-  checkWritable,
-  type DecodedDevice,
-  type Detected,
-  type Frame,
-  type Read,
-} from "../../local/index.js";
+import type { ControlMap, DecodedDevice, Detected, Frame, Read } from "../../local/index.js";
 import { blockName, type MissingBlock } from "./block-health.js";
 import { DongleBlockReads } from "./dongle-block-reads.js";
 import { DongleChain } from "./dongle-chain.js";
-import { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
+import { LocalDongleError, type WrongDevice } from "./dongle-errors.js";
 import { DongleLink } from "./dongle-link.js";
 import { type DongleOptions, whereOf } from "./dongle-options.js";
 import { DonglePairing } from "./dongle-pairing.js";
-import {
-  BCU_BANK,
-  CONTROLLER,
-  DETECTION_BANKS,
-  hasHvStack,
-  hasLvPacks,
-  IDENTITY,
-  LV_BATTERY_ADDRESSES,
-  liveReads,
-  lvPackBank,
-  partsOf,
-} from "./reads.js";
+import { askWhoAnswers, detectFromBanks, probeEach, probePacks } from "./dongle-probe.js";
+import { DongleWrites } from "./dongle-writes.js";
+import { BCU_BANK, CONTROLLER, hasHvStack, hasLvPacks, IDENTITY, liveReads } from "./reads.js";
 
 export { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
 export type { DongleOptions } from "./dongle-options.js";
@@ -51,6 +35,7 @@ export class LocalDongle {
   private readonly pairing: DonglePairing;
   private readonly chain: DongleChain;
   private readonly blocks: DongleBlockReads;
+  private readonly writes: DongleWrites;
   private detected: Detected | undefined;
 
   constructor(readonly options: DongleOptions) {
@@ -62,6 +47,7 @@ export class LocalDongle {
     );
     this.chain = new DongleChain(options);
     this.blocks = new DongleBlockReads(options, this.link, this.pairing, this.chain);
+    this.writes = new DongleWrites(options, this.link, this.pairing, this.blocks, () => this.currentModel());
   }
 
   /** The blocks that do not answer now, for `bridge/health`. */
@@ -90,7 +76,7 @@ export class LocalDongle {
       await this.chain.heard(() => this.link.open, signal);
     } else {
       const identity = await this.blocks.tryRead(IDENTITY, signal);
-      if (!identity) await this.detectFromBanks(signal);
+      if (!identity) await detectFromBanks(this.options, this.blocks, this.chain, signal);
       roundTripMs = this.blocks.roundTripMs;
       if (!identity && this.chain.lastHeardAt === undefined)
         throw new LocalDongleError(
@@ -98,7 +84,7 @@ export class LocalDongle {
         );
       const detected = this.chain.detect();
       await this.blocks.readEach(liveReads(detected), signal);
-      if (hasLvPacks(detected)) await this.probePacks(signal);
+      if (hasLvPacks(detected)) await probePacks(this.blocks, signal);
       if (hasHvStack(detected)) await this.blocks.tryRead(BCU_BANK, signal);
     }
     const detected = this.chain.detect();
@@ -143,74 +129,8 @@ export class LocalDongle {
    * Writes one holding register of the controller (0x06), checked against the model's allowlist
    * first: a refused register throws a ControlMapError and nothing is framed or sent.
    */
-  async writeHolding(map: ControlMap, register: number, value: number, signal?: AbortSignal): Promise<void> {
-    checkWritable(map, register);
-    if (this.options.passive)
-      throw new LocalDongleError(
-        `the dongle at ${this.where} is passive (it only listens): set passive: false under local: to change settings over the LAN`,
-      );
-    signal?.throwIfAborted();
-    await this.verify(signal);
-    const before = this.pairing.mismatchCount;
-    // The echo came from another device: that is the outcome, whatever the session made of it.
-    const reachedAnother = (): void =>
-      this.pairing.failIfMismatched(
-        before,
-        (wrong) =>
-          `the echo of the write of ${value} to holding register ${register} came from ${wrong.answered}, so the write reached that device, not ${wrong.expected}`,
-      );
-    try {
-      await this.link.ensure().write({ address: CONTROLLER, register, value });
-    } catch (error) {
-      reachedAnother();
-      throw error;
-    }
-    reachedAnother();
-  }
-
-  /**
-   * Before a write is framed: the address must answer for its paired device, and on this very
-   * connection. An address that moves to another dongle (a DHCP lease) resets the connections
-   * to it, so a new connection is where another device can first answer: its first write waits
-   * for one read whose answer carries the paired serial (and, from the identity bank, its
-   * device type). Nothing is sent when it does not.
-   */
-  private async verify(signal?: AbortSignal): Promise<void> {
-    for (let tries = 0; ; tries++) {
-      this.pairing.refuseWrongDevice("nothing was sent");
-      const paired = this.pairing.serial;
-      if (paired === undefined)
-        throw new LocalDongleError(
-          `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
-        );
-      const session = this.link.ensure();
-      if (session.state === "connected" && this.pairing.confirmed()) return;
-      if (tries > 0)
-        throw new LocalDongleError(
-          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${paired}: nothing was sent; try again`,
-        );
-      const check = this.pairing.typeCheckable()
-        ? IDENTITY
-        : liveReads(this.currentModel())
-            .flatMap(partsOf)
-            .find((read) => this.blocks.due(read));
-      if (!check)
-        throw new LocalDongleError(
-          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${paired}: nothing was sent`,
-        );
-      try {
-        await this.blocks.read(check, signal);
-      } catch (error) {
-        if (error instanceof WrongDeviceError)
-          throw new WrongDeviceError(
-            `the dongle at ${this.where} ${error.wrong.why}: ${error.wrong.expected} is not reached through it (nothing was sent)`,
-            error.wrong,
-          );
-        throw new LocalDongleError(
-          `could not confirm that the dongle at ${this.where} answers for ${this.pairing.serial} (${(error as Error).message}): nothing was sent`,
-        );
-      }
-    }
+  writeHolding(map: ControlMap, register: number, value: number, signal?: AbortSignal): Promise<void> {
+    return this.writes.writeHolding(map, register, value, signal);
   }
 
   /** The serial of the device this address is paired with (upper case, as its registers hold it), undefined when none. */
@@ -245,18 +165,12 @@ export class LocalDongle {
       this.link.ensure();
       return this.pairing.serial;
     }
-    await this.pairing.whileOpen(async () => {
-      for (const read of [IDENTITY, ...DETECTION_BANKS]) {
-        if (this.pairing.serial !== undefined) break;
-        await this.blocks.tryRead(read, signal);
-      }
-    });
-    return this.pairing.serial;
+    return askWhoAnswers(this.blocks, this.pairing, signal);
   }
 
   /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
-  async probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
-    for (const read of reads.flatMap(partsOf)) await this.blocks.tryRead(read, signal);
+  probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
+    return probeEach(this.blocks, reads, signal);
   }
 
   /** The devices as last decoded, without asking. */
@@ -286,33 +200,6 @@ export class LocalDongle {
   close(): void {
     this.link.close();
     this.chain.changed();
-  }
-
-  /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
-  private async probePacks(signal?: AbortSignal): Promise<void> {
-    for (const address of LV_BATTERY_ADDRESSES) {
-      if (await this.blocks.tryRead(lvPackBank(address), signal)) continue;
-      this.blocks.forget(lvPackBank(address));
-      return;
-    }
-  }
-
-  /** Without HR 0: the banks only one kind of device fills, and an HV stack's BCU, until the model shows. */
-  private async detectFromBanks(signal?: AbortSignal): Promise<void> {
-    this.options.logger?.warn(
-      { dongle: this.where },
-      `the identity bank (${blockName(IDENTITY)}) did not answer: telling the model from the banks that do; it is asked again later`,
-    );
-    for (const probe of DETECTION_BANKS) {
-      if (!(await this.blocks.tryRead(probe, signal))) continue;
-      // Whether a BCU answers at all tells an HV stack: its first part is enough to ask.
-      if (probe.base === 0) await this.blocks.tryRead(partsOf(BCU_BANK)[0] ?? BCU_BANK, signal);
-      if (this.chain.detect().family !== "unknown") break;
-    }
-    this.options.logger?.info(
-      { dongle: this.where, model: this.chain.detect().model },
-      "model told from the banks that answered",
-    );
   }
 
   private currentModel(): Detected {
