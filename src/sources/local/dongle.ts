@@ -1,59 +1,17 @@
-import type { ControlMap, Detected, Frame } from "../../local/index.js";
-import {
-  ChainDecoder,
-  checkWritable,
-  type DecodedDevice,
-  DongleSession,
-  modelFromIdentity,
-  type Read,
-  SessionError,
-} from "../../local/index.js";
-import type { Logger } from "../../log/log.js";
-import { type Clock, later } from "../../time/index.js";
-import { BlockHealth, blockName, type MissingBlock } from "./block-health.js";
-import {
-  BCU_BANK,
-  CONTROLLER,
-  DETECTION_BANKS,
-  hasHvStack,
-  hasLvPacks,
-  IDENTITY,
-  LV_BATTERY_ADDRESSES,
-  liveReads,
-  lvPackBank,
-  partsOf,
-} from "./reads.js";
+import type { ControlMap, DecodedDevice, Detected, Frame, Read } from "../../local/index.js";
+import { blockName, type MissingBlock } from "./block-health.js";
+import { DongleBlockReads } from "./dongle-block-reads.js";
+import { DongleChain } from "./dongle-chain.js";
+import { LocalDongleError, type WrongDevice } from "./dongle-errors.js";
+import { DongleLink } from "./dongle-link.js";
+import { type DongleOptions, whereOf } from "./dongle-options.js";
+import { DonglePairing } from "./dongle-pairing.js";
+import { askWhoAnswers, detectFromBanks, probeEach, probePacks } from "./dongle-probe.js";
+import { DongleWrites } from "./dongle-writes.js";
+import { BCU_BANK, CONTROLLER, hasHvStack, hasLvPacks, IDENTITY, liveReads } from "./reads.js";
 
-export interface DongleOptions {
-  readonly host: string;
-  readonly port: number;
-  /** Only listen: decode the answers the dongle fans out to another client, never ask. */
-  readonly passive: boolean;
-  readonly clock: Clock;
-  /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
-  readonly timeoutMs: number;
-  readonly logger?: Logger;
-  /** Told when the model is read from HR 0 after it was told from the banks. */
-  readonly onModelRead?: (detected: Detected) => void;
-  /** Told each time its session connects (a dongle that was away is back). */
-  readonly onConnected?: () => void;
-  /** Session options a test pins (jitter). */
-  readonly random?: () => number;
-  /** Told once each time the address starts answering for another device than the one it is paired with. */
-  readonly onWrongDevice?: (event: WrongDevice) => void;
-}
-
-/** An answer that came from another device than the one the address is paired with. */
-export interface WrongDevice {
-  /** host:port */
-  readonly where: string;
-  /** The serial the address is paired with. */
-  readonly expected: string;
-  /** The serial the answer carried (the same as `expected` when only the model differs). */
-  readonly answered: string;
-  /** What differed, in words: "answers for SE2024G102, not SD2024G001". */
-  readonly why: string;
-}
+export { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
+export type { DongleOptions } from "./dongle-options.js";
 
 /** What a dongle's chain showed at discovery. */
 export interface Identified {
@@ -65,101 +23,45 @@ export interface Identified {
   readonly roundTripMs: number | undefined;
 }
 
-/** A dongle that answered any block this recently is alive: a silent block is then the block's own. */
-const ALIVE_MS = 60_000;
-
-export class LocalDongleError extends Error {
-  override readonly name: string = "LocalDongleError";
-}
-
 /**
- * An answer from another device than the one the address is paired with: the read (or the poll)
- * fails, a write is refused (or, when its echo was the other device's, reported as reaching it).
- */
-export class WrongDeviceError extends LocalDongleError {
-  override readonly name = "WrongDeviceError";
-  constructor(
-    message: string,
-    readonly wrong: WrongDevice,
-  ) {
-    super(message);
-  }
-}
-
-/** The controller answers at 0x11, and at 0x31 on AC and Gen1 units: the addresses whose answers carry its serial. */
-const CONTROLLER_ADDRESSES: ReadonlySet<number> = new Set([0x11, 0x31]);
-
-/** A serial as answers carry it, for comparing: NULs and spaces trimmed, upper case; "" when the frame tells none. */
-const toldSerial = (serial: string): string => serial.replace(/\0/g, "").trim().toUpperCase();
-
-/**
- * One configured dongle: a session (src/local/session.ts) whose every frame, asked for or not,
- * feeds one decoder, so an active dongle's answers and a passive one's overheard answers go the
- * same way. The session never gives up: a dongle that was away comes back by itself, and reads
- * while it is away fail at once (src/local/session.ts says when the next attempt is).
+ * One configured dongle: its session (dongle-link.ts), whose every frame from the paired device
+ * (dongle-pairing.ts) feeds one decoder (dongle-chain.ts); reads that keep each block's health
+ * (dongle-block-reads.ts), discovery's probes (dongle-probe.ts) and checked writes
+ * (dongle-writes.ts). The session never gives up: a dongle that was away comes back by itself,
+ * and reads while it is away fail at once (src/local/session.ts says when the next attempt is).
  */
 export class LocalDongle {
-  private session: DongleSession | undefined;
-  private decoder = new ChainDecoder();
-  private dongleSerial = "";
-  /**
-   * The device serial the controller's answers on this address carry (upper case): set by the
-   * first answer after start-up or an unpairing, then every answer must carry it.
-   */
-  private paired: string | undefined;
-  /** The paired device's serial as its registers hold it (HR 13-17), when they differ from what its answers carry. */
-  private registersSerial: string | undefined;
-  /** The controller's device type (HR 0) once its identity bank answered for the paired device. */
-  private pairedType: number | undefined;
-  /**
-   * Whether the next answer that tells a serial may pair the address: before discovery, and
-   * while the address is asked who answers there (whoAnswers); never for an answer that merely
-   * arrives after an unpairing.
-   */
-  private pairingOpen = true;
-  /** Set while the address answers for another device than the paired one; cleared by an answer from it. */
-  private wrongDevice: WrongDevice | undefined;
-  /** The last answer from another device, kept through an unpairing: what a read or write it failed says. */
-  private lastMismatch: WrongDevice | undefined;
-  /** Answers from another device, counted: a read or write during which one came fails. */
-  private mismatches = 0;
-  /**
-   * Connections the session made so far; the last on which an answer carried the paired serial,
-   * and the last on which the identity bank answered with the paired device type.
-   */
-  private connections = 0;
-  private verifiedOn = -1;
-  private typedOn = -1;
-  /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
-  private heardAt: number | undefined;
-  private listeners = new Set<() => void>();
+  private readonly link: DongleLink;
+  private readonly pairing: DonglePairing;
+  private readonly chain: DongleChain;
+  private readonly blocks: DongleBlockReads;
+  private readonly writes: DongleWrites;
   private detected: Detected | undefined;
-  private health: BlockHealth;
-  /** When any block last answered (clock ms). */
-  private answeredAt: number | undefined;
-  /** Its session lost the dongle and has not connected since. */
-  private away = false;
-  /** How long the first request that was answered took, asked to answered. */
-  private firstRoundTripMs: number | undefined;
-  /** Set during a poll: its blocks' misses, counted once the poll shows the dongle answers. */
-  private pollMisses: { read: Read; why: string }[] | undefined;
 
   constructor(readonly options: DongleOptions) {
-    this.health = new BlockHealth(() => options.clock.now());
+    this.link = new DongleLink(options, (frame) => this.heard(frame));
+    this.pairing = new DonglePairing(
+      options,
+      () => this.link.connections,
+      () => this.blocks.due(IDENTITY),
+    );
+    this.chain = new DongleChain(options);
+    this.blocks = new DongleBlockReads(options, this.link, this.pairing, this.chain);
+    this.writes = new DongleWrites(options, this.link, this.pairing, this.blocks, () => this.currentModel());
   }
 
   /** The blocks that do not answer now, for `bridge/health`. */
   missingBlocks(): MissingBlock[] {
-    return this.health.missing();
+    return this.blocks.missing();
   }
 
   /** The blocks whose last ask went unanswered while others answered, for `check`. */
   unansweredBlocks(): string[] {
-    return this.health.unanswered();
+    return this.blocks.unanswered();
   }
 
   get where(): string {
-    return `${this.options.host}:${this.options.port}`;
+    return whereOf(this.options);
   }
 
   /**
@@ -170,64 +72,47 @@ export class LocalDongle {
   async identify(signal?: AbortSignal): Promise<Identified> {
     let roundTripMs: number | undefined;
     if (this.options.passive) {
-      await this.hear(signal);
+      this.link.ensure();
+      await this.chain.heard(() => this.link.open, signal);
     } else {
-      const identity = await this.tryRead(IDENTITY, signal);
-      if (!identity) await this.detectFromBanks(signal);
-      roundTripMs = this.firstRoundTripMs;
-      if (!identity && this.heardAt === undefined)
+      const identity = await this.blocks.tryRead(IDENTITY, signal);
+      if (!identity) await detectFromBanks(this.options, this.blocks, this.chain, signal);
+      roundTripMs = this.blocks.roundTripMs;
+      if (!identity && this.chain.lastHeardAt === undefined)
         throw new LocalDongleError(
           `no block answered at the dongle at ${this.where}: neither its identity (${blockName(IDENTITY)}) nor any live bank`,
         );
-      const detected = this.decoder.detect();
-      await this.readEach(liveReads(detected), signal);
-      if (hasLvPacks(detected)) await this.probePacks(signal);
-      if (hasHvStack(detected)) await this.tryRead(BCU_BANK, signal);
+      const detected = this.chain.detect();
+      await this.blocks.readEach(liveReads(detected), signal);
+      if (hasLvPacks(detected)) await probePacks(this.blocks, signal);
+      if (hasHvStack(detected)) await this.blocks.tryRead(BCU_BANK, signal);
     }
-    const detected = this.decoder.detect();
+    const detected = this.chain.detect();
     this.detected = detected;
-    const devices = this.decoder.devices();
-    this.pairWith(devices[0]);
-    if (this.paired !== undefined) this.pairingOpen = this.options.passive;
-    return { dongleSerial: this.dongleSerial, detected, devices, roundTripMs };
-  }
-
-  /**
-   * After discovery: an address whose answers told no serial is paired with the serial its
-   * controller's registers hold (HR 13-17); one whose answers carry another serial than those
-   * registers is said so (its answers are checked against what they carried).
-   */
-  private pairWith(controller: DecodedDevice | undefined): void {
-    const serial = controller ? toldSerial(controller.serial) : "";
-    if (serial === "") return;
-    if (this.paired === undefined) this.paired = serial;
-    else if (serial !== this.paired) {
-      this.registersSerial = serial;
-      this.options.logger?.warn(
-        { dongle: this.where, answers: this.paired, registers: serial },
-        `the dongle at ${this.where} answers with the serial ${this.paired} while its inverter's registers say ${serial}: each answer is checked against ${this.paired}`,
-      );
-    }
+    const devices = this.chain.devices();
+    this.pairing.afterDiscovery(devices[0]);
+    return { dongleSerial: this.chain.serial, detected, devices, roundTripMs };
   }
 
   /** One live poll: the controller's banks, then its devices as decoded now; a passive dongle gives what it heard since `since`. */
   async poll(signal: AbortSignal, since?: number): Promise<readonly DecodedDevice[] | undefined> {
     if (this.options.passive) {
-      this.ensureSession();
-      if (this.heardAt === undefined || (since !== undefined && this.heardAt <= since)) return undefined;
-      return this.decoder.devices();
+      this.link.ensure();
+      const heardAt = this.chain.lastHeardAt;
+      if (heardAt === undefined || (since !== undefined && heardAt <= since)) return undefined;
+      return this.chain.devices();
     }
-    const detected = this.detected ?? this.decoder.detect();
+    const detected = this.currentModel();
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
     const reads =
-      detected.from === "banks" || (this.typeCheckable() && this.typedOn !== this.connections)
+      detected.from === "banks" || (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection())
         ? [IDENTITY, ...liveReads(detected)]
         : liveReads(detected);
-    const answered = await this.readEach(reads, signal);
+    const answered = await this.blocks.readEach(reads, signal);
     if (detected.from === "banks") this.redetect();
     if (answered === 0) throw new LocalDongleError(`no block of the dongle at ${this.where} answered this poll`);
-    return this.decoder.devices();
+    return this.chain.devices();
   }
 
   /** The controller's model as discovery found it; undefined before. */
@@ -237,119 +122,25 @@ export class LocalDongle {
 
   /** Reads `count` holding registers of the controller from `base`. */
   readHolding(base: number, count: number, signal?: AbortSignal): Promise<number[]> {
-    return this.read({ address: CONTROLLER, function: 3, base, count }, signal);
+    return this.blocks.read({ address: CONTROLLER, function: 3, base, count }, signal);
   }
 
   /**
    * Writes one holding register of the controller (0x06), checked against the model's allowlist
    * first: a refused register throws a ControlMapError and nothing is framed or sent.
    */
-  async writeHolding(map: ControlMap, register: number, value: number, signal?: AbortSignal): Promise<void> {
-    checkWritable(map, register);
-    if (this.options.passive)
-      throw new LocalDongleError(
-        `the dongle at ${this.where} is passive (it only listens): set passive: false under local: to change settings over the LAN`,
-      );
-    signal?.throwIfAborted();
-    await this.verify(signal);
-    const before = this.mismatches;
-    // The echo came from another device: that is the outcome, whatever the session made of it.
-    const reachedAnother = (): void =>
-      this.failIfMismatched(
-        before,
-        (wrong) =>
-          `the echo of the write of ${value} to holding register ${register} came from ${wrong.answered}, so the write reached that device, not ${wrong.expected}`,
-      );
-    try {
-      await this.ensureSession().write({ address: CONTROLLER, register, value });
-    } catch (error) {
-      reachedAnother();
-      throw error;
-    }
-    reachedAnother();
-  }
-
-  /** Throws when an answer from another device came since `before` (a count of them): the operation under way was not its device's. */
-  private failIfMismatched(before: number, outcome: (wrong: WrongDevice) => string): void {
-    if (this.mismatches === before) return;
-    const wrong = this.lastMismatch;
-    if (!wrong) throw new LocalDongleError(`the dongle at ${this.where} is paired with no device now`);
-    throw new WrongDeviceError(`the dongle at ${this.where} ${wrong.why}: ${outcome(wrong)}`, wrong);
-  }
-
-  /**
-   * Before a write is framed: the address must answer for its paired device, and on this very
-   * connection. An address that moves to another dongle (a DHCP lease) resets the connections
-   * to it, so a new connection is where another device can first answer: its first write waits
-   * for one read whose answer carries the paired serial (and, from the identity bank, its
-   * device type). Nothing is sent when it does not.
-   */
-  private async verify(signal?: AbortSignal): Promise<void> {
-    for (let tries = 0; ; tries++) {
-      this.refuseWrongDevice("nothing was sent");
-      if (this.paired === undefined)
-        throw new LocalDongleError(
-          `the dongle at ${this.where} is paired with no device yet (no answer told its serial): nothing was sent`,
-        );
-      const session = this.ensureSession();
-      if (session.state === "connected" && this.confirmed()) return;
-      if (tries > 0)
-        throw new LocalDongleError(
-          `the connection to the dongle at ${this.where} changed while confirming that it answers for ${this.paired}: nothing was sent; try again`,
-        );
-      const detected = this.detected ?? this.decoder.detect();
-      const check = this.typeCheckable()
-        ? IDENTITY
-        : liveReads(detected)
-            .flatMap(partsOf)
-            .find((read) => this.health.due(read));
-      if (!check)
-        throw new LocalDongleError(
-          `no block of the dongle at ${this.where} answers now, so it cannot be confirmed to answer for ${this.paired}: nothing was sent`,
-        );
-      try {
-        await this.read(check, signal);
-      } catch (error) {
-        if (error instanceof WrongDeviceError)
-          throw new WrongDeviceError(
-            `the dongle at ${this.where} ${error.wrong.why}: ${error.wrong.expected} is not reached through it (nothing was sent)`,
-            error.wrong,
-          );
-        throw new LocalDongleError(
-          `could not confirm that the dongle at ${this.where} answers for ${this.paired} (${(error as Error).message}): nothing was sent`,
-        );
-      }
-    }
-  }
-
-  /** Whether the device type can be checked: the paired device's identity bank answered and is not missing now. */
-  private typeCheckable(): boolean {
-    return this.pairedType !== undefined && this.health.due(IDENTITY);
-  }
-
-  /** Whether this connection's answers showed the paired device: its serial, and its device type where that can be read. */
-  private confirmed(): boolean {
-    return this.verifiedOn === this.connections && (this.typedOn === this.connections || !this.typeCheckable());
-  }
-
-  /** Throws while the address answers for another device than its paired one. */
-  private refuseWrongDevice(outcome: string): void {
-    const wrong = this.wrongDevice;
-    if (wrong)
-      throw new WrongDeviceError(
-        `the dongle at ${this.where} ${wrong.why}: ${wrong.expected} is not reached through it (${outcome})`,
-        wrong,
-      );
+  writeHolding(map: ControlMap, register: number, value: number, signal?: AbortSignal): Promise<void> {
+    return this.writes.writeHolding(map, register, value, signal);
   }
 
   /** The serial of the device this address is paired with (upper case, as its registers hold it), undefined when none. */
   get pairedSerial(): string | undefined {
-    return this.registersSerial ?? this.paired;
+    return this.pairing.pairedSerial;
   }
 
   /** Whether the address answered its last for another device than its paired one. */
   get answersForAnother(): WrongDevice | undefined {
-    return this.wrongDevice;
+    return this.pairing.answersForAnother;
   }
 
   /**
@@ -357,18 +148,10 @@ export class LocalDongle {
    * reaches another device): the next answer pairs it again, by the serial that answer carries.
    */
   unpair(): void {
-    this.paired = undefined;
-    this.registersSerial = undefined;
-    this.pairingOpen = this.options.passive;
-    this.pairedType = undefined;
-    this.typedOn = -1;
-    this.wrongDevice = undefined;
-    this.decoder = new ChainDecoder();
+    this.pairing.unpair();
+    this.chain.reset();
     this.detected = undefined;
-    this.dongleSerial = "";
-    this.heardAt = undefined;
-    this.answeredAt = undefined;
-    this.health = new BlockHealth(() => this.options.clock.now());
+    this.blocks.reset();
   }
 
   /**
@@ -379,29 +162,20 @@ export class LocalDongle {
   async whoAnswers(signal?: AbortSignal): Promise<string | undefined> {
     // A passive dongle never asks: what it overheard since tells.
     if (this.options.passive) {
-      this.ensureSession();
-      return this.paired;
+      this.link.ensure();
+      return this.pairing.serial;
     }
-    this.pairingOpen = true;
-    try {
-      for (const read of [IDENTITY, ...DETECTION_BANKS]) {
-        if (this.paired !== undefined) break;
-        await this.tryRead(read, signal);
-      }
-    } finally {
-      this.pairingOpen = false;
-    }
-    return this.paired;
+    return askWhoAnswers(this.blocks, this.pairing, signal);
   }
 
   /** Asks each block once (what `check` does for the settings banks): its health says which did not answer. */
-  async probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
-    for (const read of reads.flatMap(partsOf)) await this.tryRead(read, signal);
+  probe(reads: readonly Read[], signal?: AbortSignal): Promise<void> {
+    return probeEach(this.blocks, reads, signal);
   }
 
   /** The devices as last decoded, without asking. */
   devices(): readonly DecodedDevice[] {
-    return this.decoder.devices();
+    return this.chain.devices();
   }
 
   /** The session's clock, now. */
@@ -411,54 +185,30 @@ export class LocalDongle {
 
   /** Whether its session is connected now. */
   get connected(): boolean {
-    return this.session?.state === "connected";
+    return this.link.connected;
   }
 
   /** False while its session waits to reconnect (the dongle went away): a request would fail at once. */
   get reachable(): boolean {
-    return this.session?.state !== "waiting to reconnect";
+    return this.link.reachable;
   }
 
   get lastHeardAt(): number | undefined {
-    return this.heardAt;
+    return this.chain.lastHeardAt;
   }
 
   close(): void {
-    this.session?.close();
-    this.session = undefined;
-    for (const listener of this.listeners) listener();
+    this.link.close();
+    this.chain.changed();
   }
 
-  /** LV packs answer from 0x32 on without gaps: the first silent or refusing address ends the search. */
-  private async probePacks(signal?: AbortSignal): Promise<void> {
-    for (const address of LV_BATTERY_ADDRESSES) {
-      if (await this.tryRead(lvPackBank(address), signal)) continue;
-      this.health.forget(lvPackBank(address));
-      return;
-    }
-  }
-
-  /** Without HR 0: the banks only one kind of device fills, and an HV stack's BCU, until the model shows. */
-  private async detectFromBanks(signal?: AbortSignal): Promise<void> {
-    this.options.logger?.warn(
-      { dongle: this.where },
-      `the identity bank (${blockName(IDENTITY)}) did not answer: telling the model from the banks that do; it is asked again later`,
-    );
-    for (const probe of DETECTION_BANKS) {
-      if (!(await this.tryRead(probe, signal))) continue;
-      // Whether a BCU answers at all tells an HV stack: its first part is enough to ask.
-      if (probe.base === 0) await this.tryRead(partsOf(BCU_BANK)[0] ?? BCU_BANK, signal);
-      if (this.decoder.detect().family !== "unknown") break;
-    }
-    this.options.logger?.info(
-      { dongle: this.where, model: this.decoder.detect().model },
-      "model told from the banks that answered",
-    );
+  private currentModel(): Detected {
+    return this.detected ?? this.chain.detect();
   }
 
   /** Once the identity bank answers after the model was told from the banks: the model from HR 0. */
   private redetect(): void {
-    const detected = this.decoder.detect();
+    const detected = this.chain.detect();
     if (detected.from !== "identity") return;
     if (detected.model !== this.detected?.model)
       this.options.logger?.warn(
@@ -469,243 +219,8 @@ export class LocalDongle {
     this.options.onModelRead?.(detected);
   }
 
-  /** Reads each block (in parts of at most 60) that is due; a silent or refused one is skipped. Returns how many answered. */
-  private async readEach(reads: readonly Read[], signal?: AbortSignal): Promise<number> {
-    let answered = 0;
-    const misses: { read: Read; why: string }[] = [];
-    this.pollMisses = misses;
-    try {
-      for (const read of reads.flatMap(partsOf)) {
-        if (!this.health.due(read)) continue;
-        if (await this.tryRead(read, signal)) answered++;
-      }
-    } finally {
-      this.pollMisses = undefined;
-    }
-    if (answered > 0) for (const { read, why } of misses) this.commitMiss(read, why);
-    return answered;
-  }
-
-  /** A read whose silence or refusal is the block's, not the dongle's: false then, and the block's health knows. */
-  private async tryRead(read: Read, signal?: AbortSignal): Promise<boolean> {
-    try {
-      await this.read(read, signal);
-      return true;
-    } catch (error) {
-      if (error instanceof SessionError && error.kind !== "connection") return false;
-      throw error;
-    }
-  }
-
-  private async read(read: Read, signal?: AbortSignal): Promise<number[]> {
-    signal?.throwIfAborted();
-    if (!this.health.due(read)) {
-      throw new SessionError(
-        `${blockName(read)} does not answer at the dongle at ${this.where}: it is asked again later (bridge/health lists it)`,
-        "refused",
-      );
-    }
-    const session = this.ensureSession();
-    const reading = this.tracked(read, this.checked(session.read(read)), this.options.clock.now());
-    if (!signal) return reading;
-    return new Promise((resolve, reject) => {
-      const abort = (): void => reject(signal.reason);
-      signal.addEventListener("abort", abort, { once: true });
-      reading.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-    });
-  }
-
-  /** A read during which another device answered fails with that: its values are not this device's. */
-  private async checked(reading: Promise<number[]>): Promise<number[]> {
-    const before = this.mismatches;
-    let values: number[];
-    try {
-      values = await reading;
-    } catch (error) {
-      this.failIfMismatched(before, () => "the read failed");
-      throw error;
-    }
-    this.failIfMismatched(before, () => "its answer is not used");
-    return values;
-  }
-
-  /** The block's health follows each read's end: an answer, or a silence or refusal of the block's own. */
-  private async tracked(read: Read, reading: Promise<number[]>, askedAt: number): Promise<number[]> {
-    try {
-      const values = await reading;
-      this.answeredAt = this.options.clock.now();
-      this.firstRoundTripMs ??= this.answeredAt - askedAt;
-      if (this.health.answered(read))
-        this.options.logger?.info({ dongle: this.where, block: blockName(read) }, "a missing block answers again");
-      return values;
-    } catch (error) {
-      if (error instanceof SessionError && error.kind !== "connection") this.noteMiss(read, error.message);
-      throw error;
-    }
-  }
-
-  /**
-   * A block's silence counts against it only while the dongle answers other blocks (in the same
-   * poll, or within the last minute for a read of its own): a dongle that answers nothing is the
-   * dongle's failure, for the path to handle, not its blocks'.
-   */
-  private noteMiss(read: Read, why: string): void {
-    if (this.pollMisses) {
-      this.pollMisses.push({ read, why });
-      return;
-    }
-    if (this.answeredAt !== undefined && this.options.clock.now() - this.answeredAt <= ALIVE_MS)
-      this.commitMiss(read, why);
-  }
-
-  private commitMiss(read: Read, why: string): void {
-    if (!this.health.missed(read, why)) return;
-    this.decoder.forget(read);
-    this.options.logger?.warn(
-      { dongle: this.where, block: blockName(read), why },
-      `${blockName(read)} does not answer: its values are dropped and it is asked again later, less often`,
-    );
-  }
-
-  /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery). */
-  private hear(signal?: AbortSignal): Promise<void> {
-    this.ensureSession();
-    const known = (): boolean => this.heardAt !== undefined && this.decoder.detect().model !== "Unknown";
-    if (known()) return Promise.resolve();
-    const waitMs = this.options.timeoutMs * 6;
-    return new Promise((resolve, reject) => {
-      const done = (error?: Error): void => {
-        cancel();
-        this.listeners.delete(check);
-        signal?.removeEventListener("abort", aborted);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = (): void => {
-        if (!this.session) done(new LocalDongleError(`the dongle at ${this.where} was closed while listening`));
-        else if (known()) done();
-      };
-      const aborted = (): void => done(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
-      const cancel = later(this.options.clock, waitMs, () =>
-        done(
-          new LocalDongleError(
-            `listened to the dongle at ${this.where} for ${waitMs} ms and heard no answer that tells its inverter: passive mode needs another client polling it (set passive: false to ask)`,
-          ),
-        ),
-      );
-      this.listeners.add(check);
-      signal?.addEventListener("abort", aborted, { once: true });
-    });
-  }
-
-  private ensureSession(): DongleSession {
-    const state = this.session?.state;
-    if (this.session && state !== "closed") return this.session;
-    const session = new DongleSession({
-      host: this.options.host,
-      port: this.options.port,
-      clock: this.options.clock,
-      requestTimeoutMs: this.options.timeoutMs,
-      ...(this.options.random ? { random: this.options.random } : {}),
-      onFrame: (frame) => this.heard(frame),
-      onState: (state, detail) => {
-        if (state === "connected") {
-          if (this.away) this.options.logger?.info({ dongle: this.where }, "the dongle is back");
-          this.away = false;
-          this.connections++;
-          this.options.onConnected?.();
-        }
-        // Said once when it goes away, not at every attempt while it stays away.
-        if (state === "waiting to reconnect") {
-          const how = this.away ? "debug" : "warn";
-          this.options.logger?.[how]({ dongle: this.where, detail }, "dongle waiting to reconnect");
-          this.away = true;
-        }
-      },
-    });
-    this.session = session;
-    session.start();
-    return session;
-  }
-
   private heard(frame: Frame): void {
-    if ((frame.kind === "response" || frame.kind === "error") && !this.fromPaired(frame)) return;
-    if (frame.kind === "heartbeat" || frame.kind === "response") this.dongleSerial ||= frame.dongleSerial;
-    this.decoder.accept(frame);
-    if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
-      this.heardAt = this.options.clock.now();
-    }
-    for (const listener of this.listeners) listener();
-  }
-
-  /**
-   * Whether an answer comes from the device this address is paired with. The controller's
-   * answers (0x11, 0x31) carry its serial (every real capture's do, at every address but an
-   * All-in-One's battery modules, which carry their own): the first one pairs the address, each
-   * after must carry the same, and its identity bank the same device type (HR 0). A frame with a
-   * blank serial tells none and is judged by its device type alone. Other addresses' answers are
-   * taken only while the controller answers for the paired device. An answer from another device
-   * is counted (the read or write it answers fails), told once per change, and never decoded.
-   */
-  private fromPaired(frame: Extract<Frame, { kind: "response" | "error" }>): boolean {
-    if (!CONTROLLER_ADDRESSES.has(frame.address))
-      return this.wrongDevice === undefined && (this.paired !== undefined || this.pairingOpen);
-    const serial = toldSerial(frame.deviceSerial);
-    if (this.paired === undefined && serial !== "" && this.pairingOpen) {
-      this.paired = serial;
-      this.verifiedOn = this.connections;
-    }
-    const expected = this.paired;
-    if (expected === undefined) {
-      if (this.pairingOpen) return true;
-      // Unpaired (its address answered for another device) and not being asked who answers: nobody's answer.
-      this.mismatches++;
-      return false;
-    }
-    if (serial !== "" && serial !== expected)
-      return this.mismatch({
-        where: this.where,
-        expected,
-        answered: serial,
-        why: `answers for ${serial}, not ${expected}`,
-      });
-    const identity = frame.kind === "response" && frame.function === 3 && frame.base === 0 ? frame.values : [];
-    const type = identity[0];
-    if (type !== undefined && type !== 0) {
-      if (this.pairedType === undefined) this.pairedType = type;
-      if (type !== this.pairedType) {
-        const firmware = identity[21];
-        const hex = (code: number): string => code.toString(16).padStart(4, "0");
-        return this.mismatch({
-          where: this.where,
-          expected,
-          answered: serial || expected,
-          why: `answers as a ${modelFromIdentity(type, firmware)} (device type ${hex(type)}), not the ${modelFromIdentity(this.pairedType, firmware)} (${hex(this.pairedType)}) ${expected} is`,
-        });
-      }
-    }
-    const typed = type !== undefined && type !== 0;
-    if (typed) this.typedOn = this.connections;
-    // A frame with a blank serial tells the device by its type alone.
-    if (serial !== "" || typed) this.verifiedOn = this.connections;
-    // Another serial is undone by the paired serial; another device type only by the paired type.
-    const wrong = this.wrongDevice;
-    if (wrong && ((serial !== "" && wrong.answered !== expected) || typed)) {
-      this.options.logger?.warn(
-        { dongle: this.where, serial: expected, was: wrong.answered },
-        `the dongle at ${this.where} answers for ${expected} again`,
-      );
-      this.wrongDevice = undefined;
-    }
-    return true;
-  }
-
-  private mismatch(wrong: WrongDevice): false {
-    this.mismatches++;
-    this.lastMismatch = wrong;
-    const told = this.wrongDevice?.why === wrong.why;
-    this.wrongDevice = wrong;
-    if (!told) this.options.onWrongDevice?.(wrong);
-    return false;
+    if ((frame.kind === "response" || frame.kind === "error") && !this.pairing.accepts(frame)) return;
+    this.chain.accept(frame);
   }
 }
