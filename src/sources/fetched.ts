@@ -1,12 +1,11 @@
 import type {
   ChargerMeterRecord,
   ChargingSession,
-  EvCharger,
   InverterDataPoint,
   InverterFaultEvent,
   SmartDeviceDataPoint,
 } from "../cloud/index.js";
-import type { StateValues } from "../vocabulary/index.js";
+import type { ChargerSession, StateValues } from "../vocabulary/index.js";
 
 /**
  * What one poll of one resource fetched, whichever path fetched it: the one shape on the bus.
@@ -55,21 +54,25 @@ export type Fetched =
       readonly measuredAt: number | undefined;
       readonly values: StateValues;
     }
-  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly data: EvCharger }
+  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly values: StateValues }
   | {
       readonly kind: "ev.meter";
       readonly uuid: string;
       readonly at: number;
+      /** The meter's records, for the history (the cloud's; a path without them gives none). */
       readonly records: readonly ChargerMeterRecord[];
-      readonly latest: ChargerMeterRecord | undefined;
+      /** The newest values under the charger's state keys, and when they were measured. */
+      readonly values: StateValues | undefined;
+      readonly measuredAt: number | undefined;
     }
   | {
       readonly kind: "ev.sessions";
       readonly uuid: string;
       readonly at: number;
+      /** The sessions' records, for the history (the cloud's; a path without them gives none). */
       readonly sessions: readonly ChargingSession[];
       /** The newest session, open or not. */
-      readonly latest: ChargingSession | undefined;
+      readonly session: ChargerSession | undefined;
     }
   | {
       readonly kind: "smart.data";

@@ -1,13 +1,7 @@
-import type {
-  ChargerMeterRecord,
-  ChargingSession,
-  EvCharger,
-  InverterFaultEvent,
-  SmartDeviceDataPoint,
-} from "../cloud/index.js";
+import type { InverterFaultEvent, SmartDeviceDataPoint } from "../cloud/index.js";
 import type { Fetched } from "../sources/index.js";
 import type { DeviceId } from "../vocabulary/device-id.js";
-import type { StateValues } from "../vocabulary/index.js";
+import type { ChargerSession, StateValues } from "../vocabulary/index.js";
 
 /**
  * What a fetched answer says a device's values are now: what Home Assistant's state, the web
@@ -38,19 +32,20 @@ export type DeviceState =
       readonly measuredAt: number | undefined;
       readonly values: StateValues;
     }
-  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly data: EvCharger }
+  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly values: StateValues }
   | {
       readonly kind: "ev.meter";
       readonly uuid: string;
       readonly at: number;
-      /** The newest record's values by measurand number. */
-      readonly latest: ChargerMeterRecord;
+      /** The newest values under the charger's state keys, and when the charger measured them. */
+      readonly values: StateValues;
+      readonly measuredAt: number | undefined;
     }
   | {
       readonly kind: "ev.session";
       readonly uuid: string;
       readonly at: number;
-      readonly session: ChargingSession | undefined;
+      readonly session: ChargerSession | undefined;
     }
   | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceDataPoint };
 
@@ -69,9 +64,17 @@ export function stateOf(fetched: Fetched): DeviceState | undefined {
     case "inverter.events":
       return { kind: "inverter.events", serial: fetched.serial, at, active: fetched.active, latest: fetched.latest };
     case "ev.meter":
-      return fetched.latest && { kind: "ev.meter", uuid: fetched.uuid, at, latest: fetched.latest };
+      return (
+        fetched.values && {
+          kind: "ev.meter",
+          uuid: fetched.uuid,
+          at,
+          values: fetched.values,
+          measuredAt: fetched.measuredAt,
+        }
+      );
     case "ev.sessions":
-      return { kind: "ev.session", uuid: fetched.uuid, at, session: fetched.latest };
+      return { kind: "ev.session", uuid: fetched.uuid, at, session: fetched.session };
     case "smart.data": {
       const point = fetched.points[0];
       return point && { kind: "smart.data", uuid: fetched.uuid, at, point };

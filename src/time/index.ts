@@ -17,7 +17,7 @@ export {
   type WallClock,
   wallClock,
 } from "./local-time.js";
-export { isoSeconds, newest, timestampCandidates, timestampMs } from "./service-time.js";
+export { isoSeconds, newest, timestampCandidates, timestampMs, zonedTimestamp } from "./service-time.js";
 export { VirtualClock } from "./virtual-clock.js";
 export { formatLocal, localMinuteOfDay } from "./wall-fields.js";
 export { offsetMs } from "./zone-offset.js";

@@ -46,3 +46,15 @@ export function newest<T>(items: Iterable<T>, timeOf: (item: T) => string, timeZ
   }
   return best;
 }
+
+const ZONED_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * An ISO 8601 moment (a timestamp sensor's state), or null: a local datetime carries no zone, and
+ * Home Assistant refuses a timestamp without one.
+ */
+export function zonedTimestamp(value: unknown): string | null {
+  if (typeof value !== "string" || !ZONED_DATETIME.test(value)) return null;
+  const ms = Date.parse(value.replace(" ", "T"));
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+}

@@ -1,3 +1,4 @@
+export * from "./charger.js";
 export * from "./devices.js";
 export * from "./ems-statuses.js";
 export * from "./inverter-keys.js";

@@ -1,5 +1,4 @@
 import type { AvailabilityReading } from "../bus/event-bus.js";
-import { measurandName, meterUnitName } from "../cloud/index.js";
 import type { DeviceState } from "../telemetry/index.js";
 import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
@@ -66,9 +65,7 @@ export class LiveState {
         at: reading.at,
       });
     } else if (reading.kind === "ev.meter") {
-      const power = reading.latest.measurements.find((m) => measurandName(m.measurand) === "Power.Active.Import");
-      const value = num(power?.value);
-      this.chargers.set(id, value === null ? null : meterUnitName(power?.unit) === "kW" ? value * 1000 : value);
+      this.chargers.set(id, num(reading.values.power));
     }
   }
 

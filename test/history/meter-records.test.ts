@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChargerMeterRecord } from "../../src/cloud/schemas/ev-charger.js";
 import { meterRecords } from "../../src/history/records.js";
-import { evMeterPatch } from "../../src/homeassistant/entities/ev-sensors.js";
+import { chargerMeterValues } from "../../src/sources/cloud/ev-readings.js";
 import { flattenRecord } from "../../src/store/index.js";
 
 const UUID = "9c6f3c1e-6b2a-4f3e-9a51-2b7d1c0e8f44";
@@ -50,7 +50,7 @@ describe("charger meter records", () => {
   });
 
   it("give Home Assistant the same kWh and W as the history", () => {
-    expect(RECORDS.map((one) => evMeterPatch(one)).map(({ energy, power }) => [energy, power])).toEqual([
+    expect(RECORDS.map((one) => chargerMeterValues(one)).map(({ energy, power }) => [energy, power])).toEqual([
       [1523.456, 7200],
       [1524.056, 7200],
       [1524.656, 7200],

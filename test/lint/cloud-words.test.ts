@@ -44,13 +44,11 @@ const STILL_IMPORTING: readonly string[] = [
   "history/records.ts",
   "homeassistant/bridge-actions.ts",
   "homeassistant/entities/ev-controls.ts",
-  "homeassistant/entities/ev-sensors.ts",
   "homeassistant/entities/inverter-events.ts",
   "homeassistant/entities/smart-device.ts",
   "homeassistant/entities/types.ts",
   "rules/engine/intents.ts",
   "rules/file/action-schema.ts",
-  "rules/house/live-input.ts",
   "sources/auto/resources.ts",
   "sources/auto/source.ts",
   "sources/fetched.ts",
@@ -58,7 +56,6 @@ const STILL_IMPORTING: readonly string[] = [
   "sources/local/history-points.ts",
   "sources/ports.ts",
   "telemetry/states.ts",
-  "web/live.ts",
   "web/options.ts",
 ];
 

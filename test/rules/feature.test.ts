@@ -12,6 +12,7 @@ import { type Mqtt, mqttFeature } from "../../src/mqtt/index.js";
 import { rulesFeature } from "../../src/rules/feature.js";
 import { loadRules } from "../../src/rules/index.js";
 import type { RuleEvent, RulesRuntime } from "../../src/rules-runtime/rules.js";
+import { chargerStatusValues } from "../../src/sources/cloud/ev-readings.js";
 import { counterValuesOf, liveValuesOf } from "../../src/sources/cloud/readings.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { cloudControl } from "../../src/sources/index.js";
@@ -146,7 +147,7 @@ describe("the rules feature on the bus", () => {
         kind: "ev.status",
         uuid: CHARGER,
         at: sim.simulator.clock.now(),
-        data: { ...baseCharger, status },
+        values: chargerStatusValues({ ...baseCharger, status }),
       });
     const runs = (rule: string) =>
       events.filter((event) => event.type === "action" && event.rule === rule && event.status === "applied").length;

@@ -47,7 +47,7 @@ describe("availability", () => {
     expect(ofKind(readings, "availability")).toEqual([
       expect.objectContaining({ device: CHARGER, available: false, reason: expect.stringMatching(/offline/) }),
     ]);
-    expect(ofKind(readings, "ev.status").at(-1)?.data.online).toBe(false);
+    expect(ofKind(readings, "ev.status").at(-1)?.values.online).toBe("OFF");
 
     readings.length = 0;
     await h.admin(`/devices/${CHARGER}`, { offline: false });

@@ -24,7 +24,7 @@ describe("EV charger telemetry", () => {
       ],
     ]);
     // The newest record of the window: the one of this very minute.
-    expect(ofKind(readings, "ev.meter")[0]?.latest.timestamp).toBe("2025-06-18T09:00:00Z");
+    expect(ofKind(readings, "ev.meter")[0]?.measuredAt).toBe(Date.parse("2025-06-18T09:00:00Z"));
   });
 
   it("reads the meter every meter period and the session only when the status changes", async () => {
@@ -42,7 +42,7 @@ describe("EV charger telemetry", () => {
     await h.advance(30_000);
     expect(count("Get Charger Meter Data")).toBe(8);
     expect(count("Get Charging Sessions")).toBe(2);
-    expect(ofKind(readings, "ev.status").at(-1)?.data.online).toBe(false);
+    expect(ofKind(readings, "ev.status").at(-1)?.values.online).toBe("OFF");
 
     // Unchanged status: nothing more.
     await h.advance(30_000);

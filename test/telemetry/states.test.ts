@@ -47,7 +47,7 @@ describe("stateOf: a device's state from the one fetched shape", () => {
   });
 
   it("names a charger's newest session, open or none, and a smart device's newest point", () => {
-    expect(stateOf({ kind: "ev.sessions", uuid: "u", at: 1, sessions: [], latest: undefined })).toEqual({
+    expect(stateOf({ kind: "ev.sessions", uuid: "u", at: 1, sessions: [], session: undefined })).toEqual({
       kind: "ev.session",
       uuid: "u",
       at: 1,

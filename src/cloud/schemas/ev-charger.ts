@@ -6,18 +6,8 @@ import { list, numeric, opt, timestamp } from "./common.js";
  * exist; chargers speak OCPP 1.6, whose ChargePointStatus set is listed here. The schema keeps
  * the set open, so a value not listed still parses.
  */
-export const EV_CHARGER_STATUSES = [
-  "Available",
-  "Preparing",
-  "Charging",
-  "SuspendedEVSE",
-  "SuspendedEV",
-  "Finishing",
-  "Reserved",
-  "Unavailable",
-  "Faulted",
-] as const;
-export type KnownEvChargerStatus = (typeof EV_CHARGER_STATUSES)[number];
+// OCPP's statuses are the daemon's words (src/vocabulary/charger.ts).
+export { EV_CHARGER_STATUSES, type KnownEvChargerStatus } from "../../vocabulary/charger.js";
 
 /** Open set: any string, so a status not yet seen does not break a listing. */
 export const evChargerStatus = z.string();

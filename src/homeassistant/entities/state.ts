@@ -3,7 +3,7 @@ import { type Device, deviceId } from "../../telemetry/index.js";
 import { type DeviceId, deviceIdOf } from "../../vocabulary/device-id.js";
 import { batteryModuleState, batteryState } from "./battery-modules.js";
 import { emsDetails } from "./ems.js";
-import { evMeterPatch, evSessionPatch, evStatusPatch } from "./ev-sensors.js";
+import { evSessionPatch } from "./ev-sensors.js";
 import { eventPatch } from "./inverter-events.js";
 import { liveDetails } from "./inverter-live.js";
 import { smartDevicePatch } from "./smart-device.js";
@@ -35,9 +35,8 @@ export function statePatch(
     case "inverter.events":
       return { device: idOf(reading.serial), values: eventPatch(reading.active, reading.latest) };
     case "ev.status":
-      return { device: idOf(reading.uuid), values: evStatusPatch(reading.data) };
     case "ev.meter":
-      return { device: idOf(reading.uuid), values: evMeterPatch(reading.latest) };
+      return { device: idOf(reading.uuid), values: { ...reading.values } };
     case "ev.session":
       return { device: idOf(reading.uuid), values: evSessionPatch(reading.session, stateOf?.(idOf(reading.uuid))) };
     case "smart.data":

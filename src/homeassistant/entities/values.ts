@@ -1,6 +1,8 @@
 import { booleanValue, numericValue } from "../../validation/index.js";
 import type { StateValue } from "./types.js";
 
+export { zonedTimestamp } from "../../time/index.js";
+
 /** A number, or null for anything else (Home Assistant shows null as unknown). */
 export function num(value: unknown): number | null {
   return numericValue(value) ?? null;
@@ -30,18 +32,6 @@ export function timeState(value: unknown): string | null {
 export function writeTime(value: string): string | undefined {
   const match = TIME.exec(value.trim());
   return match ? `${match[1]}:${match[2]}` : undefined;
-}
-
-const ZONED = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/**
- * An ISO 8601 moment for a timestamp sensor, or null: a local datetime carries no zone, and
- * Home Assistant refuses a timestamp without one.
- */
-export function zonedTimestamp(value: unknown): string | null {
-  if (typeof value !== "string" || !ZONED.test(value)) return null;
-  const ms = Date.parse(value.replace(" ", "T"));
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
 }
 
 /** `Battery Reserve % Limit` -> `battery_reserve_percent_limit`. */

@@ -1,25 +1,19 @@
 import type { Fetched } from "../../bus/event-bus.js";
-import { measurandName, normalised } from "../../cloud/index.js";
 import type { GridCounters } from "../../rules-runtime/index.js";
 import type { LiveObservation } from "../engine/live-state.js";
-
-/** A record's time when it names its zone; a local datetime (older answers) is taken as the time it was fetched. */
-const ZONED = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
 
 /** The inverter's battery, solar and grid values, the charger's status or its import register, in a fetched answer. */
 export function observedIn(fetched: Fetched): LiveObservation | undefined {
   if (fetched.kind === "ev.status") {
-    return fetched.data.status ? { kind: "charger", uuid: fetched.uuid, status: fetched.data.status } : undefined;
+    const status = fetched.values.status;
+    return typeof status === "string" ? { kind: "charger", uuid: fetched.uuid, status } : undefined;
   }
   if (fetched.kind === "ev.meter") {
-    const record = fetched.latest;
-    const register = record?.measurements.find((m) => measurandName(m.measurand) === "Energy.Active.Import.Register");
-    if (!record || !register) return undefined;
-    const reading = normalised(register);
-    if (reading.unit !== "kWh") return undefined;
-    const stamped = ZONED.test(record.timestamp) ? Date.parse(record.timestamp) : Number.NaN;
-    const at = Number.isNaN(stamped) ? fetched.at : Math.min(stamped, fetched.at);
-    return { kind: "charger-meter", uuid: fetched.uuid, at, importKwh: reading.value };
+    const importKwh = fetched.values?.energy;
+    if (typeof importKwh !== "number") return undefined;
+    // When the charger measured it, but never after it was fetched.
+    const at = fetched.measuredAt === undefined ? fetched.at : Math.min(fetched.measuredAt, fetched.at);
+    return { kind: "charger-meter", uuid: fetched.uuid, at, importKwh };
   }
   if (fetched.kind !== "inverter.live") return undefined;
   const soc = fetched.values.battery_soc;

@@ -9,6 +9,7 @@ import {
   type StateValues,
   statePatch,
 } from "../../../src/homeassistant/entities/index.js";
+import { chargerMeterValues, chargerSessionOf, chargerStatusValues } from "../../../src/sources/cloud/ev-readings.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Device } from "../../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
@@ -198,10 +199,13 @@ describe("statePatch: EV charger and smart device", () => {
 
   it("gives the status as one of the enum's options and the charger's connectivity", () => {
     const data = evCharger.parse({ uuid, serial_number: "EVC2024A001", status: "Charging", online: true });
-    const result = statePatch({ kind: "ev.status", uuid, at, data });
+    const result = statePatch({ kind: "ev.status", uuid, at, values: chargerStatusValues(data) });
     expect(result).toEqual({ device: uuid.toLowerCase(), values: { status: "Charging", online: "ON" } });
     const odd = evCharger.parse({ uuid, serial_number: "EVC2024A001", status: "Occupied", online: false });
-    expect(patch({ kind: "ev.status", uuid, at, data: odd })).toEqual({ status: null, online: "OFF" });
+    expect(patch({ kind: "ev.status", uuid, at, values: chargerStatusValues(odd) })).toEqual({
+      status: null,
+      online: "OFF",
+    });
   });
 
   it("converts meter measurands to the entities' units", () => {
@@ -218,7 +222,7 @@ describe("statePatch: EV charger and smart device", () => {
         { measurand: 11, value: 50.01, unit: null },
       ],
     });
-    const values = patch({ kind: "ev.meter", uuid, at, latest });
+    const values = patch({ kind: "ev.meter", uuid, at, measuredAt: at, values: chargerMeterValues(latest) });
     expect(values).toEqual({
       energy: 1523.456,
       power: 7200,
@@ -240,13 +244,15 @@ describe("statePatch: EV charger and smart device", () => {
       stopped_at: "2025-02-09T14:30:00Z",
       stop_reason: "EVDisconnected",
     });
-    expect(patch({ kind: "ev.session", uuid, at, session: stopped })).toEqual({
+    expect(patch({ kind: "ev.session", uuid, at, session: chargerSessionOf(stopped) })).toEqual({
       session_energy: 12.5,
       session_started_at: "2025-02-09T13:00:00Z",
     });
     const open = chargingSession.parse({ started_by: 42, meter_start: 1500.25, started_at: "2025-02-09T13:00:00Z" });
-    expect(patch({ kind: "ev.session", uuid, at, session: open }, { energy: 1523.456 }).session_energy).toBe(23.206);
-    expect(patch({ kind: "ev.session", uuid, at, session: open }).session_energy).toBeNull();
+    expect(
+      patch({ kind: "ev.session", uuid, at, session: chargerSessionOf(open) }, { energy: 1523.456 }).session_energy,
+    ).toBe(23.206);
+    expect(patch({ kind: "ev.session", uuid, at, session: chargerSessionOf(open) }).session_energy).toBeNull();
     expect(patch({ kind: "ev.session", uuid, at, session: undefined })).toEqual({
       session_energy: null,
       session_started_at: null,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measurandName, normalised } from "../../../src/cloud/index.js";
 import { observedIn } from "../../../src/rules/house/live-input.js";
+import { chargerMeterValues } from "../../../src/sources/cloud/ev-readings.js";
 import { isoSeconds, newest } from "../../../src/time/index.js";
 import { CHARGER, type Env, MINUTE, startEnv } from "./helpers.js";
 
@@ -42,7 +43,14 @@ describe("the car's delivered energy from the charger's import register", () => 
         })
         .all();
       const latest = newest(records, (record) => record.timestamp, "UTC");
-      const seen = observedIn({ kind: "ev.meter", uuid: CHARGER, at, records, latest });
+      const seen = observedIn({
+        kind: "ev.meter",
+        uuid: CHARGER,
+        at,
+        records,
+        values: latest && chargerMeterValues(latest),
+        measuredAt: latest && Date.parse(latest.timestamp),
+      });
       if (seen?.kind === "charger-meter") registers.push({ at: seen.at, kwh: seen.importKwh });
       await run.push(seen);
     };

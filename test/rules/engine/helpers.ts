@@ -15,6 +15,7 @@ import { createTariff, type Tariff } from "../../../src/rules/tariffs/index.js";
 import type { SimClock } from "../../../src/simulator/index.js";
 import { loadScenario } from "../../../src/simulator/scenario/load.js";
 import { ALL_SCOPES } from "../../../src/simulator/scenario/schema.js";
+import { chargerStatusValues } from "../../../src/sources/cloud/ev-readings.js";
 import { liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Inventory } from "../../../src/sources/index.js";
 import { cloudControl } from "../../../src/sources/index.js";
@@ -247,7 +248,7 @@ export async function startEnv(options: EnvOptions) {
           kind: "ev.status",
           uuid: CHARGER,
           at: sim.simulator.clock.now(),
-          data: { ...baseCharger, status },
+          values: chargerStatusValues({ ...baseCharger, status }),
         }),
       );
     /** Advances virtual time, running the engine's timers and `each` after every one of them. */

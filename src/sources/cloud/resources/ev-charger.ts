@@ -1,9 +1,10 @@
 import { Subject } from "rxjs";
 import type { Measurand } from "../../../cloud/index.js";
-import { isoSeconds, newest } from "../../../time/index.js";
+import { isoSeconds, newest, timestampMs } from "../../../time/index.js";
 import { deviceId, type EvChargerDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
+import { chargerMeterValues, chargerSessionOf, chargerStatusValues } from "../ev-readings.js";
 
 /** Energy.Active.Import.Register, Power.Active.Import, Current.Import, Voltage, SoC, Temperature. */
 export const METER_MEASURANDS: readonly Measurand[] = [4, 13, 1, 21, 19, 20];
@@ -43,7 +44,7 @@ export function evChargerResources(
         lastStatus = status;
         const offline = data.online === false || (data.status ? LOST.test(data.status) : false);
         return {
-          fetched: { kind: "ev.status", uuid, at: now(), data },
+          fetched: { kind: "ev.status", uuid, at: now(), values: chargerStatusValues(data) },
           ...(offline ? { down: { [id]: `EV charger ${charger.serial} is offline` } } : {}),
         };
       },
@@ -69,7 +70,18 @@ export function evChargerResources(
           )
           .all();
         const latest = newest(records, (record) => record.timestamp, context.timezone);
-        return { fetched: { kind: "ev.meter", uuid, at, records, latest } };
+        const values = latest && chargerMeterValues(latest);
+        const measuredAt = latest && timestampMs(latest.timestamp, context.timezone);
+        return {
+          fetched: {
+            kind: "ev.meter",
+            uuid,
+            at,
+            records,
+            values,
+            measuredAt: measuredAt !== undefined && Number.isFinite(measuredAt) ? measuredAt : undefined,
+          },
+        };
       },
     },
     {
@@ -83,7 +95,7 @@ export function evChargerResources(
           .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
           .all();
         const latest = newest(sessions, (s) => s.started_at, context.timezone);
-        return { fetched: { kind: "ev.sessions", uuid, at, sessions, latest } };
+        return { fetched: { kind: "ev.sessions", uuid, at, sessions, session: latest && chargerSessionOf(latest) } };
       },
     },
   ];

@@ -1,0 +1,33 @@
+/*
+ * An EV charger in the daemon's own words, whichever path reads it (the cloud, OCPP, Modbus):
+ * its status as OCPP 1.6 names a connector's, and its state keys (docs/entities.md): `status`,
+ * `online` ("ON"/"OFF"), `power` (W), `energy` (kWh, the import register), `current` (A),
+ * `voltage` (V), `temperature` (°C), `soc` (%), `current_offered` (A), `power_offered` (W),
+ * `frequency` (Hz), and the session's `session_energy` (kWh) and `session_started_at`.
+ */
+
+/** OCPP 1.6's connector statuses: a charger's status is one of them, or unknown. */
+export const EV_CHARGER_STATUSES = [
+  "Available",
+  "Preparing",
+  "Charging",
+  "SuspendedEVSE",
+  "SuspendedEV",
+  "Finishing",
+  "Reserved",
+  "Unavailable",
+  "Faulted",
+] as const;
+export type KnownEvChargerStatus = (typeof EV_CHARGER_STATUSES)[number];
+
+/** A charging session as every path gives it. */
+export interface ChargerSession {
+  /** When it started, an ISO instant (`2026-11-16T12:00:00Z`); null when the path's time cannot be read. */
+  readonly startedAt: string | null;
+  /** Still open: its energy is the import register now minus `meterStartKwh`. */
+  readonly open: boolean;
+  /** The import register at its start, kWh. */
+  readonly meterStartKwh: number;
+  /** The import register at its end, kWh; null while open. */
+  readonly meterStopKwh: number | null;
+}
