@@ -180,6 +180,11 @@ export class OcppChargePoint {
     return this.options.id;
   }
 
+  /** The simulated charger's UUID. */
+  get uuid(): string {
+    return this.charger.spec.uuid;
+  }
+
   /** Connects (retrying until it can) and starts watching the charger. */
   start(): void {
     this.timers.push(every(this.clock, this.options.pollMs ?? 1000, () => this.sync()));
