@@ -212,8 +212,7 @@ export class OcppChargePoint {
     for (const cancel of this.timers) cancel();
     this.stopHeartbeat?.();
     this.transaction?.stopMeterValues?.();
-    for (const wake of this.openWaiters) wake();
-    this.openWaiters = [];
+    this.wakeReady();
     await this.client.close({ force: true });
   }
 
@@ -251,19 +250,26 @@ export class OcppChargePoint {
 
   private onOpen(): void {
     this.open = true;
-    for (const wake of this.openWaiters) wake();
-    this.openWaiters = [];
-    if (!this.booted) this.enqueue(() => this.boot());
-    else {
+    if (!this.booted) {
+      // Not through the queue: a transaction message waiting there for the boot must not hold it up.
+      this.boot().catch(() => undefined);
+    } else {
+      this.wakeReady();
       // Back after a break: tell the central system where the connector stands.
       this.lastStatus = undefined;
       this.sync();
     }
   }
 
-  private untilOpen(): Promise<void> {
-    if (this.open || this.closed) return Promise.resolve();
+  /** Open and booted: a transaction's messages wait for both. */
+  private untilReady(): Promise<void> {
+    if ((this.open && this.booted) || this.closed) return Promise.resolve();
     return new Promise((resolve) => this.openWaiters.push(resolve));
+  }
+
+  private wakeReady(): void {
+    for (const wake of this.openWaiters) wake();
+    this.openWaiters = [];
   }
 
   private enqueue(step: () => Promise<void>): void {
@@ -278,12 +284,12 @@ export class OcppChargePoint {
   /** A call that must arrive (a transaction's start or stop): repeated after each reconnect until answered. */
   private async callUntilAnswered(action: string, params: Record<string, unknown>): Promise<unknown> {
     for (;;) {
-      await this.untilOpen();
+      await this.untilReady();
       if (this.closed) throw new Error("closed");
       try {
         return await this.call(action, params);
       } catch (error) {
-        if (this.open) throw error;
+        if (this.open && this.booted) throw error;
       }
     }
   }
@@ -301,11 +307,14 @@ export class OcppChargePoint {
     this.heartbeatS = answer.interval;
     if (answer.status !== "Accepted") {
       // Pending or Rejected: ask again after the interval the central system gave.
-      const cancel = later(this.clock, Math.max(1, answer.interval) * 1000, () => this.enqueue(() => this.boot()));
+      const cancel = later(this.clock, Math.max(1, answer.interval) * 1000, () => {
+        if (this.open) this.boot().catch(() => undefined);
+      });
       this.timers.push(cancel);
       return;
     }
     this.booted = true;
+    this.wakeReady();
     this.stopHeartbeat?.();
     if (answer.interval > 0) {
       this.stopHeartbeat = every(this.clock, answer.interval * 1000, () =>
@@ -530,7 +539,9 @@ export class OcppChargePoint {
     this.client.handle("TriggerMessage", async ({ params }) => {
       const { requestedMessage } = trigger.parse(params);
       const send: Record<string, () => Promise<void>> = {
-        BootNotification: () => this.boot(),
+        BootNotification: async () => {
+          if (this.open) await this.boot();
+        },
         Heartbeat: async () => {
           await this.call("Heartbeat", {});
         },

@@ -213,6 +213,33 @@ describe("the simulated charger as an OCPP 1.6J charge point", () => {
     await settle(clock, () => expect(central.statuses().at(-1)).toBe("SuspendedEV"));
   });
 
+  it("boots before it reports a transaction already under way when it connects", async () => {
+    const central = new TestCentralSystem({ [ID]: PASSWORD });
+    const port = await central.listen();
+    cleanup.push(() => central.close());
+    const clock = new SimClock({ start: START, speed: 0 });
+    // Plug and go (the default without tags): the session starts as the car is plugged in.
+    const local = charger().local();
+    local.plug(true);
+    expect(local.status()).toBe("Charging");
+    const point = new OcppChargePoint({
+      url: `ws://127.0.0.1:${port}`,
+      id: ID,
+      password: PASSWORD,
+      charger: local,
+      clock,
+      backoff: { initialDelayMs: 20, maxDelayMs: 100 },
+    });
+    // Looks at the charger (and queues the transaction's start) before the link is up.
+    point.sync();
+    point.start();
+    cleanup.push(() => point.close());
+    await settle(clock, () => expect(central.calls("StartTransaction")).toHaveLength(1));
+    const order = central.received.map((r) => r.action);
+    expect(order.indexOf("BootNotification")).toBeLessThan(order.indexOf("StartTransaction"));
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Charging"));
+  });
+
   it("reconnects after the central system goes away and comes back", async () => {
     const { central, port, clock, local } = await setup();
     await settle(clock, () => expect(central.statuses()).toEqual(["Available"]));
