@@ -188,6 +188,36 @@ describe("the simulated charger as an OCPP 1.6J charge point", () => {
     await settle(clock, () => expect(central.statuses().at(-1)).toBe("Available"));
   });
 
+  it("holds a TxDefaultProfile for the next transaction, under a ChargePointMaxProfile in watts", async () => {
+    const { central, clock, local, model } = await setup();
+    await settle(clock, () => expect(central.statuses()).toEqual(["Available"]));
+    const profile = (id: number, purpose: string, unit: string, limit: number) => ({
+      connectorId: 0,
+      csChargingProfiles: {
+        chargingProfileId: id,
+        stackLevel: 0,
+        chargingProfilePurpose: purpose,
+        chargingProfileKind: "Absolute",
+        chargingSchedule: { chargingRateUnit: unit, chargingSchedulePeriod: [{ startPeriod: 0, limit }] },
+      },
+    });
+    await expect(central.call(ID, "SetChargingProfile", profile(1, "TxDefaultProfile", "A", 16))).resolves.toEqual({
+      status: "Accepted",
+    });
+    // Without a transaction a TxProfile has nothing to apply to.
+    await expect(central.call(ID, "SetChargingProfile", profile(2, "TxProfile", "A", 8))).resolves.toEqual({
+      status: "Rejected",
+    });
+    local.plug(true);
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Preparing"));
+    await central.call(ID, "RemoteStartTransaction", { idTag: "TAG-42" });
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Charging"));
+    expect(model.powerW()).toBe(3680);
+    // 2760 W on one phase of 230 V is 12 A: lower than the default profile's 16 A.
+    await central.call(ID, "SetChargingProfile", profile(3, "ChargePointMaxProfile", "W", 2760));
+    await vi.waitFor(() => expect(model.powerW()).toBe(2760));
+  });
+
   it("rejects a remote start without a car, and answers a cloud start with StartTransaction", async () => {
     const { central, clock, local, model } = await setup();
     await settle(clock, () => expect(central.statuses()).toEqual(["Available"]));
@@ -254,6 +284,30 @@ describe("the simulated charger as an OCPP 1.6J charge point", () => {
     // Back: no second boot, but the connector's status as it stands now.
     await settle(clock, () => expect(back.statuses()).toContain("Preparing"));
     expect(back.calls("BootNotification")).toHaveLength(0);
+  });
+
+  it("keeps a transaction's stop while the link is down and sends it when it is back", async () => {
+    const { central, clock, local, model, point } = await setup();
+    local.plug(true);
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Preparing"));
+    await central.call(ID, "RemoteStartTransaction", { idTag: "TAG-42" });
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Charging"));
+    await point.disconnect();
+    await vi.waitFor(() => expect(central.clients.size).toBe(0));
+    // Stopped from the cloud during ten simulated minutes without a link.
+    clock.advance(300_000);
+    const stoppedAt = clock.now();
+    send(model, "stop-charge");
+    clock.advance(300_000);
+    expect(central.calls("StopTransaction")).toHaveLength(0);
+    point.reconnect();
+    await settle(clock, () => expect(central.calls("StopTransaction")).toHaveLength(1));
+    expect(central.calls("StopTransaction")[0]?.params).toMatchObject({
+      transactionId: 1,
+      reason: "Remote",
+      timestamp: new Date(stoppedAt).toISOString(),
+    });
+    await settle(clock, () => expect(central.statuses().at(-1)).toBe("Finishing"));
   });
 
   it("the admin's disconnect holds the link down until reconnect", async () => {
