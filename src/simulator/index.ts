@@ -1,4 +1,5 @@
 import { SimClock } from "./clock.js";
+import { EvcLinks, type EvcOcppOptions } from "./ev/links.js";
 import { ROUTES } from "./http/routes/index.js";
 import { startServer } from "./http/server.js";
 import { type DongleInfo, type LocalDongles, startDongles } from "./local/dongles.js";
@@ -7,6 +8,10 @@ import type { Scenario } from "./scenario/schema.js";
 import { World } from "./world/world.js";
 
 export { SimClock } from "./clock.js";
+export type { EvcLinks, EvcOcppOptions } from "./ev/links.js";
+export { type EvcModbusFaults, EvcModbusServer, MODBUS_ACTOR, type ModbusWrite } from "./ev/modbus-server.js";
+export { OCPP_ACTOR, OcppChargePoint, type OcppChargePointOptions, type SentCall } from "./ev/ocpp-charge-point.js";
+export type { LocalCharger } from "./ev/types.js";
 export { ChainError } from "./local/device-chain.js";
 export type { DongleInfo } from "./local/dongles.js";
 export { demoHouseScenario } from "./scenario/demo-house.js";
@@ -40,6 +45,10 @@ export interface SimulatorOptions {
   readonly localResponseDelayMs?: number;
   /** Simulated ms between a dongle's heartbeats (60 s by default). */
   readonly localHeartbeatMs?: number;
+  /** Each EV charger as an OCPP 1.6J charge point of this central system. Left out: none. */
+  readonly ocpp?: EvcOcppOptions;
+  /** Each EV charger's Modbus TCP registers, on its own port from this one on (0: free ports). Left out: none. */
+  readonly evcModbusPort?: number;
 }
 
 export interface RunningSimulator {
@@ -53,6 +62,8 @@ export interface RunningSimulator {
   readonly dongles: readonly DongleInfo[];
   /** The dongles themselves (faults, stats), when open. */
   readonly local?: LocalDongles;
+  /** The EV chargers' OCPP charge points and Modbus servers, when `ocpp` or `evcModbusPort` was given. */
+  readonly evc?: EvcLinks;
   stop(): Promise<void>;
 }
 
@@ -74,6 +85,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           ...(options.localResponseDelayMs === undefined ? {} : { responseDelayMs: options.localResponseDelayMs }),
           ...(options.localHeartbeatMs === undefined ? {} : { heartbeatMs: options.localHeartbeatMs }),
         });
+  let evc: EvcLinks | undefined;
+  try {
+    evc = await EvcLinks.start(
+      [...world.chargers.values()].map((record) => record.model.local()),
+      clock,
+      {
+        host: options.host ?? "127.0.0.1",
+        ...(options.ocpp ? { ocpp: options.ocpp } : {}),
+        ...(options.evcModbusPort === undefined ? {} : { modbusPort: options.evcModbusPort }),
+      },
+    );
+  } catch (error) {
+    await local?.close();
+    throw error;
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
@@ -85,9 +111,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       port: options.port ?? 8787,
       admin: options.admin ?? true,
       ...(local ? { local } : {}),
+      ...(evc ? { evc } : {}),
     });
   } catch (error) {
     await local?.close();
+    await evc?.close();
     throw error;
   }
   const tokens: Record<string, string> = {};
@@ -99,7 +127,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     clock,
     dongles: local?.info() ?? [],
     ...(local ? { local } : {}),
+    ...(evc ? { evc } : {}),
     stop: async () => {
+      await evc?.close();
       await local?.close();
       await server.close();
     },

@@ -15,6 +15,8 @@ export interface EngineDeps {
 }
 
 const REBOOT_MS = MINUTE_MS;
+/** Battery percent a car plugged in by hand has used since it left. */
+const HAND_DRIVING = 15;
 /** Float slack when comparing energies and percentages that were integrated. */
 const EPSILON = 1e-9;
 
@@ -43,6 +45,12 @@ export class LiveCharger {
   private faultClearedDay: number | null = null;
   private offered = 0;
   private power = 0;
+  /** A local limit (an OCPP charging profile, a Modbus write), amps; null when none applies. */
+  private localLimitA: number | null = null;
+  /** Set out of operation locally (OCPP ChangeAvailability Inoperative): Unavailable, yet online. */
+  private inoperative = false;
+  /** Plugged or unplugged by hand (the admin API): the car plan no longer moves the car. */
+  private carByHand = false;
   private readonly samples = new Map<number, MeterState>();
 
   constructor(
@@ -79,7 +87,7 @@ export class LiveCharger {
   // ---- what the API shows ----
 
   status(): string {
-    if (!this.online()) return "Unavailable";
+    if (!this.online() || this.inoperative) return "Unavailable";
     if (this.faulted()) return "Faulted";
     if (!this.visit) return "Available";
     if (!this.session) return this.finishing ? "Finishing" : "Preparing";
@@ -110,6 +118,21 @@ export class LiveCharger {
 
   sessionOpen(): boolean {
     return this.session !== null;
+  }
+
+  /** The session under way, if any (shared with `sessions`: do not change it). */
+  openSession(): Readonly<Session> | null {
+    return this.session;
+  }
+
+  /** What the meter reads now (energy integrated up to the last advanceTo). */
+  reading(): MeterState {
+    return this.meterState();
+  }
+
+  /** The local limit in amps, or null when none applies. */
+  localLimit(): number | null {
+    return this.localLimitA;
   }
 
   faulted(): boolean {
@@ -151,6 +174,37 @@ export class LiveCharger {
     this.evaluate();
   }
 
+  /**
+   * Plugs the car in (`plugged`) or out by hand; from then on the car plan no longer moves it. The
+   * car comes back with `socPercent`, or else with a day's average driving (15 %) taken off.
+   */
+  plugByHand(plugged: boolean, socPercent?: number): void {
+    this.carByHand = true;
+    if (!plugged) {
+      if (this.visit) this.unplug();
+      this.evaluate();
+      return;
+    }
+    if (this.visit) return;
+    this.visit = { day: dayOf(this.sim), arriveMs: this.sim, departMs: Infinity, usePerDay: HAND_DRIVING, tapMs: null };
+    this.soc =
+      socPercent === undefined ? arrivalSoc(this.soc, this.visit, null) : Math.min(100, Math.max(0, socPercent));
+    this.lastVisitDay = dayOf(this.sim);
+    this.finishing = false;
+    this.evaluate();
+  }
+
+  /** A local current limit in amps (null lifts it): the car draws the lower of it and the charger's own offer. */
+  setLocalLimit(limitA: number | null): void {
+    this.localLimitA = limitA;
+    this.evaluate();
+  }
+
+  setInoperative(inoperative: boolean): void {
+    this.inoperative = inoperative;
+    this.evaluate();
+  }
+
   setOffline(offline: boolean): void {
     this.adminOffline = offline;
     this.noteOnline();
@@ -159,7 +213,7 @@ export class LiveCharger {
 
   /** Re-takes the charging decision now, e.g. after a command changed a setting. */
   evaluate(): void {
-    const operational = this.online() && !this.faulted();
+    const operational = this.online() && !this.faulted() && !this.inoperative;
     if (operational && this.visit && !this.session && !this.finishing) {
       const starter = this.autoStarter();
       if (starter !== null) this.open(starter);
@@ -170,7 +224,8 @@ export class LiveCharger {
       return;
     }
     const { spec } = this.deps;
-    this.offered = this.offeredNow();
+    const offered = this.offeredNow();
+    this.offered = this.localLimitA === null ? offered : Math.max(0, Math.min(offered, this.localLimitA));
     const carA = this.soc >= 100 - EPSILON ? 0 : Math.min(this.offered, spec.car.maxCurrentA);
     this.power = powerAt(carA, spec.voltage, spec.phases);
   }
@@ -183,7 +238,7 @@ export class LiveCharger {
       this.noteOnline();
     }
     if (this.visit && t >= this.visit.departMs) this.unplug();
-    if (!this.visit) {
+    if (!this.visit && !this.carByHand) {
       const visit = this.deps.plan.visitOn(dayOf(t));
       if (
         visit &&

@@ -5,5 +5,8 @@ export type {
   ChargerSpec,
   CommandAnswer,
   CommandResultBody,
+  LocalCharger,
+  MeterState,
+  Session,
   ValidationErrorBody,
 } from "./types.js";

@@ -11,7 +11,7 @@ import { isoSeconds, METER_ID, type MeterRecord, meterRecord } from "./meter.js"
 import { CarPlan, FIVE_MINUTES_MS } from "./plan.js";
 import { callError, OFFLINE_BODY, resultBody, serverErrorBody, TIMEOUT_BODY } from "./results.js";
 import { type ChargerSettings, defaultSettings } from "./settings.js";
-import type { ChargerActor, ChargerOptions, ChargerSpec, CommandAnswer, Session } from "./types.js";
+import type { ChargerActor, ChargerOptions, ChargerSpec, CommandAnswer, LocalCharger, Session } from "./types.js";
 
 /**
  * The commands a real charger lists, in its order (predbat_comment_evc_commands.json). The
@@ -187,6 +187,31 @@ export class ChargerModel {
 
   setOffline(offline: boolean): void {
     this.engine.setOffline(offline);
+  }
+
+  /** The charger as OCPP and Modbus see it: the same engine and settings as the cloud's view. */
+  local(): LocalCharger {
+    const engine = this.engine;
+    return {
+      spec: this.spec,
+      advanceTo: (ms) => engine.advanceTo(ms),
+      status: () => engine.status(),
+      reading: () => engine.reading(),
+      session: () => engine.openSession(),
+      carPlugged: () => engine.carPlugged(),
+      plug: (plugged, socPercent) => engine.plugByHand(plugged, socPercent),
+      startSession: (startedBy) => engine.startSession(startedBy),
+      stopSession: (stoppedBy, reason) => engine.stopSession(stoppedBy, reason),
+      reboot: (hard, actor) => engine.reboot(hard, actor),
+      setLocalLimit: (limitA) => engine.setLocalLimit(limitA),
+      localLimit: () => engine.localLimit(),
+      setInoperative: (inoperative) => engine.setInoperative(inoperative),
+      currentLimitA: () => this.settings.currentLimitA,
+      setCurrentLimitA: (limitA) => {
+        this.settings.currentLimitA = limitA;
+        engine.evaluate();
+      },
+    };
   }
 
   injectTimeouts(count: number): void {

@@ -64,3 +64,34 @@ export interface MeterState {
   /** Null while no car is plugged in: the charger only learns the SoC from the car. */
   socPercent: number | null;
 }
+
+/**
+ * The charger as its local interfaces (the OCPP charge point, the Modbus server) see it: the same
+ * engine and settings the cloud's view reads, so that every view of one simulated charger agrees.
+ * Each call first moves the charger to the simulator's now, given by the caller.
+ */
+export interface LocalCharger {
+  readonly spec: ChargerSpec;
+  advanceTo(ms: number): void;
+  /** The OCPP 1.6 connector status the cloud shows too (Available, Preparing, Charging, ...). */
+  status(): string;
+  reading(): MeterState;
+  /** The session under way, or null. */
+  session(): Readonly<Session> | null;
+  carPlugged(): boolean;
+  /**
+   * Plugs the car in or out by hand (from then on the seeded car plan no longer moves it); it comes
+   * back with `socPercent`, or with 15 % less than it left with.
+   */
+  plug(plugged: boolean, socPercent?: number): void;
+  startSession(startedBy: string): void;
+  stopSession(stoppedBy: string, reason: string): void;
+  reboot(hard: boolean, actor: string): void;
+  /** A local current limit in amps (an OCPP profile): power follows the lower of it and the charger's own. */
+  setLocalLimit(limitA: number | null): void;
+  localLimit(): number | null;
+  setInoperative(inoperative: boolean): void;
+  /** The charger's own current limit, amps (the cloud's adjust-charge-power-limit; Modbus register 91). */
+  currentLimitA(): number;
+  setCurrentLimitA(limitA: number): void;
+}

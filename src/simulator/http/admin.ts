@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { SimClock } from "../clock.js";
+import { handleEvcAdmin } from "../ev/admin.js";
+import type { EvcLinks } from "../ev/links.js";
 import { handleDongleAdmin } from "../local/admin.js";
 import type { LocalDongles } from "../local/dongles.js";
 import type { World } from "../world/world.js";
@@ -18,6 +20,8 @@ export interface AdminState {
   readonly held: { method: string; path: string }[];
   /** The dongles of `--local-port`, when open. */
   readonly local?: LocalDongles;
+  /** The EV chargers' OCPP charge points and Modbus servers, when open. */
+  readonly evc?: EvcLinks;
   /**
    * Off: every API call answers as for an account without the vendor's paid API subscription
    * (since May 2026: 401 or 403, the codes a wrong token gets).
@@ -53,6 +57,15 @@ const apiSubscription = z.strictObject({
 export function handleAdmin(state: AdminState, method: string, path: string, body: unknown): Answer {
   const dongles = handleDongleAdmin(state.local, method, path, body);
   if (dongles) return dongles;
+  const evc = handleEvcAdmin(
+    (uuid) => state.world.chargers.get(uuid)?.model.local(),
+    () => state.clock.now(),
+    state.evc,
+    method,
+    path,
+    body,
+  );
+  if (evc) return evc;
   const device = /^\/devices\/([^/]+)$/.exec(path);
   if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
   if (method === "POST" && path === "/errors") {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SimClock } from "../clock.js";
+import type { EvcLinks } from "../ev/links.js";
 import type { LocalDongles } from "../local/dongles.js";
 import { accountTypeAtLeast } from "../world/accounts.js";
 import type { World } from "../world/world.js";
@@ -21,6 +22,8 @@ export interface SimulatorServerOptions {
   readonly admin?: boolean;
   /** The dongles the admin API may fault (`/__admin/dongles`). */
   readonly local?: LocalDongles;
+  /** The EV chargers' local links the admin API may fault (`/__admin/ocpp`, `/__admin/ev-chargers/...`). */
+  readonly evc?: EvcLinks;
 }
 
 export interface RunningServer {
@@ -46,6 +49,7 @@ export async function startServer(options: SimulatorServerOptions): Promise<Runn
     slow: undefined,
     held: [],
     ...(options.local ? { local: options.local } : {}),
+    ...(options.evc ? { evc: options.evc } : {}),
     apiSubscription: { active: true, status: 401 },
   };
 
