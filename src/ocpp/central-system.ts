@@ -49,13 +49,14 @@ export async function startCentralSystem(options: CentralSystemOptions): Promise
   const passwords = new Map(options.chargePoints.map((cp) => [cp.id, Buffer.from(cp.password, "utf8")]));
   const allowedTags = options.authorisation.policy === "id_tags" ? new Set(options.authorisation.idTags) : undefined;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
 
   const rpc = new RPCServer({
     protocols: [PROTOCOL],
     strictMode: true,
     callTimeoutMs: commandTimeoutMs,
     maxBadMessages: MAX_BAD_MESSAGES,
-    wssOptions: { maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
+    wssOptions: { maxPayload: maxMessageBytes },
   });
 
   rpc.auth((accept, reject, handshake) => {
@@ -118,7 +119,7 @@ export async function startCentralSystem(options: CentralSystemOptions): Promise
           { chargePoint: id, action: method, error: errorText(error) },
           outbound
             ? `the central system's own ${method} broke the OCPP 1.6 schema (not sent)`
-            : `charge point ${id} sent a ${method} that breaks the OCPP 1.6 schema`,
+            : `charge point ${id}'s ${method} breaks the OCPP 1.6 schema`,
         );
       },
     );
@@ -128,9 +129,19 @@ export async function startCentralSystem(options: CentralSystemOptions): Promise
         `answered ${id}'s ${method} with a CallError`,
       );
     });
-    client.on("socketError", (error: unknown) =>
-      logger.debug({ chargePoint: id, error: errorText(error) }, "OCPP socket error"),
-    );
+    client.on("socketError", (error: unknown) => {
+      if (
+        typeof error === "object" &&
+        error !== null &&
+        "code" in error &&
+        error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
+      )
+        logger.warn(
+          { chargePoint: id, maxBytes: maxMessageBytes },
+          `charge point ${id} sent a message larger than ${maxMessageBytes} bytes: disconnected it`,
+        );
+      else logger.debug({ chargePoint: id, error: errorText(error) }, "OCPP socket error");
+    });
     client.on("call", ({ outbound, payload }: { outbound: boolean; payload: unknown[] }) => {
       if (!outbound && typeof payload[2] === "string" && !KNOWN_ACTIONS.has(payload[2]))
         logger.warn(
