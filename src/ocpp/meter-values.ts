@@ -61,8 +61,9 @@ function readOne(values: readonly SampledValue[]): MeterReading {
     )
       continue;
     const measurand = sample.measurand ?? "Energy.Active.Import.Register";
-    const scaled = scale(measurand, sample.unit, Number(sample.value.trim()));
-    if (scaled === undefined || sample.value.trim() === "") continue;
+    const text = sample.value.trim();
+    const scaled = text === "" ? undefined : scale(measurand, sample.unit, Number(text));
+    if (scaled === undefined) continue;
     if (sample.phase !== undefined && PER_PHASE.test(sample.phase)) {
       phases.set(measurand, [...(phases.get(measurand) ?? []), scaled]);
     } else if (sample.phase === undefined) {

@@ -86,9 +86,10 @@ export async function startHarness(
 }
 
 /** ocpp-rpc's own client as a charge point, strict on the OCPP 1.6 schemas as a real one should be. */
-export function chargePoint(port: number, identity: string, password: string, scheme = "ws"): RPCClient {
+export function chargePoint(port: number, identity: string, password: string, tls?: { ca?: string }): RPCClient {
   const options: Partial<ConstructorParameters<typeof RPCClient>[0]> = {
-    endpoint: `${scheme}://127.0.0.1:${port}`,
+    endpoint: `${tls ? "wss" : "ws"}://127.0.0.1:${port}`,
+    ...(tls?.ca === undefined ? {} : { wsOpts: { ca: tls.ca } }),
     identity,
     password,
     protocols: ["ocpp1.6"],
