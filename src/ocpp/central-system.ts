@@ -328,18 +328,28 @@ export async function startCentralSystem(options: CentralSystemOptions): Promise
     if (client === undefined)
       throw new OcppCommandError("not-connected", `charge point ${id} is not connected: ${action} was not sent`);
     let answer: unknown;
-    let ownFault = false;
+    // Strict mode checks the request before it is sent and the answer when it comes: which broke the schema?
+    let fault: "request" | "answer" | undefined;
     const onFailure = (failure: { method: string; outbound: boolean; isCall: boolean }): void => {
-      if (failure.outbound && failure.isCall && failure.method === action) ownFault = true;
+      if (failure.method !== action) return;
+      if (failure.outbound && failure.isCall) fault = "request";
+      else if (!failure.outbound && !failure.isCall) fault = "answer";
     };
     client.on("strictValidationFailure", onFailure);
     try {
       answer = await client.call(action, params, { callTimeoutMs: commandTimeoutMs });
     } catch (error) {
-      if (ownFault)
+      if (fault === "request")
         throw new OcppCommandError(
           "invalid-request",
           `${action} for ${id} does not fit OCPP 1.6 (${errorText(error)}): it was not sent`,
+          undefined,
+          { cause: error },
+        );
+      if (fault === "answer")
+        throw new OcppCommandError(
+          "invalid-answer",
+          `charge point ${id} answered ${action} with something OCPP 1.6 does not allow (${errorText(error)})`,
           undefined,
           { cause: error },
         );

@@ -242,6 +242,28 @@ describe("a charge point written without the library, sending raw OCPP-J frames"
     expect(h.events.filter((e) => e.kind === "boot" || e.kind === "status")).toEqual([]);
   });
 
+  it("gets commands as Call frames, and an answer outside OCPP 1.6 rejects the command", async () => {
+    harness = await startHarness();
+    const h = harness;
+    const cp = await connected(h);
+    const reset = h.central.reset("CP1");
+    const call = await cp.next();
+    expect(call).toEqual([2, expect.any(String), "Reset", { type: "Soft" }]);
+    cp.sendText(JSON.stringify([3, call[1], { status: "Accepted" }]));
+    expect(await reset).toBe("Accepted");
+
+    const change = h.central.changeAvailability("CP1", { connectorId: 1, type: "Operative" });
+    const second = await cp.next();
+    expect(second).toEqual([2, expect.any(String), "ChangeAvailability", { connectorId: 1, type: "Operative" }]);
+    cp.sendText(JSON.stringify([3, second[1], { status: "Maybe" }]));
+    await expect(change).rejects.toMatchObject({ name: "OcppCommandError", kind: "invalid-answer" });
+
+    const unlock = h.central.unlockConnector("CP1", 2);
+    const third = await cp.next();
+    cp.sendText(JSON.stringify([4, third[1], "NotSupported", "no motor in this lock", {}]));
+    await expect(unlock).rejects.toMatchObject({ kind: "call-error", code: "NotSupported" });
+  });
+
   it("refuses an unknown charge point, a wrong password and a missing subprotocol before the socket opens", async () => {
     harness = await startHarness();
     const port = harness.central.port;
