@@ -160,6 +160,42 @@ describe("the OCPP central system, with ocpp-rpc's client as the charge point", 
     expect(harness.store.ocppSessions.openOf("CP1", 1)?.id).toBe(2);
   });
 
+  it("reads a stop's transactionData as meter values, and answers a stop of a transaction it never started", async () => {
+    harness = await startHarness({ authorisation: { policy: "accept_all" } });
+    const h = harness;
+    const cp = await connect(h);
+    await cp.call("StartTransaction", {
+      connectorId: 2,
+      idTag: "ANY",
+      meterStart: 0,
+      timestamp: "2026-06-21T12:00:00Z",
+    });
+    h.clock.advance(HOUR);
+    await cp.call("StopTransaction", {
+      transactionId: 1,
+      meterStop: 5_000,
+      timestamp: "2026-06-21T13:00:00Z",
+      transactionData: [
+        { timestamp: "2026-06-21T13:00:00Z", sampledValue: [{ value: "5", unit: "kWh", context: "Transaction.End" }] },
+      ],
+    });
+    expect(h.events.filter((e) => e.kind === "meter")).toEqual([
+      { kind: "meter", id: "CP1", at: START + HOUR, connectorId: 2, transactionId: 1, energyKwh: 5 },
+    ]);
+    const before = h.events.length;
+    expect(
+      await cp.call("StopTransaction", {
+        transactionId: 42,
+        idTag: "ANY",
+        meterStop: 1,
+        timestamp: "2026-06-21T13:00:00Z",
+      }),
+    ).toEqual({ idTagInfo: { status: "Accepted" } });
+    expect(h.events.length).toBe(before);
+    expect(h.log().some((line) => line.level === 40 && line.msg.includes("stopped transaction 42"))).toBe(true);
+    expect(h.store.ocppSessions.get(42)).toBeUndefined();
+  });
+
   it("sends each command and resolves with the charge point's answer", async () => {
     harness = await startHarness();
     const h = harness;
@@ -294,5 +330,9 @@ describe("the OCPP central system, with ocpp-rpc's client as the charge point", 
     await second.close();
     await until(() => !h.central.connected("CP1"));
     expect(h.events.map((event) => event.kind)).toEqual(["connected", "connected", "disconnected"]);
+    let completed = false;
+    h.central.events$.subscribe({ complete: () => (completed = true) });
+    await h.central.close();
+    expect(completed).toBe(true);
   });
 });
