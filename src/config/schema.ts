@@ -320,6 +320,100 @@ export const autoConfig = z.strictObject({
     ),
 });
 
+/** A charge point's identity: the last part of its URL, as OCPP's identifier strings allow. */
+const CHARGE_POINT_ID = /^[A-Za-z0-9*\-_=:+|@.]{1,48}$/;
+
+/** One EV charge point allowed to connect to the OCPP central system. */
+export const ocppChargePointConfig = z.strictObject({
+  id: z
+    .string()
+    .regex(
+      CHARGE_POINT_ID,
+      "must be the charge point's identity as it puts it at the end of its URL: 1 to 48 letters, digits or * - _ = : + | @ .",
+    )
+    .describe("The charge point's identity, the last part of the URL it connects to (`ws://<host>:<port>/<id>`)"),
+  password: z
+    .string()
+    .min(8, "must be at least 8 characters (the charge point sends it with HTTP Basic auth)")
+    .describe("The password the charge point sends with HTTP Basic auth (OCPP security profile 1); best as `!secret`"),
+});
+
+export const ocppConfig = z
+  .strictObject({
+    enabled: boolean()
+      .default(false)
+      .describe("Run the OCPP 1.6J central system that EV charge points connect to (off by default)"),
+    host: z
+      .string()
+      .min(1)
+      .default("127.0.0.1")
+      .describe("The address the central system listens on; 0.0.0.0 for charge points on the LAN"),
+    port: integer()
+      .pipe(z.number().min(1).max(65_535))
+      .default(9000)
+      .describe("The central system's port: charge points connect to `ws://<host>:<port>/<id>` (`wss://` with tls)"),
+    charge_points: z
+      .array(ocppChargePointConfig)
+      .default([])
+      .describe("The charge points allowed to connect, each `{id, password}`; any other is refused (401)"),
+    authorisation: z
+      .strictObject({
+        policy: z
+          .enum(["accept_all", "id_tags"], { error: "must be accept_all or id_tags" })
+          .default("accept_all")
+          .describe("Who may charge: `accept_all` (any RFID card or app), or `id_tags` (only those listed)"),
+        id_tags: z
+          .array(z.string().min(1).max(20, "an OCPP 1.6 idTag is at most 20 characters"))
+          .default([])
+          .describe("With `policy: id_tags`: the RFID tags (idTag) that may start a charge"),
+      })
+      .default({ policy: "accept_all", id_tags: [] })
+      .describe("Which idTags Authorize and StartTransaction accept"),
+    tls: z
+      .strictObject({
+        cert_file: z
+          .string({ error: "TLS needs both files: set cert_file to the server certificate (PEM)" })
+          .min(1)
+          .describe("The server certificate (PEM), relative to the configuration file"),
+        key_file: z
+          .string({ error: "TLS needs both files: set key_file to the certificate's private key (PEM)" })
+          .min(1)
+          .describe("Its private key (PEM), relative to the configuration file"),
+      })
+      .optional()
+      .describe(
+        "TLS (wss://, OCPP security profile 2): `{cert_file, key_file}`; left out, plain ws:// with Basic auth (profile 1)",
+      ),
+    heartbeat: durationBetween(10 * SECOND, 24 * HOUR, 60_000)
+      .default(60_000)
+      .describe("The heartbeat interval the charge points are told at boot (BootNotification)"),
+  })
+  .superRefine((ocpp, ctx) => {
+    const seen = new Set<string>();
+    ocpp.charge_points.forEach((cp, index) => {
+      if (seen.has(cp.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["charge_points", index, "id"],
+          message: `${cp.id} is listed twice: give each charge point one entry`,
+        });
+      seen.add(cp.id);
+    });
+    if (ocpp.enabled && ocpp.charge_points.length === 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["charge_points"],
+        message:
+          "ocpp.enabled is true but no charge point is listed: add charge_points: [{ id: <its identity>, password: <8+ characters> }]",
+      });
+    if (ocpp.authorisation.policy === "id_tags" && ocpp.authorisation.id_tags.length === 0)
+      ctx.addIssue({
+        code: "custom",
+        path: ["authorisation", "id_tags"],
+        message: "policy is id_tags but none is listed: add the RFID tags that may charge, or set policy: accept_all",
+      });
+  });
+
 /** The whole configuration: one schema, every section optional with defaults. */
 export const configSchema = z
   .strictObject({
@@ -361,6 +455,7 @@ export const configSchema = z
       .default({})
       .describe("Per device, by serial: `{source}` to pin one device to a path with `source: auto`"),
     auto: autoConfig.default(autoConfig.parse({})),
+    ocpp: ocppConfig.default(ocppConfig.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.source !== "cloud" && config.local.length === 0)

@@ -31,6 +31,13 @@ export {
   type SnapshotSetting,
 } from "./local-snapshots.js";
 export type { Migration } from "./migrate.js";
+export {
+  MemoryOcppSessions,
+  type OcppSession,
+  type OcppSessionStart,
+  type OcppSessionStop,
+  type OcppSessionStore,
+} from "./ocpp-sessions.js";
 export { openStore, type Store, type StoreOptions } from "./open.js";
 export {
   type PriceSide,

@@ -8,6 +8,7 @@ import { SqliteHistory, type StoreHistory } from "./history.js";
 import { type LocalSnapshots, SqliteLocalSnapshots } from "./local-snapshots.js";
 import { runMigrations } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { type OcppSessionStore, SqliteOcppSessions } from "./ocpp-sessions.js";
 import { type PublishedPrices, SqlitePublishedPrices } from "./published-prices.js";
 import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
 import { type SolarForecasts, SqliteSolarForecasts } from "./solar-forecasts.js";
@@ -39,6 +40,8 @@ export interface Store {
   readonly solarForecasts: SolarForecasts;
   /** The tariffs' published half-hour prices: the past days' prices after a restart. */
   readonly publishedPrices: PublishedPrices;
+  /** The OCPP central system's charging sessions, with the transaction ids it gave. */
+  readonly ocppSessions: OcppSessionStore;
   close(): void;
 }
 
@@ -73,6 +76,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       localSnapshots: new SqliteLocalSnapshots(opened, path),
       solarForecasts: new SqliteSolarForecasts(opened, path),
       publishedPrices: new SqlitePublishedPrices(opened, path),
+      ocppSessions: new SqliteOcppSessions(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

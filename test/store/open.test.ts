@@ -68,6 +68,9 @@ describe("openStore", () => {
       "history_shape",
       "history_source",
       "local_snapshot",
+      "ocpp_sessions",
+      "ocpp_sessions_open",
+      "ocpp_sessions_started",
       "published_price",
       "rule_obligation",
       "rule_obligation_open",
@@ -82,6 +85,7 @@ describe("openStore", () => {
       "sqlite_autoindex_solar_forecast_1",
       "sqlite_autoindex_solar_forecast_day_1",
       "sqlite_autoindex_write_count_1",
+      "sqlite_sequence",
       "write_count",
     ]);
     db.close();

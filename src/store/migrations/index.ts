@@ -6,6 +6,7 @@ import { perControlRestore } from "./004-per-control-restore.js";
 import { writeBudgetAndSnapshots } from "./005-write-budget-and-snapshots.js";
 import { solarForecasts } from "./006-solar-forecasts.js";
 import { publishedPrices } from "./007-published-prices.js";
+import { ocppSessions } from "./008-ocpp-sessions.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   writeBudgetAndSnapshots,
   solarForecasts,
   publishedPrices,
+  ocppSessions,
 ];
