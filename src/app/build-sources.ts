@@ -17,6 +17,7 @@ import {
   localControl,
   localSource,
   noWritePath,
+  type OcppChargers,
   PathChoice,
   type PathSetting,
 } from "../sources/index.js";
@@ -62,8 +63,10 @@ export function buildSources(options: {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly life: Lifecycle;
+  /** The chargers over OCPP, when the central system runs: their twins on the LAN side under `source: auto`. */
+  readonly ocpp?: OcppChargers | undefined;
 }): Sources {
-  const { config, client, given, bus, logger, clock, life } = options;
+  const { config, client, given, bus, logger, clock, life, ocpp } = options;
   const noWrites = noWritePath();
   const local =
     !given && config.source !== "cloud"
@@ -82,7 +85,7 @@ export function buildSources(options: {
     local && client && config.source === "auto"
       ? autoSource({
           cloud: cloudSource(client),
-          local,
+          local: ocpp ? withOcppChargers(local, ocpp) : local,
           choice: new PathChoice({
             clock,
             failbackMs: config.auto.failback,
@@ -120,6 +123,14 @@ export function buildSources(options: {
   const paths = auto && (() => pathsById(auto));
   const historySource = given ? given.history : client && cloudHistory(client);
   return { source, control, local, lanControl, noWrites, historySource, paths };
+}
+
+/** The LAN side with the chargers' OCPP resources beside the dongles': paired with the cloud's by serial. */
+function withOcppChargers(local: LocalSource, ocpp: OcppChargers): LocalSource {
+  return {
+    ...local,
+    resources: (inventory, poll, now) => [...local.resources(inventory, poll, now), ...ocpp.resources(inventory)],
+  };
 }
 
 /** Each tracked device's path, by device id, for bridge/health and the web page. */

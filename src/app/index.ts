@@ -13,6 +13,7 @@ import { buildHealth } from "./build-health.js";
 import { buildInventory } from "./build-inventory.js";
 import { buildPublishing } from "./build-publishing.js";
 import { buildRules, RulesStart } from "./build-rules.js";
+import { startOcpp } from "./build-ocpp.js";
 import { buildSources, type GivenSources } from "./build-sources.js";
 import { buildStore } from "./build-store.js";
 import { buildWeb } from "./build-web.js";
@@ -82,7 +83,18 @@ export async function startApp(
     const bus = buildBus(logger);
     const healthFile = startHealthFile(config, logger, clock, life, bus);
     const { client, access, budget } = await connectCloud({ cloud, config, clock, bus, logger, life, withSources });
-    const sources = buildSources({ config, client, given: options.sources, bus, logger, clock, life });
+    const ocpp = await startOcpp({ config, configFile: options.configFile, store, clock, logger, life });
+    life.alive();
+    const sources = buildSources({
+      config,
+      client,
+      given: options.sources,
+      bus,
+      logger,
+      clock,
+      life,
+      ocpp: ocpp?.chargers,
+    });
     const { source, control } = sources;
     const { first, devices, inventory, freshness } = await buildInventory({
       config,

@@ -336,6 +336,13 @@ export const ocppChargePointConfig = z.strictObject({
     .string()
     .min(8, "must be at least 8 characters (the charge point sends it with HTTP Basic auth)")
     .describe("The password the charge point sends with HTTP Basic auth (OCPP security profile 1); best as `!secret`"),
+  charger: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The EV charger this charge point is, by its serial as the cloud lists it: with `source: auto` its status, meter and sessions come over OCPP while it is connected, over the cloud otherwise",
+    ),
 });
 
 export const ocppConfig = z

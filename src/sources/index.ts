@@ -59,3 +59,4 @@ export {
   withoutCloud,
 } from "./ports.js";
 export type { PollResult, Resource } from "./resource.js";
+export { OcppChargers, type OcppCharger, OcppNotConnectedError } from "./ocpp/resources.js";

@@ -17,8 +17,11 @@ function serialOf(resource: Resource): string {
 
 const isLive = (resource: Resource): boolean => resource.of !== undefined && LIVE.has(resource.of.kind);
 
-/** Resources whose answers are a device's live data: each poll goes by the device's path, and fails over. */
-const LIVE: ReadonlySet<string> = new Set(["inverter.live", "ems"]);
+/**
+ * Resources whose answers are a device's live data: each poll goes by the device's path, and fails
+ * over. An EV charger's status is its live data over OCPP (its meter and session follow it).
+ */
+const LIVE: ReadonlySet<string> = new Set(["inverter.live", "ems", "ev.status"]);
 
 export class BothPathsFailedError extends Error {
   override readonly name = "BothPathsFailedError";
