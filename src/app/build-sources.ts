@@ -18,6 +18,7 @@ import {
   localSource,
   noWritePath,
   type OcppChargers,
+  ocppChargerControl,
   PathChoice,
   type PathSetting,
 } from "../sources/index.js";
@@ -108,7 +109,7 @@ export function buildSources(options: {
   const source = given?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
   if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
   const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
-  const control =
+  const pathControl =
     given?.control ??
     (auto && client
       ? autoControl(
@@ -120,6 +121,8 @@ export function buildSources(options: {
       : undefined) ??
     lanControl ??
     (client ? cloudControl(client) : noWrites);
+  // The chargers whose charge point is connected take their commands over OCPP (with source: auto).
+  const control = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
   const paths = auto && (() => pathsById(auto));
   const historySource = given ? given.history : client && cloudHistory(client);
   return { source, control, local, lanControl, noWrites, historySource, paths };

@@ -9,6 +9,7 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
+export type { ChargerCommand, ChargerControl } from "./charger-ports.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
@@ -44,6 +45,8 @@ export { type Identified, LocalDongle, type WrongDevice, WrongDeviceError } from
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";
 export { DETECTION_BANKS, IDENTITY } from "./local/reads.js";
 export { type LocalDongleConfig, type LocalSource, localSource, type WrongDeviceEvent } from "./local/source.js";
+export { ocppChargerControl } from "./ocpp/control.js";
+export { type OcppCharger, OcppChargers, OcppNotConnectedError } from "./ocpp/resources.js";
 export type { PollConfig } from "./poll-config.js";
 export {
   type AccountReads,
@@ -59,4 +62,3 @@ export {
   withoutCloud,
 } from "./ports.js";
 export type { PollResult, Resource } from "./resource.js";
-export { OcppChargers, type OcppCharger, OcppNotConnectedError } from "./ocpp/resources.js";

@@ -1,5 +1,6 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
+import type { ChargerControl } from "./charger-ports.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -95,6 +96,8 @@ export interface ControlReads {
 export interface DeviceControl {
   readonly inverters: InverterControl;
   readonly cloudOnly: CloudOnlyControl;
+  /** EV chargers' commands over a path of their own (OCPP), for a charger that path carries now. */
+  readonly chargers?: ChargerControl;
   /** How long the path waits for a device's answer before it gives up on it. */
   readonly answerMs: number;
   /**

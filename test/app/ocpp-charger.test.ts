@@ -6,6 +6,7 @@ import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
+import { openStore } from "../../src/store/index.js";
 import { freePort, startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
@@ -107,5 +108,59 @@ describe("the EV charger over OCPP, the cloud refusing", () => {
     } finally {
       await watcher.close();
     }
+  }, 90_000);
+
+  it("starts, limits and stops the charge over OCPP through the gate, each change audited", async () => {
+    const id = uuid.toLowerCase();
+    const watcher = await observe(broker.url, [`${base}/#`]);
+    // What the simulated charge point sent the central system, oldest first.
+    const sentCalls = async (): Promise<string[]> =>
+      (sim.simulator.evc?.chargePoint(CHARGE_POINT)?.sent ?? []).map((call) => call.action);
+    const command = async (entity: string, payload: string) => {
+      const since = Date.now();
+      await watcher.publish(`${base}/${id}/set/${entity}`, payload);
+      const answer = await watcher.waitFor((m) => m.topic === `${base}/${id}/result` && m.at >= since, 30_000);
+      return JSON.parse(answer.payload) as Json;
+    };
+    try {
+      expect(await command("start_charge", "PRESS")).toMatchObject({ ok: true });
+      await stateOf(watcher, (state) => state.status === "Charging");
+      // The cloud refuses everything: the charge started because the charge point was told over OCPP.
+      expect(await sentCalls()).toContain("StartTransaction");
+      // The charge point's meter values reach the charger's entities.
+      await stateOf(watcher, (state) => typeof state.power === "number" && state.power > 0);
+
+      // A current limit is a charging profile for this session: the simulated charger holds it.
+      const point = sim.simulator.evc?.chargePoint(CHARGE_POINT);
+      expect(point?.charger.localLimit()).toBeNull();
+      expect(await command("charge_power_limit", "10")).toMatchObject({ ok: true });
+      expect(point?.charger.localLimit()).toBe(10);
+
+      expect(await command("stop_charge", "PRESS")).toMatchObject({ ok: true });
+      await stateOf(watcher, (state) => state.status === "Finishing" || state.status === "Preparing");
+      expect(await sentCalls()).toContain("StopTransaction");
+      // The session, with its energy, is the store's and on MQTT.
+      const ended = await stateOf(watcher, (state) => typeof state.session_energy === "number");
+      expect(ended.session_energy).toBeGreaterThan(0);
+    } finally {
+      await watcher.close();
+    }
+    // Every change is in the audit log, as asked over MQTT.
+    const reader = openStore(join(dir, "e2m.db"));
+    const entries = reader.audit.recent({ limit: 20 });
+    // The session is the daemon's own: in its store, with its energy, no cloud needed.
+    const [session] = reader.ocppSessions.recent(1, CHARGE_POINT);
+    reader.close();
+    expect(session).toMatchObject({ idTag: "energy2mqtt", stopReason: "Remote" });
+    expect(session?.stoppedAt).toBeDefined();
+    expect(session?.energyKwh).toBeGreaterThan(0);
+    const actions = entries.filter((entry) => entry.target === uuid).map((entry) => [entry.action, entry.ok]);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        ["command:stop-charge", true],
+        ["command:adjust-charge-power-limit", true],
+        ["command:start-charge", true],
+      ]),
+    );
   }, 90_000);
 });

@@ -27,6 +27,7 @@ const STILL_IMPORTING: readonly string[] = [
   "commands/set.ts",
   "commands/shared.ts",
   "control/change.ts",
+  "control/charger-commands.ts",
   "control/cloud-failure.ts",
   "control/control-state.ts",
   "control/device-action-run.ts",

@@ -111,7 +111,8 @@ export class OcppChargePoint {
   /** Every call sent, oldest first. */
   readonly sent: SentCall[] = [];
   private readonly client: RPCClient;
-  private readonly charger: LocalCharger;
+  /** The simulated charger it speaks for (its local limit is what a charging profile set). */
+  readonly charger: LocalCharger;
   private readonly clock: Clock;
   private meterValueIntervalS: number;
   private heartbeatS = 0;

@@ -173,13 +173,18 @@ function dongleProbe(serial: string, local: Resource, options: ComposeOptions): 
   };
 }
 
-/** A device's counters follow its live data's path; they never decide it. */
+/**
+ * A device's counters follow its live data's path; they never decide it. A twin that says when it
+ * has news (an OCPP charger's meter values, pushed) is polled then too, while its path is the device's.
+ */
 function following(serial: string, cloud: Resource, local: Resource, choice: PathChoice): Resource {
+  const onLocal = local.triggers?.pipe(filter(() => choice.pathOf(serial) === "local"));
+  const triggers = cloud.triggers && onLocal ? merge(cloud.triggers, onLocal) : (cloud.triggers ?? onLocal);
   return {
     name: twinName(cloud),
     devices: cloud.devices,
     ...(cloud.periodMs === undefined ? {} : { periodMs: cloud.periodMs }),
-    ...(cloud.triggers ? { triggers: cloud.triggers } : {}),
+    ...(triggers ? { triggers } : {}),
     ...(cloud.extraPerHour === undefined ? {} : { extraPerHour: cloud.extraPerHour }),
     poll: (signal) => (choice.pathOf(serial) === "local" ? local : cloud).poll(signal),
   };

@@ -1,4 +1,4 @@
-import type { Subscription } from "rxjs";
+import { filter, Subject, type Subscription } from "rxjs";
 import type { CentralSystem } from "../../ocpp/index.js";
 import type { Fetched } from "../fetched.js";
 import { deviceId, type Inventory } from "../inventory.js";
@@ -26,14 +26,24 @@ export class OcppNotConnectedError extends Error {
  */
 export class OcppChargers {
   private readonly latest = new Map<string, Map<Kind, Fetched>>();
+  /** Each charge point's open transaction, by its id. */
+  private readonly open = new Map<string, number>();
+  /** The charge point of each paired charger, by the charger's uuid (known once the inventory is). */
+  private readonly byUuid = new Map<string, string>();
   private readonly subscription: Subscription;
+  /** Each charge point's news, by kind: what the resources are polled on. */
+  private readonly news = new Subject<{ readonly id: string; readonly kind: Kind }>();
 
   constructor(
-    private readonly central: CentralSystem,
+    readonly central: CentralSystem,
     private readonly chargers: readonly OcppCharger[],
   ) {
     this.subscription = central.events$.subscribe((event) => {
       if (!this.chargers.some((one) => one.id === event.id)) return;
+      if (event.kind === "session") {
+        if (event.session.stoppedAt === undefined) this.open.set(event.id, event.session.id);
+        else if (this.open.get(event.id) === event.session.id) this.open.delete(event.id);
+      }
       // The charger's uuid is the inventory's: set when a poll hands the reading out.
       const fetched = fetchedOfOcpp(event, "");
       if (!fetched || (fetched.kind !== "ev.status" && fetched.kind !== "ev.meter" && fetched.kind !== "ev.sessions"))
@@ -48,6 +58,7 @@ export class OcppChargers {
           : fetched,
       );
       this.latest.set(event.id, kept);
+      this.news.next({ id: event.id, kind: fetched.kind });
     });
   }
 
@@ -56,6 +67,7 @@ export class OcppChargers {
     return this.chargers.flatMap((pairing) => {
       const charger = inventory.evChargers.find((one) => one.serial.toUpperCase() === pairing.serial.toUpperCase());
       if (!charger) return [];
+      this.byUuid.set(charger.uuid, pairing.id);
       const poll = (kind: Kind) => async () => {
         if (!this.central.connected(pairing.id))
           throw new OcppNotConnectedError(`charge point ${pairing.id} is not connected to the central system`);
@@ -63,6 +75,7 @@ export class OcppChargers {
         return fetched ? { fetched: { ...fetched, uuid: charger.uuid } as Fetched } : {};
       };
       const devices = [deviceId(charger)];
+      const on = (kind: Kind) => this.news.pipe(filter((news) => news.id === pairing.id && news.kind === kind));
       return [
         {
           name: `ev.status ${charger.serial} (OCPP ${pairing.id})`,
@@ -75,18 +88,31 @@ export class OcppChargers {
           of: { kind: "ev.meter", serial: charger.serial },
           devices,
           poll: poll("ev.meter"),
+          triggers: on("ev.meter"),
         },
         {
           name: `ev.session ${charger.serial} (OCPP ${pairing.id})`,
           of: { kind: "ev.session", serial: charger.serial },
           devices,
           poll: poll("ev.sessions"),
+          triggers: on("ev.sessions"),
         },
       ] satisfies Resource[];
     });
   }
 
+  /** The charge point a charger (by uuid) is paired with. */
+  chargePointOf(uuid: string): string | undefined {
+    return this.byUuid.get(uuid);
+  }
+
+  /** The transaction under way at a charge point, if any. */
+  openTransactionOf(id: string): number | undefined {
+    return this.open.get(id);
+  }
+
   close(): void {
     this.subscription.unsubscribe();
+    this.news.complete();
   }
 }

@@ -1,0 +1,40 @@
+import type { EvCommandId } from "../cloud/index.js";
+import type { ChargerCommand, PathOutcome } from "../sources/index.js";
+import type { ChangeOutcome } from "./change.js";
+import { failed, succeeded, unknown } from "./outcome.js";
+
+/**
+ * The EV commands a charger's own path (OCPP) carries, in the daemon's terms; undefined for one
+ * only the cloud has (a schedule, a mode, plug-and-go, a hard reset).
+ */
+export function chargerCommandOf(
+  command: EvCommandId,
+  request: Readonly<Record<string, unknown>>,
+): ChargerCommand | undefined {
+  switch (command) {
+    case "start-charge":
+      return { kind: "start" };
+    case "stop-charge":
+      return { kind: "stop" };
+    case "adjust-charge-power-limit":
+      return typeof request.limit === "number" ? { kind: "current-limit", amps: request.limit } : undefined;
+    case "unlock-connector":
+      return { kind: "unlock" };
+    case "restart-charger":
+      return request.hard_reset === true ? undefined : { kind: "restart" };
+    default:
+      return undefined;
+  }
+}
+
+/** The path's answer as the change's outcome: accepted is done (the charge point will act), refused did not apply, open may have. */
+export function chargerOutcome(command: EvCommandId, answer: PathOutcome<undefined>): ChangeOutcome {
+  switch (answer.outcome) {
+    case "done":
+      return succeeded(`${command} done over OCPP: ${answer.message ?? "accepted"}`, { verified: false });
+    case "refused":
+      return failed(`${command} not done over OCPP: ${answer.reason}`);
+    case "open":
+      return unknown(`${command} over OCPP: ${answer.reason}`);
+  }
+}

@@ -1,0 +1,21 @@
+import type { ControlCall, PathOutcome } from "./control-ports.js";
+
+/**
+ * An EV charger's commands in the daemon's own terms, for a path that carries them (OCPP now;
+ * Modbus where local control is enabled): what a charge is told, answered done / refused / open
+ * like an inverter's changes (sources/control-ports.ts). The cloud keeps its own command set
+ * behind the cloud-only port; the gate sends a command here when the charger's path carries it.
+ */
+export type ChargerCommand =
+  | { readonly kind: "start" }
+  | { readonly kind: "stop" }
+  /** The most current the car may draw, A. */
+  | { readonly kind: "current-limit"; readonly amps: number }
+  | { readonly kind: "unlock" }
+  | { readonly kind: "restart" };
+
+export interface ChargerControl {
+  /** Whether the charger (by uuid) is on this path now: its charge point connected. */
+  carries(uuid: string): boolean;
+  command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<PathOutcome<undefined>>;
+}
