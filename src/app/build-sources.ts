@@ -23,7 +23,7 @@ import {
   type PathSetting,
 } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
-import { deviceIdOf } from "../vocabulary/device-id.js";
+import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
 import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
@@ -68,6 +68,8 @@ export function buildSources(options: {
   readonly ocpp?: OcppChargers | undefined;
 }): Sources {
   const { config, client, given, bus, logger, clock, life, ocpp } = options;
+  // A path is kept by serial; a charger's entities are its uuid's.
+  const idOf = (serial: string): DeviceId => ocpp?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
   const noWrites = noWritePath();
   const local =
     !given && config.source !== "cloud"
@@ -99,7 +101,7 @@ export function buildSources(options: {
                   { device: change.serial, from: change.from, to: change.to },
                   `${change.serial}: live data now over ${change.to === "local" ? "its dongle on the LAN" : "the cloud"}: ${change.why}`,
                 );
-              bus.emit("devicePath", { device: deviceIdOf(change.serial), path: change.to, at: change.at });
+              bus.emit("devicePath", { device: idOf(change.serial), path: change.to, at: change.at });
             },
           }),
           lan: { liveMs: config.poll.local, clock },
@@ -123,7 +125,7 @@ export function buildSources(options: {
     (client ? cloudControl(client) : noWrites);
   // The chargers whose charge point is connected take their commands over OCPP (with source: auto).
   const control = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
-  const paths = auto && (() => pathsById(auto));
+  const paths = auto && (() => pathsById(auto, idOf));
   const historySource = given ? given.history : client && cloudHistory(client);
   return { source, control, local, lanControl, noWrites, historySource, paths };
 }
@@ -137,9 +139,9 @@ function withOcppChargers(local: LocalSource, ocpp: OcppChargers): LocalSource {
 }
 
 /** Each tracked device's path, by device id, for bridge/health and the web page. */
-function pathsById(auto: AutoSource): Record<string, DevicePathHealth> {
+function pathsById(auto: AutoSource, idOf: (serial: string) => DeviceId): Record<string, DevicePathHealth> {
   const out: Record<string, DevicePathHealth> = {};
   for (const [serial, state] of Object.entries(auto.choice.states()))
-    out[deviceIdOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
+    out[idOf(serial)] = { ...state, since: new Date(state.since).toISOString() };
   return out;
 }

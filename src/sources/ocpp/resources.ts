@@ -1,5 +1,6 @@
 import { filter, Subject, type Subscription } from "rxjs";
 import type { CentralSystem } from "../../ocpp/index.js";
+import type { DeviceId } from "../../vocabulary/device-id.js";
 import type { Fetched } from "../fetched.js";
 import { deviceId, type Inventory } from "../inventory.js";
 import type { Resource } from "../resource.js";
@@ -30,6 +31,7 @@ export class OcppChargers {
   private readonly open = new Map<string, number>();
   /** The charge point of each paired charger, by the charger's uuid (known once the inventory is). */
   private readonly byUuid = new Map<string, string>();
+  private readonly idBySerial = new Map<string, DeviceId>();
   private readonly subscription: Subscription;
   /** Each charge point's news, by kind: what the resources are polled on. */
   private readonly news = new Subject<{ readonly id: string; readonly kind: Kind }>();
@@ -68,6 +70,7 @@ export class OcppChargers {
       const charger = inventory.evChargers.find((one) => one.serial.toUpperCase() === pairing.serial.toUpperCase());
       if (!charger) return [];
       this.byUuid.set(charger.uuid, pairing.id);
+      this.idBySerial.set(charger.serial.toUpperCase(), deviceId(charger));
       const poll = (kind: Kind) => async () => {
         if (!this.central.connected(pairing.id))
           throw new OcppNotConnectedError(`charge point ${pairing.id} is not connected to the central system`);
@@ -99,6 +102,11 @@ export class OcppChargers {
         },
       ] satisfies Resource[];
     });
+  }
+
+  /** The device id of a paired charger, by its serial (its path is kept by serial, its entities by uuid). */
+  deviceIdOfSerial(serial: string): DeviceId | undefined {
+    return this.idBySerial.get(serial.toUpperCase());
   }
 
   /** The charge point a charger (by uuid) is paired with. */

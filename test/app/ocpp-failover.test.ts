@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, startApp } from "../../src/app/index.js";
+import { configSchema } from "../../src/config/index.js";
+import { createLogger } from "../../src/log/log.js";
+import { SimClock } from "../../src/simulator/clock.js";
+import { freePort, startTestBroker, type TestBroker } from "../helpers/broker.js";
+import { observe } from "../helpers/mqtt-observer.js";
+import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+
+/*
+ * Issue 37's failover: the charger's charge point drops its link to the daemon's central system
+ * for 10 simulated minutes; the charger goes to the cloud meanwhile (bridge/health says so) and
+ * comes back to OCPP once it has answered again for auto.failback; the charger's state is never
+ * published twice in a row with the same content.
+ */
+
+const CHARGE_POINT = "EVC-FAILOVER";
+const PASSWORD = "failover-pass";
+type Json = Record<string, unknown>;
+
+describe("the EV charger's OCPP link going away and coming back", () => {
+  let broker: TestBroker;
+  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
+  let app: App | undefined;
+  const dir = mkdtempSync(join(tmpdir(), "e2m-ocpp-failover-"));
+  const base = `e2mocppf${process.pid}`;
+  const prefix = `haocppf${process.pid}`;
+  let uuid = "";
+  let serial = "";
+  /** The daemon's log lines (warnings and worse), as JSON. */
+  const lines: Json[] = [];
+
+  beforeAll(async () => {
+    broker = await startTestBroker();
+    const port = await freePort();
+    sim = await startTestSimulator({
+      start: MIDDAY,
+      localPort: 0,
+      localResponseDelayMs: 0,
+      requestsPerMinute: 100_000,
+      ocpp: {
+        url: `ws://127.0.0.1:${port}`,
+        chargePoints: [{ id: CHARGE_POINT, password: PASSWORD }],
+        meterValueIntervalS: 10,
+        backoff: { initialDelayMs: 100, maxDelayMs: 500 },
+      },
+    });
+    const [charger] = await sim.clientFor("owner").evChargers.list().all();
+    if (!charger) throw new Error("the demo house has no EV charger");
+    uuid = charger.uuid;
+    serial = charger.serial_number;
+    const config = configSchema.parse({
+      source: "auto",
+      auto: { failback: "10s" },
+      cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
+      local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+      ocpp: {
+        enabled: true,
+        port,
+        charge_points: [{ id: CHARGE_POINT, password: PASSWORD, charger: charger.serial_number }],
+      },
+      mqtt: { url: broker.url, base_topic: base },
+      homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
+      poll: { inventory: "1h", ev_charger: "10s", local: "2s" },
+      store: { path: join(dir, "e2m.db") },
+      web: { enabled: false },
+      log: { level: "silent" },
+    });
+    const logger = createLogger("warn", {
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as Json) },
+    });
+    app = await startApp(config, logger, "0.0.0-test", {
+      clock: new SimClock({ start: sim.simulator.clock.now() }),
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await sim?.stop();
+    await broker?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("goes to the cloud while OCPP is away and back to OCPP when it reconnects, publishing nothing twice", async () => {
+    const id = uuid.toLowerCase();
+    const watcher = await observe(broker.url, [`${base}/#`]);
+    /** Waits for the daemon to say the charger's live data moved to `path` (its path choice's own log line). */
+    const pathNow = async (path: "cloud" | "local") => {
+      const deadline = Date.now() + 45_000;
+      const moved = () => lines.some((line) => line.device === serial && line.to === path && line.seen !== true);
+      while (!moved() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const line = lines.find((one) => one.device === serial && one.to === path && one.seen !== true);
+      if (!line) throw new Error(`the charger never moved to ${path}: ${JSON.stringify(lines.slice(-5))}`);
+      line.seen = true;
+    };
+    try {
+      // Over OCPP from the start: the charge point is connected.
+      await watcher.waitFor((m) => m.topic === `${base}/${id}`, 30_000);
+      await sim.admin(`/ocpp/${CHARGE_POINT}`, { connected: false });
+      await pathNow("cloud");
+      // Ten simulated minutes away: the cloud carries the charger meanwhile.
+      await sim.admin("/clock", { advance_ms: 10 * 60_000 });
+      const meanwhile = Date.now();
+      await watcher.waitFor((m) => m.topic === `${base}/${id}` && m.at >= meanwhile, 30_000).catch(() => undefined);
+      await sim.admin(`/ocpp/${CHARGE_POINT}`, { connected: true });
+      await pathNow("local");
+    } finally {
+      await watcher.close();
+    }
+    const states = watcher.messages.filter((m) => m.topic === `${base}/${id}`).map((m) => m.payload);
+    expect(states.length).toBeGreaterThan(0);
+    const repeats = states.filter((payload, index) => index > 0 && payload === states[index - 1]);
+    expect(repeats).toEqual([]);
+  }, 150_000);
+});
