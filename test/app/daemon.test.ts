@@ -8,6 +8,7 @@ import { createLogger } from "../../src/log/log.js";
 import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
+import { NEW_YEAR_RULES_YAML } from "../helpers/new-year-rules.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 const RULES = JSON.parse(
@@ -47,20 +48,7 @@ describe("the daemon against a real broker and the simulator", () => {
       log: { level: "silent" },
     });
     // A rule that never fires during the test: its entities and the prices are what is checked.
-    writeFileSync(
-      join(dir, "rules.yaml"),
-      [
-        "tariffs:",
-        "  currency: GBP",
-        "  import: { type: fixed, price: 0.25 }",
-        "  export: { type: fixed, price: 0.15 }",
-        "rules:",
-        "  - name: new-year-note",
-        '    when: { cron: "0 12 1 1 *" }',
-        "    do:",
-        '      - notify: { title: "Happy new year", body: "The house is running on its rules." }',
-      ].join("\n"),
-    );
+    writeFileSync(join(dir, "rules.yaml"), NEW_YEAR_RULES_YAML);
     // Left by an earlier run: a device that has since left the account, and another integration's config.
     await observer.client.publishAsync(
       `${prefix}/sensor/gone0001/battery_soc/config`,

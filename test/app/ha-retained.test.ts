@@ -10,6 +10,7 @@ import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { withoutRandomFaults } from "../helpers/calm-scenario.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
+import { NEW_YEAR_RULES_YAML } from "../helpers/new-year-rules.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /**
@@ -24,17 +25,6 @@ import { startTestSimulator } from "../helpers/simulator.js";
 
 /** The seven built-in houses (fleet:N is the demo house N times). */
 const SCENARIOS = ["demo", "hybrid", "ac-coupled", "gateway", "aio", "three-phase", "plant-ems"] as const;
-const RULES_YAML = [
-  "tariffs:",
-  "  currency: GBP",
-  "  import: { type: fixed, price: 0.25 }",
-  "  export: { type: fixed, price: 0.15 }",
-  "rules:",
-  "  - name: new-year-note",
-  '    when: { cron: "0 12 1 1 *" }',
-  "    do:",
-  '      - notify: { title: "Happy new year", body: "The house is running on its rules." }',
-].join("\n");
 
 interface Retained {
   readonly topic: string;
@@ -46,7 +36,7 @@ const dir = mkdtempSync(join(tmpdir(), "e2m-retained-"));
 
 beforeAll(async () => {
   broker = await startTestBroker();
-  writeFileSync(join(dir, "rules.yaml"), RULES_YAML);
+  writeFileSync(join(dir, "rules.yaml"), NEW_YEAR_RULES_YAML);
 });
 
 afterAll(async () => {

@@ -16,6 +16,7 @@ import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { withoutRandomFaults } from "../helpers/calm-scenario.js";
 import { countByRule, type Finding, replayHomeAssistant, summariseFindings } from "../helpers/ha-rules/index.js";
 import { type Recorded, recordMqtt } from "../helpers/ha-rules/recorder.js";
+import { NEW_YEAR_RULES_YAML } from "../helpers/new-year-rules.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
 /**
@@ -165,20 +166,7 @@ async function runSession(
   const sim = await startTestSimulator({ scenario: withoutRandomFaults(scenario), requestsPerMinute: 100_000 });
   const recorder = await recordMqtt(broker.url, [`${base}/#`, `${prefix}/#`]);
   const actor = scenario.actors.find((a) => a.name === "owner")?.name ?? scenario.actors[0]?.name ?? "owner";
-  writeFileSync(
-    join(dir, "rules.yaml"),
-    [
-      "tariffs:",
-      "  currency: GBP",
-      "  import: { type: fixed, price: 0.25 }",
-      "  export: { type: fixed, price: 0.15 }",
-      "rules:",
-      "  - name: new-year-note",
-      '    when: { cron: "0 12 1 1 *" }',
-      "    do:",
-      '      - notify: { title: "Happy new year", body: "The house is running on its rules." }',
-    ].join("\n"),
-  );
+  writeFileSync(join(dir, "rules.yaml"), NEW_YEAR_RULES_YAML);
   const config = configSchema.parse({
     cloud: { url: sim.simulator.url, token: sim.simulator.tokens[actor], requests_per_minute: 10_000 },
     mqtt: { url: broker.url, base_topic: base },

@@ -2,14 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, startApp } from "../../src/app/index.js";
-import { configSchema } from "../../src/config/index.js";
-import { createLogger } from "../../src/log/log.js";
-import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
-import { freePort, startTestBroker, type TestBroker } from "../helpers/broker.js";
+import type { TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { startOcppHouse } from "../helpers/ocpp-house.js";
 
 /*
  * Issue 37: the demo house's EV charger on the daemon's own OCPP central system, under
@@ -23,59 +19,21 @@ const PASSWORD = "demo-secret-1";
 type Json = Record<string, unknown>;
 
 describe("the EV charger over OCPP, the cloud refusing", () => {
-  let broker: TestBroker;
-  let sim: Awaited<ReturnType<typeof startTestSimulator>>;
-  let app: App | undefined;
+  let house: Awaited<ReturnType<typeof startOcppHouse>>;
   const dir = mkdtempSync(join(tmpdir(), "e2m-ocpp-"));
   const base = `e2mocpp${process.pid}`;
   const prefix = `haocpp${process.pid}`;
+  let broker: TestBroker;
+  let sim: Awaited<ReturnType<typeof startOcppHouse>>["sim"];
   let uuid = "";
-  let serial = "";
 
   beforeAll(async () => {
-    broker = await startTestBroker();
-    const port = await freePort();
-    sim = await startTestSimulator({
-      start: MIDDAY,
-      localPort: 0,
-      localResponseDelayMs: 0,
-      requestsPerMinute: 100_000,
-      ocpp: {
-        url: `ws://127.0.0.1:${port}`,
-        chargePoints: [{ id: CHARGE_POINT, password: PASSWORD }],
-        meterValueIntervalS: 10,
-        backoff: { initialDelayMs: 100, maxDelayMs: 500 },
-      },
-    });
-    const [charger] = await sim.clientFor("owner").evChargers.list().all();
-    if (!charger) throw new Error("the demo house has no EV charger");
-    uuid = charger.uuid;
-    serial = charger.serial_number;
-    const config = configSchema.parse({
-      source: "auto",
-      cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
-      local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
-      ocpp: {
-        enabled: true,
-        port,
-        charge_points: [{ id: CHARGE_POINT, password: PASSWORD, charger: serial }],
-      },
-      mqtt: { url: broker.url, base_topic: base },
-      homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status` },
-      poll: { inventory: "1h", ev_charger: "10s" },
-      store: { path: join(dir, "e2m.db") },
-      web: { enabled: false },
-      log: { level: "silent" },
-    });
-    app = await startApp(config, createLogger(process.env.E2M_TEST_LOG ?? "silent"), "0.0.0-test", {
-      clock: new SimClock({ start: sim.simulator.clock.now() }),
-    });
+    house = await startOcppHouse({ chargePoint: CHARGE_POINT, password: PASSWORD, base, prefix, dir });
+    ({ broker, sim, uuid } = house);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
-    await sim?.stop();
-    await broker?.stop();
+    await house?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -146,7 +104,7 @@ describe("the EV charger over OCPP, the cloud refusing", () => {
       await watcher.close();
     }
     // Every change is in the audit log, as asked over MQTT.
-    const reader = openStore(join(dir, "e2m.db"));
+    const reader = openStore(house.storePath);
     const entries = reader.audit.recent({ limit: 20 });
     // The session is the daemon's own: in its store, with its energy, no cloud needed.
     const [session] = reader.ocppSessions.recent(1, CHARGE_POINT);
