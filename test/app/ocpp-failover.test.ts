@@ -77,6 +77,9 @@ describe("the EV charger's OCPP link going away and coming back", () => {
     } finally {
       await watcher.close();
     }
+    // The charger's Path entity says where it is, as an inverter's does.
+    const last = watcher.messages.filter((m) => m.topic === `${base}/${id}`).at(-1);
+    expect(JSON.parse(last?.payload ?? "{}")).toMatchObject({ path: "local" });
     const states = watcher.messages.filter((m) => m.topic === `${base}/${id}`).map((m) => m.payload);
     expect(states.length).toBeGreaterThan(0);
     const repeats = states.filter((payload, index) => index > 0 && payload === states[index - 1]);

@@ -50,7 +50,8 @@ function catalogue(device: Device, details: DeviceDetails | undefined): EntityDe
 
 /** Every Home Assistant entity of a device, in a stable order: those that need data only once it came. */
 export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[] {
-  const paths = device.kind === "inverter" || device.kind === "ems" ? pathEntities() : [];
+  const paths =
+    device.kind === "inverter" || device.kind === "ems" || device.kind === "ev_charger" ? pathEntities() : [];
   const entities = [...catalogue(device, details), ...freshnessEntities(), ...paths];
   const seen = details?.seenKeys;
   if (seen === undefined) return entities;

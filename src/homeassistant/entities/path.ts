@@ -5,9 +5,9 @@ import type { EntityDef } from "./types.js";
 const PATHS = ["local", "cloud"] as const;
 
 /**
- * With `source: auto`, an inverter's or EMS's "Path": local (its dongle on the LAN) or cloud,
- * whichever carries its live data now. Announced only once the daemon says it (a daemon on one
- * path has none).
+ * With `source: auto`, an inverter's, EMS's or EV charger's "Path": local (its dongle on the LAN;
+ * for a charger, its charge point on the daemon's OCPP central system) or cloud, whichever carries
+ * its live data now. Announced only once the daemon says it (a daemon on one path has none).
  */
 export function pathEntities(): EntityDef[] {
   return [reported(enumSensor("path", "Path", PATHS, { entity_category: "diagnostic", icon: "mdi:lan-connect" }))];
