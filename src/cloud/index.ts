@@ -37,6 +37,7 @@ export {
   type chargingSession,
   EV_CHARGER_STATUSES,
   EV_OPERATING_MODES,
+  EV_STOP_REASONS,
   type EvCharger,
   type evCharger,
   isSessionOpen,

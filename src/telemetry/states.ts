@@ -8,14 +8,8 @@ import type { ChargerSession, StateValues } from "../vocabulary/index.js";
  * page and the rules read. Made from the one fetched shape by stateOf; `at` is when it was fetched.
  */
 export type DeviceState =
-  | {
-      readonly kind: "inverter.live";
-      readonly serial: string;
-      readonly at: number;
-      /** When the device measured the values, when the path says. */
-      readonly measuredAt: number | undefined;
-      readonly values: StateValues;
-    }
+  /** An inverter's or EMS's values and a charger's status: the fetched reading as it is. */
+  | Extract<Fetched, { readonly kind: "inverter.live" | "ems" | "ev.status" }>
   | { readonly kind: "inverter.counters"; readonly serial: string; readonly at: number; readonly values: StateValues }
   | {
       readonly kind: "inverter.events";
@@ -25,14 +19,6 @@ export type DeviceState =
       readonly active: readonly InverterFaultEvent[];
       readonly latest: InverterFaultEvent | undefined;
     }
-  | {
-      readonly kind: "ems";
-      readonly serial: string;
-      readonly at: number;
-      readonly measuredAt: number | undefined;
-      readonly values: StateValues;
-    }
-  | { readonly kind: "ev.status"; readonly uuid: string; readonly at: number; readonly values: StateValues }
   | {
       readonly kind: "ev.meter";
       readonly uuid: string;

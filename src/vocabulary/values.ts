@@ -7,6 +7,12 @@
 export type StateValue = string | number | boolean | null;
 export type StateValues = Record<string, StateValue>;
 
+/** Rounds away binary noise from unit conversions (0.1 + 0.2): to `places` decimals, 3 by default. */
+export function round(value: number, places = 3): number {
+  const factor = 10 ** places;
+  return Math.round(value * factor) / factor;
+}
+
 /** The highest N among keys such as `solar_array_N_power` or `meter_N_power`; 0 when there is none. */
 export function highestNumbered(values: Readonly<StateValues>, pattern: RegExp): number {
   let highest = 0;

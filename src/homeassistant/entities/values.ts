@@ -1,17 +1,11 @@
 import { booleanValue, numericValue } from "../../validation/index.js";
-import type { StateValue } from "./types.js";
 
 export { zonedTimestamp } from "../../time/index.js";
+export { round } from "../../vocabulary/index.js";
 
 /** A number, or null for anything else (Home Assistant shows null as unknown). */
 export function num(value: unknown): number | null {
   return numericValue(value) ?? null;
-}
-
-/** Rounds away binary noise from unit conversions (0.1 + 0.2). */
-export function round(value: number, places = 3): number {
-  const factor = 10 ** places;
-  return Math.round(value * factor) / factor;
 }
 
 export function onOff(value: unknown): "ON" | "OFF" | null {
@@ -42,9 +36,4 @@ export function slug(text: string): string {
     .replace(/&/g, " and ")
     .replace(/[^a-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
-}
-
-/** Text from a list of known states, or null when the device sends one Home Assistant was not told of. */
-export function option(value: unknown, options: readonly string[]): StateValue {
-  return typeof value === "string" && options.includes(value) ? value : null;
 }

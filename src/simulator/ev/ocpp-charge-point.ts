@@ -1,5 +1,6 @@
 import { RPCClient } from "ocpp-rpc";
 import { z } from "zod";
+import { EV_STOP_REASONS } from "../../cloud/index.js";
 import { type Clock, every, later } from "../../time/index.js";
 import type { LocalCharger, Session } from "./types.js";
 
@@ -46,19 +47,7 @@ export interface SentCall {
 const CONNECTOR = 1;
 /** Who stops a session the central system stops, in the cloud's sessions. */
 export const OCPP_ACTOR = "ocpp";
-const STOP_REASONS = new Set([
-  "EmergencyStop",
-  "EVDisconnected",
-  "HardReset",
-  "Local",
-  "Other",
-  "PowerLoss",
-  "Reboot",
-  "Remote",
-  "SoftReset",
-  "UnlockCommand",
-  "DeAuthorized",
-]);
+const STOP_REASONS: ReadonlySet<string> = new Set(EV_STOP_REASONS);
 
 const bootAnswer = z.object({
   status: z.enum(["Accepted", "Pending", "Rejected"]),

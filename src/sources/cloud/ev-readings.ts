@@ -8,14 +8,12 @@ import {
 } from "../../cloud/index.js";
 import { zonedTimestamp } from "../../time/index.js";
 import { booleanValue } from "../../validation/index.js";
-import { type ChargerSession, EV_CHARGER_STATUSES, type StateValues } from "../../vocabulary/index.js";
+import { type ChargerSession, EV_CHARGER_STATUSES, round, type StateValues } from "../../vocabulary/index.js";
 
 /*
  * An EV charger's cloud records in the daemon's words (src/vocabulary/charger.ts): its status,
  * its meter's newest values under the state keys and units, and its session.
  */
-
-const round = (value: number, places = 3): number => Math.round(value * 10 ** places) / 10 ** places;
 
 type Convert = (value: number, unit: number | null | undefined) => number | null;
 

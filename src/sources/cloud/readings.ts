@@ -15,6 +15,7 @@ import {
   emsCodeName,
   INVERTER_COUNTERS,
   INVERTER_LIVE_KEYS,
+  round,
   type StateValues,
 } from "../../vocabulary/index.js";
 
@@ -86,8 +87,6 @@ export function counterValuesOf(data: Pick<MeterData, "today" | "total">): State
   }
   return values;
 }
-
-const round = (value: number, places = 3): number => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
  * An EMS's system data as its values: the plant's, then per inverter (`inverter_1_soc`) and per

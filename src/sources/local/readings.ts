@@ -7,6 +7,7 @@ import {
   INVERTER_COUNTER_KEYS,
   INVERTER_LIVE_KEYS,
   isEmsName,
+  round,
   type StateValues,
 } from "../../vocabulary/index.js";
 
@@ -51,8 +52,6 @@ export function counterValuesOf(state: State): StateValues {
 
 const named = (table: Readonly<Record<number, string>>, value: State[string] | undefined): string | null =>
   isEmsName(table, value) ? value : null;
-
-const round = (value: number, places = 3): number => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
  * An EMS's values: the plant's (the registers have no car power, error or warning code), each

@@ -1,5 +1,6 @@
 import type { OcppEvent, OcppSession } from "../../ocpp/index.js";
-import type { ChargerSession, StateValues } from "../../vocabulary/index.js";
+import { isoSeconds } from "../../time/index.js";
+import { type ChargerSession, round, type StateValues } from "../../vocabulary/index.js";
 import type { Fetched } from "../fetched.js";
 
 /*
@@ -9,14 +10,9 @@ import type { Fetched } from "../fetched.js";
  * its own to give: the sessions are the daemon's (the store's ocpp_sessions).
  */
 
-const round = (value: number, places = 3): number => Math.round(value * 10 ** places) / 10 ** places;
-
-/** The instant as a timestamp sensor takes it (whole seconds, UTC). */
-const instant = (at: number): string => new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
-
 export function chargerSessionOfOcpp(session: OcppSession): ChargerSession {
   return {
-    startedAt: instant(session.startedAt),
+    startedAt: isoSeconds(session.startedAt),
     open: session.stoppedAt === undefined,
     meterStartKwh: round(session.meterStartWh / 1000),
     meterStopKwh: session.meterStopWh === undefined ? null : round(session.meterStopWh / 1000),
