@@ -9,7 +9,8 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
-export type { ChargerCommand, ChargerControl } from "./charger-ports.js";
+export { firstAnswering, firstCarrying, withChargers } from "./charger-paths.js";
+export type { ChargerAnswer, ChargerCommand, ChargerControl } from "./charger-ports.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
@@ -25,6 +26,8 @@ export type {
   PresetFields,
   SettingValue,
 } from "./control-ports.js";
+export { modbusChargerControl } from "./evc-modbus/control.js";
+export { type ModbusChargerLink, ModbusChargers, ModbusNotReadError } from "./evc-modbus/resources.js";
 export type { Fetched, FetchedKind } from "./fetched.js";
 export {
   type ControllableDevice,
