@@ -8,6 +8,7 @@ import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
 import { connectCloud, startCloud } from "./build-cloud.js";
+import { startEvcModbus } from "./build-evc-modbus.js";
 import { buildGate } from "./build-gate.js";
 import { buildHealth } from "./build-health.js";
 import { buildInventory } from "./build-inventory.js";
@@ -85,6 +86,7 @@ export async function startApp(
     const { client, access, budget } = await connectCloud({ cloud, config, clock, bus, logger, life, withSources });
     const ocpp = await startOcpp({ config, configFile: options.configFile, store, clock, logger, life });
     life.alive();
+    const modbus = startEvcModbus({ config, clock, logger, life });
     const sources = buildSources({
       config,
       client,
@@ -94,6 +96,7 @@ export async function startApp(
       clock,
       life,
       ocpp: ocpp?.chargers,
+      modbus,
     });
     const { source, control } = sources;
     const { first, devices, inventory, freshness } = await buildInventory({
