@@ -73,7 +73,8 @@ export function buildSources(options: {
   const { config, client, given, bus, logger, clock, life, ocpp, modbus } = options;
   const chargers = chargerPaths({ config, ocpp, modbus, bus, clock });
   // A path is kept by serial; a charger's entities are its uuid's.
-  const idOf = (serial: string): DeviceId => ocpp?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
+  const idOf = (serial: string): DeviceId =>
+    ocpp?.deviceIdOfSerial(serial) ?? modbus?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
   const noWrites = noWritePath();
   const lan =
     !given && config.source !== "cloud"

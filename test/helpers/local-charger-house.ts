@@ -10,11 +10,13 @@ import { MIDDAY, startTestSimulator } from "./simulator.js";
  * The demo house under `source: local`, no cloud at all: its inverters on their dongles, its EV
  * charger on Modbus TCP (`modbus`) or on the daemon's OCPP central system (`ocpp`), named by the
  * configuration with the uuid the simulator's cloud lists it under (read here, never by the
- * daemon), so its entities are the ones it has over the cloud. The house stands at MIDDAY; the
- * daemon's clock runs from there in real time.
+ * daemon), so its entities are the ones it has over the cloud. With `source: "auto"`, the daemon
+ * has the simulator's cloud too. The house stands at MIDDAY; the daemon's clock runs from there
+ * in real time.
  */
 export async function startLocalChargerHouse(options: {
   readonly path: "modbus" | "ocpp";
+  readonly source?: "local" | "auto";
   /** The topics' base and discovery prefix, each test's own. */
   readonly base: string;
   readonly prefix: string;
@@ -27,6 +29,7 @@ export async function startLocalChargerHouse(options: {
     start: MIDDAY,
     localPort: 0,
     localResponseDelayMs: 0,
+    requestsPerMinute: 100_000,
     ...(options.path === "modbus"
       ? { evcModbusPort: 0 }
       : {
@@ -43,7 +46,10 @@ export async function startLocalChargerHouse(options: {
   const modbus = sim.simulator.evc?.modbusOf(charger.uuid);
   if (options.path === "modbus" && !modbus) throw new Error("the simulator serves no Modbus for the charger");
   const config = configSchema.parse({
-    source: "local",
+    source: options.source ?? "local",
+    ...(options.source === "auto"
+      ? { cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 } }
+      : {}),
     local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
     ev_chargers: [
       {
@@ -57,7 +63,7 @@ export async function startLocalChargerHouse(options: {
       : {}),
     mqtt: { url: broker.url, base_topic: options.base },
     homeassistant: { discovery_prefix: options.prefix, status_topic: `${options.prefix}/status` },
-    poll: { inventory: "1h", ev_charger: "10s" },
+    poll: { inventory: "1h", ev_charger: "10s", local: "2s" },
     store: { path: join(options.dir, "e2m.db") },
     web: { enabled: false },
     log: { level: "silent" },

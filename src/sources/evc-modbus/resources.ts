@@ -1,5 +1,6 @@
 import { filter, Subject } from "rxjs";
 import type { ChargerReading, ModbusCharger } from "../../evc/index.js";
+import type { DeviceId } from "../../vocabulary/device-id.js";
 import type { Fetched } from "../fetched.js";
 import { deviceId, type EvChargerDevice, type Inventory } from "../inventory.js";
 import type { Resource } from "../resource.js";
@@ -33,6 +34,7 @@ export class ModbusChargers {
   private readonly failed = new Set<string>();
   private readonly sessions = new Map<string, ModbusSessions>();
   private readonly byUuid = new Map<string, ModbusChargerLink>();
+  private readonly idBySerial = new Map<string, DeviceId>();
   /** After each read, by upper-case serial: what the meter and the session are polled on. */
   private readonly read$ = new Subject<{ readonly serial: string; readonly sessionChanged: boolean }>();
   /** A write was made: the status is read again at once. */
@@ -48,6 +50,7 @@ export class ModbusChargers {
       const charger = inventory.evChargers.find((one) => one.serial.toUpperCase() === link.serial.toUpperCase());
       if (!charger) return [];
       this.byUuid.set(charger.uuid, link);
+      this.idBySerial.set(link.serial.toUpperCase(), deviceId(charger));
       return this.chargerResources(charger, link);
     });
   }
@@ -121,6 +124,11 @@ export class ModbusChargers {
         },
       },
     ] satisfies Resource[];
+  }
+
+  /** The device id of a charger on Modbus, by its serial (its path is kept by serial, its entities by uuid). */
+  deviceIdOfSerial(serial: string): DeviceId | undefined {
+    return this.idBySerial.get(serial.toUpperCase());
   }
 
   /** The Modbus client of a charger (by uuid) with local control configured. */
