@@ -141,4 +141,27 @@ describe("a daemon under source: local with the EV charger on Modbus", () => {
     const reverted = entries.find((entry) => entry.action === "command:adjust-charge-power-limit" && !entry.ok);
     expect(reverted?.message).toMatch(/went back/);
   }, 60_000);
+  it("starts and stops a charge over Modbus, its session on MQTT, each command audited", async () => {
+    const { watcher, command, stateWhere } = await commander();
+    try {
+      const since = Date.now();
+      await house.sim.admin(`/ev-chargers/${house.uuid}/car`, { plugged: true, soc_percent: 40 });
+      await stateWhere((s) => s.status === "Preparing", since);
+      expect(await command("start_charge", "PRESS")).toMatchObject({ ok: true });
+      const charging = await stateWhere((s) => s.status === "Charging" && typeof s.session_started_at === "string");
+      expect(charging.power).toBeGreaterThan(0);
+      expect(await command("stop_charge", "PRESS")).toMatchObject({ ok: true });
+      // The registers clear once the session ends: it is kept, closed, with its energy.
+      const ended = await stateWhere((s) => s.status === "Finishing" && typeof s.session_energy === "number", since);
+      expect(ended.session_started_at).toBe(charging.session_started_at);
+    } finally {
+      await watcher.close();
+    }
+    const reader = openStore(house.storePath);
+    const entries = reader.audit.recent({ limit: 20 }).filter((entry) => entry.target === house.uuid);
+    reader.close();
+    const actions = entries.map((entry) => [entry.action, entry.ok]);
+    expect(actions).toContainEqual(["command:start-charge", true]);
+    expect(actions).toContainEqual(["command:stop-charge", true]);
+  }, 60_000);
 });
