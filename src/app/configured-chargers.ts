@@ -1,9 +1,9 @@
-import type { EvCommandId } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { EvChargerDevice } from "../sources/index.js";
 
-const OVER_MODBUS: readonly EvCommandId[] = ["start-charge", "stop-charge", "adjust-charge-power-limit"];
-const OVER_OCPP: readonly EvCommandId[] = [...OVER_MODBUS, "unlock-connector", "restart-charger"];
+type Commands = EvChargerDevice["commands"];
+const OVER_MODBUS: Commands = ["start-charge", "stop-charge", "adjust-charge-power-limit"];
+const OVER_OCPP: Commands = [...OVER_MODBUS, "unlock-connector", "restart-charger"];
 
 /**
  * The EV chargers of a house under `source: local`, where no cloud lists them: those on a path of
