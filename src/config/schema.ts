@@ -515,6 +515,13 @@ export const configSchema = z
           message: `${charger.serial} is listed twice: give each charger one entry`,
         });
       chargers.add(serial);
+      const onOcpp = config.ocpp.charge_points.some((cp) => cp.charger?.toUpperCase() === serial);
+      if (config.source === "local" && !charger.modbus && !(config.ocpp.enabled && onOcpp))
+        ctx.addIssue({
+          code: "custom",
+          path: ["ev_chargers", index],
+          message: `with source: local ${charger.serial} needs a path of its own: give it modbus: { host: <its address> }, or name it in an enabled ocpp.charge_points[].charger`,
+        });
       if (charger.modbus && config.source === "cloud")
         ctx.addIssue({
           code: "custom",

@@ -20,13 +20,22 @@ describe("the ev_chargers: block", () => {
     ]);
   });
 
-  it("says what is wrong: no host, a charger twice, Modbus under source: cloud", () => {
+  it("says what is wrong: no host, a charger twice, a local charger with no path, Modbus under source: cloud", () => {
     expect(problems(`${LOCAL}ev_chargers: [{ serial: EVC1, modbus: { port: 502 } }]\n`)).toEqual([
       expect.stringMatching(/ev_chargers\.0\.modbus\.host/),
     ]);
-    expect(problems(`${LOCAL}ev_chargers:\n  - { serial: EVC1, modbus: { host: a } }\n  - { serial: evc1 }\n`)).toEqual(
-      [expect.stringMatching(/ev_chargers\.1\.serial.*evc1 is listed twice/)],
-    );
+    expect(
+      problems(
+        `${LOCAL}ev_chargers:\n  - { serial: EVC1, modbus: { host: a } }\n  - { serial: evc1, modbus: { host: b } }\n`,
+      ),
+    ).toEqual([expect.stringMatching(/ev_chargers\.1\.serial.*evc1 is listed twice/)]);
+    expect(problems(`${LOCAL}ev_chargers: [{ serial: EVC1, uuid: u-1 }]\n`)).toEqual([
+      expect.stringMatching(/ev_chargers\.0.*EVC1 needs a path of its own/),
+    ]);
+    // Named by an enabled charge point, OCPP is its path.
+    const ocpp =
+      "ocpp:\n  enabled: true\n  charge_points: [{ id: CP1, password: long-enough-secret, charger: EVC1 }]\n";
+    expect(load(`${LOCAL}${ocpp}ev_chargers: [{ serial: EVC1, uuid: u-1 }]\n`).ev_chargers).toHaveLength(1);
     expect(problems("ev_chargers: [{ serial: EVC1, modbus: { host: a } }]\n")).toEqual([
       expect.stringMatching(/ev_chargers\.0\.modbus.*set source: local or auto/),
     ]);
