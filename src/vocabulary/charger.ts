@@ -31,3 +31,36 @@ export interface ChargerSession {
   /** The import register at its end, kWh; null while open. */
   readonly meterStopKwh: number | null;
 }
+
+/**
+ * One moment of a charger's meter as the history keeps it (an ev.meter row): each measurand under
+ * its OCPP 1.6 name, active energies in kWh and active powers in W, anything else as the charger
+ * sent it, with its unit's name (null where the charger names none).
+ */
+export interface ChargerMeterSample {
+  /** The meter's number on the charger: a row's key. */
+  readonly meterId: number;
+  /** When the charger measured it, epoch ms. */
+  readonly measuredAt: number;
+  readonly measurands: Readonly<Record<string, { readonly value: number; readonly unit: string | null }>>;
+}
+
+/**
+ * A charging session as the history keeps it (an ev.session row at its start, updated when it
+ * stops): the charger's record of it, its times as the charger wrote them, its registers in kWh.
+ */
+export interface ChargerSessionRecord {
+  /** When it started, epoch ms: the row's time. */
+  readonly startedAtMs: number;
+  readonly data: {
+    /** A tag or a user. */
+    readonly started_by: string;
+    readonly meter_start: number;
+    readonly started_at: string;
+    readonly stopped_by?: string | null;
+    readonly meter_stop?: number | null;
+    readonly stopped_at?: string | null;
+    /** OCPP 1.6's stop reason, or the path's own words for it. */
+    readonly stop_reason?: string | null;
+  };
+}
