@@ -45,18 +45,13 @@ const STILL_IMPORTING: readonly string[] = [
   "history/records.ts",
   "homeassistant/bridge-actions.ts",
   "homeassistant/entities/ev-controls.ts",
-  "homeassistant/entities/inverter-events.ts",
-  "homeassistant/entities/smart-device.ts",
   "homeassistant/entities/types.ts",
   "rules/engine/intents.ts",
   "rules/file/action-schema.ts",
   "sources/auto/resources.ts",
   "sources/auto/source.ts",
-  "sources/fetched.ts",
   "sources/inventory.ts",
-  "sources/local/history-points.ts",
   "sources/ports.ts",
-  "telemetry/states.ts",
   "web/options.ts",
 ];
 
