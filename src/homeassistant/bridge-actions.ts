@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { ApplyProfileRequest, ProfileRef } from "../cloud/index.js";
-import { CloudError } from "../cloud/index.js";
 import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
@@ -111,9 +110,7 @@ export async function runBridgeAction(
   try {
     return reply({ status: "ok", data: await perform(action as BridgeAction, parsed.data, deps) });
   } catch (error) {
-    const message =
-      error instanceof CloudError ? error.message : error instanceof Error ? error.message : String(error);
-    return reply({ status: "error", data: {}, error: message });
+    return reply({ status: "error", data: {}, error: error instanceof Error ? error.message : String(error) });
   }
 }
 
