@@ -1,4 +1,9 @@
-import type { ApplyProfileRequest, NotificationRequest, ProfileRef } from "../cloud/index.js";
+import type {
+  AccountNotification,
+  PresetProfileApply,
+  PresetProfileRef,
+  SmartDevicePoint,
+} from "../vocabulary/index.js";
 
 /**
  * Changes that are not one setting, preset or charger command: the cloud's snapshots and preset
@@ -17,19 +22,19 @@ export type DeviceAction =
       readonly kind: "preset-profile";
       readonly op: "create" | "update" | "delete";
       readonly serial: string;
-      readonly profile: ProfileRef;
+      readonly profile: PresetProfileRef;
     }
   | {
       readonly kind: "preset-profile";
       readonly op: "apply";
       readonly serial: string;
-      readonly request: ApplyProfileRequest;
+      readonly request: PresetProfileApply;
     }
-  | { readonly kind: "notification"; readonly notification: NotificationRequest }
+  | { readonly kind: "notification"; readonly notification: AccountNotification }
   | {
       readonly kind: "smart-device-data";
       readonly uuid: string;
-      readonly point: { readonly time: string; readonly power: number };
+      readonly point: SmartDevicePoint;
     };
 
 export interface DeviceActionOutcome {
