@@ -46,9 +46,9 @@ export interface DeviceActionOutcome {
   /** The cloud's answer, when there was one. */
   readonly data?: unknown;
   /**
-   * Why it failed, where the caller acts on it: the token may not (403), the thing named is not
-   * there (404), the cloud refused the request (422, e.g. a snapshot name already taken), or it
-   * answered but did not confirm (`success: false`).
+   * Why it failed, where the caller acts on it: the path's failure was `forbidden` (the token may
+   * not), `not-found` (the thing named is not there) or `invalid-data` (the request refused, e.g. a
+   * snapshot name already taken), or it answered but did not confirm (`success: false`).
    */
   readonly failure?: "forbidden" | "not-found" | "invalid" | "unconfirmed";
 }
