@@ -1,6 +1,7 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import type { ChargerControl } from "./charger-ports.js";
+import type { CloudOnlyActions } from "./cloud-only-actions.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -69,16 +70,17 @@ export interface AccountReads {
 }
 
 /**
- * What only the cloud has, in its client's words: EV charger commands (until the next issue gives
- * them a port), the account's snapshots and preset profiles, notifications and smart devices'
- * data points. A path without the cloud refuses each of them, sending nothing.
+ * What only the cloud has: EV charger commands in its client's words (until the next issue gives
+ * them a port), and the device actions in the daemon's (CloudOnlyActions: the account's snapshots
+ * and preset profiles, notifications and smart devices' data points). A path without the cloud
+ * refuses each of them, sending nothing.
  */
 export interface CloudOnlyControl extends AccountReads {
   readonly evChargers: Section<"evChargers", "commandData" | "get" | "sendCommand">;
-  readonly snapshots: Section<"snapshots", "take" | "restore" | "delete" | "exists">;
-  readonly presetProfiles: Section<"presetProfiles", "apply" | "create" | "update" | "delete" | "list">;
-  readonly notifications: Section<"notifications", "send">;
-  readonly smartDevices: Section<"smartDevices", "addData">;
+  readonly snapshots: AccountReads["snapshots"] & CloudOnlyActions["snapshots"];
+  readonly presetProfiles: AccountReads["presetProfiles"] & CloudOnlyActions["presetProfiles"];
+  readonly notifications: CloudOnlyActions["notifications"];
+  readonly smartDevices: CloudOnlyActions["smartDevices"];
 }
 
 /** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after (a DeviceControl is one). */

@@ -25,14 +25,15 @@ const PORT_WRITES: Readonly<Record<string, readonly string[]>> = {
 };
 /**
  * Besides the gate and the client: the cloud's adapter, which turns the client's inverter control
- * into that port, and source: auto's DeviceControl, which only the gate holds and which hands each
- * of the gate's calls to the path the device is on.
+ * into that port and its device actions into the cloud-only one, and source: auto's DeviceControl,
+ * which only the gate holds and which hands each of the gate's calls to the path the device is on.
  */
 const ALLOWED = [
   "src/control/",
   "src/cloud/",
   "src/simulator/",
   "src/sources/cloud/control.ts",
+  "src/sources/cloud/device-actions.ts",
   "src/sources/auto/control.ts",
 ];
 const ROOT = join(import.meta.dirname, "../..");
