@@ -2,6 +2,7 @@ import type { CloudClient, PresetChange, RemoteControlCode, RemoteControlResult 
 import { remoteControlResult } from "../../cloud/index.js";
 import type { InverterControl, PathOutcome } from "../control-ports.js";
 import type { DeviceControl } from "../ports.js";
+import { cloudChargerCommands } from "./charger-control.js";
 
 /** What to do next, per remote control code, for the codes where the user can act. */
 const ADVICE: Readonly<Partial<Record<RemoteControlCode, string>>> = {
@@ -83,7 +84,7 @@ export function cloudControl(client: CloudClient): DeviceControl {
   return {
     inverters: cloudInverters(client),
     cloudOnly: {
-      evChargers: client.evChargers,
+      evChargers: cloudChargerCommands(client),
       snapshots: client.snapshots,
       presetProfiles: client.presetProfiles,
       notifications: client.notifications,
