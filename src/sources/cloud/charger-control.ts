@@ -50,8 +50,8 @@ const REQUESTS: { readonly [C in ChargerCommandId]: (args: ChargerCommandArgs<C>
 
 /** Command data the reference leaves undescribed: some chargers answer the value itself, some `{value}`. */
 function held(data: unknown): ChargerHeld {
-  const isRecord = typeof data === "object" && data !== null && !Array.isArray(data);
-  return { value: isRecord ? (data as { value?: unknown }).value : data };
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { value: data };
+  return { value: "value" in data ? data.value : undefined };
 }
 
 /** Get Command Data's answer as what the command's control holds. */

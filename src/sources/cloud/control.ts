@@ -79,7 +79,7 @@ export function cloudInverters(client: Pick<CloudClient, "inverterControl">): In
   };
 }
 
-/** The cloud as a DeviceControl: its settings and presets in the daemon's terms, the rest as it is, and its request timeout as the answer's wait. */
+/** The cloud as a DeviceControl: its settings, presets and EV charger commands in the daemon's terms, the rest as it is, and its request timeout as the answer's wait. */
 export function cloudControl(client: CloudClient): DeviceControl {
   return {
     inverters: cloudInverters(client),

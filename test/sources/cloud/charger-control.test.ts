@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { CloudClient } from "../../../src/cloud/client.js";
 import { EV_COMMAND_IDS, EV_COMMANDS } from "../../../src/cloud/index.js";
 import { cloudChargerCommands } from "../../../src/sources/cloud/charger-control.js";
 import { CHARGER_COMMAND_IDS, CHARGER_COMMANDS } from "../../../src/vocabulary/index.js";
+import { mockCloud } from "../../helpers/mock-cloud.js";
 import { startTestSimulator } from "../../helpers/simulator.js";
 
 const CHARGER = "6b1f0c8e-2f51-4c1b-9d3a-5e7c2a9b0d11";
@@ -69,5 +70,33 @@ describe("the cloud's EV commands in the daemon's words (sources/cloud/charger-c
     });
     expect(await commands.read(CHARGER, "adjust-charge-power-limit")).toMatchObject({ value: 12, unit: "A" });
     expect(await commands.status(CHARGER)).toBe((await client.evChargers.get(CHARGER)).status);
+  });
+});
+
+describe("the cloud's answers the simulator does not give, in the daemon's words", () => {
+  let cloud = mockCloud();
+  afterEach(async () => {
+    await cloud.close();
+    cloud = mockCloud();
+  });
+  const path = (command: string) => `/ev-charger/${CHARGER}/commands/${command}`;
+
+  it("reads a switch's bare value, {value} or not, and the randomised delay as not told", async () => {
+    cloud.reply("GET", path("enable-front-panel-led"), { body: { data: true } });
+    cloud.reply("GET", path("set-max-import-capacity"), { body: { data: { value: 63 } } });
+    cloud.reply("GET", path("change-randomised-delay-duration"), { body: { data: [] } });
+    const commands = cloudChargerCommands(cloud.client);
+    expect(await commands.read(CHARGER, "enable-front-panel-led")).toEqual({ value: true });
+    expect(await commands.read(CHARGER, "set-max-import-capacity")).toEqual({ value: 63 });
+    expect(await commands.read(CHARGER, "change-randomised-delay-duration")).toBeNull();
+  });
+
+  it("leaves a command open when the charger's answer may have applied it (-1, a timeout)", async () => {
+    cloud.reply("POST", path("stop-charge"), {
+      body: { data: { code: -1, success: false, message: "No answer from the charger" } },
+    });
+    const answer = await cloudChargerCommands(cloud.client).send(CHARGER, "stop-charge", {});
+    expect(answer).toMatchObject({ outcome: "open", code: -1 });
+    expect(answer.outcome === "open" && answer.reason).toMatch(/\(code -1\): No answer from the charger$/);
   });
 });
