@@ -20,6 +20,13 @@ export const EV_CHARGER_STATUSES = [
 ] as const;
 export type KnownEvChargerStatus = (typeof EV_CHARGER_STATUSES)[number];
 
+/**
+ * The operating modes a charger is known to have (EcoPlus seen on a real one); it has exactly one.
+ * The set is open: a charger lists the modes it offers (charger-commands.ts, ChargerModes).
+ */
+export const EV_OPERATING_MODES = ["SuperEco", "Eco", "Boost", "ModbusSlave", "EcoPlus"] as const;
+export type KnownEvOperatingMode = (typeof EV_OPERATING_MODES)[number];
+
 /** A charging session as every path gives it. */
 export interface ChargerSession {
   /** When it started, an ISO instant (`2026-11-16T12:00:00Z`); null when the path's time cannot be read. */

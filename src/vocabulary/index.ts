@@ -1,4 +1,5 @@
 export * from "./charger.js";
+export * from "./charger-commands.js";
 export * from "./device-actions.js";
 export * from "./devices.js";
 export * from "./ems-statuses.js";
