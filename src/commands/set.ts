@@ -1,7 +1,6 @@
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
 import type { ChangeRequest, SettingValue } from "../control/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
-import { CHARGER_COMMANDS, type ChargerCommandId, isChargerCommandId } from "../vocabulary/index.js";
+import { CHARGER_COMMANDS, type ChargerCommandId, isChargerCommandId, PathFailure } from "../vocabulary/index.js";
 import { cliGate, describeOutcome } from "./cli-gate.js";
 import { SET_USAGE } from "./set-usage.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
@@ -52,9 +51,9 @@ export async function runSetCommand(
     try {
       inventory = await discoverInventory(client, { logger });
     } catch (error) {
-      if (!(error instanceof CloudError)) throw error;
+      if (!(error instanceof PathFailure)) throw error;
       err.write(`${error.message}\n`);
-      return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+      return error.kind === "unauthorised" || error.kind === "forbidden" ? 2 : 1;
     }
     const gate = cliGate(config, client, store, inventory, logger);
     const request = requestFor(options.device, change, inventory);

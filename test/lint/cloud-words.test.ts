@@ -24,7 +24,6 @@ const STILL_IMPORTING: readonly string[] = [
   "commands/check-scopes.ts",
   "commands/check.ts",
   "commands/cli-gate.ts",
-  "commands/set.ts",
   "commands/shared.ts",
   "health/mqtt-bridge.ts",
   "health/stale-watch.ts",
