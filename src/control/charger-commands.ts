@@ -1,5 +1,5 @@
-import type { EvCommandId } from "../cloud/index.js";
 import type { ChargerAnswer, ChargerCommand } from "../sources/index.js";
+import type { ChargerCommandId } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { failed, succeeded, unknown } from "./outcome.js";
 
@@ -8,7 +8,7 @@ import { failed, succeeded, unknown } from "./outcome.js";
  * only the cloud has (a schedule, a mode, plug-and-go, a hard reset).
  */
 export function chargerCommandOf(
-  command: EvCommandId,
+  command: ChargerCommandId,
   request: Readonly<Record<string, unknown>>,
 ): ChargerCommand | undefined {
   switch (command) {
@@ -31,7 +31,7 @@ export function chargerCommandOf(
  * The path's answer as the change's outcome: accepted is done (the charge point will act; over
  * Modbus, read back), refused did not apply (or did not hold), open may have.
  */
-export function chargerOutcome(command: EvCommandId, answer: ChargerAnswer): ChangeOutcome {
+export function chargerOutcome(command: ChargerCommandId, answer: ChargerAnswer): ChangeOutcome {
   const over = answer.path ?? "OCPP";
   switch (answer.outcome) {
     case "done":
