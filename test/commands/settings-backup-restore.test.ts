@@ -87,6 +87,22 @@ for (const path of ["cloud", "local"] as const) {
     });
 
     const clock = () => new SimClock({ start: MIDDAY });
+    /**
+     * Off the allowlist: over the cloud a number the inverter does not list; over the LAN a setting
+     * the cloud lists whose register the model's map does not have (so the LAN never writes it).
+     */
+    const lanOnlyMissing = () => {
+      const backup = parse(readFileSync(backupFile, "utf8")) as { devices: { serial: string; settings: object }[] };
+      const onLan = new Set(Object.keys(backup.devices.find((one) => one.serial === SERIAL)?.settings ?? {}));
+      const listed = sim.simulator.world.servedInverter(SERIAL)?.control.settingsList() ?? [];
+      const missing = listed.find(
+        (setting) => !onLan.has(String(setting.id)) && !setting.validation_rules?.includes("writeonly"),
+      );
+      if (!missing) throw new Error("every setting the cloud lists has a register on the LAN");
+      return missing;
+    };
+    const notOffered = () => (path === "local" ? lanOnlyMissing().id : NOT_OFFERED);
+    const notOfferedName = () => (path === "local" ? lanOnlyMissing().name : "Not offered");
     const reserveNow = async (): Promise<unknown> => {
       const read = await sim.clientFor("owner").inverterControl.readSetting(SERIAL, RESERVE);
       return read.ok ? read.value : `code ${read.code}`;
@@ -183,17 +199,15 @@ for (const path of ["cloud", "local"] as const) {
       };
       const device = backup.devices.find((one) => one.serial === SERIAL);
       if (!device) throw new Error("no device in the backup");
-      device.settings[String(NOT_OFFERED)] = { name: "Not offered", value: 1 };
+      device.settings[String(notOffered())] = { name: notOfferedName(), value: 1 };
       device.settings[String(RESERVE)] = { name: "Battery Reserve % Limit", value: 2 };
       const edited = join(dir, "edited.yaml");
       writeFileSync(edited, stringify(backup));
       const writesBefore = writes();
       const result = await restore({ yes: true, file: edited });
       expect(result.out).toContain(` cannot be written, never sent:`);
-      expect(result.out).toMatch(
-        new RegExp(
-          `${NOT_OFFERED} Not offered: file 1: not allowlisted: ${SERIAL} does not offer setting ${NOT_OFFERED}`,
-        ),
+      expect(result.out).toContain(
+        `${notOffered()} ${notOfferedName()}: file 1: not allowlisted: ${SERIAL} does not offer setting ${notOffered()} over ${path === "local" ? "the LAN" : "the cloud"}`,
       );
       expect(result.out).toContain(`${RESERVE} Battery Reserve % Limit: file 2: out of the device's range`);
       expect(result.out).toContain("nothing to write");
@@ -213,6 +227,27 @@ for (const path of ["cloud", "local"] as const) {
       const bad = await restore({ yes: true, file: damaged });
       expect(bad.err).toMatch(/damaged\.yaml:\d+: taken_at: /);
       expect(bad.code).toBe(2);
+
+      const backup = parse(readFileSync(backupFile, "utf8")) as {
+        devices: { serial: string; settings: Record<string, { value: unknown }> }[];
+      };
+      const index = backup.devices.findIndex((one) => one.serial === SERIAL);
+      const reserve = backup.devices[index]?.settings[String(RESERVE)];
+      if (!reserve) throw new Error("no reserve in the backup");
+      reserve.value = [30];
+      const wrongValue = join(dir, "wrong-value.yaml");
+      const text = stringify(backup);
+      writeFileSync(wrongValue, text);
+      const wrong = await restore({ yes: true, file: wrongValue });
+      const keyLine =
+        text.split("\n").findIndex((line) => line.trim() === `"${RESERVE}":` || line.trim() === `${RESERVE}:`) + 1;
+      const reported = new RegExp(
+        `wrong-value\\.yaml:(\\d+): devices\\.${index}\\.settings\\.${RESERVE}\\.value: `,
+      ).exec(wrong.err);
+      expect(reported, wrong.err).not.toBeNull();
+      expect(Number(reported?.[1])).toBeGreaterThanOrEqual(keyLine);
+      expect(Number(reported?.[1])).toBeLessThanOrEqual(keyLine + 3);
+      expect(wrong.code).toBe(2);
     }, 60_000);
   });
 }

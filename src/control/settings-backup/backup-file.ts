@@ -67,9 +67,22 @@ export function readBackupFile(path: string): ReadBackup {
   return {
     problems: parsed.error.issues.map((issue) => {
       const field = issue.path.map(String).join(".") || "the file";
-      return `${file.locate(issue.path)}: ${field}: ${issueText(issue)}`;
+      return `${deepest(file.locate, issue.path)}: ${field}: ${issueText(issue)}`;
     }),
   };
+}
+
+/**
+ * A setting's key may be written `71:` (a number in the YAML) or `"71":`, and is a string once
+ * read: its line is looked up both ways, and the deeper find (the later line) is the field's.
+ */
+function deepest(locate: (path: readonly PropertyKey[]) => string, path: readonly PropertyKey[]): string {
+  const asNumbers = path.map((segment) =>
+    typeof segment === "string" && /^\d+$/.test(segment) ? Number(segment) : segment,
+  );
+  const found = [locate(path), locate(asNumbers)];
+  const line = (at: string): number => Number(/:(\d+)$/.exec(at)?.[1] ?? 0);
+  return found.reduce((best, at) => (line(at) > line(best) ? at : best));
 }
 
 function issueText(issue: z.core.$ZodIssue): string {
