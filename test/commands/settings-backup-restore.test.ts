@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -214,6 +216,56 @@ for (const path of ["cloud", "local"] as const) {
       expect(result.code).toBe(0);
       expect(writes()).toBe(writesBefore);
     }, 60_000);
+
+    it.runIf(path === "cloud")(
+      "works through the real CLI entry: a restore with no terminal shows the diff and asks for --yes",
+      async () => {
+        const run = async (args: string[]) => {
+          const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/cli-entry.ts", ...args], {
+            stdio: ["pipe", "pipe", "pipe"],
+            env: { ...process.env, ENERGY2MQTT_CONFIG: "" },
+          });
+          child.stdin.end();
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (chunk: Buffer) => {
+            stdout += chunk.toString();
+          });
+          child.stderr.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString();
+          });
+          const [code] = (await once(child, "exit")) as [number | null];
+          return { code, stdout, stderr };
+        };
+        const fromCli = join(dir, "from-cli.yaml");
+        const backup = await run([
+          "settings",
+          "backup",
+          "-c",
+          config,
+          "--device",
+          SERIAL.toLowerCase(),
+          "--out",
+          fromCli,
+        ]);
+        expect(backup.stderr).toContain(`${SERIAL}: `);
+        expect(backup.code).toBe(0);
+        const before = Number(await reserveNow());
+        const changed = before === 50 ? 51 : 50;
+        expect((await sim.clientFor("owner").inverterControl.writeSetting(SERIAL, RESERVE, changed)).ok).toBe(true);
+        const writesBefore = writes();
+        const restored = await run(["settings", "restore", fromCli, "-c", config]);
+        expect(restored.stdout).toContain(`${RESERVE} Battery Reserve % Limit: file ${before}, device ${changed}`);
+        expect(restored.stderr).toContain("add --yes");
+        expect(restored.code).toBe(2);
+        expect(writes()).toBe(writesBefore);
+        const confirmed = await run(["settings", "restore", fromCli, "-c", config, "--yes"]);
+        expect(confirmed.code).toBe(0);
+        expect(await reserveNow()).toBe(before);
+        expect(writes()).toBe(writesBefore + 1);
+      },
+      60_000,
+    );
 
     it("refuses a file for another serial, and a damaged file, naming the line and field to fix", async () => {
       const other = join(dir, "other.yaml");
