@@ -194,7 +194,7 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("-c, --config <file>", "configuration file (the cloud or the dongles under local:, and store.path)")
     .addHelpText(
       "after",
-      "\nOnly a setting the device offers over its path (over the LAN: on the model's allowlist), in its range and different from the device's value is written, one at a time and read back; every other is listed with the reason and never sent. Exit 0 done or nothing to do, 1 a write failed, 2 a bad file or not confirmed.",
+      "\nOnly a setting the device offers over its path (over the LAN: on the model's allowlist), in its range and different from the device's value is written, one at a time and read back; every other is listed with the reason and never sent. Exit 0 done or nothing to do, 1 a write failed or a setting could not be read, 2 a bad file or not confirmed.",
     )
     .action(async (file: string, options: { device?: string; yes?: boolean; config?: string }) => {
       setExitCode(await (await commands.settingsRestore()).runSettingsRestoreCommand({ file, ...options }));

@@ -41,7 +41,7 @@ const processTerminal = (): RestoreTerminal => ({
  * differences shown, and after a yes (or --yes) the allowlisted ones that differ written through
  * the control gate, one at a time, each read back and audited as `settings-restore`. What cannot be
  * written is listed with the reason and never sent. 0 done or nothing to do, 1 a write failed or
- * the house could not be read, 2 a bad file, configuration or device, or not confirmed.
+ * the house (or one of the file's settings on it) could not be read, 2 a bad file, configuration or device, or not confirmed.
  */
 export async function runSettingsRestoreCommand(
   options: SettingsRestoreOptions,
@@ -107,7 +107,14 @@ async function restore(
   out.write(`the backup of ${backup.taken_at} against the devices now:\n`);
   for (const plan of plans) out.write(describePlan(house, plan));
   const writes = plans.reduce((sum, plan) => sum + plan.lines.filter((line) => line.kind === "write").length, 0);
+  const unread = plans.some((plan) => plan.lines.some((line) => line.kind === "unread"));
   if (writes === 0) {
+    if (unread) {
+      err.write(
+        "nothing written, and some settings could not be read: run the restore again once the device answers\n",
+      );
+      return 1;
+    }
     out.write("nothing to write: every setting that can be written already holds the file's value\n");
     return 0;
   }
@@ -128,17 +135,22 @@ async function restore(
       out.write(`${plan.serial} ${line.id} ${line.name}: ${how}: ${outcome.message}\n`);
     }
   }
-  return failed > 0 ? 1 : 0;
+  if (unread)
+    err.write("some settings could not be read and were not compared: run the restore again once the device answers\n");
+  return failed > 0 || unread ? 1 : 0;
 }
 
 function describePlan(house: SettingsHouse, plan: RestorePlan): string {
   const path = house.control.pathOf(plan.serial) === "local" ? "the LAN" : "the cloud";
   const writes = plan.lines.filter((line) => line.kind === "write");
   const cannot = plan.lines.filter((line) => line.kind === "cannot");
+  const unread = plan.lines.filter((line) => line.kind === "unread");
   const same = plan.lines.filter((line) => line.kind === "same").length;
   const parts = [`${plan.serial} (over ${path}):`];
   if (writes.length > 0) parts.push(" to write (setting: file value, device value):", ...writes.map(describeLine));
   if (cannot.length > 0) parts.push(" cannot be written, never sent:", ...cannot.map(describeLine));
+  if (unread.length > 0)
+    parts.push(" could not be read now, so not compared and never sent:", ...unread.map(describeLine));
   parts.push(` ${settingsWord(same)} already as in the file`);
   return `${parts.join("\n")}\n`;
 }

@@ -267,6 +267,32 @@ for (const path of ["cloud", "local"] as const) {
       60_000,
     );
 
+    it.runIf(path === "cloud")(
+      "lists what the device cannot be read for with the reason, sends nothing, and exits 1",
+      async () => {
+        const before = Number(await reserveNow());
+        expect(
+          (await sim.clientFor("owner").inverterControl.writeSetting(SERIAL, RESERVE, before === 60 ? 61 : 60)).ok,
+        ).toBe(true);
+        const writesBefore = writes();
+        await sim.admin(`/devices/${SERIAL}`, { locked: true });
+        try {
+          const result = await restore({ yes: true });
+          expect(result.out).toContain("could not be read now, so not compared and never sent:");
+          expect(result.out).toMatch(new RegExp(`${RESERVE} Battery Reserve % Limit: file ${before}: .+`));
+          expect(result.err).toContain("run the restore again once the device answers");
+          expect(result.code).toBe(1);
+          expect(writes()).toBe(writesBefore);
+        } finally {
+          await sim.admin(`/devices/${SERIAL}`, { locked: false });
+        }
+        // Unlocked, the same file puts it back.
+        expect((await restore({ yes: true })).code).toBe(0);
+        expect(await reserveNow()).toBe(before);
+      },
+      60_000,
+    );
+
     it("refuses a file for another serial, and a damaged file, naming the line and field to fix", async () => {
       const other = join(dir, "other.yaml");
       writeFileSync(other, readFileSync(backupFile, "utf8").replaceAll(SERIAL, "SX9999X999"));

@@ -15,6 +15,14 @@ export type RestoreLine =
       readonly device: SettingValue;
     }
   | { readonly kind: "same"; readonly id: number; readonly name: string; readonly file: SettingValue }
+  /** The device's value could not be read now: not compared, so not written. */
+  | {
+      readonly kind: "unread";
+      readonly id: number;
+      readonly name: string;
+      readonly file: SettingValue;
+      readonly reason: string;
+    }
   | {
       readonly kind: "cannot";
       readonly id: number;
@@ -78,7 +86,7 @@ export async function planRestore(
     }
     const current = await readCurrent(control, device.serial, id);
     if (!("value" in current)) {
-      lines.push(cannot(current.reason));
+      lines.push({ kind: "unread", id, name, file: entry.value, reason: current.reason });
       continue;
     }
     lines.push(
@@ -95,11 +103,11 @@ type Current = { readonly value: SettingValue } | { readonly reason: string };
 async function readCurrent(control: RestoreControl, serial: string, id: number): Promise<Current> {
   try {
     const read = await control.inverters.readSetting(serial, id, { priority: "command" });
-    if (read.outcome !== "done") return { reason: `cannot be read now, so not compared: ${read.reason}` };
-    if (read.value === null) return { reason: "the device holds no value for it, so it is not compared" };
+    if (read.outcome !== "done") return { reason: read.reason };
+    if (read.value === null) return { reason: "the device holds no value for it" };
     return { value: read.value };
   } catch (error) {
-    return { reason: `cannot be read now, so not compared: ${(error as Error).message}` };
+    return { reason: (error as Error).message };
   }
 }
 
@@ -113,6 +121,8 @@ export function describeLine(line: RestoreLine): string {
       return `  ${label}: file ${shown(line.file)}, device ${shown(line.device)}`;
     case "same":
       return `  ${label}: ${shown(line.file)} (same)`;
+    case "unread":
+      return `  ${label}: file ${shown(line.file)}: ${line.reason}`;
     case "cannot":
       return `  ${label}: file ${shown(line.file)}${line.device === undefined ? "" : `, device ${shown(line.device)}`}: ${line.reason}`;
   }
