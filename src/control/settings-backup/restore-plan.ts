@@ -28,7 +28,6 @@ export type RestoreLine =
       readonly id: number;
       readonly name: string;
       readonly file: SettingValue;
-      readonly device?: SettingValue;
       readonly reason: string;
     };
 
@@ -59,14 +58,7 @@ export async function planRestore(
     const id = Number(key);
     const descriptor = device.settings.find((setting) => setting.id === id);
     const name = descriptor?.name ?? entry.name ?? `setting ${id}`;
-    const cannot = (reason: string, current?: SettingValue): RestoreLine => ({
-      kind: "cannot",
-      id,
-      name,
-      file: entry.value,
-      ...(current === undefined ? {} : { device: current }),
-      reason,
-    });
+    const cannot = (reason: string): RestoreLine => ({ kind: "cannot", id, name, file: entry.value, reason });
     if (!descriptor) {
       lines.push(cannot(`not allowlisted: ${device.serial} does not offer setting ${id} over ${pathWords(path)}`));
       continue;
@@ -122,8 +114,7 @@ export function describeLine(line: RestoreLine): string {
     case "same":
       return `  ${label}: ${shown(line.file)} (same)`;
     case "unread":
-      return `  ${label}: file ${shown(line.file)}: ${line.reason}`;
     case "cannot":
-      return `  ${label}: file ${shown(line.file)}${line.device === undefined ? "" : `, device ${shown(line.device)}`}: ${line.reason}`;
+      return `  ${label}: file ${shown(line.file)}: ${line.reason}`;
   }
 }
