@@ -15,6 +15,7 @@ import { buildInventory } from "./build-inventory.js";
 import { startOcpp } from "./build-ocpp.js";
 import { buildPublishing } from "./build-publishing.js";
 import { buildRules, RulesStart } from "./build-rules.js";
+import { buildSettingsBackup } from "./build-settings-backup.js";
 import { buildSources, type GivenSources } from "./build-sources.js";
 import { buildStore } from "./build-store.js";
 import { buildWeb } from "./build-web.js";
@@ -166,10 +167,21 @@ export async function startApp(
       logger,
       clock,
     });
+    const settingsBackup = buildSettingsBackup({ store, control, inventory, logger, clock });
     // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
     await startFeatures(
-      [mqtt, ...(history ? [history] : []), ...ha.features, health, web, rules, telemetry, devices],
+      [
+        mqtt,
+        ...(history ? [history] : []),
+        ...ha.features,
+        health,
+        web,
+        rules,
+        ...(settingsBackup ? [settingsBackup] : []),
+        telemetry,
+        devices,
+      ],
       life,
     );
     await rulesStart.settled(rules);

@@ -167,6 +167,39 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
       setExitCode(await (await commands.set()).runSetCommand({ device, target, args, ...options }));
     });
 
+  const settings = program
+    .command("settings")
+    .description(
+      "each device's settings: `settings backup` to a YAML file, `settings restore` puts a file's back through the control gate",
+    );
+  settings
+    .command("backup")
+    .description(
+      "every readable setting of each device (over the path the configuration uses: the cloud or the LAN) to a YAML file, with its serial, model, firmware and the time",
+    )
+    .option("--device <serial>", "only this device (default: every inverter, gateway and EMS with settings)")
+    .option("--out <file>", "write to this file, whole or not at all (default: stdout)")
+    .option("-c, --config <file>", "configuration file (the cloud or the dongles under local:, and store.path)")
+    .action(async (options: { device?: string; out?: string; config?: string }) => {
+      setExitCode(await (await commands.settingsBackup()).runSettingsBackupCommand(options));
+    });
+  settings
+    .command("restore")
+    .description(
+      "show the differences between a backup file and each device, then, once confirmed, write the allowlisted settings that differ through the control gate (audited as settings-restore)",
+    )
+    .argument("<file>", "a file `settings backup` wrote")
+    .option("--device <serial>", "only this device of the file")
+    .option("--yes", "write without asking (needed when there is no terminal to ask on)")
+    .option("-c, --config <file>", "configuration file (the cloud or the dongles under local:, and store.path)")
+    .addHelpText(
+      "after",
+      "\nOnly a setting the device offers over its path (over the LAN: on the model's allowlist), in its range and different from the device's value is written, one at a time and read back; every other is listed with the reason and never sent. Exit 0 done or nothing to do, 1 a write failed or a setting could not be read, 2 a bad file or not confirmed.",
+    )
+    .action(async (file: string, options: { device?: string; yes?: boolean; config?: string }) => {
+      setExitCode(await (await commands.settingsRestore()).runSettingsRestoreCommand({ file, ...options }));
+    });
+
   program
     .command("archive")
     .description("copy the account's whole history into the local store; resumes where it stopped")

@@ -15,6 +15,8 @@ export const commands = {
   rulesSavings: () => import("./rules-savings.js"),
   run: () => import("./run.js"),
   set: () => import("./set.js"),
+  settingsBackup: () => import("./settings-backup.js"),
+  settingsRestore: () => import("./settings-restore.js"),
   simulate: () => import("./simulate.js"),
 };
 export { SET_USAGE } from "./set-usage.js";

@@ -26,9 +26,10 @@ export interface Requester {
   /**
    * The way the change came: `mqtt`, a `set` topic, from Home Assistant or any other MQTT client
    * (the payload cannot tell which); a rule; the CLI; a bridge request. The audit log keeps it in
-   * its `source` column, and says `source` in the rows it hands out.
+   * its `source` column, and says `source` in the rows it hands out. `settings-restore`: a backup
+   * put back by `energy2mqtt settings restore`.
    */
-  readonly via: "mqtt" | "rule" | "cli" | "bridge";
+  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "settings-restore";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
   /**

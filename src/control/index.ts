@@ -11,4 +11,5 @@ export { type RestoreGate, type RestoreReport, restorePlan } from "./restore/pla
 export { prepareRestore } from "./restore/prepare.js";
 export { sameValue } from "./same-value.js";
 export { checkSetting } from "./setting-rules.js";
+export * from "./settings-backup/index.js";
 export { WriteBudget, type WriteBudgetOptions } from "./write-budget.js";

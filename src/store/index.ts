@@ -55,6 +55,12 @@ export type {
   SavedValue,
 } from "./rule-obligations.js";
 export {
+  type NewSettingsBackup,
+  SETTINGS_BACKUPS_KEPT,
+  type SettingsBackupEntry,
+  type SettingsBackups,
+} from "./settings-backups.js";
+export {
   MemorySolarForecasts,
   type SolarForecastDay,
   type SolarForecastSlot,

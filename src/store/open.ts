@@ -11,6 +11,7 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { type OcppSessionStore, SqliteOcppSessions } from "./ocpp-sessions.js";
 import { type PublishedPrices, SqlitePublishedPrices } from "./published-prices.js";
 import { type RuleObligations, SqliteRuleObligations } from "./rule-obligations.js";
+import { type SettingsBackups, SqliteSettingsBackups } from "./settings-backups.js";
 import { type SolarForecasts, SqliteSolarForecasts } from "./solar-forecasts.js";
 import { SqliteWriteCounts, type WriteCounts } from "./write-counts.js";
 
@@ -42,6 +43,8 @@ export interface Store {
   readonly publishedPrices: PublishedPrices;
   /** The OCPP central system's charging sessions, with the transaction ids it gave. */
   readonly ocppSessions: OcppSessionStore;
+  /** The daemon's daily backups of each device's settings, the last 30 per device. */
+  readonly settingsBackups: SettingsBackups;
   close(): void;
 }
 
@@ -77,6 +80,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       solarForecasts: new SqliteSolarForecasts(opened, path),
       publishedPrices: new SqlitePublishedPrices(opened, path),
       ocppSessions: new SqliteOcppSessions(opened, path),
+      settingsBackups: new SqliteSettingsBackups(opened, path),
       close: () => guard(path, () => opened.close()),
     };
   } catch (error) {

@@ -175,3 +175,14 @@ export interface StreamEvents {
   readonly rule: unknown;
   readonly rules: unknown;
 }
+
+/** The daemon's daily settings backups, newest first, for the Health page's downloads. */
+export interface SettingsBackupsView {
+  readonly backups: readonly {
+    readonly id: number;
+    readonly serial: string;
+    /** Epoch ms. */
+    readonly takenAt: number;
+    readonly settings: number;
+  }[];
+}

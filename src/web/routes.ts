@@ -8,6 +8,7 @@ import type { WebOptions } from "./options.js";
 import { overlaps, type PlanHelp, type PlanView } from "./plan-view.js";
 import { json, readJson } from "./respond.js";
 import { checkSameOrigin } from "./security.js";
+import { settingsBackupsRoute } from "./settings-backups-api.js";
 import type { EventStream } from "./sse.js";
 
 export interface ApiContext {
@@ -58,6 +59,8 @@ export async function handleApi(context: ApiContext): Promise<void> {
     return ruleCommand(context, decodeURIComponent(action[1] ?? ""), action[2] ?? "");
   }
   if (method !== "GET") return json(response, 405, { error: "use GET" });
+  const backups = settingsBackupsRoute(path, response, options.store);
+  if (backups) return backups;
   const params = Object.fromEntries(query);
   switch (path) {
     case "/api/now":

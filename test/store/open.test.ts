@@ -75,6 +75,8 @@ describe("openStore", () => {
       "rule_obligation",
       "rule_obligation_open",
       "rule_state",
+      "settings_backup",
+      "settings_backup_by_device",
       "solar_forecast",
       "solar_forecast_day",
       "sqlite_autoindex_forecast_request_1",

@@ -7,6 +7,7 @@ import { writeBudgetAndSnapshots } from "./005-write-budget-and-snapshots.js";
 import { solarForecasts } from "./006-solar-forecasts.js";
 import { publishedPrices } from "./007-published-prices.js";
 import { ocppSessions } from "./008-ocpp-sessions.js";
+import { settingsBackups } from "./009-settings-backups.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   solarForecasts,
   publishedPrices,
   ocppSessions,
+  settingsBackups,
 ];

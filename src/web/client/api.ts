@@ -42,3 +42,9 @@ export function openStream(): EventSource {
   const secret = token();
   return new EventSource(apiUrl("events", secret ? { token: secret } : {}));
 }
+
+/** A link the browser follows itself (a download): the token, if any, rides in the URL. */
+export function linkUrl(path: string): string {
+  const secret = token();
+  return apiUrl(path, secret ? { token: secret } : {});
+}

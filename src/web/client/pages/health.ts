@@ -1,8 +1,9 @@
-import type { LiveSnapshot, WebHealth } from "../../api-types.js";
+import type { LiveSnapshot, SettingsBackupsView, WebHealth } from "../../api-types.js";
 import { getJson } from "../api.js";
 import { ago, h } from "../dom.js";
 import { zonedTime } from "../local-time.js";
 import type { Page } from "../page.js";
+import { settingsBackupsList } from "./settings-backups.js";
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
@@ -26,7 +27,7 @@ export function subscriptionWords(health: WebHealth): string {
 export const renderHealth: Page = (main, stream) => {
   const body = h("dl", { class: "health" });
   main.append(h("h2", {}, "Health"), body);
-  const draw = (health: WebHealth) => {
+  const draw = (health: WebHealth, backups: SettingsBackupsView | undefined) => {
     const live: LiveSnapshot | undefined = stream.last();
     const timeZone = live?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     // The daemon's clock: a demo runs its own.
@@ -83,6 +84,11 @@ export const renderHealth: Page = (main, stream) => {
         `${plural(health.cloud.requests, "request")} since start, ${health.cloud.failures} of them failed`,
       ),
       ...row("Store", `${health.store.status}, ${mb} (${health.store.path})`),
+      ...row(
+        "Settings backups",
+        backups ? settingsBackupsList(backups, (ms) => time(ms)) : "not kept (the store is not open)",
+        "settings-backups",
+      ),
       ...row("Rules", health.rules ? "running" : "not running"),
       ...row("Versions", `energy2mqtt ${health.version}, Node ${health.node}`),
       ...row("Started", time(health.startedAt)),
@@ -90,8 +96,8 @@ export const renderHealth: Page = (main, stream) => {
     );
   };
   const refresh = () =>
-    getJson<WebHealth>("health")
-      .then(draw)
+    Promise.all([getJson<WebHealth>("health"), getJson<SettingsBackupsView>("settings-backups").catch(() => undefined)])
+      .then(([health, backups]) => draw(health, backups))
       .catch((error: Error) => body.replaceChildren(h("p", {}, error.message)));
   void refresh();
   const timer = setInterval(refresh, 10_000);

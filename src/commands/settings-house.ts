@@ -1,0 +1,85 @@
+import { buildBus } from "../app/build-bus.js";
+import { buildGate } from "../app/build-gate.js";
+import { buildSources } from "../app/build-sources.js";
+import { StartupError } from "../app/errors.js";
+import { Lifecycle } from "../app/lifecycle.js";
+import type { Config } from "../config/index.js";
+import type { ControlGate } from "../control/index.js";
+import { devicesWithSettings } from "../control/index.js";
+import type { Logger } from "../log/log.js";
+import type { ControllableDevice, DeviceControl, Inventory } from "../sources/index.js";
+import type { Store } from "../store/index.js";
+import type { Clock } from "../time/index.js";
+import { cloudClient } from "./shared.js";
+
+/** The house as `settings` reaches it: over the path the configuration uses, as the daemon would. */
+export interface SettingsHouse {
+  readonly inventory: Inventory;
+  readonly control: DeviceControl;
+  /** Every change goes through it, audited in the store. */
+  readonly gate: ControlGate;
+  /** The devices with settings. */
+  readonly withSettings: readonly ControllableDevice[];
+  /** The devices with settings, or only `--device`'s; a string says it has no such device. */
+  devices(only: string | undefined): ControllableDevice[] | string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the path the configuration names (the cloud, the dongles on the LAN, or both with
+ * `source: auto`), reads what the house has, and builds the control gate on the store's audit log.
+ * A string says why it could not.
+ */
+export async function openSettingsHouse(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+): Promise<SettingsHouse | string> {
+  const { url, token } = config.cloud;
+  const client = url && token ? cloudClient(config, url, token) : undefined;
+  if (!client && config.source !== "local")
+    return "settings needs a path to the house: set cloud.url and cloud.token, or list the dongles under local: with source: local";
+  const life = new Lifecycle(logger, undefined);
+  const bus = buildBus(logger);
+  try {
+    const { source, control } = buildSources({ config, client, given: undefined, bus, logger, clock, life });
+    const inventory = await source.discover({ logger });
+    const { gate } = buildGate({
+      config,
+      control,
+      audit: store.audit,
+      store,
+      inventory: () => inventory,
+      bus,
+      logger,
+      clock,
+      life,
+    });
+    return {
+      inventory,
+      control,
+      gate,
+      withSettings: devicesWithSettings(inventory),
+      devices: (only) => chosenDevices(inventory, only),
+      close: async () => {
+        await gate.idle();
+        await life.stopAll();
+      },
+    };
+  } catch (error) {
+    await life.stopAll();
+    if (error instanceof StartupError) return error.message;
+    // The path's own refusal (a token the cloud refuses, no dongle answering) says what to do.
+    return `the house could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function chosenDevices(inventory: Inventory, only: string | undefined): ControllableDevice[] | string {
+  const devices = devicesWithSettings(inventory);
+  if (only === undefined) return devices;
+  const wanted = devices.find((device) => device.serial.toLowerCase() === only.toLowerCase());
+  if (wanted) return [wanted];
+  const known = devices.map((device) => device.serial).join(", ") || "none";
+  return `${only} is not a device of this house with settings (it has: ${known})`;
+}
