@@ -1,4 +1,3 @@
-import { rememberTokenWorked, tokenWorkedBefore } from "../app/cloud-access.js";
 import { AuthenticationError, CloudError, ForbiddenError, refusalText } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { createLogger } from "../log/log.js";
@@ -12,6 +11,7 @@ import {
   rulesPath,
   sharedControlText,
 } from "../rules/index.js";
+import { rememberTokenWorked, tokenWorkedBefore } from "../sources/cloud/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
 import { checkLocal } from "./check-local.js";
 import { probeScopes, type ScopeReport, UNCHECKED_SCOPES } from "./check-scopes.js";
