@@ -8,7 +8,7 @@ import {
   isArchiveKind,
   isDay,
   progressView,
-} from "../history/index.js";
+} from "../sources/cloud/index.js";
 import { cloudHistory } from "../sources/index.js";
 import { type Clock, systemClock } from "../time/index.js";
 import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";

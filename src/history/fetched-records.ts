@@ -1,6 +1,7 @@
 import type { Fetched } from "../bus/event-bus.js";
+import { eventRecords, meterRecords, pointRecords, sessionRecords, smartRecords } from "../sources/cloud/index.js";
 import type { HistoryRecord } from "../store/index.js";
-import { eventRecords, meterRecords, momentRecords, pointRecords, sessionRecords, smartRecords } from "./records.js";
+import { momentRecords } from "./records.js";
 
 /** What a poll fetched, as history rows in the account's time zone (an EV charger's status has none). */
 export function fetchedRecords(fetched: Fetched, timeZone: string): HistoryRecord[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimateMs, waitText } from "../../src/history/archive/progress.js";
-import { progressView } from "../../src/history/index.js";
+import { estimateMs, waitText } from "../../src/sources/cloud/archive/progress.js";
+import { progressView } from "../../src/sources/cloud/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 import type { RequestBudgetState } from "../../src/vocabulary/request-budget.js";
 import { capture } from "../helpers/capture.js";

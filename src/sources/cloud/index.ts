@@ -1,7 +1,16 @@
 /**
  * What the daemon does only with the cloud, the second face of sources/: the cloud's client built
- * and its token guarded. Apart from sources/index.ts, whose ports every path implements, so that
+ * and its token guarded, the whole account's archive and the long history's answers as history rows. Apart from sources/index.ts, whose ports every path implements, so that
  * nothing reading those ports loads the simulator, the start-up's errors or the health's types.
  */
 export { CloudAccess, rememberTokenWorked, tokenWorkedBefore } from "./access.js";
+export * from "./archive/index.js";
 export { type CloudConnection, type CloudTarget, connectCloud, NO_CLOUD, startCloud } from "./build.js";
+export {
+  eventRecords,
+  flowRecords,
+  meterRecords,
+  pointRecords,
+  sessionRecords,
+  smartRecords,
+} from "./history-records.js";

@@ -1,5 +1,5 @@
-import { type Clock, every } from "../../time/index.js";
-import type { RequestBudgetState } from "../../vocabulary/request-budget.js";
+import { type Clock, every } from "../../../time/index.js";
+import type { RequestBudgetState } from "../../../vocabulary/request-budget.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 
