@@ -14,14 +14,7 @@ import { describe, expect, it } from "vitest";
  */
 const STILL_IMPORTING: readonly string[] = [
   "app/build-sources.ts",
-  "commands/api-writes.ts",
-  "commands/api.ts",
-  "commands/archive.ts",
-  "commands/check-scopes.ts",
-  "commands/check.ts",
-  "commands/cli-gate.ts",
   "commands/set.ts",
-  "commands/shared.ts",
   "control/change.ts",
   "control/charger-commands.ts",
   "control/cloud-failure.ts",

@@ -6,6 +6,9 @@
 export { CloudAccess, rememberTokenWorked, tokenWorkedBefore } from "./access.js";
 export * from "./archive/index.js";
 export { type CloudConnection, type CloudTarget, connectCloud, NO_CLOUD, startCloud } from "./build.js";
+export { checkCloud } from "./commands/check-cloud.js";
+export { cliGate, describeOutcome } from "./commands/cli-gate.js";
+export { cloudClient } from "./commands/client.js";
 export {
   eventRecords,
   flowRecords,
