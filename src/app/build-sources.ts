@@ -1,5 +1,4 @@
 import type { EventBus } from "../bus/event-bus.js";
-import type { CloudClient } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log/log.js";
@@ -7,9 +6,7 @@ import {
   type AutoSource,
   autoControl,
   autoSource,
-  cloudControl,
-  cloudHistory,
-  cloudSource,
+  type CloudPath,
   type DeviceControl,
   type DeviceSource,
   type HistorySource,
@@ -58,7 +55,8 @@ export interface Sources {
  */
 export function buildSources(options: {
   readonly config: Config;
-  readonly client: CloudClient | undefined;
+  /** The cloud's ports, when a cloud is configured (or simulated). */
+  readonly cloud: CloudPath | undefined;
   readonly given: GivenSources | undefined;
   readonly bus: EventBus;
   readonly logger: Logger;
@@ -67,7 +65,7 @@ export function buildSources(options: {
   /** The chargers over OCPP, when the central system runs: their twins on the LAN side under `source: auto`. */
   readonly ocpp?: OcppChargers | undefined;
 }): Sources {
-  const { config, client, given, bus, logger, clock, life, ocpp } = options;
+  const { config, cloud, given, bus, logger, clock, life, ocpp } = options;
   // A path is kept by serial; a charger's entities are its uuid's.
   const idOf = (serial: string): DeviceId => ocpp?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
   const noWrites = noWritePath();
@@ -85,9 +83,9 @@ export function buildSources(options: {
       : undefined;
   if (local) life.onStop(async () => local.close());
   const auto: AutoSource | undefined =
-    local && client && config.source === "auto"
+    local && cloud && config.source === "auto"
       ? autoSource({
-          cloud: cloudSource(client),
+          cloud: cloud.source(),
           local: ocpp ? withOcppChargers(local, ocpp) : local,
           choice: new PathChoice({
             clock,
@@ -108,25 +106,21 @@ export function buildSources(options: {
           logger,
         })
       : undefined;
-  const source = given?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
+  const source = given?.source ?? auto ?? local ?? cloud?.source();
   if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
   const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
   const pathControl =
     given?.control ??
-    (auto && client
-      ? autoControl(
-          cloudControl(client),
-          auto.choice,
-          lanControl,
-          (serial) => local?.dongleOf(serial)?.reachable ?? false,
-        )
+    (auto && cloud
+      ? autoControl(cloud.control(), auto.choice, lanControl, (serial) => local?.dongleOf(serial)?.reachable ?? false)
       : undefined) ??
     lanControl ??
-    (client ? cloudControl(client) : noWrites);
+    cloud?.control() ??
+    noWrites;
   // The chargers whose charge point is connected take their commands over OCPP (with source: auto).
   const control = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
   const paths = auto && (() => pathsById(auto, idOf));
-  const historySource = given ? given.history : client && cloudHistory(client);
+  const historySource = given ? given.history : cloud?.history();
   return { source, control, local, lanControl, noWrites, historySource, paths };
 }
 

@@ -82,12 +82,20 @@ export async function startApp(
     const { store, audit } = buildStore(config, logger, life);
     const bus = buildBus(logger);
     const healthFile = startHealthFile(config, logger, clock, life, bus);
-    const { client, access, budget } = await connectCloud({ cloud, config, clock, bus, logger, life, withSources });
+    const { client, path, access, budget } = await connectCloud({
+      cloud,
+      config,
+      clock,
+      bus,
+      logger,
+      life,
+      withSources,
+    });
     const ocpp = await startOcpp({ config, configFile: options.configFile, store, clock, logger, life });
     life.alive();
     const sources = buildSources({
       config,
-      client,
+      cloud: path,
       given: options.sources,
       bus,
       logger,

@@ -15,6 +15,8 @@ export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
 export { firstPage } from "./cloud/first-page.js";
 export { cloudHistory } from "./cloud/history.js";
+export { type CloudPath, cloudPath } from "./cloud/path.js";
+export type { HistorySource } from "./cloud/ports.js";
 export { cloudSource } from "./cloud/source.js";
 export type {
   ControlCall,
@@ -57,7 +59,6 @@ export {
   type DevicePath,
   type DeviceSource,
   type DiscoverOptions,
-  type HistorySource,
   type PollBudget,
   withoutCloud,
 } from "./ports.js";

@@ -9,7 +9,7 @@ import type { Resource } from "./resource.js";
 /**
  * The ports through which features reach the house, whichever path carries them (the cloud, the
  * dongle on the LAN). Telemetry gets a DeviceSource, the control gate a DeviceControl, the
- * history's backfill and archive a HistorySource; none of them can name the client behind it,
+ * history's backfill and archive a HistorySource (cloud/ports.ts); none of them can name the client behind it,
  * and the types they get cannot write where they should only read.
  *
  * A device's settings and presets go through InverterControl (control-ports.ts), in the daemon's
@@ -138,13 +138,3 @@ export function withoutCloud(refusal: (what: CloudOnlyKind) => Error): CloudOnly
 
 /** The kinds of request only the cloud carries, as a refusal names them. */
 export type CloudOnlyKind = "EV chargers" | "snapshots" | "preset profiles" | "notifications" | "smart devices";
-
-/** The long history, read only: the gap backfill and the archive. Only the cloud has it. */
-export interface HistorySource {
-  readonly account: Section<"account", "get">;
-  readonly communicationDevices: Section<"communicationDevices", "list">;
-  readonly inverterData: Section<"inverterData", "dataPoints" | "events">;
-  readonly energyFlows: Section<"energyFlows", "flows">;
-  readonly evChargers: Section<"evChargers", "list" | "chargingSessions" | "meterData">;
-  readonly smartDevices: Section<"smartDevices", "list" | "data">;
-}

@@ -14,6 +14,7 @@ import { DEMO_HISTORY_DAYS } from "../../demo/store.js";
 import type { Logger } from "../../log/log.js";
 import { type Clock, later } from "../../time/index.js";
 import { CloudAccess } from "./access.js";
+import { type CloudPath, cloudPath } from "./path.js";
 
 /** The cloud the daemon talks to: the configured one, or the built-in simulator's. */
 export interface CloudTarget {
@@ -69,9 +70,11 @@ export async function startCloud(
   return { url: simulator.url, token, simulated: true };
 }
 
-/** The cloud's client, how it answers the token, and the request budget the daemon shares. */
+/** The cloud's client and its ports, how it answers the token, and the request budget the daemon shares. */
 export interface CloudConnection {
   readonly client: CloudClient | undefined;
+  /** The client's ports, for the daemon's sources. */
+  readonly path: CloudPath | undefined;
   readonly access: CloudAccess | undefined;
   readonly budget: RateBudget;
 }
@@ -114,7 +117,7 @@ export async function connectCloud(options: {
   }
   const budget =
     client?.http.budget ?? new RateBudget({ limit: config.cloud.requests_per_minute, windowMs: 60_000, clock });
-  return { client, access, budget };
+  return { client, path: client && cloudPath(client), access, budget };
 }
 
 function cloudClient(

@@ -2,7 +2,6 @@ import type { CallOptions, PageIterator } from "../../../cloud/index.js";
 import { MEASURANDS, type Measurand } from "../../../cloud/index.js";
 import type { FetchedDay, HistoryRecord } from "../../../store/index.js";
 import { addDays, dayEndMs, dayStartMs, isoSeconds } from "../../../time/index.js";
-import type { HistorySource } from "../../ports.js";
 import {
   eventRecords,
   flowRecords,
@@ -11,6 +10,7 @@ import {
   sessionRecords,
   smartRecords,
 } from "../history-records.js";
+import type { HistorySource } from "../ports.js";
 import type { Task } from "./plan.js";
 
 /**
