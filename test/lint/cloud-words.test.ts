@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
  * src/cloud/ but cloud/ itself, its adapter sources/cloud/, and the simulator, which is the cloud's
  * other side (it answers the cloud's contract, so it must speak it).
  *
- * The files below still import it: what only the cloud has (its account archive, EV chargers until
- * they get a port of their own, snapshots, its API commands) and the parts not yet moved into the
- * daemon's words. The list is exact: a file that starts importing cloud/ fails this test, and so
+ * The files below still import it: what only the cloud has and is not yet behind its adapter (EV
+ * chargers until they get a port of their own, snapshots and the other device actions) and the parts
+ * not yet moved into the daemon's words. The list is exact: a file that starts importing cloud/ fails this test, and so
  * does a listed file that no longer does, so the list only shrinks.
  */
 const STILL_IMPORTING: readonly string[] = [

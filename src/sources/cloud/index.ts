@@ -1,7 +1,9 @@
 /**
  * What the daemon does only with the cloud, the second face of sources/: the cloud's client built
- * and its token guarded, the whole account's archive and the long history's answers as history rows. Apart from sources/index.ts, whose ports every path implements, so that
- * nothing reading those ports loads the simulator, the start-up's errors or the health's types.
+ * and its token guarded, the whole account's archive, the long history's answers as history rows,
+ * and `check`'s part on the cloud and the gate the commands change through. Apart from
+ * sources/index.ts, whose ports every path implements, so that nothing reading those ports loads
+ * the simulator, the start-up's errors or the health's types (and no import cycle runs through it).
  */
 export { CloudAccess, rememberTokenWorked, tokenWorkedBefore } from "./access.js";
 export * from "./archive/index.js";
