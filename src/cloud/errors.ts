@@ -1,15 +1,22 @@
+import { type FailureKind, PathFailure } from "../vocabulary/failures.js";
 import type { EndpointInfo } from "./endpoint.js";
 
-/** Every failure of a cloud call is a CloudError naming the endpoint, so callers never see a bare crash. */
-export class CloudError extends Error {
+/**
+ * Every failure of a cloud call is a CloudError naming the endpoint, so callers never see a bare
+ * crash; its kind is the daemon's word for it (src/vocabulary/failures.ts), which callers outside
+ * the cloud decide by.
+ */
+export class CloudError extends PathFailure {
   override readonly name: string = "CloudError";
   constructor(
+    kind: FailureKind,
     readonly endpoint: EndpointInfo,
     message: string,
-    readonly status?: number,
+    status?: number,
     readonly body?: unknown,
+    cause?: unknown,
   ) {
-    super(`${endpoint.name} (${endpoint.method} ${endpoint.path}): ${message}`);
+    super(kind, `${endpoint.name} (${endpoint.method} ${endpoint.path}): ${message}`, { status, cause });
   }
 }
 
@@ -24,6 +31,7 @@ export class AuthenticationError extends CloudError {
   override readonly name = "AuthenticationError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
     super(
+      "unauthorised",
       endpoint,
       `${REFUSED} (401). Check the subscription in the portal, or create a token under Account Settings > API tokens and set cloud.token (or ENERGY2MQTT_CLOUD_TOKEN).`,
       401,
@@ -36,6 +44,7 @@ export class SubscriptionRequiredError extends CloudError {
   override readonly name = "SubscriptionRequiredError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
     super(
+      "subscription-required",
       endpoint,
       "this account needs a premium subscription to use the API (402). Subscribe in the portal, or archive what you can while access lasts.",
       402,
@@ -47,7 +56,7 @@ export class SubscriptionRequiredError extends CloudError {
 export class ForbiddenError extends CloudError {
   override readonly name = "ForbiddenError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
-    super(endpoint, forbiddenMessage(endpoint, body), 403, body);
+    super("forbidden", endpoint, forbiddenMessage(endpoint, body), 403, body);
   }
 }
 
@@ -63,14 +72,14 @@ function forbiddenMessage(endpoint: EndpointInfo, body: unknown): string {
 export class NotFoundError extends CloudError {
   override readonly name = "NotFoundError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
-    super(endpoint, `not found (404)${suffix(body)}`, 404, body);
+    super("not-found", endpoint, `not found (404)${suffix(body)}`, 404, body);
   }
 }
 
 export class BadRequestError extends CloudError {
   override readonly name = "BadRequestError";
   constructor(endpoint: EndpointInfo, body?: unknown) {
-    super(endpoint, `the request was valid but failed (400)${suffix(body)}`, 400, body);
+    super("bad-request", endpoint, `the request was valid but failed (400)${suffix(body)}`, 400, body);
   }
 }
 
@@ -85,7 +94,7 @@ export class ValidationError extends CloudError {
     const detail = Object.entries(errors)
       .map(([field, messages]) => `${field}: ${messages.join("; ")}`)
       .join(", ");
-    super(endpoint, `invalid data (422)${detail ? `: ${detail}` : suffix(body)}`, 422, body);
+    super("invalid-data", endpoint, `invalid data (422)${detail ? `: ${detail}` : suffix(body)}`, 422, body);
   }
 }
 
@@ -97,6 +106,7 @@ export class RateLimitedError extends CloudError {
     body?: unknown,
   ) {
     super(
+      "rate-limited",
       endpoint,
       `rate limit exceeded (429); this token is paused until ${new Date(retryAtMs).toISOString()}`,
       429,
@@ -109,7 +119,13 @@ export class RateLimitedError extends CloudError {
 export class ServerError extends CloudError {
   override readonly name = "ServerError";
   constructor(endpoint: EndpointInfo, status: number, body?: unknown) {
-    super(endpoint, `${serverMeaning(status)} (${status})${suffix(body)}`, status, body);
+    super(
+      status === 503 ? "unavailable" : "server",
+      endpoint,
+      `${serverMeaning(status)} (${status})${suffix(body)}`,
+      status,
+      body,
+    );
   }
 }
 
@@ -127,7 +143,14 @@ export class TransportError extends CloudError {
     override readonly cause: unknown,
     readonly timedOut: boolean,
   ) {
-    super(endpoint, timedOut ? "no answer before the timeout" : `could not reach the server: ${describe(cause)}`);
+    super(
+      timedOut ? "timeout" : "transport",
+      endpoint,
+      timedOut ? "no answer before the timeout" : `could not reach the server: ${describe(cause)}`,
+      undefined,
+      undefined,
+      cause,
+    );
   }
 }
 
@@ -141,14 +164,14 @@ export class ResponseShapeError extends CloudError {
     status: number,
     body?: unknown,
   ) {
-    super(endpoint, `unexpected response shape at "${field}": ${problem}`, status, body);
+    super("response-shape", endpoint, `unexpected response shape at "${field}": ${problem}`, status, body);
   }
 }
 
 export class UnexpectedStatusError extends CloudError {
   override readonly name = "UnexpectedStatusError";
   constructor(endpoint: EndpointInfo, status: number, body?: unknown) {
-    super(endpoint, `unexpected HTTP status ${status}${suffix(body)}`, status, body);
+    super("unexpected-answer", endpoint, `unexpected HTTP status ${status}${suffix(body)}`, status, body);
   }
 }
 
@@ -183,6 +206,6 @@ export class InvalidRequestError extends CloudError {
     const detail = Object.entries(errors)
       .map(([field, messages]) => `${field}: ${messages.join("; ")}`)
       .join(", ");
-    super(endpoint, `invalid request, not sent: ${detail}`);
+    super("invalid-request", endpoint, `invalid request, not sent: ${detail}`);
   }
 }

@@ -1,7 +1,7 @@
-import { AuthenticationError, CloudError, EV_COMMANDS, type EvCommandId, ForbiddenError } from "../cloud/index.js";
 import type { ChangeRequest, SettingValue } from "../control/index.js";
 import { cliGate, cloudClient, describeOutcome } from "../sources/cloud/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
+import { CHARGER_COMMANDS, type ChargerCommandId, isChargerCommandId, PathFailure } from "../vocabulary/index.js";
 import { SET_USAGE } from "./set-usage.js";
 import { cliLogger, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
@@ -20,7 +20,7 @@ export { SET_USAGE };
 type Change =
   | { readonly kind: "setting"; readonly settingId: number; readonly value: SettingValue }
   | { readonly kind: "preset"; readonly preset: string; readonly fields: Record<string, unknown> }
-  | { readonly kind: "ev-command"; readonly command: EvCommandId; readonly request: Record<string, unknown> };
+  | { readonly kind: "ev-command"; readonly command: ChargerCommandId; readonly request: Record<string, unknown> };
 
 /**
  * `energy2mqtt set`: one change through the control gate, recorded in the store's audit log as
@@ -51,9 +51,9 @@ export async function runSetCommand(
     try {
       inventory = await discoverInventory(client, { logger });
     } catch (error) {
-      if (!(error instanceof CloudError)) throw error;
+      if (!(error instanceof PathFailure)) throw error;
       err.write(`${error.message}\n`);
-      return error instanceof AuthenticationError || error instanceof ForbiddenError ? 2 : 1;
+      return error.kind === "unauthorised" || error.kind === "forbidden" ? 2 : 1;
     }
     const gate = cliGate(config, client, store, inventory, logger);
     const request = requestFor(options.device, change, inventory);
@@ -85,7 +85,8 @@ function parseChange(target: string, args: readonly string[]): Change | string {
   if (target === "ev") {
     if (first === undefined || rest.length > 0)
       return "an EV command takes the command and, when it has fields, a JSON object";
-    if (!isEvCommand(first)) return `unknown EV command "${first}"; known: ${Object.keys(EV_COMMANDS).join(", ")}`;
+    if (!isChargerCommandId(first))
+      return `unknown EV command "${first}"; known: ${Object.keys(CHARGER_COMMANDS).join(", ")}`;
     const request = second === undefined ? {} : jsonObject(second);
     return typeof request === "string" ? request : { kind: "ev-command", command: first, request };
   }
@@ -112,10 +113,6 @@ function jsonObject(text: string): Record<string, unknown> | string {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return `expected a JSON object such as {"enabled":true}, got ${text}`;
   return value as Record<string, unknown>;
-}
-
-function isEvCommand(name: string): name is EvCommandId {
-  return Object.hasOwn(EV_COMMANDS, name);
 }
 
 /** The device as the account spells it, so that `sd2024g001` or a charger's serial also work. */

@@ -1,5 +1,5 @@
-import type { EvCommandId } from "../cloud/index.js";
 import type { SettingValue } from "../sources/index.js";
+import type { ChargerCommandId } from "../vocabulary/index.js";
 
 /** A value a setting is written with: the daemon's own, as every path takes it. */
 export type { SettingValue };
@@ -18,7 +18,7 @@ export type ChangeRequest =
   | {
       readonly kind: "ev-command";
       readonly uuid: string;
-      readonly command: EvCommandId;
+      readonly command: ChargerCommandId;
       readonly request: Readonly<Record<string, unknown>>;
     };
 

@@ -1,5 +1,5 @@
-import type { EvCommandId } from "../cloud/index.js";
 import type { ChargerCommand, PathOutcome } from "../sources/index.js";
+import type { ChargerCommandId } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { failed, succeeded, unknown } from "./outcome.js";
 
@@ -8,7 +8,7 @@ import { failed, succeeded, unknown } from "./outcome.js";
  * only the cloud has (a schedule, a mode, plug-and-go, a hard reset).
  */
 export function chargerCommandOf(
-  command: EvCommandId,
+  command: ChargerCommandId,
   request: Readonly<Record<string, unknown>>,
 ): ChargerCommand | undefined {
   switch (command) {
@@ -28,7 +28,7 @@ export function chargerCommandOf(
 }
 
 /** The path's answer as the change's outcome: accepted is done (the charge point will act), refused did not apply, open may have. */
-export function chargerOutcome(command: EvCommandId, answer: PathOutcome<undefined>): ChangeOutcome {
+export function chargerOutcome(command: ChargerCommandId, answer: PathOutcome<undefined>): ChangeOutcome {
   switch (answer.outcome) {
     case "done":
       return succeeded(`${command} done over OCPP: ${answer.message ?? "accepted"}`, { verified: false });

@@ -1,10 +1,10 @@
-import type { EvCommandData, EvCommandId } from "../cloud/index.js";
-import type { PresetValues } from "../vocabulary/index.js";
+import type { ChargerReadings, PresetValues, ReadableChargerCommand } from "../vocabulary/index.js";
 import type { SettingValue } from "./change.js";
 
-export type EvCommandDataMap = { readonly [C in EvCommandId]?: EvCommandData<C> };
+/** What an EV charger's controls hold, by the command that sets each. */
+export type EvCommandDataMap = { readonly [C in ReadableChargerCommand]?: ChargerReadings[C] };
 
-/** A device's current control values: settings by ID, preset values by identifier, EV command data by command. */
+/** A device's current control values: settings by ID, preset values by identifier, an EV charger's readings by command. */
 export interface ControlValues {
   readonly settings?: Readonly<Record<number, SettingValue>>;
   readonly presets?: Readonly<Record<string, PresetValues>>;
@@ -16,13 +16,13 @@ export type ControlReading =
   | { readonly kind: "setting"; readonly serial: string; readonly settingId: number; readonly value: SettingValue }
   | { readonly kind: "preset"; readonly serial: string; readonly preset: string; readonly values: PresetValues }
   | {
-      [C in EvCommandId]: {
+      [C in ReadableChargerCommand]: {
         readonly kind: "ev-command";
         readonly uuid: string;
         readonly command: C;
-        readonly data: EvCommandData<C>;
+        readonly data: ChargerReadings[C];
       };
-    }[EvCommandId];
+    }[ReadableChargerCommand];
 
 interface Known<V> {
   readonly value: V;
@@ -32,7 +32,7 @@ interface Known<V> {
 interface DeviceEntry {
   readonly settings: Map<number, Known<SettingValue>>;
   readonly presets: Map<string, Known<PresetValues>>;
-  readonly evCommands: Map<EvCommandId, Known<unknown>>;
+  readonly evCommands: Map<ReadableChargerCommand, Known<unknown>>;
 }
 
 /**

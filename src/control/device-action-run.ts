@@ -1,8 +1,15 @@
-import { ForbiddenError, NotFoundError, ValidationError } from "../cloud/index.js";
 import type { DeviceControl } from "../sources/index.js";
+import { type FailureKind, PathFailure } from "../vocabulary/index.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 
 const COMMAND = { priority: "command" as const };
+
+/** The failures a requester acts on, by the path's kind; the others are told by their message alone. */
+const ACTED_ON: Partial<Record<FailureKind, DeviceActionOutcome["failure"]>> = {
+  forbidden: "forbidden",
+  "not-found": "not-found",
+  "invalid-data": "invalid",
+};
 
 /** Sends a device action through the path and turns its answer (or its error) into an outcome. */
 export async function runDeviceAction(
@@ -58,9 +65,7 @@ export async function runDeviceAction(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof ForbiddenError) return { ok: false, failure: "forbidden", message };
-    if (error instanceof NotFoundError) return { ok: false, failure: "not-found", message };
-    if (error instanceof ValidationError) return { ok: false, failure: "invalid", message };
-    return { ok: false, message };
+    const failure = error instanceof PathFailure ? ACTED_ON[error.kind] : undefined;
+    return failure === undefined ? { ok: false, message } : { ok: false, failure, message };
   }
 }

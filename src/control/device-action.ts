@@ -1,4 +1,9 @@
-import type { ApplyProfileRequest, NotificationRequest, ProfileRef } from "../cloud/index.js";
+import type {
+  AccountNotification,
+  PresetProfileApply,
+  PresetProfileRef,
+  SmartDevicePoint,
+} from "../vocabulary/index.js";
 
 /**
  * Changes that are not one setting, preset or charger command: the cloud's snapshots and preset
@@ -17,19 +22,19 @@ export type DeviceAction =
       readonly kind: "preset-profile";
       readonly op: "create" | "update" | "delete";
       readonly serial: string;
-      readonly profile: ProfileRef;
+      readonly profile: PresetProfileRef;
     }
   | {
       readonly kind: "preset-profile";
       readonly op: "apply";
       readonly serial: string;
-      readonly request: ApplyProfileRequest;
+      readonly request: PresetProfileApply;
     }
-  | { readonly kind: "notification"; readonly notification: NotificationRequest }
+  | { readonly kind: "notification"; readonly notification: AccountNotification }
   | {
       readonly kind: "smart-device-data";
       readonly uuid: string;
-      readonly point: { readonly time: string; readonly power: number };
+      readonly point: SmartDevicePoint;
     };
 
 export interface DeviceActionOutcome {
@@ -41,9 +46,9 @@ export interface DeviceActionOutcome {
   /** The cloud's answer, when there was one. */
   readonly data?: unknown;
   /**
-   * Why it failed, where the caller acts on it: the token may not (403), the thing named is not
-   * there (404), the cloud refused the request (422, e.g. a snapshot name already taken), or it
-   * answered but did not confirm (`success: false`).
+   * Why it failed, where the caller acts on it: the path's failure was `forbidden` (the token may
+   * not), `not-found` (the thing named is not there) or `invalid-data` (the request refused, e.g. a
+   * snapshot name already taken), or it answered but did not confirm (`success: false`).
    */
   readonly failure?: "forbidden" | "not-found" | "invalid" | "unconfirmed";
 }

@@ -1,9 +1,8 @@
-import type { EvCommandId } from "../cloud/index.js";
-import type { PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
+import type { ChargerCommandId, PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
 
 /**
  * What the gate needs to know about an inverter. The inventory's InverterDevice fits it; it is
- * declared here so that control depends on cloud/ only.
+ * declared here so that control does not depend on the inventory.
  */
 export interface ControlledInverter {
   readonly serial: string;
@@ -23,8 +22,8 @@ export interface ControlledInverter {
 export interface ControlledCharger {
   readonly uuid: string;
   readonly alias?: string;
-  /** Supported commands that this client knows. */
-  readonly commands: readonly EvCommandId[];
+  /** The commands it supports that the daemon knows. */
+  readonly commands: readonly ChargerCommandId[];
 }
 
 /** The devices as currently known, looked up at each change. */

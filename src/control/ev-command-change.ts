@@ -1,5 +1,5 @@
-import type { CallOptions, EvCommandResult } from "../cloud/index.js";
-import { EV_COMMANDS, type EvCommandId } from "../cloud/index.js";
+import type { ChargerAnswer, ControlCall } from "../sources/index.js";
+import { CHARGER_COMMANDS, type ChargerCommandId } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { chargerCommandOf, chargerOutcome } from "./charger-commands.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
@@ -15,23 +15,23 @@ interface FirstAnswer {
   readonly why: string;
 }
 
-function answerText(result: Extract<EvCommandResult, { ok: false }>): string {
-  const reason = result.code === undefined ? result.reason : `${result.reason} (code ${result.code})`;
-  return result.message && !result.reason.includes(result.message) ? `${reason}: ${result.message}` : reason;
+/** The answer's code, for the record, when the path gave one. */
+function codeOf(answer: ChargerAnswer): { code?: number } {
+  return answer.code === undefined ? {} : { code: answer.code };
 }
 
 /** Validate against the command's schema and the charger's supported commands, send once, verify where possible. */
 export async function sendEvCommand(
   context: ChangeContext,
   charger: ControlledCharger,
-  command: EvCommandId,
+  command: ChargerCommandId,
   request: Readonly<Record<string, unknown>>,
 ): Promise<ChangeOutcome> {
   const name = charger.alias ? `${charger.alias} (${charger.uuid})` : `charger ${charger.uuid}`;
   if (!charger.commands.includes(command)) {
     return refused(`${name} does not support ${command}`);
   }
-  const schema = EV_COMMANDS[command].request;
+  const schema = CHARGER_COMMANDS[command];
   const parsed = schema.safeParse(request);
   if (!parsed.success) return refused(`${command}: ${describeIssues(parsed.error, schema)}`);
   const unoffered = modeNotOffered(context, charger.uuid, command, parsed.data);
@@ -43,12 +43,12 @@ export async function sendEvCommand(
   if (own && chargers?.carries(charger.uuid)) return chargerOutcome(command, await chargers.command(charger.uuid, own));
 
   const sent = await sendChange(context, (options) =>
-    context.control.cloudOnly.evChargers.sendCommand(charger.uuid, command, parsed.data, options),
+    context.control.cloudOnly.evChargers.send(charger.uuid, command, parsed.data, options),
   );
   if ("answered" in sent) return afterAnswer(context, charger.uuid, command, parsed.data, sent.answered);
   const verifier = verifierFor(command);
   const read = verifier
-    ? (options: CallOptions) => verifier(context.control, charger.uuid, parsed.data, options)
+    ? (options: ControlCall) => verifier(context.control, charger.uuid, parsed.data, options)
     : undefined;
   const settlement = await settle(context, sent.pending, read, failureText);
   if (settlement.kind === "answered")
@@ -73,7 +73,7 @@ export async function sendEvCommand(
 function modeNotOffered(
   context: ChangeContext,
   uuid: string,
-  command: EvCommandId,
+  command: ChargerCommandId,
   request: Readonly<Record<string, unknown>>,
 ): string | undefined {
   if (command !== "change-mode") return undefined;
@@ -87,50 +87,56 @@ function modeNotOffered(
 async function afterAnswer(
   context: ChangeContext,
   uuid: string,
-  command: EvCommandId,
+  command: ChargerCommandId,
   sent: Readonly<Record<string, unknown>>,
-  answered: Settled<EvCommandResult>,
+  answered: Settled<ChargerAnswer>,
 ): Promise<ChangeOutcome> {
   if (!answered.ok) {
     const failure = describeFailure(answered.error);
     if (!failure.mayHaveApplied) return failed(`${command} not done: ${failure.message}`);
     return readBack(context, uuid, command, sent, { why: failure.message });
   }
-  const result = answered.answer;
-  if (result.ok) {
-    return verifierFor(command)
-      ? readBack(context, uuid, command, sent, undefined)
-      : succeeded(`${command} done`, { code: result.code, verified: true });
+  const answer = answered.answer;
+  switch (answer.outcome) {
+    case "done":
+      return verifierFor(command)
+        ? readBack(context, uuid, command, sent, undefined, codeOf(answer))
+        : succeeded(`${command} done`, { ...codeOf(answer), verified: true });
+    case "open":
+      return readBack(context, uuid, command, sent, { ...codeOf(answer), why: answer.reason });
+    case "refused":
+      return failed(`${command} not done: ${answer.reason}`, codeOf(answer));
   }
-  if (result.mayHaveApplied)
-    return readBack(context, uuid, command, sent, { code: result.code, why: answerText(result) });
-  return failed(`${command} not done: ${answerText(result)}`, result.code === undefined ? {} : { code: result.code });
 }
 
 /** What the charger's answer says when it comes after the outcome was given: recorded as it is. */
-function lateOutcome(command: EvCommandId, answered: Settled<EvCommandResult>): ChangeOutcome {
+function lateOutcome(command: ChargerCommandId, answered: Settled<ChargerAnswer>): ChangeOutcome {
   const late = `late answer to ${command}`;
   if (!answered.ok) return unknown(`${late}: ${describeFailure(answered.error).message}; ${MAY_OR_MAY_NOT}`);
-  const result = answered.answer;
-  if (result.ok) return succeeded(`${late}: done`, { code: result.code, verified: false });
-  const code = result.code === undefined ? {} : { code: result.code };
-  return result.mayHaveApplied
-    ? unknown(`${late}: ${answerText(result)}; ${MAY_OR_MAY_NOT}`, code)
-    : failed(`${late}: not done: ${answerText(result)}`, code);
+  const answer = answered.answer;
+  switch (answer.outcome) {
+    case "done":
+      return succeeded(`${late}: done`, { ...codeOf(answer), verified: false });
+    case "open":
+      return unknown(`${late}: ${answer.reason}; ${MAY_OR_MAY_NOT}`, codeOf(answer));
+    case "refused":
+      return failed(`${late}: not done: ${answer.reason}`, codeOf(answer));
+  }
 }
 
 /**
  * After a success, reading back verifies it; after an answer that leaves it open, reading back
- * decides. `first` is undefined after a success.
+ * decides. `first` is undefined after a success, whose code is `done`.
  */
 async function readBack(
   context: ChangeContext,
   uuid: string,
-  command: EvCommandId,
+  command: ChargerCommandId,
   sent: Readonly<Record<string, unknown>>,
   first: FirstAnswer | undefined,
+  done: { code?: number } = {},
 ): Promise<ChangeOutcome> {
-  const code = first ? (first.code === undefined ? {} : { code: first.code }) : { code: 0 };
+  const code = first ? (first.code === undefined ? {} : { code: first.code }) : done;
   const verifier = verifierFor(command);
   if (!verifier) return unknown(`${command}: ${first?.why ?? "sent"}; ${MAY_OR_MAY_NOT}`, code);
   try {

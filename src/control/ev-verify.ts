@@ -1,5 +1,5 @@
-import type { CallOptions, EvCommandId } from "../cloud/index.js";
-import type { ControlReads } from "../sources/index.js";
+import type { ControlCall, ControlReads } from "../sources/index.js";
+import type { ChargerCommandId } from "../vocabulary/index.js";
 import { sameValue } from "./same-value.js";
 
 export interface EvReading {
@@ -12,23 +12,23 @@ type Verifier = (
   reads: ControlReads,
   uuid: string,
   sent: Readonly<Record<string, unknown>>,
-  options: CallOptions,
+  call: ControlCall,
 ) => Promise<EvReading>;
 
-/** The commands whose effect Get Command Data shows; the others are reported as the charger answered. */
-const VERIFIERS: Partial<Record<EvCommandId, Verifier>> = {
-  "change-mode": async (reads, uuid, sent, options) => {
-    const data = await reads.cloudOnly.evChargers.commandData(uuid, "change-mode", options);
-    return { matches: data.active === sent.mode, value: data.active };
+/** The commands whose effect reading back shows; the others are reported as the charger answered. */
+const VERIFIERS: Partial<Record<ChargerCommandId, Verifier>> = {
+  "change-mode": async (reads, uuid, sent, call) => {
+    const modes = await reads.cloudOnly.evChargers.read(uuid, "change-mode", call);
+    return { matches: modes.active === sent.mode, value: modes.active };
   },
-  "adjust-charge-power-limit": async (reads, uuid, sent, options) => {
-    const data = await reads.cloudOnly.evChargers.commandData(uuid, "adjust-charge-power-limit", options);
+  "adjust-charge-power-limit": async (reads, uuid, sent, call) => {
+    const limit = await reads.cloudOnly.evChargers.read(uuid, "adjust-charge-power-limit", call);
     // The limit is sent in amps; a charger that reports watts cannot be compared.
-    const inAmps = data.unit === undefined || data.unit === null || data.unit.toUpperCase() === "A";
-    return { matches: inAmps && sameValue(data.value, sent.limit), value: data.value };
+    const inAmps = limit.unit === undefined || limit.unit === null || limit.unit.toUpperCase() === "A";
+    return { matches: inAmps && sameValue(limit.value, sent.limit), value: limit.value };
   },
 };
 
-export function verifierFor(command: EvCommandId): Verifier | undefined {
+export function verifierFor(command: ChargerCommandId): Verifier | undefined {
   return VERIFIERS[command];
 }

@@ -1,7 +1,14 @@
-import type { EvCommandData, EvCommandId } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import type { ControlReads, HeldValue } from "../sources/index.js";
-import type { PresetDescriptor, SettingDescriptor } from "../vocabulary/index.js";
+import {
+  type ChargerCommandId,
+  type ChargerReadings,
+  isReadableChargerCommand,
+  type PresetDescriptor,
+  READABLE_CHARGER_COMMANDS,
+  type ReadableChargerCommand,
+  type SettingDescriptor,
+} from "../vocabulary/index.js";
 import type { ChangeOutcome, ChangeRequest } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
 import type { ControlReading, ControlValues } from "./control-state.js";
@@ -17,21 +24,10 @@ export type ControlTarget =
       readonly settings: readonly SettingDescriptor[];
       readonly presets: readonly PresetDescriptor[];
     }
-  | { readonly kind: "ev_charger"; readonly uuid: string; readonly commands: readonly EvCommandId[] };
+  | { readonly kind: "ev_charger"; readonly uuid: string; readonly commands: readonly ChargerCommandId[] };
 
 /** Where the values read go: the control gate's one record of them, which Home Assistant shows. */
 export type ControlRecord = Pick<ControlGate, "remember" | "controlValues">;
-
-/** EV commands whose data is the state of a control. */
-const EV_STATE_COMMANDS: readonly EvCommandId[] = [
-  "change-mode",
-  "adjust-charge-power-limit",
-  "set-plug-and-go",
-  "set-session-energy-limit",
-  "enable-front-panel-led",
-  "set-max-import-capacity",
-  "change-randomised-delay-duration",
-];
 
 /**
  * The devices' control values as read, not assumed: every one read once in the background at
@@ -55,7 +51,7 @@ export class ControlReadBack {
   async load(target: ControlTarget, signal?: AbortSignal): Promise<void> {
     const options = { priority: "background" as const, ...(signal ? { signal } : {}) };
     if (target.kind === "ev_charger") {
-      for (const command of EV_STATE_COMMANDS) {
+      for (const command of READABLE_CHARGER_COMMANDS) {
         if (!target.commands.includes(command)) continue;
         await this.quietly({ device: target.uuid, command }, async () =>
           this.record.remember(evReading(target.uuid, command, await this.evData(target.uuid, command, options))),
@@ -94,7 +90,7 @@ export class ControlReadBack {
         else if (request.kind === "preset") {
           const values = await this.reads.inverters.readPreset(request.serial, request.preset, options);
           this.record.remember({ kind: "preset", serial: request.serial, preset: request.preset, values });
-        } else if (EV_STATE_COMMANDS.includes(request.command)) {
+        } else if (isReadableChargerCommand(request.command)) {
           const data = await this.evData(request.uuid, request.command, options);
           this.record.remember(evReading(request.uuid, request.command, data));
         }
@@ -109,14 +105,13 @@ export class ControlReadBack {
     if (inverter) mirrorLinked(this.record, inverter.settings, request);
   }
 
-  /** A verified EV command's value, into the command data already known (its mode, its limit). */
-  private takeEvValue(uuid: string, command: EvCommandId, value: unknown): void {
-    const known = this.record.controlValues(uuid).evCommands?.[command];
-    if (value === undefined || !known) return;
-    if (command === "change-mode" && typeof value === "string")
-      this.record.remember(evReading(uuid, command, { ...known, active: value } as EvCommandData<"change-mode">));
-    else if (command === "adjust-charge-power-limit" && typeof value === "number")
-      this.record.remember(evReading(uuid, command, { ...known, value } as EvCommandData<"adjust-charge-power-limit">));
+  /** A verified EV command's value, into the reading already known (its mode, its limit). */
+  private takeEvValue(uuid: string, command: ChargerCommandId, value: unknown): void {
+    const known = this.record.controlValues(uuid).evCommands;
+    if (command === "change-mode" && typeof value === "string" && known?.[command])
+      this.record.remember({ kind: "ev-command", uuid, command, data: { ...known[command], active: value } });
+    else if (command === "adjust-charge-power-limit" && typeof value === "number" && known?.[command])
+      this.record.remember({ kind: "ev-command", uuid, command, data: { ...known[command], value } });
   }
 
   private async readSetting(serial: string, settingId: number, options: { priority: "background" | "command" }) {
@@ -125,8 +120,12 @@ export class ControlReadBack {
       this.record.remember({ kind: "setting", serial, settingId, value: read.value });
   }
 
-  private evData<C extends EvCommandId>(uuid: string, command: C, options: { priority: "background" | "command" }) {
-    return this.reads.cloudOnly.evChargers.commandData(uuid, command, options);
+  private evData<C extends ReadableChargerCommand>(
+    uuid: string,
+    command: C,
+    options: { priority: "background" | "command" },
+  ) {
+    return this.reads.cloudOnly.evChargers.read(uuid, command, options);
   }
 
   private async quietly(fields: Record<string, unknown>, read: () => Promise<void>): Promise<void> {
@@ -154,7 +153,11 @@ function isSettingValue(value: HeldValue): value is string | number | boolean {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
-/** Command data read for `command`, as the reading of that command (the client ties the two). */
-function evReading<C extends EvCommandId>(uuid: string, command: C, data: EvCommandData<C>): ControlReading {
+/** What `command`'s control holds, as the reading of that command (the port ties the two). */
+function evReading<C extends ReadableChargerCommand>(
+  uuid: string,
+  command: C,
+  data: ChargerReadings[C],
+): ControlReading {
   return { kind: "ev-command", uuid, command, data } as Extract<ControlReading, { kind: "ev-command" }>;
 }

@@ -103,7 +103,7 @@ export function historyFeature(options: HistoryFeatureOptions): HistoryFeature {
       applyRetention();
       modulesRead(inventory());
       bus.on("fetched", name, (fetched) => {
-        const rows = fetchedRecords(fetched, inventory().timezone);
+        const rows = fetchedRecords(fetched);
         if (rows.length > 0) sink.write(rows);
       });
       // A device back after an outage: fetch what was missed.

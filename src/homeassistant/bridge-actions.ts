@@ -1,17 +1,14 @@
 import { z } from "zod";
-import type { ApplyProfileRequest, ProfileRef } from "../cloud/index.js";
-import { CloudError } from "../cloud/index.js";
 import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
+import { accountNotification, presetProfileApply, presetProfileRef, smartDevicePoint } from "../vocabulary/index.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
-const serialAndName = z.strictObject({ serial: z.string().min(1), name: z.string().min(1).max(32) });
-const profileRef = z.strictObject({
-  serial: z.string().min(1),
-  name: z.string().min(1).max(32),
-  preset: z.string().min(1),
-});
+const serial = z.string().min(1);
+const serialAndName = z.strictObject({ serial, name: z.string().min(1).max(32) });
+// The device first, then the action's own fields: a refusal names the fields in this order.
+const profileRef = z.strictObject({ serial, ...presetProfileRef.shape });
 
 const ACTIONS = {
   "snapshot/take": serialAndName,
@@ -19,28 +16,18 @@ const ACTIONS = {
   "snapshot/restore": serialAndName,
   "snapshot/delete": serialAndName,
   "preset-profile/list": z.strictObject({
-    serial: z.string().min(1),
+    serial,
     name: z.string().max(32).optional(),
     presets: z.array(z.string()).optional(),
   }),
   "preset-profile/create": profileRef,
   "preset-profile/update": profileRef,
-  "preset-profile/apply": z.strictObject({
-    serial: z.string().min(1),
-    name: z.string().min(1).max(32),
-    presets: z.array(z.string()).optional(),
-    delete_after_apply: z.boolean().optional(),
-  }),
+  "preset-profile/apply": z.strictObject({ serial, ...presetProfileApply.shape }),
   "preset-profile/delete": profileRef,
-  "notification/send": z.strictObject({
-    platforms: z.array(z.enum(["persist", "push"])).min(1),
-    title: z.string(),
-    body: z.string(),
-    icon: z.string(),
-  }),
-  "smart-device/data": z.strictObject({ uuid: z.string().min(1), time: z.string(), power: z.number().int() }),
+  "notification/send": accountNotification,
+  "smart-device/data": z.strictObject({ uuid: z.string().min(1), ...smartDevicePoint.shape }),
   "preset/apply": z.strictObject({
-    serial: z.string().min(1),
+    serial,
     preset: z.string().min(1),
     fields: z.record(z.string(), z.unknown()),
   }),
@@ -111,9 +98,7 @@ export async function runBridgeAction(
   try {
     return reply({ status: "ok", data: await perform(action as BridgeAction, parsed.data, deps) });
   } catch (error) {
-    const message =
-      error instanceof CloudError ? error.message : error instanceof Error ? error.message : String(error);
-    return reply({ status: "error", data: {}, error: message });
+    return reply({ status: "error", data: {}, error: error instanceof Error ? error.message : String(error) });
   }
 }
 
@@ -196,18 +181,13 @@ async function perform(
     case "preset-profile/update":
     case "preset-profile/delete": {
       const { serial, name, preset } = input as Parsed<"preset-profile/create">;
-      const profile = { name, preset } as ProfileRef;
+      const profile = { name, preset };
       const op = action.slice("preset-profile/".length) as "create" | "update" | "delete";
       return acted(await gate.act({ kind: "preset-profile", op, serial, profile }, requester));
     }
     case "preset-profile/apply": {
       const { serial, ...request } = input as Parsed<"preset-profile/apply">;
-      return acted(
-        await gate.act(
-          { kind: "preset-profile", op: "apply", serial, request: request as ApplyProfileRequest },
-          requester,
-        ),
-      );
+      return acted(await gate.act({ kind: "preset-profile", op: "apply", serial, request }, requester));
     }
     case "notification/send":
       return acted(

@@ -1,10 +1,17 @@
+import type {
+  ChargerCommandArgs,
+  ChargerCommandId,
+  ChargerReadings,
+  ReadableChargerCommand,
+} from "../vocabulary/index.js";
 import type { ControlCall, PathOutcome } from "./control-ports.js";
 
 /**
  * An EV charger's commands in the daemon's own terms, for a path that carries them (OCPP now;
  * Modbus where local control is enabled): what a charge is told, answered done / refused / open
- * like an inverter's changes (sources/control-ports.ts). The cloud keeps its own command set
- * behind the cloud-only port; the gate sends a command here when the charger's path carries it.
+ * like an inverter's changes (sources/control-ports.ts). The cloud carries every command the
+ * daemon names (CloudChargerCommands below); the gate sends a command here when the charger's
+ * path carries it.
  */
 export type ChargerCommand =
   | { readonly kind: "start" }
@@ -19,3 +26,30 @@ export interface ChargerControl {
   carries(uuid: string): boolean;
   command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<PathOutcome<undefined>>;
 }
+
+/**
+ * How a charger command ended. `code` is the path's own number for the answer when it has one
+ * (the cloud's command code, 0 when done), kept for the record like a refusal's.
+ */
+export type ChargerAnswer = PathOutcome<undefined> & { readonly code?: number };
+
+/**
+ * Every charger command by the daemon's id and arguments, and reading back what a command's
+ * control holds: what only the cloud carries whole (a schedule, a mode, plug and go, a hard
+ * reset, besides what OCPP carries too). Sending throws when the path fails before the charger
+ * answers (the gate says why); reading throws when the value cannot be read.
+ */
+export interface CloudChargerCommands {
+  send<C extends ChargerCommandId>(
+    uuid: string,
+    command: C,
+    args: ChargerCommandArgs<C>,
+    call?: ControlCall,
+  ): Promise<ChargerAnswer>;
+  read<C extends ReadableChargerCommand>(uuid: string, command: C, call?: ControlCall): Promise<ChargerReadings[C]>;
+  /** The charger's status as OCPP names it (Charging, SuspendedEV, ...); null or undefined when not told. */
+  status(uuid: string, call?: ControlCall): Promise<string | null | undefined>;
+}
+
+/** The reads of the cloud's charger commands: what reading back and a restore need, and nothing that sends. */
+export type CloudChargerReads = Pick<CloudChargerCommands, "read" | "status">;

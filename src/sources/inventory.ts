@@ -1,9 +1,8 @@
-// EV chargers are reached by the cloud alone until they get a port of their own: their commands are its.
-import type { EvCommandId } from "../cloud/index.js";
 import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
 import type {
   AccountInfo,
   BatteryModule,
+  ChargerCommandId,
   MeterInfo,
   PresetDescriptor,
   SettingDescriptor,
@@ -86,8 +85,8 @@ export interface EvChargerDevice {
   readonly serial: string;
   readonly alias: string;
   readonly type: string;
-  /** Supported commands that this client knows. */
-  readonly commands: readonly EvCommandId[];
+  /** The commands it supports that the daemon knows. */
+  readonly commands: readonly ChargerCommandId[];
 }
 
 export interface SmartDeviceInfo {

@@ -1,6 +1,7 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
-import type { ChargerControl } from "./charger-ports.js";
+import type { ChargerControl, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
+import type { CloudOnlyActions } from "./cloud-only-actions.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -13,10 +14,11 @@ import type { Resource } from "./resource.js";
  * and the types they get cannot write where they should only read.
  *
  * A device's settings and presets go through InverterControl (control-ports.ts), in the daemon's
- * own terms, which every path implements. What only the cloud has (EV chargers until they get a
- * port of their own, the account's snapshots and preset profiles, notifications, smart devices'
- * data points, the long history) stays in the cloud client's words, behind ports named as
- * cloud-only; a path without them refuses them.
+ * own terms, which every path implements; an EV charger's commands go through ChargerControl and
+ * CloudChargerCommands (charger-ports.ts), in the daemon's terms too. What else only the cloud has
+ * (the account's snapshots and preset profiles, notifications, smart devices' data points, the
+ * long history) stays in the cloud client's words, behind ports named as cloud-only; a path
+ * without them refuses them.
  */
 
 /** The two ways to reach a device. */
@@ -69,22 +71,23 @@ export interface AccountReads {
 }
 
 /**
- * What only the cloud has, in its client's words: EV charger commands (until the next issue gives
- * them a port), the account's snapshots and preset profiles, notifications and smart devices'
- * data points. A path without the cloud refuses each of them, sending nothing.
+ * What only the cloud has: EV charger commands (in the daemon's words), and the device actions
+ * in the daemon's too (CloudOnlyActions: the account's snapshots and preset profiles,
+ * notifications and smart devices' data points). A path without the cloud refuses each of them,
+ * sending nothing.
  */
 export interface CloudOnlyControl extends AccountReads {
-  readonly evChargers: Section<"evChargers", "commandData" | "get" | "sendCommand">;
-  readonly snapshots: Section<"snapshots", "take" | "restore" | "delete" | "exists">;
-  readonly presetProfiles: Section<"presetProfiles", "apply" | "create" | "update" | "delete" | "list">;
-  readonly notifications: Section<"notifications", "send">;
-  readonly smartDevices: Section<"smartDevices", "addData">;
+  readonly evChargers: CloudChargerCommands;
+  readonly snapshots: AccountReads["snapshots"] & CloudOnlyActions["snapshots"];
+  readonly presetProfiles: AccountReads["presetProfiles"] & CloudOnlyActions["presetProfiles"];
+  readonly notifications: CloudOnlyActions["notifications"];
+  readonly smartDevices: CloudOnlyActions["smartDevices"];
 }
 
 /** Reads of the control values a change writes: what the gate reads back, and a restore reads before and after (a DeviceControl is one). */
 export interface ControlReads {
   readonly inverters: InverterReads;
-  readonly cloudOnly: { readonly evChargers: Section<"evChargers", "commandData" | "get"> };
+  readonly cloudOnly: { readonly evChargers: CloudChargerReads };
 }
 
 /**
@@ -114,9 +117,9 @@ export function withoutCloud(refusal: (what: CloudOnlyKind) => Error): CloudOnly
   };
   return {
     evChargers: {
-      commandData: refuse("EV chargers"),
-      get: refuse("EV chargers"),
-      sendCommand: refuse("EV chargers"),
+      send: refuse("EV chargers"),
+      read: refuse("EV chargers"),
+      status: refuse("EV chargers"),
     },
     snapshots: {
       take: refuse("snapshots"),

@@ -1,7 +1,6 @@
-import type { InverterFaultEvent, SmartDeviceDataPoint } from "../cloud/index.js";
 import type { Fetched } from "../sources/index.js";
 import type { DeviceId } from "../vocabulary/device-id.js";
-import type { ChargerSession, StateValues } from "../vocabulary/index.js";
+import type { ChargerSession, InverterFault, SmartDeviceReading, StateValues } from "../vocabulary/index.js";
 
 /**
  * What a fetched answer says a device's values are now: what Home Assistant's state, the web
@@ -16,8 +15,8 @@ export type DeviceState =
       readonly serial: string;
       readonly at: number;
       /** Faults not yet cleared, newest first. */
-      readonly active: readonly InverterFaultEvent[];
-      readonly latest: InverterFaultEvent | undefined;
+      readonly active: readonly InverterFault[];
+      readonly latest: InverterFault | undefined;
     }
   | {
       readonly kind: "ev.meter";
@@ -33,7 +32,7 @@ export type DeviceState =
       readonly at: number;
       readonly session: ChargerSession | undefined;
     }
-  | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceDataPoint };
+  | { readonly kind: "smart.data"; readonly uuid: string; readonly at: number; readonly point: SmartDeviceReading };
 
 export type DeviceStateKind = DeviceState["kind"];
 

@@ -48,6 +48,21 @@ describe("control gate: device actions", () => {
     expect(gone.outcome).toMatchObject({ ok: false, failure: "not-found" });
   });
 
+  it("passes a profile's preset on as asked: one that profiles do not take is refused before it is sent", async () => {
+    const refused = await act({
+      kind: "preset-profile",
+      op: "create",
+      serial: INVERTER,
+      profile: { name: "reset", preset: "reset-to-defaults" },
+    });
+    expect(refused.outcome).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("invalid request, not sent: preset:"),
+    });
+    expect(refused.outcome.failure).toBeUndefined();
+    expect(refused.row).toMatchObject({ action: "preset-profile:create", ok: false, message: refused.outcome.message });
+  });
+
   it("refuses, and audits, a snapshot of an inverter the account does not have or that its EMS controls", async () => {
     const mark = setup.events.length;
     const unknown = await act({ kind: "snapshot", op: "take", serial: "XX0000X000", name: "nope" });

@@ -221,7 +221,7 @@ describe("what never leaves the process", () => {
 
   it("what only the cloud has is refused by the LAN path, saying so", async () => {
     const control = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
-    await expect(control.cloudOnly.evChargers.get("any")).rejects.toThrow(/only the cloud has EV chargers/);
+    await expect(control.cloudOnly.evChargers.status("any")).rejects.toThrow(/only the cloud has EV chargers/);
     await expect(control.cloudOnly.presetProfiles.list(INVERTER)).rejects.toThrow(/only the cloud has preset profiles/);
     await expect(control.cloudOnly.snapshots.take(INVERTER, "x")).rejects.toThrow(/the daemon keeps its own snapshots/);
     expect(control.pathOf(INVERTER)).toBe("local");

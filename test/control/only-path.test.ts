@@ -17,22 +17,28 @@ const WRITES: Readonly<Record<string, readonly string[]>> = {
   smartDevices: ["create", "addData"],
 };
 /**
- * The writing methods of the port every path implements for settings and presets
- * (src/sources/control-ports.ts): the gate writes through it, not through the client's section.
+ * The writing methods of the ports in the daemon's words: settings and presets, which every path
+ * implements (src/sources/control-ports.ts), and an EV charger's commands as the cloud carries
+ * them (src/sources/charger-ports.ts). The gate writes through them, not through the client's sections.
  */
 const PORT_WRITES: Readonly<Record<string, readonly string[]>> = {
   inverters: ["writeSetting", "applyPreset"],
+  evChargers: ["send"],
 };
+/** The client's sections that the gate reaches only through a port of PORT_WRITES. */
+const BEHIND_PORTS = ["inverterControl", "evChargers"];
 /**
- * Besides the gate and the client: the cloud's adapter, which turns the client's inverter control
- * into that port, and source: auto's DeviceControl, which only the gate holds and which hands each
- * of the gate's calls to the path the device is on.
+ * Besides the gate and the client: the cloud's adapters, which turn the client's inverter control,
+ * EV charger commands and device actions into the daemon's ports, and source: auto's DeviceControl,
+ * which only the gate holds and which hands each of the gate's calls to the path the device is on.
  */
 const ALLOWED = [
   "src/control/",
   "src/cloud/",
   "src/simulator/",
   "src/sources/cloud/control.ts",
+  "src/sources/cloud/device-actions.ts",
+  "src/sources/cloud/charger-control.ts",
   "src/sources/auto/control.ts",
 ];
 const ROOT = join(import.meta.dirname, "../..");
@@ -102,17 +108,21 @@ describe("control/ is the only path to a device change", () => {
   });
 
   it("control/ does make every kind of write, so the scan looks where the writes are", () => {
-    const inControl = sourceFiles(join(ROOT, "src/control")).flatMap((file) => {
-      const text = readFileSync(file, "utf8");
-      return [...writingCalls(text), ...writingCalls(text, PORT_WRITES)];
-    });
-    // Settings and presets through the port every path implements; the rest through the cloud-only one.
-    for (const section of [...Object.keys(WRITES).filter((section) => section !== "inverterControl"), "inverters"])
+    const files = sourceFiles(join(ROOT, "src/control")).map((file) => readFileSync(file, "utf8"));
+    const throughClient = files.flatMap((text) => writingCalls(text));
+    const throughPorts = files.flatMap((text) => writingCalls(text, PORT_WRITES));
+    // Settings, presets and EV charger commands through the ports in the daemon's words; the rest through the cloud-only one.
+    for (const section of Object.keys(WRITES).filter((section) => !BEHIND_PORTS.includes(section)))
       expect(
-        inControl.some((call) => call.startsWith(`${section}.`)),
+        throughClient.some((call) => call.startsWith(`${section}.`)),
         section,
       ).toBe(true);
-    expect(inControl.filter((call) => call.startsWith("inverterControl."))).toEqual([]);
+    for (const section of Object.keys(PORT_WRITES))
+      expect(
+        throughPorts.some((call) => call.startsWith(`${section}.`)),
+        section,
+      ).toBe(true);
+    expect(throughClient.filter((call) => BEHIND_PORTS.some((section) => call.startsWith(`${section}.`)))).toEqual([]);
   });
 });
 
@@ -163,7 +173,7 @@ describe("features see ports, not the cloud client", () => {
       // @ts-expect-error nor a preset
       void reads.inverters.applyPreset;
       // @ts-expect-error nor send an EV charger command
-      void reads.cloudOnly.evChargers.sendCommand;
+      void reads.cloudOnly.evChargers.send;
       // @ts-expect-error the device source has no client behind it to reach
       void source.http;
       // @ts-expect-error a device source is not a history source

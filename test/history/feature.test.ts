@@ -22,7 +22,7 @@ describe("the history feature on the bus", () => {
       clock: account.sim.simulator.clock,
     });
 
-  it("writes what telemetry fetched as rows at the account's local times, and goes on after a failing handler", async () => {
+  it("writes what telemetry fetched as rows at the times the devices measured, and goes on after a failing handler", async () => {
     const temp = tempStore("e2m-history-feature-");
     const failures: string[] = [];
     const bus = new EventBus(({ owner }) => failures.push(owner));
@@ -32,12 +32,11 @@ describe("the history feature on the bus", () => {
     });
     try {
       feature.start();
-      // A zoneless service time is the account's wall clock (Europe/London in June: UTC+1).
       bus.emit("fetched", {
         kind: "smart.data",
         uuid: "plug-1",
         at: START,
-        points: [{ time: "2025-06-20 12:00:00", power: 42 }],
+        points: [{ power: 42, measuredAt: Date.UTC(2025, 5, 20, 11, 0, 0) }],
       });
       const rows = [...temp.store.history.query({ kind: "smart.data", device: "plug-1" })];
       expect(rows.map((row) => [row.at, row.data])).toEqual([[Date.UTC(2025, 5, 20, 11, 0, 0), { power: 42 }]]);

@@ -13,6 +13,7 @@ import { rulesFeature } from "../../src/rules/feature.js";
 import { loadRules } from "../../src/rules/index.js";
 import type { RuleEvent, RulesRuntime } from "../../src/rules-runtime/rules.js";
 import { chargerStatusValues } from "../../src/sources/cloud/ev-readings.js";
+import { inverterPointsOf } from "../../src/sources/cloud/history-items.js";
 import { counterValuesOf, liveValuesOf } from "../../src/sources/cloud/readings.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { cloudControl } from "../../src/sources/index.js";
@@ -249,7 +250,7 @@ describe("the rules feature on the bus", () => {
         kind: "inverter.points",
         serial: INVERTER,
         at: at + offset,
-        points: [latest],
+        points: inverterPointsOf([latest], "UTC"),
         counters,
       });
     };

@@ -129,7 +129,7 @@ export async function startHarness(actor = "owner", options: HarnessOptions = {}
           return;
         }
         fetched.push(event);
-        history.push(...fetchedRecords(event, found.timezone));
+        history.push(...fetchedRecords(event));
         const state = changes.of(event);
         if (state) readings.push(state);
       },

@@ -87,7 +87,7 @@ describe("StateChanges", () => {
       kind: "smart.data",
       uuid,
       at,
-      point: { time: "2025-06-18T09:00:00Z", power },
+      point: { power, measuredAt: Date.parse("2025-06-18T09:00:00Z") },
     });
     expect(filter.changed(point(1, 5))).toBe(true);
     expect(filter.changed(point(2, 5))).toBe(false);

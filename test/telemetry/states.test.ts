@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inverterDataPoint } from "../../src/cloud/schemas/inverter-data.js";
+import { inverterFaultOf } from "../../src/sources/cloud/history-items.js";
 import { counterValuesOf } from "../../src/sources/cloud/readings.js";
 import type { Fetched } from "../../src/sources/index.js";
 import { stateOf } from "../../src/telemetry/index.js";
@@ -35,8 +36,10 @@ describe("stateOf: a device's state from the one fetched shape", () => {
   });
 
   it("keeps the uncleared faults and the latest one, without the one that ended (the history's)", () => {
-    const active = [{ event: "Grid lost", start_time: "2025-06-18 09:00:00", end_time: null }];
-    const ended = { event: "Battery hot", start_time: "2025-06-18 08:00:00", end_time: "2025-06-18 08:30:00" };
+    const fault = (event: string, start_time: string, end_time: string | null) =>
+      inverterFaultOf({ event, start_time, end_time }, "Europe/London");
+    const active = [fault("Grid lost", "2025-06-18 09:00:00", null)];
+    const ended = fault("Battery hot", "2025-06-18 08:00:00", "2025-06-18 08:30:00");
     expect(stateOf({ kind: "inverter.events", serial: "SD1", at: 7, active, ended, latest: active[0] })).toEqual({
       kind: "inverter.events",
       serial: "SD1",
@@ -53,10 +56,14 @@ describe("stateOf: a device's state from the one fetched shape", () => {
       at: 1,
       session: undefined,
     });
-    const newest = { time: "2025-06-18 10:00:00", power: 42 };
-    expect(
-      stateOf({ kind: "smart.data", uuid: "p", at: 2, points: [newest, { time: "2025-06-18 09:55:00", power: 1 }] }),
-    ).toEqual({ kind: "smart.data", uuid: "p", at: 2, point: newest });
+    const newest = { power: 42, measuredAt: Date.UTC(2025, 5, 18, 9, 0) };
+    const older = { power: 1, measuredAt: Date.UTC(2025, 5, 18, 8, 55) };
+    expect(stateOf({ kind: "smart.data", uuid: "p", at: 2, points: [newest, older] })).toEqual({
+      kind: "smart.data",
+      uuid: "p",
+      at: 2,
+      point: newest,
+    });
     expect(stateOf({ kind: "smart.data", uuid: "p", at: 3, points: [] })).toBeUndefined();
   });
 });

@@ -13,9 +13,8 @@ export { EV_CHARGER_STATUSES, type KnownEvChargerStatus } from "../../vocabulary
 export const evChargerStatus = z.string();
 export type EvChargerStatus = z.infer<typeof evChargerStatus>;
 
-/** The reference's operating modes; EcoPlus appears in the Get Command Data example. A charger has exactly one. */
-export const EV_OPERATING_MODES = ["SuperEco", "Eco", "Boost", "ModbusSlave", "EcoPlus"] as const;
-export type KnownEvOperatingMode = (typeof EV_OPERATING_MODES)[number];
+/** The reference's operating modes (EcoPlus appears in the Get Command Data example): the daemon's words. */
+export { EV_OPERATING_MODES, type KnownEvOperatingMode } from "../../vocabulary/charger.js";
 /** Open set: mode IDs come from the charger's own `available` list (change-mode data). */
 export const evOperatingMode = z.string();
 

@@ -38,10 +38,10 @@ export function cloudDeviceReads(client: ControlReads): DeviceReads {
       const read = await client.inverters.readSetting(serial, settingId, COMMAND);
       return read.outcome === "done" && read.value !== null ? read.value : undefined;
     },
-    chargerMode: async (uuid) => (await client.cloudOnly.evChargers.commandData(uuid, "change-mode", COMMAND)).active,
-    chargerStatus: async (uuid) => (await client.cloudOnly.evChargers.get(uuid, COMMAND)).status,
+    chargerMode: async (uuid) => (await client.cloudOnly.evChargers.read(uuid, "change-mode", COMMAND)).active,
+    chargerStatus: (uuid) => client.cloudOnly.evChargers.status(uuid, COMMAND),
     async chargerPowerLimit(uuid) {
-      const data = await client.cloudOnly.evChargers.commandData(uuid, "adjust-charge-power-limit", COMMAND);
+      const data = await client.cloudOnly.evChargers.read(uuid, "adjust-charge-power-limit", COMMAND);
       return {
         value: data.value ?? undefined,
         unit: data.unit ?? undefined,

@@ -1,11 +1,11 @@
-import { EV_COMMAND_IDS, EV_OPERATING_MODES, type EvCommandId } from "../../cloud/index.js";
 import type { EvChargerDevice } from "../../telemetry/index.js";
+import { CHARGER_COMMAND_IDS, type ChargerCommandId, EV_OPERATING_MODES } from "../../vocabulary/index.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
 const config = { entity_category: "config" } as const;
 
 /** Bounds are the reference's request bounds for each command. */
-function controlsFor(command: EvCommandId, details: DeviceDetails | undefined): EntityDef[] {
+function controlsFor(command: ChargerCommandId, details: DeviceDetails | undefined): EntityDef[] {
   const target = { kind: "ev-command", command } as const;
   const button = (key: string, name: string, extra: Partial<EntityDef> = {}): EntityDef => ({
     key,
@@ -129,5 +129,7 @@ function controlsFor(command: EvCommandId, details: DeviceDetails | undefined): 
 /** Controls for the commands the charger supports, in the reference's order. */
 export function evControlEntities(device: EvChargerDevice, details?: DeviceDetails): EntityDef[] {
   const supported = new Set(device.commands);
-  return EV_COMMAND_IDS.filter((command) => supported.has(command)).flatMap((command) => controlsFor(command, details));
+  return CHARGER_COMMAND_IDS.filter((command) => supported.has(command)).flatMap((command) =>
+    controlsFor(command, details),
+  );
 }

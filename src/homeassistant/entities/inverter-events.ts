@@ -1,7 +1,6 @@
-import type { InverterFaultEvent } from "../../cloud/index.js";
+import type { InverterFault } from "../../vocabulary/index.js";
 import { binary, text, timestamp } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
-import { zonedTimestamp } from "./values.js";
 
 export function eventEntities(): EntityDef[] {
   return [
@@ -12,10 +11,10 @@ export function eventEntities(): EntityDef[] {
 }
 
 /** `active` holds the faults not yet cleared. */
-export function eventPatch(active: readonly InverterFaultEvent[], latest: InverterFaultEvent | undefined): StateValues {
+export function eventPatch(active: readonly InverterFault[], latest: InverterFault | undefined): StateValues {
   return {
     fault: active.length > 0 ? "ON" : "OFF",
-    latest_fault: latest?.event ?? null,
-    latest_fault_start: zonedTimestamp(latest?.start_time),
+    latest_fault: latest?.name ?? null,
+    latest_fault_start: latest?.startedAt ?? null,
   };
 }

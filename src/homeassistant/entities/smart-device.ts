@@ -1,4 +1,4 @@
-import type { SmartDeviceDataPoint } from "../../cloud/index.js";
+import type { SmartDeviceReading } from "../../vocabulary/index.js";
 import { power } from "./sensors.js";
 import type { EntityDef, StateValues } from "./types.js";
 import { num } from "./values.js";
@@ -7,6 +7,6 @@ export function smartDeviceEntities(): EntityDef[] {
   return [power("power", "Power")];
 }
 
-export function smartDevicePatch(point: SmartDeviceDataPoint): StateValues {
-  return { power: num(point.power) };
+export function smartDevicePatch(reading: SmartDeviceReading): StateValues {
+  return { power: num(reading.power) };
 }

@@ -1,5 +1,5 @@
-import type { EvCommandId } from "../../cloud/index.js";
 import type { SettingValue } from "../../control/index.js";
+import type { ChargerCommandId } from "../../vocabulary/index.js";
 
 export type Component = "sensor" | "binary_sensor" | "switch" | "number" | "select" | "time" | "button";
 
@@ -22,7 +22,7 @@ export type CommandTarget =
     }
   | {
       readonly kind: "ev-command";
-      readonly command: EvCommandId;
+      readonly command: ChargerCommandId;
       /** The request field that carries the value; none for commands without fields. */
       readonly field?: string;
     };

@@ -1,6 +1,5 @@
 import { booleanValue, numericValue } from "../../validation/index.js";
 
-export { zonedTimestamp } from "../../time/index.js";
 export { round } from "../../vocabulary/index.js";
 
 /** A number, or null for anything else (Home Assistant shows null as unknown). */

@@ -1,6 +1,6 @@
-import type { EvCommandId } from "../../cloud/index.js";
 import type { ChangeRequest } from "../../control/index.js";
 import type { Inventory } from "../../telemetry/index.js";
+import type { ChargerCommandId } from "../../vocabulary/index.js";
 import { actionKind, chargerCommand } from "../file/action-schema.js";
 import { describeAction } from "../file/action-text.js";
 import type { Action } from "../file/schema.js";
@@ -101,7 +101,7 @@ export function intentOf(action: Action, context: TemplateContext, rule: string,
     }
     case "charger": {
       const uuid = action.uuid ?? inventory.evChargers[0]?.uuid;
-      const command: EvCommandId | undefined = chargerCommand(action);
+      const command: ChargerCommandId | undefined = chargerCommand(action);
       if (!uuid || !command) return invalid("the account has no EV charger");
       return {
         kind: "change",

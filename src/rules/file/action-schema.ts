@@ -1,6 +1,11 @@
 import { z } from "zod";
-import { EV_COMMANDS, type EvCommandId, isEvCommandId } from "../../cloud/index.js";
-import { PRESETS, type PresetIdentifier } from "../../vocabulary/index.js";
+import {
+  CHARGER_COMMANDS,
+  type ChargerCommandId,
+  isChargerCommandId,
+  PRESETS,
+  type PresetIdentifier,
+} from "../../vocabulary/index.js";
 import { exactlyOneKey } from "./schema-common.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES, templateProblems } from "./templates.js";
 
@@ -143,14 +148,14 @@ export const actionSchema = z
       ctx.addIssue({ code: "custom", message: "a setting action needs value:" });
     }
     if (action.charger !== undefined) {
-      if (!isEvCommandId(action.charger)) {
+      if (!isChargerCommandId(action.charger)) {
         ctx.addIssue({
           code: "custom",
           path: ["charger"],
-          message: `"${action.charger}" is not an EV charger command; known: ${Object.keys(EV_COMMANDS).join(", ")}`,
+          message: `"${action.charger}" is not an EV charger command; known: ${Object.keys(CHARGER_COMMANDS).join(", ")}`,
         });
       } else {
-        checkRendered(ctx, EV_COMMANDS[action.charger].request, action.with ?? {}, ["with"], reported);
+        checkRendered(ctx, CHARGER_COMMANDS[action.charger], action.with ?? {}, ["with"], reported);
       }
     }
     if (action.notify) {
@@ -174,6 +179,6 @@ export function actionKind(action: Action): ActionKind {
 }
 
 /** The charger command of an action, typed. */
-export function chargerCommand(action: Action): EvCommandId | undefined {
-  return action.charger !== undefined && isEvCommandId(action.charger) ? action.charger : undefined;
+export function chargerCommand(action: Action): ChargerCommandId | undefined {
+  return action.charger !== undefined && isChargerCommandId(action.charger) ? action.charger : undefined;
 }

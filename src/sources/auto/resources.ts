@@ -1,7 +1,7 @@
 import { filter, interval, merge, type Observable } from "rxjs";
-import { CloudError } from "../../cloud/index.js";
 import type { Logger } from "../../log/log.js";
 import type { Clock } from "../../time/index.js";
+import { PathFailure } from "../../vocabulary/index.js";
 import type { PollResult, Resource } from "../resource.js";
 import type { PathChoice } from "./path-choice.js";
 
@@ -204,7 +204,7 @@ function cloudOnly(serial: string, cloud: Resource, options: ComposeOptions): Re
       try {
         return await cloud.poll(signal);
       } catch (error) {
-        if (!(error instanceof CloudError) || options.choice.pathOf(serial) !== "local") throw error;
+        if (!(error instanceof PathFailure) || options.choice.pathOf(serial) !== "local") throw error;
         options.logger?.debug(
           { serial, err: error.message },
           `${cloud.name}: the cloud did not answer; its device is on the LAN`,

@@ -1,6 +1,6 @@
-import { CloudError } from "../../cloud/index.js";
 import type { Logger } from "../../log/log.js";
 import type { Clock } from "../../time/index.js";
+import { PathFailure } from "../../vocabulary/index.js";
 import type { Inventory } from "../inventory.js";
 import type { DeviceSource } from "../ports.js";
 import type { PathChoice } from "./path-choice.js";
@@ -70,7 +70,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
       }
       // A refresh keeps the cloud's list through a refusal or an outage (the inventory stays as it
       // is): trading it for the LAN's would take the EV chargers and smart devices out of Home Assistant.
-      if (!(overCloud.reason instanceof CloudError) || overLan.status === "rejected" || (previous && from === "cloud"))
+      if (!(overCloud.reason instanceof PathFailure) || overLan.status === "rejected" || (previous && from === "cloud"))
         throw overCloud.reason;
       logger?.warn(
         { err: overCloud.reason.message },

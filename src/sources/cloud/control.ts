@@ -2,6 +2,8 @@ import type { CloudClient, PresetChange, RemoteControlCode, RemoteControlResult 
 import { remoteControlResult } from "../../cloud/index.js";
 import type { InverterControl, PathOutcome } from "../control-ports.js";
 import type { DeviceControl } from "../ports.js";
+import { cloudChargerCommands } from "./charger-control.js";
+import { cloudActions } from "./device-actions.js";
 
 /** What to do next, per remote control code, for the codes where the user can act. */
 const ADVICE: Readonly<Partial<Record<RemoteControlCode, string>>> = {
@@ -78,16 +80,20 @@ export function cloudInverters(client: Pick<CloudClient, "inverterControl">): In
   };
 }
 
-/** The cloud as a DeviceControl: its settings and presets in the daemon's terms, the rest as it is, and its request timeout as the answer's wait. */
+/** The cloud as a DeviceControl: its settings, presets and EV charger commands in the daemon's terms, the rest as it is, and its request timeout as the answer's wait. */
 export function cloudControl(client: CloudClient): DeviceControl {
+  const actions = cloudActions(client);
   return {
     inverters: cloudInverters(client),
     cloudOnly: {
-      evChargers: client.evChargers,
-      snapshots: client.snapshots,
-      presetProfiles: client.presetProfiles,
-      notifications: client.notifications,
-      smartDevices: client.smartDevices,
+      evChargers: cloudChargerCommands(client),
+      snapshots: { exists: (serial, name, call) => client.snapshots.exists(serial, name, call), ...actions.snapshots },
+      presetProfiles: {
+        list: (serial, filter, call) => client.presetProfiles.list(serial, filter, call),
+        ...actions.presetProfiles,
+      },
+      notifications: actions.notifications,
+      smartDevices: actions.smartDevices,
     },
     answerMs: client.http.timeoutMs,
     pathOf: () => "cloud",

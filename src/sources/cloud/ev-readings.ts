@@ -3,16 +3,26 @@ import {
   type ChargingSession,
   type EvCharger,
   isSessionOpen,
+  measurandName,
+  normalised,
   toKwh,
   toW,
 } from "../../cloud/index.js";
-import { zonedTimestamp } from "../../time/index.js";
+import { timestampMs, zonedTimestamp } from "../../time/index.js";
 import { booleanValue } from "../../validation/index.js";
-import { type ChargerSession, EV_CHARGER_STATUSES, round, type StateValues } from "../../vocabulary/index.js";
+import {
+  type ChargerMeterSample,
+  type ChargerSession,
+  type ChargerSessionRecord,
+  EV_CHARGER_STATUSES,
+  round,
+  type StateValues,
+} from "../../vocabulary/index.js";
 
 /*
  * An EV charger's cloud records in the daemon's words (src/vocabulary/charger.ts): its status,
- * its meter's newest values under the state keys and units, and its session.
+ * its meter's newest values under the state keys and units, its session, and its meter records
+ * and sessions as the history keeps them (a record whose time cannot be read is dropped there).
  */
 
 type Convert = (value: number, unit: number | null | undefined) => number | null;
@@ -77,4 +87,29 @@ export function chargerSessionOf(session: ChargingSession): ChargerSession {
     meterStartKwh: session.meter_start,
     meterStopKwh: session.meter_stop ?? null,
   };
+}
+
+/**
+ * Meter records as samples: each measurand by name (the cloud's number for one it does not name),
+ * energies in kWh and powers in W (see cloud/meter-units); a repeated measurand keeps its last value.
+ */
+export function chargerMeterSamplesOf(records: readonly ChargerMeterRecord[], timeZone: string): ChargerMeterSample[] {
+  return records.flatMap((record) => {
+    const measuredAt = timestampMs(record.timestamp, timeZone);
+    if (!Number.isFinite(measuredAt)) return [];
+    const measurands: Record<string, { value: number; unit: string | null }> = {};
+    for (const measurement of record.measurements)
+      measurands[measurandName(measurement.measurand) ?? String(measurement.measurand)] = normalised(measurement);
+    return [{ meterId: record.meter_id, measuredAt, measurands }];
+  });
+}
+
+export function chargerSessionRecordsOf(
+  sessions: readonly ChargingSession[],
+  timeZone: string,
+): ChargerSessionRecord[] {
+  return sessions.flatMap((data) => {
+    const startedAtMs = timestampMs(data.started_at, timeZone);
+    return Number.isFinite(startedAtMs) ? [{ startedAtMs, data }] : [];
+  });
 }

@@ -4,7 +4,7 @@ import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource } from "../resource.js";
 import type { LocalDongle } from "./dongle.js";
-import { dataPointOf } from "./history-points.js";
+import { inverterPointOf } from "./history-points.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf, toSecond } from "./readings.js";
 
 export interface LocalResourceContext {
@@ -86,7 +86,7 @@ function inverterResources(
         const controller = controllerOf(heardOf(context, serial), serial);
         if (!controller) return {};
         const at = now();
-        const point = dataPointOf(controller.state, at);
+        const point = inverterPointOf(controller.state, at);
         const counters = counterValuesOf(controller.state);
         return { fetched: { kind: "inverter.points", serial, at, points: [point], counters } };
       },

@@ -10,6 +10,7 @@ import {
   statePatch,
 } from "../../../src/homeassistant/entities/index.js";
 import { chargerMeterValues, chargerSessionOf, chargerStatusValues } from "../../../src/sources/cloud/ev-readings.js";
+import { inverterFaultOf } from "../../../src/sources/cloud/history-items.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf } from "../../../src/sources/cloud/readings.js";
 import type { Device } from "../../../src/sources/index.js";
 import type { Availability, DeviceState } from "../../../src/telemetry/index.js";
@@ -106,13 +107,18 @@ describe("statePatch: inverter", () => {
   });
 
   it("turns fault events into a problem and the latest event", () => {
-    const fault = { event: "Battery Over Temperature", start_time: "2025-02-09T14:02:11Z", end_time: null };
+    const event = { event: "Battery Over Temperature", start_time: "2025-02-09T14:02:11Z", end_time: null };
+    const fault = inverterFaultOf(event, "Europe/London");
     expect(patch({ kind: "inverter.events", serial: "SD2024G001", at, active: [fault], latest: fault })).toEqual({
       fault: "ON",
       latest_fault: "Battery Over Temperature",
       latest_fault_start: "2025-02-09T14:02:11Z",
     });
-    const cleared = { ...fault, start_time: "2025-02-09 14:02:11", end_time: "2025-02-09 14:20:00" };
+    // A zoneless time is read in the account's zone for the history, but Home Assistant wants a zone.
+    const cleared = inverterFaultOf(
+      { ...event, start_time: "2025-02-09 14:02:11", end_time: "2025-02-09 14:20:00" },
+      "Europe/London",
+    );
     expect(patch({ kind: "inverter.events", serial: "SD2024G001", at, active: [], latest: cleared })).toEqual({
       fault: "OFF",
       latest_fault: "Battery Over Temperature",
@@ -260,7 +266,7 @@ describe("statePatch: EV charger and smart device", () => {
   });
 
   it("gives a smart device's power and nothing for availability", () => {
-    const point = { time: "2025-02-09T15:20:00Z", power: 1800 };
+    const point = { power: 1800, measuredAt: Date.parse("2025-02-09T15:20:00Z") };
     expect(statePatch({ kind: "smart.data", uuid: smart.uuid, at, point })).toEqual({
       device: smart.uuid,
       values: { power: 1800 },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { measurandName, normalised } from "../../../src/cloud/index.js";
 import { observedIn } from "../../../src/rules/house/live-input.js";
-import { chargerMeterValues } from "../../../src/sources/cloud/ev-readings.js";
+import { chargerMeterSamplesOf, chargerMeterValues } from "../../../src/sources/cloud/ev-readings.js";
 import { isoSeconds, newest } from "../../../src/time/index.js";
 import { CHARGER, type Env, MINUTE, startEnv } from "./helpers.js";
 
@@ -47,7 +47,7 @@ describe("the car's delivered energy from the charger's import register", () => 
         kind: "ev.meter",
         uuid: CHARGER,
         at,
-        records,
+        records: chargerMeterSamplesOf(records, "UTC"),
         values: latest && chargerMeterValues(latest),
         measuredAt: latest && Date.parse(latest.timestamp),
       });

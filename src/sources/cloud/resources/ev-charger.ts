@@ -4,7 +4,13 @@ import { isoSeconds, newest, timestampMs } from "../../../time/index.js";
 import { deviceId, type EvChargerDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
-import { chargerMeterValues, chargerSessionOf, chargerStatusValues } from "../ev-readings.js";
+import {
+  chargerMeterSamplesOf,
+  chargerMeterValues,
+  chargerSessionOf,
+  chargerSessionRecordsOf,
+  chargerStatusValues,
+} from "../ev-readings.js";
 
 /** Energy.Active.Import.Register, Power.Active.Import, Current.Import, Voltage, SoC, Temperature. */
 export const METER_MEASURANDS: readonly Measurand[] = [4, 13, 1, 21, 19, 20];
@@ -77,7 +83,7 @@ export function evChargerResources(
             kind: "ev.meter",
             uuid,
             at,
-            records,
+            records: chargerMeterSamplesOf(records, context.timezone),
             values,
             measuredAt: measuredAt !== undefined && Number.isFinite(measuredAt) ? measuredAt : undefined,
           },
@@ -95,7 +101,15 @@ export function evChargerResources(
           .chargingSessions(uuid, { start_time: isoSeconds(at - SESSION_WINDOW_MS) }, live(signal))
           .all();
         const latest = newest(sessions, (s) => s.started_at, context.timezone);
-        return { fetched: { kind: "ev.sessions", uuid, at, sessions, session: latest && chargerSessionOf(latest) } };
+        return {
+          fetched: {
+            kind: "ev.sessions",
+            uuid,
+            at,
+            sessions: chargerSessionRecordsOf(sessions, context.timezone),
+            session: latest && chargerSessionOf(latest),
+          },
+        };
       },
     },
   ];

@@ -4,6 +4,7 @@ import { isoSeconds, newest, timestampMs } from "../../../time/index.js";
 import type { DeviceId } from "../../../vocabulary/device-id.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
+import { inverterFaultOf } from "../history-items.js";
 
 const keyOf = (event: InverterFaultEvent): string => `${event.event}|${event.start_time}`;
 
@@ -56,7 +57,17 @@ export function eventsResource(
         cleared = newest([ended, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
       active = current;
       const latest = newest([...current, ...(cleared ? [cleared] : [])], (event) => event.start_time, context.timezone);
-      return { fetched: { kind: "inverter.events", serial, at: now(), active: current, ended, latest } };
+      const fault = (event: InverterFaultEvent) => inverterFaultOf(event, context.timezone);
+      return {
+        fetched: {
+          kind: "inverter.events",
+          serial,
+          at: now(),
+          active: current.map(fault),
+          ended: ended && fault(ended),
+          latest: latest && fault(latest),
+        },
+      };
     },
   };
 }

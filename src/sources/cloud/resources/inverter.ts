@@ -3,6 +3,7 @@ import { NotFoundError } from "../../../cloud/index.js";
 import { deviceId, type InverterDevice } from "../../inventory.js";
 import type { Resource } from "../../resource.js";
 import { live, type ResourceContext } from "../context.js";
+import { inverterPointsOf } from "../history-items.js";
 import { counterValuesOf, liveValuesOf, measuredAt } from "../readings.js";
 import { DataPointFeed, systemDataOf } from "./data-points.js";
 
@@ -101,7 +102,7 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
             kind: "inverter.points",
             serial,
             at: now(),
-            points: fresh,
+            points: inverterPointsOf(fresh, timezone),
             counters: point && counterValuesOf(point),
           },
         };
