@@ -22,7 +22,7 @@ export { isEms } from "./cloud/discover-inverters.js";
 export { firstPage } from "./cloud/first-page.js";
 export { cloudHistory } from "./cloud/history.js";
 export { type CloudPath, cloudPath } from "./cloud/path.js";
-export type { HistorySource } from "./cloud/ports.js";
+export type { AccountReads, HistorySource } from "./cloud/ports.js";
 export { cloudSource } from "./cloud/source.js";
 export type {
   ControlCall,
@@ -57,7 +57,6 @@ export { ocppChargerControl } from "./ocpp/control.js";
 export { type OcppCharger, OcppChargers, OcppNotConnectedError } from "./ocpp/resources.js";
 export type { PollConfig } from "./poll-config.js";
 export {
-  type AccountReads,
   type CloudOnlyControl,
   type CloudOnlyKind,
   type ControlReads,

@@ -1,6 +1,6 @@
-import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import type { ChargerControl, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
+import type { AccountReads } from "./cloud/ports.js";
 import type { CloudOnlyActions } from "./cloud-only-actions.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
@@ -10,22 +10,20 @@ import type { Resource } from "./resource.js";
 /**
  * The ports through which features reach the house, whichever path carries them (the cloud, the
  * dongle on the LAN). Telemetry gets a DeviceSource, the control gate a DeviceControl, the
- * history's backfill and archive a HistorySource (cloud/ports.ts); none of them can name the client behind it,
+ * history's backfill and archive a HistorySource; none of them can name the client behind it,
  * and the types they get cannot write where they should only read.
  *
  * A device's settings and presets go through InverterControl (control-ports.ts), in the daemon's
  * own terms, which every path implements; an EV charger's commands go through ChargerControl and
  * CloudChargerCommands (charger-ports.ts), in the daemon's terms too. What else only the cloud has
  * (the account's snapshots and preset profiles, notifications, smart devices' data points, the
- * long history) stays in the cloud client's words, behind ports named as cloud-only; a path
+ * long history) stays behind ports named as cloud-only, the reads of the account and the long
+ * history (AccountReads, HistorySource) in the cloud client's words in cloud/ports.ts; a path
  * without them refuses them.
  */
 
 /** The two ways to reach a device. */
 export type DevicePath = "cloud" | "local";
-
-/** Part of one section of the cloud client: the methods named, nothing else. */
-type Section<K extends keyof CloudClient, M extends keyof CloudClient[K]> = Pick<CloudClient[K], M>;
 
 export interface DiscoverOptions {
   readonly signal?: AbortSignal;
@@ -62,12 +60,6 @@ export interface DeviceSource {
    * Returns the unsubscribe.
    */
   onDevicesChanged?(listener: () => void): () => void;
-}
-
-/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. Only the cloud has them. */
-export interface AccountReads {
-  readonly snapshots: Section<"snapshots", "exists">;
-  readonly presetProfiles: Section<"presetProfiles", "list">;
 }
 
 /**

@@ -1,12 +1,18 @@
 import type { CloudClient } from "../../cloud/index.js";
 
 /**
- * The ports only the cloud has, named as such: what the daemon reads of the cloud alone, in its
- * client's words (no other path has them to translate).
+ * The ports only the cloud has, named as such: what the daemon reads of the cloud alone (its account's
+ * snapshots and preset profiles, its long history), in its client's words (no other path has them to translate).
  */
 
 /** Part of one section of the cloud client: the methods named, nothing else. */
 type Section<K extends keyof CloudClient, M extends keyof CloudClient[K]> = Pick<CloudClient[K], M>;
+
+/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. Only the cloud has them. */
+export interface AccountReads {
+  readonly snapshots: Section<"snapshots", "exists">;
+  readonly presetProfiles: Section<"presetProfiles", "list">;
+}
 
 /**
  * The long history, read only: the gap backfill and the archive. Only the cloud has it: its data
