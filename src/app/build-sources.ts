@@ -13,14 +13,15 @@ import {
   type LocalSource,
   localControl,
   localSource,
+  type ModbusChargers,
   noWritePath,
   type OcppChargers,
-  ocppChargerControl,
   PathChoice,
   type PathSetting,
 } from "../sources/index.js";
 import type { Clock } from "../time/index.js";
 import { type DeviceId, deviceIdOf } from "../vocabulary/device-id.js";
+import { chargerPaths } from "./charger-paths.js";
 import { StartupError } from "./errors.js";
 import type { Lifecycle } from "./lifecycle.js";
 
@@ -62,14 +63,18 @@ export function buildSources(options: {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly life: Lifecycle;
-  /** The chargers over OCPP, when the central system runs: their twins on the LAN side under `source: auto`. */
+  /** The chargers over OCPP, when the central system runs: their twins on the LAN side under `source: auto`, the chargers themselves under `local`. */
   readonly ocpp?: OcppChargers | undefined;
+  /** The chargers over Modbus TCP, when configured: after OCPP on the LAN side. */
+  readonly modbus?: ModbusChargers | undefined;
 }): Sources {
-  const { config, cloud, given, bus, logger, clock, life, ocpp } = options;
+  const { config, cloud, given, bus, logger, clock, life, ocpp, modbus } = options;
+  const chargers = chargerPaths({ config, ocpp, modbus, bus, clock });
   // A path is kept by serial; a charger's entities are its uuid's.
-  const idOf = (serial: string): DeviceId => ocpp?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
+  const idOf = (serial: string): DeviceId =>
+    ocpp?.deviceIdOfSerial(serial) ?? modbus?.deviceIdOfSerial(serial) ?? deviceIdOf(serial);
   const noWrites = noWritePath();
-  const local =
+  const lan =
     !given && config.source !== "cloud"
       ? localSource({
           dongles: config.local,
@@ -81,12 +86,13 @@ export function buildSources(options: {
           runWithoutDongles: config.source === "local",
         })
       : undefined;
-  if (local) life.onStop(async () => local.close());
+  if (lan) life.onStop(async () => lan.close());
+  const local = lan && chargers.onLan(lan);
   const auto: AutoSource | undefined =
     local && cloud && config.source === "auto"
       ? autoSource({
           cloud: cloud.source(),
-          local: ocpp ? withOcppChargers(local, ocpp) : local,
+          local,
           choice: new PathChoice({
             clock,
             failbackMs: config.auto.failback,
@@ -117,19 +123,11 @@ export function buildSources(options: {
     lanControl ??
     cloud?.control() ??
     noWrites;
-  // The chargers whose charge point is connected take their commands over OCPP (with source: auto).
-  const control = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
+  // A charger on a path of its own (OCPP, then Modbus) takes its commands over it, before the cloud.
+  const control = local && chargers.control ? { ...pathControl, chargers: chargers.control } : pathControl;
   const paths = auto && (() => pathsById(auto, idOf));
   const historySource = given ? given.history : cloud?.history();
   return { source, control, local, lanControl, noWrites, historySource, paths };
-}
-
-/** The LAN side with the chargers' OCPP resources beside the dongles': paired with the cloud's by serial. */
-function withOcppChargers(local: LocalSource, ocpp: OcppChargers): LocalSource {
-  return {
-    ...local,
-    resources: (inventory, poll, now) => [...local.resources(inventory, poll, now), ...ocpp.resources(inventory)],
-  };
 }
 
 /** Each tracked device's path, by device id, for bridge/health and the web page. */

@@ -8,6 +8,7 @@ import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
+import { startEvcModbus } from "./build-evc-modbus.js";
 import { buildGate } from "./build-gate.js";
 import { buildHealth } from "./build-health.js";
 import { buildInventory } from "./build-inventory.js";
@@ -93,6 +94,7 @@ export async function startApp(
     });
     const ocpp = await startOcpp({ config, configFile: options.configFile, store, clock, logger, life });
     life.alive();
+    const modbus = startEvcModbus({ config, clock, logger, life });
     const sources = buildSources({
       config,
       cloud: path,
@@ -102,6 +104,7 @@ export async function startApp(
       clock,
       life,
       ocpp: ocpp?.chargers,
+      modbus,
     });
     const { source, control } = sources;
     const { first, devices, inventory, freshness } = await buildInventory({

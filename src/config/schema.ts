@@ -320,6 +320,34 @@ export const autoConfig = z.strictObject({
     ),
 });
 
+/** An EV charger's Modbus TCP registers, once "Enable Local Control" is on in the vendor's portal. */
+export const evChargerModbusConfig = z.strictObject({
+  host: z.string().min(1).describe("The charger's LAN address or name"),
+  port: integer().pipe(z.number().min(1).max(65_535)).default(502).describe("Its Modbus TCP port"),
+  unit_id: integer().pipe(z.number().min(0).max(255)).default(1).describe("Its Modbus unit id"),
+});
+
+/** An EV charger the daemon reaches on the LAN (Modbus), or names without the cloud (source: local). */
+export const evChargerConfig = z.strictObject({
+  serial: z
+    .string()
+    .regex(/^[A-Za-z0-9]+$/, "the charger's serial: letters and digits only")
+    .describe("The charger's serial, as on its label and in the cloud's list: what pairs it with OCPP and the cloud"),
+  uuid: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, "the charger's id as the cloud lists it: letters, digits and -")
+    .optional()
+    .describe(
+      "With `source: local`: the charger's id as the cloud listed it (its entities' unique_ids are `energy2mqtt_<uuid>_...`), so that Home Assistant keeps the same entities; left out, they are the serial's",
+    ),
+  alias: z.string().min(1).optional().describe("With `source: local`: the charger's name in Home Assistant"),
+  modbus: evChargerModbusConfig
+    .optional()
+    .describe(
+      "Read and command the charger over Modbus TCP (`{host, port, unit_id}`; with `source: local` or `auto`; off when left out): status, power, energy, current limits and session energy; writes only the current limit, start and stop, each read back. Chargers are reported to revert local writes, so OCPP is the reliable path: with both, OCPP carries the charger while its charge point is connected",
+    ),
+});
+
 /** A charge point's identity: the last part of its URL, as OCPP's identifier strings allow. */
 const CHARGE_POINT_ID = /^[A-Za-z0-9*\-_=:+|@.]{1,48}$/;
 
@@ -463,6 +491,12 @@ export const configSchema = z
       .describe("Per device, by serial: `{source}` to pin one device to a path with `source: auto`"),
     auto: autoConfig.default(autoConfig.parse({})),
     ocpp: ocppConfig.default(ocppConfig.parse({})),
+    ev_chargers: z
+      .array(evChargerConfig)
+      .default([])
+      .describe(
+        "EV chargers by serial, each `{serial, uuid, alias, modbus}`: their Modbus link, and with `source: local` the chargers the house has (with OCPP's `charge_points[].charger` naming the same serial)",
+      ),
   })
   .superRefine((config, ctx) => {
     if (config.source !== "cloud" && config.local.length === 0)
@@ -471,6 +505,30 @@ export const configSchema = z
         path: ["local"],
         message: `source is ${config.source} but no dongle is listed: add local: [{ host: <the dongle's address> }], or set source: cloud`,
       });
+    const chargers = new Set<string>();
+    config.ev_chargers.forEach((charger, index) => {
+      const serial = charger.serial.toUpperCase();
+      if (chargers.has(serial))
+        ctx.addIssue({
+          code: "custom",
+          path: ["ev_chargers", index, "serial"],
+          message: `${charger.serial} is listed twice: give each charger one entry`,
+        });
+      chargers.add(serial);
+      const onOcpp = config.ocpp.charge_points.some((cp) => cp.charger?.toUpperCase() === serial);
+      if (config.source === "local" && !charger.modbus && !(config.ocpp.enabled && onOcpp))
+        ctx.addIssue({
+          code: "custom",
+          path: ["ev_chargers", index],
+          message: `with source: local ${charger.serial} needs a path of its own: give it modbus: { host: <its address> }, or name it in an enabled ocpp.charge_points[].charger`,
+        });
+      if (charger.modbus && config.source === "cloud")
+        ctx.addIssue({
+          code: "custom",
+          path: ["ev_chargers", index, "modbus"],
+          message: "is read over the LAN, which source: cloud does not use: set source: local or auto, or remove it",
+        });
+    });
     for (const [serial, device] of Object.entries(config.devices)) {
       if (config.source !== "auto" && device.source !== config.source)
         ctx.addIssue({

@@ -1,4 +1,4 @@
-import type { ChargerCommand, PathOutcome } from "../sources/index.js";
+import type { ChargerAnswer, ChargerCommand } from "../sources/index.js";
 import type { ChargerCommandId } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
 import { failed, succeeded, unknown } from "./outcome.js";
@@ -27,14 +27,20 @@ export function chargerCommandOf(
   }
 }
 
-/** The path's answer as the change's outcome: accepted is done (the charge point will act), refused did not apply, open may have. */
-export function chargerOutcome(command: ChargerCommandId, answer: PathOutcome<undefined>): ChangeOutcome {
+/**
+ * The path's answer as the change's outcome: accepted is done (the charge point will act; over
+ * Modbus, read back), refused did not apply (or did not hold), open may have.
+ */
+export function chargerOutcome(command: ChargerCommandId, answer: ChargerAnswer): ChangeOutcome {
+  const over = answer.path ?? "OCPP";
   switch (answer.outcome) {
     case "done":
-      return succeeded(`${command} done over OCPP: ${answer.message ?? "accepted"}`, { verified: false });
+      return succeeded(`${command} done over ${over}: ${answer.message ?? "accepted"}`, {
+        verified: over === "Modbus",
+      });
     case "refused":
-      return failed(`${command} not done over OCPP: ${answer.reason}`);
+      return failed(`${command} not done over ${over}: ${answer.reason}`);
     case "open":
-      return unknown(`${command} over OCPP: ${answer.reason}`);
+      return unknown(`${command} over ${over}: ${answer.reason}`);
   }
 }

@@ -37,10 +37,11 @@ export async function sendEvCommand(
   const unoffered = modeNotOffered(context, charger.uuid, command, parsed.data);
   if (unoffered) return refused(`${name} ${unoffered}`);
 
-  // A charger on a path of its own (its charge point connected over OCPP) takes the commands that path carries.
+  // A charger on a path of its own (OCPP, Modbus) takes the commands that path carries.
   const own = chargerCommandOf(command, parsed.data);
   const chargers = context.control.chargers;
-  if (own && chargers?.carries(charger.uuid)) return chargerOutcome(command, await chargers.command(charger.uuid, own));
+  if (own && chargers?.carries(charger.uuid, own.kind))
+    return chargerOutcome(command, await chargers.command(charger.uuid, own));
 
   const sent = await sendChange(context, (options) =>
     context.control.cloudOnly.evChargers.send(charger.uuid, command, parsed.data, options),

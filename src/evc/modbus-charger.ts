@@ -1,7 +1,6 @@
 import modbusSerial from "modbus-serial";
 import { z } from "zod";
 import type { Logger } from "../log/log.js";
-import type { PathOutcome } from "../sources/index.js";
 import { type Clock, later } from "../time/index.js";
 import {
   EVC_CHARGE_CONTROL,
@@ -64,8 +63,14 @@ export const chargerReading = z.object({
 });
 export type ChargerReading = z.infer<typeof chargerReading>;
 
-/** A write's answer: PathOutcome, and `reverted` when the charger took the value and then went back. */
-export type ChargerWriteOutcome = PathOutcome<number> & { readonly reverted?: boolean };
+/**
+ * A write's answer, in the control gate's terms (sources/' PathOutcome, which this folder does not
+ * import: sources/ adapts this client): done with the value read back (`reverted` when the charger
+ * took the value and then went back), refused (nothing applied), or open (it may have applied).
+ */
+export type ChargerWriteOutcome =
+  | { readonly outcome: "done"; readonly value: number; readonly message?: string; readonly reverted?: boolean }
+  | { readonly outcome: "refused" | "open"; readonly reason: string };
 
 export interface ModbusCharger {
   read(): Promise<ChargerReading>;

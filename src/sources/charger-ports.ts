@@ -7,7 +7,7 @@ import type {
 import type { ControlCall, PathOutcome } from "./control-ports.js";
 
 /**
- * An EV charger's commands in the daemon's own terms, for a path that carries them (OCPP now;
+ * An EV charger's commands in the daemon's own terms, for a path that carries them (OCPP;
  * Modbus where local control is enabled): what a charge is told, answered done / refused / open
  * like an inverter's changes (sources/control-ports.ts). The cloud carries every command the
  * daemon names (CloudChargerCommands below); the gate sends a command here when the charger's
@@ -22,16 +22,20 @@ export type ChargerCommand =
   | { readonly kind: "restart" };
 
 export interface ChargerControl {
-  /** Whether the charger (by uuid) is on this path now: its charge point connected. */
-  carries(uuid: string): boolean;
-  command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<PathOutcome<undefined>>;
+  /** Whether the charger (by uuid) is on this path now (its charge point connected), for this kind of command when given. */
+  carries(uuid: string, kind?: ChargerCommand["kind"]): boolean;
+  command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<ChargerAnswer>;
 }
 
 /**
  * How a charger command ended. `code` is the path's own number for the answer when it has one
- * (the cloud's command code, 0 when done), kept for the record like a refusal's.
+ * (the cloud's command code, 0 when done), kept for the record like a refusal's; `path` is the
+ * charger's own path that answered (OCPP when it does not say).
  */
-export type ChargerAnswer = PathOutcome<undefined> & { readonly code?: number };
+export type ChargerAnswer = PathOutcome<undefined> & {
+  readonly code?: number;
+  readonly path?: "OCPP" | "Modbus";
+};
 
 /**
  * Every charger command by the daemon's id and arguments, and reading back what a command's

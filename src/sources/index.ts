@@ -9,6 +9,7 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
+export { firstAnswering, firstCarrying, withChargers } from "./charger-paths.js";
 export type {
   ChargerAnswer,
   ChargerCommand,
@@ -33,6 +34,8 @@ export type {
   PresetFields,
   SettingValue,
 } from "./control-ports.js";
+export { modbusChargerControl } from "./evc-modbus/control.js";
+export { type ModbusChargerLink, ModbusChargers, ModbusNotReadError } from "./evc-modbus/resources.js";
 export type { Fetched, FetchedKind } from "./fetched.js";
 export {
   type ControllableDevice,

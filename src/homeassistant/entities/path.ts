@@ -6,8 +6,9 @@ const PATHS = ["local", "cloud"] as const;
 
 /**
  * With `source: auto`, an inverter's, EMS's or EV charger's "Path": local (its dongle on the LAN;
- * for a charger, its charge point on the daemon's OCPP central system) or cloud, whichever carries
- * its live data now. Announced only once the daemon says it (a daemon on one path has none).
+ * for a charger, its charge point on the daemon's OCPP central system or its Modbus registers) or
+ * cloud, whichever carries its live data now; with `source: local`, a charger on one of its own
+ * paths says local. Announced only once the daemon says it (an inverter on one path has none).
  */
 export function pathEntities(): EntityDef[] {
   return [reported(enumSensor("path", "Path", PATHS, { entity_category: "diagnostic", icon: "mdi:lan-connect" }))];

@@ -85,6 +85,8 @@ export class OcppChargers {
           of: { kind: "ev.status", serial: charger.serial },
           devices,
           poll: poll("ev.status"),
+          // Under `source: auto` the cloud's twin sets the pace; with no cloud, the charge point's news does.
+          triggers: on("ev.status"),
         },
         {
           name: `ev.meter ${charger.serial} (OCPP ${pairing.id})`,
