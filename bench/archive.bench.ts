@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CloudClient, RateBudget } from "../src/cloud/index.js";
-import { archiveAccount } from "../src/history/index.js";
 import { startSimulator } from "../src/simulator/index.js";
+import { archiveAccount } from "../src/sources/cloud/index.js";
 import { cloudHistory } from "../src/sources/index.js";
 import { openStore } from "../src/store/index.js";
 

@@ -1,6 +1,5 @@
 import type { EventBus } from "../bus/event-bus.js";
 import type { Feature } from "../bus/feature.js";
-import type { RateBudget } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { ControlGate } from "../control/index.js";
 import { type Freshness, healthFeature } from "../health/index.js";
@@ -8,14 +7,14 @@ import type { HistoryFeature } from "../history/index.js";
 import type { Topics } from "../homeassistant/index.js";
 import type { LogFeed, Logger } from "../log/log.js";
 import type { Mqtt } from "../mqtt/index.js";
+import { type CloudAccess, type CloudTarget, NO_CLOUD } from "../sources/cloud/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { deviceIdOf } from "../vocabulary/device-id.js";
-import { type CloudTarget, NO_CLOUD } from "./build-cloud.js";
+import type { RequestBudgetReader } from "../vocabulary/request-budget.js";
 import { ORIGIN } from "./build-publishing.js";
 import type { Sources } from "./build-sources.js";
-import type { CloudAccess } from "./cloud-access.js";
 
 /**
  * The bridge's health on MQTT (info, discovery and health go out with Home Assistant's, after
@@ -26,7 +25,7 @@ export function buildHealth(options: {
   readonly version: string;
   readonly cloud: CloudTarget | undefined;
   readonly access: CloudAccess | undefined;
-  readonly budget: RateBudget;
+  readonly budget: RequestBudgetReader;
   readonly topics: Topics;
   readonly mqtt: Mqtt;
   readonly inventory: () => Inventory;

@@ -1,5 +1,4 @@
 import type { EventBus } from "../bus/event-bus.js";
-import type { CloudClient } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { DevicePathHealth } from "../health/index.js";
 import type { Logger } from "../log/log.js";
@@ -7,9 +6,7 @@ import {
   type AutoSource,
   autoControl,
   autoSource,
-  cloudControl,
-  cloudHistory,
-  cloudSource,
+  type CloudPath,
   type DeviceControl,
   type DeviceSource,
   type HistorySource,
@@ -59,7 +56,8 @@ export interface Sources {
  */
 export function buildSources(options: {
   readonly config: Config;
-  readonly client: CloudClient | undefined;
+  /** The cloud's ports, when a cloud is configured (or simulated). */
+  readonly cloud: CloudPath | undefined;
   readonly given: GivenSources | undefined;
   readonly bus: EventBus;
   readonly logger: Logger;
@@ -70,7 +68,7 @@ export function buildSources(options: {
   /** The chargers over Modbus TCP, when configured: after OCPP on the LAN side. */
   readonly modbus?: ModbusChargers | undefined;
 }): Sources {
-  const { config, client, given, bus, logger, clock, life, ocpp, modbus } = options;
+  const { config, cloud, given, bus, logger, clock, life, ocpp, modbus } = options;
   const chargers = chargerPaths({ config, ocpp, modbus, bus, clock });
   // A path is kept by serial; a charger's entities are its uuid's.
   const idOf = (serial: string): DeviceId =>
@@ -91,9 +89,9 @@ export function buildSources(options: {
   if (lan) life.onStop(async () => lan.close());
   const local = lan && chargers.onLan(lan);
   const auto: AutoSource | undefined =
-    local && client && config.source === "auto"
+    local && cloud && config.source === "auto"
       ? autoSource({
-          cloud: cloudSource(client),
+          cloud: cloud.source(),
           local,
           choice: new PathChoice({
             clock,
@@ -114,25 +112,21 @@ export function buildSources(options: {
           logger,
         })
       : undefined;
-  const source = given?.source ?? auto ?? local ?? (client ? cloudSource(client) : undefined);
+  const source = given?.source ?? auto ?? local ?? cloud?.source();
   if (!source) throw new StartupError("no path to the house: configure cloud, or local with source: local", 2);
   const lanControl = local && localControl({ dongleOf: (serial) => local.dongleOf(serial), answerMs: LAN_ANSWER_MS });
   const pathControl =
     given?.control ??
-    (auto && client
-      ? autoControl(
-          cloudControl(client),
-          auto.choice,
-          lanControl,
-          (serial) => local?.dongleOf(serial)?.reachable ?? false,
-        )
+    (auto && cloud
+      ? autoControl(cloud.control(), auto.choice, lanControl, (serial) => local?.dongleOf(serial)?.reachable ?? false)
       : undefined) ??
     lanControl ??
-    (client ? cloudControl(client) : noWrites);
+    cloud?.control() ??
+    noWrites;
   // A charger on a path of its own (OCPP, then Modbus) takes its commands over it, before the cloud.
   const control = local && chargers.control ? { ...pathControl, chargers: chargers.control } : pathControl;
   const paths = auto && (() => pathsById(auto, idOf));
-  const historySource = given ? given.history : client && cloudHistory(client);
+  const historySource = given ? given.history : cloud?.history();
   return { source, control, local, lanControl, noWrites, historySource, paths };
 }
 

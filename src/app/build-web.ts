@@ -1,18 +1,17 @@
 import type { EventBus } from "../bus/event-bus.js";
-import type { RateBudget } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { ControlGate } from "../control/index.js";
 import type { Logger } from "../log/log.js";
 import type { LoadedRules } from "../rules/index.js";
 import type { RulesRuntime } from "../rules-runtime/index.js";
+import type { CloudAccess, CloudTarget } from "../sources/cloud/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
+import type { RequestBudgetReader } from "../vocabulary/request-budget.js";
 import { webFeature } from "../web/index.js";
-import type { CloudTarget } from "./build-cloud.js";
 import type { RulesStart } from "./build-rules.js";
 import type { Sources } from "./build-sources.js";
-import type { CloudAccess } from "./cloud-access.js";
 import { rulesHelp, rulesPlan } from "./web-plan.js";
 
 /** The web page: live values, history, the rules' plan and the controls. */
@@ -22,7 +21,7 @@ export function buildWeb(options: {
   readonly version: string;
   readonly cloud: CloudTarget | undefined;
   readonly access: CloudAccess | undefined;
-  readonly budget: RateBudget;
+  readonly budget: RequestBudgetReader;
   readonly store: Store | undefined;
   readonly inventory: () => Inventory;
   readonly rulesFile: LoadedRules | undefined;

@@ -3,11 +3,11 @@ import { withDemoRules } from "../demo/rules.js";
 import { isDemo, withDemoStore } from "../demo/store.js";
 import { historyFeature } from "../history/index.js";
 import type { LogFeed, Logger } from "../log/log.js";
+import { connectCloud, startCloud } from "../sources/cloud/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
-import { connectCloud, startCloud } from "./build-cloud.js";
 import { startEvcModbus } from "./build-evc-modbus.js";
 import { buildGate } from "./build-gate.js";
 import { buildHealth } from "./build-health.js";
@@ -84,13 +84,21 @@ export async function startApp(
     const { store, audit } = buildStore(config, logger, life);
     const bus = buildBus(logger);
     const healthFile = startHealthFile(config, logger, clock, life, bus);
-    const { client, access, budget } = await connectCloud({ cloud, config, clock, bus, logger, life, withSources });
+    const { client, path, access, budget } = await connectCloud({
+      cloud,
+      config,
+      clock,
+      bus,
+      logger,
+      life,
+      withSources,
+    });
     const ocpp = await startOcpp({ config, configFile: options.configFile, store, clock, logger, life });
     life.alive();
     const modbus = startEvcModbus({ config, clock, logger, life });
     const sources = buildSources({
       config,
-      client,
+      cloud: path,
       given: options.sources,
       bus,
       logger,

@@ -8,6 +8,7 @@
  * the server's window whatever the latency.
  */
 import { type Clock, later, systemClock } from "../time/index.js";
+import type { RequestBudgetState } from "../vocabulary/request-budget.js";
 
 export type Priority = "command" | "live" | "background";
 
@@ -41,21 +42,8 @@ interface Waiter {
   readonly cleanup: () => void;
 }
 
-export interface RateBudgetState {
-  /** The limit in force: the configured one, or the server's when that is stricter. */
-  readonly limit: number;
-  /** The configured limit, which the budget returns to when the server's limit loosens again. */
-  readonly configured: number;
-  /** 429 answers in a row; while above 0 the budget backs off and sends one probe at a time. */
-  readonly rateLimitedInARow: number;
-  readonly used: number;
-  readonly inFlight: number;
-  readonly waiting: number;
-  readonly windowEndsAt: number | undefined;
-  readonly pausedUntil: number;
-  /** Live requests a window is expected to carry (telemetry's plan), which background history leaves alone. */
-  readonly expectedLive: number;
-}
+/** The budget's state in the daemon's words (vocabulary/request-budget.ts), which its readers outside cloud/ use. */
+export type RateBudgetState = RequestBudgetState;
 
 /** The longest a run of 429s makes the budget wait between probes. */
 export const MAX_BACKOFF_MS = 15 * 60_000;

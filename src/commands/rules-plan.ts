@@ -20,11 +20,12 @@ import {
   sharedControlLines,
   withProviderSolar,
 } from "../rules/index.js";
+import { cloudClient } from "../sources/cloud/index.js";
 import { discoverInventory } from "../sources/index.js";
 import { systemClock } from "../time/index.js";
 import { type DaemonAnswer, daemonBattery } from "./daemon-battery.js";
 import { type CarFlags, carByHand, carFromDaemon } from "./rules-plan-car.js";
-import { cliLogger, cloudClient, openStoreOr, readRulesInput } from "./shared.js";
+import { cliLogger, openStoreOr, readRulesInput } from "./shared.js";
 
 export interface RulesPlanOptions extends CarFlags {
   readonly config?: string;

@@ -1,9 +1,9 @@
 import type { ChangeRequest, SettingValue } from "../control/index.js";
+import { cliGate, cloudClient, describeOutcome } from "../sources/cloud/index.js";
 import { discoverInventory, type Inventory } from "../sources/index.js";
 import { CHARGER_COMMANDS, type ChargerCommandId, isChargerCommandId, PathFailure } from "../vocabulary/index.js";
-import { cliGate, describeOutcome } from "./cli-gate.js";
 import { SET_USAGE } from "./set-usage.js";
-import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
+import { cliLogger, openStoreOr, readConfig, requireCloud } from "./shared.js";
 
 export interface SetOptions {
   /** Inverter serial, or EV charger uuid (or serial). */

@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { CloudClient } from "../cloud/index.js";
 import { type Config, ConfigError, loadConfig } from "../config/index.js";
 import { withDemoRules } from "../demo/rules.js";
 import { withDemoStore } from "../demo/store.js";
@@ -7,7 +6,7 @@ import { createLogger } from "../log/log.js";
 import { loadRules, RulesError, type RulesFile, rulesPath } from "../rules/index.js";
 import { openStore, type Store, StoreError } from "../store/index.js";
 
-/** What the commands share: finding and reading the configuration, and the cloud and store it names. */
+/** What the commands share: finding and reading the configuration, and the store it names (the cloud's client: sources/cloud/commands/client.ts). */
 
 const DEFAULT_CONFIG = "config/configuration.yaml";
 
@@ -50,17 +49,6 @@ export function openStoreOr(config: Config, err: NodeJS.WritableStream, context 
     err.write(`${context}${error.message}\n`);
     return 1;
   }
-}
-
-export function cloudClient(config: Config, url: string, token: string): CloudClient {
-  return new CloudClient({
-    baseUrl: url,
-    token,
-    context: config.cloud.context,
-    requestsPerMinute: config.cloud.requests_per_minute,
-    pageSize: config.cloud.page_size,
-    timeoutMs: config.cloud.timeout,
-  });
 }
 
 /** The commands print what matters themselves; info logs would only repeat it. */

@@ -1,4 +1,3 @@
-import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { Origin, Topics } from "../homeassistant/index.js";
 import type { LogEvent, LogFeed } from "../log/log.js";
@@ -6,6 +5,7 @@ import type { Availability } from "../telemetry/index.js";
 import { deviceId, devicesOf, hasControls, type Inventory } from "../telemetry/index.js";
 import { type Clock, every, later } from "../time/index.js";
 import type { DeviceId } from "../vocabulary/device-id.js";
+import type { RequestBudgetState } from "../vocabulary/request-budget.js";
 import { bridgeDiscoveryMessages, bridgeTopics } from "./bridge-discovery.js";
 import type {
   BridgeHealth,
@@ -31,7 +31,7 @@ export interface BridgeStatusOptions {
   /** Publishes on the bridge's connection; never logs a failure (a log would come back here). */
   readonly publish: (topic: string, payload: string, retain: boolean) => Promise<void>;
   readonly connected: () => boolean;
-  readonly budget: () => RateBudgetState;
+  readonly budget: () => RequestBudgetState;
   readonly inventory: () => Inventory;
   /** How old each device's values are. */
   readonly freshness: Freshness;

@@ -1,8 +1,8 @@
 import type { EventBus } from "../bus/event-bus.js";
-import type { RateBudgetState } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import { type Clock, every } from "../time/index.js";
 import type { DeviceId } from "../vocabulary/device-id.js";
+import type { RequestBudgetState } from "../vocabulary/request-budget.js";
 import type { DeviceFreshness, Freshness } from "./freshness.js";
 
 /** How often ages are checked: a device goes unavailable at most this long after its stated age. */
@@ -23,7 +23,7 @@ export function watchStaleness(options: {
   /** Where a device going stale is said, once each time, with why. */
   readonly logger?: Logger;
   /** The cloud's rate budget, to tell a device held by it from one whose polls do not answer. */
-  readonly budget?: () => RateBudgetState;
+  readonly budget?: () => RequestBudgetState;
 }): () => void {
   const { bus, owner, freshness, clock } = options;
   /** Telemetry's last verdict per device (not ours). */
@@ -73,7 +73,7 @@ export function watchStaleness(options: {
 }
 
 /** Why a device went stale, in words: the rate budget holding its polls back, or polls that do not answer. */
-export function staleMessage(state: DeviceFreshness, budget: RateBudgetState | undefined, now: number): string {
+export function staleMessage(state: DeviceFreshness, budget: RequestBudgetState | undefined, now: number): string {
   const age = state.age_seconds === null ? "no values yet" : `no fresh values for ${state.age_seconds} s`;
   const head = `${state.name}: ${age} (polled every ${state.poll_seconds} s)`;
   if (budget && (budget.waiting > 0 || budget.pausedUntil > now || budget.used >= budget.limit)) {

@@ -1,13 +1,9 @@
 import type { Logger } from "../log/log.js";
+import { type ArchiveKind, type ArchiveReport, planArchive, runTasks, targetsOf } from "../sources/cloud/index.js";
 import type { HistorySource } from "../sources/index.js";
 import type { History } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { addDays, type Clock, dayOf, later } from "../time/index.js";
-import type { ArchiveKind } from "./archive/kinds.js";
-import { planArchive } from "./archive/plan.js";
-import type { ArchiveReport } from "./archive/report.js";
-import { runTasks } from "./archive/run.js";
-import { targetsOf } from "./archive/targets.js";
 
 export interface BackfillOptions {
   /** Where the days missed are read from. */

@@ -1,4 +1,4 @@
-import type { HistoryRecord } from "../store/index.js";
+import { type HistoryRecord, jsonObject, timedRows } from "../store/index.js";
 import type {
   ChargerMeterSample,
   ChargerSessionRecord,
@@ -6,7 +6,6 @@ import type {
   InverterPoint,
   SmartDeviceReading,
 } from "../vocabulary/index.js";
-import { jsonObject } from "./records.js";
 
 /*
  * The daemon's records as history rows, whichever path fetched them. A record without a
@@ -14,7 +13,7 @@ import { jsonObject } from "./records.js";
  */
 
 export function inverterPointRows(serial: string, points: readonly InverterPoint[]): HistoryRecord[] {
-  return timed(points, (point) => ({
+  return timedRows(points, (point) => ({
     kind: "inverter.point",
     device: serial,
     at: point.measuredAt,
@@ -24,7 +23,7 @@ export function inverterPointRows(serial: string, points: readonly InverterPoint
 }
 
 export function inverterFaultRows(serial: string, faults: readonly InverterFault[]): HistoryRecord[] {
-  return timed(faults, (fault) => ({
+  return timedRows(faults, (fault) => ({
     kind: "inverter.event",
     device: serial,
     at: fault.startMs ?? Number.NaN,
@@ -35,7 +34,7 @@ export function inverterFaultRows(serial: string, faults: readonly InverterFault
 
 /** One row per meter and moment: `{"Energy.Active.Import.Register": {"value": 12.3, "unit": "kWh"}, ...}`. */
 export function chargerMeterRows(uuid: string, samples: readonly ChargerMeterSample[]): HistoryRecord[] {
-  return timed(samples, (sample) => ({
+  return timedRows(samples, (sample) => ({
     kind: "ev.meter",
     device: uuid,
     at: sample.measuredAt,
@@ -45,7 +44,7 @@ export function chargerMeterRows(uuid: string, samples: readonly ChargerMeterSam
 }
 
 export function chargerSessionRows(uuid: string, sessions: readonly ChargerSessionRecord[]): HistoryRecord[] {
-  return timed(sessions, (session) => ({
+  return timedRows(sessions, (session) => ({
     kind: "ev.session",
     device: uuid,
     at: session.startedAtMs,
@@ -55,15 +54,11 @@ export function chargerSessionRows(uuid: string, sessions: readonly ChargerSessi
 }
 
 export function smartDeviceRows(uuid: string, readings: readonly SmartDeviceReading[]): HistoryRecord[] {
-  return timed(readings, (reading) => ({
+  return timedRows(readings, (reading) => ({
     kind: "smart.data",
     device: uuid,
     at: reading.measuredAt ?? Number.NaN,
     key: "",
     data: { power: reading.power },
   }));
-}
-
-function timed<T>(items: readonly T[], toRow: (item: T) => HistoryRecord): HistoryRecord[] {
-  return items.map(toRow).filter((row) => Number.isFinite(row.at));
 }

@@ -22,6 +22,8 @@ export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
 export { firstPage } from "./cloud/first-page.js";
 export { cloudHistory } from "./cloud/history.js";
+export { type CloudPath, cloudPath } from "./cloud/path.js";
+export type { AccountReads, HistorySource } from "./cloud/ports.js";
 export { cloudSource } from "./cloud/source.js";
 export type {
   ControlCall,
@@ -58,7 +60,6 @@ export { ocppChargerControl } from "./ocpp/control.js";
 export { type OcppCharger, OcppChargers, OcppNotConnectedError } from "./ocpp/resources.js";
 export type { PollConfig } from "./poll-config.js";
 export {
-  type AccountReads,
   type CloudOnlyControl,
   type CloudOnlyKind,
   type ControlReads,
@@ -66,7 +67,6 @@ export {
   type DevicePath,
   type DeviceSource,
   type DiscoverOptions,
-  type HistorySource,
   type PollBudget,
   withoutCloud,
 } from "./ports.js";

@@ -1,6 +1,6 @@
-import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import type { ChargerControl, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
+import type { AccountReads } from "./cloud/ports.js";
 import type { CloudOnlyActions } from "./cloud-only-actions.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
@@ -17,15 +17,13 @@ import type { Resource } from "./resource.js";
  * own terms, which every path implements; an EV charger's commands go through ChargerControl and
  * CloudChargerCommands (charger-ports.ts), in the daemon's terms too. What else only the cloud has
  * (the account's snapshots and preset profiles, notifications, smart devices' data points, the
- * long history) stays in the cloud client's words, behind ports named as cloud-only; a path
+ * long history) stays behind ports named as cloud-only, the reads of the account and the long
+ * history (AccountReads, HistorySource) in the cloud client's words in cloud/ports.ts; a path
  * without them refuses them.
  */
 
 /** The two ways to reach a device. */
 export type DevicePath = "cloud" | "local";
-
-/** Part of one section of the cloud client: the methods named, nothing else. */
-type Section<K extends keyof CloudClient, M extends keyof CloudClient[K]> = Pick<CloudClient[K], M>;
 
 export interface DiscoverOptions {
   readonly signal?: AbortSignal;
@@ -62,12 +60,6 @@ export interface DeviceSource {
    * Returns the unsubscribe.
    */
   onDevicesChanged?(listener: () => void): () => void;
-}
-
-/** What bridge requests may look up without changing anything: whether a snapshot exists, the preset profiles. Only the cloud has them. */
-export interface AccountReads {
-  readonly snapshots: Section<"snapshots", "exists">;
-  readonly presetProfiles: Section<"presetProfiles", "list">;
 }
 
 /**
@@ -141,13 +133,3 @@ export function withoutCloud(refusal: (what: CloudOnlyKind) => Error): CloudOnly
 
 /** The kinds of request only the cloud carries, as a refusal names them. */
 export type CloudOnlyKind = "EV chargers" | "snapshots" | "preset profiles" | "notifications" | "smart devices";
-
-/** The long history, read only: the gap backfill and the archive. Only the cloud has it. */
-export interface HistorySource {
-  readonly account: Section<"account", "get">;
-  readonly communicationDevices: Section<"communicationDevices", "list">;
-  readonly inverterData: Section<"inverterData", "dataPoints" | "events">;
-  readonly energyFlows: Section<"energyFlows", "flows">;
-  readonly evChargers: Section<"evChargers", "list" | "chargingSessions" | "meterData">;
-  readonly smartDevices: Section<"smartDevices", "list" | "data">;
-}

@@ -11,6 +11,7 @@ export type {
   RetentionRule,
   RetentionRules,
 } from "./history-retention.js";
+export { jsonObject, timedRows } from "./history-rows.js";
 export {
   DOWNSAMPLED_KINDS,
   type FetchedDay,

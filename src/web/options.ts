@@ -1,5 +1,4 @@
 import type { EventBus } from "../bus/event-bus.js";
-import type { RateBudgetState } from "../cloud/index.js";
 import type { Config } from "../config/index.js";
 import type { ControlValues } from "../control/index.js";
 import type { CloudRefusal, DevicePathHealth } from "../health/index.js";
@@ -8,6 +7,7 @@ import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
+import type { RequestBudgetState } from "../vocabulary/request-budget.js";
 import type { PricesAt } from "./history-api.js";
 import type { PlanHelp, PlanLive, PlanView } from "./plan-view.js";
 
@@ -25,7 +25,7 @@ export interface WebOptions {
   readonly plan: (live: PlanLive) => Promise<PlanView | undefined>;
   /** What an empty Plan page says about adding rules; left out, where the configuration is is not known. */
   readonly planHelp?: PlanHelp;
-  readonly budget: () => RateBudgetState | undefined;
+  readonly budget: () => RequestBudgetState | undefined;
   /** Import and export prices at an instant, for the cost per day; left out, no cost is shown. */
   readonly prices?: PricesAt;
   /** The house's zone (IANA; the account's, else the configured one): the page shows times in it and names it. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { type ApiCommandOptions, runApiCommand } from "../../src/commands/api.js";
+import { type ApiCommandOptions, runApiCommand } from "../../src/sources/cloud/commands/api.js";
 import { openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
 import { startTestSimulator } from "../helpers/simulator.js";

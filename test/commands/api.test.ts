@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runApiCommand } from "../../src/commands/api.js";
+import { runApiCommand } from "../../src/sources/cloud/commands/api.js";
 import { capture } from "../helpers/capture.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { startTestSimulator } from "../helpers/simulator.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { runArchiveCommand } from "../../src/commands/archive.js";
+import { runArchiveCommand } from "../../src/sources/cloud/commands/archive.js";
 import { openStore } from "../../src/store/index.js";
 import { addDays, dayOf } from "../../src/time/local-days.js";
 import { capture } from "../helpers/capture.js";

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
 import { configSchema } from "../../src/config/index.js";
 import { bridgeHealthSchema, bridgeInfoSchema } from "../../src/health/bridge-payloads.js";
 import { Freshness } from "../../src/health/freshness.js";
@@ -9,6 +8,7 @@ import { LogFeed } from "../../src/log/log.js";
 import type { Inventory } from "../../src/sources/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
 import { deviceIdOf } from "../../src/vocabulary/device-id.js";
+import type { RequestBudgetState } from "../../src/vocabulary/request-budget.js";
 
 const T0 = Date.parse("2026-01-10T12:00:00Z");
 
@@ -37,7 +37,7 @@ describe("the bridge's status topics", () => {
   ) => {
     const clock = new VirtualClock(T0);
     const sent: { topic: string; body: unknown; retain: boolean }[] = [];
-    const budget: RateBudgetState = {
+    const budget: RequestBudgetState = {
       limit: 300,
       configured: 300,
       rateLimitedInARow: 0,

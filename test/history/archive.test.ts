@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type CloudClient, RateBudget } from "../../src/cloud/index.js";
 import { MEASURANDS, type Measurand } from "../../src/cloud/schemas/ev-charger.js";
-import { type ArchiveKind, archiveAccount } from "../../src/history/index.js";
 import { demoScenario } from "../../src/simulator/scenario/builtin.js";
 import { ALL_SCOPES, scenarioSchema } from "../../src/simulator/scenario/schema.js";
+import { type ArchiveKind, archiveAccount } from "../../src/sources/cloud/index.js";
 import { cloudHistory } from "../../src/sources/index.js";
 import type { HistoryKind, Store } from "../../src/store/index.js";
 import { dayStartMs } from "../../src/time/local-days.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChargerMeterRecord } from "../../src/cloud/schemas/ev-charger.js";
-import { meterRecords } from "../../src/history/records.js";
 import { chargerMeterValues } from "../../src/sources/cloud/ev-readings.js";
+import { meterRecords } from "../../src/sources/cloud/history-records.js";
 import { flattenRecord } from "../../src/store/index.js";
 
 const UUID = "9c6f3c1e-6b2a-4f3e-9a51-2b7d1c0e8f44";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RateBudgetState } from "../../src/cloud/rate-budget.js";
-import { estimateMs, waitText } from "../../src/history/archive/progress.js";
-import { progressView } from "../../src/history/index.js";
+import { estimateMs, waitText } from "../../src/sources/cloud/archive/progress.js";
+import { progressView } from "../../src/sources/cloud/index.js";
 import { VirtualClock } from "../../src/time/virtual-clock.js";
+import type { RequestBudgetState } from "../../src/vocabulary/request-budget.js";
 import { capture } from "../helpers/capture.js";
 
 describe("archive progress", () => {
@@ -44,7 +44,7 @@ describe("archive progress", () => {
   });
 
   describe("while the rate budget holds every request back", () => {
-    const held = (over: Partial<RateBudgetState> = {}): RateBudgetState => ({
+    const held = (over: Partial<RequestBudgetState> = {}): RequestBudgetState => ({
       limit: 300,
       configured: 300,
       rateLimitedInARow: 0,

@@ -1,5 +1,5 @@
 import type { CloudClient } from "../../cloud/index.js";
-import type { HistorySource } from "../ports.js";
+import type { HistorySource } from "./ports.js";
 
 /** The cloud's long history, read only. */
 export function cloudHistory(client: CloudClient): HistorySource {

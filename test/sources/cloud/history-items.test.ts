@@ -3,13 +3,6 @@ import { chargerMeterRecord, chargingSession } from "../../../src/cloud/schemas/
 import { inverterDataPoint, inverterFaultEvent } from "../../../src/cloud/schemas/inverter-data.js";
 import { smartDeviceDataPoint } from "../../../src/cloud/schemas/smart-device.js";
 import {
-  eventRecords,
-  meterRecords,
-  pointRecords,
-  sessionRecords,
-  smartRecords,
-} from "../../../src/history/records.js";
-import {
   chargerMeterRows,
   chargerSessionRows,
   inverterFaultRows,
@@ -18,11 +11,18 @@ import {
 } from "../../../src/history/rows.js";
 import { chargerMeterSamplesOf, chargerSessionRecordsOf } from "../../../src/sources/cloud/ev-readings.js";
 import { inverterFaultOf, inverterPointsOf, smartDeviceReadingOf } from "../../../src/sources/cloud/history-items.js";
+import {
+  eventRecords,
+  meterRecords,
+  pointRecords,
+  sessionRecords,
+  smartRecords,
+} from "../../../src/sources/cloud/history-records.js";
 
 /*
  * The live path converts the cloud's records into the daemon's words when it fetches them, and the
  * history makes its rows from those; the archive makes its rows from the cloud's records directly
- * (history/records.ts). A row must come out the same byte for byte either way.
+ * (sources/cloud/history-records.ts). A row must come out the same byte for byte either way.
  */
 
 const ZONE = "Europe/London";

@@ -4,11 +4,11 @@ import {
   NotFoundError,
   RateLimitedError,
   SubscriptionRequiredError,
-} from "../../cloud/index.js";
-import type { Logger } from "../../log/log.js";
-import type { HistorySource } from "../../sources/index.js";
-import { type History, StoreError } from "../../store/index.js";
-import { type Clock, dayOf } from "../../time/index.js";
+} from "../../../cloud/index.js";
+import type { Logger } from "../../../log/log.js";
+import { type History, StoreError } from "../../../store/index.js";
+import { type Clock, dayOf } from "../../../time/index.js";
+import type { HistorySource } from "../ports.js";
 import { type Fetched, fetchTask } from "./fetch.js";
 import { type ArchiveKind, KINDS_WITH_CADENCE } from "./kinds.js";
 import type { Task } from "./plan.js";

@@ -11,15 +11,17 @@ import {
   type QueryInput,
   type RawResponse,
   statusError,
-} from "../cloud/index.js";
-import { type Config, loadConfig } from "../config/index.js";
-import type { Requester } from "../control/index.js";
-import { discoverInventory, type Inventory } from "../sources/index.js";
-import { systemClock } from "../time/index.js";
+} from "../../../cloud/index.js";
+// biome-ignore lint/style/noRestrictedImports: past commands/'s face on purpose: it loads each command only when it runs, and these are its commands.
+import { cliLogger, openStoreOr } from "../../../commands/shared.js";
+import { type Config, loadConfig } from "../../../config/index.js";
+import type { Requester } from "../../../control/index.js";
+import { systemClock } from "../../../time/index.js";
+import { discoverInventory, type Inventory } from "../../index.js";
 import { auditedRaw, type Json, RAW_BYPASSES } from "./api-raw.js";
 import { GATED_WRITES, type GateWrite, gateWriteOf } from "./api-writes.js";
 import { cliGate, describeOutcome } from "./cli-gate.js";
-import { cliLogger, cloudClient, openStoreOr } from "./shared.js";
+import { cloudClient } from "./client.js";
 
 export interface ApiCommandOptions {
   readonly method: string;

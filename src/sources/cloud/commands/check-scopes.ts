@@ -1,6 +1,6 @@
-import { type CallOptions, type CloudClient, CloudError, ForbiddenError, NotFoundError } from "../cloud/index.js";
-import { firstPage } from "../sources/index.js";
-import type { Inventory } from "../telemetry/index.js";
+import { type CallOptions, type CloudClient, CloudError, ForbiddenError, NotFoundError } from "../../../cloud/index.js";
+import type { Inventory } from "../../../telemetry/index.js";
+import { firstPage } from "../../index.js";
 
 /**
  * What `check` asks the cloud to learn which scopes the token holds: one read per scope that a

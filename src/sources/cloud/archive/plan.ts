@@ -1,5 +1,5 @@
-import type { History } from "../../store/index.js";
-import { addDays, dayOf, daysBetween } from "../../time/index.js";
+import type { History } from "../../../store/index.js";
+import { addDays, dayOf, daysBetween } from "../../../time/index.js";
 import { ARCHIVE_KINDS, type ArchiveKind, targetOf } from "./kinds.js";
 import type { ArchiveDevice, ArchiveTargets } from "./targets.js";
 

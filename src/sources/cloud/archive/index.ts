@@ -1,4 +1,4 @@
-export { isDay } from "../../time/index.js";
+export { isDay } from "../../../time/index.js";
 export { type ArchiveOptions, archiveAccount } from "./archive.js";
 export { ARCHIVE_PAGE_SIZE } from "./fetch.js";
 export { ARCHIVE_KINDS, type ArchiveKind, isArchiveKind } from "./kinds.js";

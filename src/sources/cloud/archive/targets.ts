@@ -1,6 +1,8 @@
-import { type CallOptions, ForbiddenError, NotFoundError } from "../../cloud/index.js";
-import { type HistorySource, type Inventory, isEms } from "../../sources/index.js";
-import { dayOf } from "../../time/index.js";
+import { type CallOptions, ForbiddenError, NotFoundError } from "../../../cloud/index.js";
+import { dayOf } from "../../../time/index.js";
+import type { Inventory } from "../../inventory.js";
+import { isEms } from "../discover-inverters.js";
+import type { HistorySource } from "../ports.js";
 
 export interface ArchiveDevice {
   /** Inverter serial, or charger / smart device uuid, as the cloud spells it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EndpointInfo } from "../cloud/index.js";
+import type { EndpointInfo } from "../../../cloud/index.js";
 import {
   EV_COMMANDS,
   type EvCommandId,
@@ -8,8 +8,8 @@ import {
   notificationEndpoints,
   notificationRequest,
   snapshotEndpoints,
-} from "../cloud/index.js";
-import type { ChangeRequest, DeviceAction } from "../control/index.js";
+} from "../../../cloud/index.js";
+import type { ChangeRequest, DeviceAction } from "../../../control/index.js";
 
 /** A write `energy2mqtt api` sends through the control gate, or why its body does not fit. */
 export type GateWrite =

@@ -1,4 +1,6 @@
-import type { EventBus } from "../bus/event-bus.js";
+import { StartupError } from "../../app/errors.js";
+import type { Lifecycle } from "../../app/lifecycle.js";
+import type { EventBus } from "../../bus/event-bus.js";
 import {
   AuthenticationError,
   CloudClient,
@@ -6,14 +8,13 @@ import {
   ForbiddenError,
   RateBudget,
   SubscriptionRequiredError,
-} from "../cloud/index.js";
-import type { Config } from "../config/index.js";
-import { DEMO_HISTORY_DAYS } from "../demo/store.js";
-import type { Logger } from "../log/log.js";
-import { type Clock, later } from "../time/index.js";
-import { CloudAccess } from "./cloud-access.js";
-import { StartupError } from "./errors.js";
-import type { Lifecycle } from "./lifecycle.js";
+} from "../../cloud/index.js";
+import type { Config } from "../../config/index.js";
+import { DEMO_HISTORY_DAYS } from "../../demo/store.js";
+import type { Logger } from "../../log/log.js";
+import { type Clock, later } from "../../time/index.js";
+import { CloudAccess } from "./access.js";
+import { type CloudPath, cloudPath } from "./path.js";
 
 /** The cloud the daemon talks to: the configured one, or the built-in simulator's. */
 export interface CloudTarget {
@@ -56,7 +57,7 @@ export async function startCloud(
     return { url: config.cloud.url, token: config.cloud.token, simulated: false };
   }
   // Loaded only when needed: a real installation never pays for the simulator.
-  const { demoHouseScenario, startSimulator } = await import("../simulator/index.js");
+  const { demoHouseScenario, startSimulator } = await import("../../simulator/index.js");
   const start = clock.now();
   const simulator = await startSimulator({ port: 0, scenario: demoHouseScenario(start, DEMO_HISTORY_DAYS), start });
   life.onStop(() => simulator.stop());
@@ -69,9 +70,11 @@ export async function startCloud(
   return { url: simulator.url, token, simulated: true };
 }
 
-/** The cloud's client, how it answers the token, and the request budget the daemon shares. */
+/** The cloud's client and its ports, how it answers the token, and the request budget the daemon shares. */
 export interface CloudConnection {
   readonly client: CloudClient | undefined;
+  /** The client's ports, for the daemon's sources. */
+  readonly path: CloudPath | undefined;
   readonly access: CloudAccess | undefined;
   readonly budget: RateBudget;
 }
@@ -114,7 +117,7 @@ export async function connectCloud(options: {
   }
   const budget =
     client?.http.budget ?? new RateBudget({ limit: config.cloud.requests_per_minute, windowMs: 60_000, clock });
-  return { client, access, budget };
+  return { client, path: client && cloudPath(client), access, budget };
 }
 
 function cloudClient(

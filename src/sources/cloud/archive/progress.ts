@@ -1,5 +1,5 @@
-import type { RateBudgetState } from "../../cloud/index.js";
-import { type Clock, every } from "../../time/index.js";
+import { type Clock, every } from "../../../time/index.js";
+import type { RequestBudgetState } from "../../../vocabulary/request-budget.js";
 import { duration } from "./report.js";
 import type { Progress } from "./run.js";
 
@@ -13,7 +13,7 @@ export interface ProgressViewOptions {
   /** The system clock by default. */
   readonly clock: Clock;
   /** The rate budget, to say when and why the archive waits (nothing moves then). */
-  readonly budget?: () => RateBudgetState;
+  readonly budget?: () => RequestBudgetState;
 }
 
 export interface ProgressView {
@@ -87,7 +87,7 @@ export function progressView(out: NodeJS.WritableStream, options: ProgressViewOp
 const TICK_MS = 1000;
 
 /** Why nothing moves: every request is held back by the rate budget, and for how long. */
-export function waitText(state: RateBudgetState, at: number): string | undefined {
+export function waitText(state: RequestBudgetState, at: number): string | undefined {
   if (state.waiting === 0 || state.inFlight > 0) return undefined;
   const until = Math.max(state.pausedUntil, state.windowEndsAt ?? 0);
   if (until <= at) return undefined;

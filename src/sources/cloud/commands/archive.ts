@@ -1,4 +1,8 @@
-import { AuthenticationError, CloudError, ForbiddenError } from "../cloud/index.js";
+import { AuthenticationError, CloudError, ForbiddenError } from "../../../cloud/index.js";
+// biome-ignore lint/style/noRestrictedImports: past commands/'s face on purpose: it loads each command only when it runs, and these are its commands.
+import { cliLogger, openStoreOr, readConfig, requireCloud } from "../../../commands/shared.js";
+import { type Clock, systemClock } from "../../../time/index.js";
+import { cloudHistory } from "../../index.js";
 import {
   ARCHIVE_KINDS,
   type ArchiveKind,
@@ -8,10 +12,8 @@ import {
   isArchiveKind,
   isDay,
   progressView,
-} from "../history/index.js";
-import { cloudHistory } from "../sources/index.js";
-import { type Clock, systemClock } from "../time/index.js";
-import { cliLogger, cloudClient, openStoreOr, readConfig, requireCloud } from "./shared.js";
+} from "../index.js";
+import { cloudClient } from "./client.js";
 
 export interface ArchiveCommandOptions {
   readonly config?: string;

@@ -1,11 +1,11 @@
-import type { CloudClient } from "../cloud/index.js";
-import type { Config } from "../config/index.js";
-import { type ChangeOutcome, ControlGate } from "../control/index.js";
-import type { Logger } from "../log/log.js";
-import { cloudControl } from "../sources/index.js";
-import type { Store } from "../store/index.js";
-import type { Inventory } from "../telemetry/index.js";
-import { systemClock } from "../time/index.js";
+import type { CloudClient } from "../../../cloud/index.js";
+import type { Config } from "../../../config/index.js";
+import { type ChangeOutcome, ControlGate } from "../../../control/index.js";
+import type { Logger } from "../../../log/log.js";
+import type { Store } from "../../../store/index.js";
+import type { Inventory } from "../../../telemetry/index.js";
+import { systemClock } from "../../../time/index.js";
+import { cloudControl } from "../../index.js";
 
 /**
  * The control gate as the commands use it: the account's devices as discovered, the store's

@@ -1,9 +1,16 @@
-import type { CallOptions, PageIterator } from "../../cloud/index.js";
-import { MEASURANDS, type Measurand } from "../../cloud/index.js";
-import type { HistorySource } from "../../sources/index.js";
-import type { FetchedDay, HistoryRecord } from "../../store/index.js";
-import { addDays, dayEndMs, dayStartMs, isoSeconds } from "../../time/index.js";
-import { eventRecords, flowRecords, meterRecords, pointRecords, sessionRecords, smartRecords } from "../records.js";
+import type { CallOptions, PageIterator } from "../../../cloud/index.js";
+import { MEASURANDS, type Measurand } from "../../../cloud/index.js";
+import type { FetchedDay, HistoryRecord } from "../../../store/index.js";
+import { addDays, dayEndMs, dayStartMs, isoSeconds } from "../../../time/index.js";
+import {
+  eventRecords,
+  flowRecords,
+  meterRecords,
+  pointRecords,
+  sessionRecords,
+  smartRecords,
+} from "../history-records.js";
+import type { HistorySource } from "../ports.js";
 import type { Task } from "./plan.js";
 
 /**

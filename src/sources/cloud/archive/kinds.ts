@@ -1,4 +1,4 @@
-import type { HistoryKind } from "../../store/index.js";
+import type { HistoryKind } from "../../../store/index.js";
 
 /** The history kinds the archive copies from the cloud, in the order it copies them. */
 export const ARCHIVE_KINDS = [

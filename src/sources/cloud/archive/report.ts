@@ -1,4 +1,4 @@
-import type { StoreError } from "../../store/index.js";
+import type { StoreError } from "../../../store/index.js";
 import type { ArchiveKind } from "./kinds.js";
 
 /** What one kind got: rows read, rows new to the store, days read and days now complete. */

@@ -1,4 +1,4 @@
-import type { AuditEntryInput, AuditLog } from "../store/index.js";
+import type { AuditEntryInput, AuditLog } from "../../../store/index.js";
 
 /** A JSON value, as the audit log stores a request. */
 export type Json = AuditEntryInput["request"];

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { RefusalWatch, refusalText } from "../cloud/index.js";
-import { PRIVATE_FILE } from "../files/file-modes.js";
-import type { CloudRefusal } from "../health/index.js";
-import type { Logger } from "../log/log.js";
+import { RefusalWatch, refusalText } from "../../cloud/index.js";
+import { PRIVATE_FILE } from "../../files/file-modes.js";
+import type { CloudRefusal } from "../../health/index.js";
+import type { Logger } from "../../log/log.js";
 
 /** The file next to the store that lists the tokens (a short hash of each, never the token) that have worked. */
 const SEEN_FILE = "cloud-tokens-seen";
