@@ -7,10 +7,10 @@ import type { Config } from "../config/index.js";
 import type { ControlGate } from "../control/index.js";
 import { devicesWithSettings } from "../control/index.js";
 import type { Logger } from "../log/log.js";
+import { cloudClient, cloudPath } from "../sources/cloud/index.js";
 import type { ControllableDevice, DeviceControl, Inventory } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Clock } from "../time/index.js";
-import { cloudClient } from "./shared.js";
 
 /** The house as `settings` reaches it: over the path the configuration uses, as the daemon would. */
 export interface SettingsHouse {
@@ -43,7 +43,15 @@ export async function openSettingsHouse(
   const life = new Lifecycle(logger, undefined);
   const bus = buildBus(logger);
   try {
-    const { source, control } = buildSources({ config, client, given: undefined, bus, logger, clock, life });
+    const { source, control } = buildSources({
+      config,
+      cloud: client ? cloudPath(client) : undefined,
+      given: undefined,
+      bus,
+      logger,
+      clock,
+      life,
+    });
     const inventory = await source.discover({ logger });
     const { gate } = buildGate({
       config,

@@ -11,3 +11,4 @@ export { type CloudConnection, type CloudTarget, connectCloud, NO_CLOUD, startCl
 export { checkCloud } from "./commands/check-cloud.js";
 export { cliGate, describeOutcome } from "./commands/cli-gate.js";
 export { cloudClient } from "./commands/client.js";
+export { type CloudPath, cloudPath } from "./path.js";
