@@ -1,0 +1,28 @@
+import { type State, wallOfText } from "../../local/index.js";
+import { offsetMs } from "../../time/index.js";
+import type { StateValues } from "../../vocabulary/index.js";
+
+/** The state key of a device clock's drift: seconds it is ahead of the daemon's clock (negative: behind). */
+export const CLOCK_DRIFT = "clock_drift";
+
+/**
+ * Adds `clock_drift` to a device's values: what its clock shows (its HR 35-40, the house's wall
+ * time with no zone) less what a right clock on the house's wall shows at `atMs` by the daemon's
+ * clock in the house's zone. An inverter left on summer time after the October change reads
+ * +3600. Left out when the registers were not read or hold no date. `heardAt` is when they
+ * answered, by the daemon's clock.
+ */
+export function withClockDrift(
+  values: StateValues,
+  state: State,
+  clock: { readonly atMs: number; readonly heardAt: number | undefined; readonly timeZone: string },
+): StateValues {
+  const { atMs, heardAt, timeZone } = clock;
+  const read = typeof state.clock === "string" ? wallOfText(state.clock) : undefined;
+  if (read === undefined || heardAt === undefined) return values;
+  // Read at most a few minutes ago (dongle.ts reads it every 10): it has run on since.
+  const shown = read + (atMs - heardAt);
+  const houseWallMs = atMs + offsetMs(atMs, timeZone);
+  values[CLOCK_DRIFT] = Math.round((shown - houseWallMs) / 1000);
+  return values;
+}
