@@ -14,6 +14,7 @@ import {
   type DeviceSource,
   type HistorySource,
   type LocalSource,
+  localClockControl,
   localControl,
   localSource,
   noWritePath,
@@ -124,7 +125,12 @@ export function buildSources(options: {
     lanControl ??
     (client ? cloudControl(client) : noWrites);
   // The chargers whose charge point is connected take their commands over OCPP (with source: auto).
-  const control = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
+  const withChargers = ocpp && auto ? { ...pathControl, chargers: ocppChargerControl(ocpp) } : pathControl;
+  // Only the LAN can set a device's clock (docs/clock.md).
+  const control =
+    local && !given?.control
+      ? { ...withChargers, clocks: localClockControl({ dongleOf: (serial) => local.dongleOf(serial) }) }
+      : withChargers;
   const paths = auto && (() => pathsById(auto, idOf));
   const historySource = given ? given.history : client && cloudHistory(client);
   return { source, control, local, lanControl, noWrites, historySource, paths };

@@ -7,6 +7,7 @@ import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
+import { buildClock } from "./build-clock.js";
 import { connectCloud, startCloud } from "./build-cloud.js";
 import { buildGate } from "./build-gate.js";
 import { buildHealth } from "./build-health.js";
@@ -163,10 +164,11 @@ export async function startApp(
       logger,
       clock,
     });
+    const clocks = buildClock({ config, gate, control, inventory, bus, logger, clock });
     // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
     await startFeatures(
-      [mqtt, ...(history ? [history] : []), ...ha.features, health, web, rules, telemetry, devices],
+      [mqtt, ...(history ? [history] : []), ...ha.features, health, web, rules, clocks.feature, telemetry, devices],
       life,
     );
     await rulesStart.settled(rules);

@@ -26,9 +26,10 @@ export interface Requester {
   /**
    * The way the change came: `mqtt`, a `set` topic, from Home Assistant or any other MQTT client
    * (the payload cannot tell which); a rule; the CLI; a bridge request. The audit log keeps it in
-   * its `source` column, and says `source` in the rows it hands out.
+   * its `source` column, and says `source` in the rows it hands out. `daemon`: the daemon's own
+   * upkeep (the clock sync, control/clock-watch.ts).
    */
-  readonly via: "mqtt" | "rule" | "cli" | "bridge";
+  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "daemon";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
   /**

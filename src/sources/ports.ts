@@ -1,6 +1,7 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
 import type { ChargerControl } from "./charger-ports.js";
+import type { ClockControl } from "./clock-port.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -98,6 +99,8 @@ export interface DeviceControl {
   readonly cloudOnly: CloudOnlyControl;
   /** EV chargers' commands over a path of their own (OCPP), for a charger that path carries now. */
   readonly chargers?: ChargerControl;
+  /** Inverters' and EMSs' clocks, where a path can set them (the LAN); only control/'s clock sync uses it. */
+  readonly clocks?: ClockControl;
   /** How long the path waits for a device's answer before it gives up on it. */
   readonly answerMs: number;
   /**

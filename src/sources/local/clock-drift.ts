@@ -5,6 +5,8 @@ import type { StateValues } from "../../vocabulary/index.js";
 /** The state key of a device clock's drift: seconds it is ahead of the daemon's clock (negative: behind). */
 export const CLOCK_DRIFT = "clock_drift";
 
+const HALF_SECOND_MS = 500;
+
 /**
  * Adds `clock_drift` to a device's values: what its clock shows (its HR 35-40, the house's wall
  * time with no zone) less what a right clock on the house's wall shows at `atMs` by the daemon's
@@ -20,8 +22,9 @@ export function withClockDrift(
   const { atMs, heardAt, timeZone } = clock;
   const read = typeof state.clock === "string" ? wallOfText(state.clock) : undefined;
   if (read === undefined || heardAt === undefined) return values;
-  // Read at most a few minutes ago (dongle.ts reads it every 10): it has run on since.
-  const shown = read + (atMs - heardAt);
+  // The registers hold whole seconds (half a second short, on average, of the instant they were
+  // read at), read at most 10 minutes ago (dongle.ts): the clock has run on since.
+  const shown = read + HALF_SECOND_MS + (atMs - heardAt);
   const houseWallMs = atMs + offsetMs(atMs, timeZone);
   values[CLOCK_DRIFT] = Math.round((shown - houseWallMs) / 1000);
   return values;
