@@ -11,6 +11,7 @@ import {
   type DeviceSource,
   type HistorySource,
   type LocalSource,
+  localClockControl,
   localControl,
   localSource,
   type ModbusChargers,
@@ -124,7 +125,12 @@ export function buildSources(options: {
     cloud?.control() ??
     noWrites;
   // A charger on a path of its own (OCPP, then Modbus) takes its commands over it, before the cloud.
-  const control = local && chargers.control ? { ...pathControl, chargers: chargers.control } : pathControl;
+  const withChargers = local && chargers.control ? { ...pathControl, chargers: chargers.control } : pathControl;
+  // Only the LAN can set a device's clock (docs/clock.md).
+  const control =
+    local && !given?.control
+      ? { ...withChargers, clocks: localClockControl({ dongleOf: (serial) => local.dongleOf(serial) }) }
+      : withChargers;
   const paths = auto && (() => pathsById(auto, idOf));
   const historySource = given ? given.history : cloud?.history();
   return { source, control, local, lanControl, noWrites, historySource, paths };

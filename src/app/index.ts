@@ -8,6 +8,7 @@ import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
+import { buildClock } from "./build-clock.js";
 import { startEvcModbus } from "./build-evc-modbus.js";
 import { buildGate } from "./build-gate.js";
 import { buildHealth } from "./build-health.js";
@@ -175,6 +176,7 @@ export async function startApp(
       logger,
       clock,
     });
+    const clocks = buildClock({ config, gate, control, inventory, bus, logger, clock });
     const settingsBackup = buildSettingsBackup({ store, control, inventory, logger, clock });
     // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
@@ -187,6 +189,7 @@ export async function startApp(
         web,
         rules,
         ...(settingsBackup ? [settingsBackup] : []),
+        clocks.feature,
         telemetry,
         devices,
       ],

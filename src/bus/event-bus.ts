@@ -54,6 +54,8 @@ export interface DaemonEvents {
    * reconnection, when Home Assistant came online. Other publishers of retained messages follow.
    */
   readonly republish: { readonly reconnected: boolean };
+  /** A device's clock is off and left so (warn, or auto that may not set it), or right again: its Clock problem entity. */
+  readonly clockProblem: { readonly device: DeviceId; readonly problem: boolean };
   /** With `source: auto`, the path a device's live data and changes take: said at start and at each switch. */
   readonly devicePath: { readonly device: DeviceId; readonly path: DevicePath; readonly at: number };
 }

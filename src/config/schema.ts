@@ -449,6 +449,16 @@ export const ocppConfig = z
       });
   });
 
+/** What the daemon does about a device's clock (docs/clock.md). */
+export const clockConfig = z.strictObject({
+  sync: z
+    .enum(["auto", "warn", "off"])
+    .optional()
+    .describe(
+      "What to do when an inverter's or EMS's clock is more than a minute off, or the zone's GMT/BST change comes: `auto` sets it (over the LAN, through the control gate, audited, at most once a day per device besides the zone's changes, and only while the daemon's own clock is trusted), `warn` only warns on bridge/logging and raises its Clock problem entity, `off` does neither. Left out: `auto` for a device on the LAN (since the vendor's portal stopped moving clocks, nothing else will), `warn` for one on the cloud alone (which cannot set a clock)",
+    ),
+});
+
 /** The whole configuration: one schema, every section optional with defaults. */
 export const configSchema = z
   .strictObject({
@@ -467,6 +477,7 @@ export const configSchema = z
     web: webConfig.default(webConfig.parse({})),
     demo: demoConfig.default(demoConfig.parse({})),
     control: controlConfig.default(controlConfig.parse({})),
+    clock: clockConfig.default(clockConfig.parse({})),
     local: z
       .array(localDongleConfig)
       .default([])

@@ -27,9 +27,10 @@ export interface Requester {
    * The way the change came: `mqtt`, a `set` topic, from Home Assistant or any other MQTT client
    * (the payload cannot tell which); a rule; the CLI; a bridge request. The audit log keeps it in
    * its `source` column, and says `source` in the rows it hands out. `settings-restore`: a backup
-   * put back by `energy2mqtt settings restore`.
+   * put back by `energy2mqtt settings restore`. `daemon`: the daemon's own upkeep (the clock sync,
+   * control/clock-watch.ts).
    */
-  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "settings-restore";
+  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "settings-restore" | "daemon";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
   /**

@@ -8,6 +8,7 @@ import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 import type { ChangeApplied } from "./change-applied.js";
+import { type ClockSyncRequest, syncDeviceClock } from "./clock-sync.js";
 import type { ChangeContext, WriteTiming } from "./context.js";
 import { type ControlReading, ControlState, type ControlValues } from "./control-state.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
@@ -220,6 +221,27 @@ export class ControlGate {
       this.tell({ at: entry.at, action, requester, outcome: asChange });
       return outcome;
     });
+  }
+
+  /**
+   * Sets a device's clock to the house's time (clock-sync.ts): audited as `clock:sync`, counted,
+   * read back, in the device's turn of the queue. The one write that reaches the clock registers.
+   */
+  syncClock(request: ClockSyncRequest, requester: Requester, options: ApplyOptions = {}): Promise<ChangeOutcome> {
+    return this.queue.run(`inverter:${request.serial}`, () =>
+      syncDeviceClock(
+        {
+          clocks: this.control.clocks,
+          audit: this.audit,
+          clock: this.clock,
+          logger: this.logger,
+          ...(this.writeBudget ? { writeBudget: this.writeBudget } : {}),
+        },
+        request,
+        requester,
+        options.signal ?? this.stopping.signal,
+      ),
+    );
   }
 
   /** Resolves once every change, including a write waiting for its late answer, has finished. */

@@ -1,5 +1,13 @@
 export type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 export { type ChangeApplied, changedDevice } from "./change-applied.js";
+export { CLOCK_SYNC_ACTION, type ClockSyncReason, type ClockSyncRequest } from "./clock-sync.js";
+export {
+  type ClockSyncMode,
+  ClockWatch,
+  type ClockWatchOptions,
+  DRIFT_LIMIT_S,
+  type OwnClockVerdict,
+} from "./clock-watch.js";
 export type { ControlReading, ControlValues, EvCommandDataMap } from "./control-state.js";
 export type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 export type { ControlDevices, ControlledCharger, ControlledInverter } from "./devices.js";

@@ -3,7 +3,7 @@ import type { Feature } from "../bus/feature.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { DeviceStates } from "./device-states.js";
 import type { DiscoveryPublisher } from "./discovery-publisher.js";
-import { freshnessState, pathState } from "./entities/index.js";
+import { clockProblemState, freshnessState, pathState } from "./entities/index.js";
 
 /**
  * Telemetry into Home Assistant: readings and freshness become states, availability verdicts
@@ -30,6 +30,7 @@ export function stateFeature(options: {
       bus.on("availability", name, ({ device, available }) => states.availability(device, available));
       bus.on("freshness", name, ({ device, stale }) => states.applyState(device, freshnessState(stale)));
       bus.on("devicePath", name, ({ device, path }) => states.report(device, pathState(path)));
+      bus.on("clockProblem", name, ({ device, problem }) => states.report(device, clockProblemState(problem)));
       bus.on("inventoryChanged", name, ({ inventory }) => {
         states.setInventory(inventory);
         if (states.announced) void discovery.publishAll(false);

@@ -19,6 +19,7 @@ import {
   LV_BATTERY_ADDRESSES,
   lvBatterySerial,
 } from "./registers/battery.js";
+import { decodeClock, wallText } from "./registers/clock.js";
 import { decodeEms, emsChildren } from "./registers/ems.js";
 import { decodeGateway, gatewaySlots } from "./registers/gateway.js";
 import { type Detected, detectModel } from "./registers/model.js";
@@ -195,9 +196,12 @@ export class ChainDecoder {
     const ir = new Registers(bank);
     const serial = ir.holding.text(13, 5) || bank.reportedSerial;
     const address = hex(CONTROLLER);
+    const clock = decodeClock(ir);
     const identity = {
       ...(detected.deviceType === undefined ? {} : { device_type: detected.deviceType }),
       ...(detected.armFirmware === undefined ? {} : { arm_firmware: detected.armFirmware }),
+      // The device's own clock (registers/clock.ts), its local wall time with no zone.
+      ...(clock === undefined ? {} : { clock: wallText(clock) }),
     };
     switch (detected.family) {
       case "ems":

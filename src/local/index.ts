@@ -24,6 +24,18 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
+export {
+  CLOCK_COUNT,
+  CLOCK_FIRST,
+  CLOCK_REGISTERS,
+  clockWords,
+  decodeClock,
+  encodeClock,
+  isClockRegister,
+  wallOfText,
+  wallOfWords,
+  wallText,
+} from "./registers/clock.js";
 export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
 export {
   acChargeIds,
@@ -32,6 +44,7 @@ export {
   ControlMapError,
   type ControlRegister,
   checkWritable,
+  clockWriteMap,
   controlMapOf,
   dcDischargeIds,
   decodeSetting,

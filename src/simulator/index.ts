@@ -2,6 +2,7 @@ import { SimClock } from "./clock.js";
 import { EvcLinks, type EvcOcppOptions } from "./ev/links.js";
 import { ROUTES } from "./http/routes/index.js";
 import { startServer } from "./http/server.js";
+import type { DeviceClockBehaviour } from "./local/device-clock.js";
 import { type DongleInfo, type LocalDongles, startDongles } from "./local/dongles.js";
 import { loadScenario } from "./scenario/load.js";
 import type { Scenario } from "./scenario/schema.js";
@@ -45,6 +46,8 @@ export interface SimulatorOptions {
   readonly localResponseDelayMs?: number;
   /** Simulated ms between a dongle's heartbeats (60 s by default). */
   readonly localHeartbeatMs?: number;
+  /** How each inverter's and EMS's own clock behaves at start (drift, whether it keeps summer time itself); also `/__admin/clocks`. */
+  readonly localDeviceClock?: DeviceClockBehaviour;
   /** Each EV charger as an OCPP 1.6J charge point of this central system. Left out: none. */
   readonly ocpp?: EvcOcppOptions;
   /** Each EV charger's Modbus TCP registers, on its own port from this one on (0: free ports). Left out: none. */
@@ -84,6 +87,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           ...(options.localHosts === undefined ? {} : { hosts: options.localHosts }),
           ...(options.localResponseDelayMs === undefined ? {} : { responseDelayMs: options.localResponseDelayMs }),
           ...(options.localHeartbeatMs === undefined ? {} : { heartbeatMs: options.localHeartbeatMs }),
+          ...(options.localDeviceClock === undefined ? {} : { deviceClock: options.localDeviceClock }),
         });
   let evc: EvcLinks | undefined;
   try {

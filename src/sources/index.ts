@@ -17,6 +17,7 @@ export type {
   CloudChargerCommands,
   CloudChargerReads,
 } from "./charger-ports.js";
+export type { ClockControl } from "./clock-port.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";
@@ -51,6 +52,7 @@ export {
   type InverterDevice,
   type SmartDeviceInfo,
 } from "./inventory.js";
+export { localClockControl } from "./local/clock-control.js";
 export { LocalControlError, localControl, settingsReads } from "./local/control.js";
 export { type Identified, LocalDongle, type WrongDevice, WrongDeviceError } from "./local/dongle.js";
 export { NoWritePathError, noWritePath } from "./local/no-write-path.js";

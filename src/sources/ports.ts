@@ -1,5 +1,6 @@
 import type { Logger } from "../log/log.js";
 import type { ChargerControl, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
+import type { ClockControl } from "./clock-port.js";
 import type { AccountReads } from "./cloud/ports.js";
 import type { CloudOnlyActions } from "./cloud-only-actions.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
@@ -93,6 +94,8 @@ export interface DeviceControl {
   readonly cloudOnly: CloudOnlyControl;
   /** EV chargers' commands over a path of their own (OCPP), for a charger that path carries now. */
   readonly chargers?: ChargerControl;
+  /** Inverters' and EMSs' clocks, where a path can set them (the LAN); only control/'s clock sync uses it. */
+  readonly clocks?: ClockControl;
   /** How long the path waits for a device's answer before it gives up on it. */
   readonly answerMs: number;
   /**

@@ -7,6 +7,7 @@ import {
   highestNumbered,
   type StateValues,
 } from "../../vocabulary/index.js";
+import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY } from "./clock.js";
 import { batteryLevel, enumSensor, plain, power, reported, storedEnergy, temperature } from "./sensors.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
@@ -56,6 +57,8 @@ export function emsEntities(device: EmsDevice, details?: DeviceDetails): EntityD
     ...PLANT,
     ...count(device.inverterSerials.length).flatMap(inverterEntities),
     ...count(details?.emsMeters ?? DEFAULT_METERS).flatMap(meterEntities),
+    CLOCK_DRIFT_ENTITY,
+    CLOCK_PROBLEM_ENTITY,
   ].map(reported);
 }
 

@@ -1,4 +1,5 @@
 export { entitiesFor, findEntity } from "./catalogue.js";
+export { clockProblemState } from "./clock.js";
 export { type CommandResult, commandFor } from "./command.js";
 export { controlState } from "./control-state.js";
 export { freshnessState } from "./freshness.js";

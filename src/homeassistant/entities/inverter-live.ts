@@ -1,5 +1,6 @@
 import type { InverterDevice } from "../../telemetry/index.js";
 import { highestNumbered, SOLAR_ARRAY_POWER, type StateValues } from "../../vocabulary/index.js";
+import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY } from "./clock.js";
 import { batteryLevel, current, frequency, power, reported, temperature, text, voltage } from "./sensors.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
@@ -41,7 +42,7 @@ function arrayEntities(array: number): EntityDef[] {
 
 export function liveEntities(device: InverterDevice, details?: DeviceDetails): EntityDef[] {
   const arrays = Array.from({ length: solarArrayCount(device, details) }, (_, index) => arrayEntities(index + 1));
-  return [...FIELDS.map(reported), ...arrays.flat()];
+  return [...FIELDS.map(reported), ...arrays.flat(), CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY];
 }
 
 /** What live values tell about the inverter's layout: its solar arrays. */

@@ -1,3 +1,4 @@
+import { CLOCK_REGISTERS, isClockRegister } from "./clock.js";
 import { CLOUD_SETTINGS } from "./cloud-settings.js";
 import type { Detected, Model } from "./model.js";
 import {
@@ -83,6 +84,8 @@ export interface ControlMap {
   readonly presetFields: ReadonlyMap<PresetFieldKey, PresetFieldRegister>;
   /** The holding registers a write may go to: those the settings and preset fields map to, nothing else. */
   readonly allowlist: ReadonlySet<number>;
+  /** "clock": the clock sync's own map (registers/clock.ts), the one way to the clock registers. */
+  readonly purpose?: "clock";
 }
 
 export class ControlMapError extends Error {
@@ -350,10 +353,19 @@ export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">):
   };
 }
 
+/**
+ * The map a clock sync writes with: HR 35-40 and nothing else. The clock registers are in no
+ * model's settings allowlist (a setting's write can never reach them); only this map, which
+ * control/'s clock sync alone asks for, lets a write through to them.
+ */
+export function clockWriteMap(model: Model): ControlMap {
+  return { model, settings: new Map(), presetFields: new Map(), allowlist: new Set(CLOCK_REGISTERS), purpose: "clock" };
+}
+
 /** Registers that are never written over the LAN, whatever the model, and why. */
 const NEVER_WRITTEN: readonly { from: number; to: number; what: string }[] = [
   { from: 29, to: 29, what: "battery calibration" },
-  { from: 35, to: 40, what: "the inverter's clock" },
+  { from: 35, to: 40, what: "the inverter's clock, which only the clock sync writes" },
   { from: 63, to: 93, what: "grid protection limits (installer)" },
   { from: 115, to: 115, what: "anti-islanding detection (installer)" },
   { from: 162, to: 162, what: "the energy-total reset (destructive)" },
@@ -372,7 +384,8 @@ const NEVER_WRITTEN: readonly { from: number; to: number; what: string }[] = [
  */
 export function checkWritable(map: ControlMap, register: number): void {
   const named = NEVER_WRITTEN.find((range) => register >= range.from && register <= range.to);
-  if (named)
+  const clockSync = map.purpose === "clock" && isClockRegister(register);
+  if (named && !clockSync)
     throw new ControlMapError(
       `holding register ${register} (${named.what}) is never written over the LAN: change it on the inverter or in the vendor's installer app`,
     );

@@ -11,7 +11,7 @@ import {
   PV_TO_HOME,
   storedDeltaWh,
 } from "./dispatch.js";
-import { type DayFrame, STEP_HOURS, STEPS_PER_SLOT } from "./frame.js";
+import { type DayFrame, STEP_HOURS, STEP_MS, STEPS_PER_SLOT } from "./frame.js";
 import { type DayInputs, fillInputs } from "./inputs.js";
 import type { HouseContext } from "./spec.js";
 
@@ -63,6 +63,12 @@ export function daySimulations(): number {
   return simulations;
 }
 
+/**
+ * The minute of day a device's timed slots run by at an instant: its own clock's (the
+ * simulator's local/device-clock.ts). Left out, the zone's local minute.
+ */
+export type SlotMinute = (utcMs: number) => number;
+
 /** Integrates one local day step by step, from a stored energy at local midnight. */
 export class DayRun {
   /** Wh of each flow since the day's start. */
@@ -96,8 +102,8 @@ export class DayRun {
     return this.cursor >= this.frame.steps;
   }
 
-  /** Integrates steps up to (not including) `toStep` under `control`. */
-  run(control: ControlSettings, toStep: number): void {
+  /** Integrates steps up to (not including) `toStep` under `control`, its slots by `slotMinute` when given. */
+  run(control: ControlSettings, toStep: number, slotMinute?: SlotMinute): void {
     const { plant } = this.context;
     const { pvW, loadW, mode, minute } = this.inputs;
     const end = Math.min(toStep, this.frame.steps);
@@ -112,7 +118,8 @@ export class DayRun {
     let soc = this.socWh;
     for (let step = this.cursor; step < end; step++) {
       const stepMode = mode[step] ?? 0;
-      split(control, plant, pvW[step] ?? 0, loadW[step] ?? 0, minute[step] ?? 0, soc, hours, stepMode, stepW);
+      const slotAt = slotMinute ? slotMinute(this.frame.startMs + step * STEP_MS) : (minute[step] ?? 0);
+      split(control, plant, pvW[step] ?? 0, loadW[step] ?? 0, slotAt, soc, hours, stepMode, stepW);
       if (detail) {
         const slot = Math.floor(step / perSlot);
         if (step % perSlot === 0) this.writeState(detail.slotState, slot, soc, stepMode, minute[step] ?? 0);
@@ -129,14 +136,14 @@ export class DayRun {
   }
 
   /** The powers (W) of the next step under `control`, without integrating it. */
-  peek(control: ControlSettings, out: Float64Array): void {
+  peek(control: ControlSettings, out: Float64Array, slotMinute?: SlotMinute): void {
     const step = Math.min(this.cursor, this.frame.steps - 1);
     dispatch(
       control,
       this.context.plant,
       this.inputs.pvW[step] ?? 0,
       this.inputs.loadW[step] ?? 0,
-      this.inputs.minute[step] ?? 0,
+      slotMinute ? slotMinute(this.frame.startMs + step * STEP_MS) : (this.inputs.minute[step] ?? 0),
       this.socWh,
       STEP_HOURS,
       this.inputs.mode[step] ?? 0,

@@ -1,7 +1,7 @@
 import { dateOfDayNumber, dayNumber, dayOf, isoSeconds } from "../../time/index.js";
 import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
 import { type ControlSettings, readControl } from "./control.js";
-import { type DayDetail, DayRun, powersOf } from "./day-run.js";
+import { type DayDetail, DayRun, powersOf, type SlotMinute } from "./day-run.js";
 import { FLOW_COUNT } from "./dispatch.js";
 import type { Fault } from "./faults.js";
 import { type EnergyFlowQuery, energyFlowRecords } from "./flows.js";
@@ -38,6 +38,7 @@ export class InverterModel {
   private offlineSince: number | undefined;
   private readonly offlineSpans: [number, number][] = [];
   private offlineSnapshot: { system: SystemDataBody; meter: MeterDataBody } | undefined;
+  private slotMinute: SlotMinute | undefined;
 
   constructor(
     readonly spec: InverterSpec,
@@ -52,6 +53,11 @@ export class InverterModel {
     this.history = new History(this.context, readControl(settings), firstDay, startDay);
   }
 
+  /** From now on its timed slots run by the device's own clock (its dongle's registers), not the zone's. */
+  runSlotsBy(slotMinute: SlotMinute): void {
+    this.slotMinute = slotMinute;
+  }
+
   /** The model's time: everything before it has been integrated. */
   nowMs(): number {
     return this.live ? this.live.frame.startMs + this.live.cursor * STEP_MS : this.startMs;
@@ -64,7 +70,7 @@ export class InverterModel {
     if (this.offlineSince !== undefined) this.offlineSnapshot ??= this.snapshot();
     const control = readControl(this.settings);
     while (this.nowMs() < target) {
-      run.run(control, (target - run.frame.startMs) / STEP_MS);
+      run.run(control, (target - run.frame.startMs) / STEP_MS, this.slotMinute);
       if (run.done) run = this.rollOver(run);
     }
   }
@@ -237,7 +243,7 @@ export class InverterModel {
   private currentReading(): Reading {
     const run = this.ensureLive();
     const flowsW = new Float64Array(FLOW_COUNT);
-    run.peek(this.currentControl(), flowsW);
+    run.peek(this.currentControl(), flowsW, this.slotMinute);
     const now = this.nowMs();
     const capacity = this.context.plant.capacityWh;
     return reading(

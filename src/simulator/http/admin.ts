@@ -3,6 +3,7 @@ import type { SimClock } from "../clock.js";
 import { handleEvcAdmin } from "../ev/admin.js";
 import type { EvcLinks } from "../ev/links.js";
 import { handleDongleAdmin } from "../local/admin.js";
+import { handleClockAdmin } from "../local/clock-admin.js";
 import type { LocalDongles } from "../local/dongles.js";
 import type { World } from "../world/world.js";
 import { type Answer, invalid, notFound } from "./envelope.js";
@@ -57,6 +58,8 @@ const apiSubscription = z.strictObject({
 export function handleAdmin(state: AdminState, method: string, path: string, body: unknown): Answer {
   const dongles = handleDongleAdmin(state.local, method, path, body);
   if (dongles) return dongles;
+  const clocks = handleClockAdmin(state.local, state.clock.now(), method, path, body);
+  if (clocks) return clocks;
   const evc = handleEvcAdmin(
     (uuid) => state.world.chargers.get(uuid)?.model.local(),
     () => state.clock.now(),

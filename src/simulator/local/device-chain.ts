@@ -3,11 +3,13 @@ import {
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
+  CLOCK_FIRST,
   controlMapOf,
   encodeBamsCluster,
   encodeBamsSummary,
   encodeBcu,
   encodeBmu,
+  encodeClock,
   encodeEms,
   encodeGateway,
   encodeIdentity,
@@ -17,6 +19,7 @@ import {
   encodeThreePhase,
   FIRST_BMU,
   GATEWAY_AIO_SLOTS,
+  isClockRegister,
   type Model,
   modelFromIdentity,
   RegisterFile,
@@ -28,8 +31,25 @@ import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
 import { KIND_PROFILES } from "../scenario/kinds.js";
 import type { EmsRecord, GatewayRecord, InverterRecord } from "../world/world.js";
-import { type LanWriteAnswer, lanSettings } from "./lan-writes.js";
+import type { DeviceClock } from "./device-clock.js";
+import { type LanSettings, type LanWriteAnswer, lanSettings } from "./lan-writes.js";
 import { counterState, liveState } from "./live-state.js";
+
+/** A device's own clock on its chain, and the simulator's time it runs against. */
+export interface ChainClock {
+  readonly device: DeviceClock;
+  readonly now: () => number;
+}
+
+/** The controller's writes: its clock registers to its clock, everything else to its settings. */
+function controllerWrite(settings: LanSettings, clock: ChainClock | undefined) {
+  return (address: number, register: number, word: number): LanWriteAnswer => {
+    if (address !== CONTROLLER) return { ok: false, reason: `device 0x${address.toString(16)} takes no writes` };
+    if (!clock || !isClockRegister(register)) return settings.write(register, word);
+    const answer = clock.device.writeField(clock.now(), register - CLOCK_FIRST, word);
+    return answer.ok ? { ok: true, value: word } : answer;
+  };
+}
 
 /** Registers `from` to `to`, both included. */
 export interface Range {
@@ -141,7 +161,7 @@ export function dongleSerialOf(record: InverterRecord): string {
  * BCU at 0x70, its BMUs at 0x50 on and the BAMS at 0xA0, and on a three-phase plant the BAMS's
  * cluster view at 0x90 too (they answer with the inverter's serial, as in the captures).
  */
-export function inverterChain(record: InverterRecord): DongleChain {
+export function inverterChain(record: InverterRecord, clock?: ChainClock): DongleChain {
   const kind = record.entry.kind;
   const profile = KIND_PROFILES[kind];
   const model = modelFromIdentity(DEVICE_TYPE[kind], profile.firmware.ARM);
@@ -219,6 +239,7 @@ export function inverterChain(record: InverterRecord): DongleChain {
       encodeSinglePhase(controller, state, model);
     }
     settings.encodeInto(controller);
+    if (clock) encodeClock(controller, clock.device.wallMs(now));
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // The grid meter measures into the house positive: the inverse of the daemon's export positive.
     if (meterCount > 0)
@@ -300,10 +321,7 @@ export function inverterChain(record: InverterRecord): DongleChain {
     model,
     devices,
     registers,
-    write: (address, register, word) =>
-      address === CONTROLLER
-        ? settings.write(register, word)
-        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
+    write: controllerWrite(settings, clock),
   };
 }
 
@@ -312,7 +330,7 @@ function controllerOnly(serial: string, input: Range): ChainDevice[] {
 }
 
 /** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest, and its meters at 0x01 on. */
-export function emsChain(ems: EmsRecord): DongleChain {
+export function emsChain(ems: EmsRecord, clock?: ChainClock): DongleChain {
   const serial = checkSerial(ems.serial, "EMS serial");
   const children = ems.inverters.map((child) => checkSerial(child.serial, "inverter serial"));
   const model = modelFromIdentity(DEVICE_TYPE.ems, PLANT_ARM.ems);
@@ -349,6 +367,7 @@ export function emsChain(ems: EmsRecord): DongleChain {
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.ems, armFirmware: PLANT_ARM.ems, serial });
     encodeEms(controller, state, children);
     settings.encodeInto(controller);
+    if (clock) encodeClock(controller, clock.device.wallMs(now));
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // Its meters on its own chain, at their slot's address, measuring into the house positive: the
     // grid meter the inverse of the rollup's export-positive grid, a generation meter as it reads.
@@ -377,10 +396,7 @@ export function emsChain(ems: EmsRecord): DongleChain {
       },
     ],
     registers,
-    write: (address, register, word) =>
-      address === CONTROLLER
-        ? settings.write(register, word)
-        : { ok: false, reason: `device 0x${address.toString(16)} takes no writes` },
+    write: controllerWrite(settings, clock),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from "../../time/index.js";
 import type { World } from "../world/world.js";
-import { type DongleChain, emsChain, gatewayChain, inverterChain } from "./device-chain.js";
+import { type ChainClock, type DongleChain, emsChain, gatewayChain, inverterChain } from "./device-chain.js";
+import { DeviceClock, type DeviceClockBehaviour } from "./device-clock.js";
 import { SimDongle } from "./dongle.js";
 
 export interface LocalOptions {
@@ -16,6 +17,8 @@ export interface LocalOptions {
   readonly responseDelayMs?: number;
   /** Simulated ms between heartbeats; 60 s by default, as the captured EMS sends them. */
   readonly heartbeatMs?: number;
+  /** How every inverter's and EMS's own clock behaves at start (device-clock.ts); right and fixed to the zone's winter or summer time by default. */
+  readonly deviceClock?: DeviceClockBehaviour;
 }
 
 /** What `simulate` prints of each dongle. */
@@ -33,21 +36,49 @@ export interface LocalDongles {
   info(): DongleInfo[];
   /** The dongle with this dongle or device serial, in any case. */
   find(serial: string): SimDongle | undefined;
+  /** The own clock of the inverter or EMS with this serial, in any case. */
+  clockOf(serial: string): DeviceClock | undefined;
   close(): Promise<void>;
 }
 
-/** One chain per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway. */
-export function chainsOf(world: World): DongleChain[] {
+/**
+ * One chain per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway.
+ * With `clocks`, each inverter and EMS gets its own clock there (by serial, upper case), which its
+ * registers show, its clock writes set, and an inverter's timed slots run by.
+ */
+export function chainsOf(
+  world: World,
+  clocks?: {
+    readonly byId: Map<string, DeviceClock>;
+    readonly clock: Clock;
+    readonly behaviour?: DeviceClockBehaviour;
+  },
+): DongleChain[] {
+  const chainClock = (serial: string): ChainClock | undefined => {
+    if (!clocks) return undefined;
+    const device = new DeviceClock(world.scenario.timezone, clocks.clock.now(), clocks.behaviour);
+    clocks.byId.set(serial.toUpperCase(), device);
+    return { device, now: () => clocks.clock.now() };
+  };
   return [
-    ...[...world.inverters.values()].map(inverterChain),
-    ...[...world.ems.values()].map(emsChain),
-    ...[...world.gateways.values()].map(gatewayChain),
+    ...[...world.inverters.values()].map((record) => {
+      const clock = chainClock(record.serial);
+      if (clock) record.model.runSlotsBy((utcMs) => clock.device.minuteOfDay(utcMs));
+      return inverterChain(record, clock);
+    }),
+    ...[...world.ems.values()].map((record) => emsChain(record, chainClock(record.serial))),
+    ...[...world.gateways.values()].map((record) => gatewayChain(record)),
   ];
 }
 
 /** Opens a dongle per inverter, EMS and gateway of the world, each on its own port. */
 export async function startDongles(world: World, clock: Clock, options: LocalOptions): Promise<LocalDongles> {
-  const chains = chainsOf(world);
+  const clocks = new Map<string, DeviceClock>();
+  const chains = chainsOf(world, {
+    byId: clocks,
+    clock,
+    ...(options.deviceClock ? { behaviour: options.deviceClock } : {}),
+  });
   const seen = new Set<string>();
   for (const chain of chains) {
     const key = chain.dongleSerial.toUpperCase();
@@ -94,6 +125,7 @@ export async function startDongles(world: World, clock: Clock, options: LocalOpt
           dongle.chain.dongleSerial.toUpperCase() === wanted || dongle.chain.deviceSerial.toUpperCase() === wanted,
       );
     },
+    clockOf: (serial) => clocks.get(serial.toUpperCase()),
     close: async () => {
       await Promise.all(dongles.map((dongle) => dongle.close()));
     },

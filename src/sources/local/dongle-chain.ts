@@ -1,4 +1,12 @@
-import { ChainDecoder, type DecodedDevice, type Detected, type Frame, type Read } from "../../local/index.js";
+import {
+  ChainDecoder,
+  CLOCK_COUNT,
+  CLOCK_FIRST,
+  type DecodedDevice,
+  type Detected,
+  type Frame,
+  type Read,
+} from "../../local/index.js";
 import { later } from "../../time/index.js";
 import { LocalDongleError } from "./dongle-errors.js";
 import { type DongleOptions, whereOf } from "./dongle-options.js";
@@ -13,6 +21,8 @@ export class DongleChain {
   /** When an answer from the controller was last heard (clock ms), for a passive dongle's polls. */
   private heardAt: number | undefined;
   private listeners = new Set<() => void>();
+  /** When the controller's clock registers (HR 35-40) last answered (clock ms). */
+  private clockAt: number | undefined;
 
   constructor(private readonly options: DongleOptions) {}
 
@@ -22,6 +32,10 @@ export class DongleChain {
 
   get lastHeardAt(): number | undefined {
     return this.heardAt;
+  }
+
+  get clockHeardAt(): number | undefined {
+    return this.clockAt;
   }
 
   detect(): Detected {
@@ -42,6 +56,9 @@ export class DongleChain {
     this.decoder.accept(frame);
     if (frame.kind === "response" && (frame.address === 0x11 || frame.address === 0x31)) {
       this.heardAt = this.options.clock.now();
+      const clockRead =
+        frame.function === 0x03 && frame.base <= CLOCK_FIRST && frame.base + frame.count >= CLOCK_FIRST + CLOCK_COUNT;
+      if (clockRead) this.clockAt = this.heardAt;
     }
     this.changed();
   }
@@ -56,6 +73,7 @@ export class DongleChain {
     this.decoder = new ChainDecoder();
     this.dongleSerial = "";
     this.heardAt = undefined;
+    this.clockAt = undefined;
   }
 
   /** Waits until the controller's identity or banks were overheard (a passive dongle at discovery); `open` is false once the dongle was closed. */

@@ -24,6 +24,14 @@ export const DETECTION_BANKS: readonly Read[] = [
   input(CONTROLLER, 1600, 60),
 ];
 
+/**
+ * Whether a poll reads the controller's clock (HR 35-40, in the identity bank: the aligned block
+ * every public tool asks for, rather than six registers alone): inverters and EMSs, whose slots
+ * run by it.
+ */
+export const readsClock = (detected: Detected): boolean =>
+  detected.family === "single-phase" || detected.family === "three-phase" || detected.family === "ems";
+
 /** An LV pack's one bank (capacity, cycles, serial at IR 110-114). */
 export const lvPackBank = (address: number): Read => input(address, 60, 60);
 /** An HV stack's BCU: voltage, capacity and serial (IR 138-142). */

@@ -3,6 +3,7 @@ import { type DeviceId, deviceIdOf } from "../../vocabulary/device-id.js";
 import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource } from "../resource.js";
+import { withClockDrift } from "./clock-drift.js";
 import type { LocalDongle } from "./dongle.js";
 import { inverterPointOf } from "./history-points.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf, toSecond } from "./readings.js";
@@ -20,6 +21,8 @@ export interface LocalResourceContext {
   /** The dongle that identified a controller serial at discovery (it has live resources), undefined for one the LAN never found. */
   readonly identified: (serial: string) => LocalDongle | undefined;
   readonly now: () => number;
+  /** The house's zone, which the devices' clocks keep (the configuration's `timezone`). */
+  readonly timezone: string;
 }
 
 const controllerOf = (devices: readonly DecodedDevice[], serial: string): DecodedDevice | undefined =>
@@ -73,7 +76,8 @@ function inverterResources(
         if (!controller) return {};
         lastLive = dongle.lastHeardAt;
         const at = now();
-        const values = liveValuesOf(controller.state);
+        const clock = { atMs: at, heardAt: dongle.clockHeardAt, timeZone: context.timezone };
+        const values = withClockDrift(liveValuesOf(controller.state), controller.state, clock);
         return { fetched: { kind: "inverter.live", serial, at, measuredAt: toSecond(at), values } };
       },
     },
@@ -115,7 +119,8 @@ function emsResource(
       if (!controller) return {};
       lastLive = dongle.lastHeardAt;
       const at = now();
-      const values = emsValuesOf(controller.state, children);
+      const clock = { atMs: at, heardAt: dongle.clockHeardAt, timeZone: context.timezone };
+      const values = withClockDrift(emsValuesOf(controller.state, children), controller.state, clock);
       const down: Record<DeviceId, string> = {};
       children.forEach((child, index) => {
         if (values[`inverter_${index + 1}_status`] === "OFFLINE")

@@ -314,6 +314,7 @@ export function localSource(options: LocalSourceOptions): LocalSource {
             return device && dongles[device.index];
           },
           now,
+          timezone: options.timezone,
           liveMs: options.liveMs ?? 10_000,
         },
         inventory,

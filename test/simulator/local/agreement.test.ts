@@ -29,7 +29,8 @@ function tolerance(key: string, family: string): number {
 }
 
 /**
- * Keys only the registers carry, by device family. What only the cloud carries is
+ * Keys only the registers carry, by device family. `clock` is the device's own (HR 35-40): the
+ * cloud's system data has no field for it. What only the cloud carries is
  * scripts/lan-gaps.ts, the table docs/entities.md shows.
  */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
@@ -38,6 +39,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "Hybrid Gen1": [
     "device_type",
     "arm_firmware",
+    "clock",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",
@@ -48,6 +50,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "AC-coupled": [
     "device_type",
     "arm_firmware",
+    "clock",
     "battery_1_capacity",
     "battery_1_design_capacity",
     "battery_1_cycle_count",
@@ -56,6 +59,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "All-in-One": [
     "device_type",
     "arm_firmware",
+    "clock",
     "solar_array_1_power",
     "solar_array_1_voltage",
     "solar_array_1_current",
@@ -66,11 +70,12 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "Three-phase hybrid": [
     "device_type",
     "arm_firmware",
+    "clock",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",
   ],
-  EMS: ["device_type", "arm_firmware"],
+  EMS: ["device_type", "arm_firmware", "clock"],
   // The gateway keeps its All-in-Ones' counters, which the cloud shows as null; its firmware,
   // work mode and the All-in-Ones' slots are its registers' own.
   Gateway: [
