@@ -38,6 +38,7 @@ export class InverterModel {
   private offlineSince: number | undefined;
   private readonly offlineSpans: [number, number][] = [];
   private offlineSnapshot: { system: SystemDataBody; meter: MeterDataBody } | undefined;
+  private extraLoad: () => number = () => 0;
 
   constructor(
     readonly spec: InverterSpec,
@@ -63,7 +64,9 @@ export class InverterModel {
     if (target <= this.nowMs()) return;
     if (this.offlineSince !== undefined) this.offlineSnapshot ??= this.snapshot();
     const control = readControl(this.settings);
+    const extraW = this.extraLoad();
     while (this.nowMs() < target) {
+      run.extraLoadW = extraW;
       run.run(control, (target - run.frame.startMs) / STEP_MS);
       if (run.done) run = this.rollOver(run);
     }
@@ -152,6 +155,15 @@ export class InverterModel {
     }
   }
 
+  /**
+   * Load on top of the house's own, W, from the model's time on (advance it first): asked at each
+   * advance and taken as constant over the minutes it integrates (the world's requests advance
+   * the house every few seconds).
+   */
+  setExtraLoad(load: () => number): void {
+    this.extraLoad = load;
+  }
+
   socPercent(): number {
     const capacity = this.context.plant.capacityWh;
     return capacity > 0 ? (this.ensureLive().socWh / capacity) * 100 : 0;
@@ -237,6 +249,7 @@ export class InverterModel {
   private currentReading(): Reading {
     const run = this.ensureLive();
     const flowsW = new Float64Array(FLOW_COUNT);
+    run.extraLoadW = this.extraLoad();
     run.peek(this.currentControl(), flowsW);
     const now = this.nowMs();
     const capacity = this.context.plant.capacityWh;
