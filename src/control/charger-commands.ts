@@ -27,11 +27,22 @@ export function chargerCommandOf(
   }
 }
 
-/** The path's answer as the change's outcome: accepted is done (the charge point will act), refused did not apply, open may have. */
-export function chargerOutcome(command: EvCommandId, answer: PathOutcome<undefined>): ChangeOutcome {
+/**
+ * The path's answer as the change's outcome: accepted is done (the charge point will act), refused
+ * did not apply, open may have. An accepted limit is the value the charger holds now (OCPP cannot
+ * read it back, and the cloud may not answer): what Home Assistant shows.
+ */
+export function chargerOutcome(
+  command: EvCommandId,
+  sent: ChargerCommand,
+  answer: PathOutcome<undefined>,
+): ChangeOutcome {
   switch (answer.outcome) {
     case "done":
-      return succeeded(`${command} done over OCPP: ${answer.message ?? "accepted"}`, { verified: false });
+      return succeeded(`${command} done over OCPP: ${answer.message ?? "accepted"}`, {
+        verified: false,
+        ...(sent.kind === "current-limit" ? { value: sent.amps } : {}),
+      });
     case "refused":
       return failed(`${command} not done over OCPP: ${answer.reason}`);
     case "open":

@@ -40,7 +40,8 @@ export async function sendEvCommand(
   // A charger on a path of its own (its charge point connected over OCPP) takes the commands that path carries.
   const own = chargerCommandOf(command, parsed.data);
   const chargers = context.control.chargers;
-  if (own && chargers?.carries(charger.uuid)) return chargerOutcome(command, await chargers.command(charger.uuid, own));
+  if (own && chargers?.carries(charger.uuid))
+    return chargerOutcome(command, own, await chargers.command(charger.uuid, own));
 
   const sent = await sendChange(context, (options) =>
     context.control.cloudOnly.evChargers.sendCommand(charger.uuid, command, parsed.data, options),

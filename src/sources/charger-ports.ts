@@ -14,8 +14,22 @@ export type ChargerCommand =
   | { readonly kind: "unlock" }
   | { readonly kind: "restart" };
 
-export interface ChargerControl {
+/**
+ * What a charger's own path knows of it without asking the cloud: what reading back and a
+ * restore need (the rules' promise to restore, the import guard's current to lower from).
+ */
+export interface ChargerReads {
   /** Whether the charger (by uuid) is on this path now: its charge point connected. */
   carries(uuid: string): boolean;
+  /** The connector's status as the charger last said it (Preparing, Charging, ...); undefined when not said. */
+  status(uuid: string): string | undefined;
+  /**
+   * The current limit in force, A, as this path set it (OCPP has no way to read a limit back):
+   * the running session's, else the one for every session; undefined when this path set none.
+   */
+  currentLimit(uuid: string): number | undefined;
+}
+
+export interface ChargerControl extends ChargerReads {
   command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<PathOutcome<undefined>>;
 }

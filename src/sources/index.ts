@@ -9,7 +9,7 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
-export type { ChargerCommand, ChargerControl } from "./charger-ports.js";
+export type { ChargerCommand, ChargerControl, ChargerReads } from "./charger-ports.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";

@@ -1,6 +1,6 @@
 import type { CloudClient } from "../cloud/index.js";
 import type { Logger } from "../log/log.js";
-import type { ChargerControl } from "./charger-ports.js";
+import type { ChargerControl, ChargerReads } from "./charger-ports.js";
 import type { InverterControl, InverterReads } from "./control-ports.js";
 import type { Inventory } from "./inventory.js";
 import type { PollConfig } from "./poll-config.js";
@@ -85,6 +85,8 @@ export interface CloudOnlyControl extends AccountReads {
 export interface ControlReads {
   readonly inverters: InverterReads;
   readonly cloudOnly: { readonly evChargers: Section<"evChargers", "commandData" | "get"> };
+  /** What a charger's own path (OCPP) knows of it, for a charger that path carries now. */
+  readonly chargers?: ChargerReads;
 }
 
 /**
