@@ -223,7 +223,8 @@ describe("the optimise rule's car window over OCPP, the cloud refusing every cal
     // Every change after the user's limit is the rule's, done: start, the guard's limit, the limit back, stop.
     const byRule = rows
       .filter((row) => row.at >= WINDOW_START)
-      .sort((a, b) => a.at - b.at)
+      // Oldest first: by id, as changes at one simulated instant share their time.
+      .sort((a, b) => a.id - b.id)
       .map((row) => [row.action, row.source, row.requesterName, row.ok]);
     expect(byRule[0]).toEqual(["command:start-charge", "rule", "optimiser", true]);
     expect(byRule.at(-1)).toEqual(["command:stop-charge", "rule", "optimiser", true]);
