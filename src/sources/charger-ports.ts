@@ -12,7 +12,16 @@ export type ChargerCommand =
   /** The most current the car may draw, A. */
   | { readonly kind: "current-limit"; readonly amps: number }
   | { readonly kind: "unlock" }
-  | { readonly kind: "restart" };
+  /** A soft restart: the charger ends its session cleanly first. */
+  | { readonly kind: "restart" }
+  /** The whole charger in service (operative) or out of it; taking it out while it charges waits for the session's end. */
+  | { readonly kind: "availability"; readonly operative: boolean }
+  /** The charger asked to send one of its messages now (its status, its meter, ...). */
+  | { readonly kind: "trigger"; readonly message: ChargerMessage };
+
+/** The messages a charger can be asked to send now (OCPP 1.6's TriggerMessage, those the daemon reads). */
+export const CHARGER_MESSAGES = ["StatusNotification", "MeterValues", "Heartbeat", "BootNotification"] as const;
+export type ChargerMessage = (typeof CHARGER_MESSAGES)[number];
 
 /**
  * What a charger's own path knows of it without asking the cloud: what reading back and a

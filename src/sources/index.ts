@@ -9,7 +9,13 @@ export {
   type PathState,
   type PathSwitch,
 } from "./auto/index.js";
-export type { ChargerCommand, ChargerControl, ChargerReads } from "./charger-ports.js";
+export {
+  CHARGER_MESSAGES,
+  type ChargerCommand,
+  type ChargerControl,
+  type ChargerMessage,
+  type ChargerReads,
+} from "./charger-ports.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";
 export { discoverInventory } from "./cloud/discover.js";
 export { isEms } from "./cloud/discover-inverters.js";

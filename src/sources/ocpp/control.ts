@@ -12,9 +12,11 @@ function accepted(answer: CommandAnswer): boolean {
   return answer === "Accepted" || answer === "Unlocked";
 }
 
-/** What the charge point answered, in the gate's terms: it will do it, or it said no. */
+/** What the charge point answered, in the gate's terms: it will do it (now, or once its session ends), or it said no. */
 function answered(answer: CommandAnswer, what: string): PathOutcome<undefined> {
   if (accepted(answer)) return { outcome: "done", value: undefined, message: `the charge point accepted ${what}` };
+  if (answer === "Scheduled")
+    return { outcome: "done", value: undefined, message: `the charge point will do ${what} when its session ends` };
   return { outcome: "refused", reason: `the charge point answered ${answer} to ${what}` };
 }
 
@@ -30,7 +32,8 @@ function failed(error: unknown, what: string): PathOutcome<undefined> {
  * An EV charger's commands over OCPP (issue 37), for a charger whose charge point is connected to
  * the daemon's central system: start and stop (RemoteStart/RemoteStopTransaction), a current
  * limit (SetChargingProfile: this session's TxProfile while one is under way, else the default for
- * the next), unlock and a soft restart.
+ * the next), unlock and a soft restart (only ever soft), the charger in or out of service
+ * (ChangeAvailability) and a message asked for (TriggerMessage).
  */
 export function ocppChargerControl(chargers: OcppChargers): ChargerControl {
   const { central } = chargers;
@@ -66,6 +69,21 @@ export function ocppChargerControl(chargers: OcppChargers): ChargerControl {
         return answered(await central.unlockConnector(id, 1), "unlocking the connector");
       case "restart":
         return answered(await central.reset(id), "a soft reset");
+      case "availability": {
+        // Connector 0: the whole charge point, as a charger with one connector is taken out of service.
+        const type = command.operative ? "Operative" : "Inoperative";
+        return answered(await central.changeAvailability(id, { connectorId: 0, type }), `availability ${type}`);
+      }
+      case "trigger":
+        return answered(
+          await central.triggerMessage(id, {
+            requestedMessage: command.message,
+            ...(command.message === "StatusNotification" || command.message === "MeterValues"
+              ? { connectorId: 1 }
+              : {}),
+          }),
+          `sending ${command.message}`,
+        );
     }
   };
   const connectedPoint = (uuid: string): string | undefined => {
