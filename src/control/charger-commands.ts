@@ -4,8 +4,9 @@ import type { ChangeOutcome } from "./change.js";
 import { failed, succeeded, unknown } from "./outcome.js";
 
 /**
- * The EV commands a charger's own path (OCPP) carries, in the daemon's terms; undefined for one
- * only the cloud has (a schedule, a mode, plug-and-go, a hard reset).
+ * The EV commands a charger's own path (OCPP) carries as they are, in the daemon's terms;
+ * undefined for one only the cloud has (a schedule, a mode, plug-and-go). A restart and an unlock
+ * go over OCPP only confirmed, as charger actions (charger-actions.ts).
  */
 export function chargerCommandOf(
   command: EvCommandId,
@@ -18,10 +19,6 @@ export function chargerCommandOf(
       return { kind: "stop" };
     case "adjust-charge-power-limit":
       return typeof request.limit === "number" ? { kind: "current-limit", amps: request.limit } : undefined;
-    case "unlock-connector":
-      return { kind: "unlock" };
-    case "restart-charger":
-      return request.hard_reset === true ? undefined : { kind: "restart" };
     default:
       return undefined;
   }

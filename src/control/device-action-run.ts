@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError, ValidationError } from "../cloud/index.js";
 import type { DeviceControl } from "../sources/index.js";
+import { runChargerAction } from "./charger-action-run.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 
 const COMMAND = { priority: "command" as const };
@@ -55,6 +56,8 @@ export async function runDeviceAction(
         const answer = await control.cloudOnly.smartDevices.addData(action.uuid, action.point, options);
         return { ok: true, message: "data point added", data: answer };
       }
+      case "charger":
+        return await runChargerAction(control.chargers, action.uuid, action.action);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import type { CallOptions, EvCommandResult } from "../cloud/index.js";
 import { EV_COMMANDS, type EvCommandId } from "../cloud/index.js";
 import type { ChangeOutcome } from "./change.js";
+import { unconfirmedOverOcpp } from "./charger-actions.js";
 import { chargerCommandOf, chargerOutcome } from "./charger-commands.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
@@ -40,8 +41,11 @@ export async function sendEvCommand(
   // A charger on a path of its own (its charge point connected over OCPP) takes the commands that path carries.
   const own = chargerCommandOf(command, parsed.data);
   const chargers = context.control.chargers;
-  if (own && chargers?.carries(charger.uuid))
-    return chargerOutcome(command, own, await chargers.command(charger.uuid, own));
+  if (chargers?.carries(charger.uuid)) {
+    const unconfirmed = unconfirmedOverOcpp(command);
+    if (unconfirmed) return refused(`${name}: ${unconfirmed}`);
+    if (own) return chargerOutcome(command, own, await chargers.command(charger.uuid, own));
+  }
 
   const sent = await sendChange(context, (options) =>
     context.control.cloudOnly.evChargers.sendCommand(charger.uuid, command, parsed.data, options),

@@ -1,5 +1,6 @@
 export type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 export { type ChangeApplied, changedDevice } from "./change-applied.js";
+export type { ChargerAction } from "./charger-actions.js";
 export type { ControlReading, ControlValues, EvCommandDataMap } from "./control-state.js";
 export type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 export type { ControlDevices, ControlledCharger, ControlledInverter } from "./devices.js";
