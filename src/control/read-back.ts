@@ -112,11 +112,14 @@ export class ControlReadBack {
   /** A verified EV command's value, into the command data already known (its mode, its limit). */
   private takeEvValue(uuid: string, command: EvCommandId, value: unknown): void {
     const known = this.record.controlValues(uuid).evCommands?.[command];
+    // A limit set over the charger's own path (OCPP, in amps) is known even when the cloud never said the range.
+    if (command === "adjust-charge-power-limit" && typeof value === "number") {
+      const range = this.record.controlValues(uuid).evCommands?.["adjust-charge-power-limit"];
+      this.record.remember(evReading(uuid, command, { unit: "A", ...range, value }));
+    }
     if (value === undefined || !known) return;
     if (command === "change-mode" && typeof value === "string")
       this.record.remember(evReading(uuid, command, { ...known, active: value } as EvCommandData<"change-mode">));
-    else if (command === "adjust-charge-power-limit" && typeof value === "number")
-      this.record.remember(evReading(uuid, command, { ...known, value } as EvCommandData<"adjust-charge-power-limit">));
   }
 
   private async readSetting(serial: string, settingId: number, options: { priority: "background" | "command" }) {

@@ -190,6 +190,8 @@ describe("the optimise rule's car window over OCPP, the cloud refusing every cal
       expect(lowered?.limit).toBeGreaterThanOrEqual(6);
       expect(point().charger.localLimit()).toBe(lowered?.limit);
       expect(point().charger.reading().powerW).toBe((lowered?.limit ?? 0) * 230);
+      // Home Assistant's current limit shows it: what the charge point accepted, the cloud unasked.
+      await stateOf((state) => state.charge_power_limit === lowered?.limit);
 
       // 13:00: the window's end puts the current back (last changed, first put back) and stops the charge.
       await until(WINDOW_END);
