@@ -1,5 +1,6 @@
 import type { DeviceControl } from "../sources/index.js";
 import { type FailureKind, PathFailure } from "../vocabulary/index.js";
+import { runChargerAction } from "./charger-action-run.js";
 import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 
 const COMMAND = { priority: "command" as const };
@@ -62,6 +63,8 @@ export async function runDeviceAction(
         const answer = await control.cloudOnly.smartDevices.addData(action.uuid, action.point, options);
         return { ok: true, message: "data point added", data: answer };
       }
+      case "charger":
+        return await runChargerAction(control.chargers, action.uuid, action.action);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,12 +4,14 @@ import type {
   PresetProfileRef,
   SmartDevicePoint,
 } from "../vocabulary/index.js";
+import type { ChargerAction } from "./charger-actions.js";
 
 /**
  * Changes that are not one setting, preset or charger command: the cloud's snapshots and preset
- * profiles of an inverter, notifications to the account, and a smart device's data. They change
- * what the account holds (and a restore or a profile applied changes the inverter), so they go
- * through the gate like every other change: checked, one at a time per device, audited.
+ * profiles of an inverter, notifications to the account, a smart device's data, and what only a
+ * charger's own path (OCPP) carries (charger-actions.ts). They change what the account holds (and
+ * a restore or a profile applied changes the inverter), so they go through the gate like every
+ * other change: checked, one at a time per device, audited.
  */
 export type DeviceAction =
   | {
@@ -35,7 +37,8 @@ export type DeviceAction =
       readonly kind: "smart-device-data";
       readonly uuid: string;
       readonly point: SmartDevicePoint;
-    };
+    }
+  | { readonly kind: "charger"; readonly uuid: string; readonly action: ChargerAction };
 
 export interface DeviceActionOutcome {
   readonly ok: boolean;
@@ -64,5 +67,7 @@ export function actionTarget(action: DeviceAction): { kind: string; id: string; 
       return { kind: "account", id: "notifications", action: "notification:send" };
     case "smart-device-data":
       return { kind: "smart_device", id: action.uuid, action: "smart-device:data" };
+    case "charger":
+      return { kind: "ev_charger", id: action.uuid, action: `charger:${action.action.op}` };
   }
 }

@@ -1,6 +1,7 @@
 import type { ChargerAnswer, ControlCall } from "../sources/index.js";
 import { CHARGER_COMMANDS, type ChargerCommandId } from "../vocabulary/index.js";
 import type { ChangeOutcome } from "./change.js";
+import { unconfirmedOverOcpp } from "./charger-actions.js";
 import { chargerCommandOf, chargerOutcome } from "./charger-commands.js";
 import { describeFailure, failureText } from "./cloud-failure.js";
 import { type ChangeContext, callOptions } from "./context.js";
@@ -40,8 +41,11 @@ export async function sendEvCommand(
   // A charger on a path of its own (OCPP, Modbus) takes the commands that path carries.
   const own = chargerCommandOf(command, parsed.data);
   const chargers = context.control.chargers;
+  // A restart or an unlock goes over OCPP only as a confirmed charger action (charger-actions.ts).
+  const unconfirmed = unconfirmedOverOcpp(command);
+  if (unconfirmed && chargers?.carries(charger.uuid, unconfirmed.kind)) return refused(`${name}: ${unconfirmed.why}`);
   if (own && chargers?.carries(charger.uuid, own.kind))
-    return chargerOutcome(command, await chargers.command(charger.uuid, own));
+    return chargerOutcome(command, own, await chargers.command(charger.uuid, own));
 
   const sent = await sendChange(context, (options) =>
     context.control.cloudOnly.evChargers.send(charger.uuid, command, parsed.data, options),

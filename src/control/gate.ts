@@ -340,6 +340,8 @@ export class ControlGate {
       return { ok: false, message: "Cancelled before anything was sent" };
     const stop = this.stopping.signal;
     const both = signal ? AbortSignal.any([signal, stop]) : stop;
+    if (action.kind === "charger" && !this.devices.charger(action.uuid))
+      return refusedAction(`EV charger ${action.uuid} is not one this account has`);
     if (action.kind === "snapshot" || action.kind === "preset-profile") {
       const inverter = this.devices.inverter(action.serial);
       if (!inverter) return refusedAction(`inverter ${action.serial} is not one this account has`);

@@ -1,5 +1,6 @@
 export type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
 export { type ChangeApplied, changedDevice } from "./change-applied.js";
+export type { ChargerAction } from "./charger-actions.js";
 export { CLOCK_SYNC_ACTION, type ClockSyncReason, type ClockSyncRequest } from "./clock-sync.js";
 export {
   type ClockSyncMode,

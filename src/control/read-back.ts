@@ -108,10 +108,11 @@ export class ControlReadBack {
   /** A verified EV command's value, into the reading already known (its mode, its limit). */
   private takeEvValue(uuid: string, command: ChargerCommandId, value: unknown): void {
     const known = this.record.controlValues(uuid).evCommands;
-    if (command === "change-mode" && typeof value === "string" && known?.[command])
+    // A limit set over the charger's own path (OCPP, in amps) is known even when the cloud never said the range.
+    if (command === "adjust-charge-power-limit" && typeof value === "number")
+      this.record.remember(evReading(uuid, command, { unit: "A", ...known?.[command], value }));
+    else if (command === "change-mode" && typeof value === "string" && known?.[command])
       this.record.remember({ kind: "ev-command", uuid, command, data: { ...known[command], active: value } });
-    else if (command === "adjust-charge-power-limit" && typeof value === "number" && known?.[command])
-      this.record.remember({ kind: "ev-command", uuid, command, data: { ...known[command], value } });
   }
 
   private async readSetting(serial: string, settingId: number, options: { priority: "background" | "command" }) {

@@ -3,6 +3,7 @@ import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
 import { accountNotification, presetProfileApply, presetProfileRef, smartDevicePoint } from "../vocabulary/index.js";
+import { CHARGER_ACTIONS, chargerActionOf, isChargerAction } from "./bridge-charger-actions.js";
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
 const serial = z.string().min(1);
@@ -31,6 +32,7 @@ const ACTIONS = {
     preset: z.string().min(1),
     fields: z.record(z.string(), z.unknown()),
   }),
+  ...CHARGER_ACTIONS,
 } as const;
 
 export type BridgeAction = keyof typeof ACTIONS;
@@ -123,7 +125,7 @@ function auditRefusal(
     serial !== undefined
       ? { targetKind: "inverter", target: serial }
       : uuid !== undefined
-        ? { targetKind: "smart_device", target: uuid }
+        ? { targetKind: isChargerAction(action) ? "ev_charger" : "smart_device", target: uuid }
         : action === "notification/send"
           ? { targetKind: "account", target: "notifications" }
           : { targetKind: "bridge", target: "(none named)" };
@@ -196,6 +198,13 @@ async function perform(
     case "smart-device/data": {
       const { uuid, ...point } = input as Parsed<"smart-device/data">;
       return acted(await gate.act({ kind: "smart-device-data", uuid, point }, requester));
+    }
+    case "charger/availability":
+    case "charger/trigger":
+    case "charger/reset":
+    case "charger/unlock": {
+      const { uuid, action: asked } = chargerActionOf(action, input);
+      return acted(await gate.act({ kind: "charger", uuid, action: asked }, requester));
     }
     case "preset/apply": {
       const { serial, preset, fields } = input as Parsed<"preset/apply">;

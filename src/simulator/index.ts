@@ -11,7 +11,13 @@ import { World } from "./world/world.js";
 export { SimClock } from "./clock.js";
 export type { EvcLinks, EvcOcppOptions } from "./ev/links.js";
 export { type EvcModbusFaults, EvcModbusServer, MODBUS_ACTOR, type ModbusWrite } from "./ev/modbus-server.js";
-export { OCPP_ACTOR, OcppChargePoint, type OcppChargePointOptions, type SentCall } from "./ev/ocpp-charge-point.js";
+export {
+  OCPP_ACTOR,
+  OcppChargePoint,
+  type OcppChargePointOptions,
+  type ReceivedCall,
+  type SentCall,
+} from "./ev/ocpp-charge-point.js";
 export type { LocalCharger } from "./ev/types.js";
 export { ChainError } from "./local/device-chain.js";
 export type { DongleInfo } from "./local/dongles.js";

@@ -14,6 +14,8 @@ import type { Resource } from "./resource.js";
 export function firstCarrying(controls: readonly ChargerControl[]): ChargerControl {
   return {
     carries: (uuid, kind) => controls.some((control) => control.carries(uuid, kind)),
+    status: (uuid) => controls.find((control) => control.carries(uuid))?.status(uuid),
+    currentLimit: (uuid) => controls.find((control) => control.carries(uuid))?.currentLimit(uuid),
     async command(uuid, command, call) {
       const control = controls.find((one) => one.carries(uuid, command.kind));
       if (!control) return { outcome: "refused", reason: `no path of charger ${uuid}'s own carries it now` };

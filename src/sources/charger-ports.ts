@@ -19,11 +19,34 @@ export type ChargerCommand =
   /** The most current the car may draw, A. */
   | { readonly kind: "current-limit"; readonly amps: number }
   | { readonly kind: "unlock" }
-  | { readonly kind: "restart" };
+  /** A soft restart: the charger ends its session cleanly first. */
+  | { readonly kind: "restart" }
+  /** The whole charger in service (operative) or out of it; taking it out while it charges waits for the session's end. */
+  | { readonly kind: "availability"; readonly operative: boolean }
+  /** The charger asked to send one of its messages now (its status, its meter, ...). */
+  | { readonly kind: "trigger"; readonly message: ChargerMessage };
 
-export interface ChargerControl {
+/** The messages a charger can be asked to send now (OCPP 1.6's TriggerMessage, those the daemon reads). */
+export const CHARGER_MESSAGES = ["StatusNotification", "MeterValues", "Heartbeat", "BootNotification"] as const;
+export type ChargerMessage = (typeof CHARGER_MESSAGES)[number];
+
+/**
+ * What a charger's own path knows of it without asking the cloud: what reading back and a
+ * restore need (the rules' promise to restore, the import guard's current to lower from).
+ */
+export interface ChargerReads {
   /** Whether the charger (by uuid) is on this path now (its charge point connected), for this kind of command when given. */
   carries(uuid: string, kind?: ChargerCommand["kind"]): boolean;
+  /** The connector's status as the charger last said it (Preparing, Charging, ...); undefined when not said. */
+  status(uuid: string): string | undefined;
+  /**
+   * The current limit in force, A, as this path set it or last read it (OCPP has no way to read a
+   * limit back): the running session's, else the one for every session; undefined when not known.
+   */
+  currentLimit(uuid: string): number | undefined;
+}
+
+export interface ChargerControl extends ChargerReads {
   command(uuid: string, command: ChargerCommand, call?: ControlCall): Promise<ChargerAnswer>;
 }
 

@@ -10,12 +10,15 @@ export {
   type PathSwitch,
 } from "./auto/index.js";
 export { firstAnswering, firstCarrying, withChargers } from "./charger-paths.js";
-export type {
-  ChargerAnswer,
-  ChargerCommand,
-  ChargerControl,
-  CloudChargerCommands,
-  CloudChargerReads,
+export {
+  CHARGER_MESSAGES,
+  type ChargerAnswer,
+  type ChargerCommand,
+  type ChargerControl,
+  type ChargerMessage,
+  type ChargerReads,
+  type CloudChargerCommands,
+  type CloudChargerReads,
 } from "./charger-ports.js";
 export type { ClockControl } from "./clock-port.js";
 export { cloudControl, cloudInverters } from "./cloud/control.js";

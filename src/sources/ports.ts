@@ -1,5 +1,5 @@
 import type { Logger } from "../log/log.js";
-import type { ChargerControl, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
+import type { ChargerControl, ChargerReads, CloudChargerCommands, CloudChargerReads } from "./charger-ports.js";
 import type { ClockControl } from "./clock-port.js";
 import type { AccountReads } from "./cloud/ports.js";
 import type { CloudOnlyActions } from "./cloud-only-actions.js";
@@ -81,6 +81,8 @@ export interface CloudOnlyControl extends AccountReads {
 export interface ControlReads {
   readonly inverters: InverterReads;
   readonly cloudOnly: { readonly evChargers: CloudChargerReads };
+  /** What a charger's own path (OCPP) knows of it, for a charger that path carries now. */
+  readonly chargers?: ChargerReads;
 }
 
 /**

@@ -9,8 +9,10 @@ import { MIDDAY, startTestSimulator } from "./simulator.js";
 /**
  * The demo house under `source: auto` with its EV charger on the daemon's own OCPP central system:
  * the simulator's charger connects to it as a charge point (the same simulated charger the cloud
- * reports), paired with the cloud's charger by serial. The house stands at MIDDAY; the daemon's
- * clock runs from there in real time.
+ * reports), paired with the cloud's charger by serial. The house stands at MIDDAY (or `start`); the
+ * daemon's clock runs from there in real time, or, with `sharedClock`, is the simulator's own,
+ * standing still (speed 0) and moved a simulated second every `tickMs` of the wall: a busy event
+ * loop slows simulated time with it rather than making it jump past the devices' answers.
  */
 export async function startOcppHouse(options: {
   readonly chargePoint: string;
@@ -22,11 +24,16 @@ export async function startOcppHouse(options: {
   /** More of the configuration (merged over the house's). */
   readonly config?: Readonly<Record<string, unknown>>;
   readonly logger?: Logger;
+  /** Where the house's clock starts; MIDDAY by default. */
+  readonly start?: number;
+  /** The daemon on the simulator's clock, moved a simulated second every `tickMs` of the wall. */
+  readonly sharedClock?: { readonly tickMs: number };
 }) {
   const broker = await startTestBroker();
   const port = await freePort();
   const sim = await startTestSimulator({
-    start: MIDDAY,
+    start: options.start ?? MIDDAY,
+    ...(options.sharedClock ? { speed: 0 } : {}),
     localPort: 0,
     localResponseDelayMs: 0,
     requestsPerMinute: 100_000,
@@ -37,6 +44,7 @@ export async function startOcppHouse(options: {
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
     },
   });
+  const pump = options.sharedClock && setInterval(() => sim.simulator.clock.advance(1_000), options.sharedClock.tickMs);
   const [charger] = await sim.clientFor("owner").evChargers.list().all();
   if (!charger) throw new Error("the demo house has no EV charger");
   const config = configSchema.parse({
@@ -58,7 +66,7 @@ export async function startOcppHouse(options: {
   });
   const logger = options.logger ?? createLogger(process.env.E2M_TEST_LOG ?? "silent");
   const app: App = await startApp(config, logger, "0.0.0-test", {
-    clock: new SimClock({ start: sim.simulator.clock.now() }),
+    clock: options.sharedClock ? sim.simulator.clock : new SimClock({ start: sim.simulator.clock.now() }),
   });
   return {
     broker,
@@ -68,6 +76,7 @@ export async function startOcppHouse(options: {
     serial: charger.serial_number,
     storePath: join(options.dir, "e2m.db"),
     async stop(): Promise<void> {
+      if (pump) clearInterval(pump);
       await app.stop();
       await sim.stop();
       await broker.stop();

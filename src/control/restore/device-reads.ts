@@ -27,10 +27,18 @@ export interface ChargerPowerLimit {
   readonly max: number | undefined;
 }
 
+/** A limit its own path set, in amps (how the daemon writes it); no unit's bounds are known there. */
+function ownPathLimit(amps: number | undefined): ChargerPowerLimit {
+  return { value: amps, unit: "A", min: undefined, max: undefined };
+}
+
 /** Reads ahead of a change: first in the cloud's queue, like the change itself. */
 const COMMAND = { priority: "command" } as const;
 
-/** The reads through a path's read-only control port (the gate's `reads`, or `cloudControl(client)`). */
+/**
+ * The reads through a path's read-only control port (the gate's `reads`, or `cloudControl(client)`):
+ * a charger whose own path (OCPP) carries it now is read there, the rest through the cloud.
+ */
 export function cloudDeviceReads(client: ControlReads): DeviceReads {
   return {
     presetValues: (serial, preset) => client.inverters.readPreset(serial, preset, COMMAND),
@@ -39,8 +47,13 @@ export function cloudDeviceReads(client: ControlReads): DeviceReads {
       return read.outcome === "done" && read.value !== null ? read.value : undefined;
     },
     chargerMode: async (uuid) => (await client.cloudOnly.evChargers.read(uuid, "change-mode", COMMAND)).active,
-    chargerStatus: (uuid) => client.cloudOnly.evChargers.status(uuid, COMMAND),
+    async chargerStatus(uuid) {
+      // A charger on a path of its own (OCPP, Modbus) says its status there; the cloud may not answer.
+      if (client.chargers?.carries(uuid)) return client.chargers.status(uuid);
+      return client.cloudOnly.evChargers.status(uuid, COMMAND);
+    },
     async chargerPowerLimit(uuid) {
+      if (client.chargers?.carries(uuid)) return ownPathLimit(client.chargers.currentLimit(uuid));
       const data = await client.cloudOnly.evChargers.read(uuid, "adjust-charge-power-limit", COMMAND);
       return {
         value: data.value ?? undefined,

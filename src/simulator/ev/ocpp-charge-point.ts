@@ -44,6 +44,13 @@ export interface SentCall {
   readonly at: number;
 }
 
+/** One command the central system sent the charge point, as it came (for tests: what reached the charger). */
+export interface ReceivedCall {
+  readonly action: string;
+  readonly params: unknown;
+  readonly at: number;
+}
+
 const CONNECTOR = 1;
 /** Who stops a session the central system stops, in the cloud's sessions. */
 export const OCPP_ACTOR = "ocpp";
@@ -99,6 +106,8 @@ interface Transaction {
 export class OcppChargePoint {
   /** Every call sent, oldest first. */
   readonly sent: SentCall[] = [];
+  /** Every command received from the central system, oldest first. */
+  readonly received: ReceivedCall[] = [];
   private readonly client: RPCClient;
   /** The simulated charger it speaks for (its local limit is what a charging profile set). */
   readonly charger: LocalCharger;
@@ -424,6 +433,17 @@ export class OcppChargePoint {
 
   // ---- what the central system asks ----
 
+  /** Answers an action, noting each call of it as received. */
+  private handle(
+    action: string,
+    answer: (call: { readonly params: unknown }) => Promise<Record<string, unknown>>,
+  ): void {
+    this.client.handle(action, async ({ params }) => {
+      this.received.push({ action, params, at: this.clock.now() });
+      return answer({ params });
+    });
+  }
+
   private handleCalls(): void {
     const after = (work: () => void): void => {
       // Answer first, then act, as a charger does (the answer leaves before the messages the act causes).
@@ -434,7 +454,7 @@ export class OcppChargePoint {
         this.sync();
       });
     };
-    this.client.handle("RemoteStartTransaction", async ({ params }) => {
+    this.handle("RemoteStartTransaction", async ({ params }) => {
       const request = remoteStart.parse(params);
       this.charger.advanceTo(this.clock.now());
       const status = this.charger.status();
@@ -454,14 +474,14 @@ export class OcppChargePoint {
       });
       return { status: "Accepted" };
     });
-    this.client.handle("RemoteStopTransaction", async ({ params }) => {
+    this.handle("RemoteStopTransaction", async ({ params }) => {
       const { transactionId } = remoteStop.parse(params);
       const tx = this.transaction;
       if (!tx || tx.id !== transactionId) return { status: "Rejected" };
       after(() => this.charger.stopSession(OCPP_ACTOR, "Remote"));
       return { status: "Accepted" };
     });
-    this.client.handle("SetChargingProfile", async ({ params }) => {
+    this.handle("SetChargingProfile", async ({ params }) => {
       const { connectorId, csChargingProfiles: profile } = setProfile.parse(params);
       if (connectorId > CONNECTOR) return { status: "Rejected" };
       if (profile.chargingProfilePurpose === "TxProfile") {
@@ -480,7 +500,7 @@ export class OcppChargePoint {
       after(() => this.applyProfiles());
       return { status: "Accepted" };
     });
-    this.client.handle("ClearChargingProfile", async ({ params }) => {
+    this.handle("ClearChargingProfile", async ({ params }) => {
       const request = clearProfile.parse(params);
       let cleared = 0;
       for (const [id, held] of this.profiles) {
@@ -498,7 +518,7 @@ export class OcppChargePoint {
       after(() => this.applyProfiles());
       return { status: "Accepted" };
     });
-    this.client.handle("ChangeAvailability", async ({ params }) => {
+    this.handle("ChangeAvailability", async ({ params }) => {
       const request = changeAvailability.parse(params);
       if (request.connectorId > CONNECTOR) return { status: "Rejected" };
       const inoperative = request.type === "Inoperative";
@@ -511,7 +531,7 @@ export class OcppChargePoint {
       after(() => this.charger.setInoperative(inoperative));
       return { status: "Accepted" };
     });
-    this.client.handle("Reset", async ({ params }) => {
+    this.handle("Reset", async ({ params }) => {
       const { type } = reset.parse(params);
       after(() => {
         this.charger.reboot(type === "Hard", OCPP_ACTOR);
@@ -526,7 +546,7 @@ export class OcppChargePoint {
       });
       return { status: "Accepted" };
     });
-    this.client.handle("TriggerMessage", async ({ params }) => {
+    this.handle("TriggerMessage", async ({ params }) => {
       const { requestedMessage } = trigger.parse(params);
       const send: Record<string, () => Promise<void>> = {
         BootNotification: async () => {
@@ -546,13 +566,13 @@ export class OcppChargePoint {
       setImmediate(() => this.enqueue(step));
       return { status: "Accepted" };
     });
-    this.client.handle("UnlockConnector", async ({ params }) => {
+    this.handle("UnlockConnector", async ({ params }) => {
       const { connectorId } = unlock.parse(params);
       if (connectorId !== CONNECTOR) return { status: "NotSupported" };
       after(() => this.charger.stopSession(OCPP_ACTOR, "UnlockCommand"));
       return { status: "Unlocked" };
     });
-    this.client.handle("GetConfiguration", async ({ params }) => {
+    this.handle("GetConfiguration", async ({ params }) => {
       const { key } = getConfiguration.parse(params);
       const known: Record<string, string> = {
         HeartbeatInterval: String(this.heartbeatS),
@@ -567,7 +587,7 @@ export class OcppChargePoint {
         unknownKey: wanted.filter((k) => !(k in known)),
       };
     });
-    this.client.handle("ChangeConfiguration", async ({ params }) => {
+    this.handle("ChangeConfiguration", async ({ params }) => {
       const { key, value } = changeConfiguration.parse(params);
       const seconds = Number(value);
       if (!Number.isInteger(seconds) || seconds < 0) return { status: "Rejected" };

@@ -77,6 +77,8 @@ export class DayRun {
   socWh: number;
   /** Steps integrated so far. */
   cursor = 0;
+  /** Load on top of the day's own, W (the admin API's fault: an appliance left on). */
+  extraLoadW = 0;
   private readonly stepW = new Float64Array(FLOW_COUNT);
 
   constructor(
@@ -115,11 +117,12 @@ export class DayRun {
     const perSlot = STEPS_PER_SLOT;
     const count = FLOW_COUNT;
     const capacity = plant.capacityWh;
+    const extra = this.extraLoadW;
     let soc = this.socWh;
     for (let step = this.cursor; step < end; step++) {
       const stepMode = mode[step] ?? 0;
       const slotAt = slotMinute ? slotMinute(this.frame.startMs + step * STEP_MS) : (minute[step] ?? 0);
-      split(control, plant, pvW[step] ?? 0, loadW[step] ?? 0, slotAt, soc, hours, stepMode, stepW);
+      split(control, plant, pvW[step] ?? 0, (loadW[step] ?? 0) + extra, slotAt, soc, hours, stepMode, stepW);
       if (detail) {
         const slot = Math.floor(step / perSlot);
         if (step % perSlot === 0) this.writeState(detail.slotState, slot, soc, stepMode, minute[step] ?? 0);
@@ -142,7 +145,7 @@ export class DayRun {
       control,
       this.context.plant,
       this.inputs.pvW[step] ?? 0,
-      this.inputs.loadW[step] ?? 0,
+      (this.inputs.loadW[step] ?? 0) + this.extraLoadW,
       slotMinute ? slotMinute(this.frame.startMs + step * STEP_MS) : (this.inputs.minute[step] ?? 0),
       this.socWh,
       STEP_HOURS,

@@ -39,6 +39,7 @@ export class InverterModel {
   private readonly offlineSpans: [number, number][] = [];
   private offlineSnapshot: { system: SystemDataBody; meter: MeterDataBody } | undefined;
   private slotMinute: SlotMinute | undefined;
+  private extraLoad: () => number = () => 0;
 
   constructor(
     readonly spec: InverterSpec,
@@ -69,7 +70,9 @@ export class InverterModel {
     if (target <= this.nowMs()) return;
     if (this.offlineSince !== undefined) this.offlineSnapshot ??= this.snapshot();
     const control = readControl(this.settings);
+    const extraW = this.extraLoad();
     while (this.nowMs() < target) {
+      run.extraLoadW = extraW;
       run.run(control, (target - run.frame.startMs) / STEP_MS, this.slotMinute);
       if (run.done) run = this.rollOver(run);
     }
@@ -158,6 +161,15 @@ export class InverterModel {
     }
   }
 
+  /**
+   * Load on top of the house's own, W, from the model's time on (advance it first): asked at each
+   * advance and taken as constant over the minutes it integrates (the world's requests advance
+   * the house every few seconds).
+   */
+  setExtraLoad(load: () => number): void {
+    this.extraLoad = load;
+  }
+
   socPercent(): number {
     const capacity = this.context.plant.capacityWh;
     return capacity > 0 ? (this.ensureLive().socWh / capacity) * 100 : 0;
@@ -243,6 +255,7 @@ export class InverterModel {
   private currentReading(): Reading {
     const run = this.ensureLive();
     const flowsW = new Float64Array(FLOW_COUNT);
+    run.extraLoadW = this.extraLoad();
     run.peek(this.currentControl(), flowsW, this.slotMinute);
     const now = this.nowMs();
     const capacity = this.context.plant.capacityWh;

@@ -5,6 +5,7 @@ import type { EvcLinks } from "../ev/links.js";
 import { handleDongleAdmin } from "../local/admin.js";
 import { handleClockAdmin } from "../local/clock-admin.js";
 import type { LocalDongles } from "../local/dongles.js";
+import { houseLoadOf, setHouseLoad } from "../world/house-load.js";
 import type { World } from "../world/world.js";
 import { type Answer, invalid, notFound } from "./envelope.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -36,6 +37,10 @@ const deviceFault = z.strictObject({
   timeouts: z.number().int().min(0).max(1000).optional(),
   /** The next preset write applies only its first N setting writes, then answers -1 (half applied). */
   preset_stops_after: z.number().int().min(0).max(100).optional(),
+  /** Load on top of the house's own, W, from now until changed (0 takes it off): an inverter's house only. */
+  extra_load_w: z.number().min(0).max(100_000).optional(),
+  /** The account's EV chargers draw through this inverter's house meter (off by default). */
+  ev_chargers_load: z.boolean().optional(),
 });
 const errorBurst = z.strictObject({
   status: z.number().int().min(500).max(599),
@@ -115,6 +120,11 @@ function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer 
   const inverter = state.world.servedInverter(id);
   const charger = state.world.chargers.get(id);
   if (!inverter && !charger) return notFound(`no inverter, EMS, gateway or charger "${id}"`);
+  const load = deviceFault.safeParse(body ?? {});
+  const loading = load.success && (load.data.extra_load_w !== undefined || load.data.ev_chargers_load !== undefined);
+  // An EMS's or a gateway's data is its inverters' sum: a load goes on a house, an inverter's.
+  if (loading && !state.world.inverters.get(id))
+    return invalid({ extra_load_w: [`"${id}" is no inverter: a load goes on an inverter's house`] });
   return parsed(deviceFault, body, (fault) => {
     const now = state.clock.now();
     inverter?.model.advanceTo(now);
@@ -127,6 +137,13 @@ function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer 
       if (fault.locked !== undefined) inverter.control.conditions.locked = fault.locked;
       if (fault.timeouts !== undefined) inverter.control.injectTimeouts(fault.timeouts);
       if (fault.preset_stops_after !== undefined) inverter.control.stopNextPresetAfter(fault.preset_stops_after);
+      if (fault.extra_load_w !== undefined || fault.ev_chargers_load !== undefined) {
+        const before = houseLoadOf(state.world, id);
+        setHouseLoad(state.world, id, {
+          extraW: fault.extra_load_w ?? before.extraW,
+          evChargers: fault.ev_chargers_load ?? before.evChargers,
+        });
+      }
     }
     if (charger) {
       if (fault.offline !== undefined) charger.model.setOffline(fault.offline);

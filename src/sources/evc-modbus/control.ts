@@ -1,5 +1,6 @@
 import type { ChargerWriteOutcome } from "../../evc/index.js";
 import type { ChargerAnswer, ChargerCommand, ChargerControl } from "../charger-ports.js";
+import { modbusStatusValues } from "./readings.js";
 import type { ModbusChargers } from "./resources.js";
 
 /** What the charger's Modbus registers can be told (its allowlist, evc/modbus-map.ts); unlock and restart are OCPP's or the cloud's. */
@@ -28,6 +29,11 @@ function answerOf(outcome: ChargerWriteOutcome, what: string): ChargerAnswer {
 export function modbusChargerControl(chargers: ModbusChargers): ChargerControl {
   return {
     carries: (uuid, kind) => (kind === undefined || OVER_MODBUS.has(kind)) && chargers.carries(uuid),
+    status(uuid) {
+      const reading = chargers.lastReading(uuid);
+      return reading && modbusStatusValues(reading).status?.toString();
+    },
+    currentLimit: (uuid) => chargers.lastReading(uuid)?.currentLimitA,
     async command(uuid, command) {
       const client = chargers.clientOf(uuid);
       if (!client)
@@ -42,6 +48,8 @@ export function modbusChargerControl(chargers: ModbusChargers): ChargerControl {
             return answerOf(await client.setCurrentLimit(command.amps), `a limit of ${command.amps} A`);
           case "unlock":
           case "restart":
+          case "availability":
+          case "trigger":
             return {
               outcome: "refused",
               reason: `${command.kind} is not a Modbus register the daemon writes`,

@@ -142,6 +142,12 @@ export class ModbusChargers {
     return link !== undefined && !this.failed.has(link.serial.toUpperCase());
   }
 
+  /** The charger's registers as last read, for a charger this path carries now; undefined otherwise. */
+  lastReading(uuid: string): ChargerReading | undefined {
+    const link = this.byUuid.get(uuid);
+    return link && this.carries(uuid) ? this.latest.get(link.serial.toUpperCase())?.reading : undefined;
+  }
+
   /** After a write: its status (and so its meter and session) read again at once. */
   written(uuid: string): void {
     const link = this.byUuid.get(uuid);

@@ -116,6 +116,13 @@ export class OcppChargers {
     return this.byUuid.get(uuid);
   }
 
+  /** The connector's status as the charge point last said it, if it has. */
+  statusOf(id: string): string | undefined {
+    const status = this.latest.get(id)?.get("ev.status");
+    const said = status?.kind === "ev.status" ? status.values.status : undefined;
+    return typeof said === "string" ? said : undefined;
+  }
+
   /** The transaction under way at a charge point, if any. */
   openTransactionOf(id: string): number | undefined {
     return this.open.get(id);
