@@ -9,6 +9,7 @@ import {
   encodeBcu,
   encodeBmu,
   encodeEms,
+  encodeFaults,
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
@@ -219,6 +220,7 @@ export function inverterChain(record: InverterRecord): DongleChain {
       encodeSinglePhase(controller, state, model);
     }
     settings.encodeInto(controller);
+    if (!threePhase) encodeFaults(controller, record.model.raisedFaults.active());
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // The grid meter measures into the house positive: the inverse of the daemon's export positive.
     if (meterCount > 0)
