@@ -30,7 +30,9 @@ function tolerance(key: string, family: string): number {
 
 /**
  * Keys only the registers carry, by device family. What only the cloud carries is
- * scripts/lan-gaps.ts, the table docs/entities.md shows.
+ * scripts/lan-gaps.ts, the table docs/entities.md shows. A single-phase inverter's active
+ * faults (HR 223-224, IR 57) are the cloud's fault events, not its live data: both paths'
+ * are compared in test/app/inverter-faults.test.ts.
  */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
@@ -38,6 +40,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "Hybrid Gen1": [
     "device_type",
     "arm_firmware",
+    "faults",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",
@@ -48,6 +51,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "AC-coupled": [
     "device_type",
     "arm_firmware",
+    "faults",
     "battery_1_capacity",
     "battery_1_design_capacity",
     "battery_1_cycle_count",
@@ -56,6 +60,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "All-in-One": [
     "device_type",
     "arm_firmware",
+    "faults",
     "solar_array_1_power",
     "solar_array_1_voltage",
     "solar_array_1_current",
