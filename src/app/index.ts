@@ -4,7 +4,7 @@ import { isDemo, withDemoStore } from "../demo/store.js";
 import { historyFeature } from "../history/index.js";
 import type { LogFeed, Logger } from "../log/log.js";
 import { connectCloud, startCloud } from "../sources/cloud/index.js";
-import type { Inventory } from "../telemetry/index.js";
+import { faultAnnouncements, type Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { startBroker } from "./build-broker.js";
 import { buildBus, startHealthFile } from "./build-bus.js";
@@ -190,6 +190,7 @@ export async function startApp(
         rules,
         ...(settingsBackup ? [settingsBackup] : []),
         clocks.feature,
+        faultAnnouncements({ bus, logger }),
         telemetry,
         devices,
       ],

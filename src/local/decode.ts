@@ -21,6 +21,7 @@ import {
 } from "./registers/battery.js";
 import { decodeClock, wallText } from "./registers/clock.js";
 import { decodeEms, emsChildren } from "./registers/ems.js";
+import { faultState } from "./registers/faults.js";
 import { decodeGateway, gatewaySlots } from "./registers/gateway.js";
 import { type Detected, detectModel } from "./registers/model.js";
 import { decodeSinglePhase } from "./registers/single-phase.js";
@@ -243,7 +244,7 @@ export class ChainDecoder {
           { kind: "inverter", serial, model: detected.model, address, state: { ...identity, ...decodeThreePhase(ir) } },
         ];
       default: {
-        const state: State = { ...identity, ...decodeSinglePhase(ir, detected.model) };
+        const state: State = { ...identity, ...decodeSinglePhase(ir, detected.model), ...faultState(ir) };
         // The packs as the cloud lists them on the inverter: battery_1_capacity and so on.
         batteries.forEach((battery, index) => {
           for (const key of ["capacity", "design_capacity", "cycle_count"] as const) {

@@ -69,6 +69,7 @@ export {
   encodeSinglePhase,
   encodeThreePhase,
 } from "./registers/encode.js";
+export { encodeFaults, FAULT_WORDS, faultsOfState } from "./registers/faults.js";
 export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
 export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";

@@ -13,6 +13,7 @@ export {
   type SmartDeviceInfo,
 } from "../sources/index.js";
 export { StateChanges } from "./changes.js";
+export { faultAnnouncements } from "./fault-announcements.js";
 export { type TelemetryFeature, type TelemetryFeatureOptions, telemetryFeature } from "./feature.js";
 export { type InventoryFeature, inventoryFeature } from "./inventory-feature.js";
 export {

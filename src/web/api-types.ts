@@ -16,6 +16,8 @@ export interface LiveDevice {
   readonly stale: boolean;
   /** The path its data comes over now: its dongle on the LAN, or the cloud. */
   readonly path: "local" | "cloud";
+  /** An inverter's active faults in words, oldest first; undefined until its faults were read. */
+  readonly faults?: readonly string[];
 }
 
 /** Power in W, signed as the MQTT entities: solar producing, battery discharging (+) or charging (-), grid exporting (+) or importing (-), home and EV using. */

@@ -29,6 +29,7 @@ export class LiveState {
   private readonly inverters = new Map<string, InverterFigures>();
   private readonly emsPlants = new Map<string, PlantFigures>();
   private readonly chargers = new Map<string, number | null>();
+  private readonly faults = new Map<string, readonly string[]>();
   private readonly availability = new Map<string, { available: boolean; reason: string }>();
   private readonly updated = new Map<string, number>();
   private readonly stale = new Set<string>();
@@ -64,6 +65,11 @@ export class LiveState {
         generation: num(values.generation_power),
         at: reading.at,
       });
+    } else if (reading.kind === "inverter.events") {
+      this.faults.set(
+        id,
+        [...reading.active].reverse().map((fault) => fault.name),
+      );
     } else if (reading.kind === "ev.meter") {
       this.chargers.set(id, num(reading.values.power));
     }
@@ -96,6 +102,7 @@ export class LiveState {
     const devices = devicesOf(inventory).map((device): LiveDevice => {
       const id = deviceId(device);
       const verdict = this.availability.get(id);
+      const faults = this.faults.get(id);
       return {
         id,
         kind: device.kind,
@@ -105,6 +112,7 @@ export class LiveState {
         lastUpdate: this.updated.get(id),
         stale: this.stale.has(id),
         path: pathOf(id, device.kind),
+        ...(faults === undefined ? {} : { faults }),
       };
     });
     const inverters = [...this.inverters.values()];

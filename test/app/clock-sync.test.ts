@@ -223,7 +223,8 @@ describe("clock: {sync: auto} (the default on the LAN) across the October change
       data: { writes: { register: number; outcome: string }[] };
     };
     expect(lanWrites.data.writes.map((write) => write.register)).toEqual([35, 36, 37, 38, 39, 40]);
-    expect((await inverterClock(house)).drift_s).toBe(0);
+    // Whole seconds, written one register after another: the clock lands within a second.
+    expect(Math.abs((await inverterClock(house)).drift_s)).toBeLessThanOrEqual(1);
   });
 
   it("runs the 01:00-04:00 charge slot from 01:00 local on both sides of the change", () => {

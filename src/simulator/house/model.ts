@@ -10,6 +10,7 @@ import { History } from "./history.js";
 import { arrayShares, DayInputs, faultsStartingOn } from "./inputs.js";
 import { COUNTER_COUNT, counterUnits } from "./ledger.js";
 import { dataPointsOf } from "./points.js";
+import { RaisedFaults } from "./raised-faults.js";
 import { type Reading, reading } from "./reading.js";
 import type { SettingsView } from "./settings-view.js";
 import { type HouseContext, houseContext, type InverterSpec } from "./spec.js";
@@ -40,6 +41,8 @@ export class InverterModel {
   private offlineSnapshot: { system: SystemDataBody; meter: MeterDataBody } | undefined;
   private slotMinute: SlotMinute | undefined;
   private extraLoad: () => number = () => 0;
+  /** Faults raised by hand (the admin endpoint), at the model's time. */
+  readonly raisedFaults = new RaisedFaults();
 
   constructor(
     readonly spec: InverterSpec,
@@ -137,7 +140,7 @@ export class InverterModel {
         });
       }
     }
-    return events;
+    return [...events, ...this.raisedFaults.events(from, to, now, query.cleared)];
   }
 
   status(): InverterStatus {

@@ -8,6 +8,7 @@ import type { LocalDongles } from "../local/dongles.js";
 import { houseLoadOf, setHouseLoad } from "../world/house-load.js";
 import type { World } from "../world/world.js";
 import { type Answer, invalid, notFound } from "./envelope.js";
+import { handleFaultAdmin } from "./fault-admin.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
 /** Fault injection outside /v1, for tests and demos. Documented in docs/simulator.md. */
@@ -74,6 +75,8 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
     body,
   );
   if (evc) return evc;
+  const faults = handleFaultAdmin(state.world, state.clock, method, path, body);
+  if (faults) return faults;
   const device = /^\/devices\/([^/]+)$/.exec(path);
   if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
   if (method === "POST" && path === "/errors") {

@@ -11,6 +11,7 @@ import {
   encodeBmu,
   encodeClock,
   encodeEms,
+  encodeFaults,
   encodeGateway,
   encodeIdentity,
   encodeLvBattery,
@@ -240,6 +241,7 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     }
     settings.encodeInto(controller);
     if (clock) encodeClock(controller, clock.device.wallMs(now));
+    if (!threePhase) encodeFaults(controller, record.model.raisedFaults.active());
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // The grid meter measures into the house positive: the inverse of the daemon's export positive.
     if (meterCount > 0)

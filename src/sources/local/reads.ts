@@ -12,6 +12,8 @@ const input = (address: number, base: number, count: number): Read => ({ address
 /** HR 0-59: the device type (HR 0), serial (HR 13-17) and firmware (HR 21) that detect the model. */
 export const IDENTITY = holding(CONTROLLER, 0, 60);
 
+const FAULT_WORDS_READ = holding(CONTROLLER, 223, 2);
+
 /**
  * The banks that tell the model when HR 0 does not (a device that refuses or zeroes its
  * identity), one request each: the single-phase live bank, the three-phase one, the EMS's rollup
@@ -57,9 +59,10 @@ export function liveReads(detected: Detected): Read[] {
   switch (detected.family) {
     case "single-phase":
       // IR 180-183 are the battery's lifetime and daily counters on the Gen1 only.
+      // HR 223-224 are the inverter's faults (registers/faults.ts).
       return detected.model === "Hybrid Gen1"
-        ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 4)]
-        : [input(CONTROLLER, 0, 60)];
+        ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 4), FAULT_WORDS_READ]
+        : [input(CONTROLLER, 0, 60), FAULT_WORDS_READ];
     case "three-phase":
       // IR 1200-1359 hold nothing the decoder reads; the energy counters are IR 1360-1413.
       return [input(CONTROLLER, 1000, 200), input(CONTROLLER, 1360, 54)];

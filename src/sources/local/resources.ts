@@ -1,10 +1,11 @@
-import type { DecodedDevice } from "../../local/index.js";
+import { type DecodedDevice, faultsOfState } from "../../local/index.js";
 import { type DeviceId, deviceIdOf } from "../../vocabulary/device-id.js";
 import type { Inventory } from "../inventory.js";
 import type { PollConfig } from "../poll-config.js";
 import type { Resource } from "../resource.js";
 import { withClockDrift } from "./clock-drift.js";
 import type { LocalDongle } from "./dongle.js";
+import { LanFaultEvents } from "./fault-events.js";
 import { inverterPointOf } from "./history-points.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf, toSecond } from "./readings.js";
 
@@ -30,8 +31,9 @@ const controllerOf = (devices: readonly DecodedDevice[], serial: string): Decode
 
 /**
  * One live resource per dongle (an inverter's system data, or an EMS's rollup) and, for an
- * inverter, its energy counters as a data point every `poll.meter`, from the registers the last
- * live poll read (the counters are in the same banks), so history goes on without the cloud.
+ * inverter, its energy counters as a data point every `poll.meter` and its faults, from the
+ * registers the last live poll read (the counters are in the same banks), so history goes on
+ * without the cloud.
  */
 export function localResources(context: LocalResourceContext, inventory: Inventory, poll: PollConfig): Resource[] {
   const { liveMs } = context;
@@ -63,6 +65,7 @@ function inverterResources(
   const { now } = context;
   const id = deviceIdOf(serial);
   let lastLive: number | undefined;
+  const faultEvents = new LanFaultEvents();
   return [
     {
       name: `inverter.live ${serial} (LAN ${where})`,
@@ -93,6 +96,19 @@ function inverterResources(
         const point = inverterPointOf(controller.state, at);
         const counters = counterValuesOf(controller.state);
         return { fetched: { kind: "inverter.points", serial, at, points: [point], counters } };
+      },
+    },
+    {
+      // The fault registers the last live poll read, as the cloud's fault events.
+      name: `inverter.events ${serial} (LAN ${where})`,
+      of: { kind: "inverter.events", serial },
+      devices: [id],
+      periodMs: periods.liveMs,
+      async poll() {
+        const controller = controllerOf(heardOf(context, serial), serial);
+        const active = controller && faultsOfState(controller.state);
+        if (!active) return {};
+        return { fetched: faultEvents.read(serial, active, now()) };
       },
     },
   ];

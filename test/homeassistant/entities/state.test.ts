@@ -111,6 +111,7 @@ describe("statePatch: inverter", () => {
     const fault = inverterFaultOf(event, "Europe/London");
     expect(patch({ kind: "inverter.events", serial: "SD2024G001", at, active: [fault], latest: fault })).toEqual({
       fault: "ON",
+      faults: "Battery Over Temperature",
       latest_fault: "Battery Over Temperature",
       latest_fault_start: "2025-02-09T14:02:11Z",
     });
@@ -121,9 +122,26 @@ describe("statePatch: inverter", () => {
     );
     expect(patch({ kind: "inverter.events", serial: "SD2024G001", at, active: [], latest: cleared })).toEqual({
       fault: "OFF",
+      faults: "None",
       latest_fault: "Battery Over Temperature",
       latest_fault_start: null,
     });
+  });
+
+  it("lists the active faults oldest first in one state Home Assistant takes (at most 255 characters)", () => {
+    const faultNamed = (name: string, minute: number) =>
+      inverterFaultOf(
+        { event: name, start_time: `2025-02-09T14:${String(minute).padStart(2, "0")}:00Z`, end_time: null },
+        "Europe/London",
+      );
+    const newestFirst = [faultNamed("Relay fault", 5), faultNamed("Grid voltage fault", 1)];
+    expect(
+      patch({ kind: "inverter.events", serial: "SD2024G001", at, active: newestFirst, latest: newestFirst[0] })?.faults,
+    ).toBe("Grid voltage fault, Relay fault");
+    const many = Array.from({ length: 40 }, (_, index) => faultNamed(`Battery warning bit ${index}`, index));
+    const text = patch({ kind: "inverter.events", serial: "SD2024G001", at, active: many, latest: many[0] })?.faults;
+    expect(String(text).length).toBe(255);
+    expect(String(text).endsWith("…")).toBe(true);
   });
 
   it("gives the battery modules' values from the inventory", () => {

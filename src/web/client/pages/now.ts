@@ -39,7 +39,15 @@ export const renderNow: Page = (main, stream) => {
         h(
           "thead",
           {},
-          h("tr", {}, h("th", {}, "Device"), h("th", {}, "Available"), h("th", {}, "Path"), h("th", {}, "Last update")),
+          h(
+            "tr",
+            {},
+            h("th", {}, "Device"),
+            h("th", {}, "Available"),
+            h("th", {}, "Path"),
+            h("th", {}, "Last update"),
+            h("th", {}, "Faults"),
+          ),
         ),
         devices,
       ),
@@ -179,5 +187,13 @@ function deviceRow(device: LiveDevice, now: number): HTMLTableRowElement {
         : {},
       device.stale ? `${ago(device.lastUpdate, now)} (stale)` : ago(device.lastUpdate, now),
     ),
+    faultCell(device.faults),
   );
+}
+
+/** An inverter's active faults in words; empty for a device whose faults are not read. */
+function faultCell(faults: readonly string[] | undefined): HTMLTableCellElement {
+  if (faults === undefined) return h("td", {});
+  if (faults.length === 0) return h("td", { "data-faults": "none" }, "none");
+  return h("td", { class: "fault", "data-faults": "active" }, faults.join(", "));
 }

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { FAULT_WORDS } from "../../local/index.js";
+import type { SimClock } from "../clock.js";
+import type { World } from "../world/world.js";
+import { type Answer, invalid, notFound, ok } from "./envelope.js";
+
+const faultWord = z.string().refine((word) => FAULT_WORDS.includes(word), {
+  message: `one of the inverter's fault words: ${FAULT_WORDS.join(", ")}`,
+});
+
+const faultChange = z.strictObject({
+  raise: z.array(faultWord).max(64).optional(),
+  /** The words to clear, or "all". */
+  clear: z.union([z.array(faultWord).max(64), z.literal("all")]).optional(),
+});
+
+/**
+ * `/__admin/devices/{serial}/faults` (docs/simulator.md): raises and clears an inverter's faults,
+ * in the words of its fault registers (src/local/registers/faults.ts). Undefined when the path is
+ * not about faults.
+ */
+export function handleFaultAdmin(
+  world: World,
+  clock: SimClock,
+  method: string,
+  path: string,
+  body: unknown,
+): Answer | undefined {
+  const match = /^\/devices\/([^/]+)\/faults$/.exec(path);
+  if (!match?.[1]) return undefined;
+  const serial = decodeURIComponent(match[1]);
+  const inverter = world.inverters.get(serial);
+  if (!inverter) return notFound(`no inverter "${serial}" (an EMS or gateway has no fault registers of its own)`);
+  const { model } = inverter;
+  model.advanceTo(clock.now());
+  if (method === "GET") return ok({ serial: inverter.serial, active: model.raisedFaults.active() });
+  if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
+  const parsed = faultChange.safeParse(body ?? {});
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join(".") || "body";
+      errors[key] = [...(errors[key] ?? []), issue.message];
+    }
+    return invalid(errors);
+  }
+  const at = model.nowMs();
+  const { raise = [], clear = [] } = parsed.data;
+  for (const word of clear === "all" ? model.raisedFaults.active() : clear) model.raisedFaults.clear(word, at);
+  for (const word of raise) model.raisedFaults.raise(word, at);
+  return ok({ serial: inverter.serial, active: model.raisedFaults.active() });
+}
