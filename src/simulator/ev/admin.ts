@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Answer, invalid, notFound, ok } from "../http/envelope.js";
+import { type Answer, invalidIssues, notFound, ok } from "../http/envelope.js";
 import type { EvcLinks } from "./links.js";
 import type { EvcModbusServer } from "./modbus-server.js";
 import type { OcppChargePoint } from "./ocpp-charge-point.js";
@@ -46,12 +46,7 @@ function parse<S extends z.ZodType>(
 ): { ok: true; value: z.output<S> } | { ok: false; answer: Answer } {
   const result = schema.safeParse(body ?? {});
   if (result.success) return { ok: true, value: result.data };
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join(".") || "body";
-    errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  return { ok: false, answer: invalid(errors) };
+  return { ok: false, answer: invalidIssues(result.error.issues) };
 }
 
 export function handleEvcAdmin(

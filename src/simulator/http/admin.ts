@@ -7,7 +7,7 @@ import { handleClockAdmin } from "../local/clock-admin.js";
 import type { LocalDongles } from "../local/dongles.js";
 import { houseLoadOf, setHouseLoad } from "../world/house-load.js";
 import type { World } from "../world/world.js";
-import { type Answer, invalid, notFound } from "./envelope.js";
+import { type Answer, invalid, invalidIssues, notFound } from "./envelope.js";
 import { handleFaultAdmin } from "./fault-admin.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
@@ -159,12 +159,7 @@ function applyDeviceFault(state: AdminState, id: string, body: unknown): Answer 
 function parsed<S extends z.ZodType>(schema: S, body: unknown, apply: (value: z.output<S>) => unknown): Answer {
   const result = schema.safeParse(body ?? {});
   if (!result.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of result.error.issues) {
-      const key = issue.path.join(".") || "body";
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
-    return invalid(errors);
+    return invalidIssues(result.error.issues);
   }
   return { status: 200, body: { data: apply(result.data) } };
 }

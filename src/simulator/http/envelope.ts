@@ -14,6 +14,18 @@ export const invalid = (errors: Readonly<Record<string, readonly string[]>>): An
   body: { message: "The given data was invalid.", errors },
 });
 
+/** A body the admin API's schema refused, as the service's 422: each field's messages under its path. */
+export function invalidIssues(
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[],
+): Answer {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "body";
+    errors[key] = [...(errors[key] ?? []), issue.message];
+  }
+  return invalid(errors);
+}
+
 export const DEFAULT_PAGE_SIZE = 15;
 
 export interface PageQuery {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FAULT_WORDS } from "../../local/index.js";
 import type { SimClock } from "../clock.js";
 import type { World } from "../world/world.js";
-import { type Answer, invalid, notFound, ok } from "./envelope.js";
+import { type Answer, invalidIssues, notFound, ok } from "./envelope.js";
 
 const faultWord = z.string().refine((word) => FAULT_WORDS.includes(word), {
   message: `one of the inverter's fault words: ${FAULT_WORDS.join(", ")}`,
@@ -37,12 +37,7 @@ export function handleFaultAdmin(
   if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
   const parsed = faultChange.safeParse(body ?? {});
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = issue.path.join(".") || "body";
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
-    return invalid(errors);
+    return invalidIssues(parsed.error.issues);
   }
   const at = model.nowMs();
   const { raise = [], clear = [] } = parsed.data;

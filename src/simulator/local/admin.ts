@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Answer, invalid, notFound, ok } from "../http/envelope.js";
+import { type Answer, invalidIssues, notFound, ok } from "../http/envelope.js";
 import type { SimDongle } from "./dongle.js";
 import type { LocalDongles } from "./dongles.js";
 
@@ -74,12 +74,7 @@ export function handleDongleAdmin(
   if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
   const parsed = dongleFaults.safeParse(body ?? {});
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = issue.path.join(".") || "body";
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
-    return invalid(errors);
+    return invalidIssues(parsed.error.issues);
   }
   const change = parsed.data;
   const periodic = (value: number | undefined) => (value ? Math.round(value * 1000) : undefined);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { wallText } from "../../local/index.js";
-import { type Answer, invalid, notFound, ok } from "../http/envelope.js";
+import { type Answer, invalidIssues, notFound, ok } from "../http/envelope.js";
 import type { DeviceClock } from "./device-clock.js";
 import type { LocalDongles } from "./dongles.js";
 
@@ -49,12 +49,7 @@ export function handleClockAdmin(
   if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
   const parsed = clockChange.safeParse(body ?? {});
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = issue.path.join(".") || "body";
-      errors[key] = [...(errors[key] ?? []), issue.message];
-    }
-    return invalid(errors);
+    return invalidIssues(parsed.error.issues);
   }
   const change = parsed.data;
   clock.change(nowMs, {
