@@ -3,7 +3,7 @@ import type { Feature } from "../bus/feature.js";
 import type { Config } from "../config/index.js";
 import { type ControlGate, ControlReadBack } from "../control/index.js";
 import { bridgeNode } from "../health/index.js";
-import { type HomeAssistant, homeAssistant, Topics } from "../homeassistant/index.js";
+import { type ClockSyncNow, type HomeAssistant, homeAssistant, Topics } from "../homeassistant/index.js";
 import type { Logger } from "../log/log.js";
 import { type Mqtt, type MqttTls, mqttFeature } from "../mqtt/index.js";
 import type { AccountReads, DeviceControl, DeviceSource } from "../sources/index.js";
@@ -41,6 +41,8 @@ export function buildPublishing(options: {
   /** What answers the bridge's account requests: the cloud, or else the LAN's refusals. */
   readonly account: AccountReads;
   readonly gate: ControlGate;
+  /** Sets a device's clock now, as `bridge/request/clock/sync` asks. */
+  readonly syncClock: ClockSyncNow;
   readonly devicesById: DevicesById;
   readonly inventory: () => Inventory;
   readonly bus: EventBus;
@@ -71,6 +73,7 @@ export function buildPublishing(options: {
     origin: { ...ORIGIN, sw_version: version },
     client: options.account,
     gate,
+    syncClock: options.syncClock,
     readBack: new ControlReadBack(control, gate, devicesById, logger),
     inventory,
     logger,

@@ -119,6 +119,7 @@ export async function startApp(
     });
     life.alive();
     const { gate, devicesById } = buildGate({ config, control, audit, store, inventory, bus, logger, clock, life });
+    const clocks = buildClock({ config, gate, control, inventory, bus, logger, clock });
     const { topics, telemetry, mqtt, ha } = buildPublishing({
       config,
       version,
@@ -128,6 +129,7 @@ export async function startApp(
       control,
       account: client ?? (sources.lanControl ?? sources.noWrites).cloudOnly,
       gate,
+      syncClock: (serial, requester) => clocks.watch.syncNow(serial, requester),
       devicesById,
       inventory,
       bus,
@@ -176,7 +178,6 @@ export async function startApp(
       logger,
       clock,
     });
-    const clocks = buildClock({ config, gate, control, inventory, bus, logger, clock });
     const settingsBackup = buildSettingsBackup({ store, control, inventory, logger, clock });
     // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.

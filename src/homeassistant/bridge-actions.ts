@@ -1,9 +1,18 @@
 import { z } from "zod";
-import type { ControlGate, DeviceActionOutcome } from "../control/index.js";
+import type { ChangeOutcome, ControlGate, DeviceActionOutcome, Requester } from "../control/index.js";
 import { oversized } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
 import { accountNotification, presetProfileApply, presetProfileRef, smartDevicePoint } from "../vocabulary/index.js";
 import { CHARGER_ACTIONS, chargerActionOf, isChargerAction } from "./bridge-charger-actions.js";
+
+/** Sets a device's clock now, as asked (control/clock-watch.ts: only when the daemon's own clock is trusted). */
+export type ClockSyncNow = (serial: string, requester: Requester) => Promise<ChangeOutcome>;
+
+export interface BridgeDeps {
+  readonly client: AccountReads;
+  readonly gate: ControlGate;
+  readonly syncClock?: ClockSyncNow | undefined;
+}
 
 /** Requests on `<base>/bridge/request/<action>`; every one may carry a `transaction` to echo. */
 const serial = z.string().min(1);
@@ -33,6 +42,7 @@ const ACTIONS = {
     fields: z.record(z.string(), z.unknown()),
   }),
   ...CHARGER_ACTIONS,
+  "clock/sync": z.strictObject({ serial }),
 } as const;
 
 export type BridgeAction = keyof typeof ACTIONS;
@@ -57,11 +67,7 @@ const AUDITED_PAYLOAD_CHARACTERS = 256;
  * the request's `transaction` (any JSON value) when it could be read. A request refused before
  * it is acted on is recorded in the audit log, as a refused command is.
  */
-export async function runBridgeAction(
-  action: string,
-  payload: string,
-  deps: { client: AccountReads; gate: ControlGate },
-): Promise<BridgeResponse> {
+export async function runBridgeAction(action: string, payload: string, deps: BridgeDeps): Promise<BridgeResponse> {
   let transaction: Transaction | undefined;
   let fields: Record<string, unknown> = {};
   const reply = (body: Omit<BridgeResponse, "transaction">): BridgeResponse =>
@@ -148,11 +154,7 @@ function auditRefusal(
 
 type Parsed<A extends BridgeAction> = z.output<(typeof ACTIONS)[A]>;
 
-async function perform(
-  action: BridgeAction,
-  input: unknown,
-  deps: { client: AccountReads; gate: ControlGate },
-): Promise<unknown> {
+async function perform(action: BridgeAction, input: unknown, deps: BridgeDeps): Promise<unknown> {
   const { client, gate } = deps;
   const options = { priority: "command" as const };
   const requester = { via: "bridge" as const, name: action };
@@ -205,6 +207,13 @@ async function perform(
     case "charger/unlock": {
       const { uuid, action: asked } = chargerActionOf(action, input);
       return acted(await gate.act({ kind: "charger", uuid, action: asked }, requester));
+    }
+    case "clock/sync": {
+      const { serial } = input as Parsed<"clock/sync">;
+      if (!deps.syncClock) throw new Error("this daemon sets no device's clock");
+      const outcome = await deps.syncClock(serial, requester);
+      if (!outcome.ok) throw new Error(outcome.message);
+      return outcome;
     }
     case "preset/apply": {
       const { serial, preset, fields } = input as Parsed<"preset/apply">;

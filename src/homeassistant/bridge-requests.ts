@@ -3,7 +3,7 @@ import type { Feature } from "../bus/feature.js";
 import type { ControlGate } from "../control/index.js";
 import type { Mqtt } from "../mqtt/index.js";
 import type { AccountReads } from "../sources/index.js";
-import { runBridgeAction } from "./bridge-actions.js";
+import { type ClockSyncNow, runBridgeAction } from "./bridge-actions.js";
 import type { Send } from "./publisher.js";
 import type { Topics } from "./topics.js";
 import type { WorkInFlight } from "./work.js";
@@ -15,6 +15,7 @@ export function bridgeRequestsFeature(options: {
   readonly topics: Topics;
   readonly client: AccountReads;
   readonly gate: ControlGate;
+  readonly syncClock?: ClockSyncNow | undefined;
   readonly send: Send;
   readonly work: WorkInFlight;
 }): Feature {
@@ -22,7 +23,11 @@ export function bridgeRequestsFeature(options: {
   const name = "homeassistant-bridge-requests";
   const prefix = `${topics.base}/bridge/request/`;
   const handle = async (action: string, payload: string): Promise<void> => {
-    const response = await runBridgeAction(action, payload, { client: options.client, gate: options.gate });
+    const response = await runBridgeAction(action, payload, {
+      client: options.client,
+      gate: options.gate,
+      syncClock: options.syncClock,
+    });
     await options.send(topics.bridgeResponse(action), JSON.stringify(response), false);
   };
   return {

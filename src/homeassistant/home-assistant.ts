@@ -7,6 +7,7 @@ import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { AccountReads } from "../sources/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import { type Clock, later } from "../time/index.js";
+import type { ClockSyncNow } from "./bridge-actions.js";
 import { bridgeRequestsFeature } from "./bridge-requests.js";
 import { commandsFeature } from "./commands.js";
 import { controlsFeature } from "./controls-feature.js";
@@ -32,6 +33,8 @@ export interface HomeAssistantOptions {
   /** Bridge requests' snapshots and profiles (they are no entity's). */
   readonly client: AccountReads;
   readonly gate: ControlGate;
+  /** `bridge/request/clock/sync`: a device's clock set now (the clock watch), when the daemon sets clocks. */
+  readonly syncClock?: ClockSyncNow | undefined;
   readonly readBack: ControlReadBack;
   readonly inventory: () => Inventory;
   readonly logger: Logger;
@@ -159,7 +162,16 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
       stateFeature({ bus, states, discovery }),
       controls,
       commandsFeature({ bus, mqtt, topics, states, gate: options.gate, send, work, logger }),
-      bridgeRequestsFeature({ bus, mqtt, topics, client: options.client, gate: options.gate, send, work }),
+      bridgeRequestsFeature({
+        bus,
+        mqtt,
+        topics,
+        client: options.client,
+        gate: options.gate,
+        syncClock: options.syncClock,
+        send,
+        work,
+      }),
       rulesEntitiesFeature({ bus, mqtt, rules, work }),
     ],
     get announced() {

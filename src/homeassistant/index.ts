@@ -1,3 +1,4 @@
+export type { ClockSyncNow } from "./bridge-actions.js";
 export type { DiscoveryMessage, Origin } from "./discovery.js";
 export { findEntity, slug } from "./entities/index.js";
 export { type HomeAssistant, type HomeAssistantOptions, homeAssistant } from "./home-assistant.js";

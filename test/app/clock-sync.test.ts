@@ -45,6 +45,8 @@ interface House {
   readonly dir: string;
   /** Moves the shared clock to `at` one poll at a time, letting the daemon's polls answer at each step. */
   until(at: number): Promise<void>;
+  /** Asks the bridge for `action` and moves the clock in small steps until it answers (the request's writes go out on the daemon's clock). */
+  ask(action: string, payload: unknown): Promise<{ status: string; data?: unknown; error?: string }>;
   audit(): AuditEntry[];
   logged(): string[];
   stop(): Promise<void>;
@@ -127,6 +129,18 @@ async function startHouse(
         tick(Math.min(POLL_MS - SETTLE_TICKS * TICK_MS, at - sim.simulator.clock.now()));
         await settle();
       }
+    },
+    async ask(action, payload) {
+      const topic = `${base}/bridge/response/${action}`;
+      const before = observer.messages.filter((m) => m.topic === topic).length;
+      await observer.publish(`${base}/bridge/request/${action}`, JSON.stringify(payload));
+      for (let round = 0; round < 40; round++) {
+        const answers = observer.messages.filter((m) => m.topic === topic);
+        const answer = answers[before];
+        if (answer) return JSON.parse(answer.payload) as { status: string; data?: unknown; error?: string };
+        await settle();
+      }
+      throw new Error(`no answer on ${topic}`);
     },
     audit() {
       const reader = openStore(storePath);
@@ -317,6 +331,16 @@ describe("a 90 s drift, with clock: {sync: auto}", () => {
     // Set to the second it was written in.
     expect(Math.abs((await inverterClock(house)).drift_s)).toBeLessThanOrEqual(1);
   });
+  it("is set again when bridge/request/clock/sync asks, through the gate, audited as asked", async () => {
+    const answer = await house.ask("clock/sync", { serial: INVERTER });
+    expect(answer).toMatchObject({ status: "ok", data: { ok: true, verified: true } });
+    const syncs = clockSyncs(house);
+    expect(syncs).toHaveLength(2);
+    expect(syncs.find((entry) => (entry.request as { reason?: unknown }).reason === "asked")).toMatchObject({
+      ok: true,
+      source: "bridge",
+    });
+  });
 });
 
 describe("a daemon whose own clock has lost its time", () => {
@@ -345,5 +369,11 @@ describe("a daemon whose own clock has lost its time", () => {
     const why = house.logged().filter((message) => message.includes("it is not set"));
     expect(why).toHaveLength(1);
     expect(why[0]).toContain("the daemon's own clock says 2019, before this release's year (2026)");
+  });
+  it("refuses bridge/request/clock/sync too, saying why, and writes nothing", async () => {
+    const answer = await house.ask("clock/sync", { serial: INVERTER });
+    expect(answer.status).toBe("error");
+    expect(answer.error).toContain("the daemon's own clock says 2019");
+    expect(clockSyncs(house)).toEqual([]);
   });
 });
