@@ -24,6 +24,7 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
+export { CALIBRATION_REGISTER, calibrationOf, calibrationWord } from "./registers/calibration.js";
 export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
 export {
   acChargeIds,

@@ -14,6 +14,7 @@ import { type Reading, reading } from "./reading.js";
 import type { SettingsView } from "./settings-view.js";
 import { type HouseContext, houseContext, type InverterSpec } from "./spec.js";
 import { meterDataWire, systemDataWire } from "./wire.js";
+import { BatteryCalibration } from "./calibration.js";
 
 export type InverterStatus = "NORMAL" | "LOST" | "ERROR" | "WAITING" | "UNKNOWN";
 
@@ -30,6 +31,8 @@ export interface EventQuery {
  * minute under the settings of the moment. Nothing is simulated at construction.
  */
 export class InverterModel {
+  /** A battery calibration started by the admin endpoint (served in HR 29 over the LAN). */
+  readonly calibration = new BatteryCalibration();
   private readonly context: HouseContext;
   private readonly history: History;
   private readonly startMs: number;

@@ -5,6 +5,7 @@ import type { EvcLinks } from "../ev/links.js";
 import { handleDongleAdmin } from "../local/admin.js";
 import type { LocalDongles } from "../local/dongles.js";
 import type { World } from "../world/world.js";
+import { handleCalibrationAdmin } from "./calibration-admin.js";
 import { type Answer, invalid, notFound } from "./envelope.js";
 import type { RateLimiter } from "./rate-limiter.js";
 
@@ -66,6 +67,8 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
     body,
   );
   if (evc) return evc;
+  const calibration = handleCalibrationAdmin(state.world, () => state.clock.now(), method, path, body);
+  if (calibration) return calibration;
   const device = /^\/devices\/([^/]+)$/.exec(path);
   if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
   if (method === "POST" && path === "/errors") {

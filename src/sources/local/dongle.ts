@@ -107,7 +107,7 @@ export class LocalDongle {
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
     const reads =
       detected.from === "banks" || (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection())
-        ? [IDENTITY, ...liveReads(detected)]
+        ? [IDENTITY, ...liveReads(detected).filter((read) => read !== IDENTITY)]
         : liveReads(detected);
     const answered = await this.blocks.readEach(reads, signal);
     if (detected.from === "banks") this.redetect();
