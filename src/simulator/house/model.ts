@@ -1,5 +1,6 @@
 import { dateOfDayNumber, dayNumber, dayOf, isoSeconds } from "../../time/index.js";
 import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
+import { BatteryCalibration } from "./calibration.js";
 import { type ControlSettings, readControl } from "./control.js";
 import { type DayDetail, DayRun, powersOf } from "./day-run.js";
 import { FLOW_COUNT } from "./dispatch.js";
@@ -14,7 +15,6 @@ import { type Reading, reading } from "./reading.js";
 import type { SettingsView } from "./settings-view.js";
 import { type HouseContext, houseContext, type InverterSpec } from "./spec.js";
 import { meterDataWire, systemDataWire } from "./wire.js";
-import { BatteryCalibration } from "./calibration.js";
 
 export type InverterStatus = "NORMAL" | "LOST" | "ERROR" | "WAITING" | "UNKNOWN";
 

@@ -48,11 +48,10 @@ export function hasLvPacks(detected: Detected): boolean {
 export function liveReads(detected: Detected): Read[] {
   switch (detected.family) {
     case "single-phase":
-      // IR 180-183 are the battery's lifetime and daily counters on the Gen1 only. HR 0-59 holds the
-      // battery calibration stage (HR 29), which changes while the inverter runs.
+      // IR 180-183 are the battery's lifetime and daily counters on the Gen1 only.
       return detected.model === "Hybrid Gen1"
-        ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 4), IDENTITY]
-        : [input(CONTROLLER, 0, 60), IDENTITY];
+        ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 4)]
+        : [input(CONTROLLER, 0, 60)];
     case "three-phase":
       // IR 1200-1359 hold nothing the decoder reads; the energy counters are IR 1360-1413.
       return [input(CONTROLLER, 1000, 200), input(CONTROLLER, 1360, 54)];
