@@ -6,6 +6,9 @@ import type { Rule } from "../file/schema.js";
 /** What the plan says, and the log once, while the watched inverter's battery calibrates. */
 export const CALIBRATION_HOLDING = "calibration running: holding";
 
+/** The Plan page's and `rules plan`'s line while it runs: the windows shown wait for its end. */
+export const CALIBRATION_PLAN_NOTE = `${CALIBRATION_HOLDING}: the inverter's battery calibration runs, so no window opens until it ends; the windows below are for after it`;
+
 /** Whether an action changes this inverter (a preset, a setting or a snapshot on it). */
 function changesInverter(action: Action, serial: string, defaultInverter: string | undefined): boolean {
   if (action.preset === undefined && action.setting === undefined && action.snapshot === undefined) return false;

@@ -498,6 +498,10 @@ export class RulesEngine implements RulesRuntime {
     return { plugged: this.state.evPlugged ?? null, topics, deliveredKwh };
   }
 
+  calibrating(): boolean {
+    return this.state.calibrating === true;
+  }
+
   /** Whether an optimise rule plans a car. */
   private plansCar(): boolean {
     return carRules(this.rules).length > 0;

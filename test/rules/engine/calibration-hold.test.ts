@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { Subject, startWith } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rulesPlan } from "../../../src/app/web-plan.js";
 import { cloudDeviceReads } from "../../../src/control/index.js";
-import { CALIBRATION_HOLDING } from "../../../src/rules/engine/calibration-hold.js";
+import { CALIBRATION_HOLDING, CALIBRATION_PLAN_NOTE } from "../../../src/rules/engine/calibration-hold.js";
 import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
 import type { LiveObservation } from "../../../src/rules/engine/live-state.js";
 import { loadRules } from "../../../src/rules/file/load.js";
@@ -73,6 +74,7 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
   let live: Resource;
   let runtime: RulesEngine;
   let scheduler: VirtualScheduler;
+  let planPage: ReturnType<typeof rulesPlan>;
   const observations = new Subject<LiveObservation>();
   const events: RuleEvent[] = [];
   const logs: string[] = [];
@@ -122,6 +124,7 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
     const tariffs: { import?: Tariff; export?: Tariff } = {};
     if (loaded.rules.tariffs.import) tariffs.import = createTariff(loaded.rules.tariffs.import, "Europe/London");
     if (loaded.rules.tariffs.export) tariffs.export = createTariff(loaded.rules.tariffs.export, "Europe/London");
+    planPage = rulesPlan(loaded, () => lan.inventory, undefined, sim.simulator.clock);
     const first = await poll();
     expect(first).toMatchObject({ kind: "inverter", serial: INVERTER, calibrating: false });
     scheduler = new VirtualScheduler(sim.simulator.clock);
@@ -165,6 +168,11 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
       expect.objectContaining({ action: "hold", reason: CALIBRATION_HOLDING }),
     ]);
     expect(holdingLogs()).toHaveLength(1);
+    // The Plan page (and `rules plan`, which asks the daemon for it) says so too.
+    expect(runtime.calibrating()).toBe(true);
+    const page = await planPage({ socPercent: 50, calibrating: runtime.calibrating() });
+    expect(page?.notes[0]).toBe(CALIBRATION_PLAN_NOTE);
+    expect(page?.battery.calibrating).toBe(true);
   });
 
   it("opens no window and writes nothing to the dongle while it runs, through the window it would have opened", async () => {
@@ -187,6 +195,8 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
     expect(seen).toMatchObject({ calibrating: false });
     expect(optimiser()?.planNow?.reason).not.toBe(CALIBRATION_HOLDING);
     expect(logs.some((line) => line.includes("calibration ended: planning again"))).toBe(true);
+    const page = await planPage({ socPercent: 50, calibrating: runtime.calibrating() });
+    expect(page?.notes).not.toContain(CALIBRATION_PLAN_NOTE);
     const limit = sim.simulator.clock.now() + 36 * HOUR;
     const dayReserve = () => opened().filter((event) => event.rule === "day-reserve");
     for (let at = sim.simulator.clock.now() + SLOT; at <= limit && dayReserve().length === 0; at += SLOT)
