@@ -59,6 +59,9 @@ const ONLY_CLOUD_SENSORS = [
 
 /** The hybrid's second string: its registers hold two arrays, the cloud lists one. */
 const ONLY_LOCAL = [
+  // The battery calibration's stage is HR 29; the cloud's API shows no calibration.
+  "energy2mqtt_sd2024g001_calibrating",
+  "energy2mqtt_sd2024g001_calibration",
   "energy2mqtt_sd2024g001_solar_array_2_current",
   "energy2mqtt_sd2024g001_solar_array_2_power",
   "energy2mqtt_sd2024g001_solar_array_2_voltage",
