@@ -34,10 +34,12 @@ function tolerance(key: string, family: string): number {
  */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
-  // cloud lists on the device listing's battery modules, not in live data.
+  // cloud lists on the device listing's battery modules, not in live data. A single-phase
+  // inverter's battery calibration stage is HR 29; the cloud shows none.
   "Hybrid Gen1": [
     "device_type",
     "arm_firmware",
+    "calibration",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",
@@ -48,6 +50,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "AC-coupled": [
     "device_type",
     "arm_firmware",
+    "calibration",
     "battery_1_capacity",
     "battery_1_design_capacity",
     "battery_1_cycle_count",
@@ -56,6 +59,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "All-in-One": [
     "device_type",
     "arm_firmware",
+    "calibration",
     "solar_array_1_power",
     "solar_array_1_voltage",
     "solar_array_1_current",
