@@ -197,6 +197,7 @@ function pathsSection(): string[] {
     "| live values and counters a kind of device has no register for | cloud | by kind, below |",
     "| `battery_1_capacity` (full capacity, Ah) of an HV stack (All-in-One, HV hybrid, three-phase) | cloud | the public register maps give the stack's BCU a nominal capacity (IR 98, `battery_1_design_capacity` on both paths), the charge remaining (IR 99) and a health percentage (IR 81), but no full capacity; the LAN leaves it null rather than derive one. An LV pack's full capacity is a register (IR 84-85, \"calibrated\") and both paths carry it |",
     "| `solar_array_2_*` on a hybrid | local | its registers hold both strings; the cloud lists one |",
+    "| `calibration`, `calibrating` on a single-phase inverter | local | the battery calibration's stage is HR 29 (read every 2 minutes); the cloud's API shows no calibration |",
     "| live values and counters of an inverter in an EMS plant | local | when its own dongle is configured; the cloud gives it only through the EMS's rollup |",
     "",
     "The live values and counters only the cloud carries, by the kind of device the dongle's registers show (the model detected on the LAN):",

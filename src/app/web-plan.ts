@@ -22,9 +22,10 @@ export function rulesPlan(
   clock: Clock,
   prices?: Pick<PublishedPrices, "between">,
 ): (live: PlanLive) => Promise<PlanView | undefined> {
-  return async ({ socPercent, car }) => {
+  return async ({ socPercent, car, calibrating }) => {
     if (!loaded) return undefined;
     const {
+      CALIBRATION_PLAN_NOTE,
       carRules,
       defaultInverter,
       houseOutlook,
@@ -58,6 +59,7 @@ export function rulesPlan(
         ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
         : "The house's own use and solar are not modelled yet: the local history is empty",
     );
+    if (calibrating) notes.unshift(CALIBRATION_PLAN_NOTE);
     const pastPrices = () =>
       priceHistoryOrTariffs(tariffs, prices, timeZone, now, (message) =>
         notes.push(
@@ -118,7 +120,13 @@ export function rulesPlan(
       soc: preview.expected.points,
       notes,
       hours: PLAN_HOURS,
-      battery: { socPercent: soc, live: socPercent !== undefined, capacityKwh, capacitySource },
+      battery: {
+        socPercent: soc,
+        live: socPercent !== undefined,
+        capacityKwh,
+        capacitySource,
+        ...(calibrating ? { calibrating: true } : {}),
+      },
       expectedCost: preview.expected.cost,
       contests: contests.map(({ start, end, control, winner, loser, because }) => ({
         start,

@@ -15,6 +15,8 @@ export interface DaemonBattery {
   readonly socPercent: number;
   readonly capacityKwh: number;
   readonly capacitySource: string;
+  /** Its inverter's battery calibrates: its rules hold until it ends. */
+  readonly calibrating?: boolean;
   readonly timeZone: string;
   /** The car its optimise rules plan (plug state, car topics, kWh delivered); undefined when it plans none. */
   readonly car: CarState | undefined;
@@ -32,6 +34,8 @@ const planAnswer = z.object({
         live: z.boolean(),
         capacityKwh: z.number().positive(),
         capacitySource: z.string(),
+        // Absent from a daemon older than the calibration's hold, or while none runs.
+        calibrating: z.boolean().optional(),
       }),
       // Null when its rules plan no car; absent from a daemon older than the car's state.
       car: z
@@ -86,7 +90,15 @@ export async function daemonBattery(config: Config): Promise<DaemonAnswer> {
   try {
     const { plan } = planAnswer.parse(await get("api/plan"));
     if (!plan) return { other: `the daemon at ${url} has no rules loaded` };
-    return { found: { url, ...plan.battery, timeZone: plan.timeZone, car: plan.car ?? undefined } };
+    return {
+      found: {
+        url,
+        ...plan.battery,
+        calibrating: plan.battery.calibrating === true,
+        timeZone: plan.timeZone,
+        car: plan.car ?? undefined,
+      },
+    };
   } catch (error) {
     return { other: `the daemon at ${url} gave no plan (${reasonOf(error)})` };
   }

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import type { Config } from "../config/index.js";
 import {
+  CALIBRATION_PLAN_NOTE,
   carRules,
   type ForecastCheck,
   forecastDaysLine,
@@ -114,6 +115,7 @@ export async function runRulesPlanCommand(
           : "default; pass --soc";
   const socLine = options.soc === undefined ? socStatement(socNow, answer, live) : undefined;
   const house = await storedHouse(config, now, timeZone, hours, err, rules.solar_forecast);
+  if (daemon?.calibrating) header.push(CALIBRATION_PLAN_NOTE);
   if (house?.check) header.push(checkLine(house.check));
   if (house?.solarLines) header.push(...house.solarLines);
   header.unshift(

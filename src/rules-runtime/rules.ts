@@ -276,6 +276,8 @@ export interface RulesRuntime {
   nextCheapWindow(): CheapWindow | undefined;
   /** The car as the optimise rules plan it now; undefined when no rule plans a car. */
   carState?(): CarState | undefined;
+  /** Whether the watched inverter's battery calibration runs (the rules hold); undefined: not known. */
+  calibrating?(): boolean;
   /**
    * Takes one inverter's grid counters at `at` into today's cost, at the prices of that moment;
    * true when the cost changed or began. The first counters of an inverter are a baseline only.

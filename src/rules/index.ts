@@ -1,3 +1,4 @@
+export { CALIBRATION_PLAN_NOTE } from "./engine/calibration-hold.js";
 export { RulesEngine, type RulesGate, type RulesOptions, startRules } from "./engine/index.js";
 export { defaultInverter } from "./engine/intents.js";
 export { plannedOverlaps, sharedControlLines, sharedControlText } from "./file/control-overlaps.js";

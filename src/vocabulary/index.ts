@@ -1,3 +1,4 @@
+export * from "./calibration.js";
 export * from "./charger.js";
 export * from "./charger-commands.js";
 export * from "./device-actions.js";

@@ -72,6 +72,8 @@ export interface PlanBattery {
   readonly socPercent: number;
   /** False: no reading yet, the SoC is assumed. */
   readonly live: boolean;
+  /** The battery calibrates (read over the LAN): the rules hold until it ends. */
+  readonly calibrating?: boolean;
   readonly capacityKwh: number;
   /** Where the capacity came from: "rules.yaml", "inverter SD2024G001" or "default". */
   readonly capacitySource: string;
@@ -83,6 +85,8 @@ export interface PlanLive {
   readonly socPercent: number | undefined;
   /** Undefined: no rule plans a car, or the rules are not running. */
   readonly car?: CarState | undefined;
+  /** The watched inverter's battery calibrates: the rules hold until it ends. */
+  readonly calibrating?: boolean;
 }
 
 /** What an empty Plan page tells the user: where the rules go and where to start. */

@@ -71,7 +71,11 @@ export async function handleApi(context: ApiContext): Promise<void> {
         { event: "rules", data: options.rules()?.list() ?? [] },
       ]);
     case "/api/plan": {
-      const plan = await options.plan({ socPercent: live.soc(), car: options.rules()?.carState?.() });
+      const plan = await options.plan({
+        socPercent: live.soc(),
+        car: options.rules()?.carState?.(),
+        calibrating: options.rules()?.calibrating?.() === true,
+      });
       return json(
         response,
         200,
@@ -198,7 +202,11 @@ async function ruleCommand(context: ApiContext, name: string, action: string): P
     skipped: true,
     message: `dry run from the web page: ${preview.message}`,
   });
-  const plan = await options.plan({ socPercent: live.soc(), car: options.rules()?.carState?.() });
+  const plan = await options.plan({
+    socPercent: live.soc(),
+    car: options.rules()?.carState?.(),
+    calibrating: options.rules()?.calibrating?.() === true,
+  });
   const rule = plan?.rules.find((one) => one.name === name);
   return json(response, 200, {
     ok: preview.ok,

@@ -1,7 +1,18 @@
 import type { InverterDevice } from "../../telemetry/index.js";
-import { highestNumbered, SOLAR_ARRAY_POWER, type StateValues } from "../../vocabulary/index.js";
+import { CALIBRATION_WORDS, highestNumbered, SOLAR_ARRAY_POWER, type StateValues } from "../../vocabulary/index.js";
 import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY } from "./clock.js";
-import { batteryLevel, current, frequency, power, reported, temperature, text, voltage } from "./sensors.js";
+import {
+  batteryLevel,
+  binary,
+  current,
+  enumSensor,
+  frequency,
+  power,
+  reported,
+  temperature,
+  text,
+  voltage,
+} from "./sensors.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
 const diagnostic = { entity_category: "diagnostic" } as const;
@@ -23,6 +34,12 @@ const FIELDS: readonly EntityDef[] = [
   frequency("inverter_output_frequency", "Inverter output frequency", diagnostic),
   power("eps_power", "EPS power"),
   power("consumption_power", "Home consumption"),
+  // Read where the register map has it (the LAN's HR 29); while it runs the rules hold.
+  enumSensor("calibration", "Battery calibration", CALIBRATION_WORDS, {
+    icon: "mdi:battery-sync-outline",
+    ...diagnostic,
+  }),
+  binary("calibrating", "Battery calibrating", "running", diagnostic),
 ];
 
 /** AC-coupled models have no solar inputs; the usual hybrid has two. */

@@ -1,4 +1,5 @@
 import { put, type Registers, type State, scaled, statusName, sum } from "./bank.js";
+import { calibrationOf } from "./calibration.js";
 import type { Model } from "./model.js";
 
 /**
@@ -14,6 +15,7 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
     {},
     {
       status: statusName(ir.u16(0)),
+      calibration: calibrationOf(ir.holding),
       grid_power: ir.s16(30),
       grid_voltage: scaled(ir.u16(5), 0.1),
       grid_current: scaled(ir.u16(10), 0.1),

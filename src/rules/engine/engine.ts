@@ -29,6 +29,7 @@ import { windowWords } from "../planners/window-words.js";
 import { CostMeter } from "../savings/cost-meter.js";
 import { priceHistoryOrTariffs } from "../savings/price-history.js";
 import { RuleActions, type WindowWriteParts } from "./actions.js";
+import { CALIBRATION_HOLDING, heldByCalibration, heldPlan } from "./calibration-hold.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { ImportGuard } from "./import-guard.js";
@@ -157,6 +158,8 @@ export class RulesEngine implements RulesRuntime {
       this.state = nextState(this.state, seen, watchedDevices(this.options.inventory()));
       if (seen.kind === "charger" && this.state !== before && this.state.evStatus === seen.status)
         this.carLedger.see(seen.status, this.now());
+      if (seen.kind === "inverter" && (before.calibrating ?? false) !== (this.state.calibrating ?? false))
+        this.calibrationChanged(seen.serial);
       // A car plugged in or out changes an optimise rule's plan now, not at the next half-hour.
       if (before.evPlugged !== this.state.evPlugged && this.planned && this.plansCar()) {
         this.nextReplan = this.now();
@@ -329,7 +332,7 @@ export class RulesEngine implements RulesRuntime {
       this.nextReplan,
       this.priceWatch.nextRefresh,
       this.cron?.nextCheck() ?? Number.POSITIVE_INFINITY,
-      this.book.nextDue(now, (rule) => this.isEnabled(rule)),
+      this.book.nextDue(now, (rule) => this.isEnabled(rule) && !this.holdsForCalibration(rule)),
     );
     this.alarm.set(next, () => {
       this.queue.enqueue(() => this.tick());
@@ -351,6 +354,7 @@ export class RulesEngine implements RulesRuntime {
     for (const name of this.book.ended(now)) await this.runner.closeWindow(this.ruleOrStub(name), "the window ended");
     for (const rule of this.rules) {
       if (!this.isEnabled(rule.name) || this.book.openOf(rule.name)) continue;
+      if (this.holdsForCalibration(rule.name)) continue;
       const window = this.book.dueToOpen(rule.name, now);
       if (window) await this.runner.openWindow(rule, window);
     }
@@ -398,7 +402,10 @@ export class RulesEngine implements RulesRuntime {
         ...(optimising ? { priceHistory: this.priceHistory(now) } : {}),
       });
       this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
-      this.explained.set(rule.name, explained);
+      this.explained.set(
+        rule.name,
+        this.state.calibrating && this.holdsForCalibration(rule.name) ? heldPlan(explained, now) : explained,
+      );
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
   }
@@ -491,6 +498,10 @@ export class RulesEngine implements RulesRuntime {
     return { plugged: this.state.evPlugged ?? null, topics, deliveredKwh };
   }
 
+  calibrating(): boolean {
+    return this.state.calibrating === true;
+  }
+
   /** Whether an optimise rule plans a car. */
   private plansCar(): boolean {
     return carRules(this.rules).length > 0;
@@ -500,6 +511,27 @@ export class RulesEngine implements RulesRuntime {
     for (const rule of this.stateTriggers.crossed(this.state)) {
       if (this.isEnabled(rule.name)) this.queue.enqueue(() => this.runner.fire(rule, "state"));
     }
+  }
+
+  /**
+   * The watched inverter's calibration started or ended: said once, and planned again now, so the
+   * plan says it holds (or plans again) and a window held back opens once it ends.
+   */
+  private calibrationChanged(serial: string): void {
+    if (this.state.calibrating) this.logger.info({ inverter: serial }, CALIBRATION_HOLDING);
+    else this.logger.info({ inverter: serial }, "calibration ended: planning again");
+    if (!this.planned) return;
+    this.nextReplan = this.now();
+    this.queue.enqueue(() => this.tick());
+  }
+
+  /** Whether the rule's windows wait: the watched inverter calibrates and they would change it. */
+  private holdsForCalibration(name: string): boolean {
+    if (!this.state.calibrating) return false;
+    const inventory = this.options.inventory();
+    const serial = watchedDevices(inventory).inverter;
+    const rule = this.rules.find((found) => found.name === name);
+    return serial !== undefined && rule !== undefined && heldByCalibration(rule, serial, defaultInverter(inventory));
   }
 
   // --- helpers ----------------------------------------------------------------------------

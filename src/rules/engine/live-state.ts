@@ -14,6 +14,8 @@ export interface LiveState {
   readonly gridImport?: number;
   readonly evPlugged?: boolean;
   readonly evStatus?: string;
+  /** The watched inverter's battery calibration runs (read where the path shows it: the LAN). */
+  readonly calibrating?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export type LiveObservation =
       readonly batterySoc?: number;
       readonly pvPower?: number;
       readonly gridPower?: number;
+      readonly calibrating?: boolean;
     }
   | { readonly kind: "charger"; readonly uuid: string; readonly status: string }
   | {
@@ -47,10 +50,11 @@ export function nextState(
   watched: { readonly inverter?: string; readonly charger?: string },
 ): LiveState {
   if (seen.kind === "inverter" && seen.serial === watched.inverter) {
-    const { batterySoc, pvPower, gridPower } = seen;
+    const { batterySoc, pvPower, gridPower, calibrating } = seen;
     return {
       ...state,
       ...(batterySoc === undefined ? {} : { batterySoc }),
+      ...(calibrating === undefined ? {} : { calibrating }),
       ...(pvPower === undefined ? {} : { pvPower }),
       ...(gridPower === undefined ? {} : { gridImport: Math.max(0, -gridPower) }),
     };

@@ -19,12 +19,14 @@ export function observedIn(fetched: Fetched): LiveObservation | undefined {
   const soc = fetched.values.battery_soc;
   const pv = fetched.values.solar_power;
   const grid = fetched.values.grid_power;
+  const calibrating = fetched.values.calibrating;
   return {
     kind: "inverter",
     serial: fetched.serial,
     ...(typeof soc === "number" ? { batterySoc: soc } : {}),
     ...(typeof pv === "number" ? { pvPower: pv } : {}),
     ...(typeof grid === "number" ? { gridPower: grid } : {}),
+    ...(calibrating === "ON" || calibrating === "OFF" ? { calibrating: calibrating === "ON" } : {}),
   };
 }
 

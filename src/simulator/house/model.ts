@@ -1,5 +1,6 @@
 import { dateOfDayNumber, dayNumber, dayOf, isoSeconds } from "../../time/index.js";
 import type { DataPointBody, EnergyFlowBody, FaultEventBody, MeterDataBody, SystemDataBody } from "./bodies.js";
+import { BatteryCalibration } from "./calibration.js";
 import { type ControlSettings, readControl } from "./control.js";
 import { type DayDetail, DayRun, powersOf, type SlotMinute } from "./day-run.js";
 import { FLOW_COUNT } from "./dispatch.js";
@@ -31,6 +32,8 @@ export interface EventQuery {
  * minute under the settings of the moment. Nothing is simulated at construction.
  */
 export class InverterModel {
+  /** A battery calibration started by the admin endpoint (served in HR 29 over the LAN). */
+  readonly calibration = new BatteryCalibration();
   private readonly context: HouseContext;
   private readonly history: History;
   private readonly startMs: number;

@@ -7,6 +7,7 @@ import { handleClockAdmin } from "../local/clock-admin.js";
 import type { LocalDongles } from "../local/dongles.js";
 import { houseLoadOf, setHouseLoad } from "../world/house-load.js";
 import type { World } from "../world/world.js";
+import { handleCalibrationAdmin } from "./calibration-admin.js";
 import { type Answer, invalid, invalidIssues, notFound } from "./envelope.js";
 import { handleFaultAdmin } from "./fault-admin.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -77,6 +78,8 @@ export function handleAdmin(state: AdminState, method: string, path: string, bod
   if (evc) return evc;
   const faults = handleFaultAdmin(state.world, state.clock, method, path, body);
   if (faults) return faults;
+  const calibration = handleCalibrationAdmin(state.world, () => state.clock.now(), method, path, body);
+  if (calibration) return calibration;
   const device = /^\/devices\/([^/]+)$/.exec(path);
   if (method === "POST" && device?.[1]) return applyDeviceFault(state, decodeURIComponent(device[1]), body);
   if (method === "POST" && path === "/errors") {

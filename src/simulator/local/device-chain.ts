@@ -3,7 +3,9 @@ import {
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
+  CALIBRATION_REGISTER,
   CLOCK_FIRST,
+  calibrationWord,
   controlMapOf,
   encodeBamsCluster,
   encodeBamsSummary,
@@ -238,6 +240,7 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
       // An All-in-One has no strings of its own in the cloud's answer; its PV shows on array 1.
       if (kind === "all-in-one" && state.solar_power !== undefined) state.solar_array_1_power = state.solar_power;
       encodeSinglePhase(controller, state, model);
+      controller.holdingSide.u16(CALIBRATION_REGISTER, calibrationWord(record.model.calibration.stage));
     }
     settings.encodeInto(controller);
     if (clock) encodeClock(controller, clock.device.wallMs(now));

@@ -8,6 +8,7 @@ import { type DongleOptions, whereOf } from "./dongle-options.js";
 import { DonglePairing } from "./dongle-pairing.js";
 import { askWhoAnswers, detectFromBanks, probeEach, probePacks } from "./dongle-probe.js";
 import { DongleWrites } from "./dongle-writes.js";
+import { HoldingRefresh } from "./holding-refresh.js";
 import { BCU_BANK, CONTROLLER, hasHvStack, hasLvPacks, IDENTITY, liveReads, readsClock } from "./reads.js";
 
 export { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
@@ -43,6 +44,7 @@ export class LocalDongle {
   private readonly blocks: DongleBlockReads;
   private readonly writes: DongleWrites;
   private detected: Detected | undefined;
+  private readonly holdingRefresh: HoldingRefresh;
 
   constructor(readonly options: DongleOptions) {
     this.link = new DongleLink(options, (frame) => this.heard(frame));
@@ -52,6 +54,7 @@ export class LocalDongle {
       () => this.blocks.due(IDENTITY),
     );
     this.chain = new DongleChain(options);
+    this.holdingRefresh = new HoldingRefresh(options.clock);
     this.blocks = new DongleBlockReads(options, this.link, this.pairing, this.chain);
     this.writes = new DongleWrites(options, this.link, this.pairing, this.blocks, () => this.currentModel());
   }
@@ -82,6 +85,7 @@ export class LocalDongle {
       await this.chain.heard(() => this.link.open, signal);
     } else {
       const identity = await this.blocks.tryRead(IDENTITY, signal);
+      this.holdingRefresh.asked();
       if (!identity) await detectFromBanks(this.options, this.blocks, this.chain, signal);
       roundTripMs = this.blocks.roundTripMs;
       if (!identity && this.chain.lastHeardAt === undefined)
@@ -111,13 +115,15 @@ export class LocalDongle {
     const detected = this.currentModel();
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
-    // The identity bank holds the clock too (reads.ts's readsClock): asked again when the clock read is old.
-    const reads =
+    // The identity bank holds the calibration stage (HR 29, every few minutes on a single-phase
+    // inverter) and the clock (HR 35-40, reads.ts's readsClock, when the clock read is old).
+    const identity =
       detected.from === "banks" ||
       (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection()) ||
-      this.clockDue(detected)
-        ? [IDENTITY, ...liveReads(detected)]
-        : liveReads(detected);
+      this.holdingRefresh.due(detected) ||
+      this.clockDue(detected);
+    if (identity) this.holdingRefresh.asked();
+    const reads = identity ? [IDENTITY, ...liveReads(detected)] : liveReads(detected);
     const answered = await this.blocks.readEach(reads, signal);
     if (detected.from === "banks") this.redetect();
     if (answered === 0) throw new LocalDongleError(`no block of the dongle at ${this.where} answered this poll`);

@@ -6,6 +6,7 @@ import {
   EMS_STATUS,
   INVERTER_COUNTER_KEYS,
   INVERTER_LIVE_KEYS,
+  isCalibrating,
   isEmsName,
   round,
   type StateValues,
@@ -35,6 +36,12 @@ export const toSecond = (at: number): number => Math.floor(at / 1000) * 1000;
 export function liveValuesOf(state: State): StateValues {
   const values: StateValues = {};
   for (const key of INVERTER_LIVE_KEYS) values[key] = key === "status" ? statusWord(state.status) : num(state, key);
+  // Only the LAN reads the calibration stage (the cloud shows none): the keys come only when it was read.
+  const calibration = state.calibration;
+  if (typeof calibration === "string") {
+    values.calibration = calibration;
+    values.calibrating = isCalibrating(calibration) ? "ON" : "OFF";
+  }
   for (const array of [1, 2]) {
     const prefix = `solar_array_${array}`;
     if (state[`${prefix}_power`] === undefined) continue;

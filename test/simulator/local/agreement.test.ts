@@ -37,12 +37,14 @@ function tolerance(key: string, family: string): number {
  */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
-  // cloud lists on the device listing's battery modules, not in live data.
+  // cloud lists on the device listing's battery modules, not in live data. A single-phase
+  // inverter's battery calibration stage is HR 29; the cloud shows none.
   "Hybrid Gen1": [
     "device_type",
     "arm_firmware",
     "clock",
     "faults",
+    "calibration",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",
@@ -55,6 +57,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
     "arm_firmware",
     "clock",
     "faults",
+    "calibration",
     "battery_1_capacity",
     "battery_1_design_capacity",
     "battery_1_cycle_count",
@@ -65,6 +68,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
     "arm_firmware",
     "clock",
     "faults",
+    "calibration",
     "solar_array_1_power",
     "solar_array_1_voltage",
     "solar_array_1_current",
