@@ -4,6 +4,7 @@ import { ago, h } from "../dom.js";
 import { type FlowDiagram, flowDiagram } from "../flow.js";
 import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
+import { scrollRegion } from "../scroll-region.js";
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
 
@@ -30,9 +31,8 @@ export const renderNow: Page = (main, stream) => {
       "Arrows show which way power goes; a thicker, faster line carries more. The words say it too: no figure carries a sign.",
     ),
     h("h3", {}, "Devices"),
-    h(
-      "div",
-      { class: "scroll" },
+    scrollRegion(
+      "Devices",
       h(
         "table",
         {},
