@@ -1,8 +1,7 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { backupYaml, takeBackup } from "../control/index.js";
 import { type Clock, systemClock } from "../time/index.js";
-import { openSettingsHouse } from "./settings-house.js";
-import { cliLogger, openStoreOr, readConfig } from "./shared.js";
+import { withSettingsHouse } from "./settings-house.js";
 
 export interface SettingsBackupOptions {
   readonly config?: string | undefined;
@@ -23,45 +22,31 @@ export async function runSettingsBackupCommand(
   err: NodeJS.WritableStream = process.stderr,
   clock: Clock = systemClock,
 ): Promise<number> {
-  const config = readConfig(options.config, err);
-  if (typeof config === "number") return config;
-  const store = openStoreOr(config, err, "the store cannot be opened: ");
-  if (typeof store === "number") return store;
-  try {
-    const house = await openSettingsHouse(config, store, clock, cliLogger(config));
-    if (typeof house === "string") {
-      err.write(`${house}\n`);
-      return 1;
+  const opened = { config: options.config, storeRefusal: "the store cannot be opened: " };
+  return withSettingsHouse(opened, err, clock, async (house) => {
+    const devices = house.devices(options.device);
+    if (typeof devices === "string") {
+      err.write(`${devices}\n`);
+      return 2;
     }
-    try {
-      const devices = house.devices(options.device);
-      if (typeof devices === "string") {
-        err.write(`${devices}\n`);
-        return 2;
+    const backup = await takeBackup(house.control, devices, clock.now(), "command");
+    const text = backupYaml(backup);
+    if (options.out === undefined) out.write(text);
+    else {
+      const problem = writeWhole(options.out, text);
+      if (problem) {
+        err.write(`${problem}\n`);
+        return 1;
       }
-      const backup = await takeBackup(house.control, devices, clock.now(), "command");
-      const text = backupYaml(backup);
-      if (options.out === undefined) out.write(text);
-      else {
-        const problem = writeWhole(options.out, text);
-        if (problem) {
-          err.write(`${problem}\n`);
-          return 1;
-        }
-      }
-      for (const device of backup.devices) {
-        const unread = Object.keys(device.unreadable ?? {}).length;
-        err.write(
-          `${device.serial}: ${Object.keys(device.settings).length} settings backed up over ${device.path === "local" ? "the LAN" : "the cloud"}${unread > 0 ? `, ${unread} could not be read (listed under unreadable)` : ""}\n`,
-        );
-      }
-      return 0;
-    } finally {
-      await house.close();
     }
-  } finally {
-    store.close();
-  }
+    for (const device of backup.devices) {
+      const unread = Object.keys(device.unreadable ?? {}).length;
+      err.write(
+        `${device.serial}: ${Object.keys(device.settings).length} settings backed up over ${device.path === "local" ? "the LAN" : "the cloud"}${unread > 0 ? `, ${unread} could not be read (listed under unreadable)` : ""}\n`,
+      );
+    }
+    return 0;
+  });
 }
 
 /** The file whole or not at all: an earlier backup there stays until the new one is written. */

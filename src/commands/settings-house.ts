@@ -11,6 +11,7 @@ import { cloudClient, cloudPath } from "../sources/cloud/index.js";
 import type { ControllableDevice, DeviceControl, Inventory } from "../sources/index.js";
 import type { Store } from "../store/index.js";
 import type { Clock } from "../time/index.js";
+import { cliLogger, openStoreOr, readConfig } from "./shared.js";
 
 /** The house as `settings` reaches it: over the path the configuration uses, as the daemon would. */
 export interface SettingsHouse {
@@ -90,4 +91,35 @@ function chosenDevices(inventory: Inventory, only: string | undefined): Controll
   if (wanted) return [wanted];
   const known = devices.map((device) => device.serial).join(", ") || "none";
   return `${only} is not a device of this house with settings (it has: ${known})`;
+}
+
+/**
+ * What `settings backup` and `settings restore` share: the configuration read, the store opened
+ * (`storeRefusal` says what its failure stops), the house opened over its path, `run` on it, and
+ * all closed again. 2 for a bad configuration, 1 when the store or the house cannot be opened.
+ */
+export async function withSettingsHouse(
+  options: { readonly config?: string | undefined; readonly storeRefusal: string },
+  err: NodeJS.WritableStream,
+  clock: Clock,
+  run: (house: SettingsHouse) => Promise<number>,
+): Promise<number> {
+  const config = readConfig(options.config, err);
+  if (typeof config === "number") return config;
+  const store = openStoreOr(config, err, options.storeRefusal);
+  if (typeof store === "number") return store;
+  try {
+    const house = await openSettingsHouse(config, store, clock, cliLogger(config));
+    if (typeof house === "string") {
+      err.write(`${house}\n`);
+      return 1;
+    }
+    try {
+      return await run(house);
+    } finally {
+      await house.close();
+    }
+  } finally {
+    store.close();
+  }
 }

@@ -9,8 +9,7 @@ import {
 } from "../control/index.js";
 import type { ControllableDevice } from "../sources/index.js";
 import { type Clock, systemClock } from "../time/index.js";
-import { openSettingsHouse, type SettingsHouse } from "./settings-house.js";
-import { cliLogger, openStoreOr, readConfig } from "./shared.js";
+import { type SettingsHouse, withSettingsHouse } from "./settings-house.js";
 
 export interface SettingsRestoreOptions {
   readonly file: string;
@@ -61,24 +60,13 @@ export async function runSettingsRestoreCommand(
     err.write(`${wanted}\n`);
     return 2;
   }
-  const config = readConfig(options.config, err);
-  if (typeof config === "number") return config;
-  const store = openStoreOr(config, err, "the audit log cannot be opened, so nothing can be written: ");
-  if (typeof store === "number") return store;
-  try {
-    const house = await openSettingsHouse(config, store, clock, cliLogger(config));
-    if (typeof house === "string") {
-      err.write(`${house}\n`);
-      return 1;
-    }
-    try {
-      return await restore(house, read.backup, wanted, read.locate, options, terminal);
-    } finally {
-      await house.close();
-    }
-  } finally {
-    store.close();
-  }
+  const opened = {
+    config: options.config,
+    storeRefusal: "the audit log cannot be opened, so nothing can be written: ",
+  };
+  return withSettingsHouse(opened, err, clock, (house) =>
+    restore(house, read.backup, wanted, read.locate, options, terminal),
+  );
 }
 
 async function restore(
