@@ -9,12 +9,9 @@ import { DonglePairing } from "./dongle-pairing.js";
 import { askWhoAnswers, detectFromBanks, probeEach, probePacks } from "./dongle-probe.js";
 import { DongleWrites } from "./dongle-writes.js";
 import { HoldingRefresh } from "./holding-refresh.js";
-import { BCU_BANK, CONTROLLER, hasHvStack, hasLvPacks, IDENTITY, liveReads, readsClock } from "./reads.js";
+import { BCU_BANK, CONTROLLER, hasHvStack, hasLvPacks, IDENTITY, liveReads } from "./reads.js";
 
 export { LocalDongleError, type WrongDevice, WrongDeviceError } from "./dongle-errors.js";
-
-/** How often a poll reads the clock again (the identity bank, HR 0-59): 10 minutes. */
-const CLOCK_READ_EVERY_MS = 10 * 60_000;
 
 export type { DongleOptions } from "./dongle-options.js";
 
@@ -38,8 +35,6 @@ export interface Identified {
 export class LocalDongle {
   private readonly link: DongleLink;
   private readonly pairing: DonglePairing;
-  /** When a poll last asked for the clock again (clock ms). */
-  private clockAskedAt: number | undefined;
   private readonly chain: DongleChain;
   private readonly blocks: DongleBlockReads;
   private readonly writes: DongleWrites;
@@ -115,13 +110,12 @@ export class LocalDongle {
     const detected = this.currentModel();
     // Told from the banks: the identity bank is asked again (as rarely as any missing block) until
     // it answers. On a new connection it is asked once too: its device type must be the paired one's.
-    // The identity bank holds the calibration stage (HR 29, every few minutes on a single-phase
-    // inverter) and the clock (HR 35-40, reads.ts's readsClock, when the clock read is old).
+    // The identity bank holds the calibration stage (HR 29) and the clock (HR 35-40): read again
+    // every few minutes (holding-refresh.ts).
     const identity =
       detected.from === "banks" ||
       (this.pairing.typeCheckable() && !this.pairing.typedOnThisConnection()) ||
-      this.holdingRefresh.due(detected) ||
-      this.clockDue(detected);
+      this.holdingRefresh.due(detected);
     if (identity) this.holdingRefresh.asked();
     const reads = identity ? [IDENTITY, ...liveReads(detected)] : liveReads(detected);
     const answered = await this.blocks.readEach(reads, signal);
@@ -133,22 +127,6 @@ export class LocalDongle {
   /** When the controller's clock registers last answered (the session's clock), undefined before. */
   get clockHeardAt(): number | undefined {
     return this.chain.clockHeardAt;
-  }
-
-  /**
-   * An inverter's or EMS's clock is read again every CLOCK_READ_EVERY_MS: it moves by itself only
-   * by drift. Counted from the last time it was asked, not answered, so a bank that stops
-   * answering is not asked at every poll; one that never answered on this connection is left to
-   * the identity bank's own re-asking (as rare as any missing block's).
-   */
-  private clockDue(detected: Detected): boolean {
-    if (!readsClock(detected)) return false;
-    const heard = this.chain.clockHeardAt;
-    if (heard === undefined) return false;
-    const now = this.options.clock.now();
-    if (now - Math.max(heard, this.clockAskedAt ?? heard) < CLOCK_READ_EVERY_MS) return false;
-    this.clockAskedAt = now;
-    return true;
   }
 
   /** The controller's model as discovery found it; undefined before. */
