@@ -11,6 +11,7 @@ import { buildBus, startHealthFile } from "./build-bus.js";
 import { buildClock } from "./build-clock.js";
 import { startEvcModbus } from "./build-evc-modbus.js";
 import { buildGate } from "./build-gate.js";
+import { buildGivtcpRest } from "./build-givtcp-rest.js";
 import { buildHealth } from "./build-health.js";
 import { buildInventory } from "./build-inventory.js";
 import { startOcpp } from "./build-ocpp.js";
@@ -40,6 +41,8 @@ export interface App {
   readonly brokerMoved: boolean;
   /** The web page's address, when it is served. */
   readonly webUrl: string | undefined;
+  /** GivTCP's REST API's base URL per inverter serial, when `givtcp_rest` is configured. */
+  readonly givtcpRestUrls?: Readonly<Record<string, string>>;
   /** Set when the demo house runs its own rules (no rules file configured): that file. */
   readonly demoRules?: string;
   stop(): Promise<void>;
@@ -178,6 +181,7 @@ export async function startApp(
       logger,
       clock,
     });
+    const givtcpRest = buildGivtcpRest({ config, gate, inventory, bus, logger, version });
     const settingsBackup = buildSettingsBackup({ store, control, inventory, logger, clock });
     // Consumers first, the producers of events (telemetry, the device lists) last, so that nothing
     // they say is missed; stopped in reverse.
@@ -188,6 +192,7 @@ export async function startApp(
         ...ha.features,
         health,
         web,
+        ...(givtcpRest ? [givtcpRest] : []),
         rules,
         ...(settingsBackup ? [settingsBackup] : []),
         clocks.feature,
@@ -203,7 +208,18 @@ export async function startApp(
     if (access) healthFile.watchRefusal(() => access.refusal()?.message);
     life.alive();
     life.started = true;
-    return appOf({ config, configured, demo, cloud, mqttUrl, brokerMoved, inventory, web, stop: life.stopAll });
+    return appOf({
+      config,
+      configured,
+      demo,
+      cloud,
+      mqttUrl,
+      brokerMoved,
+      inventory,
+      web,
+      givtcpRest,
+      stop: life.stopAll,
+    });
   });
 }
 
@@ -217,6 +233,7 @@ function appOf(parts: {
   readonly brokerMoved: boolean;
   readonly inventory: () => Inventory;
   readonly web: { readonly url: string };
+  readonly givtcpRest: { readonly urls: Readonly<Record<string, string>> } | undefined;
   readonly stop: () => Promise<void>;
 }): App {
   const { config, configured, demo, cloud, inventory, web } = parts;
@@ -232,6 +249,9 @@ function appOf(parts: {
     ...(demo && config.rules !== configured.rules && config.rules !== undefined ? { demoRules: config.rules } : {}),
     get webUrl() {
       return web.url === "" ? undefined : web.url;
+    },
+    get givtcpRestUrls() {
+      return parts.givtcpRest?.urls ?? {};
     },
     stop: parts.stop,
   };

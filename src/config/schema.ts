@@ -252,6 +252,33 @@ export const webConfig = z
       });
   });
 
+/**
+ * GivTCP's REST API for Predbat (docs/givtcp-rest.md): off unless the block is set. Each
+ * stand-alone inverter answers on a port of its own, as GivTCP does.
+ */
+export const givtcpRestConfig = z.strictObject({
+  host: z
+    .string()
+    .min(1)
+    .default("127.0.0.1")
+    .describe(
+      "The address GivTCP's REST API is served on; it takes changes without a token, so keep it on loopback or a trusted network",
+    ),
+  port: integer()
+    .pipe(z.number().min(0).max(65_535))
+    .default(6345)
+    .describe(
+      "The first inverter's port, as GivTCP's 6345: the second stand-alone inverter (in serial order) answers on port+1, and so on; 0 takes free ports",
+    ),
+  ports: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9]+$/, "an inverter's serial: letters and digits only"),
+      integer().pipe(z.number().min(1).max(65_535)),
+    )
+    .default({})
+    .describe("A port per inverter serial, for an inverter whose port must not follow the serial order"),
+});
+
 /** The built-in demo house, which runs when no cloud is configured. */
 export const demoConfig = z.strictObject({
   start: isoInstant
@@ -475,6 +502,9 @@ export const configSchema = z
       ),
     log: logConfig.default(logConfig.parse({})),
     web: webConfig.default(webConfig.parse({})),
+    givtcp_rest: givtcpRestConfig
+      .optional()
+      .describe("GivTCP's REST API (readData and its writes) for Predbat, through the control gate; off unless set"),
     demo: demoConfig.default(demoConfig.parse({})),
     control: controlConfig.default(controlConfig.parse({})),
     clock: clockConfig.default(clockConfig.parse({})),

@@ -28,9 +28,9 @@ export interface Requester {
    * (the payload cannot tell which); a rule; the CLI; a bridge request. The audit log keeps it in
    * its `source` column, and says `source` in the rows it hands out. `settings-restore`: a backup
    * put back by `energy2mqtt settings restore`. `daemon`: the daemon's own upkeep (the clock sync,
-   * control/clock-watch.ts).
+   * control/clock-watch.ts). `givtcp-rest`: GivTCP's REST API, as Predbat calls it.
    */
-  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "settings-restore" | "daemon";
+  readonly via: "mqtt" | "rule" | "cli" | "bridge" | "settings-restore" | "daemon" | "givtcp-rest";
   /** e.g. the entity, the rule's name, or the MQTT client. */
   readonly name?: string;
   /**

@@ -69,6 +69,24 @@ export class ControlState {
     return known && this.now() - known.at <= this.maxAgeMs ? known.value : undefined;
   }
 
+  /**
+   * After a write to the device: its presets' values other than `kept` may have changed with it
+   * (a preset or setting writes settings other presets read), so none of them spares a write any
+   * more; they are still shown until read again.
+   */
+  distrustPresets(serial: string, kept?: string): void {
+    const presets = this.devices.get(serial)?.presets;
+    if (!presets) return;
+    for (const [identifier, known] of presets)
+      if (identifier !== kept) presets.set(identifier, { value: known.value, at: Number.NEGATIVE_INFINITY });
+  }
+
+  /** The preset's values when they are recent enough to skip a write by. */
+  freshPreset(serial: string, preset: string): PresetValues | undefined {
+    const known = this.devices.get(serial)?.presets.get(preset);
+    return known && this.now() - known.at <= this.maxAgeMs ? known.value : undefined;
+  }
+
   /** Every value known of the device (serial or uuid), however old: the last the device told. */
   values(device: string): ControlValues {
     const entry = this.devices.get(device);

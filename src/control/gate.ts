@@ -321,9 +321,13 @@ export class ControlGate {
       const inverter = this.devices.inverter(request.serial);
       if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
       if (!inverter.controllable) return notControllable(inverter);
-      return request.kind === "setting"
-        ? await changeSetting(context, inverter, request.settingId, request.value)
-        : await changePreset(context, inverter, request.preset, request.fields);
+      const outcome =
+        request.kind === "setting"
+          ? await changeSetting(context, inverter, request.settingId, request.value)
+          : await changePreset(context, inverter, request.preset, request.fields);
+      if (!outcome.skipped && !outcome.refused)
+        this.state.distrustPresets(request.serial, request.kind === "preset" ? request.preset : undefined);
+      return outcome;
     } catch (error) {
       // Each change handles its own cloud errors; reaching this is a bug, reported rather than thrown.
       this.logger.error({ err: error }, "unexpected error in the control gate");

@@ -46,7 +46,9 @@ export async function changePreset(
     key: descriptor.identifier ?? descriptor.id,
     fields,
   };
-  const held = await readFirstOnLan(context, target);
+  // Through the cloud the values last read or applied, while fresh, spare a write that changes nothing.
+  const held =
+    (await readFirstOnLan(context, target)) ?? context.state.freshPreset(target.serial, identifierOf(target));
   const changes = held === undefined ? valuesIn(fields) : valuesChanged(held, fields);
   if (held !== undefined && changes === 0)
     return skipped(`${descriptor.name} already holds these values: nothing sent`, held);
@@ -100,9 +102,12 @@ function matches(sent: Fields, values: Fields): boolean {
   );
 }
 
+/** The name the preset's values are kept under in the control state. */
+const identifierOf = (target: PresetTarget): string => target.descriptor.identifier ?? String(target.key);
+
 async function readOnce(context: ChangeContext, target: PresetTarget, options: ControlCall): Promise<Reading<Fields>> {
   const values = await context.control.inverters.readPreset(target.serial, String(target.key), options);
-  const preset = target.descriptor.identifier ?? String(target.key);
+  const preset = identifierOf(target);
   context.state.remember({ kind: "preset", serial: target.serial, preset, values });
   return { matches: matches(target.fields, values), value: values };
 }

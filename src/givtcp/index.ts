@@ -1,0 +1,1 @@
+export { type GivtcpRestFeature, type GivtcpRestOptions, givtcpRestFeature } from "./feature.js";
