@@ -3,6 +3,7 @@ import { carBenchmark } from "./car.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
 import { fleetBenchmark } from "./fleet.bench.js";
+import { givtcpDayBenchmark } from "./givtcp-day.bench.js";
 import { localBenchmark } from "./local.bench.js";
 import { plannerBenchmark } from "./planner.bench.js";
 import { plannerYearBenchmark } from "./planner-year.bench.js";
@@ -27,6 +28,7 @@ const benches: Record<string, (options: string[]) => Promise<void>> = {
   web: webBenchmark,
   local: localBenchmark,
   start: startBenchmark,
+  "givtcp-day": givtcpDayBenchmark,
 };
 const only = process.argv.slice(2);
 

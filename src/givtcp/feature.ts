@@ -50,12 +50,15 @@ export function givtcpRestFeature(options: GivtcpRestOptions): GivtcpRestFeature
   const servers: Server[] = [];
   const urls: Record<string, string> = {};
 
-  /** Reads the presets readData shows: all of them (runAll), or those not known yet (readData). */
-  const refresh = async (inverter: InverterDevice, all: boolean): Promise<void> => {
-    const known = gate.controlValues(inverter.serial).presets ?? {};
+  /**
+   * Reads the presets readData shows again (reads only), as GivTCP answers from its last read of
+   * the registers: what Predbat compares after a write is what the inverter holds, and the values
+   * are fresh for the gate to spare a write of one that already holds.
+   */
+  const refresh = async (inverter: InverterDevice): Promise<void> => {
     const listed = new Set(inverter.presets.map((preset) => preset.identifier));
     for (const identifier of Object.values(PRESET)) {
-      if (!listed.has(identifier) || (!all && known[identifier] !== undefined)) continue;
+      if (!listed.has(identifier)) continue;
       try {
         const values = await gate.reads.inverters.readPreset(inverter.serial, identifier);
         gate.remember({ kind: "preset", serial: inverter.serial, preset: identifier, values });
@@ -68,10 +71,10 @@ export function givtcpRestFeature(options: GivtcpRestOptions): GivtcpRestFeature
     }
   };
 
-  const readData = async (serial: string, all: boolean): Promise<Record<string, unknown>> => {
+  const readData = async (serial: string): Promise<Record<string, unknown>> => {
     const inverter = servedInverters(options.inventory()).find((one) => one.serial === serial);
     if (!inverter) return { Result: `Error, inverter ${serial} is not one energy2mqtt serves` };
-    await refresh(inverter, all);
+    await refresh(inverter);
     return readDataOf({
       inverter,
       live: live.get(serial),
@@ -126,7 +129,7 @@ export function givtcpRestFeature(options: GivtcpRestOptions): GivtcpRestFeature
       const path = new URL(request.url ?? "/", "http://givtcp").pathname.replace(/^\//, "");
       const handled =
         request.method === "GET" && (path === "readData" || path === "runAll" || path === "getCache")
-          ? readData(serial, path === "runAll").then((answer) => ({ status: 200, answer }))
+          ? readData(serial).then((answer) => ({ status: 200, answer }))
           : request.method === "POST"
             ? readBody(request).then((body) =>
                 body === undefined
