@@ -33,6 +33,35 @@ describe("control gate: write only on change, over the LAN path", () => {
     expect(setup.gate.writesToday()).toEqual({ budget: 100, devices: { [INVERTER]: 1 } });
   });
 
+  it("through the cloud, sends nothing for a preset whose values it just read back, until another write may have changed them", async () => {
+    const count = () => setup.gate.writesToday()?.devices[INVERTER] ?? 0;
+    const range = (fields: Record<string, unknown>): ChangeRequest => ({
+      kind: "preset",
+      serial: INVERTER,
+      preset: "battery-operating-range",
+      fields,
+    });
+    setup.setPath("cloud");
+    try {
+      const reserve = (await setup.apply(range({ reserve_percent: 33 }))).outcome;
+      expect(reserve).toMatchObject({ ok: true, verified: true });
+      const before = count();
+      const same = await setup.apply(range({ reserve_percent: 33 }));
+      expect(same.requests).toEqual([]);
+      expect(same.outcome).toMatchObject({ ok: true, skipped: true });
+      expect(count()).toBe(before);
+      // A write to another preset may have changed this one's settings: its values no longer spare a write.
+      expect(
+        (await setup.apply({ kind: "preset", serial: INVERTER, preset: "eco-mode", fields: { enabled: true } })).outcome
+          .ok,
+      ).toBe(true);
+      const after = await setup.apply(range({ reserve_percent: 33 }));
+      expect(after.requests).toEqual([WRITE_PRESET, READ_PRESET]);
+    } finally {
+      setup.setPath("local");
+    }
+  });
+
   it("reads a preset first: counts only the values that differ, and sends nothing when all hold", async () => {
     const count = () => setup.gate.writesToday()?.devices[INVERTER] ?? 0;
     const timedCharge = (fields: Record<string, unknown>): ChangeRequest => ({
