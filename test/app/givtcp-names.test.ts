@@ -133,7 +133,13 @@ interface Run {
 }
 
 /** A daemon with `naming: givtcp` on a frozen house; its discovery configs by default_entity_id. */
-async function startRun(name: string, serial: string, path: "cloud" | "local", index: number): Promise<Run> {
+async function startRun(
+  name: string,
+  serial: string,
+  path: "cloud" | "local",
+  index: number,
+  naming: "own" | "givtcp" = "givtcp",
+): Promise<Run> {
   const base = `e2mgiv${process.pid}n${index}`;
   const prefix = `hagiv${process.pid}n${index}`;
   const sim = await startTestSimulator({
@@ -150,7 +156,7 @@ async function startRun(name: string, serial: string, path: "cloud" | "local", i
   const config = configSchema.parse({
     ...reach,
     mqtt: { url: broker.url, base_topic: base },
-    homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status`, naming: "givtcp" },
+    homeassistant: { discovery_prefix: prefix, status_topic: `${prefix}/status`, naming },
     store: { path: store },
     web: { enabled: false },
     log: { level: "silent" },
@@ -289,4 +295,13 @@ describe("commands through GivTCP's names on the demo house over the cloud", () 
       reader.close();
     }
   }, 60_000);
+
+  it("takes GivTCP's names away again when the daemon starts with its own naming", async () => {
+    await run.stop();
+    run = await startRun("demo", "SD2024G001", "cloud", RUNS.length, "own");
+    const ids = [...run.configs.keys()];
+    expect(ids.filter((id) => id.includes(".givtcp"))).toEqual([]);
+    expect(ids).toContain(`select.inverter_${device}_pause_battery_mode`);
+    expect(run.state.givtcp_mode).toBeUndefined();
+  }, 90_000);
 });
