@@ -70,6 +70,7 @@ export function buildPublishing(options: {
     topics,
     statusTopic: config.homeassistant.status_topic,
     discovery: config.homeassistant.discovery,
+    naming: config.homeassistant.naming,
     origin: { ...ORIGIN, sw_version: version },
     client: options.account,
     gate,

@@ -122,6 +122,12 @@ export const homeAssistantConfig = z.strictObject({
   status_topic: topic
     .default("homeassistant/status")
     .describe("Where Home Assistant announces `online`; discovery is sent again then"),
+  naming: z
+    .enum(["own", "givtcp"], { error: "must be own or givtcp" })
+    .default("own")
+    .describe(
+      "`givtcp` also announces each inverter's entities under GivTCP's entity IDs (`select.givtcp_<serial>_mode`...), as Predbat's GivTCP template and GivTCP's users expect (docs/from-givtcp.md); the daemon's own entities stay beside them",
+    ),
   stale_after: durationBetween(MINUTE, 24 * HOUR, 600_000)
     .default(600_000)
     .describe(

@@ -1,10 +1,12 @@
 import type { EventBus } from "../bus/event-bus.js";
 import type { Feature } from "../bus/feature.js";
-import type { ChangeOutcome, ControlGate } from "../control/index.js";
+import type { ChangeOutcome, ChangeRequest, ControlGate } from "../control/index.js";
 import type { Logger } from "../log/log.js";
 import { type Mqtt, oversized } from "../mqtt/index.js";
 import type { DeviceStates } from "./device-states.js";
-import { commandFor } from "./entities/index.js";
+import { commandFor, entitiesFor } from "./entities/index.js";
+import { modeSteps } from "./givtcp/mode.js";
+import { GIVTCP_MODE_COMMAND } from "./givtcp/names.js";
 import type { Send } from "./publisher.js";
 import { RULES_DEVICE } from "./rules-discovery.js";
 import type { Topics } from "./topics.js";
@@ -53,16 +55,34 @@ export function commandsFeature(options: {
     if (tooBig) return refuse(tooBig);
     if (!device) return refuse(`no device "${id}" on this account`);
     const key = device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial;
-    const parsed = commandFor(device, entity, payload, gate.controlValues(key), states.layout(id));
-    if (!parsed.ok) return refuse(parsed.message);
-    let outcome: ChangeOutcome;
+    const details = states.layout(id);
+    const requests: ChangeRequest[] = [];
+    if (entity === GIVTCP_MODE_COMMAND) {
+      const has = (own: string) => entitiesFor(device, details).some((one) => one.key === own);
+      const steps = modeSteps(payload, has);
+      if (!steps.ok) return refuse(steps.message);
+      for (const step of steps.steps) {
+        const parsed = commandFor(device, step.key, step.payload, gate.controlValues(key), details);
+        if (!parsed.ok) return refuse(parsed.message);
+        requests.push(parsed.request);
+      }
+    } else {
+      const parsed = commandFor(device, entity, payload, gate.controlValues(key), details);
+      if (!parsed.ok) return refuse(parsed.message);
+      requests.push(parsed.request);
+    }
+    let outcome: ChangeOutcome | undefined;
     try {
-      outcome = await gate.apply(parsed.request, { via: "mqtt", name: entity });
+      // A GivTCP mode is a few preset changes, one after another: the first refused stops the rest.
+      for (const request of requests) {
+        outcome = await gate.apply(request, { via: "mqtt", name: entity });
+        if (!outcome.ok) break;
+      }
     } catch (error) {
       logger.error({ err: error, device: id, entity }, "command failed");
       return result({ ok: false, message: `the command failed: ${(error as Error).message}` });
     }
-    await result(outcome);
+    if (outcome) await result(outcome);
   };
 
   return {

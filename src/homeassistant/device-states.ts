@@ -7,6 +7,7 @@ import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js
 import { CounterGuard } from "./counter-guard.js";
 import { dongleState } from "./discovery.js";
 import { type DeviceDetails, detailsOf, entitiesFor, inventoryState, statePatch } from "./entities/index.js";
+import { givtcpState } from "./givtcp/state.js";
 import type { Send } from "./publisher.js";
 import { countersOf, internKeySet, NO_KEYS } from "./state-keys.js";
 import type { Topics } from "./topics.js";
@@ -39,7 +40,14 @@ export class DeviceStates {
   private readonly counters: CounterGuard;
 
   constructor(
-    private readonly options: { readonly topics: Topics; readonly send: Send; readonly clock: Clock; logger: Logger },
+    private readonly options: {
+      readonly topics: Topics;
+      readonly send: Send;
+      readonly clock: Clock;
+      logger: Logger;
+      /** Inverters' states also carry the values GivTCP's names read (homeassistant.naming: givtcp). */
+      readonly givtcp?: boolean;
+    },
   ) {
     this.counters = new CounterGuard(options.logger);
   }
@@ -164,7 +172,13 @@ export class DeviceStates {
   private publishState(id: string): void {
     const state = this.states.get(id);
     if (!this.announced || !state) return;
-    const text = JSON.stringify(this.devices.has(id) ? completeStateOf(this.stateKeysOf(id), state) : state);
+    const device = this.devices.get(id);
+    const complete = device ? completeStateOf(this.stateKeysOf(id), state) : state;
+    const text = JSON.stringify(
+      this.options.givtcp && device?.kind === "inverter"
+        ? { ...complete, ...givtcpState(complete, this.options.clock.now()) }
+        : complete,
+    );
     if (this.published.get(id) === text) return;
     this.published.set(id, text);
     void this.options.send(this.options.topics.deviceState(id), text, true);

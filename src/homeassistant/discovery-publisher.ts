@@ -15,6 +15,8 @@ const DISCOVERY_DEVICES_IN_FLIGHT = 8;
 export interface DiscoveryPublisherOptions {
   readonly topics: Topics;
   readonly origin: Origin;
+  /** homeassistant.naming: `givtcp` adds GivTCP's names beside the own ones. */
+  readonly naming: "own" | "givtcp";
   /** homeassistant.discovery: false sends no configs at all. */
   readonly enabled: boolean;
   readonly states: DeviceStates;
@@ -129,6 +131,7 @@ export class DiscoveryPublisher {
     return {
       topics: this.options.topics,
       origin: this.options.origin,
+      naming: this.options.naming,
       details: (id: string) => this.options.states.detailsFor(id),
     };
   }

@@ -12,6 +12,8 @@ export interface DiscoveryOptions {
   readonly origin: Origin;
   /** Layout learnt from readings (solar arrays, EMS meters, EV modes), by deviceId(). */
   readonly details?: (deviceId: string) => DeviceDetails | undefined;
+  /** `givtcp` adds, beside each inverter's own entities, those GivTCP names (homeassistant.naming). */
+  readonly naming?: "own" | "givtcp";
 }
 
 export interface DiscoveryMessage {

@@ -1,4 +1,12 @@
-import { type Device, deviceId, deviceName, devicesOf, dongleOf, type Inventory } from "../telemetry/index.js";
+import {
+  type Device,
+  deviceId,
+  deviceName,
+  devicesOf,
+  dongleOf,
+  type Inventory,
+  type InverterDevice,
+} from "../telemetry/index.js";
 import { deviceIdOf } from "../vocabulary/device-id.js";
 import {
   type DiscoveryMessage,
@@ -9,6 +17,7 @@ import {
 } from "./discovery-values.js";
 import { dongleDiscoveryMessages } from "./dongle-discovery.js";
 import { type EntityDef, entitiesFor, slug } from "./entities/index.js";
+import { givtcpDiscovery } from "./givtcp/discovery.js";
 
 export {
   type DiscoveryMessage,
@@ -171,8 +180,28 @@ export function deviceDiscoveryMessages(
   options: DiscoveryOptions,
 ): DiscoveryMessage[] {
   const id = deviceId(device);
-  return entitiesFor(device, options.details?.(id)).map((entity) => ({
+  const entities = entitiesFor(device, options.details?.(id));
+  const own = entities.map((entity) => ({
     topic: options.topics.discovery(entity.component, id, entity.key),
     payload: payloadFor(device, entity, inventory, options),
   }));
+  if (options.naming !== "givtcp" || device.kind !== "inverter") return own;
+  // GivTCP's first instance is the gateway or the inverter it controls; inverters behind them come after.
+  const rank = (inverter: InverterDevice) =>
+    (/gateway/i.test(inverter.model) ? 4 : 0) +
+    (inverter.controllable ? 2 : 0) +
+    (inverter.emsSerial === undefined ? 1 : 0);
+  const ranked = [...inventory.inverters].sort((a, b) => rank(b) - rank(a));
+  const index = ranked.findIndex((inverter) => inverter.serial === device.serial);
+  const givtcp = givtcpDiscovery({
+    prefix: index > 0 ? `givtcp${index + 1}` : "givtcp",
+    serial: device.serial,
+    entities,
+    payloadOf: (entity) => payloadFor(device, entity, inventory, options),
+    discoveryTopic: (component, key) => options.topics.discovery(component, id, key),
+    commandTopic: (key) => options.topics.command(id, key),
+    valueTemplate,
+    availabilityTemplate: keyAvailabilityTemplate,
+  });
+  return [...own, ...givtcp];
 }

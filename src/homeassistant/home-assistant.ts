@@ -30,6 +30,8 @@ export interface HomeAssistantOptions {
   readonly statusTopic: string;
   readonly discovery: boolean;
   readonly origin: Origin;
+  /** homeassistant.naming: `givtcp` adds GivTCP's entity names beside the own ones; `own` by default. */
+  readonly naming?: "own" | "givtcp";
   /** Bridge requests' snapshots and profiles (they are no entity's). */
   readonly client: AccountReads;
   readonly gate: ControlGate;
@@ -69,10 +71,12 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
   const work = new WorkInFlight();
   const abort = new AbortController();
   const send = sender(mqtt, logger, () => work.stopped);
-  const states = new DeviceStates({ topics, send, clock, logger });
+  const naming = options.naming ?? "own";
+  const states = new DeviceStates({ topics, send, clock, logger, givtcp: naming === "givtcp" });
   const discovery = new DiscoveryPublisher({
     topics,
     origin: options.origin,
+    naming,
     enabled: options.discovery,
     states,
     mqtt,
