@@ -97,7 +97,9 @@ export class RulesEntities {
       error: (error: unknown) => this.options.logger.error({ err: error }, "the rules' event stream failed"),
     });
     this.stopTicker = this.clock.every(TICK_MS, () => this.refresh(false));
-    await this.publishAll();
+    // Not a resend: configs already announced for the same rules are not sent twice (an attach
+    // that comes after the bridge's announcement would otherwise repeat them all).
+    await this.publishAll(false);
   }
 
   /** Stops following the runtime (the bridge is stopping or another runtime comes). */
