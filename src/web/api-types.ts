@@ -94,6 +94,8 @@ export interface LiveCar {
   readonly soc: number | null;
   /** kWh delivered in the open (or last) session. */
   readonly sessionKwh: number | null;
+  /** Whether that session is still open; null without one. */
+  readonly sessionOpen: boolean | null;
   /** The optimiser's car target and deadline, when a rule plans this car. */
   readonly target: { readonly soc: number | null; readonly kwh: number | null; readonly by: string | null } | null;
   /** The charger's own mode (e.g. Eco, Boost) and its evcc word. */

@@ -65,6 +65,7 @@ export function liveCar(input: {
     power: num(readings.meter?.power),
     soc: num(readings.meter?.soc) ?? target?.carSoc ?? null,
     sessionKwh: sessionKwh(readings.session, readings.meter),
+    sessionOpen: readings.session ? readings.session.open : null,
     target: target ? { soc: target.soc, kwh: target.kwh, by: target.by } : null,
     mode: mode === null ? null : { own: mode, evcc: EVCC_MODES[mode] ?? null },
     path: input.path,

@@ -7,7 +7,7 @@ import { buildWebAssets } from "../../scripts/build-web.js";
 import type { LiveSnapshot } from "../../src/web/api-types.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
-import { type Demo, startDemo } from "./demo.js";
+import { DEMO_BATTERY_AND_TARIFF, type Demo, startDemo } from "./demo.js";
 
 /** What the functions run inside the page use of it (the tests compile without the DOM's types). */
 interface InPage {
@@ -25,6 +25,35 @@ type FlowName = (typeof FLOWS)[number];
 type Figures = Record<string, Partial<Record<FlowName, number | null>>>;
 
 const PLANT = '[data-system="em2024e001"]';
+
+/** The demo's tariff and an optimiser (dry run) that plans the car: 20 kWh by 07:30. */
+const RULES = [
+  ...DEMO_BATTERY_AND_TARIFF,
+  "rules:",
+  "  - name: optimiser",
+  "    dry_run: true",
+  '    when: { optimise: { reserve_soc: 10, car: { by: "07:30", kwh: 20 } } }',
+].join("\n");
+
+/** evcc's words for GivEnergy's charger modes: solar only, solar with a minimum, full power. */
+const EVCC: Readonly<Record<string, string>> = { SuperEco: "PV", Eco: "Min+PV", Boost: "Fast" };
+
+/** The demo tariff's import price at an instant, in pence (zones in the house's zone, Europe/London; last match wins). */
+function importPence(at: number): number {
+  const [hour, minute] = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/London",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  })
+    .format(at)
+    .split(":")
+    .map(Number);
+  const minutes = (hour ?? 0) * 60 + (minute ?? 0);
+  if (minutes >= 16 * 60 && minutes < 19 * 60) return 35;
+  if (minutes >= 30 && minutes < 5 * 60 + 30) return 8.5;
+  return 27;
+}
 
 /** Every diagram's figures on the page, read at one instant (one snapshot drew them all). */
 const figuresOn = (page: Page): Promise<Figures> =>
@@ -58,7 +87,7 @@ describe.skipIf(!hasChromium)("the Now page's house, plant SoC, prices and car a
 
   beforeAll(async () => {
     await buildWebAssets();
-    demo = await startDemo(dir);
+    demo = await startDemo(dir, {}, undefined, RULES);
     browser = await launchChromium();
     for (const width of [1280, 390])
       for (const scheme of ["light", "dark"] as const) {
@@ -168,6 +197,67 @@ describe.skipIf(!hasChromium)("the Now page's house, plant SoC, prices and car a
       // An optimiser's half-hour, where one plans, is the plan's, not the present.
       for (const line of await page.locator('[data-status="optimiser"]').allTextContents())
         expect(line).toMatch(/^[\w-]+'s plan for \d\d:\d\d–\d\d:\d\d: /);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("says the price now from the rules' tariff, at both widths and themes", async () => {
+    const { now } = (await (await fetch(new URL("api/now", demo.url))).json()) as LiveSnapshot;
+    const pence = importPence(now);
+    // Not at a zone's edge: the page's reading and the fetch are in the same half-hour.
+    expect(importPence(now + 60_000)).toBe(pence);
+    for (const { name, page } of pages) {
+      const line = page.locator('[data-system="house"] .prices');
+      expect(await line.textContent(), name).toBe(`Price now: import ${pence}p, export 15p per kWh`);
+      expect(Number(await line.getAttribute("data-import")), name).toBeCloseTo(pence / 100, 6);
+    }
+  });
+
+  it("shows the car card as the charger reports it on MQTT, before and after a car is plugged in", async () => {
+    const snapshot = (await (await fetch(new URL("api/now", demo.url))).json()) as LiveSnapshot;
+    expect(snapshot.cars.map((car) => car.name)).toEqual(["Driveway"]);
+    const id = snapshot.cars[0]?.id ?? "";
+    const mqtt = await observe(demo.app.mqttUrl, [`${demo.base}/${id}`]);
+    try {
+      /** Each page's card agrees with the charger's latest MQTT state (waited for: both follow the polls). */
+      const agrees = async (plugged: boolean) => {
+        for (const { name, page } of pages) {
+          const card = page.locator(`section.car[data-car="${id}"]`);
+          const field = (key: string) => card.locator(`[data-car-field="${key}"]`);
+          await vi.waitFor(
+            async () => {
+              const state = JSON.parse(mqtt.messages.at(-1)?.payload ?? "{}") as Record<string, unknown>;
+              const status = String(state.status);
+              const plugWords = plugged ? "plugged in" : "not plugged in";
+              expect(await field("plugged").textContent()).toBe(`${plugWords} (${status})`);
+              const session = state.session_energy;
+              expect(await field("session").textContent()).toBe(
+                typeof session === "number" ? `${session.toFixed(2)} kWh` : "no session yet",
+              );
+              const soc = state.soc;
+              expect(await field("soc").textContent()).toBe(
+                typeof soc === "number" ? `${Math.round(soc)}%` : "not known",
+              );
+            },
+            { timeout: 20_000, interval: 200 },
+          );
+          expect(await card.locator("h3").textContent(), name).toBe("Car on Driveway");
+          // The deadline and target are the optimise rule's; the mode in evcc's words (GivEnergy's Eco is Min+PV).
+          expect(await field("target").textContent(), name).toBe("20 kWh by 07:30");
+          const mode = String((JSON.parse(mqtt.messages.at(-1)?.payload ?? "{}") as Record<string, unknown>).mode);
+          expect(await field("mode").textContent(), name).toBe(`${EVCC[mode] ?? "?"} (the charger's ${mode})`);
+          expect(await field("path").textContent(), name).toBe("the cloud");
+        }
+      };
+      await agrees(false);
+      await demo.admin(`/ev-chargers/${id}/car`, { plugged: true, soc_percent: 40 });
+      await agrees(true);
+      // Plug and go is off: the car waits (Preparing) and the last session stays closed, said as the last.
+      expect(await pages[0]?.page.locator(`section.car[data-car="${id}"] dt`).allTextContents()).toContain(
+        "Last session",
+      );
+    } finally {
+      await mqtt.close();
     }
     expect(errors).toEqual([]);
   });

@@ -64,7 +64,7 @@ export function carCard(car: LiveCar): HTMLElement {
       ...field("Charging", "power", car.power === null ? "not read yet" : watts(car.power)),
       ...field("Car's battery", "soc", car.soc === null ? "not known" : `${Math.round(car.soc)}%`),
       ...field(
-        "This session",
+        car.sessionOpen === false ? "Last session" : "This session",
         "session",
         car.sessionKwh === null ? "no session yet" : `${car.sessionKwh.toFixed(2)} kWh`,
       ),
