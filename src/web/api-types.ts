@@ -70,6 +70,8 @@ export interface LiveHouseFlows extends FlowFigures {
   /** The systems added up, and how many of them have given a reading (the sums leave the others out). */
   readonly systems: number;
   readonly reading: number;
+  /** Every battery of every system, by the inverter it is on; `soc` above is their mean. */
+  readonly batteries: readonly { readonly serial: string; readonly soc: number | null }[];
   /** Epoch ms of the oldest reading in the sums; null before any. */
   readonly at: number | null;
 }

@@ -129,10 +129,12 @@ export function houseFlows(systems: readonly LiveSystem[]): LiveHouseFlows {
     (typeof FLOWS)[number]
   >;
   const read = systems.filter((system) => system.at !== null);
+  const batteries = systems.flatMap((system) => system.batteries);
   const evNames = systems.map((system) => system.evName).filter((name): name is string => name !== null);
   return {
     ...figures,
-    soc: mean(systems.flatMap((system) => system.batteries.map((battery) => battery.soc))),
+    soc: mean(batteries.map((battery) => battery.soc)),
+    batteries,
     evName: figures.ev === null ? null : evNames.join(", ") || null,
     systems: systems.length,
     reading: read.length,

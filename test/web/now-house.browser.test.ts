@@ -121,6 +121,15 @@ describe.skipIf(!hasChromium)("the Now page's house, plant SoC, prices and car a
       expect(systems.sort(), name).toEqual(["em2024e001", "sd2024g001"]);
       for (const flow of FLOWS)
         expect(figures.house?.[flow] ?? null, `${name}: ${flow}`).toBe(sumOf(systems.map((id) => figures[id]?.[flow])));
+      // The house lists every battery of every system, in the systems' order.
+      const socs = await page
+        .locator(".battery-levels")
+        .evaluateAll((levels) =>
+          levels.map((level) => (level as unknown as { getAttribute(n: string): string }).getAttribute("data-socs")),
+        );
+      expect(socs.length, name).toBe(3);
+      expect(socs[0], name).toBe(socs.slice(1).join(" "));
+      expect(socs[0]?.split(" "), name).toHaveLength(3);
     }
   });
 

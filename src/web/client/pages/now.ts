@@ -12,7 +12,7 @@ const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as con
 const HALF_HOUR_MS = 30 * 60_000;
 
 /** "Battery level: 49% (SE2024G101), 72% (SE2024G102)": each battery of a system, by its inverter. */
-function batteryLevels(system: LiveSystem): HTMLElement {
+function batteryLevels(system: Pick<LiveSystem, "batteries">): HTMLElement {
   const known = system.batteries.filter((battery) => battery.soc !== null);
   const words = known.length
     ? system.batteries
@@ -91,6 +91,7 @@ export const renderNow: Page = (main, stream) => {
   const present = h("p", { class: "present", "data-status": "present" });
   const scope = h("p", { class: "hint house-scope" });
   const prices = h("div", { class: "prices-now" });
+  const houseLevels = h("div", { class: "house-levels" });
   let houseDiagram: FlowDiagram | undefined;
   let rules: readonly RuleStatus[] = [];
   let last: { snapshot: LiveSnapshot; receivedAt: number } | undefined;
@@ -101,10 +102,18 @@ export const renderNow: Page = (main, stream) => {
     const title = "The whole house";
     if (!houseDiagram?.update(snapshot.house)) {
       houseDiagram = flowDiagram(snapshot.house, title);
-      house.replaceChildren(h("h3", { id: "house-title" }, title), scope, houseDiagram.element, present, prices);
+      house.replaceChildren(
+        h("h3", { id: "house-title" }, title),
+        scope,
+        houseDiagram.element,
+        houseLevels,
+        present,
+        prices,
+      );
     }
     scope.textContent = houseScope(snapshot.house);
     present.replaceChildren(h("strong", {}, "Now: "), presentSentence(snapshot.house));
+    houseLevels.replaceChildren(batteryLevels(snapshot.house));
     prices.replaceChildren(pricesLine(snapshot.prices, snapshot.timeZone));
     cars.replaceChildren(...snapshot.cars.map(carCard));
   };
