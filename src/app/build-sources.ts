@@ -49,6 +49,8 @@ export interface Sources {
   readonly historySource: HistorySource | undefined;
   /** Each tracked device's path, by device id, with `source: auto`. */
   readonly paths: (() => Record<string, DevicePathHealth>) | undefined;
+  /** A charger's own path carrying it now (OCPP, Modbus); undefined: neither. */
+  readonly chargerPath: (uuid: string) => "OCPP" | "Modbus" | undefined;
 }
 
 /**
@@ -133,7 +135,7 @@ export function buildSources(options: {
       : withChargers;
   const paths = auto && (() => pathsById(auto, idOf));
   const historySource = given ? given.history : cloud?.history();
-  return { source, control, local, lanControl, noWrites, historySource, paths };
+  return { source, control, local, lanControl, noWrites, historySource, paths, chargerPath: chargers.pathOf };
 }
 
 /** Each tracked device's path, by device id, for bridge/health and the web page. */

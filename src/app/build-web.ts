@@ -12,6 +12,7 @@ import type { RequestBudgetReader } from "../vocabulary/request-budget.js";
 import { webFeature } from "../web/index.js";
 import type { RulesStart } from "./build-rules.js";
 import type { Sources } from "./build-sources.js";
+import { carTargets } from "./web-cars.js";
 import { rulesHelp, rulesPlan } from "./web-plan.js";
 
 /** The web page: live values, history, the rules' plan and the controls. */
@@ -57,5 +58,7 @@ export function buildWeb(options: {
     source: config.source,
     controls: (serial) => gate.controlValues(serial),
     writesToday: () => gate.writesToday(),
+    carTargets: carTargets(options.rulesFile, () => rules.runtime?.carState?.()),
+    chargerPath: options.sources.chargerPath,
   });
 }

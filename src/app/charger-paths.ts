@@ -28,7 +28,12 @@ export function chargerPaths(options: {
   readonly modbus: ModbusChargers | undefined;
   readonly bus: EventBus;
   readonly clock: Clock;
-}): { readonly onLan: (local: LocalSource) => LocalSource; readonly control: ChargerControl | undefined } {
+}): {
+  readonly onLan: (local: LocalSource) => LocalSource;
+  readonly control: ChargerControl | undefined;
+  /** The charger's own path carrying it now, in the order they are trusted; undefined: neither (the cloud, if any). */
+  readonly pathOf: (uuid: string) => "OCPP" | "Modbus" | undefined;
+} {
   const { config, ocpp, modbus, bus, clock } = options;
   const alone = config.source === "local";
   const resources = (inventory: Inventory): Resource[] => {
@@ -42,13 +47,18 @@ export function chargerPaths(options: {
         : resource,
     );
   };
-  const controls = [...(ocpp ? [ocppChargerControl(ocpp)] : []), ...(modbus ? [modbusChargerControl(modbus)] : [])];
+  const named = [
+    ...(ocpp ? [{ path: "OCPP" as const, control: ocppChargerControl(ocpp) }] : []),
+    ...(modbus ? [{ path: "Modbus" as const, control: modbusChargerControl(modbus) }] : []),
+  ];
+  const controls = named.map(({ control }) => control);
   return {
     onLan: (local) =>
       ocpp || modbus
         ? withChargers(local, { ...(alone ? { chargers: configuredChargers(config) } : {}), resources })
         : local,
     control: controls.length > 0 ? firstCarrying(controls) : undefined,
+    pathOf: (uuid) => named.find(({ control }) => control.carries(uuid))?.path,
   };
 }
 

@@ -40,24 +40,84 @@ export interface LiveSnapshot {
   readonly flows: LiveFlows;
   /** Each stand-alone inverter and each EMS plant with its own flows, as the flow diagrams draw them. */
   readonly systems: readonly LiveSystem[];
+  /** The whole house: each figure the sum of the systems' that have it. */
+  readonly house: LiveHouseFlows;
+  /** The tariffs' import and export price now; null without running rules. */
+  readonly prices: LivePrices | null;
+  /** Each EV charger and the car on it. */
+  readonly cars: readonly LiveCar[];
   /** The house's IANA zone: the page shows times in it, and names it. */
   readonly timeZone: string;
   /** The daemon's clock, epoch ms, when the snapshot was made. */
   readonly now: number;
 }
 
+/** What one flow diagram draws: power signed as `LiveFlows`, the battery's SoC, and who the EV figure is. */
+export interface FlowFigures {
+  readonly solar: number | null;
+  readonly battery: number | null;
+  /** %. */
+  readonly soc: number | null;
+  readonly grid: number | null;
+  readonly home: number | null;
+  readonly ev: number | null;
+  /** Who the EV figure is: the chargers' names, or the plant's car meter. */
+  readonly evName: string | null;
+}
+
+/** The house-wide flows: every stand-alone inverter and EMS plant added up. */
+export interface LiveHouseFlows extends FlowFigures {
+  /** The systems added up, and how many of them have given a reading (the sums leave the others out). */
+  readonly systems: number;
+  readonly reading: number;
+  /** Every battery of every system, by the inverter it is on; `soc` above is their mean. */
+  readonly batteries: readonly { readonly serial: string; readonly soc: number | null }[];
+  /** Epoch ms of the oldest reading in the sums; null before any. */
+  readonly at: number | null;
+}
+
+/** Price per kWh now, in the tariffs' currency; null where the tariff gives none now. */
+export interface LivePrices {
+  readonly import: number | null;
+  readonly export: number | null;
+  readonly currency: string;
+}
+
+/** An EV charger and its car as the daemon last read them. */
+export interface LiveCar {
+  readonly id: string;
+  readonly name: string;
+  /** The charger's status word (e.g. Charging, Preparing, Available); null before its first. */
+  readonly status: string | null;
+  /** Whether a car is plugged in; null when the status does not say. */
+  readonly plugged: boolean | null;
+  readonly power: number | null;
+  /** The car's SoC (%) when the charger or a rule's topic knows it. */
+  readonly soc: number | null;
+  /** kWh delivered in the open (or last) session. */
+  readonly sessionKwh: number | null;
+  /** Whether that session is still open; null without one. */
+  readonly sessionOpen: boolean | null;
+  /** The optimiser's car target and deadline, when a rule plans this car. */
+  readonly target: { readonly soc: number | null; readonly kwh: number | null; readonly by: string | null } | null;
+  /** The charger's own mode (e.g. Eco, Boost) and its evcc word. */
+  readonly mode: { readonly own: string; readonly evcc: "PV" | "Min+PV" | "Fast" | null } | null;
+  /** The path its data and commands go by now: the charger's own OCPP or Modbus, else the device's (the cloud or the LAN). */
+  readonly path: "OCPP" | "Modbus" | "cloud" | "LAN";
+}
+
 /** One stand-alone inverter or one EMS plant: its own power flows, signed as `LiveFlows`. */
-export interface LiveSystem extends Omit<LiveFlows, "ems"> {
+export interface LiveSystem extends Omit<LiveFlows, "ems">, FlowFigures {
   readonly id: string;
   readonly kind: "inverter" | "ems";
   readonly serial: string;
   readonly model: string;
   /** A plant's inverters; empty for a stand-alone inverter. */
   readonly members: readonly { readonly serial: string; readonly model: string }[];
-  /** Who the EV figure is: the chargers' names, or the plant's car meter. */
-  readonly evName: string | null;
   readonly path: "local" | "cloud";
   readonly mode: BatteryMode | null;
+  /** Each battery's SoC (%), by the inverter it is on: one for a stand-alone inverter, one per member of a plant. */
+  readonly batteries: readonly { readonly serial: string; readonly soc: number | null }[];
 }
 
 /** What the battery does by the settings the daemon last read or wrote, and who set that. */

@@ -49,6 +49,10 @@ export function webFeature(options: WebOptions): WebFeature {
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.paths ? { paths: options.paths } : {}),
     ...(options.controls ? { controls: options.controls } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
+    ...(options.carTargets ? { carTargets: options.carTargets } : {}),
+    ...(options.chargerPath ? { chargerPath: options.chargerPath } : {}),
+    carPlugged: () => options.rules()?.carState?.()?.plugged,
   });
   const stream = new EventStream();
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };

@@ -1,6 +1,6 @@
 import type { ControlValues } from "../control/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import type { BatteryMode, LiveSystem } from "./api-types.js";
+import type { BatteryMode, FlowFigures, LiveHouseFlows, LiveSystem } from "./api-types.js";
 import { batteryMode, type PresetAuthors } from "./battery-mode.js";
 
 /** One inverter's latest figures, signed as the MQTT entities. */
@@ -20,6 +20,8 @@ export interface PlantFigures {
   readonly home: number | null;
   readonly ev: number | null;
   readonly generation: number | null;
+  /** Each member inverter's battery SoC as the plant reports it (inverter_1_soc, ...), in its order. */
+  readonly socs: readonly (number | null)[];
   readonly at: number;
 }
 
@@ -69,6 +71,7 @@ export function liveSystems(input: SystemsInput): LiveSystem[] {
       soc: figures?.soc ?? null,
       grid: figures?.grid ?? null,
       home: figures?.home ?? null,
+      batteries: [{ serial: inverter.serial, soc: figures?.soc ?? null }],
       ev: withChargers && chargerPower.length ? chargerPower.reduce((a, b) => a + b, 0) : null,
       evName: withChargers ? chargerNames.join(", ") : null,
       at: figures?.at ?? null,
@@ -83,6 +86,11 @@ export function liveSystems(input: SystemsInput): LiveSystem[] {
       serial,
       model: inventory.inverters.find((inverter) => inverter.serial === serial)?.model ?? "",
     }));
+    // The plant's own report first (its members are not polled on the cloud); a member's own reading else.
+    const batteries = members.map(({ serial }, index) => ({
+      serial,
+      soc: figures?.socs[index] ?? inverters.get(serial.toLowerCase())?.soc ?? null,
+    }));
     systems.push({
       id,
       kind: "ems",
@@ -91,7 +99,8 @@ export function liveSystems(input: SystemsInput): LiveSystem[] {
       members,
       solar: figures?.generation ?? null,
       battery: figures?.battery ?? null,
-      soc: mean(members.map((member) => inverters.get(member.serial.toLowerCase())?.soc)),
+      soc: mean(batteries.map((battery) => battery.soc)),
+      batteries,
       grid: figures?.grid ?? null,
       home: figures?.home ?? null,
       ev: figures?.ev ?? null,
@@ -102,4 +111,33 @@ export function liveSystems(input: SystemsInput): LiveSystem[] {
     });
   }
   return systems;
+}
+
+const FLOWS = ["solar", "battery", "grid", "home", "ev"] as const;
+
+/**
+ * The house: each flow the sum of the systems' that have it (null when none has), signed as they
+ * are; the SoC is the batteries' mean, since their sizes are not all known.
+ */
+export function houseFlows(systems: readonly LiveSystem[]): LiveHouseFlows {
+  const total = (name: (typeof FLOWS)[number]): number | null => {
+    const known = systems.map((system) => system[name]).filter((value): value is number => value !== null);
+    return known.length ? known.reduce((a, b) => a + b, 0) : null;
+  };
+  const figures = Object.fromEntries(FLOWS.map((name) => [name, total(name)])) as Pick<
+    FlowFigures,
+    (typeof FLOWS)[number]
+  >;
+  const read = systems.filter((system) => system.at !== null);
+  const batteries = systems.flatMap((system) => system.batteries);
+  const evNames = systems.map((system) => system.evName).filter((name): name is string => name !== null);
+  return {
+    ...figures,
+    soc: mean(batteries.map((battery) => battery.soc)),
+    batteries,
+    evName: figures.ev === null ? null : evNames.join(", ") || null,
+    systems: systems.length,
+    reading: read.length,
+    at: read.length ? Math.min(...read.map((system) => system.at ?? 0)) : null,
+  };
 }

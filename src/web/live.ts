@@ -2,9 +2,10 @@ import type { AvailabilityReading } from "../bus/event-bus.js";
 import type { DeviceState } from "../telemetry/index.js";
 import { deviceId, deviceName, devicesOf, type Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
-import type { LiveDevice, LiveSnapshot } from "./api-types.js";
+import type { LiveDevice, LivePrices, LiveSnapshot } from "./api-types.js";
 import type { PresetAuthors } from "./battery-mode.js";
-import { type InverterFigures, liveSystems, type PlantFigures } from "./live-systems.js";
+import { type CarTarget, type ChargerReadings, liveCar } from "./live-cars.js";
+import { houseFlows, type InverterFigures, liveSystems, type PlantFigures } from "./live-systems.js";
 import type { WebOptions } from "./options.js";
 
 export type { LiveSnapshot };
@@ -12,6 +13,13 @@ export type { LiveSnapshot };
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const sum = (values: readonly (number | null)[]): number | null =>
   values.some((value) => value !== null) ? values.reduce<number>((total, value) => total + (value ?? 0), 0) : null;
+
+/** A plant's member batteries' SoCs as it reports them: inverter_1_soc, inverter_2_soc, ... until one is missing. */
+function memberSocs(values: Readonly<Record<string, unknown>>): (number | null)[] {
+  const socs: (number | null)[] = [];
+  for (let n = 1; `inverter_${n}_soc` in values; n++) socs.push(num(values[`inverter_${n}_soc`]));
+  return socs;
+}
 
 /** What the Now page says beside the readings: each device's path, its battery mode, the house's zone. */
 export interface LiveHouse {
@@ -22,6 +30,13 @@ export interface LiveHouse {
   readonly controls?: WebOptions["controls"];
   /** Who last changed each preset. */
   readonly authors: PresetAuthors;
+  readonly prices?: WebOptions["prices"];
+  /** The optimise rules' cars: their targets and deadlines. */
+  readonly carTargets?: () => readonly CarTarget[];
+  /** Whether a car is plugged in, as the running rules track it. */
+  readonly carPlugged?: () => boolean | null | undefined;
+  /** The charger's own path carrying it now (OCPP, Modbus), if one does. */
+  readonly chargerPath?: WebOptions["chargerPath"];
 }
 
 /** Keeps the latest reading of each device and turns them into what the Now page shows. */
@@ -29,6 +44,7 @@ export class LiveState {
   private readonly inverters = new Map<string, InverterFigures>();
   private readonly emsPlants = new Map<string, PlantFigures>();
   private readonly chargers = new Map<string, number | null>();
+  private readonly chargerReadings = new Map<string, ChargerReadings>();
   private readonly faults = new Map<string, readonly string[]>();
   private readonly availability = new Map<string, { available: boolean; reason: string }>();
   private readonly updated = new Map<string, number>();
@@ -63,6 +79,7 @@ export class LiveState {
         home: num(values.measured_load_power) ?? num(values.calculated_load_power),
         ev: num(values.car_power),
         generation: num(values.generation_power),
+        socs: memberSocs(values),
         at: reading.at,
       });
     } else if (reading.kind === "inverter.events") {
@@ -72,6 +89,11 @@ export class LiveState {
       );
     } else if (reading.kind === "ev.meter") {
       this.chargers.set(id, num(reading.values.power));
+      this.chargerReadings.set(id, { ...this.chargerReadings.get(id), meter: reading.values });
+    } else if (reading.kind === "ev.status") {
+      this.chargerReadings.set(id, { ...this.chargerReadings.get(id), status: reading.values });
+    } else if (reading.kind === "ev.session") {
+      this.chargerReadings.set(id, { ...this.chargerReadings.get(id), session: reading.session });
     }
   }
 
@@ -118,6 +140,17 @@ export class LiveState {
     const inverters = [...this.inverters.values()];
     const socs = inverters.map((i) => i.soc).filter((soc): soc is number => soc !== null);
     const plants = [...this.emsPlants.values()];
+    const systems = liveSystems({
+      inventory,
+      inverters: this.inverters,
+      plants: this.emsPlants,
+      chargers: this.chargers,
+      pathOf,
+      controls: this.house?.controls,
+      authors: this.house?.authors ?? new Map(),
+      now,
+      timeZone,
+    });
     return {
       devices,
       flows: {
@@ -130,19 +163,37 @@ export class LiveState {
         ems: sum(plants.map((p) => p.home)),
         at: this.newest,
       },
-      systems: liveSystems({
-        inventory,
-        inverters: this.inverters,
-        plants: this.emsPlants,
-        chargers: this.chargers,
-        pathOf,
-        controls: this.house?.controls,
-        authors: this.house?.authors ?? new Map(),
-        now,
-        timeZone,
-      }),
+      systems,
+      house: houseFlows(systems),
+      prices: this.prices(now),
+      cars: this.cars(inventory, pathOf),
       timeZone,
       now,
     };
+  }
+
+  private prices(now: number): LivePrices | null {
+    const prices = this.house?.prices?.(now);
+    if (!prices || (prices.import === undefined && prices.export === undefined)) return null;
+    return { import: prices.import ?? null, export: prices.export ?? null, currency: prices.currency };
+  }
+
+  private cars(inventory: Inventory, pathOf: (id: string, kind?: string) => "local" | "cloud"): LiveSnapshot["cars"] {
+    const targets = this.house?.carTargets?.() ?? [];
+    return inventory.evChargers.map((charger, index) => {
+      const id = charger.uuid.toLowerCase();
+      const mode = this.house?.controls?.(charger.uuid).evCommands?.["change-mode"]?.active;
+      const own = this.house?.chargerPath?.(charger.uuid);
+      return liveCar({
+        id,
+        name: charger.alias || `EV charger ${charger.serial}`,
+        readings: this.chargerReadings.get(id) ?? {},
+        // The rules watch the first charger: their plugged-in word is that one's.
+        plugged: index === 0 ? this.house?.carPlugged?.() : undefined,
+        target: targets.find((target) => target.charger?.toLowerCase() === id || (!target.charger && index === 0)),
+        mode: typeof mode === "string" ? mode : null,
+        path: own ?? (pathOf(id, "ev_charger") === "local" ? "LAN" : "cloud"),
+      });
+    });
   }
 }

@@ -9,6 +9,7 @@ import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import type { RequestBudgetState } from "../vocabulary/request-budget.js";
 import type { PricesAt } from "./history-api.js";
+import type { CarTarget } from "./live-cars.js";
 import type { PlanHelp, PlanLive, PlanView } from "./plan-view.js";
 
 export interface WebOptions {
@@ -47,6 +48,10 @@ export interface WebOptions {
   readonly source?: "cloud" | "local" | "auto";
   /** A device's control values as last read or written (the control gate's record), for the battery's mode. */
   readonly controls?: (serial: string) => ControlValues;
+  /** The optimise rules' cars: targets and deadlines, their topics read. */
+  readonly carTargets?: () => readonly CarTarget[];
+  /** The charger's own path carrying it now (OCPP while its charge point is connected, then Modbus); undefined: neither. */
+  readonly chargerPath?: (uuid: string) => "OCPP" | "Modbus" | undefined;
   /** Each device's writes today and the daily budget (the control gate's), when there is a budget. */
   readonly writesToday?: () =>
     | { readonly budget: number; readonly devices: Readonly<Record<string, number>> }

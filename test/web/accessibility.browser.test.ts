@@ -6,15 +6,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { axeCheck } from "./axe.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
-import { type Demo, startDemo } from "./demo.js";
+import { DEMO_RULES, type Demo, startDemo } from "./demo.js";
 import { fillWeek, WEEK_DEVICE } from "./known-week.js";
 
 /*
  * Every page, at desktop and phone width, light and dark: axe-core (run in the page) finds no
- * serious or critical violation, and Tab reaches every control. Re-run after a page changes.
+ * serious or critical violation, nothing is wider than the screen, and Tab reaches every control.
+ * Re-run after a page changes.
  */
 
 const PAGES = ["now", "plan", "history", "changes", "health"] as const;
+
+/** The demo's rules and one whose condition does not hold now, so that its run-now dialog warns. */
+const RULES = [
+  DEMO_RULES,
+  "  - name: car-boost-when-empty",
+  '    when: { cheapest: { hours: 2, before: "07:00", tariff: import } }',
+  "    if: { battery_soc_below: 1 }",
+  "    do:",
+  "      - charger: change-mode",
+  "        with: { mode: Boost }",
+].join("\n");
 const WIDTHS = [1280, 390] as const;
 const SCHEMES = ["light", "dark"] as const;
 
@@ -40,7 +52,7 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
   beforeAll(async () => {
     await buildWebAssets();
     fillWeek(join(dir, "e2m.db"));
-    demo = await startDemo(dir);
+    demo = await startDemo(dir, {}, undefined, RULES);
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -72,9 +84,58 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
     );
   };
 
+  /**
+   * Every element that pokes out of the screen sideways, but for those inside a region that
+   * scrolls on its own (a labelled table region) and those placed off it on purpose (the skip link).
+   */
+  const wider = (page: Page, name: string): Promise<string[]> =>
+    page.evaluate((pageName) => {
+      const { document, innerWidth, getComputedStyle } = globalThis as unknown as {
+        document: { querySelectorAll(s: string): ArrayLike<Element>; scrollingElement: { scrollWidth: number } };
+        innerWidth: number;
+        getComputedStyle(element: Element): { overflowX: string };
+      };
+      interface Element {
+        readonly tagName: string;
+        readonly className: unknown;
+        readonly parentElement: Element | null;
+        readonly scrollWidth: number;
+        readonly clientWidth: number;
+        querySelector(selector: string): unknown;
+        getBoundingClientRect(): { left: number; right: number; width: number };
+      }
+      const scrolls = (element: Element): boolean => {
+        for (let up = element.parentElement; up; up = up.parentElement)
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) return true;
+        return false;
+      };
+      const found: string[] = [];
+      if (document.scrollingElement.scrollWidth > innerWidth)
+        found.push(`${pageName}: the page scrolls sideways (${document.scrollingElement.scrollWidth} px)`);
+      for (const element of Array.from(document.querySelectorAll("body *"))) {
+        // A box that scrolls sideways says so: only the scroll regions, with their "Scroll sideways" cue shown.
+        if (
+          ["auto", "scroll"].includes(getComputedStyle(element).overflowX) &&
+          element.scrollWidth > element.clientWidth + 1 &&
+          element.parentElement?.querySelector(".scroll-cue:not([hidden])") == null
+        )
+          found.push(
+            `${pageName}: ${element.tagName.toLowerCase()}.${String(element.className)} scrolls sideways unsaid`,
+          );
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.right <= 0) continue;
+        if (box.right <= innerWidth + 0.5 && box.left >= -0.5) continue;
+        if (!scrolls(element))
+          found.push(
+            `${pageName}: ${element.tagName.toLowerCase()}.${String(element.className)} reaches ${Math.round(box.right)} px`,
+          );
+      }
+      return found;
+    }, name);
+
   for (const width of WIDTHS)
     for (const scheme of SCHEMES)
-      it(`finds no serious or critical violation on any page at ${width} px, ${scheme}`, async () => {
+      it(`finds no serious or critical violation and nothing wider than the screen on any page or dialog at ${width} px, ${scheme}`, async () => {
         // The page's CSP forbids inline scripts (rightly); the test's own axe-core is let in.
         const context = await browser.newContext({
           viewport: { width, height: 900 },
@@ -87,12 +148,22 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
         for (const name of PAGES) {
           await show(page, name);
           found.push(...(await axeCheck(page, name)).serious);
+          found.push(...(await wider(page, name)));
           if (name === "changes") {
-            // The run-now dialog too, open over the page.
-            await page.locator('.rule button[data-action="run"]').first().click();
-            await page.locator("dialog.run-preview[open]").waitFor();
-            found.push(...(await axeCheck(page, "changes, run-now dialog")).serious);
-            await page.locator('dialog.run-preview button[data-confirm="cancel"]').click();
+            // Each rule's run-now dialog too, open over the page (one whose condition fails says so in a warning).
+            const runs = page.locator('.rule button[data-action="run"]');
+            const count = await runs.count();
+            expect(count).toBe(3);
+            for (let index = 0; index < count; index++) {
+              await runs.nth(index).click();
+              const dialog = page.locator("dialog.run-preview[open]");
+              await dialog.waitFor();
+              const what = `changes, run-now dialog of ${await dialog.getAttribute("data-rule")}`;
+              found.push(...(await axeCheck(page, what)).serious);
+              found.push(...(await wider(page, what)));
+              await page.locator('dialog.run-preview button[data-confirm="cancel"]').click();
+              await dialog.waitFor({ state: "detached" });
+            }
           }
         }
         await context.close();

@@ -1,8 +1,8 @@
-import type { LiveSystem } from "../api-types.js";
+import type { FlowFigures } from "../api-types.js";
 import { h, s, watts } from "./dom.js";
 
 /** Below this a flow is drawn idle: a meter's noise is not a flow. */
-const IDLE_W = 10;
+export const IDLE_W = 10;
 
 type FlowName = "solar" | "battery" | "grid" | "home" | "ev";
 
@@ -19,7 +19,7 @@ interface Flow {
 }
 
 /** The one sign convention, the MQTT entities': battery discharge positive, grid export positive. */
-export function flowsOf(system: LiveSystem): Flow[] {
+export function flowsOf(system: FlowFigures): Flow[] {
   const idle = (value: number | null) => value === null || Math.abs(value) < IDLE_W;
   const flow = (
     name: FlowName,
@@ -115,15 +115,15 @@ function drawNode(parts: Parts, flow: Flow, extra: string | null): void {
 
 let diagrams = 0;
 
-/** One inverter's or plant's flow diagram: built once, then updated in place as the live values come. */
+/** One inverter's, plant's or the whole house's flow diagram: built once, then updated in place as the live values come. */
 export interface FlowDiagram {
   readonly element: HTMLElement;
   /** False when the system's flows changed shape (a car appeared): build a new diagram. */
-  update(system: LiveSystem): boolean;
+  update(system: FlowFigures): boolean;
 }
 
 /** The flow diagram of one inverter or plant: SVG lines animated by the live values, and the same in words. */
-export function flowDiagram(system: LiveSystem, title: string): FlowDiagram {
+export function flowDiagram(system: FlowFigures, title: string): FlowDiagram {
   diagrams += 1;
   const markerId = `flow-arrow-${diagrams}`;
   const names = flowsOf(system).map((flow) => flow.name);
@@ -192,7 +192,7 @@ export function flowDiagram(system: LiveSystem, title: string): FlowDiagram {
     s("circle", { cx: HUB.x, cy: HUB.y, r: 14, class: "flow-hub" }),
     ...nodes,
   );
-  const update = (next: LiveSystem): boolean => {
+  const update = (next: FlowFigures): boolean => {
     const flows = flowsOf(next);
     if (flows.map((flow) => flow.name).join() !== names.join()) return false;
     const soc = next.soc === null ? null : `${Math.round(next.soc)}%`;

@@ -62,11 +62,8 @@ function show(): void {
   main.replaceChildren();
   document.title = `${page.title} · energy2mqtt`;
   for (const link of document.querySelectorAll("nav a"))
-    if (link.getAttribute("href") === `#${name}`) {
-      link.setAttribute("aria-current", "page");
-      // At phone width the menu scrolls sideways: keep the current page's link in sight.
-      link.scrollIntoView({ block: "nearest", inline: "nearest" });
-    } else link.removeAttribute("aria-current");
+    if (link.getAttribute("href") === `#${name}`) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
   cleanup = page.render(main, stream);
 }
 

@@ -1,12 +1,41 @@
 import type { RuleStatus } from "../../../rules-runtime/index.js";
-import type { LiveDevice, LiveSnapshot, LiveSystem } from "../../api-types.js";
+import type { LiveDevice, LiveHouseFlows, LiveSnapshot, LiveSystem } from "../../api-types.js";
 import { ago, h } from "../dom.js";
 import { type FlowDiagram, flowDiagram } from "../flow.js";
 import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
+import { presentSentence } from "../present-words.js";
 import { scrollRegion } from "../scroll-region.js";
+import { carCard, pricesLine } from "./now-car.js";
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
+const HALF_HOUR_MS = 30 * 60_000;
+
+/** "Battery level: 49% (SE2024G101), 72% (SE2024G102)": each battery of a system, by its inverter. */
+function batteryLevels(system: Pick<LiveSystem, "batteries">): HTMLElement {
+  const known = system.batteries.filter((battery) => battery.soc !== null);
+  const words = known.length
+    ? system.batteries
+        .map((battery) =>
+          battery.soc === null ? `not read (${battery.serial})` : `${Math.round(battery.soc)}% (${battery.serial})`,
+        )
+        .join(", ")
+    : "not read yet";
+  return h(
+    "p",
+    { class: "battery-levels", "data-socs": known.map((battery) => battery.soc).join(" ") },
+    h("strong", {}, system.batteries.length > 1 ? "Battery levels: " : "Battery level: "),
+    words,
+  );
+}
+
+/** "All 2 systems added up" or "1 of 2 systems has given a reading: the sums leave the other out". */
+function houseScope(house: LiveHouseFlows): string {
+  const one = house.systems === 1;
+  if (house.reading === house.systems)
+    return one ? "The one inverter or plant." : `Every inverter and plant added up (${house.systems} systems).`;
+  return `${house.reading} of ${house.systems} systems have given a reading: the sums leave the others out for now.`;
+}
 
 /** "Inverter SD2024G001 (GIV-HY5.0)" or "EMS plant EM2024E001 (inverters SE2024G101 GIV-AC3.0, ...)". */
 export function systemTitle(system: LiveSystem): string {
@@ -17,13 +46,18 @@ export function systemTitle(system: LiveSystem): string {
 
 export const renderNow: Page = (main, stream) => {
   const status = h("ul", { class: "now-status", "aria-label": "Rules and battery" });
+  const house = h("section", { class: "system house", "data-system": "house", "aria-labelledby": "house-title" });
   const systems = h("div", { class: "systems" });
+  const cars = h("div", { class: "cars" });
   const zone = h("p", { class: "hint zone" });
   const devices = h("tbody");
   main.append(
     h("h2", {}, "Now"),
+    house,
     status,
+    h("p", { class: "hint" }, "Each inverter and plant on its own, as the house above adds them up:"),
     systems,
+    cars,
     zone,
     h(
       "p",
@@ -54,10 +88,35 @@ export const renderNow: Page = (main, stream) => {
     ),
   );
   const diagrams = new Map<string, FlowDiagram>();
+  const present = h("p", { class: "present", "data-status": "present" });
+  const scope = h("p", { class: "hint house-scope" });
+  const prices = h("div", { class: "prices-now" });
+  const houseLevels = h("div", { class: "house-levels" });
+  let houseDiagram: FlowDiagram | undefined;
   let rules: readonly RuleStatus[] = [];
   let last: { snapshot: LiveSnapshot; receivedAt: number } | undefined;
   // The daemon's clock, which a demo or a test may run elsewhere than the wall's.
   const daemonNow = (): number => (last ? last.snapshot.now + (Date.now() - last.receivedAt) : Date.now());
+
+  const drawHouse = (snapshot: LiveSnapshot): void => {
+    const title = "The whole house";
+    if (!houseDiagram?.update(snapshot.house)) {
+      houseDiagram = flowDiagram(snapshot.house, title);
+      house.replaceChildren(
+        h("h3", { id: "house-title" }, title),
+        scope,
+        houseDiagram.element,
+        houseLevels,
+        present,
+        prices,
+      );
+    }
+    scope.textContent = houseScope(snapshot.house);
+    present.replaceChildren(h("strong", {}, "Now: "), presentSentence(snapshot.house));
+    houseLevels.replaceChildren(batteryLevels(snapshot.house));
+    prices.replaceChildren(pricesLine(snapshot.prices, snapshot.timeZone));
+    cars.replaceChildren(...snapshot.cars.map(carCard));
+  };
 
   const drawSystems = (snapshot: LiveSnapshot): void => {
     const seen = new Set<string>();
@@ -83,6 +142,7 @@ export const renderNow: Page = (main, stream) => {
             : `; last reading ${zonedTime(system.at, snapshot.timeZone, snapshot.now)}`,
         ),
         diagram.element,
+        batteryLevels(system),
         h(
           "p",
           { class: "battery-mode", "data-mode": system.mode?.mode ?? "unknown" },
@@ -142,15 +202,26 @@ export const renderNow: Page = (main, stream) => {
       );
     else if (rules.length)
       items.push(h("li", { "data-status": "next" }, h("strong", {}, "Next planned action: "), "none planned"));
+    // The optimiser's plan for this half-hour is a forecast, said as the plan's: the present is the house's sentence above.
     for (const rule of enabled)
-      if (rule.planNow)
-        items.push(h("li", { "data-status": "optimiser" }, h("strong", {}, `${rule.name} now: `), rule.planNow.reason));
+      if (rule.planNow) {
+        const { start, reason } = rule.planNow;
+        items.push(
+          h(
+            "li",
+            { "data-status": "optimiser", "data-at": start },
+            h("strong", {}, `${rule.name}'s plan for ${time(start)}–${time(start + HALF_HOUR_MS)}: `),
+            reason,
+          ),
+        );
+      }
     status.replaceChildren(...items);
   };
 
   const draw = (data: unknown): void => {
     const snapshot = data as LiveSnapshot;
     last = { snapshot, receivedAt: Date.now() };
+    drawHouse(snapshot);
     drawSystems(snapshot);
     drawStatus();
     devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
