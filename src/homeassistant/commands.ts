@@ -3,6 +3,7 @@ import type { Feature } from "../bus/feature.js";
 import type { ChangeOutcome, ControlGate } from "../control/index.js";
 import type { Logger } from "../log/log.js";
 import { type Mqtt, oversized } from "../mqtt/index.js";
+import type { ClockSyncNow } from "./bridge-actions.js";
 import type { DeviceStates } from "./device-states.js";
 import { commandFor } from "./entities/index.js";
 import type { Send } from "./publisher.js";
@@ -21,6 +22,8 @@ export function commandsFeature(options: {
   readonly topics: Topics;
   readonly states: DeviceStates;
   readonly gate: Pick<ControlGate, "apply" | "refuse" | "controlValues">;
+  /** The Sync clock button: as `bridge/request/clock/sync`, when the daemon sets clocks. */
+  readonly syncClock?: ClockSyncNow | undefined;
   readonly send: Send;
   readonly work: WorkInFlight;
   readonly logger: Logger;
@@ -57,7 +60,10 @@ export function commandsFeature(options: {
     if (!parsed.ok) return refuse(parsed.message);
     let outcome: ChangeOutcome;
     try {
-      outcome = await gate.apply(parsed.request, { via: "mqtt", name: entity });
+      if ("clockSync" in parsed) {
+        if (!options.syncClock) return refuse("this daemon sets no device's clock");
+        outcome = await options.syncClock(parsed.clockSync.serial, { via: "mqtt", name: entity });
+      } else outcome = await gate.apply(parsed.request, { via: "mqtt", name: entity });
     } catch (error) {
       logger.error({ err: error, device: id, entity }, "command failed");
       return result({ ok: false, message: `the command failed: ${(error as Error).message}` });
