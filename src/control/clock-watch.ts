@@ -18,8 +18,8 @@ export interface ClockWatchOptions {
   readonly judgeOwnClock: () => Promise<OwnClockVerdict>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** A device's clock problem begins (with why) or ends: the `clock_problem` entity's state. */
-  readonly onProblem: (serial: string, problem: boolean) => void;
+  /** A device's clock problem begins or its words change (with why), or it ends: the `clock_problem` entity's state. */
+  readonly onProblem: (serial: string, problem: boolean, message?: string) => void;
 }
 
 /** A drift past this is corrected (auto) or warned of (warn), seconds. */
@@ -112,8 +112,8 @@ export class ClockWatch {
 
   private problem(serial: string, message: string): void {
     if (this.warned.get(serial) === message) return;
-    if (!this.warned.has(serial)) this.options.onProblem(serial, true);
     this.warned.set(serial, message);
+    this.options.onProblem(serial, true, message);
     // A warning reaches <base>/bridge/logging as well as the log.
     this.options.logger.warn({ device: serial }, message);
   }

@@ -5,6 +5,7 @@ import { type FlowDiagram, flowDiagram } from "../flow.js";
 import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
 import { scrollRegion } from "../scroll-region.js";
+import { clockRepairs } from "./clock-repairs.js";
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
 
@@ -17,12 +18,14 @@ export function systemTitle(system: LiveSystem): string {
 
 export const renderNow: Page = (main, stream) => {
   const status = h("ul", { class: "now-status", "aria-label": "Rules and battery" });
+  const repairs = h("div", { class: "repairs" });
   const systems = h("div", { class: "systems" });
   const zone = h("p", { class: "hint zone" });
   const devices = h("tbody");
   main.append(
     h("h2", {}, "Now"),
     status,
+    repairs,
     systems,
     zone,
     h(
@@ -148,11 +151,21 @@ export const renderNow: Page = (main, stream) => {
     status.replaceChildren(...items);
   };
 
+  /** Redrawn only when they change, so that a reader's place in them is kept between updates. */
+  let repairsShown = "";
+  const drawRepairs = (snapshot: LiveSnapshot): void => {
+    const shown = JSON.stringify(snapshot.devices.map((device) => device.clockProblem ?? null));
+    if (shown === repairsShown) return;
+    repairsShown = shown;
+    repairs.replaceChildren(...clockRepairs(snapshot.devices));
+  };
+
   const draw = (data: unknown): void => {
     const snapshot = data as LiveSnapshot;
     last = { snapshot, receivedAt: Date.now() };
     drawSystems(snapshot);
     drawStatus();
+    drawRepairs(snapshot);
     devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
   };
   const offLive = stream.on("live", draw);
