@@ -13,6 +13,7 @@ import { createLogger } from "../../src/log/log.js";
 import { CALIBRATION_HOLDING } from "../../src/rules/engine/calibration-hold.js";
 import type { LiveSnapshot } from "../../src/web/api-types.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { axeCheck } from "./axe.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF } from "./demo.js";
 
@@ -163,6 +164,9 @@ describe.skipIf(!hasChromium)("faults, settings backups, the clock and a calibra
     expect(text).toContain(`{"serial": "${SERIAL}"}`);
     expect(text).toContain("bridge/request/clock/sync");
     expect(text).toContain("clock: {sync: auto}");
+    const { serious, passed } = await axeCheck(page, "clock repair", `[data-repair="clock"]`);
+    expect(serious).toEqual([]);
+    expect(passed).toBeGreaterThan(0);
     // The warning writes nothing to the inverter.
     const clock = (await sim.admin(`/clocks/${SERIAL}`, undefined, "GET")) as { data: { drift_s: number } };
     expect(clock.data.drift_s).toBe(600);
