@@ -21,7 +21,7 @@ export interface EntityRow {
   readonly numbers?: readonly number[];
 }
 
-type Kind = "sensors" | "preset" | "setting" | "ev-command";
+type Kind = "sensors" | "preset" | "setting" | "ev-command" | "clock-sync";
 
 const GROUP_INTRO: Record<Kind, string> = {
   sensors: "",
@@ -30,6 +30,8 @@ const GROUP_INTRO: Record<Kind, string> = {
   setting:
     "Settings: these come from the inverter's own settings listing (`GET /inverter/{serial}/settings`), so another model or firmware shows other ones. Each key is `setting_` and the setting's name in snake case, with its id added when two settings share a name.",
   "ev-command": "Commands: one or more entities for each command the charger says it supports.",
+  "clock-sync":
+    "The clock: Sync clock sets the device's clock to the house's time now, as `bridge/request/clock/sync` does (docs/clock.md). Only the LAN can write a clock, so it is announced with the Clock drift the LAN reads; a device reached only through the cloud has neither.",
 };
 
 /** Rows of a family share everything but one number, which is in both the key and the name. */

@@ -37,7 +37,8 @@ export function buildClock(options: {
     judgeOwnClock: options.judgeOwnClock ?? ownClockJudge(clock),
     clock,
     logger,
-    onProblem: (serial, problem) => bus.emit("clockProblem", { device: deviceIdOf(serial), problem }),
+    onProblem: (serial, problem, message) =>
+      bus.emit("clockProblem", { device: deviceIdOf(serial), problem, ...(message === undefined ? {} : { message }) }),
   });
   const feature: Feature = {
     name: NAME,

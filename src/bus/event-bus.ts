@@ -55,7 +55,12 @@ export interface DaemonEvents {
    */
   readonly republish: { readonly reconnected: boolean };
   /** A device's clock is off and left so (warn, or auto that may not set it), or right again: its Clock problem entity. */
-  readonly clockProblem: { readonly device: DeviceId; readonly problem: boolean };
+  readonly clockProblem: {
+    readonly device: DeviceId;
+    readonly problem: boolean;
+    /** While on: the warning's words, as bridge/logging has them (what is off and why it is left). */
+    readonly message?: string;
+  };
   /** With `source: auto`, the path a device's live data and changes take: said at start and at each switch. */
   readonly devicePath: { readonly device: DeviceId; readonly path: DevicePath; readonly at: number };
 }

@@ -488,7 +488,7 @@ export const clockConfig = z.strictObject({
     .enum(["auto", "warn", "off"])
     .optional()
     .describe(
-      "What to do when an inverter's or EMS's clock is more than a minute off, or the zone's GMT/BST change comes: `auto` sets it (over the LAN, through the control gate, audited, at most once a day per device besides the zone's changes, and only while the daemon's own clock is trusted), `warn` only warns on bridge/logging and raises its Clock problem entity, `off` does neither. Left out: `auto` for a device on the LAN (since the vendor's portal stopped moving clocks, nothing else will), `warn` for one on the cloud alone (which cannot set a clock)",
+      "What to do when an inverter's or EMS's clock is more than a minute off, or the zone's GMT/BST change comes: `auto` sets it (over the LAN, through the control gate, audited, at most once a day per device besides the zone's changes, and only while the daemon's own clock is trusted), `warn` only warns on bridge/logging and the web page's Now, and raises its Clock problem entity, `off` does neither. Left out: `auto` for a device on the LAN (since the vendor's portal stopped moving clocks, nothing else will), `warn` for one on the cloud alone (which cannot set a clock)",
     ),
 });
 

@@ -18,13 +18,16 @@ export interface ClockWatchOptions {
   readonly judgeOwnClock: () => Promise<OwnClockVerdict>;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** A device's clock problem begins (with why) or ends: the `clock_problem` entity's state. */
-  readonly onProblem: (serial: string, problem: boolean) => void;
+  /** A device's clock problem begins or its words change (with why), or it ends: the `clock_problem` entity's state. */
+  readonly onProblem: (serial: string, problem: boolean, message?: string) => void;
 }
 
 /** A drift past this is corrected (auto) or warned of (warn), seconds. */
 export const DRIFT_LIMIT_S = 60;
 const DAY_MS = 86_400_000;
+
+/** Why a device's clock is left off: warn only, set once today already, the daemon's own clock not trusted, the set failed. */
+type ProblemKind = "warn" | "set-today" | "untrusted" | "not-set";
 
 const SELF: Requester = { via: "daemon", name: "clock sync" };
 
@@ -37,7 +40,8 @@ const SELF: Requester = { via: "daemon", name: "clock sync" };
  */
 export class ClockWatch {
   private readonly lastSet = new Map<string, number>();
-  private readonly warned = new Map<string, string>();
+  /** The problem each device is warned of: said once, though the drift in its words moves a second either way. */
+  private readonly warned = new Map<string, ProblemKind>();
   private readonly busy = new Set<string>();
 
   constructor(private readonly options: ClockWatchOptions) {}
@@ -80,6 +84,7 @@ export class ClockWatch {
     if (mode === "warn") {
       this.problem(
         serial,
+        "warn",
         `the clock of ${serial} is ${describe(driftSeconds)}: its timed slots run at the wrong time. Set it on the inverter, or set clock: {sync: auto} to let the daemon set it over the LAN`,
       );
       return;
@@ -90,6 +95,7 @@ export class ClockWatch {
     if (last !== undefined && now - last < DAY_MS && !zoneChanged) {
       this.problem(
         serial,
+        "set-today",
         `the clock of ${serial} is ${describe(driftSeconds)} again, within a day of being set: it is set at most once a day, so it is left until then`,
       );
       return;
@@ -98,6 +104,7 @@ export class ClockWatch {
     if (!verdict.trusted) {
       this.problem(
         serial,
+        "untrusted",
         `the clock of ${serial} is ${describe(driftSeconds)}, but it is not set: ${verdict.why}. Nothing is written until the daemon's own clock can be trusted`,
       );
       return;
@@ -107,13 +114,13 @@ export class ClockWatch {
     // Tried once, whatever came of it: a failure is not tried again at every poll.
     this.lastSet.set(serial, now);
     if (outcome.ok) this.clear(serial);
-    else this.problem(serial, outcome.message);
+    else this.problem(serial, "not-set", outcome.message);
   }
 
-  private problem(serial: string, message: string): void {
-    if (this.warned.get(serial) === message) return;
-    if (!this.warned.has(serial)) this.options.onProblem(serial, true);
-    this.warned.set(serial, message);
+  private problem(serial: string, kind: ProblemKind, message: string): void {
+    if (this.warned.get(serial) === kind) return;
+    this.warned.set(serial, kind);
+    this.options.onProblem(serial, true, message);
     // A warning reaches <base>/bridge/logging as well as the log.
     this.options.logger.warn({ device: serial }, message);
   }

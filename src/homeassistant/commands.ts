@@ -3,6 +3,7 @@ import type { Feature } from "../bus/feature.js";
 import type { ChangeOutcome, ChangeRequest, ControlGate } from "../control/index.js";
 import type { Logger } from "../log/log.js";
 import { type Mqtt, oversized } from "../mqtt/index.js";
+import type { ClockSyncNow } from "./bridge-actions.js";
 import type { DeviceStates } from "./device-states.js";
 import { commandFor, entitiesFor } from "./entities/index.js";
 import { modeSteps } from "./givtcp/mode.js";
@@ -23,6 +24,8 @@ export function commandsFeature(options: {
   readonly topics: Topics;
   readonly states: DeviceStates;
   readonly gate: Pick<ControlGate, "apply" | "refuse" | "controlValues">;
+  /** The Sync clock button: as `bridge/request/clock/sync`, when the daemon sets clocks. */
+  readonly syncClock?: ClockSyncNow | undefined;
   readonly send: Send;
   readonly work: WorkInFlight;
   readonly logger: Logger;
@@ -57,6 +60,7 @@ export function commandsFeature(options: {
     const key = device.kind === "ev_charger" || device.kind === "smart_device" ? device.uuid : device.serial;
     const details = states.layout(id);
     const requests: ChangeRequest[] = [];
+    let clockSync: string | undefined;
     if (entity === GIVTCP_MODE_COMMAND) {
       const has = (own: string) => entitiesFor(device, details).some((one) => one.key === own);
       const steps = modeSteps(payload, has);
@@ -64,15 +68,21 @@ export function commandsFeature(options: {
       for (const step of steps.steps) {
         const parsed = commandFor(device, step.key, step.payload, gate.controlValues(key), details);
         if (!parsed.ok) return refuse(parsed.message);
+        if ("clockSync" in parsed) return refuse(`${step.key} is not a step of a mode`);
         requests.push(parsed.request);
       }
     } else {
       const parsed = commandFor(device, entity, payload, gate.controlValues(key), details);
       if (!parsed.ok) return refuse(parsed.message);
-      requests.push(parsed.request);
+      if ("clockSync" in parsed) clockSync = parsed.clockSync.serial;
+      else requests.push(parsed.request);
     }
     let outcome: ChangeOutcome | undefined;
     try {
+      if (clockSync !== undefined) {
+        if (!options.syncClock) return refuse("this daemon sets no device's clock");
+        outcome = await options.syncClock(clockSync, { via: "mqtt", name: entity });
+      }
       // A GivTCP mode is a few preset changes, one after another: the first refused stops the rest.
       for (const request of requests) {
         outcome = await gate.apply(request, { via: "mqtt", name: entity });

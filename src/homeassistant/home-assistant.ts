@@ -165,7 +165,17 @@ export function homeAssistant(options: HomeAssistantOptions): HomeAssistant {
       lifecycle,
       stateFeature({ bus, states, discovery }),
       controls,
-      commandsFeature({ bus, mqtt, topics, states, gate: options.gate, send, work, logger }),
+      commandsFeature({
+        bus,
+        mqtt,
+        topics,
+        states,
+        gate: options.gate,
+        syncClock: options.syncClock,
+        send,
+        work,
+        logger,
+      }),
       bridgeRequestsFeature({
         bus,
         mqtt,

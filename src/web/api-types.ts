@@ -18,6 +18,15 @@ export interface LiveDevice {
   readonly path: "local" | "cloud";
   /** An inverter's active faults in words, oldest first; undefined until its faults were read. */
   readonly faults?: readonly string[];
+  /** Its clock is off and left so (docs/clock.md: `clock.sync: warn`, or `auto` that could not set it); undefined otherwise. */
+  readonly clockProblem?: {
+    /** The device's serial, as the bridge request names it. */
+    readonly serial: string;
+    /** How far its clock is ahead of the house's time, s (negative: behind), as last read. */
+    readonly driftSeconds: number | null;
+    /** The daemon's warning, as on bridge/logging. */
+    readonly message: string;
+  };
 }
 
 /** Power in W, signed as the MQTT entities: solar producing, battery discharging (+) or charging (-), grid exporting (+) or importing (-), home and EV using. */

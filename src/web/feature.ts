@@ -171,6 +171,10 @@ export function webFeature(options: WebOptions): WebFeature {
         live.availabilityOf(reading);
         publishLive();
       });
+      bus.on("clockProblem", name, (change) => {
+        live.clockProblemOf(change);
+        publishLive();
+      });
       bus.on("freshness", name, (change) => {
         live.freshnessOf(change);
         publishLive();

@@ -46,6 +46,10 @@ export class LiveState {
   private readonly chargers = new Map<string, number | null>();
   private readonly chargerReadings = new Map<string, ChargerReadings>();
   private readonly faults = new Map<string, readonly string[]>();
+  /** The last clock drift each device's clock was read with, s. */
+  private readonly drifts = new Map<string, number>();
+  /** The clock warnings standing, by device: the clock watch's words. */
+  private readonly clockWarnings = new Map<string, string>();
   private readonly availability = new Map<string, { available: boolean; reason: string }>();
   private readonly updated = new Map<string, number>();
   private readonly stale = new Set<string>();
@@ -60,6 +64,10 @@ export class LiveState {
     const id = ("serial" in reading ? reading.serial : reading.uuid).toLowerCase();
     this.updated.set(id, reading.at);
     this.newest = Math.max(this.newest ?? 0, reading.at);
+    if (reading.kind === "inverter.live" || reading.kind === "ems") {
+      const drift = num(reading.values.clock_drift);
+      if (drift !== null) this.drifts.set(id, drift);
+    }
     if (reading.kind === "inverter.live") {
       const values = reading.values;
       this.inverters.set(id, {
@@ -101,6 +109,12 @@ export class LiveState {
     this.availability.set(reading.device, { available: reading.available, reason: reading.reason });
   }
 
+  /** A device's clock warning raised (with its words) or cleared (control/clock-watch.ts). */
+  clockProblemOf(change: { readonly device: string; readonly problem: boolean; readonly message?: string }): void {
+    if (change.problem) this.clockWarnings.set(change.device, change.message ?? "");
+    else this.clockWarnings.delete(change.device);
+  }
+
   freshnessOf(change: { readonly device: string; readonly stale: boolean }): void {
     if (change.stale) this.stale.add(change.device);
     else this.stale.delete(change.device);
@@ -125,6 +139,7 @@ export class LiveState {
       const id = deviceId(device);
       const verdict = this.availability.get(id);
       const faults = this.faults.get(id);
+      const clockWarning = this.clockWarnings.get(id);
       return {
         id,
         kind: device.kind,
@@ -135,6 +150,15 @@ export class LiveState {
         stale: this.stale.has(id),
         path: pathOf(id, device.kind),
         ...(faults === undefined ? {} : { faults }),
+        ...(clockWarning === undefined
+          ? {}
+          : {
+              clockProblem: {
+                serial: "serial" in device ? device.serial : id,
+                driftSeconds: this.drifts.get(id) ?? null,
+                message: clockWarning,
+              },
+            }),
       };
     });
     const inverters = [...this.inverters.values()];

@@ -47,6 +47,8 @@ interface House {
   until(at: number): Promise<void>;
   /** Asks the bridge for `action` and moves the clock in small steps until it answers (the request's writes go out on the daemon's clock). */
   ask(action: string, payload: unknown): Promise<{ status: string; data?: unknown; error?: string }>;
+  /** Presses the inverter's Sync clock button over MQTT and moves the clock until its result comes. */
+  pressSyncClock(): Promise<{ entity: string; ok: boolean; message: string }>;
   audit(): AuditEntry[];
   logged(): string[];
   stop(): Promise<void>;
@@ -138,6 +140,18 @@ async function startHouse(
         const answers = observer.messages.filter((m) => m.topic === topic);
         const answer = answers[before];
         if (answer) return JSON.parse(answer.payload) as { status: string; data?: unknown; error?: string };
+        await settle();
+      }
+      throw new Error(`no answer on ${topic}`);
+    },
+    async pressSyncClock() {
+      const device = INVERTER.toLowerCase();
+      const topic = `${base}/${device}/result`;
+      const before = observer.messages.filter((m) => m.topic === topic).length;
+      await observer.publish(`${base}/${device}/set/sync_clock`, "PRESS");
+      for (let round = 0; round < 40; round++) {
+        const answer = observer.messages.filter((m) => m.topic === topic)[before];
+        if (answer) return JSON.parse(answer.payload) as { entity: string; ok: boolean; message: string };
         await settle();
       }
       throw new Error(`no answer on ${topic}`);
@@ -341,6 +355,30 @@ describe("a 90 s drift, with clock: {sync: auto}", () => {
       source: "bridge",
     });
   });
+  it("is set again when the Sync clock button is pressed: through the gate, audited, answered on the result topic", async () => {
+    await house.sim.admin(`/clocks/${INVERTER}`, { drift_s: -45 });
+    expect((await inverterClock(house)).drift_s).toBe(-45);
+    const before = clockSyncs(house).length;
+    const result = await house.pressSyncClock();
+    expect(result).toMatchObject({ entity: "sync_clock", ok: true });
+    expect(result.message).toContain(`set the clock of ${INVERTER} to the house's time`);
+    const syncs = clockSyncs(house);
+    expect(syncs).toHaveLength(before + 1);
+    expect(syncs[0]).toMatchObject({ ok: true, verified: true, source: "mqtt", requesterName: "sync_clock" });
+    expect(syncs[0]?.request).toMatchObject({ reason: "asked", time_zone: "Europe/London" });
+    expect(Math.abs((await inverterClock(house)).drift_s)).toBeLessThanOrEqual(1);
+  });
+  it("announces the button as a config button on the inverter, with its command topic", () => {
+    const device = INVERTER.toLowerCase();
+    const config = house.observer.messages.find(
+      (m) => m.topic.endsWith(`/button/${device}/sync_clock/config`) && m.payload !== "",
+    );
+    expect(JSON.parse(config?.payload ?? "{}")).toMatchObject({
+      name: "Sync clock",
+      entity_category: "config",
+      command_topic: `${house.base}/${device}/set/sync_clock`,
+    });
+  });
 });
 
 describe("a daemon whose own clock has lost its time", () => {
@@ -375,5 +413,15 @@ describe("a daemon whose own clock has lost its time", () => {
     expect(answer.status).toBe("error");
     expect(answer.error).toContain("the daemon's own clock says 2019");
     expect(clockSyncs(house)).toEqual([]);
+  });
+  it("answers a press of Sync clock with why, and writes nothing", async () => {
+    const result = await house.pressSyncClock();
+    expect(result).toMatchObject({ entity: "sync_clock", ok: false });
+    expect(result.message).toContain(`not setting the clock of ${INVERTER}: the daemon's own clock says 2019`);
+    expect(clockSyncs(house)).toEqual([]);
+    const lanWrites = (await house.sim.admin(`/dongles/${INVERTER}`, undefined, "GET")) as {
+      data: { writes: unknown[] };
+    };
+    expect(lanWrites.data.writes).toEqual([]);
   });
 });

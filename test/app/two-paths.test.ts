@@ -59,8 +59,9 @@ const ONLY_CLOUD_SENSORS = [
 
 /** The hybrid's second string: its registers hold two arrays, the cloud lists one. */
 const ONLY_LOCAL = [
-  // The devices' own clocks (HR 35-40); the cloud's system data has no field for them (docs/clock.md).
+  // The devices' own clocks (HR 35-40) and the button that sets them; the cloud's system data has no field for them (docs/clock.md).
   "energy2mqtt_em2024e001_clock_drift",
+  "energy2mqtt_em2024e001_sync_clock",
   // The battery calibration's stage is HR 29; the cloud's API shows no calibration.
   "energy2mqtt_sd2024g001_calibrating",
   "energy2mqtt_sd2024g001_calibration",
@@ -68,6 +69,7 @@ const ONLY_LOCAL = [
   "energy2mqtt_sd2024g001_solar_array_2_current",
   "energy2mqtt_sd2024g001_solar_array_2_power",
   "energy2mqtt_sd2024g001_solar_array_2_voltage",
+  "energy2mqtt_sd2024g001_sync_clock",
 ];
 
 /**

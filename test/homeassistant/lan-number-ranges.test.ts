@@ -173,6 +173,7 @@ function lanDevice(model: Model, armFirmware: number | undefined): { device: Dev
 function refusal(device: Device, map: ControlMap, key: string, value: number): string | undefined {
   const command = commandFor(device, key, String(value));
   if (!command.ok) return command.message;
+  if (!("request" in command)) return "not a setting or preset";
   const { request } = command;
   if (device.kind !== "inverter" && device.kind !== "ems") return "not a controller";
   if (request.kind === "setting") {

@@ -56,7 +56,11 @@ export function entitiesFor(device: Device, details?: DeviceDetails): EntityDef[
   const seen = details?.seenKeys;
   if (seen === undefined) return entities;
   const reported = new Set(seen);
-  return entities.filter((entity) => !entity.requiresData || reported.has(entity.key));
+  return entities.filter(
+    (entity) =>
+      (!entity.requiresData || reported.has(entity.key)) &&
+      (entity.requiresDataOf === undefined || reported.has(entity.requiresDataOf)),
+  );
 }
 
 /** The entity with this key, if the device has one. */

@@ -26,6 +26,21 @@ export const CLOCK_PROBLEM_ENTITY: EntityDef = {
   requiresData: true,
 };
 
+/**
+ * Sets the device's clock to the house's time now, as `bridge/request/clock/sync` does. Only the
+ * LAN can write a clock: the button comes with the drift the LAN reads, so a device reached only
+ * through the cloud has neither.
+ */
+export const SYNC_CLOCK_ENTITY: EntityDef = {
+  key: "sync_clock",
+  component: "button",
+  name: "Sync clock",
+  icon: "mdi:clock-check-outline",
+  entity_category: "config",
+  requiresDataOf: CLOCK_DRIFT_ENTITY.key,
+  command: { target: { kind: "clock-sync" }, rules: [] },
+};
+
 /** The state the Clock problem entity reads. */
 export function clockProblemState(problem: boolean): { readonly clock_problem: "ON" | "OFF" } {
   return { clock_problem: problem ? "ON" : "OFF" };

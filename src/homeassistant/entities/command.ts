@@ -6,6 +6,8 @@ import type { CommandTarget, ControlValues, DeviceDetails, EntityDef } from "./t
 
 export type CommandResult =
   | { readonly ok: true; readonly request: ChangeRequest }
+  /** The device's clock to be set now: the clock watch's, not a change request (control/clock-watch.ts). */
+  | { readonly ok: true; readonly clockSync: { readonly serial: string } }
   | { readonly ok: false; readonly message: string };
 
 const fail = (message: string): CommandResult => ({ ok: false, message });
@@ -94,5 +96,8 @@ export function commandFor(
       return presetRequest(device, target, parsed.value, current);
     case "ev-command":
       return evRequest(device, entity, target, parsed.value);
+    case "clock-sync":
+      if (device.kind !== "inverter" && device.kind !== "ems") return fail(`${describe(device)} has no clock to set`);
+      return { ok: true, clockSync: { serial: device.serial } };
   }
 }

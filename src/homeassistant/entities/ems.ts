@@ -7,7 +7,7 @@ import {
   highestNumbered,
   type StateValues,
 } from "../../vocabulary/index.js";
-import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY } from "./clock.js";
+import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY, SYNC_CLOCK_ENTITY } from "./clock.js";
 import { batteryLevel, enumSensor, plain, power, reported, storedEnergy, temperature } from "./sensors.js";
 import type { DeviceDetails, EntityDef } from "./types.js";
 
@@ -59,7 +59,9 @@ export function emsEntities(device: EmsDevice, details?: DeviceDetails): EntityD
     ...count(details?.emsMeters ?? DEFAULT_METERS).flatMap(meterEntities),
     CLOCK_DRIFT_ENTITY,
     CLOCK_PROBLEM_ENTITY,
-  ].map(reported);
+  ]
+    .map(reported)
+    .concat(SYNC_CLOCK_ENTITY);
 }
 
 /** What an EMS's values tell about its plant: its meter slots. */

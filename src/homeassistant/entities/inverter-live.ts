@@ -1,6 +1,6 @@
 import type { InverterDevice } from "../../telemetry/index.js";
 import { CALIBRATION_WORDS, highestNumbered, SOLAR_ARRAY_POWER, type StateValues } from "../../vocabulary/index.js";
-import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY } from "./clock.js";
+import { CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY, SYNC_CLOCK_ENTITY } from "./clock.js";
 import {
   batteryLevel,
   binary,
@@ -59,7 +59,7 @@ function arrayEntities(array: number): EntityDef[] {
 
 export function liveEntities(device: InverterDevice, details?: DeviceDetails): EntityDef[] {
   const arrays = Array.from({ length: solarArrayCount(device, details) }, (_, index) => arrayEntities(index + 1));
-  return [...FIELDS.map(reported), ...arrays.flat(), CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY];
+  return [...FIELDS.map(reported), ...arrays.flat(), CLOCK_DRIFT_ENTITY, CLOCK_PROBLEM_ENTITY, SYNC_CLOCK_ENTITY];
 }
 
 /** What live values tell about the inverter's layout: its solar arrays. */

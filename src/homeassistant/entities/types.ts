@@ -25,7 +25,9 @@ export type CommandTarget =
       readonly command: ChargerCommandId;
       /** The request field that carries the value; none for commands without fields. */
       readonly field?: string;
-    };
+    }
+  /** The device's own clock set to the house's time now (docs/clock.md), through the clock watch. */
+  | { readonly kind: "clock-sync" };
 
 /** How an incoming MQTT payload becomes a ChangeRequest. */
 export interface CommandBinding {
@@ -67,6 +69,11 @@ export interface EntityDef {
    * measurands): a gateway, an EMS child or a charger that never sends it gets no entity.
    */
   readonly requiresData?: boolean;
+  /**
+   * Announced only once the device has reported a value for this other key: a button that acts
+   * on what that key shows (Sync clock, once the LAN reports the clock's drift).
+   */
+  readonly requiresDataOf?: string;
   /**
    * An energy counter the Energy dashboard reads: it never goes down, except a daily counter
    * at the device's local midnight. A drop otherwise is a glitch to hold back.

@@ -9,6 +9,14 @@ export const CALIBRATION_HOLDING = "calibration running: holding";
 /** The Plan page's and `rules plan`'s line while it runs: the windows shown wait for its end. */
 export const CALIBRATION_PLAN_NOTE = `${CALIBRATION_HOLDING}: the inverter's battery calibration runs, so no window opens until it ends; the windows below are for after it`;
 
+/** Why a window open when a calibration starts ends early: its restore and its close say it. */
+export const CALIBRATION_ENDS_WINDOW = `${CALIBRATION_HOLDING}: the inverter's battery calibration started, so this window ends early and what it changed is put back`;
+
+/** A cron or state trigger's run while the calibration runs: not done, and why. */
+export function calibrationHeldTrigger(why: "cron" | "state"): string {
+  return `${why} trigger: held, ${CALIBRATION_HOLDING} (the inverter's battery calibrates; its actions are not sent)`;
+}
+
 /** Whether an action changes this inverter (a preset, a setting or a snapshot on it). */
 function changesInverter(action: Action, serial: string, defaultInverter: string | undefined): boolean {
   if (action.preset === undefined && action.setting === undefined && action.snapshot === undefined) return false;

@@ -29,7 +29,13 @@ import { windowWords } from "../planners/window-words.js";
 import { CostMeter } from "../savings/cost-meter.js";
 import { priceHistoryOrTariffs } from "../savings/price-history.js";
 import { RuleActions, type WindowWriteParts } from "./actions.js";
-import { CALIBRATION_HOLDING, heldByCalibration, heldPlan } from "./calibration-hold.js";
+import {
+  CALIBRATION_ENDS_WINDOW,
+  CALIBRATION_HOLDING,
+  calibrationHeldTrigger,
+  heldByCalibration,
+  heldPlan,
+} from "./calibration-hold.js";
 import { CarLedger } from "./car-ledger.js";
 import { CronClock } from "./cron-clock.js";
 import { ImportGuard } from "./import-guard.js";
@@ -359,7 +365,7 @@ export class RulesEngine implements RulesRuntime {
       if (window) await this.runner.openWindow(rule, window);
     }
     for (const name of this.cron?.due(now) ?? []) {
-      if (this.isEnabled(name)) await this.runner.fire(this.rule(name), "cron");
+      if (this.isEnabled(name)) await this.fireUnlessHeld(this.rule(name), "cron");
     }
     this.schedule();
   }
@@ -509,7 +515,7 @@ export class RulesEngine implements RulesRuntime {
 
   private checkStates(): void {
     for (const rule of this.stateTriggers.crossed(this.state)) {
-      if (this.isEnabled(rule.name)) this.queue.enqueue(() => this.runner.fire(rule, "state"));
+      if (this.isEnabled(rule.name)) this.queue.enqueue(() => this.fireUnlessHeld(rule, "state"));
     }
   }
 
@@ -518,11 +524,30 @@ export class RulesEngine implements RulesRuntime {
    * plan says it holds (or plans again) and a window held back opens once it ends.
    */
   private calibrationChanged(serial: string): void {
-    if (this.state.calibrating) this.logger.info({ inverter: serial }, CALIBRATION_HOLDING);
-    else this.logger.info({ inverter: serial }, "calibration ended: planning again");
+    if (this.state.calibrating) {
+      this.logger.info({ inverter: serial }, CALIBRATION_HOLDING);
+      this.queue.enqueue(() => this.endWindowsForCalibration());
+    } else this.logger.info({ inverter: serial }, "calibration ended: planning again");
     if (!this.planned) return;
     this.nextReplan = this.now();
     this.queue.enqueue(() => this.tick());
+  }
+
+  /** A calibration began: each open window that changes the inverter ends now, and what it changed is put back through the gate. */
+  private async endWindowsForCalibration(): Promise<void> {
+    for (const rule of this.rules) {
+      if (!this.book.openOf(rule.name) || !this.holdsForCalibration(rule.name)) continue;
+      this.logger.info({ rule: rule.name }, CALIBRATION_ENDS_WINDOW);
+      await this.runner.closeWindow(rule, CALIBRATION_ENDS_WINDOW);
+    }
+  }
+
+  /** A cron or state trigger's actions, unless they would change the calibrating inverter: then held, and said so. */
+  private async fireUnlessHeld(rule: Rule, why: "cron" | "state"): Promise<void> {
+    if (!this.holdsForCalibration(rule.name)) return this.runner.fire(rule, why);
+    const message = calibrationHeldTrigger(why);
+    this.actions.record(rule.name, true, message);
+    this.logger.info({ rule: rule.name, trigger: why }, message);
   }
 
   /** Whether the rule's windows wait: the watched inverter calibrates and they would change it. */

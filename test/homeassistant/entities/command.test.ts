@@ -3,7 +3,7 @@ import { type CommandResult, commandFor } from "../../../src/homeassistant/entit
 import { charger, ems, inverter } from "./inventory.js";
 
 const refused = (result: CommandResult): string => {
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.request)}`);
+  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result)}`);
   return result.message;
 };
 
@@ -192,10 +192,35 @@ describe("commandFor: what is not a control", () => {
     const message = refused(commandFor(charger, "turbo", "ON"));
     expect(message).toMatch(/^EV charger Driveway has no control "turbo"; its controls are start_charge, stop_charge/);
     expect(refused(commandFor(inverter, "warp_drive", "ON"))).toMatch(/ and \d+ more$/);
-    expect(refused(commandFor(ems, "eco_mode", "ON"))).toBe('EMS EM2024E001 has no controls; "eco_mode" cannot be set');
+    // An EMS the cloud alone reaches: no clock drift read, so no Sync clock either.
+    expect(refused(commandFor(ems, "eco_mode", "ON", undefined, { seenKeys: [] }))).toBe(
+      'EMS EM2024E001 has no controls; "eco_mode" cannot be set',
+    );
   });
 
   it("refuses a sensor", () => {
     expect(refused(commandFor(inverter, "battery_soc", "50"))).toBe("Battery level is a sensor; it cannot be set");
+  });
+});
+
+describe("commandFor: Sync clock", () => {
+  it("asks for the device's clock to be set once the LAN has read its drift", () => {
+    expect(commandFor(inverter, "sync_clock", "PRESS", undefined, { seenKeys: ["clock_drift"] })).toEqual({
+      ok: true,
+      clockSync: { serial: inverter.serial },
+    });
+    expect(commandFor(ems, "sync_clock", "PRESS", undefined, { seenKeys: ["clock_drift"] })).toEqual({
+      ok: true,
+      clockSync: { serial: ems.serial },
+    });
+  });
+
+  it("is no control of a device whose clock the daemon has not read, and wants PRESS", () => {
+    expect(refused(commandFor(inverter, "sync_clock", "PRESS", undefined, { seenKeys: ["battery_soc"] }))).toMatch(
+      /has no control "sync_clock"/,
+    );
+    expect(refused(commandFor(inverter, "sync_clock", "now", undefined, { seenKeys: ["clock_drift"] }))).toBe(
+      'Sync clock must be pressed (payload PRESS); got "now"',
+    );
   });
 });

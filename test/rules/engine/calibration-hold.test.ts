@@ -6,7 +6,12 @@ import { Subject, startWith } from "rxjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rulesPlan } from "../../../src/app/web-plan.js";
 import { cloudDeviceReads } from "../../../src/control/index.js";
-import { CALIBRATION_HOLDING, CALIBRATION_PLAN_NOTE } from "../../../src/rules/engine/calibration-hold.js";
+import {
+  CALIBRATION_ENDS_WINDOW,
+  CALIBRATION_HOLDING,
+  CALIBRATION_PLAN_NOTE,
+  calibrationHeldTrigger,
+} from "../../../src/rules/engine/calibration-hold.js";
 import { type RuleEvent, type RulesEngine, startRules } from "../../../src/rules/engine/index.js";
 import type { LiveObservation } from "../../../src/rules/engine/live-state.js";
 import { loadRules } from "../../../src/rules/file/load.js";
@@ -55,6 +60,11 @@ const RULES = [
   "  - name: day-reserve",
   '    when: { cheapest: { hours: 1, after: "10:00", before: "22:00" } }',
   "    do: [{ setting: 71, value: 30 }]",
+  // A one-off action at 02:30, during the calibration: held, not sent.
+  "  - name: night-cron",
+  "    priority: 2",
+  '    when: { cron: "30 2 * * *" }',
+  "    do: [{ setting: 71, value: 15 }]",
 ];
 
 /** 0.1 kWh a half-hour, 0.4 from 16:00 to 19:00; no solar (a January night and day). */
@@ -187,6 +197,10 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
     expect(opened()).toEqual([]);
     expect(dongle.writesReceived).toEqual([]);
     expect(holdingLogs()).toHaveLength(1);
+    // The 02:30 cron came and was held, saying why.
+    const cronHeld = logs.filter((line) => line.includes(calibrationHeldTrigger("cron")));
+    expect(cronHeld).toHaveLength(1);
+    expect(rule("night-cron")?.lastRun).toMatchObject({ ok: true, message: calibrationHeldTrigger("cron") });
   }, 120_000);
 
   it("once it ends, the plan is made again and the next window opens and writes as usual", async () => {
@@ -210,4 +224,27 @@ describe("a battery calibration read over the LAN holds the optimiser", () => {
       "applied",
     ]);
   }, 180_000);
+
+  it("a calibration starting in an open window ends it early: its restore goes through the gate, audited, and says why", async () => {
+    const lastWindowEvent = () =>
+      events.filter((event) => event.type === "window" && event.rule === "day-reserve").at(-1);
+    expect(lastWindowEvent()).toMatchObject({ phase: "open" });
+    const audited = () => lan.store.audit.recent({ target: INVERTER, limit: 100 });
+    const before = audited().length;
+    const writes = dongle.writesReceived.length;
+    await sim.admin(`/inverters/${INVERTER}/calibration`, { running: true });
+    const seen = await pushFreshStage();
+    expect(seen).toMatchObject({ calibrating: true });
+    expect(lastWindowEvent()).toMatchObject({ phase: "close", message: CALIBRATION_ENDS_WINDOW });
+    const restored = events.filter((event) => event.type === "restore");
+    expect(restored.at(-1)).toMatchObject({ rule: "day-reserve", ok: true });
+    expect(restored.at(-1)?.message).toMatch(new RegExp(`^${CALIBRATION_ENDS_WINDOW}: `));
+    // The reserve's register put back to what it was before the window (not 30), applied.
+    const [restore] = dongle.writesReceived.slice(writes);
+    expect(restore).toMatchObject({ register: 110, outcome: "applied" });
+    expect(restore?.value).not.toBe(30);
+    // The restore is a change like any other: in the audit log, as the rule's.
+    const added = audited().slice(0, audited().length - before);
+    expect(added).toEqual([expect.objectContaining({ source: "rule", requesterName: "day-reserve", ok: true })]);
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { zonedTime, zoneName } from "../local-time.js";
 import type { Page } from "../page.js";
 import { presentSentence } from "../present-words.js";
 import { scrollRegion } from "../scroll-region.js";
+import { clockRepairs } from "./clock-repairs.js";
 import { carCard, pricesLine } from "./now-car.js";
 
 const PATH_WORDS = { local: "its dongle on the LAN", cloud: "the cloud" } as const;
@@ -46,6 +47,7 @@ export function systemTitle(system: LiveSystem): string {
 
 export const renderNow: Page = (main, stream) => {
   const status = h("ul", { class: "now-status", "aria-label": "Rules and battery" });
+  const repairs = h("div", { class: "repairs" });
   const house = h("section", { class: "system house", "data-system": "house", "aria-labelledby": "house-title" });
   const systems = h("div", { class: "systems" });
   const cars = h("div", { class: "cars" });
@@ -53,6 +55,7 @@ export const renderNow: Page = (main, stream) => {
   const devices = h("tbody");
   main.append(
     h("h2", {}, "Now"),
+    repairs,
     house,
     status,
     h("p", { class: "hint" }, "Each inverter and plant on its own, as the house above adds them up:"),
@@ -218,12 +221,22 @@ export const renderNow: Page = (main, stream) => {
     status.replaceChildren(...items);
   };
 
+  /** Redrawn only when they change, so that a reader's place in them is kept between updates. */
+  let repairsShown = "";
+  const drawRepairs = (snapshot: LiveSnapshot): void => {
+    const shown = JSON.stringify(snapshot.devices.map((device) => device.clockProblem ?? null));
+    if (shown === repairsShown) return;
+    repairsShown = shown;
+    repairs.replaceChildren(...clockRepairs(snapshot.devices));
+  };
+
   const draw = (data: unknown): void => {
     const snapshot = data as LiveSnapshot;
     last = { snapshot, receivedAt: Date.now() };
     drawHouse(snapshot);
     drawSystems(snapshot);
     drawStatus();
+    drawRepairs(snapshot);
     devices.replaceChildren(...snapshot.devices.map((device) => deviceRow(device, daemonNow())));
   };
   const offLive = stream.on("live", draw);
