@@ -40,6 +40,7 @@ export {
   savingsDaySchema,
   savingsMonthSchema,
 } from "./savings/savings.js";
+export { savingsOverMonths } from "./savings/savings-months.js";
 export { savingsSummary } from "./savings/savings-summary.js";
 export { createTariff, OctopusTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";
