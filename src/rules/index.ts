@@ -21,7 +21,7 @@ export { planSvg } from "./plan-output/plan-svg.js";
 export { planText } from "./plan-output/plan-text.js";
 export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
-export { type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
+export { PLAN_HOURS, type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
 export { type MeteredHouse, readMeteredHouse } from "./savings/metered-slots.js";
 export { noBatteryCost } from "./savings/plan-baseline.js";
 export {

@@ -131,9 +131,9 @@ describe("energy2mqtt rules plan with a solar provider", () => {
     // Solcast: the sun fills it; the night buys a little at most.
     expect(sunny.text).toContain("Solar forecast: solcast\n");
     expect(sunny.text).toContain(
-      "the house's use by time of day learned from 14 day(s) of the store's history, its solar from the forecast below",
+      "the house's use by time of day learned from 14 days of the store's history, its solar from the forecast below",
     );
-    expect(learned.text).toContain("the house's use and solar by time of day learned from 14 day(s)");
+    expect(learned.text).toContain("the house's use and solar by time of day learned from 14 days");
     expect(sunny.topUp).toBeLessThanOrEqual(20);
     expect(learned.topUp - sunny.topUp).toBeGreaterThanOrEqual(80);
   });
