@@ -124,6 +124,8 @@ export interface RunPreview {
   readonly conditions: readonly ConditionCheck[];
   /** The whole if: holds now (true without one). */
   readonly conditionsHold: boolean;
+  /** An optimise rule's plan for the half-hour holding now: what run now applies. */
+  readonly planNow?: PlannedHalfHour;
 }
 
 export interface RunNowOptions {

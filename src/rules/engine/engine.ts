@@ -136,6 +136,10 @@ export class RulesEngine implements RulesRuntime {
       now: this.now,
       state: () => this.state,
       reschedule: () => this.schedule(),
+      planNow: (name, now) => {
+        const slot = this.explained.get(name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
+        return slot ? { start: slot.start, action: slot.action, reason: slot.reason } : undefined;
+      },
     });
   }
 
