@@ -73,7 +73,7 @@ describe("energy2mqtt rules plan with a solar provider", () => {
     const lines = out.text().split("\n");
     expect(lines).toContain("Solar forecast: solcast x0.80 (bias from 1 days)");
     expect(lines).toContain(
-      "Solar forecast against actual (solcast), last 1 day(s): 2022-07-18 mean error 0.14 kWh a half-hour (23.1 kWh forecast, 18.5 actual)",
+      "Solar forecast against actual (solcast), last day: 2022-07-18 mean error 0.14 kWh a half-hour (23.1 kWh forecast, 18.5 actual)",
     );
   });
 
