@@ -5,7 +5,6 @@ import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import { overlaps, type PlanHelp, type PlanLive, type PlanView, RULES_HELP } from "../web/index.js";
 
-const PLAN_HOURS = 36;
 const DEFAULT_SOC = 50;
 const DEFAULT_CAPACITY_KWH = 9.5;
 
@@ -26,6 +25,7 @@ export function rulesPlan(
     if (!loaded) return undefined;
     const {
       CALIBRATION_PLAN_NOTE,
+      PLAN_HOURS,
       carRules,
       defaultInverter,
       houseOutlook,
@@ -56,7 +56,7 @@ export function rulesPlan(
     // The battery line and the expected cost are the page's own (PlanView.battery, expectedCost).
     notes.unshift(
       house && house.days > 0
-        ? `The house's use and solar by time of day are estimated from ${house.days} day(s) of local history`
+        ? `The house's use and solar by time of day are estimated from ${house.days === 1 ? "1 day" : `${house.days} days`} of local history`
         : "The house's own use and solar are not modelled yet: the local history is empty",
     );
     if (calibrating) notes.unshift(CALIBRATION_PLAN_NOTE);

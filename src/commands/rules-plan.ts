@@ -7,6 +7,7 @@ import {
   forecastDaysLine,
   houseForecaster,
   houseOutlook,
+  PLAN_HOURS,
   type Preview,
   type PriceHistory,
   plannedOverlaps,
@@ -57,7 +58,7 @@ export async function runRulesPlanCommand(
     err.write(`${message}\n`);
     return 2;
   };
-  const hours = Number(options.hours ?? 48);
+  const hours = Number(options.hours ?? PLAN_HOURS);
   if (!Number.isInteger(hours) || hours < 1 || hours > 168)
     return usage("--hours must be a whole number from 1 to 168");
   const soc = Number(options.soc ?? DEFAULT_SOC);
@@ -121,7 +122,7 @@ export async function runRulesPlanCommand(
   header.unshift(
     `Battery: ${socNow}% now (${socSource}) of ${capacityKwh} kWh (${capacitySource}); ${
       house && house.days > 0
-        ? `the house's use ${house.providerSolar ? "" : "and solar "}by time of day learned from ${house.days} day(s) of the store's history${house.providerSolar ? ", its solar from the forecast below" : ""}`
+        ? `the house's use ${house.providerSolar ? "" : "and solar "}by time of day learned from ${house.days === 1 ? "1 day" : `${house.days} days`} of the store's history${house.providerSolar ? ", its solar from the forecast below" : ""}`
         : "the house's own use is not modelled"
     }`,
   );

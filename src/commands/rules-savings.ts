@@ -11,7 +11,7 @@ import {
   savingsBattery,
   withStoredPrices,
 } from "../rules/index.js";
-import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
+import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, SLOT_MS, systemClock } from "../time/index.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;
@@ -81,7 +81,9 @@ export async function runRulesSavingsCommand(
   if (typeof store === "number") return store;
   let savings: Savings;
   try {
-    const house = readMeteredHouse(store.history, dayStartMs(from, timeZone), dayEndMs(to, timeZone));
+    // Complete half-hours only, as the daemon's saved_month: the one under way is not metered yet.
+    const end = Math.min(dayEndMs(to, timeZone), Math.floor(now / SLOT_MS) * SLOT_MS);
+    const house = readMeteredHouse(store.history, dayStartMs(from, timeZone), end);
     // Days the tariffs no longer hold (an Agile file or URL keeps only the last days) priced as the daemon stored them.
     savings = computeSavings(house, withStoredPrices(tariffs, store.publishedPrices), {
       from,
@@ -98,7 +100,7 @@ export async function runRulesSavingsCommand(
     return 0;
   }
   out.write(
-    `Savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs (and the published prices the daemon stored, for days they no longer hold)\n`,
+    `The house's savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered from every inverter's counters in the store against the same house with no battery and with the battery in eco only (${capacityKwh} kWh from ${capacitySource}, from each day's first SoC reading), priced with the rules' tariffs (and the published prices the daemon stored, for days they no longer hold)\n`,
   );
   for (const note of [...notes, ...pastNotes]) out.write(`${note}\n`);
   out.write(savingsTable(savings));
@@ -141,7 +143,7 @@ function savingsTable(savings: Savings): string {
     const inMonth = savings.days.filter((one) => one.day.startsWith(month.month));
     rows.push([
       `${month.month} total`,
-      `${month.days} day(s)`,
+      month.days === 1 ? "1 day" : `${month.days} days`,
       "",
       money(month.actual),
       money(month.noBattery),

@@ -124,6 +124,8 @@ export interface RunPreview {
   readonly conditions: readonly ConditionCheck[];
   /** The whole if: holds now (true without one). */
   readonly conditionsHold: boolean;
+  /** An optimise rule's plan for the half-hour holding now: what run now applies. */
+  readonly planNow?: PlannedHalfHour;
 }
 
 export interface RunNowOptions {
@@ -287,7 +289,10 @@ export interface RulesRuntime {
   todayCost(now: number): TodayCost | undefined;
   /** What the battery saved yesterday and this month, from the store; left out, not reported. */
   savings?(now: number): SavingsSummary | undefined;
-  /** Each local day's and month's savings over [from, to) (epoch ms), from the store; undefined when not known. */
+  /**
+   * The house's savings for each local day and month of the months [from, to) (epoch ms) touches,
+   * each month whole up to the last complete half-hour (this month's is `saved_month`); undefined when not known.
+   */
   savingsBetween?(from: number, to: number): SavingsRange | undefined;
   readonly events$: Observable<RuleEvent>;
   /** Stops triggers and timers; obligations still open stay in the store for the next start. */

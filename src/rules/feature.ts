@@ -7,7 +7,7 @@ import type { Mqtt } from "../mqtt/index.js";
 import type { RulesRuntime } from "../rules-runtime/index.js";
 import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
-import { type Clock, dayOf } from "../time/index.js";
+import type { Clock } from "../time/index.js";
 import type { LiveObservation } from "./engine/live-state.js";
 import { CarTopics, carTopicsOf } from "./house/car-topics.js";
 import { countersIn, LatestObserved, observedIn } from "./house/live-input.js";
@@ -98,8 +98,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       houseForecaster,
       savingsBattery,
       savingsSummary,
-      computeSavings,
-      readMeteredHouse,
+      savingsOverMonths,
       HomeAssistantForecastListener,
       withStoredPrices,
     } = await import("./index.js");
@@ -110,6 +109,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
     // Past days' prices the tariffs no longer hold (after a restart) come from the store.
     const pricing = withStoredPrices(tariffs, store.publishedPrices);
     const battery = savingsBattery(rules.rules.battery, capacityOf(rules.rules.battery.capacity_kwh, inventory));
+    const overMonths = savingsOverMonths(store.history, { tariffs: pricing, timeZone, battery });
     const listener =
       forecastTopics.length > 0
         ? new HomeAssistantForecastListener(forecastTopics, (topic, message) =>
@@ -153,13 +153,7 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       house: house.forecast,
       carTopic: (topic) => carTopics.value(topic),
       savings: savingsSummary(store.history, { tariffs: pricing, timeZone, battery }),
-      savingsRange: (from, to) =>
-        computeSavings(readMeteredHouse(store.history, from, to), pricing, {
-          from: dayOf(from, timeZone),
-          to: dayOf(to - 1, timeZone),
-          timeZone,
-          battery,
-        }),
+      savingsRange: (from, to) => overMonths(from, to, options.clock.now()),
       clock: options.clock,
       logger,
       dryRun: options.dryRun,

@@ -21,7 +21,7 @@ export { planSvg } from "./plan-output/plan-svg.js";
 export { planText } from "./plan-output/plan-text.js";
 export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
-export { type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
+export { PLAN_HOURS, type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
 export { type MeteredHouse, readMeteredHouse } from "./savings/metered-slots.js";
 export { noBatteryCost } from "./savings/plan-baseline.js";
 export {
@@ -40,6 +40,7 @@ export {
   savingsDaySchema,
   savingsMonthSchema,
 } from "./savings/savings.js";
+export { savingsOverMonths } from "./savings/savings-months.js";
 export { savingsSummary } from "./savings/savings-summary.js";
 export { createTariff, OctopusTariff, type Rate, type Tariff } from "./tariffs/index.js";
 export { type RefreshedTariffs, refreshedTariffs } from "./tariffs/refreshed.js";

@@ -173,8 +173,13 @@ export interface DailyEnergy {
   readonly savings: HistorySavings | null;
 }
 
-/** Savings in the tariffs' currency: the cost against the same house with no battery, and with the battery in eco only. */
+/**
+ * Savings in the tariffs' currency: the cost against the same house with no battery, and with the
+ * battery in eco only. The house's: metered from every inverter's counters together, whichever
+ * inverter the page shows; `actual` is the house's metered cost with the standing charge.
+ */
 export interface HistorySavings {
+  readonly scope: "house";
   readonly days: readonly {
     /** YYYY-MM-DD. */
     readonly day: string;
@@ -185,9 +190,10 @@ export interface HistorySavings {
     readonly savedVsEcoOnly: number | null;
   }[];
   readonly months: readonly {
-    /** YYYY-MM. */
+    /** YYYY-MM: the whole month, to the last complete half-hour (this month's is MQTT's saved_month). */
     readonly month: string;
     readonly days: number;
+    readonly actual: number;
     readonly savedVsNoBattery: number;
     readonly savedVsEcoOnly: number;
   }[];

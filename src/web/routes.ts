@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { RuleEvent, RulesRuntime } from "../rules-runtime/index.js";
-import type { WebHealth } from "./api-types.js";
+import type { RuleEvent, RulesRuntime, SavingsRange } from "../rules-runtime/index.js";
+import type { HistorySavings, WebHealth } from "./api-types.js";
 import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
 import type { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
@@ -24,7 +24,7 @@ export interface ApiContext {
 }
 
 const DAY_MS = 86_400_000;
-/** Savings are metered from every 5-minute point (about a second a year): the range's last two months at most. */
+/** Savings are metered from every 5-minute point (about a second a year): the months of the range's last 62 days at most. */
 const SAVINGS_DAYS = 62;
 
 /** Where rules start, when the daemon was given no configuration file to say where they go. */
@@ -115,12 +115,34 @@ export async function handleApi(context: ApiContext): Promise<void> {
       return json(response, 200, {
         ...days,
         timeZone: options.timeZone?.() ?? null,
-        savings: savings ? { days: savings.days, months: savings.months } : null,
+        savings: savings ? houseSavings(savings) : null,
       });
     }
     default:
       return json(response, 404, { error: `no API ${path}` });
   }
+}
+
+/** The house's savings as the History page, its CSV and the API give them (the months whole, as on MQTT). */
+function houseSavings(savings: SavingsRange): HistorySavings {
+  return {
+    scope: "house",
+    days: savings.days.map(({ day, actual, noBattery, ecoOnly, savedVsNoBattery, savedVsEcoOnly }) => ({
+      day,
+      actual,
+      noBattery,
+      ecoOnly,
+      savedVsNoBattery,
+      savedVsEcoOnly,
+    })),
+    months: savings.months.map(({ month, days, actual, savedVsNoBattery, savedVsEcoOnly }) => ({
+      month,
+      days,
+      actual,
+      savedVsNoBattery,
+      savedVsEcoOnly,
+    })),
+  };
 }
 
 /**

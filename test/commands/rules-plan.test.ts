@@ -177,7 +177,7 @@ describe("energy2mqtt rules plan", () => {
     const lines = result.out.split("\n");
     // Fourteen times 24 hours from noon touch fifteen local days.
     expect(lines[1]).toBe(
-      "Battery: 80% now (--soc) of 10 kWh (rules.yaml); the house's use and solar by time of day learned from 15 day(s) of the store's history",
+      "Battery: 80% now (--soc) of 10 kWh (rules.yaml); the house's use and solar by time of day learned from 15 days of the store's history",
     );
     // The last day: 3 h at 2 kW and 21 h at 250 W is 11.25 kWh; the forecast learned the same shape.
     const check = lines.find((line) => line.startsWith("House forecast against actual"));

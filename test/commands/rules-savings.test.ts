@@ -59,7 +59,7 @@ describe("energy2mqtt rules savings", () => {
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     const lines = result.out.split("\n");
-    expect(lines[0]).toContain("Savings 2026-01-01 to 2026-01-20 (Europe/London), in GBP");
+    expect(lines[0]).toContain("The house's savings 2026-01-01 to 2026-01-20 (Europe/London), in GBP");
     expect(lines[0]).toContain("10 kWh from rules.yaml");
     expect(lines[1]).toMatch(
       /^day +half-hours +SoC +actual +no battery +eco only +saved vs none +saved vs eco +prices$/,
@@ -71,7 +71,7 @@ describe("energy2mqtt rules savings", () => {
     // 7.6 come out, so 2.4 of the evening's 10 kWh at 0.30 (0.72): 2.768.
     const published = ["0.80", "4.00", "2.77", "3.20", "1.97", "published"];
     expect(lines[2]?.split(/ +/)).toEqual(["2026-01-14", "48/48", "20%", ...published]);
-    expect(lines[3]?.split(/ +/)).toEqual(["2026-01", "total", "1", "day(s)", ...published]);
+    expect(lines[3]?.split(/ +/)).toEqual(["2026-01", "total", "1", "day", ...published]);
   });
 
   it("prints JSON with the unrounded figures", async () => {

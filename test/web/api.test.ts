@@ -89,7 +89,7 @@ describe("the web API against the demo daemon", () => {
     const rises = socs.slice(1).map((soc, index) => soc - (socs[index] ?? soc));
     expect(Math.max(...rises)).toBeGreaterThan(5);
     expect(Math.min(...rises)).toBeLessThan(-0.2);
-    expect(plan.notes.join("\n")).toMatch(/estimated from \d+ day\(s\) of local history/);
+    expect(plan.notes.join("\n")).toMatch(/estimated from \d+ days? of local history/);
   });
 
   it("words a rule's next window on api/rules as the plan words the same window", async () => {

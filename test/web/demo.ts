@@ -5,7 +5,7 @@ import { type App, startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
-import type { RunningSimulator } from "../../src/simulator/index.js";
+import type { RunningSimulator, SimulatorOptions } from "../../src/simulator/index.js";
 import type { HistoryRecord } from "../../src/store/index.js";
 import { openStore } from "../../src/store/index.js";
 import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
@@ -156,7 +156,7 @@ export function demoDaemonConfig(
 }
 
 /**
- * The demo daemon: the simulator's demo house, the embedded broker, the rules above, the page on a
+ * The demo daemon: the simulator's demo house (or the scenario given), the embedded broker, the rules above, the page on a
  * free port. Its clock (the daemon's and the house's, one clock) starts at `start`: midday by
  * default, so the house has sunshine to show.
  */
@@ -165,8 +165,9 @@ export async function startDemo(
   web: Record<string, unknown> = {},
   start = MIDDAY,
   rules = DEMO_RULES,
+  scenario: SimulatorOptions["scenario"] = "demo",
 ): Promise<Demo> {
-  const sim = await startTestSimulator({ scenario: "demo", requestsPerMinute: 100_000, start });
+  const sim = await startTestSimulator({ scenario, requestsPerMinute: 100_000, start });
   const storePath = join(dir, "e2m.db");
   writeFileSync(join(dir, "rules.yaml"), rules);
   const port = await freePort();

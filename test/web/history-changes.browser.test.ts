@@ -195,15 +195,17 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
     const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#energy-csv").click()]);
     const path = await download.path();
     const lines = readFileSync(path, "utf8").trimEnd().split("\r\n");
+    const inverter = `inverter ${WEEK_DEVICE}`;
     expect(lines[0]).toBe(
-      `day (${WEEK_ZONE}),grid import (kWh),grid export (kWh),"grid net (kWh, export positive)",cost (GBP),saved vs no battery (GBP),saved vs eco only (GBP)`,
+      `day (${WEEK_ZONE}),${inverter}: grid import (kWh),${inverter}: grid export (kWh),"${inverter}: grid net (kWh, export positive)",${inverter}: cost (GBP),house: cost with standing charge (GBP),house: saved vs no battery (GBP),house: saved vs eco only (GBP)`,
     );
-    expect(lines).toHaveLength(8);
+    // Seven days, then October's line: the house's whole month.
+    expect(lines).toHaveLength(9);
     const chart = await page
       .locator("svg.daily g.day")
       .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute("data-cost"))));
-    lines.slice(1).forEach((line, index) => {
-      const [day, bought, sold, net, cost, saved, savedEco] = line.split(",");
+    lines.slice(1, 8).forEach((line, index) => {
+      const [day, bought, sold, net, cost, , saved, savedEco] = line.split(",");
       const total = totals[index];
       if (!total) throw new Error("a day too many");
       expect(day).toBe(WEEK_DAYS[index]);
@@ -216,11 +218,20 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       expect(savedEco).toMatch(/^-?\d+(\.\d+)?$/);
     });
     const month = page.locator('#savings li[data-month="2026-10"]');
-    expect(await month.textContent()).toContain("(7 day(s))");
+    expect(await month.textContent()).toContain("(7 days metered)");
     const monthSaved = WEEK_DAYS.reduce((sum, day, index) => sum + savedVsNoBattery(day, index), 0);
     expect(await month.locator("strong").first().textContent()).toBe(
       new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" }).format(monthSaved),
     );
+    expect(lines[8]?.split(",").slice(0, 7)).toEqual([
+      "2026-10",
+      "",
+      "",
+      "",
+      "",
+      expect.any(String),
+      String(round(monthSaved, 2)),
+    ]);
     await page.context().close();
   });
 

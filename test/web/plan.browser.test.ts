@@ -24,7 +24,11 @@ interface InPage {
     querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): { readonly height: number } }>;
     readonly documentElement: { readonly scrollWidth: number };
   };
-  getComputedStyle(element: unknown): { readonly fontSize: string; readonly position: string };
+  getComputedStyle(element: unknown): {
+    readonly fontSize: string;
+    readonly position: string;
+    readonly backgroundColor: string;
+  };
 }
 interface SvgText {
   readonly ownerSVGElement: { getScreenCTM(): { readonly a: number } | null };
@@ -237,6 +241,55 @@ describe("the Plan page and rules plan against a running daemon", () => {
       expect(await page.locator("figcaption").textContent()).toContain(`Times in ${plan.timeZone}`);
       expect(await page.locator(".plan-savings").textContent()).toContain(money(last.runningCost));
       expect(errors).toEqual([]);
+    });
+
+    it("heads the page with rules plan's total and rows over the rule's horizon, with what the total covers", async () => {
+      const { page } = shown();
+      const headline = page.locator(".plan-total");
+      const from = Number(await headline.getAttribute("data-from"));
+      // rules plan as a user runs it, no --hours: the page plans as far ahead as it does.
+      const options = { config: daemon.configFile, now: new Date(from).toISOString() };
+      const text = await rulesPlan(options);
+      expect(text.code).toBe(0);
+      const total = /Expected over these hours: (-?\d+\.\d\d) GBP/.exec(text.out)?.[1];
+      expect(total).toBeDefined();
+      expect(await headline.locator("strong").textContent()).toBe(money(Number(total)));
+      expect(await headline.textContent()).toContain(
+        `over the next ${await headline.getAttribute("data-hours")} hours`,
+      );
+      expect(await page.locator(".plan-covers").textContent()).toContain("every rule that is on");
+      // One headline: the optimiser's own figure says it is not that total, and why.
+      expect(await page.locator(".plan-savings").textContent()).toContain("differs from the total above");
+      const json = JSON.parse((await rulesPlan({ ...options, json: true })).out) as {
+        rules: { name: string; slots: unknown[] }[];
+      };
+      const cliRows = json.rules.find((rule) => rule.name === "optimiser")?.slots.length;
+      expect(await page.locator("table.plan-slots tbody tr").count()).toBe(cliRows);
+      // The last rows have prices: the zones tariff is known as far ahead as the plan looks.
+      expect(await page.locator("table.plan-slots tbody tr").last().textContent()).not.toContain("not known");
+    });
+
+    it("colours only the overlaps that conflict, and no two meanings alike", async () => {
+      const { page } = shown();
+      const clashing = plan.conflicts.filter((conflict) =>
+        plan.contests.some(
+          (contest) =>
+            conflict.rules.includes(contest.winner) &&
+            conflict.rules.includes(contest.loser) &&
+            contest.start < conflict.end &&
+            contest.end >= conflict.start,
+        ),
+      );
+      expect(clashing.length).toBeGreaterThan(0);
+      expect(await page.locator("svg.plan rect.conflict").count()).toBe(clashing.length);
+      expect(await page.locator("svg.plan rect.overlap").count()).toBe(plan.conflicts.length - clashing.length);
+      const swatches = await page
+        .locator(".legend .swatch")
+        .evaluateAll((nodes) =>
+          nodes.map((node) => (globalThis as unknown as InPage).getComputedStyle(node).backgroundColor),
+        );
+      expect(swatches.length).toBeGreaterThan(4);
+      expect(new Set(swatches).size).toBe(swatches.length);
     });
 
     it("has no serious or critical accessibility violation (axe-core)", async () => {

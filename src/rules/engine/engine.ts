@@ -23,6 +23,7 @@ import { isWindowTrigger, rulesTimeZone } from "../file/schema.js";
 import { carTopicsOf } from "../house/car-topics.js";
 import { carRules, deliveredTowardDeadline } from "../planners/car-windows.js";
 import { modeLabel, type PriceHistory } from "../planners/optimise-windows.js";
+import { PLAN_HOURS } from "../planners/preview.js";
 import { type PlannedWindow, planRuleWindows } from "../planners/rule-windows.js";
 import { replanWindow } from "../planners/window-replan.js";
 import { windowWords } from "../planners/window-words.js";
@@ -103,7 +104,7 @@ export class RulesEngine implements RulesRuntime {
     this.timeZone = rulesTimeZone(options.rules, options.inventory().timezone);
     // The import tariff's standing charge (Octopus products API tariffs carry one) is part of the day's cost.
     this.cost = new CostMeter(this.timeZone, (at) => options.tariffs.import?.standingChargePerDay?.(at));
-    this.horizonMs = (options.horizonHours ?? 48) * HOUR_MS;
+    this.horizonMs = (options.horizonHours ?? PLAN_HOURS) * HOUR_MS;
     this.rules = [...options.rules.rules].sort((a, b) => b.priority - a.priority);
     this.events = new RuleEvents(this.logger, this.now);
     this.queue = new WorkQueue(this.logger);
@@ -141,6 +142,10 @@ export class RulesEngine implements RulesRuntime {
       now: this.now,
       state: () => this.state,
       reschedule: () => this.schedule(),
+      planNow: (name, now) => {
+        const slot = this.explained.get(name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
+        return slot ? { start: slot.start, action: slot.action, reason: slot.reason } : undefined;
+      },
     });
   }
 

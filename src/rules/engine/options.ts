@@ -51,7 +51,7 @@ export interface RulesOptions {
   readonly savings?: (now: number) => SavingsSummary | undefined;
   /** The last good number on an optimise rule's car topic (CarTopics.value); left out, none. */
   readonly carTopic?: (topic: string) => number | undefined;
-  /** Each day's and month's savings over [from, to) (epoch ms), for the History page. */
+  /** The savings of the local months [from, to) (epoch ms) touches, each whole to the last complete half-hour, for the History page. */
   readonly savingsRange?: (from: number, to: number) => SavingsRange;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log/log.js";
-import type { RuleRunResult, RunPreview } from "../../rules-runtime/index.js";
+import type { PlannedHalfHour, RuleRunResult, RunPreview } from "../../rules-runtime/index.js";
 import type { RuleObligations } from "../../store/index.js";
-import { formatLocal, localClockText } from "../../time/index.js";
+import { formatLocal, localClockText, SLOT_MS } from "../../time/index.js";
 import { intentWords } from "../file/intent-words.js";
 import type { Rule } from "../file/schema.js";
 import { isWindowTrigger } from "../file/schema.js";
@@ -30,7 +30,17 @@ export interface RuleRunnerOptions {
   readonly state: () => LiveState;
   /** Sets the engine's alarm again (a window run now opened adds an end to wait for). */
   readonly reschedule: () => void;
+  /** An optimise rule's last plan for the half-hour holding `now`; undefined for other rules or before a plan. */
+  readonly planNow?: (rule: string, now: number) => PlannedHalfHour | undefined;
 }
+
+/**
+ * Run now of an optimise rule outside its windows: what its plan says for the half-hour holding
+ * now. Its next window is not moved to now: run now applies the plan's present half-hour.
+ */
+type OptimiserNow =
+  | { readonly act: false; readonly message: string; readonly slot?: PlannedHalfHour }
+  | { readonly act: true; readonly next: PlannedWindow; readonly slot: PlannedHalfHour };
 
 /**
  * Runs the rules when the engine says it is time: opens and closes windows (keeping the promise
@@ -140,9 +150,12 @@ export class RuleRunner {
         );
     }
     const open = this.options.book.openOf(rule.name);
-    if (open) return this.act(rule, open, open, {});
+    // In an open window: its own actions (an optimise rule's come with the window) and plan.
+    if (open) return this.act(openActions(rule, open), open, open, open.planned?.plan ?? {});
     if (!rule.when.some(isWindowTrigger)) return this.act(rule, { start: now, end: now }, undefined, {});
-    const next = this.options.book.nextPlanned(rule.name, now);
+    const optimiser = this.optimiserNow(rule, now);
+    if (optimiser?.act === false) return this.options.actions.refuse(rule, `not run: ${optimiser.message}`);
+    const next = optimiser?.next ?? this.options.book.nextPlanned(rule.name, now);
     if (!next) {
       return this.options.actions.refuse(
         rule,
@@ -167,14 +180,17 @@ export class RuleRunner {
     const conditions = conditionChecks(rule.if, context);
     const conditionsHold = conditionHolds(rule.if, context).ok;
     const dryRun = this.options.actions.isDryRun(rule);
-    const base = { name: rule.name, dryRun, conditions, conditionsHold };
     const open = this.options.book.openOf(rule.name);
+    const optimiser = open ? undefined : this.optimiserNow(rule, now);
+    const slot = open ? this.options.planNow?.(rule.name, now) : optimiser?.slot;
+    const base = { name: rule.name, dryRun, conditions, conditionsHold, ...(slot ? { planNow: slot } : {}) };
     let acting: { rule: Rule; window: Interval; plan: TemplateContext; timed: boolean };
-    if (open) acting = { rule, window: open, plan: {}, timed: true };
+    if (open) acting = { rule: openActions(rule, open), window: open, plan: open.planned?.plan ?? {}, timed: true };
     else if (!rule.when.some(isWindowTrigger))
       acting = { rule, window: { start: now, end: now }, plan: {}, timed: false };
+    else if (optimiser?.act === false) return { ...base, ok: false, message: optimiser.message, actions: [] };
     else {
-      const next = this.options.book.nextPlanned(rule.name, now);
+      const next = optimiser?.next ?? this.options.book.nextPlanned(rule.name, now);
       if (!next)
         return {
           ...base,
@@ -200,6 +216,24 @@ export class RuleRunner {
       message: `${actions.length} action(s) ${span}${dryRun ? " (the rule is in dry run: logged, not sent)" : ""}`,
       ...(acting.timed ? { window: { start: acting.window.start, end: acting.window.end } } : {}),
       actions,
+    };
+  }
+
+  /** An optimise rule's present half-hour, when no window of it is open; undefined for other rules. */
+  private optimiserNow(rule: Rule, now: number): OptimiserNow | undefined {
+    if (!rule.when.some((trigger) => trigger.optimise !== undefined)) return undefined;
+    const slot = this.options.planNow?.(rule.name, now);
+    if (!slot) return { act: false, message: `${rule.name} has no plan for this half-hour yet; nothing would be sent` };
+    const span = this.span({ start: slot.start, end: slot.start + SLOT_MS });
+    const next = this.options.book.nextPlanned(rule.name, now);
+    if (slot.action !== "self-use" && next && next.start <= now) return { act: true, next, slot };
+    return {
+      act: false,
+      slot,
+      message:
+        slot.action === "self-use"
+          ? `the plan for ${span} is self-use (eco), the inverter's own mode outside the optimiser's windows: nothing to change, nothing would be sent`
+          : `the plan for ${span} is ${slot.action}, but no window of it is planned now; nothing would be sent`,
     };
   }
 
@@ -271,6 +305,11 @@ export class RuleRunner {
 }
 
 /** The rule, acting with its window's own actions when the planner gave some (an optimise rule without do:). */
+/** The rule with its open window's actions, when the window was planned with its own (an optimise rule's). */
+function openActions(rule: Rule, open: OpenWindow): Rule {
+  return open.planned ? withActionsOf(rule, open.planned) : rule;
+}
+
 function withActionsOf(rule: Rule, window: PlannedWindow): Rule {
   return window.actions && rule.do.length === 0 ? { ...rule, do: [...window.actions] } : rule;
 }

@@ -11,5 +11,5 @@ export function forecastDaysLine(provider: string, days: readonly SolarForecastD
     (day) =>
       `${day.day} mean error ${day.maeKwh.toFixed(2)} kWh a half-hour (${day.forecastKwh.toFixed(1)} kWh forecast, ${day.actualKwh.toFixed(1)} actual)`,
   );
-  return `Solar forecast against actual (${provider}), last ${days.length} day(s): ${parts.join("; ")}`;
+  return `Solar forecast against actual (${provider}), last ${days.length === 1 ? "day" : `${days.length} days`}: ${parts.join("; ")}`;
 }

@@ -89,7 +89,8 @@ export function planSvg(preview: Preview, options: { timeZone: string; currency:
 function legend(left: number, preview: Preview): string[] {
   const y = 34;
   const days = preview.expected.days;
-  const house = days > 0 ? `house's use learned from ${days} day(s)` : "house's own use not modelled";
+  const house =
+    days > 0 ? `house's use learned from ${days === 1 ? "1 day" : `${days} days`}` : "house's own use not modelled";
   const items: [string, string][] = [
     ['<rect x="0" y="-8" width="10" height="8" fill="#1c7ed6"/>', "import price"],
     ['<rect x="0" y="-8" width="10" height="8" fill="#a5d8ff"/>', "estimated"],

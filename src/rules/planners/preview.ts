@@ -85,6 +85,9 @@ export interface Preview {
   readonly expected: ExpectedSoc;
 }
 
+/** How far ahead a plan looks: the engine's horizon, and `rules plan`'s and the Plan page's. */
+export const PLAN_HOURS = 48;
+
 /** The next hours of the rules: prices, planned windows and their actions, and the battery SoC. */
 export function previewRules(input: PreviewInput): Preview {
   const from = input.now;

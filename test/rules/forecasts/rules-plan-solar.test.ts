@@ -73,7 +73,7 @@ describe("energy2mqtt rules plan with a solar provider", () => {
     const lines = out.text().split("\n");
     expect(lines).toContain("Solar forecast: solcast x0.80 (bias from 1 days)");
     expect(lines).toContain(
-      "Solar forecast against actual (solcast), last 1 day(s): 2022-07-18 mean error 0.14 kWh a half-hour (23.1 kWh forecast, 18.5 actual)",
+      "Solar forecast against actual (solcast), last day: 2022-07-18 mean error 0.14 kWh a half-hour (23.1 kWh forecast, 18.5 actual)",
     );
   });
 
@@ -131,9 +131,9 @@ describe("energy2mqtt rules plan with a solar provider", () => {
     // Solcast: the sun fills it; the night buys a little at most.
     expect(sunny.text).toContain("Solar forecast: solcast\n");
     expect(sunny.text).toContain(
-      "the house's use by time of day learned from 14 day(s) of the store's history, its solar from the forecast below",
+      "the house's use by time of day learned from 14 days of the store's history, its solar from the forecast below",
     );
-    expect(learned.text).toContain("the house's use and solar by time of day learned from 14 day(s)");
+    expect(learned.text).toContain("the house's use and solar by time of day learned from 14 days");
     expect(sunny.topUp).toBeLessThanOrEqual(20);
     expect(learned.topUp - sunny.topUp).toBeGreaterThanOrEqual(80);
   });

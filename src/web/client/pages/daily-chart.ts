@@ -1,5 +1,6 @@
 import { s } from "../dom.js";
 import type { LocalTime } from "../local-time.js";
+import { plural } from "../plural.js";
 import type { DailyRow } from "./daily-rows.js";
 
 const HEIGHT = 274;
@@ -52,7 +53,7 @@ export function dailyChart(
     height: HEIGHT,
     viewBox: `0 0 ${width} ${HEIGHT}`,
     role: "img",
-    "aria-label": `Grid import and export in kWh and cost${currency ? ` in ${currency}` : ""} per day, ${rows.length} day(s); the same figures are in the table below`,
+    "aria-label": `Grid import and export in kWh and cost${currency ? ` in ${currency}` : ""} per day for this inverter, ${plural(rows.length, "day")}; the same figures are in the table below`,
   });
   for (const tick of kwhTicks) {
     svg.append(

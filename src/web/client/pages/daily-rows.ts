@@ -1,6 +1,9 @@
 import type { DailyEnergy, HistorySavings } from "../../api-types.js";
 
-/** One local day as the History page shows it (chart, table and CSV read the same rows). */
+/**
+ * One local day as the History page shows it (chart, table and CSV read the same rows): the energy
+ * and cost of the inverter shown, then the house's metered cost and savings (every inverter's).
+ */
 export interface DailyRow {
   /** Epoch ms of the day's local midnight. */
   readonly start: number;
@@ -11,6 +14,8 @@ export interface DailyRow {
   /** Export less import, as the MQTT grid entities count (export positive). */
   readonly gridNetKwh: number | null;
   readonly cost: number | null;
+  /** The house's metered cost, standing charge included: what its savings are worked out from. */
+  readonly houseCost: number | null;
   readonly savedVsNoBattery: number | null;
   readonly savedVsEcoOnly: number | null;
 }
@@ -45,6 +50,7 @@ export function dailyRows(days: DailyEnergy): DailyRow[] {
       exportKwh,
       gridNetKwh: importKwh === null || exportKwh === null ? null : round(exportKwh - importKwh, 3),
       cost: round(days.cost[index], 2),
+      houseCost: round(savings?.actual, 2),
       savedVsNoBattery: round(savings?.savedVsNoBattery, 2),
       savedVsEcoOnly: round(savings?.savedVsEcoOnly, 2),
     };

@@ -3,9 +3,8 @@ import { getJson } from "../api.js";
 import { ago, h } from "../dom.js";
 import { zonedTime } from "../local-time.js";
 import type { Page } from "../page.js";
+import { plural } from "../plural.js";
 import { settingsBackupsList } from "./settings-backups.js";
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /** "229 of 300 requests used this minute (71 left)". */
 export function budgetWords(budget: WebHealth["budget"]): string {

@@ -4,6 +4,7 @@ import { getJson } from "../api.js";
 import { h } from "../dom.js";
 import { localTime } from "../local-time.js";
 import type { Page } from "../page.js";
+import { plural } from "../plural.js";
 import { scrollRegion } from "../scroll-region.js";
 import { dailyChart } from "./daily-chart.js";
 import { dailyCsv } from "./daily-csv.js";
@@ -20,7 +21,7 @@ const RANGES: [string, number][] = [
 ];
 
 export const renderHistory: Page = (main) => {
-  const status = h("p", { class: "hint", role: "status" }, "Loading…");
+  const status = h("p", { class: "hint", role: "status", id: "history-status" }, "Loading…");
   const select = h("select", { id: "history-device" });
   const buttons = h("div", { class: "ranges", role: "group", "aria-label": "Range" });
   const zone = h("p", { class: "hint", id: "history-zone" });
@@ -37,7 +38,7 @@ export const renderHistory: Page = (main) => {
     zone,
     h("h3", {}, "Power and SoC (5-minute points; drag to zoom, double-click to reset)"),
     power,
-    h("h3", {}, "Energy per day"),
+    h("h3", {}, "Energy per day of this inverter"),
     legend,
     energy,
     h("div", { class: "toolbar" }, download, h("span", { class: "hint" }, "Grid net is export positive, as on MQTT.")),
@@ -56,13 +57,16 @@ export const renderHistory: Page = (main) => {
     energy.replaceChildren(dailyChart(rows, Math.max(280, energy.clientWidth), time, days.currency, number));
   };
 
+  // The last range asked for: an answer to an earlier one that comes later is dropped.
+  let asked = 0;
   const load = async (device: HistoryDevice, from: number, to: number): Promise<void> => {
     status.textContent = "Loading…";
-    const started = performance.now();
+    const ask = ++asked;
     const [columns, days] = await Promise.all([
       getJson<HistoryColumns>("history", { device: device.device, from, to, width: Math.max(300, power.clientWidth) }),
       getJson<DailyEnergy>("history/days", { device: device.device, from, to }),
     ]);
+    if (ask !== asked) return;
     const time = localTime(days.timeZone);
     zone.textContent = `Times in ${time.zoneName()}.`;
     for (const chart of charts.splice(0)) chart.destroy();
@@ -72,22 +76,29 @@ export const renderHistory: Page = (main) => {
     legend.replaceChildren(...legendItems(days.currency));
     drawDaily();
     savings.replaceChildren(...savingsLines(days, rows));
-    table.replaceChildren(dailyTable(rows, days.currency, time, number));
+    table.replaceChildren(dailyTable(rows, device.device, days.currency, time, number));
     download.disabled = rows.length === 0;
-    const ms = Math.round(performance.now() - started);
     const averaged = columns.bucketSeconds
-      ? `, averaged per ${Math.round(columns.bucketSeconds / 60)} min to fit the screen`
-      : "";
-    status.textContent = `${number.format(columns.points)} points${averaged} (${ms} ms); ${rows.length} day(s) of energy`;
+      ? `power averaged over ${plural(Math.round(columns.bucketSeconds / 60), "minute")} to fit the screen`
+      : "power every 5 minutes";
+    status.textContent = `Inverter ${device.device}: ${plural(rows.length, "day")} of energy, ${averaged}.`;
     status.dataset.points = String(columns.points);
     status.dataset.rendered = String(columns.time.length);
     status.dataset.days = String(rows.length);
+    status.dataset.device = device.device;
+    status.dataset.from = String(from);
+    status.dataset.to = String(to);
   };
 
   download.addEventListener("click", () => {
     if (!shown) return;
     const { days, rows, device } = shown;
-    const blob = new Blob([dailyCsv(rows, days.currency, days.timeZone)], { type: "text/csv" });
+    const csv = dailyCsv(rows, monthsShown(days.savings, rows), {
+      currency: days.currency,
+      timeZone: days.timeZone,
+      device,
+    });
+    const blob = new Blob([csv], { type: "text/csv" });
     const link = h("a", {
       href: URL.createObjectURL(blob),
       download: `energy-per-day-${device}-${rows[0]?.day ?? ""}-${rows[rows.length - 1]?.day ?? ""}.csv`,
@@ -137,7 +148,7 @@ function legendItems(currency: string | null): HTMLElement[] {
   return [
     h("li", {}, h("span", { class: "swatch import" }), "grid import (kWh)"),
     h("li", {}, h("span", { class: "swatch export" }), "grid export (kWh)"),
-    h("li", {}, h("span", { class: "swatch cost" }), `cost (${currency ?? "no tariff"}), right axis`),
+    h("li", {}, h("span", { class: "swatch cost" }), `this inverter's cost (${currency ?? "no tariff"}), right axis`),
   ];
 }
 
@@ -161,11 +172,16 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
   const first = days.savings.days[0]?.day;
   const partial =
     first !== undefined && (rows[0]?.day ?? first) < first
-      ? h("p", { class: "hint" }, `Savings are metered for the last two months of the range at most: from ${first}.`)
+      ? h("p", { class: "hint" }, `Savings are metered for the months of the range's last 62 days: from ${first}.`)
       : null;
   const monthName = new Intl.DateTimeFormat(navigator.language, { month: "long", year: "numeric", timeZone: "UTC" });
   return [
-    h("h3", {}, "Saved by the battery"),
+    h("h3", {}, "Saved by the battery: the house"),
+    h(
+      "p",
+      { class: "hint" },
+      "Metered from every inverter's counters together, whichever inverter is shown above; each month whole (this month to the last complete half-hour), the same whatever the range.",
+    ),
     ...(partial ? [partial] : []),
     h(
       "ul",
@@ -174,11 +190,12 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
         h(
           "li",
           { "data-month": month.month },
-          `${monthName.format(Date.parse(`${month.month}-15T00:00:00Z`))} (${month.days} day(s)): `,
-          h("strong", {}, format(month.savedVsNoBattery)),
+          `${monthName.format(Date.parse(`${month.month}-15T00:00:00Z`))} (${plural(month.days, "day")} metered): `,
+          h("strong", { "data-saved": "no-battery" }, format(month.savedVsNoBattery)),
           " against no battery, ",
-          h("strong", {}, format(month.savedVsEcoOnly)),
-          " against eco only",
+          h("strong", { "data-saved": "eco-only" }, format(month.savedVsEcoOnly)),
+          " against eco only; the house cost ",
+          h("span", { "data-saved": "house-cost" }, format(month.actual)),
         ),
       ),
     ),
@@ -187,6 +204,7 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
 
 function dailyTable(
   rows: readonly DailyRow[],
+  device: string,
   currency: string | null,
   time: ReturnType<typeof localTime>,
   number: Intl.NumberFormat,
@@ -194,6 +212,7 @@ function dailyTable(
   const format = money(currency);
   const kwh = (value: number | null) => (value === null ? "–" : number.format(value));
   const unit = currency ?? "cost";
+  const columns = (titles: readonly string[]) => titles.map((title) => h("th", { scope: "col" }, title));
   return scrollRegion(
     "Energy, cost and savings per day",
     h(
@@ -205,15 +224,27 @@ function dailyTable(
         h(
           "tr",
           {},
-          ...[
+          h("td", {}),
+          h("th", { scope: "colgroup", colspan: "4", "data-scope": "inverter" }, `This inverter (${device})`),
+          h(
+            "th",
+            { scope: "colgroup", colspan: "3", "data-scope": "house" },
+            "The house (every inverter, standing charge included)",
+          ),
+        ),
+        h(
+          "tr",
+          {},
+          ...columns([
             "Day",
             "Import kWh",
             "Export kWh",
             "Net kWh (export +)",
             `Cost (${unit})`,
+            `Cost (${unit})`,
             `Saved vs no battery (${unit})`,
             `Saved vs eco only (${unit})`,
-          ].map((title) => h("th", { scope: "col" }, title)),
+          ]),
         ),
       ),
       h(
@@ -229,9 +260,10 @@ function dailyTable(
               h("td", {}, kwh(row.importKwh)),
               h("td", {}, kwh(row.exportKwh)),
               h("td", {}, kwh(row.gridNetKwh)),
-              h("td", {}, format(row.cost)),
-              h("td", {}, format(row.savedVsNoBattery)),
-              h("td", {}, format(row.savedVsEcoOnly)),
+              h("td", { "data-cell": "cost" }, format(row.cost)),
+              h("td", { "data-cell": "house-cost" }, format(row.houseCost)),
+              h("td", { "data-cell": "saved-no-battery" }, format(row.savedVsNoBattery)),
+              h("td", { "data-cell": "saved-eco-only" }, format(row.savedVsEcoOnly)),
             ),
           ),
       ),

@@ -1,6 +1,7 @@
 import type { PlanView } from "../../plan-view.js";
 import { h, s } from "../dom.js";
 import type { PlanFormat } from "./plan-format.js";
+import { contestsIn } from "./plan-words.js";
 
 const W = 1000;
 const SLOT_MS = 30 * 60_000;
@@ -12,7 +13,8 @@ const RIGHT = 44;
 const CHAR = 7.6;
 
 /** What the chart's marks mean; with an optimiser, its export and hold windows' colours too. */
-export function legend(optimised: boolean): HTMLElement {
+export function legend(plan: PlanView, optimised: boolean): HTMLElement {
+  const clashes = plan.conflicts.map((conflict) => contestsIn(conflict, plan.contests).length > 0);
   const item = (cls: string, label: string) => h("li", {}, h("span", { class: `swatch ${cls}` }), label);
   return h(
     "ul",
@@ -21,9 +23,10 @@ export function legend(optimised: boolean): HTMLElement {
     item("export", "Export price"),
     item("soc", "Expected battery SoC (right axis)"),
     item("window", optimised ? "Rule window (the optimiser's: charge)" : "Rule window"),
-    optimised ? item("export", "Optimiser: export") : null,
+    optimised ? item("export-window", "Optimiser: export") : null,
     optimised ? item("hold", "Optimiser: hold") : null,
-    item("conflict", "Conflict"),
+    clashes.includes(true) ? item("conflict", "Conflict: one rule's change is not sent") : null,
+    clashes.includes(false) ? item("overlap", "Overlap on different controls: both are sent") : null,
   );
 }
 
@@ -32,7 +35,7 @@ export function planChart(plan: PlanView, format: PlanFormat): SVGElement {
   const lanes = plan.rules.length + (plan.conflicts.length ? 1 : 0);
   const height = CHART_H + 30 + lanes * LANE_H + 10;
   // Wide enough for the longest lane label, so no rule's name runs into its windows.
-  const names = [...plan.rules.map((rule) => rule.name), plan.conflicts.length ? "conflicts" : ""];
+  const names = [...plan.rules.map((rule) => rule.name), plan.conflicts.length ? "overlaps" : ""];
   const left = Math.max(MIN_LEFT, Math.ceil(Math.max(...names.map((name) => name.length)) * CHAR) + 10);
   const x = (ms: number) => left + ((ms - plan.from) / (plan.to - plan.from)) * (W - left - RIGHT);
   const prices = plan.slots.flatMap((slot) => [slot.import, slot.export]).filter((p): p is number => p !== null);
@@ -108,21 +111,27 @@ export function planChart(plan: PlanView, format: PlanFormat): SVGElement {
     lane += LANE_H;
   }
   if (plan.conflicts.length) {
-    svg.append(s("text", { x: 4, y: lane + 17, class: "lane-label" }, "conflicts"));
-    for (const c of plan.conflicts)
+    svg.append(s("text", { x: 4, y: lane + 17, class: "lane-label" }, "overlaps"));
+    for (const c of plan.conflicts) {
+      const clash = contestsIn(c, plan.contests).length > 0;
       svg.append(
         s(
           "rect",
           {
-            class: "conflict",
+            class: clash ? "conflict" : "overlap",
             x: x(c.start),
             y: lane + 4,
             width: Math.max(3, x(c.end) - x(c.start)),
             height: LANE_H - 8,
           },
-          s("title", {}, `${c.rules.join(" and ")}, ${format.span(c.start, c.end)}`),
+          s(
+            "title",
+            {},
+            `${c.rules.join(" and ")}, ${format.span(c.start, c.end)}: ${clash ? "a conflict, one change not sent" : "different controls, both sent"}`,
+          ),
         ),
       );
+    }
   }
   return svg;
 }

@@ -61,7 +61,10 @@ function reasonText(reason: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "Against doing nothing": the optimiser's cost over its half-hours against the same house with no battery. */
+/**
+ * "Against doing nothing": the optimiser's own model of its half-hours against the same house with
+ * no battery. Not the headline: that one runs the windows as they will be sent, every rule's.
+ */
 export function savingsLine(rule: PlanRule, format: PlanFormat): HTMLElement | null {
   const last = rule.explained.at(-1);
   if (!last || rule.noBatteryCost === null) return null;
@@ -69,12 +72,13 @@ export function savingsLine(rule: PlanRule, format: PlanFormat): HTMLElement | n
   return h(
     "p",
     { class: "plan-savings", "data-rule": rule.name },
-    `Over these ${rule.explained.length} half-hours ${rule.name}'s plan costs `,
+    `${rule.name} on its own, as the optimiser models its ${rule.explained.length} half-hours: `,
     h("strong", {}, format.money(last.runningCost)),
     "; with no battery the same house would pay ",
     h("strong", {}, format.money(rule.noBatteryCost)),
     saved >= 0 ? ": it saves " : ": it costs ",
     h("strong", { class: "saved" }, format.money(Math.abs(saved))),
-    saved >= 0 ? "." : " more over these hours (what is left in the battery at their end is not counted).",
+    saved >= 0 ? "" : " more",
+    ". It differs from the total above, which runs the windows as they will be sent with every other rule's too; what is left in the battery at the end is counted in neither.",
   );
 }

@@ -27,15 +27,21 @@ export function conflictWords(plan: PlanView, format: PlanFormat): HTMLElement |
   );
 }
 
-function conflictText(conflict: PlanConflict, contests: readonly PlanContest[], format: PlanFormat): string {
+/** The contests over a control within an overlap of two rules' windows: none when they act on different controls. */
+export function contestsIn(conflict: PlanConflict, contests: readonly PlanContest[]): PlanContest[] {
   const [a, b] = conflict.rules;
-  const when = format.span(conflict.start, conflict.end);
-  const shared = contests.filter(
+  return contests.filter(
     (contest) =>
       ((contest.winner === a && contest.loser === b) || (contest.winner === b && contest.loser === a)) &&
       contest.start < conflict.end &&
       contest.end >= conflict.start,
   );
+}
+
+function conflictText(conflict: PlanConflict, contests: readonly PlanContest[], format: PlanFormat): string {
+  const [a, b] = conflict.rules;
+  const when = format.span(conflict.start, conflict.end);
+  const shared = contestsIn(conflict, contests);
   const controls = [...new Set(shared.map((contest) => contest.control))];
   const first = shared[0];
   if (!first)

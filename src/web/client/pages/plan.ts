@@ -33,13 +33,20 @@ function planView(plan: PlanView): HTMLElement {
     h("ul", { class: "notes" }, ...plan.notes.map((note) => h("li", {}, note))),
     h(
       "p",
-      { class: "plan-total", "data-cost": plan.expectedCost },
-      `Expected over the next ${plan.hours} hours under every rule that is on: `,
+      { class: "plan-total", "data-cost": plan.expectedCost, "data-from": plan.from, "data-hours": plan.hours },
+      `Expected over the next ${plan.hours} hours: `,
       h("strong", {}, format.money(plan.expectedCost)),
       " for import less export.",
     ),
+    h(
+      "p",
+      { class: "hint plan-covers" },
+      "What it covers: every rule that is on, each window's battery action in priority order, from the SoC above and the house's forecast use and solar; the same total as ",
+      h("code", {}, "energy2mqtt rules plan"),
+      ".",
+    ),
     ...optimised.map((rule) => savingsLine(rule, format)),
-    legend(optimised.length > 0),
+    legend(plan, optimised.length > 0),
     h(
       "figure",
       { class: "plan-chart" },

@@ -3,6 +3,16 @@ import { postJson } from "../api.js";
 import { h } from "../dom.js";
 import type { LocalTime } from "../local-time.js";
 
+const HALF_HOUR = 30 * 60_000;
+
+/** The optimiser's actions as the Plan page's table names them. */
+const PLAN_ACTION: Readonly<Record<string, string>> = {
+  charge: "charge from the grid",
+  export: "export",
+  hold: "hold the battery",
+  "self-use": "self-use (eco)",
+};
+
 function duration(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   const hours = Math.floor(minutes / 60);
@@ -29,9 +39,23 @@ export async function confirmRun(rule: string, time: LocalTime, say: (text: stri
     "dialog",
     { class: "run-preview", "aria-labelledby": titleId, "data-rule": rule },
     h("h3", { id: titleId }, `Run ${rule} now?`),
-    h("p", { class: "run-when" }, when),
+    preview.planNow
+      ? h(
+          "p",
+          {
+            class: "run-plan-now",
+            "data-plan-action": preview.planNow.action,
+            "data-plan-start": preview.planNow.start,
+          },
+          `The plan for now, ${time.time(preview.planNow.start)}–${time.time(preview.planNow.start + HALF_HOUR)}: `,
+          h("strong", {}, PLAN_ACTION[preview.planNow.action] ?? preview.planNow.action),
+          ` (${preview.planNow.reason}). Run now applies this half-hour's plan.`,
+        )
+      : null,
+    // With nothing to send for the plan's half-hour there is no span to speak of.
+    preview.planNow && !preview.ok ? null : h("p", { class: "run-when" }, when),
     preview.dryRun ? h("p", { class: "hint" }, "This rule is in dry run: its actions are logged, not sent.") : null,
-    preview.ok ? null : h("p", { class: "error" }, preview.message),
+    preview.ok ? null : h("p", { class: preview.planNow ? "hint run-nothing" : "error" }, preview.message),
     preview.actions.length > 0 ? h("h4", {}, "It will send") : null,
     preview.actions.length > 0
       ? h(
