@@ -20,6 +20,7 @@ import {
   encodeMeter,
   encodeSinglePhase,
   encodeThreePhase,
+  encodeThreePhaseFaults,
   FIRST_BMU,
   GATEWAY_AIO_SLOTS,
   isClockRegister,
@@ -244,7 +245,8 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     }
     settings.encodeInto(controller);
     if (clock) encodeClock(controller, clock.device.wallMs(now));
-    if (!threePhase) encodeFaults(controller, record.model.raisedFaults.active());
+    if (threePhase) encodeThreePhaseFaults(controller, record.model.raisedFaults.active());
+    else encodeFaults(controller, record.model.raisedFaults.active());
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // The grid meter measures into the house positive: the inverse of the daemon's export positive.
     if (meterCount > 0)
