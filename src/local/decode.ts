@@ -26,6 +26,7 @@ import { decodeGateway, gatewaySlots } from "./registers/gateway.js";
 import { type Detected, detectModel } from "./registers/model.js";
 import { decodeSinglePhase } from "./registers/single-phase.js";
 import { decodeThreePhase } from "./registers/three-phase.js";
+import { threePhaseFaultState } from "./registers/three-phase-faults.js";
 
 export type DeviceKind = "inverter" | "ems" | "gateway" | "battery" | "battery module" | "meter";
 
@@ -241,7 +242,13 @@ export class ChainDecoder {
         ];
       case "three-phase":
         return [
-          { kind: "inverter", serial, model: detected.model, address, state: { ...identity, ...decodeThreePhase(ir) } },
+          {
+            kind: "inverter",
+            serial,
+            model: detected.model,
+            address,
+            state: { ...identity, ...decodeThreePhase(ir), ...threePhaseFaultState(ir) },
+          },
         ];
       default: {
         const state: State = { ...identity, ...decodeSinglePhase(ir, detected.model), ...faultState(ir) };

@@ -75,4 +75,5 @@ export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
 export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";
 export { RegisterFile } from "./registers/register-file.js";
+export { encodeThreePhaseFaults, THREE_PHASE_FAULT_WORDS } from "./registers/three-phase-faults.js";
 export { DongleSession, type Read, SessionError, type SessionErrorKind, type Write } from "./session.js";

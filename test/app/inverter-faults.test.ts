@@ -13,15 +13,13 @@ import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
 
 /*
  * A fault raised in the simulator's inverter (its admin endpoint) reaches the owner in words
- * whichever path reads it: over the LAN from its fault registers (HR 223-224, IR 57), over the
- * cloud as an event with no end. The demo house has no fault of its own at MIDDAY. The house
- * stands still (speed 0); the shared simulated clock is pumped so that the daemons' polls run.
+ * whichever path reads it: over the LAN from its fault registers (a single-phase inverter's
+ * HR 223-224 and IR 57, a three-phase one's IR 1300-1307), over the cloud as an event with no end.
+ * Neither house has a fault of its own at MIDDAY. The house stands still (speed 0); the shared
+ * simulated clock is pumped so that the daemons' polls run.
  */
 
-const SERIAL = "SD2024G001";
-const DEVICE = SERIAL.toLowerCase();
 const TICK_MS = 50;
-const RAISED = ["Grid voltage fault", "Battery BMS communication lost"];
 
 type Json = Record<string, unknown>;
 
@@ -32,7 +30,40 @@ interface Side {
   readonly prefix: string;
 }
 
-describe("an inverter fault raised in the simulator, over the LAN and over the cloud", () => {
+interface FaultCase {
+  /** The simulator's scenario; the demo house when left out. */
+  readonly scenario?: string;
+  readonly serial: string;
+  /** Two of the inverter's fault words, from two of its registers. */
+  readonly raised: readonly string[];
+  /** A word of the other family's registers, which this inverter has none for. */
+  readonly foreign: string;
+}
+
+const CASES: readonly [string, FaultCase][] = [
+  [
+    "the demo house's single-phase hybrid",
+    {
+      serial: "SD2024G001",
+      raised: ["Grid voltage fault", "Battery BMS communication lost"],
+      foreign: "No grid connection",
+    },
+  ],
+  [
+    "a three-phase hybrid",
+    {
+      scenario: "three-phase",
+      serial: "ST2024G001",
+      raised: ["Grid phase 2 voltage low", "BMS communication fault"],
+      foreign: "Backup overload",
+    },
+  ],
+];
+
+describe.each(CASES)("an inverter fault raised in the simulator on %s, over the LAN and over the cloud", (_, one) => {
+  const SERIAL = one.serial;
+  const DEVICE = SERIAL.toLowerCase();
+  const RAISED = one.raised;
   let broker: TestBroker;
   let sim: Awaited<ReturnType<typeof startTestSimulator>>;
   let observer: Awaited<ReturnType<typeof observe>>;
@@ -65,6 +96,7 @@ describe("an inverter fault raised in the simulator, over the LAN and over the c
   beforeAll(async () => {
     broker = await startTestBroker();
     sim = await startTestSimulator({
+      ...(one.scenario === undefined ? {} : { scenario: one.scenario }),
       speed: 0,
       start: MIDDAY,
       localPort: 0,
@@ -74,8 +106,8 @@ describe("an inverter fault raised in the simulator, over the LAN and over the c
     observer = await observe(broker.url, ["#"]);
     pump = setInterval(() => sim.simulator.clock.advance(1_000), TICK_MS);
     for (const name of ["cloud", "local"] as const) {
-      const base = `e2m${process.pid}faults${name}`;
-      const prefix = `ha${process.pid}faults${name}`;
+      const base = `e2m${process.pid}faults${name}${DEVICE}`;
+      const prefix = `ha${process.pid}faults${name}${DEVICE}`;
       const feed = new LogFeed();
       const path =
         name === "cloud"
@@ -160,9 +192,10 @@ describe("an inverter fault raised in the simulator, over the LAN and over the c
       );
       expect(await webFaults(side), side.name).toEqual([]);
     }
-  });
+  }, 60_000);
 
-  it("refuses a fault the inverter's registers have no words for", async () => {
+  it("refuses a fault the inverter's registers have no words for, the other family's too", async () => {
     await expect(sim.admin(`/devices/${SERIAL}/faults`, { raise: ["Flux capacitor"] })).rejects.toThrow(/HTTP 422/);
+    await expect(sim.admin(`/devices/${SERIAL}/faults`, { raise: [one.foreign] })).rejects.toThrow(/HTTP 422/);
   });
 });

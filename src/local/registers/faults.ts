@@ -17,7 +17,7 @@ import type { RegisterFile } from "./register-file.js";
  *
  * IR 39 and IR 40 (the app's INVERTER_FAULT_CODE and INVERTER_WARNING_CODE words) are left out:
  * givenergy-modbus says their bits' meanings are not confirmed. The three-phase inverters keep
- * their faults elsewhere (IR 1300-1307, another layout), not decoded here.
+ * their faults elsewhere (IR 1300-1307, another layout): three-phase-faults.ts.
  */
 
 export const INVERTER_FAULT_HIGH = 223;
@@ -120,10 +120,14 @@ export function encodeFaults(file: RegisterFile, words: readonly string[]): void
 export const FAULTS_KEY = "faults";
 const FAULT_SEPARATOR = "; ";
 
-/** The active faults as a decoded state's value; nothing while their registers were not read. */
-export function faultState(registers: Registers): State {
-  const faults = decodeFaults(registers);
+/** Active faults as a decoded state's value, whichever registers held them; nothing when they were not read. */
+export function faultsAsState(faults: readonly string[] | undefined): State {
   return faults === undefined ? {} : { [FAULTS_KEY]: faults.join(FAULT_SEPARATOR) };
+}
+
+/** The active faults as a decoded single-phase state's value; nothing while their registers were not read. */
+export function faultState(registers: Registers): State {
+  return faultsAsState(decodeFaults(registers));
 }
 
 /** The active faults a decoded state carries; undefined when it carries none (not read). */

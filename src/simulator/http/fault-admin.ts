@@ -1,23 +1,28 @@
 import { z } from "zod";
-import { FAULT_WORDS } from "../../local/index.js";
+import { FAULT_WORDS, THREE_PHASE_FAULT_WORDS } from "../../local/index.js";
 import type { SimClock } from "../clock.js";
 import type { World } from "../world/world.js";
 import { type Answer, invalidIssues, notFound, ok } from "./envelope.js";
 
-const faultWord = z.string().refine((word) => FAULT_WORDS.includes(word), {
-  message: `one of the inverter's fault words: ${FAULT_WORDS.join(", ")}`,
-});
+/** The change's schema for an inverter whose fault registers hold these words. */
+function faultChangeOf(words: readonly string[]) {
+  const faultWord = z.string().refine((word) => words.includes(word), {
+    message: `one of the inverter's fault words: ${words.join(", ")}`,
+  });
+  return z.strictObject({
+    raise: z.array(faultWord).max(64).optional(),
+    /** The words to clear, or "all". */
+    clear: z.union([z.array(faultWord).max(64), z.literal("all")]).optional(),
+  });
+}
 
-const faultChange = z.strictObject({
-  raise: z.array(faultWord).max(64).optional(),
-  /** The words to clear, or "all". */
-  clear: z.union([z.array(faultWord).max(64), z.literal("all")]).optional(),
-});
+const SINGLE_PHASE_CHANGE = faultChangeOf(FAULT_WORDS);
+const THREE_PHASE_CHANGE = faultChangeOf(THREE_PHASE_FAULT_WORDS);
 
 /**
  * `/__admin/devices/{serial}/faults` (docs/simulator.md): raises and clears an inverter's faults,
- * in the words of its fault registers (src/local/registers/faults.ts). Undefined when the path is
- * not about faults.
+ * in the words of its fault registers (src/local/registers/faults.ts; three-phase-faults.ts on a
+ * three-phase inverter). Undefined when the path is not about faults.
  */
 export function handleFaultAdmin(
   world: World,
@@ -35,7 +40,8 @@ export function handleFaultAdmin(
   model.advanceTo(clock.now());
   if (method === "GET") return ok({ serial: inverter.serial, active: model.raisedFaults.active() });
   if (method !== "POST") return notFound(`no admin action ${method} ${path}`);
-  const parsed = faultChange.safeParse(body ?? {});
+  const schema = inverter.entry.kind === "three-phase" ? THREE_PHASE_CHANGE : SINGLE_PHASE_CHANGE;
+  const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) {
     return invalidIssues(parsed.error.issues);
   }

@@ -20,6 +20,7 @@ import {
   encodeMeter,
   encodeSinglePhase,
   encodeThreePhase,
+  encodeThreePhaseFaults,
   FIRST_BMU,
   GATEWAY_AIO_SLOTS,
   isClockRegister,
@@ -236,6 +237,10 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     encodeIdentity(controller, { deviceType: DEVICE_TYPE[kind], armFirmware: profile.firmware.ARM, serial });
     if (threePhase) {
       encodeThreePhase(controller, state);
+      // The firmware words of the fault bank IR 1300-1359 (AC DSP, DC DSP, ARM; givenergy-modbus's
+      // inverter_threephase.py), which the captured GIV-3HY-11 holds: with them the bank is never
+      // all zeros, so a clear of every fault is a reading, not a dropout the decoder skips.
+      controller.u16(1325, profile.firmware.DSP).u16(1326, profile.firmware.DSP).u16(1327, profile.firmware.ARM);
     } else {
       // An All-in-One has no strings of its own in the cloud's answer; its PV shows on array 1.
       if (kind === "all-in-one" && state.solar_power !== undefined) state.solar_array_1_power = state.solar_power;
@@ -244,7 +249,8 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     }
     settings.encodeInto(controller);
     if (clock) encodeClock(controller, clock.device.wallMs(now));
-    if (!threePhase) encodeFaults(controller, record.model.raisedFaults.active());
+    if (threePhase) encodeThreePhaseFaults(controller, record.model.raisedFaults.active());
+    else encodeFaults(controller, record.model.raisedFaults.active());
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // The grid meter measures into the house positive: the inverse of the daemon's export positive.
     if (meterCount > 0)

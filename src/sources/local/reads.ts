@@ -64,8 +64,10 @@ export function liveReads(detected: Detected): Read[] {
         ? [input(CONTROLLER, 0, 60), input(CONTROLLER, 180, 4), FAULT_WORDS_READ]
         : [input(CONTROLLER, 0, 60), FAULT_WORDS_READ];
     case "three-phase":
-      // IR 1200-1359 hold nothing the decoder reads; the energy counters are IR 1360-1413.
-      return [input(CONTROLLER, 1000, 200), input(CONTROLLER, 1360, 54)];
+      // IR 1200-1299 hold nothing the decoder reads; the faults are IR 1300-1307, asked as the
+      // aligned block the public tools read (registers/three-phase-faults.ts); the energy
+      // counters are IR 1360-1413.
+      return [input(CONTROLLER, 1000, 200), input(CONTROLLER, 1300, 60), input(CONTROLLER, 1360, 54)];
     case "gateway":
       return [input(CONTROLLER, 1600, 260)];
     case "ems":

@@ -31,9 +31,9 @@ function tolerance(key: string, family: string): number {
 /**
  * Keys only the registers carry, by device family. `clock` is the device's own (HR 35-40): the
  * cloud's system data has no field for it. What only the cloud carries is
- * scripts/lan-gaps.ts, the table docs/entities.md shows. A single-phase inverter's active
- * faults (HR 223-224, IR 57) are the cloud's fault events, not its live data: both paths'
- * are compared in test/app/inverter-faults.test.ts.
+ * scripts/lan-gaps.ts, the table docs/entities.md shows. An inverter's active faults (HR 223-224
+ * and IR 57 on a single-phase one, IR 1300-1307 on a three-phase one) are the cloud's fault
+ * events, not its live data: both paths' are compared in test/app/inverter-faults.test.ts.
  */
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
@@ -80,6 +80,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
     "device_type",
     "arm_firmware",
     "clock",
+    "faults",
     "solar_array_2_power",
     "solar_array_2_voltage",
     "solar_array_2_current",

@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ControlGate } from "../../../src/control/index.js";
-import { type LocalSource, localControl } from "../../../src/sources/index.js";
+import { ControlGate } from "../../../src/control/index.js";
+import { cloudControl, type LocalSource, localControl } from "../../../src/sources/index.js";
 import type { Inventory } from "../../../src/sources/inventory.js";
 import { childSlotWarnings } from "../../../src/sources/local/ems-children.js";
 import type { Store } from "../../../src/store/index.js";
+import { inverterDevice } from "../../control/helpers/devices.js";
 import { type LanGate, startLanGate } from "../../helpers/lan-gate.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 
@@ -237,6 +239,52 @@ describe("an EMS plant over the LAN", () => {
       "slots must be keyed by slot numbers from 1 to 3 (Timed Export has 3); 4 is not one",
     );
     expect(dongle(EMS).writesReceived.length).toBe(sent);
+  });
+
+  it("refuses, audited and unframed, an export limit beyond what HR 2071 holds", async () => {
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await gate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 65_536 } },
+      { via: "cli", name: "test" },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/export_limit_watts/);
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+    expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({ ok: false, message: outcome.message });
+    const lanPath = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
+    expect(await lanPath.inverters.readPreset(EMS, "grid-settings")).toEqual({ export_limit_watts: 2500 });
+  });
+
+  it("sets the plant's export limit over the cloud's grid settings too, audited, which HR 2071 then holds", async () => {
+    const client = sim.clientFor("owner");
+    const device = await inverterDevice(client, EMS);
+    const cloudGate = new ControlGate({
+      clock: lan.clock,
+      control: cloudControl(client),
+      audit: store.audit,
+      devices: { inverter: (serial) => (serial === EMS ? device : undefined), charger: () => undefined },
+      logger: pino({ level: "silent" }),
+    });
+    const sent = dongle(EMS).writesReceived.length;
+    const outcome = await cloudGate.apply(
+      { kind: "preset", serial: EMS, preset: "grid-settings", fields: { export_limit_watts: 3000 } },
+      { via: "cli", name: "test" },
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(store.audit.recent({ limit: 1 })[0]).toMatchObject({
+      ok: true,
+      target: EMS,
+      action: "preset:grid-settings",
+    });
+    const lanPath = localControl({ dongleOf: (serial) => source.dongleOf(serial), answerMs: 12_000 });
+    expect(await lanPath.inverters.readPreset(EMS, "grid-settings")).toEqual({ export_limit_watts: 3000 });
+    expect(dongle(EMS).writesReceived.length).toBe(sent);
+    // Put back as the tests after this one expect it.
+    expect(await client.inverterControl.modifyPreset(EMS, "grid-settings", { export_limit_watts: 2500 })).toMatchObject(
+      {
+        success: true,
+      },
+    );
   });
 
   it("writes only on change: the plant's export limit sent again as it is sends nothing", async () => {

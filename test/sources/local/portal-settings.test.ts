@@ -1,19 +1,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ControlGate } from "../../../src/control/index.js";
+import { ControlGate } from "../../../src/control/index.js";
 import { controlMapOf } from "../../../src/local/index.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
-import { type LocalSource, localControl } from "../../../src/sources/index.js";
+import { cloudControl, type LocalSource, localControl } from "../../../src/sources/index.js";
 import type { Inventory } from "../../../src/sources/inventory.js";
+import { inverterDevice } from "../../control/helpers/devices.js";
 import { type LanGate, startLanGate } from "../../helpers/lan-gate.js";
 import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
- * The export limit over the LAN: the cloud's grid-settings preset on a model whose public map
- * has export-limit registers (the three-phase hybrid, HR 1102/1103), and on one that has none
- * (a single-phase hybrid), where it is not offered and nothing reaches the dongle.
+ * What only the vendor's portal used to change (docs/portal-settings.md): the export limit over
+ * the LAN, the cloud's grid-settings preset on a model whose public map has export-limit registers
+ * (the three-phase hybrid, HR 1102/1103), and on one that has none (a single-phase hybrid), where
+ * it is not offered and nothing reaches the dongle; and EPS (setting 271), over the LAN on an
+ * AC-coupled unit (HR 317) and over the cloud, on one inverter that both paths see.
  */
 
 type Sim = Awaited<ReturnType<typeof startTestSimulator>>;
@@ -45,10 +49,25 @@ async function side(scenario: string): Promise<Side> {
 
 let threePhase: Side;
 let hybrid: Side;
+let acCoupled: Side;
+/** The gate over the cloud to the AC-coupled unit, auditing into the same store as its LAN gate. */
+let cloudGate: ControlGate;
 
 beforeAll(async () => {
   threePhase = await side("three-phase");
   hybrid = await side("hybrid");
+  acCoupled = await side("ac-coupled");
+  const lan = lans[2];
+  if (!lan) throw new Error("the AC-coupled unit's LAN gate did not start");
+  const client = acCoupled.sim.clientFor("owner");
+  const device = await inverterDevice(client, acCoupled.serial);
+  cloudGate = new ControlGate({
+    clock: lan.clock,
+    control: cloudControl(client),
+    audit: lan.store.audit,
+    devices: { inverter: (serial) => (serial === device.serial ? device : undefined), charger: () => undefined },
+    logger: pino({ level: "silent" }),
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -149,5 +168,78 @@ describe("the export limit on a single-phase hybrid, whose public map has no reg
     );
     expect(hybrid.dongle.writesReceived).toEqual([]);
     expect(hybrid.dongle.stats.writes).toBe(0);
+  });
+});
+
+const EPS = 271;
+
+describe("EPS on an AC-coupled unit (setting 271: HR 317 over the LAN, the setting's ID over the cloud)", () => {
+  const cloud = () => acCoupled.sim.clientFor("owner").inverterControl;
+  const lanReads = () => localControl({ dongleOf: (serial) => acCoupled.source.dongleOf(serial), answerMs: 12_000 });
+  const audit = () => lans[2]?.store.audit.recent({ limit: 1 })[0];
+
+  it("is offered over the LAN as the cloud lists it, a switch (its rules: boolean)", async () => {
+    const lan = acCoupled.inventory.inverters[0]?.settings.find((setting) => setting.id === EPS);
+    const listed = (await cloud().settings(acCoupled.serial)).find((setting) => setting.id === EPS);
+    expect(listed).toMatchObject({ name: "Enable EPS", validation_rules: ["boolean"] });
+    expect(lan).toMatchObject({ id: EPS, name: "Enable EPS", validation_rules: ["boolean"] });
+  });
+
+  it("switches EPS on over the LAN (HR 317 = 1), read back, audited; the cloud then reads it on", async () => {
+    expect(await cloud().readSetting(acCoupled.serial, EPS)).toMatchObject({ ok: true, value: false });
+    const outcome = await acCoupled.gate.apply(
+      { kind: "setting", serial: acCoupled.serial, settingId: EPS, value: true },
+      who,
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(acCoupled.dongle.writesReceived.map((write) => [write.register, write.value, write.outcome])).toEqual([
+      [317, 1, "applied"],
+    ]);
+    expect(audit()).toMatchObject({ ok: true, action: `setting:${EPS}`, target: acCoupled.serial, verified: true });
+    expect(await cloud().readSetting(acCoupled.serial, EPS)).toMatchObject({ ok: true, value: true });
+  });
+
+  it("switches EPS off over the cloud, read back, audited; the LAN then reads HR 317 as off, and no register was written", async () => {
+    const sent = acCoupled.dongle.writesReceived.length;
+    const outcome = await cloudGate.apply(
+      { kind: "setting", serial: acCoupled.serial, settingId: EPS, value: false },
+      who,
+    );
+    expect(outcome).toMatchObject({ ok: true, verified: true });
+    expect(audit()).toMatchObject({ ok: true, action: `setting:${EPS}`, target: acCoupled.serial, verified: true });
+    expect(await lanReads().inverters.readSetting(acCoupled.serial, EPS)).toEqual({ outcome: "done", value: false });
+    expect(acCoupled.dongle.writesReceived.length).toBe(sent);
+  });
+
+  it("refuses a value that is not on or off on either path, audited, with nothing sent", async () => {
+    const sent = acCoupled.dongle.writesReceived.length;
+    for (const gate of [acCoupled.gate, cloudGate]) {
+      const outcome = await gate.apply({ kind: "setting", serial: acCoupled.serial, settingId: EPS, value: 2 }, who);
+      expect(outcome.ok).toBe(false);
+      expect(outcome.message).toMatch(/true or false/);
+      expect(audit()).toMatchObject({ ok: false, message: outcome.message });
+    }
+    expect(acCoupled.dongle.writesReceived.length).toBe(sent);
+    expect(await cloud().readSetting(acCoupled.serial, EPS)).toMatchObject({ ok: true, value: false });
+  });
+});
+
+describe("EPS on a single-phase hybrid, whose public map has no register for it", () => {
+  it("is not offered over the LAN, and the gate refuses it with nothing framed", async () => {
+    expect(hybrid.inventory.inverters[0]?.settings.map((setting) => setting.id)).not.toContain(EPS);
+    const sent = hybrid.dongle.writesReceived.length;
+    const outcome = await hybrid.gate.apply(
+      { kind: "setting", serial: hybrid.serial, settingId: EPS, value: true },
+      who,
+    );
+    expect(outcome.ok).toBe(false);
+    expect(hybrid.dongle.writesReceived.length).toBe(sent);
+    const dongle = hybrid.source.dongleOf(hybrid.serial);
+    const detected = dongle?.model;
+    if (!dongle || !detected) throw new Error("the hybrid's dongle was not discovered");
+    await expect(dongle.writeHolding(controlMapOf(detected), 317, 1)).rejects.toThrow(
+      /holding register 317 is not in the Hybrid Gen1's allowlist/,
+    );
+    expect(hybrid.dongle.writesReceived.length).toBe(sent);
   });
 });
