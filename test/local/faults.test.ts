@@ -64,7 +64,7 @@ describe("the inverter's fault and warning registers in words", () => {
 /** A three-phase controller's IR 1300-1307 holding these words (IR 1300 first). */
 function threePhaseBank(words: readonly number[]): Registers {
   const file = new RegisterFile();
-  words.forEach((word, index) => file.u16(1300 + index, word));
+  for (const [index, word] of words.entries()) file.u16(1300 + index, word);
   return new Registers(file);
 }
 
