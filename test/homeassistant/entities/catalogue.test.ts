@@ -218,8 +218,10 @@ describe("entitiesFor: inverter controls", () => {
     });
   });
 
-  it("gives an inverter of an EMS plant no controls: the EMS controls it", () => {
-    expect(entitiesFor(emsChild).filter((entity) => entity.command)).toEqual([]);
+  it("gives an inverter of an EMS plant no controls but its clock's: the EMS controls the rest", () => {
+    // Its clock is its own (the daemon's clock watch sets it too), so Sync clock is the one command.
+    const commands = entitiesFor(emsChild).filter((entity) => entity.command);
+    expect(commands.map((entity) => entity.key)).toEqual(["sync_clock"]);
   });
 });
 
