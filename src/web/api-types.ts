@@ -158,7 +158,12 @@ export interface HistoryColumns {
 
 /** GET api/history/days: energy per day in kWh by flow name, days as epoch seconds. */
 export interface DailyEnergy {
+  /** The scope's id, as asked: an inverter's serial, `plant:<EMS serial>` or `house`. */
   readonly device: string;
+  /** What the figures add up: the inverters whose metered rows are summed. */
+  readonly scope: HistoryScopeName;
+  /** How many of the scope's inverters each day's figures sum (fewer when some have no row that day). */
+  readonly inverters: readonly number[];
   readonly time: readonly number[];
   readonly flows: Readonly<Record<string, readonly (number | null)[]>>;
   /** kWh from the grid (to the home and the battery) and to it (from solar and the battery), per day. */
@@ -201,6 +206,24 @@ export interface HistorySavings {
 
 export interface HistoryDevice {
   readonly device: string;
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+}
+
+/** A History scope by name: one inverter, an EMS plant (its inverters summed) or the house (every inverter summed). */
+export interface HistoryScopeName {
+  /** An inverter's serial, `plant:<EMS serial>` or `house`. */
+  readonly id: string;
+  readonly kind: "inverter" | "plant" | "house";
+  /** What the page and the CSV call it, saying what is summed. */
+  readonly label: string;
+  /** The inverters whose rows make it up. */
+  readonly members: readonly string[];
+}
+
+/** A History scope with the range of its inverters' 5-minute points. */
+export interface HistoryScope extends HistoryScopeName {
   readonly first: number;
   readonly last: number;
   readonly count: number;

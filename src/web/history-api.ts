@@ -22,23 +22,14 @@ export function historyDevices(history: History): HistoryDevice[] {
     .map(({ device, first, last, count }) => ({ device, first, last, count }));
 }
 
-/**
- * One inverter's points as columns. Beyond `width` pixels' worth (two points a pixel), points are
- * averaged into equal buckets, so a year costs what the screen can show and a day stays exact.
- */
-export function powerColumns(
-  history: History,
-  query: { device: string; from: number; to: number; width: number },
-): HistoryColumns {
-  const rows: { t: number; values: Record<Series, number | null> }[] = [];
-  for (const record of history.query({
-    kind: "inverter.point",
-    device: query.device,
-    from: query.from,
-    to: query.to,
-  })) {
-    const data = record.data;
-    const power = data.power;
+type Row = { t: number; values: Record<Series, number | null> };
+
+const FIVE_MINUTES = 300;
+
+function rowsOf(history: History, device: string, from: number, to: number): Row[] {
+  const rows: Row[] = [];
+  for (const record of history.query({ kind: "inverter.point", device, from, to })) {
+    const power = record.data.power;
     rows.push({
       t: Math.floor(record.at / 1000),
       values: {
@@ -51,6 +42,49 @@ export function powerColumns(
       },
     });
   }
+  return rows;
+}
+
+/**
+ * Several inverters' points as one: each 5-minute slot's powers summed over the inverters with a
+ * point in it, their SoCs averaged (a plant's or the house's state of charge, batteries unweighted).
+ */
+function summedRows(perDevice: readonly Row[][]): Row[] {
+  const slots = new Map<number, { sums: Record<Series, number | null>; socs: number[] }>();
+  for (const rows of perDevice)
+    for (const row of rows) {
+      const t = Math.floor(row.t / FIVE_MINUTES) * FIVE_MINUTES;
+      const slot = slots.get(t) ?? {
+        sums: { solar: null, battery: null, grid: null, home: null, soc: null },
+        socs: [],
+      };
+      for (const name of SERIES) {
+        const value = row.values[name];
+        if (value === null) continue;
+        if (name === "soc") slot.socs.push(value);
+        else slot.sums[name] = (slot.sums[name] ?? 0) + value;
+      }
+      slots.set(t, slot);
+    }
+  return [...slots]
+    .sort(([a], [b]) => a - b)
+    .map(([t, { sums, socs }]) => ({
+      t,
+      values: { ...sums, soc: socs.length ? socs.reduce((a, b) => a + b, 0) / socs.length : null },
+    }));
+}
+
+/**
+ * A scope's points as columns: one inverter's as stored, several inverters' summed per 5 minutes.
+ * Beyond `width` pixels' worth (two points a pixel), points are averaged into equal buckets, so a
+ * year costs what the screen can show and a day stays exact.
+ */
+export function powerColumns(
+  history: History,
+  query: { device: string; members: readonly string[]; from: number; to: number; width: number },
+): HistoryColumns {
+  const perDevice = query.members.map((device) => rowsOf(history, device, query.from, query.to));
+  const rows = perDevice.length === 1 ? (perDevice[0] ?? []) : summedRows(perDevice);
   const limit = Math.max(2, Math.floor(query.width) * 2);
   const empty = (): Record<Series, (number | null)[]> => ({ solar: [], battery: [], grid: [], home: [], soc: [] });
   const columns = empty();
@@ -118,6 +152,9 @@ const sumOf = (data: Readonly<Record<string, JsonValue>>, keys: readonly string[
   return total;
 };
 
+/** One inverter's days: a scope's days before it is named. */
+export type InverterDays = Omit<DailyEnergy, "scope" | "inverters">;
+
 /**
  * Energy per day (kWh) by flow, from the daily flow records; import and export per day; and the
  * day's cost: each half-hour's import and export at that half-hour's prices, for a day whose 48
@@ -127,7 +164,7 @@ export function dailyEnergy(
   history: History,
   query: { device: string; from: number; to: number },
   prices?: PricesAt,
-): DailyEnergy {
+): InverterDays {
   const time: number[] = [];
   const flows: Record<string, (number | null)[]> = Object.fromEntries(
     Object.values(FLOW_TYPES).map((name) => [name, []]),

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { RuleEvent, RulesRuntime, SavingsRange } from "../rules-runtime/index.js";
 import type { HistorySavings, WebHealth } from "./api-types.js";
-import { dailyEnergy, historyDevices, powerColumns } from "./history-api.js";
+import { historyDevices, powerColumns } from "./history-api.js";
+import { scopeDailyEnergy } from "./history-scope-days.js";
+import { historyScopes, scopeOf } from "./history-scopes.js";
 import type { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
 import { overlaps, type PlanHelp, type PlanView } from "./plan-view.js";
@@ -99,8 +101,10 @@ export async function handleApi(context: ApiContext): Promise<void> {
     }
     case "/api/health":
       return json(response, 200, context.health());
-    case "/api/history/devices":
-      return json(response, 200, { devices: options.store ? historyDevices(options.store.history) : [] });
+    case "/api/history/devices": {
+      const devices = options.store ? historyDevices(options.store.history) : [];
+      return json(response, 200, { devices, scopes: historyScopes(devices, options.inventory()) });
+    }
     case "/api/history":
     case "/api/history/days": {
       const parsed = rangeQuery.safeParse(params);
@@ -108,9 +112,15 @@ export async function handleApi(context: ApiContext): Promise<void> {
       if (!options.store) return json(response, 503, { error: "the store is not open" });
       const { device, from, to, width } = parsed.data;
       if (to <= from) return json(response, 400, { error: "to must be after from" });
+      const scope = scopeOf(historyScopes(historyDevices(options.store.history), options.inventory()), device);
+      if (!scope) return json(response, 404, { error: `no History scope ${device}` });
       if (path === "/api/history")
-        return json(response, 200, powerColumns(options.store.history, { device, from, to, width }));
-      const days = dailyEnergy(options.store.history, { device, from: from - DAY_MS, to }, options.prices);
+        return json(
+          response,
+          200,
+          powerColumns(options.store.history, { device, members: scope.members, from, to, width }),
+        );
+      const days = scopeDailyEnergy(options.store.history, scope, { from: from - DAY_MS, to }, options.prices);
       const savings = options.rules()?.savingsBetween?.(Math.max(from - DAY_MS, to - SAVINGS_DAYS * DAY_MS), to);
       return json(response, 200, {
         ...days,

@@ -32,6 +32,8 @@ export function dailyChart(
   time: LocalTime,
   currency: string | null,
   number: Intl.NumberFormat,
+  /** Whose days: "this inverter (X)", "this plant (…)" or "the house (…)". */
+  whose = "this inverter",
 ): SVGElement {
   const plotW = Math.max(40, width - LEFT - RIGHT);
   const plotH = HEIGHT - TOP - BOTTOM;
@@ -53,7 +55,7 @@ export function dailyChart(
     height: HEIGHT,
     viewBox: `0 0 ${width} ${HEIGHT}`,
     role: "img",
-    "aria-label": `Grid import and export in kWh and cost${currency ? ` in ${currency}` : ""} per day for this inverter, ${plural(rows.length, "day")}; the same figures are in the table below`,
+    "aria-label": `Grid import and export in kWh and cost${currency ? ` in ${currency}` : ""} per day for ${whose}, ${plural(rows.length, "day")}; the same figures are in the table below`,
   });
   for (const tick of kwhTicks) {
     svg.append(

@@ -2,7 +2,8 @@ import type { DailyEnergy, HistorySavings } from "../../api-types.js";
 
 /**
  * One local day as the History page shows it (chart, table and CSV read the same rows): the energy
- * and cost of the inverter shown, then the house's metered cost and savings (every inverter's).
+ * and cost of the scope shown (an inverter, a plant or the house: its inverters' rows summed), then
+ * the house's metered cost and savings (every inverter's).
  */
 export interface DailyRow {
   /** Epoch ms of the day's local midnight. */
@@ -14,6 +15,8 @@ export interface DailyRow {
   /** Export less import, as the MQTT grid entities count (export positive). */
   readonly gridNetKwh: number | null;
   readonly cost: number | null;
+  /** How many of the scope's inverters had a row this day (the figures sum theirs). */
+  readonly inverters: number;
   /** The house's metered cost, standing charge included: what its savings are worked out from. */
   readonly houseCost: number | null;
   readonly savedVsNoBattery: number | null;
@@ -50,6 +53,7 @@ export function dailyRows(days: DailyEnergy): DailyRow[] {
       exportKwh,
       gridNetKwh: importKwh === null || exportKwh === null ? null : round(exportKwh - importKwh, 3),
       cost: round(days.cost[index], 2),
+      inverters: days.inverters[index] ?? 0,
       houseCost: round(savings?.actual, 2),
       savedVsNoBattery: round(savings?.savedVsNoBattery, 2),
       savedVsEcoOnly: round(savings?.savedVsEcoOnly, 2),

@@ -1,5 +1,5 @@
 import type uPlot from "uplot";
-import type { DailyEnergy, HistoryColumns, HistoryDevice } from "../../api-types.js";
+import type { DailyEnergy, HistoryColumns, HistoryDevice, HistoryScope, HistoryScopeName } from "../../api-types.js";
 import { getJson } from "../api.js";
 import { h } from "../dom.js";
 import { localTime } from "../local-time.js";
@@ -30,15 +30,16 @@ export const renderHistory: Page = (main) => {
   const legend = h("ul", { class: "legend", id: "energy-legend" });
   const savings = h("div", { id: "savings" });
   const table = h("div", { id: "energy-table" });
+  const energyHeading = h("h3", { id: "energy-heading" }, "Energy per day");
   const download = h("button", { type: "button", id: "energy-csv", disabled: true }, "Download CSV");
   main.append(
     h("h2", {}, "History"),
-    h("div", { class: "toolbar" }, h("label", { for: "history-device" }, "Inverter"), select, buttons),
+    h("div", { class: "toolbar" }, h("label", { for: "history-device" }, "Inverter, plant or house"), select, buttons),
     status,
     zone,
     h("h3", {}, "Power and SoC (5-minute points; drag to zoom, double-click to reset)"),
     power,
-    h("h3", {}, "Energy per day of this inverter"),
+    energyHeading,
     legend,
     energy,
     h("div", { class: "toolbar" }, download, h("span", { class: "hint" }, "Grid net is export positive, as on MQTT.")),
@@ -46,25 +47,27 @@ export const renderHistory: Page = (main) => {
     table,
   );
   const charts: uPlot[] = [];
-  let devices: HistoryDevice[] = [];
-  let shown: { days: DailyEnergy; rows: DailyRow[]; device: string } | undefined;
+  let scopes: HistoryScope[] = [];
+  let shown: { days: DailyEnergy; rows: DailyRow[] } | undefined;
   const number = new Intl.NumberFormat(navigator.language, { maximumFractionDigits: 2 });
 
   const drawDaily = (): void => {
     if (!shown) return;
     const { days, rows } = shown;
     const time = localTime(days.timeZone);
-    energy.replaceChildren(dailyChart(rows, Math.max(280, energy.clientWidth), time, days.currency, number));
+    energy.replaceChildren(
+      dailyChart(rows, Math.max(280, energy.clientWidth), time, days.currency, number, scopeWords(days.scope)),
+    );
   };
 
   // The last range asked for: an answer to an earlier one that comes later is dropped.
   let asked = 0;
-  const load = async (device: HistoryDevice, from: number, to: number): Promise<void> => {
+  const load = async (device: HistoryScope, from: number, to: number): Promise<void> => {
     status.textContent = "Loading…";
     const ask = ++asked;
     const [columns, days] = await Promise.all([
-      getJson<HistoryColumns>("history", { device: device.device, from, to, width: Math.max(300, power.clientWidth) }),
-      getJson<DailyEnergy>("history/days", { device: device.device, from, to }),
+      getJson<HistoryColumns>("history", { device: device.id, from, to, width: Math.max(300, power.clientWidth) }),
+      getJson<DailyEnergy>("history/days", { device: device.id, from, to }),
     ]);
     if (ask !== asked) return;
     const time = localTime(days.timeZone);
@@ -72,31 +75,33 @@ export const renderHistory: Page = (main) => {
     for (const chart of charts.splice(0)) chart.destroy();
     charts.push(powerChart(power, columns, time, (lo, hi) => void load(device, lo, hi)));
     const rows = dailyRows(days);
-    shown = { days, rows, device: device.device };
-    legend.replaceChildren(...legendItems(days.currency));
+    shown = { days, rows };
+    energyHeading.textContent = `Energy per day: ${scopeWords(days.scope)}`;
+    legend.replaceChildren(...legendItems(days.currency, days.scope));
     drawDaily();
     savings.replaceChildren(...savingsLines(days, rows));
-    table.replaceChildren(dailyTable(rows, device.device, days.currency, time, number));
+    table.replaceChildren(dailyTable(rows, days.scope, days.currency, time, number));
     download.disabled = rows.length === 0;
     const averaged = columns.bucketSeconds
       ? `power averaged over ${plural(Math.round(columns.bucketSeconds / 60), "minute")} to fit the screen`
       : "power every 5 minutes";
-    status.textContent = `Inverter ${device.device}: ${plural(rows.length, "day")} of energy, ${averaged}.`;
+    status.textContent = `${days.scope.label}: ${plural(rows.length, "day")} of energy, ${averaged}.`;
     status.dataset.points = String(columns.points);
     status.dataset.rendered = String(columns.time.length);
     status.dataset.days = String(rows.length);
-    status.dataset.device = device.device;
+    status.dataset.device = device.id;
     status.dataset.from = String(from);
     status.dataset.to = String(to);
   };
 
   download.addEventListener("click", () => {
     if (!shown) return;
-    const { days, rows, device } = shown;
+    const { days, rows } = shown;
+    const device = days.scope.id.replace(":", "-");
     const csv = dailyCsv(rows, monthsShown(days.savings, rows), {
       currency: days.currency,
       timeZone: days.timeZone,
-      device,
+      scope: days.scope,
     });
     const blob = new Blob([csv], { type: "text/csv" });
     const link = h("a", {
@@ -108,7 +113,7 @@ export const renderHistory: Page = (main) => {
   });
 
   const pick = (span: number): void => {
-    const device = devices.find((one) => one.device === select.value) ?? devices[0];
+    const device = scopes.find((one) => one.id === select.value) ?? scopes[0];
     if (!device) return;
     const to = device.last + 1;
     const from = span === 0 ? device.first : Math.max(device.first, to - span);
@@ -125,14 +130,14 @@ export const renderHistory: Page = (main) => {
   // The chart is drawn to its box's width: drawn again when the box changes (a rotated phone).
   const resize = new ResizeObserver(() => drawDaily());
   resize.observe(energy);
-  getJson<{ devices: HistoryDevice[] }>("history/devices")
+  getJson<{ devices: HistoryDevice[]; scopes: HistoryScope[] }>("history/devices")
     .then((answer) => {
-      devices = answer.devices;
-      if (devices.length === 0) {
+      scopes = answer.scopes;
+      if (scopes.length === 0) {
         status.textContent = "No 5-minute points in the store yet.";
         return;
       }
-      select.replaceChildren(...devices.map((d) => h("option", { value: d.device }, d.device)));
+      select.replaceChildren(...scopes.map((one) => h("option", { value: one.id }, one.label)));
       pick(DAY);
     })
     .catch((error: Error) => {
@@ -144,11 +149,21 @@ export const renderHistory: Page = (main) => {
   };
 };
 
-function legendItems(currency: string | null): HTMLElement[] {
+/** The scope in words: whose figures these are and, for several inverters, that they are summed. */
+function scopeWords(scope: HistoryScopeName): string {
+  if (scope.kind === "inverter") return `this inverter (${scope.id})`;
+  const summed = `${plural(scope.members.length, "inverter")} summed: ${scope.members.join(" + ")}`;
+  return scope.kind === "plant"
+    ? `this plant (${scope.id.slice("plant:".length)}, ${summed})`
+    : `the house (${summed})`;
+}
+
+function legendItems(currency: string | null, scope: HistoryScopeName): HTMLElement[] {
+  const whose = scope.kind === "inverter" ? "this inverter's" : scope.kind === "plant" ? "this plant's" : "the house's";
   return [
     h("li", {}, h("span", { class: "swatch import" }), "grid import (kWh)"),
     h("li", {}, h("span", { class: "swatch export" }), "grid export (kWh)"),
-    h("li", {}, h("span", { class: "swatch cost" }), `this inverter's cost (${currency ?? "no tariff"}), right axis`),
+    h("li", {}, h("span", { class: "swatch cost" }), `${whose} cost (${currency ?? "no tariff"}), right axis`),
   ];
 }
 
@@ -180,7 +195,7 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
     h(
       "p",
       { class: "hint" },
-      "Metered from every inverter's counters together, whichever inverter is shown above; each month whole (this month to the last complete half-hour), the same whatever the range.",
+      "Metered from every inverter's counters together, whichever inverter or plant is shown above (the battery's size and limits are the rules' one battery for the house, so no plant's or inverter's own saving can be worked out); each month whole (this month to the last complete half-hour), the same whatever the range.",
     ),
     ...(partial ? [partial] : []),
     h(
@@ -204,7 +219,7 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
 
 function dailyTable(
   rows: readonly DailyRow[],
-  device: string,
+  scope: HistoryScopeName,
   currency: string | null,
   time: ReturnType<typeof localTime>,
   number: Intl.NumberFormat,
@@ -225,10 +240,14 @@ function dailyTable(
           "tr",
           {},
           h("td", {}),
-          h("th", { scope: "colgroup", colspan: "4", "data-scope": "inverter" }, `This inverter (${device})`),
           h(
             "th",
-            { scope: "colgroup", colspan: "3", "data-scope": "house" },
+            { scope: "colgroup", colspan: "4", "data-group": "energy", "data-scope": scope.kind },
+            capitalised(scopeWords(scope)),
+          ),
+          h(
+            "th",
+            { scope: "colgroup", colspan: "3", "data-group": "savings", "data-scope": "house" },
             "The house (every inverter, standing charge included)",
           ),
         ),
@@ -256,7 +275,18 @@ function dailyTable(
             h(
               "tr",
               { "data-day": row.day },
-              h("th", { scope: "row" }, time.day(row.start)),
+              h(
+                "th",
+                { scope: "row" },
+                time.day(row.start),
+                row.inverters < scope.members.length
+                  ? h(
+                      "span",
+                      { class: "hint", "data-cell": "counted" },
+                      ` (${row.inverters} of ${scope.members.length} inverters)`,
+                    )
+                  : "",
+              ),
               h("td", {}, kwh(row.importKwh)),
               h("td", {}, kwh(row.exportKwh)),
               h("td", {}, kwh(row.gridNetKwh)),
@@ -270,3 +300,5 @@ function dailyTable(
     ),
   );
 }
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
