@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { HalfHourSeries } from "../../src/backtest/series.js";
 import { SLOT_MS } from "../../src/time/local-time.js";
 
 /** The repository's own copy of the year, relative to the repository root (its README names every source). */
 export const DATA_DIR = "test/fixtures/planner-year";
 export const YEAR_START = Date.UTC(2023, 0, 1);
+/** The prices' clock: Agile's days run 23:00 to 23:00 UK time. */
+export const YEAR_TIME_ZONE = "Europe/London";
 export const SLOTS = 365 * 48;
 const DAY_SLOTS = 48;
 
@@ -20,15 +23,8 @@ export const PV_KWP = 4.8;
 /** kWh per kWp per year a south-facing London roof makes; the Sydney series is scaled to it. */
 export const UK_YIELD_KWH_PER_KWP = 950;
 
-export interface Year {
-  /** Slot starts, epoch ms (UTC half-hours of 2023). */
-  readonly starts: readonly number[];
-  /** GBP per kWh. */
-  readonly importPrice: readonly number[];
-  readonly exportPrice: readonly number[];
-  /** kWh per half-hour. */
-  readonly load: readonly number[];
-  readonly solar: readonly number[];
+/** The year's half-hours (UTC half-hours of 2023, prices on UK time) and how the solar was scaled. */
+export interface Year extends HalfHourSeries {
   /** The factor the 1.04 kWp Sydney kW series is multiplied by to give the house's kWh per half-hour. */
   readonly pvFactor: number;
   readonly sydneyYieldKwhPerKwp: number;
@@ -103,7 +99,7 @@ export function loadYear(root: string): Year {
   const pvFactor = (PV_KWP / 1.04) * (UK_YIELD_KWH_PER_KWP / sydneyYieldKwhPerKwp);
   const solar = rawKwh.map((kwh) => kwh * pvFactor);
   const starts = Array.from({ length: SLOTS }, (_, slot) => YEAR_START + slot * SLOT_MS);
-  return { starts, importPrice, exportPrice, load, solar, pvFactor, sydneyYieldKwhPerKwp };
+  return { starts, importPrice, exportPrice, load, solar, timeZone: YEAR_TIME_ZONE, pvFactor, sydneyYieldKwhPerKwp };
 }
 
 export { DAY_SLOTS };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ExactInput, exactOptimum } from "../../bench/planner-year/exact.js";
-import { exactByBlocks } from "../../bench/planner-year/exact-blocks.js";
+import { type ExactInput, exactOptimum } from "../../src/backtest/exact.js";
+import { exactByBlocks } from "../../src/backtest/exact-blocks.js";
 import type { Battery } from "../../src/optimiser/index.js";
 
 /** 1 kWh a half-hour in and out, lossless unless a case says otherwise, 1 kWh of export a half-hour. */

@@ -1,5 +1,5 @@
-import highsModule, { type Highs, type InitOptions } from "highs";
-import type { Battery } from "../../src/optimiser/index.js";
+import type { Highs, InitOptions } from "highs";
+import type { Battery } from "../optimiser/index.js";
 
 /*
  * The exact optimum of a year under the bench's own meter (src/optimiser/energy.ts), as a
@@ -71,11 +71,29 @@ export interface ExactResult {
 
 const EPS = 1e-6;
 
-/** The package's types describe its CommonJS build; imported as ES module, its default is the loader itself. */
-const highsLoader = highsModule as unknown as (options?: InitOptions) => Promise<Highs>;
+/** Thrown when the solver is not installed: highs is a development dependency, not the daemon's. */
+export class SolverMissingError extends Error {}
+
+/**
+ * HiGHS, loaded on first use: only the exact optimum needs it, and an installation without the
+ * package still runs every other policy. The package's types describe its CommonJS build;
+ * imported as ES module, its default is the loader itself.
+ */
+async function loadHighs(): Promise<Highs> {
+  let loader: (options?: InitOptions) => Promise<Highs>;
+  try {
+    const module: { default: unknown } = await import("highs");
+    loader = module.default as (options?: InitOptions) => Promise<Highs>;
+  } catch (error) {
+    throw new SolverMissingError(
+      `the exact optimum needs highs, the HiGHS solver package (npm install highs): ${(error as Error).message}`,
+    );
+  }
+  return loader();
+}
 let loaded: Promise<Highs> | undefined;
 const solver = (): Promise<Highs> => {
-  const pending = loaded ?? highsLoader();
+  const pending = loaded ?? loadHighs();
   loaded = pending;
   return pending;
 };
