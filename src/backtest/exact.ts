@@ -40,6 +40,8 @@ export interface ExactOptions {
   readonly allBinaries?: boolean;
   /** Told after each solve: the round, the slots carrying binaries, the slots that broke a rule, the ms it took. */
   readonly onRound?: (round: { round: number; binarySlots: number; broken: number; ms: number }) => void;
+  /** Told after each block of a decomposition (exact-blocks.ts): the half-hours settled so far. */
+  readonly onBlock?: (doneSlots: number) => void;
 }
 
 export interface ExactSlot {

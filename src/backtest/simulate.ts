@@ -75,7 +75,11 @@ export function simulateSteps(
 }
 
 /** The house with no battery: solar serves the load, the rest is imported or exported (up to the export limit). */
-export function withoutBattery(year: HalfHourSeries, battery: Battery): Outcome {
+export function withoutBattery(
+  year: HalfHourSeries,
+  battery: Battery,
+  observe?: (t: number, importKwh: number, exportKwh: number) => void,
+): Outcome {
   let cost = 0;
   let importKwh = 0;
   let exportKwh = 0;
@@ -84,6 +88,7 @@ export function withoutBattery(year: HalfHourSeries, battery: Battery): Outcome 
     const grid = (year.load[t] as number) - (year.solar[t] as number);
     const bought = Math.max(0, grid);
     const sold = Math.min(cap, Math.max(0, -grid));
+    observe?.(t, bought, sold);
     cost += bought * (year.importPrice[t] as number) - sold * (year.exportPrice[t] as number);
     importKwh += bought;
     exportKwh += sold;
