@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import {
   BACKTEST_PERIODS,
@@ -15,6 +17,8 @@ import {
   runBacktest,
   type TariffSpec,
 } from "../backtest/index.js";
+import { DEMO_HISTORY_DAYS, DEMO_STORE_FILE, isDemo } from "../demo/store.js";
+import { DEMO_YEAR_INVERTER, DEMO_YEAR_SOURCES, seedDemoYear } from "../demo/year-history.js";
 import { OCTOPUS_REGIONS, rulesTimeZone } from "../rules/index.js";
 import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
@@ -93,7 +97,8 @@ export async function runBacktestCommand(
   const config = options.store ? { ...read.config, store: { ...read.config.store, path: options.store } } : read.config;
   if (!rules.tariffs.import && specs.length === 0)
     return usage(`${file}: a backtest needs prices: an import tariff (tariffs.import) or --tariff`);
-  if (!existsSync(config.store.path))
+  const demo = options.store === undefined && isDemo(config) && basename(config.store.path) === DEMO_STORE_FILE;
+  if (!demo && !existsSync(config.store.path))
     return usage(`no store at ${config.store.path}: run the daemon (or \`energy2mqtt archive\`) to fill it first`);
 
   const now = clock.now();
@@ -101,6 +106,21 @@ export async function runBacktestCommand(
   const store = openStoreOr(config, err);
   if (typeof store === "number") return store;
   try {
+    if (demo) {
+      // The demo house's year, written at its first backtest (the daemon's start stays as fast).
+      const started = performance.now();
+      const seed = await seedDemoYear(store, {
+        now,
+        timeZone,
+        device: DEMO_YEAR_INVERTER,
+        simulatedDays: DEMO_HISTORY_DAYS,
+        root: fileURLToPath(new URL("../../", import.meta.url)),
+      });
+      if (seed.seeded)
+        err.write(
+          `backtest: the demo house's year of history written to ${config.store.path} in ${((performance.now() - started) / 1000).toFixed(1)} s (${DEMO_YEAR_SOURCES.length} published sources: test/fixtures/planner-year/README.md)\n`,
+        );
+    }
     const to = options.to ?? addDays(dayOf(now, timeZone), -1);
     const firstMetered = store.history.summary().find((row) => row.kind === "inverter.point")?.first;
     const earliest = addDays(to, 1 - DEFAULT_DAYS);
