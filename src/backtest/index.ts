@@ -1,5 +1,6 @@
 export { type BacktestInput, type PricedTariff, runBacktest } from "./backtest.js";
 export { CONFIGURED_TARIFF, configuredPrices } from "./configured-prices.js";
+export { SolverMissingError } from "./exact.js";
 export { houseBattery, optimiseRuleOf } from "./house-battery.js";
 export { OCTOPUS_API, octopusTariffPrices } from "./octopus-prices.js";
 export {

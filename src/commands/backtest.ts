@@ -15,6 +15,7 @@ import {
   type PricedTariff,
   parseTariffSpec,
   runBacktest,
+  SolverMissingError,
   type TariffSpec,
 } from "../backtest/index.js";
 import { DEMO_HISTORY_DAYS, DEMO_STORE_FILE, isDemo } from "../demo/store.js";
@@ -169,7 +170,7 @@ export async function runBacktestCommand(
       notes.push(`rules: left out, ${file} has no optimise rule (other rules are not replayed)`);
     const long = house.starts.length > 7 * 48;
     const told = new Map<string, number>();
-    const result: BacktestResult = await runBacktest({
+    const result: BacktestResult | undefined = await runBacktest({
       from,
       to,
       timeZone,
@@ -190,7 +191,14 @@ export async function runBacktestCommand(
         told.set(key, quarter);
         err.write(`backtest: ${key} ${quarter * 25}%\n`);
       },
+    }).catch((error: Error) => {
+      if (!(error instanceof SolverMissingError)) throw error;
+      err.write(
+        `${error.message}; or leave it out: --policies ${policies.filter((one) => one !== "exact-optimum").join(",")}\n`,
+      );
+      return undefined;
     });
+    if (!result) return 1;
     out.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : backtestTable(result));
     return 0;
   } finally {
