@@ -133,7 +133,10 @@ export function exactLp(input: ExactInput, options: ExactOptions, binary: Readon
       ` s${t}_: s${t}${previous} ${term(-battery.chargeEfficiency, `c${t}`)} ${term(1 / battery.dischargeEfficiency, `d${t}`)} = ${num(rhs)}`,
     );
     bounds.push(` 0 <= c${t} <= ${num(maxIn)}`, ` 0 <= d${t} <= ${num(maxOut)}`, ` 0 <= k${t} <= ${num(solar)}`);
-    bounds.push(exportCap === undefined ? ` e${t} >= 0` : ` 0 <= e${t} <= ${num(exportCap)}`);
+    // Without an export limit, the most a slot can export without importing: else, where export
+    // pays more than import, the relaxation would import and export without end (unbounded).
+    const exportBound = exportCap ?? Math.max(0, solar - load) + maxOut;
+    bounds.push(` 0 <= e${t} <= ${num(exportBound)}`);
     bounds.push(` ${num(reserve)} <= s${t} <= ${num(battery.capacityKwh)}`);
     if (!binary.has(t)) continue;
     // The most a slot can import: the load, plus a full charge, with no solar.
