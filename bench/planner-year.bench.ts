@@ -1,12 +1,13 @@
 import { join } from "node:path";
-import { type Battery, PLAN_SOC_STEP_KWH } from "../src/optimiser/index.js";
+import { exactByBlocks } from "../src/backtest/exact-blocks.js";
+import { exactDecide } from "../src/backtest/exact-policy.js";
+import { type MpcSettings, mpc } from "../src/backtest/mpc.js";
+import { type OptimiseRuleSettings, optimiseRule } from "../src/backtest/optimise-rule.js";
+import { CHANGE_COST, EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "../src/backtest/policy-settings.js";
+import type { Battery } from "../src/optimiser/index.js";
 import { type BenchBattery, selectBatteries } from "./planner-year/batteries.js";
 import { type SlotClock, slotClocks, TIME_ZONE } from "./planner-year/clock.js";
 import { loadYear, PV_KWP, SOURCES, UK_YIELD_KWH_PER_KWP, type Year } from "./planner-year/data.js";
-import { exactByBlocks } from "./planner-year/exact-blocks.js";
-import { exactDecide } from "./planner-year/exact-policy.js";
-import { type MpcSettings, mpc } from "./planner-year/mpc.js";
-import { type OptimiseRuleSettings, optimiseRule } from "./planner-year/optimise-rule.js";
 import { rulesExample } from "./planner-year/rules-example.js";
 import { ecoOnly, fixedTimer, perfectForesight, TIMER } from "./planner-year/simple-policies.js";
 import { type Outcome, SLOT_HOURS, simulate, withoutBattery } from "./planner-year/simulate.js";
@@ -26,13 +27,9 @@ import {
  * `npm run bench -- planner-year` runs every battery, `planner-year:13.5` one of them.
  */
 
-/** GBP per mode written: small, so the inverter is not rewritten every slot for a fraction of a penny. */
-const CHANGE_COST = 0.002;
-const MPC = { horizon: 96, changeCost: CHANGE_COST, socStepKwh: PLAN_SOC_STEP_KWH, forecastPrices: true } as const;
+const MPC = OPTIMISER_MPC;
 const PERFECT_STEP_KWH = 0.05;
 const WEATHER_SEED = 2023;
-/** A week: blocks of the exact optimum's decomposition (bench/planner-year/exact-blocks.ts). */
-const EXACT_BLOCK_SLOTS = 336;
 
 const ROOT = join(import.meta.dirname, "..");
 

@@ -4,7 +4,7 @@ import type { Year } from "./data.js";
 import type { Decide } from "./simulate.js";
 
 /** Policy 2: the battery on self-consumption (eco) all year. */
-export const ecoOnly: Decide = () => ({ mode: "eco" });
+export { ecoOnly } from "../../src/backtest/simulate.js";
 
 export const TIMER = { from: 2 * 60, to: 5 * 60, label: "02:00-05:00 UK time" } as const;
 

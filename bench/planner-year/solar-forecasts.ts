@@ -1,24 +1,7 @@
-import { forecastSolar } from "../../src/optimiser/index.js";
-import { TIME_ZONE } from "./clock.js";
+import type { SolarForecaster } from "../../src/backtest/learned-solar.js";
 import { DAY_SLOTS, type Year } from "./data.js";
 
-/**
- * A solar forecast as a policy sees it at the start of slot t: the next `slots` half-hours, kWh.
- * The policies take one of these instead of calling forecastSolar themselves, so the bench can
- * run each policy with the learned profile or with the modelled weather forecast.
- */
-export type SolarForecaster = (t: number, slots: number) => number[];
-
-/** The learned profile (src/optimiser/forecast.ts) from the past 14 days of the house's solar. */
-export function learnedSolar(year: Year): SolarForecaster {
-  return (t, slots) => {
-    const from = Math.max(0, t - 14 * DAY_SLOTS);
-    const samples = year.solar
-      .slice(from, t)
-      .map((kwh, index) => ({ start: year.starts[from + index] as number, kwh }));
-    return forecastSolar(samples, { from: year.starts[t] as number, timeZone: TIME_ZONE, slots });
-  };
-}
+export { learnedSolar, type SolarForecaster } from "../../src/backtest/learned-solar.js";
 
 /*
  * The modelled weather forecast: no weather data exists for this year, so the forecast is the

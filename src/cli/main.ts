@@ -88,6 +88,38 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     });
 
   program
+    .command("backtest")
+    .description(
+      "replay the store's own half-hours: what happened, no battery, eco only, the rules' optimise rule, the optimiser and the exact optimum, per tariff",
+    )
+    .option("-c, --config <file>", "configuration file naming the rules file and the store")
+    .option(
+      "-r, --rules <file>",
+      "a rules file instead of the configuration's (its tariffs, battery and optimise rule)",
+    )
+    .option("--store <file>", "the store to read instead of the configuration's store.path")
+    .option("--from <date>", "first day, YYYY-MM-DD (default: a year before --to, or the store's first day)")
+    .option("--to <date>", "last day, YYYY-MM-DD (default: yesterday)")
+    .option(
+      "--tariff <name:product[+export]>",
+      "also an Octopus product by code, e.g. agile:AGILE-24-10-01+AGILE-OUTGOING-19-05-13 or go:GO-VAR-22-10-14 (repeat for more; needs --region)",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option("--region <letter>", "the Octopus region of --tariff's products (the letter ending your tariff code)")
+    .option("--battery-kwh <kwh>", "battery capacity (default: the rules file's battery.capacity_kwh, else 9.5)")
+    .option("--by <period>", "rows per day, month or the whole range", "month")
+    .option(
+      "--policies <list>",
+      `which policies, comma-separated (default all: ${"actual,no-battery,eco-only,rules,optimiser,exact-optimum"})`,
+    )
+    .option("--octopus-url <url>", "the Octopus API's base URL (default https://api.octopus.energy)")
+    .option("--json", "print the result as JSON (src/backtest/result.ts)")
+    .action(async (options: Record<string, string | string[] | boolean | undefined>) => {
+      setExitCode(await (await commands.backtest()).runBacktestCommand(options));
+    });
+
+  program
     .command("run")
     .description(
       "run the daemon: the cloud to Home Assistant over MQTT (embedded simulator and broker when unconfigured)",

@@ -15,6 +15,7 @@ export const commands = {
   localScan: () => import("./local-scan.js"),
   rulesPlan: () => import("./rules-plan.js"),
   rulesSavings: () => import("./rules-savings.js"),
+  backtest: () => import("./backtest.js"),
   run: () => import("./run.js"),
   set: () => import("./set.js"),
   settingsBackup: () => import("./settings-backup.js"),

@@ -5,6 +5,7 @@ export { plannedOverlaps, sharedControlLines, sharedControlText } from "./file/c
 export { checkRulesOnDevices, type DeviceCheck, refuseRulesNotFitting } from "./file/device-check.js";
 export { type LoadedRules, loadRules, RulesError, rulesPath } from "./file/load.js";
 export { type RulesFile, rulesTimeZone } from "./file/schema.js";
+export { OCTOPUS_REGIONS } from "./file/tariff-schema.js";
 export { forecastDaysLine, HomeAssistantForecastListener, type SolarForecastConfig } from "./forecasts/index.js";
 export {
   type AttributedHouseForecast,

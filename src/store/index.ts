@@ -1,4 +1,5 @@
 export { PRIVATE_DIR, PRIVATE_FILE } from "../files/file-modes.js";
+export type { ArchivedPrice, ArchivedPrices } from "./archived-prices.js";
 export type { AuditLog } from "./audit-log.js";
 export type { AuditEntry, AuditEntryInput, AuditQuery } from "./audit-schema.js";
 export { StoreError, type StoreErrorKind } from "./errors.js";

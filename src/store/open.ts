@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../files/file-modes.js";
+import { type ArchivedPrices, SqliteArchivedPrices } from "./archived-prices.js";
 import { type AuditLog, SqliteAuditLog } from "./audit-log.js";
 import { guard, StoreError, toStoreError } from "./errors.js";
 import { SqliteHistory, type StoreHistory } from "./history.js";
@@ -41,6 +42,8 @@ export interface Store {
   readonly solarForecasts: SolarForecasts;
   /** The tariffs' published half-hour prices: the past days' prices after a restart. */
   readonly publishedPrices: PublishedPrices;
+  /** Past prices of other tariffs (by code), fetched once for the backtest. */
+  readonly archivedPrices: ArchivedPrices;
   /** The OCPP central system's charging sessions, with the transaction ids it gave. */
   readonly ocppSessions: OcppSessionStore;
   /** The daemon's daily backups of each device's settings, the last 30 per device. */
@@ -79,6 +82,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       localSnapshots: new SqliteLocalSnapshots(opened, path),
       solarForecasts: new SqliteSolarForecasts(opened, path),
       publishedPrices: new SqlitePublishedPrices(opened, path),
+      archivedPrices: new SqliteArchivedPrices(opened, path),
       ocppSessions: new SqliteOcppSessions(opened, path),
       settingsBackups: new SqliteSettingsBackups(opened, path),
       close: () => guard(path, () => opened.close()),

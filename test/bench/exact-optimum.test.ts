@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ExactInput, exactOptimum } from "../../bench/planner-year/exact.js";
-import { exactByBlocks } from "../../bench/planner-year/exact-blocks.js";
+import { type ExactInput, exactOptimum } from "../../src/backtest/exact.js";
+import { exactByBlocks } from "../../src/backtest/exact-blocks.js";
 import type { Battery } from "../../src/optimiser/index.js";
 
 /** 1 kWh a half-hour in and out, lossless unless a case says otherwise, 1 kWh of export a half-hour. */
@@ -97,5 +97,23 @@ describe("the exact optimum of the planner-year bench", () => {
     expect(blocks.cost).toBeGreaterThanOrEqual(whole.cost - 1e-6);
     expect(blocks.cost).toBeCloseTo(whole.cost, 6);
     expect(blocks.slots).toHaveLength(24);
+  });
+  it("without an export limit, where export pays more than import, exports only what the slot has", async () => {
+    // A fixed export tariff above a cheap night rate (the demo house's): the relaxation must not import
+    // to export without end. By hand: charge 1 kWh at 0.085 in slot 0, export it at 0.15 in slot 1,
+    // and slot 1's own 1 kWh of solar surplus at 0.15: 0.085 - 0.30 = -0.215.
+    const { exportLimitKw: _limit, ...unlimited } = battery;
+    const result = await exactOptimum(
+      input(
+        [
+          { load: 0, solar: 0, buy: 0.085, sell: 0.15 },
+          { load: 0, solar: 1, buy: 0.27, sell: 0.15 },
+        ],
+        { battery: unlimited },
+      ),
+      { curtail: "at-limit" },
+    );
+    expect(result.cost).toBeCloseTo(-0.215, 6);
+    for (const slot of result.slots) expect(Math.min(slot.importKwh, slot.exportKwh)).toBeLessThan(1e-6);
   });
 });

@@ -29,6 +29,7 @@ const yearOf = (solar: number[]): Year => ({
   exportPrice: [],
   load: [],
   solar,
+  timeZone: "Europe/London",
   pvFactor: 1,
   sydneyYieldKwhPerKwp: 1,
 });

@@ -60,6 +60,7 @@ describe("openStore", () => {
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").all();
     expect(tables.map((row) => (row as { name: string }).name)).toEqual([
+      "archived_tariff_price",
       "audit_log",
       "audit_log_target_at",
       "forecast_request",

@@ -8,6 +8,7 @@ import { solarForecasts } from "./006-solar-forecasts.js";
 import { publishedPrices } from "./007-published-prices.js";
 import { ocppSessions } from "./008-ocpp-sessions.js";
 import { settingsBackups } from "./009-settings-backups.js";
+import { archivedTariffPrices } from "./010-archived-tariff-prices.js";
 
 /** Every schema step in order; append only, never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   publishedPrices,
   ocppSessions,
   settingsBackups,
+  archivedTariffPrices,
 ];

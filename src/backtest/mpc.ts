@@ -1,14 +1,8 @@
-import {
-  type Battery,
-  forecastLoad,
-  forecastSeries,
-  type HalfHourSample,
-  planAhead,
-} from "../../src/optimiser/index.js";
-import { type SlotClock, TIME_ZONE } from "./clock.js";
-import type { Year } from "./data.js";
+import { type Battery, forecastLoad, forecastSeries, type HalfHourSample, planAhead } from "../optimiser/index.js";
+import { learnedSolar, type SolarForecaster } from "./learned-solar.js";
+import type { HalfHourSeries } from "./series.js";
 import type { Decide } from "./simulate.js";
-import { learnedSolar, type SolarForecaster } from "./solar-forecasts.js";
+import type { SlotClock } from "./slot-clocks.js";
 
 /*
  * Policy 5: the optimiser as model-predictive control. Every half-hour it plans the next
@@ -38,12 +32,12 @@ export interface MpcRun {
   readonly solveMs: number[];
 }
 
-function samples(year: Year, series: readonly number[]): HalfHourSample[] {
+function samples(year: HalfHourSeries, series: readonly number[]): HalfHourSample[] {
   return series.map((kwh, t) => ({ start: year.starts[t] as number, kwh }));
 }
 
 export function mpc(
-  year: Year,
+  year: HalfHourSeries,
   clocks: readonly SlotClock[],
   battery: Battery,
   settings: MpcSettings,
@@ -63,7 +57,7 @@ export function mpc(
       if (out.length < slots && settings.forecastPrices) {
         const ahead = forecastSeries(past.slice(Math.max(0, known - 14 * DAY), known), {
           from: year.starts[known] as number,
-          timeZone: TIME_ZONE,
+          timeZone: year.timeZone,
           slots: slots - out.length,
           days: 14,
           halfLifeDays: 3,
@@ -77,7 +71,7 @@ export function mpc(
     };
     const importPrices = prices(year.importPrice, importSamples);
     const exportPrices = prices(year.exportPrice, exportSamples);
-    const options = { from, timeZone: TIME_ZONE, slots };
+    const options = { from, timeZone: year.timeZone, slots };
     const load = forecastLoad(loadSamples.slice(Math.max(0, t - 28 * DAY), t), options);
     const solar = solarForecast(t, slots);
     const schedule = planAhead({

@@ -73,6 +73,7 @@ export async function exactByBlocks(
     const bound = await exactOptimum(block(from, to, from === 0 ? input.initialSocKwh : "free"), options);
     lowerBound += bound.objective;
     blocks++;
+    options.onBlock?.(to);
   }
   return {
     cost,

@@ -1,11 +1,11 @@
-import { type Battery, forecastLoad, type SlotAction } from "../../src/optimiser/index.js";
-import { type ModeWindow, planOptimiseWindows } from "../../src/rules/planners/optimise-windows.js";
-import { replanWindow } from "../../src/rules/planners/window-replan.js";
-import type { Rate } from "../../src/rules/tariffs/index.js";
-import { type SlotClock, TIME_ZONE } from "./clock.js";
-import type { Year } from "./data.js";
+import { type Battery, forecastLoad, type SlotAction } from "../optimiser/index.js";
+import { type ModeWindow, planOptimiseWindows } from "../rules/planners/optimise-windows.js";
+import { replanWindow } from "../rules/planners/window-replan.js";
+import type { Rate } from "../rules/tariffs/index.js";
+import type { SolarForecaster } from "./learned-solar.js";
+import type { HalfHourSeries } from "./series.js";
 import type { Decide } from "./simulate.js";
-import type { SolarForecaster } from "./solar-forecasts.js";
+import type { SlotClock } from "./slot-clocks.js";
 
 const SLOT_MS = 30 * 60_000;
 const DAY = 48;
@@ -47,7 +47,7 @@ export interface OptimiseRuleRun {
  * until its end. 5d: the open window follows each new plan (replanWindow), as the engine now does.
  */
 export function optimiseRule(
-  year: Year,
+  year: HalfHourSeries,
   clocks: readonly SlotClock[],
   battery: Battery,
   settings: OptimiseRuleSettings,
@@ -66,7 +66,11 @@ export function optimiseRule(
     const began = performance.now();
     const at = year.starts[t] as number;
     const known = (clocks[t] as SlotClock).knownUntil;
-    const ahead = { from: at, timeZone: TIME_ZONE, slots: settings.priceForecast ? 2 * DAY : Math.max(1, known - t) };
+    const ahead = {
+      from: at,
+      timeZone: year.timeZone,
+      slots: settings.priceForecast ? 2 * DAY : Math.max(1, known - t),
+    };
     const planned = planOptimiseWindows({
       spec: {
         horizon_hours: 48,
@@ -91,7 +95,7 @@ export function optimiseRule(
       ...(settings.priceForecast
         ? {
             priceHistory: {
-              timeZone: TIME_ZONE,
+              timeZone: year.timeZone,
               import: rates(year.importPrice, Math.max(0, t - 14 * DAY), t),
               export: rates(year.exportPrice, Math.max(0, t - 14 * DAY), t),
             },

@@ -1,5 +1,5 @@
-import highsModule, { type Highs, type InitOptions } from "highs";
-import type { Battery } from "../../src/optimiser/index.js";
+import type { Highs, InitOptions } from "highs";
+import type { Battery } from "../optimiser/index.js";
 
 /*
  * The exact optimum of a year under the bench's own meter (src/optimiser/energy.ts), as a
@@ -40,6 +40,8 @@ export interface ExactOptions {
   readonly allBinaries?: boolean;
   /** Told after each solve: the round, the slots carrying binaries, the slots that broke a rule, the ms it took. */
   readonly onRound?: (round: { round: number; binarySlots: number; broken: number; ms: number }) => void;
+  /** Told after each block of a decomposition (exact-blocks.ts): the half-hours settled so far. */
+  readonly onBlock?: (doneSlots: number) => void;
 }
 
 export interface ExactSlot {
@@ -71,11 +73,29 @@ export interface ExactResult {
 
 const EPS = 1e-6;
 
-/** The package's types describe its CommonJS build; imported as ES module, its default is the loader itself. */
-const highsLoader = highsModule as unknown as (options?: InitOptions) => Promise<Highs>;
+/** Thrown when the solver is not installed: highs is a development dependency, not the daemon's. */
+export class SolverMissingError extends Error {}
+
+/**
+ * HiGHS, loaded on first use: only the exact optimum needs it, and an installation without the
+ * package still runs every other policy. The package's types describe its CommonJS build;
+ * imported as ES module, its default is the loader itself.
+ */
+async function loadHighs(): Promise<Highs> {
+  let loader: (options?: InitOptions) => Promise<Highs>;
+  try {
+    const module: { default: unknown } = await import("highs");
+    loader = module.default as (options?: InitOptions) => Promise<Highs>;
+  } catch (error) {
+    throw new SolverMissingError(
+      `the exact optimum needs highs, the HiGHS solver package (npm install highs): ${(error as Error).message}`,
+    );
+  }
+  return loader();
+}
 let loaded: Promise<Highs> | undefined;
 const solver = (): Promise<Highs> => {
-  const pending = loaded ?? highsLoader();
+  const pending = loaded ?? loadHighs();
   loaded = pending;
   return pending;
 };
@@ -113,7 +133,10 @@ export function exactLp(input: ExactInput, options: ExactOptions, binary: Readon
       ` s${t}_: s${t}${previous} ${term(-battery.chargeEfficiency, `c${t}`)} ${term(1 / battery.dischargeEfficiency, `d${t}`)} = ${num(rhs)}`,
     );
     bounds.push(` 0 <= c${t} <= ${num(maxIn)}`, ` 0 <= d${t} <= ${num(maxOut)}`, ` 0 <= k${t} <= ${num(solar)}`);
-    bounds.push(exportCap === undefined ? ` e${t} >= 0` : ` 0 <= e${t} <= ${num(exportCap)}`);
+    // Without an export limit, the most a slot can export without importing: else, where export
+    // pays more than import, the relaxation would import and export without end (unbounded).
+    const exportBound = exportCap ?? Math.max(0, solar - load) + maxOut;
+    bounds.push(` 0 <= e${t} <= ${num(exportBound)}`);
     bounds.push(` ${num(reserve)} <= s${t} <= ${num(battery.capacityKwh)}`);
     if (!binary.has(t)) continue;
     // The most a slot can import: the load, plus a full charge, with no solar.

@@ -1,6 +1,6 @@
-import { type Battery, type SlotAction, slotEnergy } from "../../src/optimiser/index.js";
-import type { Year } from "./data.js";
+import { type Battery, type SlotAction, slotEnergy } from "../optimiser/index.js";
 import type { ExactSlot } from "./exact.js";
+import type { HalfHourSeries } from "./series.js";
 import { type Decide, SLOT_HOURS } from "./simulate.js";
 
 const EPS = 1e-6;
@@ -11,7 +11,7 @@ const EPS = 1e-6;
  * do the same, else a timed charge to the SoC already there (nothing moves). Simulating it checks
  * that the mixed-integer program's answer is one the bench's meter can reach, and at what cost.
  */
-export function exactDecide(year: Year, battery: Battery, slots: readonly ExactSlot[]): Decide {
+export function exactDecide(year: HalfHourSeries, battery: Battery, slots: readonly ExactSlot[]): Decide {
   return (t, socKwh) => {
     const slot = slots[t];
     if (!slot) return { mode: "eco" };

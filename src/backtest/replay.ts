@@ -1,0 +1,137 @@
+import type { Battery } from "../optimiser/index.js";
+import { exactByBlocks } from "./exact-blocks.js";
+import { learnedSolar } from "./learned-solar.js";
+import { mpc } from "./mpc.js";
+import { optimiseRule } from "./optimise-rule.js";
+import { EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "./policy-settings.js";
+import type { BacktestPolicy } from "./result.js";
+import type { HalfHourSeries } from "./series.js";
+import { type Decide, ecoOnly, SLOT_HOURS, simulateSteps, withoutBattery } from "./simulate.js";
+import { slotClocks } from "./slot-clocks.js";
+
+/** Each half-hour's grid flows under one policy, kWh, and what they cost, GBP. */
+export interface SlotFlows {
+  readonly importKwh: Float64Array;
+  readonly exportKwh: Float64Array;
+  readonly cost: Float64Array;
+}
+
+/** The rules file's optimise rule as the engine runs it; undefined: the file has none. */
+export interface RulesPolicy {
+  readonly changeCost: number;
+  /** The rule is told the site's export limit (its export_limit_kw). */
+  readonly exportLimit: boolean;
+}
+
+export interface ReplayInput {
+  readonly series: HalfHourSeries;
+  readonly battery: Battery;
+  readonly initialSocKwh: number;
+  /** What the meter read each half-hour, for the "actual" policy. */
+  readonly metered?: { readonly importKwh: readonly number[]; readonly exportKwh: readonly number[] };
+  readonly policies: readonly BacktestPolicy[];
+  readonly rules?: RulesPolicy;
+  /** Told as each policy goes: the share of its half-hours done, 0 to 1. */
+  readonly onProgress?: (policy: BacktestPolicy, done: number) => void;
+}
+
+export interface PolicyReplay {
+  readonly policy: BacktestPolicy;
+  readonly flows: SlotFlows;
+  readonly seconds: number;
+}
+
+/** How often progress is told, in half-hours: a week. */
+const PROGRESS_SLOTS = 336;
+
+/** Every policy asked for (and possible) over the series, in the order asked. */
+export async function replayPolicies(input: ReplayInput): Promise<PolicyReplay[]> {
+  const out: PolicyReplay[] = [];
+  for (const policy of input.policies) {
+    const started = performance.now();
+    const flows = await replayOne(policy, input);
+    if (flows) out.push({ policy, flows, seconds: (performance.now() - started) / 1000 });
+  }
+  return out;
+}
+
+function emptyFlows(slots: number): SlotFlows {
+  return { importKwh: new Float64Array(slots), exportKwh: new Float64Array(slots), cost: new Float64Array(slots) };
+}
+
+function record(flows: SlotFlows, series: HalfHourSeries, t: number, importKwh: number, exportKwh: number): void {
+  flows.importKwh[t] = importKwh;
+  flows.exportKwh[t] = exportKwh;
+  flows.cost[t] = importKwh * (series.importPrice[t] as number) - exportKwh * (series.exportPrice[t] as number);
+}
+
+async function replayOne(policy: BacktestPolicy, input: ReplayInput): Promise<SlotFlows | undefined> {
+  const { series, battery, initialSocKwh } = input;
+  const slots = series.starts.length;
+  const flows = emptyFlows(slots);
+  const told = (t: number) => {
+    if (t % PROGRESS_SLOTS === 0) input.onProgress?.(policy, t / slots);
+  };
+  const run = (decide: Decide) => {
+    simulateSteps(
+      series,
+      battery,
+      initialSocKwh,
+      (t, soc, mode) => {
+        told(t);
+        return { action: decide(t, soc, mode), extraKwh: 0 };
+      },
+      ({ t, energy }) => record(flows, series, t, energy.importKwh, energy.exportKwh),
+    );
+  };
+  switch (policy) {
+    case "actual": {
+      if (!input.metered) return undefined;
+      for (let t = 0; t < slots; t++)
+        record(flows, series, t, input.metered.importKwh[t] ?? 0, input.metered.exportKwh[t] ?? 0);
+      break;
+    }
+    case "no-battery":
+      withoutBattery(series, battery, (t, imported, exported) => record(flows, series, t, imported, exported));
+      break;
+    case "eco-only":
+      run(ecoOnly);
+      break;
+    case "optimiser":
+      run(mpc(series, slotClocks(series.starts, series.timeZone), battery, OPTIMISER_MPC, learnedSolar(series)).decide);
+      break;
+    case "rules": {
+      if (!input.rules) return undefined;
+      const rule = optimiseRule(series, slotClocks(series.starts, series.timeZone), battery, {
+        changeCost: input.rules.changeCost,
+        replan: true,
+        priceForecast: true,
+        exportLimit: input.rules.exportLimit,
+        solar: learnedSolar(series),
+      });
+      run(rule.decide);
+      break;
+    }
+    case "exact-optimum": {
+      const exact = await exactByBlocks(
+        {
+          importPrices: series.importPrice,
+          exportPrices: series.exportPrice,
+          load: series.load,
+          solar: series.solar,
+          battery,
+          initialSocKwh,
+          slotHours: SLOT_HOURS,
+        },
+        { curtail: "at-limit", onBlock: (done) => told(done) },
+        EXACT_BLOCK_SLOTS,
+      );
+      exact.slots.forEach((slot, t) => {
+        record(flows, series, t, slot.importKwh, slot.exportKwh);
+      });
+      break;
+    }
+  }
+  input.onProgress?.(policy, 1);
+  return flows;
+}
