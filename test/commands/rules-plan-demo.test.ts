@@ -71,7 +71,7 @@ describe("rules plan on the demo house (no configuration)", () => {
     const result = await rulesPlan(join(dir, "e2m.db"));
     expect(result.code).toBe(0);
     expect(result.out).toMatch(
-      /the house's use and solar by time of day learned from [78] day\(s\) of the store's history/,
+      /the house's use and solar by time of day learned from [78] days of the store's history/,
     );
     // The evening's 2 kW at the 35p peak is served from the battery, and the reason says so.
     const evening = slotRows(result.out).find((row) => row.startsWith("  2026-11-16 17:00"));
