@@ -22,6 +22,7 @@ import { DEMO_HISTORY_DAYS, DEMO_STORE_FILE, isDemo } from "../demo/store.js";
 import { DEMO_YEAR_INVERTER, DEMO_YEAR_SOURCES, seedDemoYear } from "../demo/year-history.js";
 import { OCTOPUS_REGIONS, rulesTimeZone } from "../rules/index.js";
 import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
+import { parseOptions } from "./option-errors.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;
@@ -59,9 +60,6 @@ const optionsSchema = z.object({
 });
 export type BacktestOptions = z.input<typeof optionsSchema>;
 
-/** Option names as the user typed them, for the errors. */
-const FLAGS: Record<string, string> = { batteryKwh: "battery-kwh", octopusUrl: "octopus-url" };
-
 /**
  * `energy2mqtt backtest`: the store's own half-hours replayed under each policy (what happened, no
  * battery, eco only, the rules file's optimise rule, the optimiser, the exact optimum) and tariff.
@@ -76,13 +74,8 @@ export async function runBacktestCommand(
     err.write(`${message}\n`);
     return 2;
   };
-  const parsed = optionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue?.path[0] ?? "option");
-    return usage(`--${FLAGS[name] ?? name} ${issue?.message ?? "is not valid"}`);
-  }
-  const options = parsed.data;
+  const options = parseOptions(optionsSchema, input, err);
+  if (options === undefined) return 2;
   const specs: TariffSpec[] = [];
   for (const text of options.tariff) {
     const spec = parseTariffSpec(text);

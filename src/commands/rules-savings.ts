@@ -12,6 +12,7 @@ import {
   withStoredPrices,
 } from "../rules/index.js";
 import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, SLOT_MS, systemClock } from "../time/index.js";
+import { parseOptions } from "./option-errors.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;
@@ -45,12 +46,8 @@ export async function runRulesSavingsCommand(
     err.write(`${message}\n`);
     return 2;
   };
-  const parsed = optionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return usage(`--${String(issue?.path[0] ?? "option")} ${issue?.message ?? "is not valid"}`);
-  }
-  const options = parsed.data;
+  const options = parseOptions(optionsSchema, input, err);
+  if (options === undefined) return 2;
 
   const read = readRulesInput(options);
   if ("problem" in read) return usage(read.problem);
