@@ -169,13 +169,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint<z.ZodType>>> = {
     plan: (body, serial) => ({
       requests: [
         preset(serial, PRESET.charge, {
-          slots: {
-            1: {
-              start_time: body.start,
-              end_time: body.finish,
-              ...(body.chargeToPercent === undefined ? {} : { percent_limit: body.chargeToPercent }),
-            },
-          },
+          slots: { 1: slotOne(body.start, body.finish, body.chargeToPercent) },
         }),
       ],
       success: `Setting Charge Slot 1 to: ${body.start} - ${body.finish} was a success`,
@@ -187,13 +181,7 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint<z.ZodType>>> = {
     plan: (body, serial, controls) => ({
       requests: [
         preset(serial, dischargePreset(controls), {
-          slots: {
-            1: {
-              start_time: body.start,
-              end_time: body.finish,
-              ...(body.dischargeToPercent === undefined ? {} : { percent_limit: body.dischargeToPercent }),
-            },
-          },
+          slots: { 1: slotOne(body.start, body.finish, body.dischargeToPercent) },
         }),
       ],
       success: `Setting Discharge Slot 1 to: ${body.start} - ${body.finish} was a success`,
@@ -222,6 +210,11 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint<z.ZodType>>> = {
     }),
   }),
 };
+
+/** GivTCP's slot 1 as the preset's slot: its times, and its limit when one is given. */
+function slotOne(start: string, finish: string, percent: number | undefined): Record<string, string | number> {
+  return { start_time: start, end_time: finish, ...(percent === undefined ? {} : { percent_limit: percent }) };
+}
 
 /** The DC discharge slots are shared: written through the discharge preset that is on, timed-export when neither is. */
 function dischargePreset(controls: ControlValues): string {
