@@ -8,7 +8,7 @@ import { scenarioSchema } from "../../src/simulator/scenario/schema.js";
 import { openStore } from "../../src/store/index.js";
 import { dayOf, dayStartMs } from "../../src/time/index.js";
 import type { DailyEnergy, HistoryScope } from "../../src/web/api-types.js";
-import { hasChromium, launchChromium } from "./browser-launch.js";
+import { hasChromium, launchChromium, openWebPage } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF, type Demo, startDemo } from "./demo.js";
 import { DEMO_EXPORT_PRICE, demoImportPrice, fillWeek, WEEK_DEVICE, WEEK_ZONE } from "./known-week.js";
 
@@ -162,13 +162,7 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
     };
     scopes = answer.scopes;
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      locale: "en-GB",
-      acceptDownloads: true,
-    });
-    page = await context.newPage();
-    await page.goto(`${demo.url}#history`);
+    page = await openWebPage(browser, `${demo.url}#history`);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

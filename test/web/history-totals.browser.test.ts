@@ -11,7 +11,7 @@ import { scenarioSchema } from "../../src/simulator/scenario/schema.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
 import { dayEndMs, dayOf, dayStartMs, VirtualClock, wallClock } from "../../src/time/index.js";
 import type { DailyEnergy, HistoryDevice } from "../../src/web/api-types.js";
-import { hasChromium, launchChromium } from "./browser-launch.js";
+import { hasChromium, launchChromium, openWebPage } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF, type Demo, demoDaemonConfig, startDemo } from "./demo.js";
 import {
   DEMO_EXPORT_PRICE,
@@ -224,13 +224,7 @@ describe.skipIf(!hasChromium)(
       };
       demo = await startDemo(dir, {}, START, RULES, EMPTY_ACCOUNT);
       browser = await launchChromium();
-      const context = await browser.newContext({
-        viewport: { width: 1280, height: 900 },
-        locale: "en-GB",
-        acceptDownloads: true,
-      });
-      page = await context.newPage();
-      await page.goto(`${demo.url}#history`);
+      page = await openWebPage(browser, `${demo.url}#history`);
     }, 120_000);
     afterAll(async () => {
       await browser?.close();
