@@ -66,14 +66,16 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       inverter_time: "the gateway's clock is not among its mapped registers",
     };
   }
-  const capacity = "the battery's kWh capacity is the cloud listing's; the LAN has the module's Ah only";
   const limits = "the battery-operating-range power limits are cloud presets; no register of this model is mapped";
   const absent: Record<string, string> = {
-    soc_kw: capacity,
-    soc_max: capacity,
     charge_rate: limits,
     discharge_rate: limits,
   };
+  if (scenario === "three-phase") {
+    const capacity =
+      "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
+    Object.assign(absent, { soc_kw: capacity, soc_max: capacity });
+  }
   if (scenario !== "three-phase")
     absent.load_today = "no register of this model holds the home's consumption counter; the cloud computes it";
   if (["demo", "hybrid", "three-phase"].includes(scenario)) {

@@ -43,10 +43,6 @@ interface Snapshot {
  * presets and actions a model has no register for, the cloud's snapshots), the EV charger and the smart device.
  */
 const ONLY_CLOUD_SENSORS = [
-  // The battery's usable kWh is the cloud listing's nominal capacity times nominal voltage.
-  "energy2mqtt_sd2024g001_battery_capacity",
-  "energy2mqtt_se2024g101_battery_capacity",
-  "energy2mqtt_se2024g102_battery_capacity",
   // The cloud computes the home's consumption counters and the lifetime AC charge; no register holds them.
   "energy2mqtt_sd2024g001_today_consumption_energy",
   "energy2mqtt_sd2024g001_total_consumption_energy",

@@ -38,10 +38,12 @@ function tolerance(key: string, family: string): number {
 const ONLY_LOCAL: Record<string, readonly string[]> = {
   // The cloud lists one array of the hybrid's strings; its registers hold two. Pack figures the
   // cloud lists on the device listing's battery modules, not in live data. A single-phase
-  // inverter's battery calibration stage is HR 29; the cloud shows none.
+  // inverter's battery calibration stage is HR 29; the cloud shows none. Its battery's nominal Ah
+  // (HR 55) is the cloud's device listing's; both paths give its kWh as battery_capacity.
   "Hybrid Gen1": [
     "device_type",
     "arm_firmware",
+    "battery_capacity_ah",
     "clock",
     "faults",
     "calibration",
@@ -55,6 +57,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "AC-coupled": [
     "device_type",
     "arm_firmware",
+    "battery_capacity_ah",
     "clock",
     "faults",
     "calibration",
@@ -66,6 +69,7 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   "All-in-One": [
     "device_type",
     "arm_firmware",
+    "battery_capacity_ah",
     "clock",
     "faults",
     "calibration",
