@@ -208,6 +208,8 @@ function pathsSection(): string[] {
     "|---|---|---|",
     ...LAN_GAPS.map((gap) => `| ${gap.kind} | ${gap.keys.map((key) => `\`${key}\``).join(", ")} | ${gap.why} |`),
     "",
+    "Derived over the LAN: `today_consumption_energy` of a single-phase hybrid or All-in-One is in no register (the cloud computes it), so the LAN path balances it from today's counters as GivTCP does: PV + grid import + battery discharge - grid export - battery charge (`src/local/registers/load-balance.ts`). Each counter is its register's 0.1 kWh, so the figure is within 0.25 kWh of the cloud's; it is held rather than let fall within a day (a fall is a meter reset to Home Assistant) and starts again when the counters do. An AC-coupled unit has no PV counter, and the PV that reaches its home through another inverter is not in its registers, so it gets none.",
+    "",
     "Signs are the daemon's on either path: `battery_power` discharge positive, `grid_power` export positive. The EMS keeps its grid figure (IR 2089) and its grid meter's power the other way round, positive into the house (the captured EMS read -1869 W there at night while its batteries discharged 2507 W into a 638 W load, and its own inverter-style IR 30 read +1873 W), so the LAN path flips them; its battery figure (IR 2090, the sum of its inverters') is already discharge positive. On an EMS `meter_{n}_power` of a `GRID` meter is export positive like `grid_power`; a `GENERATION` meter's is positive while generating. The gateway keeps its battery powers charge positive; the LAN path flips them too.",
     "",
     "Counters differ in timing, not meaning: the cloud's are its last 5-minute data point, the registers' the moment of the poll.",

@@ -76,8 +76,9 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
     Object.assign(absent, { soc_kw: capacity, soc_max: capacity });
   }
-  if (scenario !== "three-phase")
-    absent.load_today = "no register of this model holds the home's consumption counter; the cloud computes it";
+  if (scenario === "ac-coupled")
+    absent.load_today =
+      "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
   if (["demo", "hybrid", "three-phase"].includes(scenario)) {
     const pause = "pause battery is a cloud preset on this model; the template marks it optional (not every firmware)";
     Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
