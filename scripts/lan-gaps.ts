@@ -11,7 +11,8 @@ export interface LanGap {
   readonly why: string;
 }
 
-const CONSUMPTION_AND_AC_CHARGE = ["today_consumption_energy", "total_consumption_energy", "total_ac_charge_energy"];
+/** Today's consumption is balanced from today's counters where all of them are registers (src/local/registers/load-balance.ts); the lifetime one is not. */
+const CONSUMPTION_AND_AC_CHARGE = ["total_consumption_energy", "total_ac_charge_energy"];
 const BATTERY_TOTALS = ["total_battery_charge_energy", "total_battery_discharge_energy"];
 
 /**
@@ -24,7 +25,7 @@ export const LAN_GAPS: readonly LanGap[] = [
     kind: "Hybrid Gen1",
     models: ["Hybrid Gen1"],
     keys: CONSUMPTION_AND_AC_CHARGE,
-    why: "no register holds them: the cloud computes the home's consumption, and the single-phase map has today's AC charge (IR 35) but no lifetime one",
+    why: "no register holds them: the cloud computes the home's lifetime consumption (today's is balanced from today's counters), and the single-phase map has today's AC charge (IR 35) but no lifetime one",
   },
   {
     kind: "Hybrid Gen2 and Gen3",
@@ -41,8 +42,15 @@ export const LAN_GAPS: readonly LanGap[] = [
   {
     kind: "AC-coupled",
     models: ["AC-coupled"],
-    keys: ["solar_power", "today_solar_energy", "total_solar_energy", ...CONSUMPTION_AND_AC_CHARGE, ...BATTERY_TOTALS],
-    why: "it has no PV inputs: the cloud shows the PV a generation meter measures; the rest as on the Gen2",
+    keys: [
+      "solar_power",
+      "today_solar_energy",
+      "total_solar_energy",
+      "today_consumption_energy",
+      ...CONSUMPTION_AND_AC_CHARGE,
+      ...BATTERY_TOTALS,
+    ],
+    why: "it has no PV inputs: the cloud shows the PV a generation meter measures, and without it today's consumption cannot be balanced from its counters; the rest as on the Gen2",
   },
   {
     kind: "All-in-One",

@@ -19,6 +19,7 @@ import {
   LV_BATTERY_ADDRESSES,
   lvBatterySerial,
 } from "./registers/battery.js";
+import { BATTERY_CAPACITY_REGISTER } from "./registers/battery-capacity.js";
 import { decodeClock, wallText } from "./registers/clock.js";
 import { decodeEms, emsChildren } from "./registers/ems.js";
 import { faultState } from "./registers/faults.js";
@@ -199,9 +200,12 @@ export class ChainDecoder {
     const serial = ir.holding.text(13, 5) || bank.reportedSerial;
     const address = hex(CONTROLLER);
     const clock = decodeClock(ir);
+    // A single-phase inverter's battery size (HR 55, read with the identity bank); its kWh is the inventory's.
+    const capacityAh = detected.family === "single-phase" ? ir.holding.u16(BATTERY_CAPACITY_REGISTER) : undefined;
     const identity = {
       ...(detected.deviceType === undefined ? {} : { device_type: detected.deviceType }),
       ...(detected.armFirmware === undefined ? {} : { arm_firmware: detected.armFirmware }),
+      ...(capacityAh === undefined || capacityAh === 0 ? {} : { battery_capacity_ah: capacityAh }),
       // The device's own clock (registers/clock.ts), its local wall time with no zone.
       ...(clock === undefined ? {} : { clock: wallText(clock) }),
     };

@@ -24,6 +24,7 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
+export { BATTERY_CAPACITY_REGISTER, batteryCapacityKwh } from "./registers/battery-capacity.js";
 export { CALIBRATION_REGISTER, calibrationOf, calibrationWord } from "./registers/calibration.js";
 export {
   CLOCK_COUNT,
@@ -72,6 +73,7 @@ export {
 } from "./registers/encode.js";
 export { encodeFaults, FAULT_WORDS, faultsOfState } from "./registers/faults.js";
 export { GATEWAY_AIO_SLOTS } from "./registers/gateway.js";
+export { balancedLoadToday, LOAD_BALANCE_INPUTS } from "./registers/load-balance.js";
 export type { Detected } from "./registers/model.js";
 export { type Model, modelFromIdentity } from "./registers/model.js";
 export { RegisterFile } from "./registers/register-file.js";

@@ -66,23 +66,27 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       inverter_time: "the gateway's clock is not among its mapped registers",
     };
   }
-  const capacity = "the battery's kWh capacity is the cloud listing's; the LAN has the module's Ah only";
   const limits = "the battery-operating-range power limits are cloud presets; no register of this model is mapped";
   const absent: Record<string, string> = {
-    soc_kw: capacity,
-    soc_max: capacity,
     charge_rate: limits,
     discharge_rate: limits,
   };
-  if (scenario !== "three-phase")
-    absent.load_today = "no register of this model holds the home's consumption counter; the cloud computes it";
+  if (scenario === "three-phase") {
+    const capacity =
+      "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
+    Object.assign(absent, { soc_kw: capacity, soc_max: capacity });
+  }
+  if (scenario === "ac-coupled")
+    absent.load_today =
+      "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
   if (["demo", "hybrid", "three-phase"].includes(scenario)) {
-    const pause = "pause battery is a cloud preset on this model; the template marks it optional (not every firmware)";
+    const pause =
+      "pause battery (HR 318-320) is in the HR 300-359 block a hybrid does not answer (givenergy-modbus's has_ac_config_block: AC-coupled and All-in-One only), nor in the three-phase map; the template marks it optional";
     Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
   }
   if (scenario !== "aio") {
     absent.discharge_target_soc =
-      "the timed-export slot limit is a cloud preset field on this model; the template marks it optional (gen3 only)";
+      "this model's map has no discharge slot SOC limit (the single-phase extended map's HR 272 on, Gen3 and later); the template marks it optional (gen3 only)";
   }
   if (scenario === "ac-coupled") {
     const pv = "an AC-coupled inverter has no PV input: its registers carry no solar power (the cloud reports 0)";

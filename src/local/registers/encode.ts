@@ -1,6 +1,7 @@
 import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE } from "../../vocabulary/index.js";
 import { STATUS_NAMES, type State } from "./bank.js";
 import { BMU_CELLS, BMU_TEMPERATURE_SENSORS } from "./battery.js";
+import { BATTERY_CAPACITY_REGISTER } from "./battery-capacity.js";
 import { GATEWAY_AIO_SLOTS } from "./gateway.js";
 import type { Model } from "./model.js";
 import { type RegisterFile, unscaled } from "./register-file.js";
@@ -41,11 +42,17 @@ export interface Identity {
   readonly armFirmware: number;
   /** HR 13-17, up to 10 characters. */
   readonly serial: string;
+  /** HR 55, a single-phase inverter's battery in nominal Ah (none without a battery). */
+  readonly batteryCapacityAh?: number;
 }
 
 /** The identity bank that `detectModel` and the controller's serial read. */
 export function encodeIdentity(file: RegisterFile, identity: Identity): void {
-  file.holdingSide.u16(0, identity.deviceType).u16(21, identity.armFirmware).text(13, 5, identity.serial);
+  file.holdingSide
+    .u16(0, identity.deviceType)
+    .u16(21, identity.armFirmware)
+    .text(13, 5, identity.serial)
+    .u16(BATTERY_CAPACITY_REGISTER, identity.batteryCapacityAh);
 }
 
 /** The inverse of `decodeSinglePhase`. */

@@ -1,12 +1,14 @@
 import { put, type Registers, type State, scaled, statusName, sum } from "./bank.js";
 import { calibrationOf } from "./calibration.js";
+import { balancedLoadToday } from "./load-balance.js";
 import type { Model } from "./model.js";
 
 /**
  * A single-phase inverter's input registers (hybrid Gen1-3, HV hybrid Gen3, AC-coupled,
  * All-in-One) at 0x11 (and its facade 0x31) into the daemon's state keys. Signs: IR 30 is the grid
  * clamp, positive exporting; IR 52 the battery, positive discharging: the daemon's own. Today's
- * home consumption is computed by the cloud, not held in a register, so it is left out.
+ * home consumption is in no register (the cloud computes it): it is derived from today's
+ * counters (./load-balance.ts).
  */
 export function decodeSinglePhase(ir: Registers, model: Model): State {
   const pv1 = ir.u16(18);
@@ -72,5 +74,6 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
       today_battery_discharge_energy: scaled(ir.u16(37), 0.1),
     });
   }
+  put(state, { today_consumption_energy: balancedLoadToday(state) });
   return state;
 }

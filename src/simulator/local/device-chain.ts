@@ -33,7 +33,7 @@ import {
 import { EMS_INVERTER_STATUS, EMS_METER_STATUS, EMS_METER_TYPE, emsCodeName } from "../../vocabulary/index.js";
 import { batteryModules } from "../http/routes/device-bodies.js";
 import { emsSystemDataBody } from "../http/routes/ems-system-data.js";
-import { KIND_PROFILES } from "../scenario/kinds.js";
+import { KIND_PROFILES, nominalWh } from "../scenario/kinds.js";
 import type { EmsRecord, GatewayRecord, InverterRecord } from "../world/world.js";
 import type { DeviceClock } from "./device-clock.js";
 import { type LanSettings, type LanWriteAnswer, lanSettings } from "./lan-writes.js";
@@ -229,12 +229,22 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
           ]
         : []),
   ];
+  // HR 55: the nominal Ah the cloud's listing gives (device-bodies' batteryInfo), on single-phase units only.
+  const capacityAh =
+    !threePhase && record.entry.battery_kwh > 0
+      ? Math.round(nominalWh(kind, record.entry.battery_kwh) / profile.battery.nominalVoltage)
+      : undefined;
   const registers = (now: number): Map<number, RegisterFile> => {
     record.model.advanceTo(now);
     const system = record.model.liveSystemData();
     const state: State = { ...liveState(system), ...counterState(record.model.liveMeterData()) };
     const controller = new RegisterFile();
-    encodeIdentity(controller, { deviceType: DEVICE_TYPE[kind], armFirmware: profile.firmware.ARM, serial });
+    encodeIdentity(controller, {
+      deviceType: DEVICE_TYPE[kind],
+      armFirmware: profile.firmware.ARM,
+      serial,
+      ...(capacityAh === undefined ? {} : { batteryCapacityAh: capacityAh }),
+    });
     if (threePhase) {
       encodeThreePhase(controller, state);
       // The firmware words of the fault bank IR 1300-1359 (AC DSP, DC DSP, ARM; givenergy-modbus's

@@ -1,4 +1,10 @@
-import { CLOUD_SETTINGS, type ControlMap, controlMapOf, type DecodedDevice } from "../../local/index.js";
+import {
+  batteryCapacityKwh,
+  CLOUD_SETTINGS,
+  type ControlMap,
+  controlMapOf,
+  type DecodedDevice,
+} from "../../local/index.js";
 import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../vocabulary/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
 import type { Identified } from "./dongle.js";
@@ -129,12 +135,14 @@ function inverterOf(
   writable: boolean,
 ): InverterDevice {
   const arm = controller.state.arm_firmware;
+  const capacityKwh = batteryCapacityKwh(identified.detected.model, num(controller, "battery_capacity_ah"));
   return {
     kind: "inverter",
     serial: controller.serial,
     model: identified.detected.model,
     dongleSerial: identified.dongleSerial,
     firmware: { arm: typeof arm === "number" ? arm : null },
+    ...(capacityKwh === undefined ? {} : { batteryCapacityKwh: capacityKwh }),
     batteries: modulesOf(identified.devices),
     meters: [],
     flags: [],

@@ -7,6 +7,7 @@ import { withClockDrift } from "./clock-drift.js";
 import type { LocalDongle } from "./dongle.js";
 import { LanFaultEvents } from "./fault-events.js";
 import { inverterPointOf } from "./history-points.js";
+import { TodayLoadGuard } from "./load-today.js";
 import { counterValuesOf, emsValuesOf, liveValuesOf, toSecond } from "./readings.js";
 
 export interface LocalResourceContext {
@@ -66,6 +67,7 @@ function inverterResources(
   const id = deviceIdOf(serial);
   let lastLive: number | undefined;
   const faultEvents = new LanFaultEvents();
+  const todayLoad = new TodayLoadGuard();
   return [
     {
       name: `inverter.live ${serial} (LAN ${where})`,
@@ -93,8 +95,9 @@ function inverterResources(
         const controller = controllerOf(heardOf(context, serial), serial);
         if (!controller) return {};
         const at = now();
-        const point = inverterPointOf(controller.state, at);
-        const counters = counterValuesOf(controller.state);
+        const state = todayLoad.hold(controller.state);
+        const point = inverterPointOf(state, at);
+        const counters = counterValuesOf(state);
         return { fetched: { kind: "inverter.points", serial, at, points: [point], counters } };
       },
     },

@@ -110,7 +110,10 @@ describe.each(Object.keys(CAPTURE_FILES) as CaptureName[])("the daemon on the re
       const published = last[key];
       if (typeof value !== "number" || published === undefined) continue;
       compared.push(key);
-      if (typeof published !== "number" || Math.abs(published - value) > 0.051)
+      // Today's consumption is balanced from five rounded counters and held when the balance dips within
+      // a day (the captured Gen1's fell from 9.1 to 8.8 kWh at midday as PV and charge rose alike): never below it.
+      const held = key === "today_consumption_energy" ? 0.25 : 0;
+      if (typeof published !== "number" || published - value < -0.051 || published - value > 0.051 + held)
         differ.push(`${key}: published ${JSON.stringify(published)}, registers ${value}`);
     }
     expect(differ).toEqual([]);
