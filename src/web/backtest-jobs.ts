@@ -3,20 +3,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { type BacktestResult, backtestResultSchema } from "../backtest/result.js";
 import type { SpawnCli } from "./backtest-child.js";
-
-/** What GET /api/backtest/<id> answers. */
-export interface BacktestJobView {
-  readonly id: string;
-  readonly state: "running" | "done" | "failed";
-  /** 0 to 1: the share of the tariffs' and policies' replays done. */
-  readonly fraction: number;
-  /** What it is doing now, in words. */
-  readonly phase: string;
-  readonly seconds: number;
-  readonly result: BacktestResult | null;
-  /** Why it failed, in the CLI's words. */
-  readonly error: string | null;
-}
+import type { BacktestJobView } from "./backtest-view.js";
 
 /** Finished runs kept for their pages to read. */
 const KEPT = 4;
