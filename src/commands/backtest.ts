@@ -1,9 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import {
-  BACKTEST_PERIODS,
   BACKTEST_POLICIES,
   type BacktestOptions,
   type BacktestPolicy,
@@ -15,15 +13,13 @@ import {
   meteredHalfHours,
   octopusTariffPrices,
   type PricedTariff,
-  parseTariffSpec,
   runBacktest,
   SolverMissingError,
-  type TariffSpec,
 } from "../backtest/index.js";
 import { DEMO_HISTORY_DAYS, DEMO_STORE_FILE, isDemo } from "../demo/store.js";
 import { DEMO_YEAR_INVERTER, DEMO_YEAR_SOURCES, seedDemoYear } from "../demo/year-history.js";
 import { rulesTimeZone } from "../rules/index.js";
-import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
+import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, systemClock } from "../time/index.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;

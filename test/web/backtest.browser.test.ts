@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -27,6 +27,8 @@ const TO = "2023-01-14";
 /** The rules policy (the slowest) is left out to keep the test fast: the page's box unticked, the CLI told so. */
 const POLICIES = ["actual", "no-battery", "eco-only", "optimiser"];
 const run = promisify(execFile);
+/** Screenshots for a person to look at, only when asked for: E2M_SCREENSHOTS=/some/dir. */
+const SHOTS = process.env.E2M_SCREENSHOTS;
 
 interface Cell {
   readonly tariff: string;
@@ -227,6 +229,10 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
         const found = [...(await axeCheck(page, `backtest ${width} ${scheme}`)).serious, ...(await wider(page))];
+        if (SHOTS) {
+          mkdirSync(SHOTS, { recursive: true });
+          await page.screenshot({ path: join(SHOTS, `backtest-${width}-${scheme}.png`), fullPage: true });
+        }
         expect(found).toEqual([]);
       });
 

@@ -59,8 +59,8 @@ export function backtestChart(
   });
   for (const tick of steps) {
     svg.append(
-      s("line", { x1: LEFT, x2: LEFT + plotW, y1: y(tick), y2: y(tick), class: tick === 0 ? "axis" : "grid" }),
-      s("text", { x: LEFT - 6, y: y(tick) + 4, "text-anchor": "end", class: "tick" }, `£${tick.toFixed(2)}`),
+      s("line", { x1: LEFT, x2: LEFT + plotW, y1: y(tick), y2: y(tick), class: tick === 0 ? "bt-axis" : "bt-grid" }),
+      s("text", { x: LEFT - 6, y: y(tick) + 4, "text-anchor": "end", class: "bt-tick" }, `£${tick.toFixed(2)}`),
     );
   }
   periods.forEach((period, index) => {
@@ -86,7 +86,7 @@ export function backtestChart(
       group.append(
         s(
           "text",
-          { x: LEFT + index * slot + slot / 2, y: HEIGHT - BOTTOM + 16, "text-anchor": "middle", class: "tick" },
+          { x: LEFT + index * slot + slot / 2, y: HEIGHT - BOTTOM + 16, "text-anchor": "middle", class: "bt-tick" },
           period.includes("..") ? "whole range" : period,
         ),
       );

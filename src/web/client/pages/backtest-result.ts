@@ -16,7 +16,7 @@ export function backtestResultView(result: BacktestResult, width: number): HTMLE
       "tr",
       {},
       h("th", { scope: "col" }, "period"),
-      ...policies.map((policy) => h("th", { scope: "col" }, BACKTEST_POLICY_HEADS[policy])),
+      ...policies.map((policy) => h("th", { scope: "col", class: "num" }, BACKTEST_POLICY_HEADS[policy])),
     );
     const body = periods.map((period) =>
       h(
@@ -67,12 +67,14 @@ export function backtestResultView(result: BacktestResult, width: number): HTMLE
       h(
         "figure",
         { class: "backtest-figure" },
-        backtestChart(
-          rows,
-          periods,
-          policies,
-          width,
-          `Bars: ${scope}, one a policy; the same figures are in the table below`,
+        chartBox(width, (drawn) =>
+          backtestChart(
+            rows,
+            periods,
+            policies,
+            drawn,
+            `Bars: ${scope}, one a policy; the same figures are in the table below`,
+          ),
         ),
         h("figcaption", { class: "hint" }, `Cost per period by policy: ${scope}.`),
       ),
@@ -93,4 +95,17 @@ export function backtestResultView(result: BacktestResult, width: number): HTMLE
     h("ul", { class: "backtest-assumptions" }, ...result.assumptions.map((line) => h("li", {}, line))),
     times.length > 0 ? h("p", { class: "hint" }, `Run time: ${times.join(", ")}`) : null,
   );
+}
+
+/** The chart drawn to its box's width, again when the box changes width (a phone turned, a window resized). */
+function chartBox(width: number, draw: (width: number) => SVGElement): HTMLElement {
+  const box = h("div", { class: "backtest-chart-box" }, draw(width));
+  let drawn = width;
+  new ResizeObserver(() => {
+    const now = Math.max(280, Math.floor(box.clientWidth));
+    if (box.clientWidth === 0 || now === drawn) return;
+    drawn = now;
+    box.replaceChildren(draw(now));
+  }).observe(box);
+  return box;
 }

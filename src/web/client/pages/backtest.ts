@@ -32,7 +32,13 @@ export const renderBacktest: Page = (main) => {
     return { policy, box, label: h("label", { class: "check" }, box, ` ${head}`) };
   });
   const run = h("button", { type: "submit", class: "primary" }, "Run");
-  const progress = h("progress", { max: 1, value: 0, "aria-label": "Backtest progress", hidden: true });
+  const progress = h("progress", {
+    class: "backtest-progress",
+    max: 1,
+    value: 0,
+    "aria-label": "Backtest progress",
+    hidden: true,
+  });
   const status = h("p", { class: "backtest-status", role: "status", "aria-live": "polite" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
   const out = h("div", { class: "backtest-out" });
