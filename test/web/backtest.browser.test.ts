@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadYear } from "../../bench/planner-year/data.js";
 import { buildWebAssets } from "../../scripts/build-web.js";
 import { type BacktestResult, backtestResultSchema } from "../../src/backtest/result.js";
@@ -235,6 +235,27 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
         }
         expect(found).toEqual([]);
       });
+
+  it("says why a run the CLI refuses failed, in its words", async () => {
+    const started = await post({ from: "2022-01-01", to: "2022-01-02", policies: ["actual"] });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: string };
+    const job = await vi.waitFor(
+      async () => {
+        const view = (await (await fetch(new URL(`api/backtest/${id}`, demo.url))).json()) as {
+          state: string;
+          error: string | null;
+          result: unknown;
+        };
+        if (view.state === "running") throw new Error("still running");
+        return view;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(job.state).toBe("failed");
+    expect(job.result).toBeNull();
+    expect(job.error).toContain("has no metered half-hours from 2022-01-01 to 2022-01-02");
+  });
 
   it("shows the API's words for a bad input", async () => {
     await page.setViewportSize({ width: 390, height: 900 });
