@@ -23,7 +23,8 @@ const jobPath = /^\/api\/backtest\/([0-9a-f-]{36})$/;
 
 /**
  * POST /api/backtest starts `energy2mqtt backtest` on the daemon's store (one at a time: 409 names
- * the one running); GET /api/backtest/<id> says how far it is and, when done, its result.
+ * the one running); GET /api/backtest/<id> says how far it is and, when done, its result; GET
+ * /api/backtest, the one running or else the last (for a page opened again).
  */
 export async function backtestRoute(
   http: { readonly request: IncomingMessage; readonly response: ServerResponse; readonly path: string },
@@ -48,6 +49,7 @@ export async function backtestRoute(
     const view = jobs.view(job[1] ?? "");
     return send(view ? 200 : 404, view ?? { error: `no backtest ${job[1]}` });
   }
+  if (request.method === "GET") return send(200, { job: jobs.latest() ?? null });
   const verdict = checkSameOrigin(context.guard, request);
   if (!verdict.ok) return send(verdict.status, { error: verdict.message });
   let raw: unknown;

@@ -97,6 +97,12 @@ export class BacktestJobs {
     };
   }
 
+  /** The run going now, else the last one started: what the page shows when it is opened again. */
+  latest(): BacktestJobView | undefined {
+    const job = this.running ?? [...this.jobs.values()].at(-1);
+    return job ? this.view(job.id) : undefined;
+  }
+
   /** Ends a run still going (the daemon stops). */
   stop(): void {
     this.running?.child?.kill();

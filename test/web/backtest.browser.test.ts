@@ -220,6 +220,11 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
     expect(assumptions.length).toBeGreaterThanOrEqual(cli.assumptions.length - 2);
     expect(assumptions[0]).toBe(cli.assumptions[0]);
     expect(await page.locator(".backtest-status").textContent()).toMatch(/^Done in \d+\.\d s\.$/);
+    // Opened again (another page in between), it shows the last run's table again.
+    await page.goto(`${demo.url}#now`);
+    await page.goto(`${demo.url}#backtest`);
+    await page.waitForSelector("table.backtest-table tbody tr");
+    expect(await page.locator("table.backtest-table td").count()).toBe(cli.rows.length);
     expect(errors).toEqual([]);
   }, 120_000);
 

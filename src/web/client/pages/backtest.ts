@@ -71,7 +71,10 @@ export const renderBacktest: Page = (main) => {
         }
         run.disabled = false;
         progress.hidden = true;
-        if (job.error !== null) showError(job.error);
+        if (job.error !== null) {
+          status.textContent = `Failed after ${job.seconds.toFixed(1)} s.`;
+          showError(job.error);
+        }
         if (job.result) {
           status.textContent = `Done in ${job.seconds.toFixed(1)} s.`;
           out.replaceChildren(backtestResultView(job.result, Math.max(280, out.clientWidth)));
@@ -114,6 +117,17 @@ export const renderBacktest: Page = (main) => {
       });
   });
 
+  // A run going on (or the last one) is shown again when the page is opened again.
+  getJson<{ job: BacktestJobView | null }>("backtest")
+    .then(({ job }) => {
+      if (!alive || !job || run.disabled) return;
+      if (job.state === "running") {
+        run.disabled = true;
+        progress.hidden = false;
+      }
+      follow(job.id);
+    })
+    .catch((failure: Error) => showError(failure.message));
   main.append(
     h("h2", {}, "Backtest"),
     h(
