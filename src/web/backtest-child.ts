@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Starts `energy2mqtt <args>` as a child process; its stdout and stderr piped. */
 export type SpawnCli = (args: readonly string[]) => ChildProcess;
@@ -11,7 +12,9 @@ export type SpawnCli = (args: readonly string[]) => ChildProcess;
 export const spawnCli: SpawnCli = (args) => {
   const fromSources = import.meta.url.endsWith(".ts");
   const entry = fileURLToPath(new URL(`../cli/entry.${fromSources ? "ts" : "js"}`, import.meta.url));
-  return spawn(process.execPath, [...(fromSources ? ["--import", "tsx"] : []), entry, ...args], {
+  // tsx found from here, not from wherever the daemon was started.
+  const loader = fromSources ? ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] : [];
+  return spawn(process.execPath, [...loader, entry, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
 };
