@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import { type BacktestResult, backtestResultSchema } from "../backtest/result.js";
+import type { Logger } from "../log/log.js";
 import type { SpawnCli } from "./backtest-child.js";
 import type { BacktestJobView } from "./backtest-view.js";
 
@@ -32,7 +33,10 @@ export class BacktestJobs {
   private readonly jobs = new Map<string, Job>();
   private running: Job | undefined;
 
-  constructor(private readonly spawnCli: SpawnCli) {}
+  constructor(
+    private readonly spawnCli: SpawnCli,
+    private readonly logger: Logger,
+  ) {}
 
   /** Starts a run of the CLI with `args` (its options, --json added), or names the one running. */
   start(args: readonly string[], replays: number): { readonly id: string } | { readonly running: string } {
@@ -117,5 +121,8 @@ export class BacktestJobs {
     job.ended = performance.now();
     job.child = undefined;
     if (this.running === job) this.running = undefined;
+    const seconds = Number(((job.ended - job.started) / 1000).toFixed(1));
+    if (result) this.logger.info({ id: job.id, seconds }, "backtest from the web page done");
+    else this.logger.warn({ id: job.id, seconds, error }, "backtest from the web page failed");
   }
 }

@@ -57,7 +57,7 @@ export function webFeature(options: WebOptions): WebFeature {
     carPlugged: () => options.rules()?.carState?.()?.plugged,
   });
   const stream = new EventStream();
-  const backtests = options.backtest ? new BacktestJobs(options.backtest.spawn ?? spawnCli) : undefined;
+  const backtests = options.backtest ? new BacktestJobs(options.backtest.spawn ?? spawnCli, logger) : undefined;
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
   const clock = options.clock;
   const startedAt = clock.now();

@@ -225,6 +225,8 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
     await page.goto(`${demo.url}#backtest`);
     await page.waitForSelector("table.backtest-table tbody tr");
     expect(await page.locator("table.backtest-table td").count()).toBe(cli.rows.length);
+    expect(await page.locator('input[name="from"]').inputValue()).toBe(FROM);
+    expect(await page.locator('select[name="by"]').inputValue()).toBe("day");
     expect(errors).toEqual([]);
   }, 120_000);
 

@@ -121,6 +121,12 @@ export const renderBacktest: Page = (main) => {
   getJson<{ job: BacktestJobView | null }>("backtest")
     .then(({ job }) => {
       if (!alive || !job || run.disabled) return;
+      // The form says what the table shows.
+      if (job.result) {
+        from.value = job.result.from;
+        to.value = job.result.to;
+        by.value = job.result.by;
+      }
       if (job.state === "running") {
         run.disabled = true;
         progress.hidden = false;
