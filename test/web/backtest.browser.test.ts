@@ -83,7 +83,10 @@ function wider(page: Page): Promise<string[]> {
   });
 }
 
-describe.skipIf(!hasChromium)("the Backtest page", () => {
+// The API's checks run without Chromium too; the page's need it.
+const inChromium = it.skipIf(!hasChromium);
+
+describe("the Backtest page and its API", () => {
   const dir = mkdtempSync(join(tmpdir(), "e2m-backtest-page-"));
   const rulesFile = join(dir, "rules.yaml");
   let demo: Demo;
@@ -101,11 +104,12 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
     });
 
   beforeAll(async () => {
-    await buildWebAssets();
+    if (hasChromium) await buildWebAssets();
     writeFileSync(join(dir, "empty-agile.json"), JSON.stringify({ results: [] }));
     demo = await startDemo(dir, {}, undefined, BENCH_RULES.join("\n"));
     // Two weeks and a day of the fixture (the last day's points close the fortnight's last half-hour).
     writeYearToStore(loadYear(ROOT), 0, 15 * 48, demo.storePath);
+    if (!hasChromium) return;
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
@@ -130,118 +134,125 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("runs a fortnight from the page with progress, refuses a second run meanwhile, and shows the CLI's rows", async () => {
-    await page.goto(`${demo.url}#backtest`);
-    await page.locator('input[name="from"]').fill(FROM);
-    await page.locator('input[name="to"]').fill(TO);
-    await page.locator('select[name="by"]').selectOption("day");
-    await page.locator('input[name="policy"][value="rules"]').uncheck();
-    await page.getByRole("button", { name: "Run" }).click();
-    await page.waitForSelector(".backtest-status:has-text('Running')");
-    // One run at a time: the second is told which one runs.
-    const second = await post({ from: FROM, to: TO });
-    expect(second.status).toBe(409);
-    const { id } = (await second.json()) as { id: string };
-    const progress = (await (await fetch(new URL(`api/backtest/${id}`, demo.url))).json()) as {
-      state: string;
-      fraction: number;
-      phase: string;
-    };
-    expect(progress.state).toBe("running");
-    expect(progress.fraction).toBeGreaterThanOrEqual(0);
-    expect(progress.fraction).toBeLessThan(1);
-    expect(progress.phase).not.toBe("");
+  inChromium(
+    "runs a fortnight from the page with progress, refuses a second run meanwhile, and shows the CLI's rows",
+    async () => {
+      await page.goto(`${demo.url}#backtest`);
+      await page.locator('input[name="from"]').fill(FROM);
+      await page.locator('input[name="to"]').fill(TO);
+      await page.locator('select[name="by"]').selectOption("day");
+      await page.locator('input[name="policy"][value="rules"]').uncheck();
+      await page.getByRole("button", { name: "Run" }).click();
+      await page.waitForSelector(".backtest-status:has-text('Running')");
+      // One run at a time: the second is told which one runs.
+      const second = await post({ from: FROM, to: TO });
+      expect(second.status).toBe(409);
+      const { id } = (await second.json()) as { id: string };
+      const progress = (await (await fetch(new URL(`api/backtest/${id}`, demo.url))).json()) as {
+        state: string;
+        fraction: number;
+        phase: string;
+      };
+      expect(progress.state).toBe("running");
+      expect(progress.fraction).toBeGreaterThanOrEqual(0);
+      expect(progress.fraction).toBeLessThan(1);
+      expect(progress.phase).not.toBe("");
 
-    // The CLI on the same store and options, while the page's run goes on.
-    const { stdout } = await run(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "test/helpers/cli-entry.ts",
-        "backtest",
-        "--rules",
-        rulesFile,
-        "--store",
-        demo.storePath,
-        "--from",
-        FROM,
-        "--to",
-        TO,
-        "--by",
-        "day",
-        "--policies",
-        POLICIES.join(","),
-        "--json",
-      ],
-      { cwd: ROOT, env: { ...process.env, ENERGY2MQTT_CONFIG: "" }, maxBuffer: 16 * 1024 * 1024 },
-    );
-    cli = backtestResultSchema.parse(JSON.parse(stdout));
-    expect(cli.rows).toHaveLength(14 * POLICIES.length);
+      // The CLI on the same store and options, while the page's run goes on.
+      const { stdout } = await run(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "test/helpers/cli-entry.ts",
+          "backtest",
+          "--rules",
+          rulesFile,
+          "--store",
+          demo.storePath,
+          "--from",
+          FROM,
+          "--to",
+          TO,
+          "--by",
+          "day",
+          "--policies",
+          POLICIES.join(","),
+          "--json",
+        ],
+        { cwd: ROOT, env: { ...process.env, ENERGY2MQTT_CONFIG: "" }, maxBuffer: 16 * 1024 * 1024 },
+      );
+      cli = backtestResultSchema.parse(JSON.parse(stdout));
+      expect(cli.rows).toHaveLength(14 * POLICIES.length);
 
-    await page.waitForSelector("table.backtest-table tbody tr", { timeout: 90_000 });
-    const cells: Cell[] = await page.evaluate(() =>
-      Array.from((globalThis as unknown as InPage).document.querySelectorAll("table.backtest-table td")).map(
-        (cell) => ({
-          tariff: cell.closest("table")?.getAttribute("data-tariff") ?? "",
-          period: cell.closest("tr")?.getAttribute("data-period") ?? "",
-          policy: cell.getAttribute("data-policy") ?? "",
-          text: cell.textContent,
-          cost: Number(cell.getAttribute("data-cost")),
-          saved: Number(cell.getAttribute("data-saved")),
-          importKwh: Number(cell.getAttribute("data-import")),
-          exportKwh: Number(cell.getAttribute("data-export")),
-        }),
-      ),
-    );
-    // Row for row, in the CLI's order: the same figures, written as the CLI's table writes them.
-    expect(cells.map(({ tariff, period, policy }) => `${tariff} ${period} ${policy}`)).toEqual(
-      cli.rows.map(({ tariff, period, policy }) => `${tariff} ${period} ${policy}`),
-    );
-    cli.rows.forEach((row, index) => {
-      expect(cells[index]).toEqual({
-        tariff: row.tariff,
-        period: row.period,
-        policy: row.policy,
-        text: backtestCell(row),
-        cost: row.costGbp,
-        saved: row.savedVsNoBatteryGbp,
-        importKwh: row.importKwh,
-        exportKwh: row.exportKwh,
+      await page.waitForSelector("table.backtest-table tbody tr", { timeout: 90_000 });
+      const cells: Cell[] = await page.evaluate(() =>
+        Array.from((globalThis as unknown as InPage).document.querySelectorAll("table.backtest-table td")).map(
+          (cell) => ({
+            tariff: cell.closest("table")?.getAttribute("data-tariff") ?? "",
+            period: cell.closest("tr")?.getAttribute("data-period") ?? "",
+            policy: cell.getAttribute("data-policy") ?? "",
+            text: cell.textContent,
+            cost: Number(cell.getAttribute("data-cost")),
+            saved: Number(cell.getAttribute("data-saved")),
+            importKwh: Number(cell.getAttribute("data-import")),
+            exportKwh: Number(cell.getAttribute("data-export")),
+          }),
+        ),
+      );
+      // Row for row, in the CLI's order: the same figures, written as the CLI's table writes them.
+      expect(cells.map(({ tariff, period, policy }) => `${tariff} ${period} ${policy}`)).toEqual(
+        cli.rows.map(({ tariff, period, policy }) => `${tariff} ${period} ${policy}`),
+      );
+      cli.rows.forEach((row, index) => {
+        expect(cells[index]).toEqual({
+          tariff: row.tariff,
+          period: row.period,
+          policy: row.policy,
+          text: backtestCell(row),
+          cost: row.costGbp,
+          saved: row.savedVsNoBatteryGbp,
+          importKwh: row.importKwh,
+          exportKwh: row.exportKwh,
+        });
       });
-    });
-    const heads = await page.locator("table.backtest-table thead th").allTextContents();
-    expect(heads).toEqual(["period", "actual", "no battery", "eco only", "optimiser"]);
-    // The chart: a bar per policy and day, each the table's cost; every figure says its scope.
-    expect(await page.locator("svg.backtest-chart rect[data-policy]").count()).toBe(cli.rows.length);
-    expect(await page.locator("svg.backtest-chart").getAttribute("aria-label")).toContain("for the house");
-    expect(await page.locator("table.backtest-table caption").textContent()).toContain("for the house");
-    const assumptions = await page.locator(".backtest-assumptions li").allTextContents();
-    expect(assumptions.length).toBeGreaterThanOrEqual(cli.assumptions.length - 2);
-    expect(assumptions[0]).toBe(cli.assumptions[0]);
-    expect(await page.locator(".backtest-status").textContent()).toMatch(/^Done in \d+\.\d s\.$/);
-    // Opened again (another page in between), it shows the last run's table again.
-    await page.goto(`${demo.url}#now`);
-    await page.goto(`${demo.url}#backtest`);
-    await page.waitForSelector("table.backtest-table tbody tr");
-    expect(await page.locator("table.backtest-table td").count()).toBe(cli.rows.length);
-    expect(await page.locator('input[name="from"]').inputValue()).toBe(FROM);
-    expect(await page.locator('select[name="by"]').inputValue()).toBe("day");
-    expect(errors).toEqual([]);
-  }, 120_000);
+      const heads = await page.locator("table.backtest-table thead th").allTextContents();
+      expect(heads).toEqual(["period", "actual", "no battery", "eco only", "optimiser"]);
+      // The chart: a bar per policy and day, each the table's cost; every figure says its scope.
+      expect(await page.locator("svg.backtest-chart rect[data-policy]").count()).toBe(cli.rows.length);
+      expect(await page.locator("svg.backtest-chart").getAttribute("aria-label")).toContain("for the house");
+      expect(await page.locator("table.backtest-table caption").textContent()).toContain("for the house");
+      const assumptions = await page.locator(".backtest-assumptions li").allTextContents();
+      expect(assumptions.length).toBeGreaterThanOrEqual(cli.assumptions.length - 2);
+      expect(assumptions[0]).toBe(cli.assumptions[0]);
+      expect(await page.locator(".backtest-status").textContent()).toMatch(/^Done in \d+\.\d s\.$/);
+      // Opened again (another page in between), it shows the last run's table again.
+      await page.goto(`${demo.url}#now`);
+      await page.goto(`${demo.url}#backtest`);
+      await page.waitForSelector("table.backtest-table tbody tr");
+      expect(await page.locator("table.backtest-table td").count()).toBe(cli.rows.length);
+      expect(await page.locator('input[name="from"]').inputValue()).toBe(FROM);
+      expect(await page.locator('select[name="by"]').inputValue()).toBe("day");
+      expect(errors).toEqual([]);
+    },
+    120_000,
+  );
 
   for (const width of [1280, 390])
     for (const scheme of ["light", "dark"] as const)
-      it(`has no serious or critical axe violation and nothing wider than the screen at ${width} px, ${scheme}`, async () => {
-        await page.setViewportSize({ width, height: 900 });
-        await page.emulateMedia({ colorScheme: scheme });
-        const found = [...(await axeCheck(page, `backtest ${width} ${scheme}`)).serious, ...(await wider(page))];
-        if (SHOTS) {
-          mkdirSync(SHOTS, { recursive: true });
-          await page.screenshot({ path: join(SHOTS, `backtest-${width}-${scheme}.png`), fullPage: true });
-        }
-        expect(found).toEqual([]);
-      });
+      inChromium(
+        `has no serious or critical axe violation and nothing wider than the screen at ${width} px, ${scheme}`,
+        async () => {
+          await page.setViewportSize({ width, height: 900 });
+          await page.emulateMedia({ colorScheme: scheme });
+          const found = [...(await axeCheck(page, `backtest ${width} ${scheme}`)).serious, ...(await wider(page))];
+          if (SHOTS) {
+            mkdirSync(SHOTS, { recursive: true });
+            await page.screenshot({ path: join(SHOTS, `backtest-${width}-${scheme}.png`), fullPage: true });
+          }
+          expect(found).toEqual([]);
+        },
+      );
 
   it("says why a run the CLI refuses failed, in its words", async () => {
     const started = await post({ from: "2022-01-01", to: "2022-01-02", policies: ["actual"] });
@@ -264,7 +275,7 @@ describe.skipIf(!hasChromium)("the Backtest page", () => {
     expect(job.error).toContain("has no metered half-hours from 2022-01-01 to 2022-01-02");
   });
 
-  it("shows the API's words for a bad input", async () => {
+  inChromium("shows the API's words for a bad input", async () => {
     await page.setViewportSize({ width: 390, height: 900 });
     await page.locator('input[name="batteryKwh"]').fill("-3");
     await page.getByRole("button", { name: "Run" }).click();
