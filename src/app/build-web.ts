@@ -12,6 +12,7 @@ import type { RequestBudgetReader } from "../vocabulary/request-budget.js";
 import { webFeature } from "../web/index.js";
 import type { RulesStart } from "./build-rules.js";
 import type { Sources } from "./build-sources.js";
+import { backtestArgs } from "./web-backtest.js";
 import { carTargets } from "./web-cars.js";
 import { rulesHelp, rulesPlan } from "./web-plan.js";
 
@@ -60,5 +61,6 @@ export function buildWeb(options: {
     writesToday: () => gate.writesToday(),
     carTargets: carTargets(options.rulesFile, () => rules.runtime?.carState?.()),
     chargerPath: options.sources.chargerPath,
+    backtest: { args: backtestArgs(config, options.configFile, options.rulesFile?.file) },
   });
 }

@@ -4,6 +4,12 @@ export { SolverMissingError } from "./exact.js";
 export { houseBattery, optimiseRuleOf } from "./house-battery.js";
 export { OCTOPUS_API, octopusTariffPrices } from "./octopus-prices.js";
 export {
+  type BacktestOptions,
+  backtestOptionsSchema,
+  type CheckedBacktestOptions,
+  checkBacktestOptions,
+} from "./options.js";
+export {
   BACKTEST_PERIODS,
   BACKTEST_POLICIES,
   type BacktestPeriodKind,

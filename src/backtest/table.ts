@@ -1,13 +1,5 @@
-import { BACKTEST_POLICIES, type BacktestResult, type BacktestRow } from "./result.js";
-
-const POLICY_HEADS: Record<(typeof BACKTEST_POLICIES)[number], string> = {
-  actual: "actual",
-  "no-battery": "no battery",
-  "eco-only": "eco only",
-  rules: "rules",
-  optimiser: "optimiser",
-  "exact-optimum": "exact optimum",
-};
+import type { BacktestResult } from "./result.js";
+import { BACKTEST_POLICY_HEADS, backtestCell, backtestGrid } from "./table-cells.js";
 
 /**
  * The result as text: the assumptions, then per tariff a table of periods by policy, each cell the
@@ -20,19 +12,11 @@ export function backtestTable(result: BacktestResult): string {
     ...result.assumptions.map((line) => `  - ${line}`),
   ];
   for (const tariff of result.tariffs) {
-    const rows = result.rows.filter((row) => row.tariff === tariff.name);
-    const policies = BACKTEST_POLICIES.filter((policy) => rows.some((row) => row.policy === policy));
-    const periods = [...new Set(rows.map((row) => row.period))];
-    const cell = (row: BacktestRow | undefined) =>
-      row === undefined
-        ? "-"
-        : row.policy === "no-battery"
-          ? row.costGbp.toFixed(2)
-          : `${row.costGbp.toFixed(2)} (${row.savedVsNoBatteryGbp.toFixed(2)})`;
-    const head = ["period", ...policies.map((policy) => POLICY_HEADS[policy])];
+    const { rows, policies, periods } = backtestGrid(result.rows, tariff.name);
+    const head = ["period", ...policies.map((policy) => BACKTEST_POLICY_HEADS[policy])];
     const body = periods.map((period) => [
       period,
-      ...policies.map((policy) => cell(rows.find((row) => row.period === period && row.policy === policy))),
+      ...policies.map((policy) => backtestCell(rows.find((row) => row.period === period && row.policy === policy))),
     ]);
     const widths = head.map((text, i) => Math.max(text.length, ...body.map((row) => (row[i] ?? "").length)));
     const line = (cells: readonly string[]) =>

@@ -1,64 +1,31 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import {
-  BACKTEST_PERIODS,
   BACKTEST_POLICIES,
+  type BacktestOptions,
   type BacktestPolicy,
   type BacktestResult,
   backtestTable,
+  checkBacktestOptions,
   configuredPrices,
   houseBattery,
   meteredHalfHours,
   octopusTariffPrices,
   type PricedTariff,
-  parseTariffSpec,
   runBacktest,
   SolverMissingError,
-  type TariffSpec,
 } from "../backtest/index.js";
 import { DEMO_HISTORY_DAYS, DEMO_STORE_FILE, isDemo } from "../demo/store.js";
 import { DEMO_YEAR_INVERTER, DEMO_YEAR_SOURCES, seedDemoYear } from "../demo/year-history.js";
-import { OCTOPUS_REGIONS, rulesTimeZone } from "../rules/index.js";
-import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, isDay, systemClock } from "../time/index.js";
-import { parseOptions } from "./option-errors.js";
+import { rulesTimeZone } from "../rules/index.js";
+import { addDays, type Clock, dayEndMs, dayOf, dayStartMs, systemClock } from "../time/index.js";
 import { openStoreOr, readRulesInput } from "./shared.js";
 
 const DEFAULT_CAPACITY_KWH = 9.5;
 const MAX_DAYS = 400;
 /** Without --from: a year back from --to, or from the first day the store metered, whichever is later. */
 const DEFAULT_DAYS = 365;
-
-const day = z.string().refine(isDay, "must be a date written YYYY-MM-DD, e.g. 2026-11-01");
-const optionsSchema = z.object({
-  config: z.string().optional(),
-  rules: z.string().optional(),
-  store: z.string().min(1, "must name the store file").optional(),
-  from: day.optional(),
-  to: day.optional(),
-  tariff: z.array(z.string()).default([]),
-  region: z
-    .enum(OCTOPUS_REGIONS, { message: `must be an Octopus region letter: one of ${OCTOPUS_REGIONS.join(" ")}` })
-    .optional(),
-  batteryKwh: z.coerce
-    .number({ message: "must be a positive number of kWh" })
-    .positive("must be a positive number of kWh")
-    .optional(),
-  by: z.enum(BACKTEST_PERIODS, { message: `must be one of ${BACKTEST_PERIODS.join(", ")}` }).default("month"),
-  policies: z
-    .string()
-    .transform((text) => text.split(",").map((name) => name.trim()))
-    .pipe(
-      z
-        .array(z.enum(BACKTEST_POLICIES, { message: `must list policies among ${BACKTEST_POLICIES.join(", ")}` }))
-        .min(1),
-    )
-    .optional(),
-  octopusUrl: z.url({ message: "must be a URL starting with http:// or https://" }).optional(),
-  json: z.boolean().optional(),
-});
-export type BacktestOptions = z.input<typeof optionsSchema>;
 
 /**
  * `energy2mqtt backtest`: the store's own half-hours replayed under each policy (what happened, no
@@ -74,16 +41,9 @@ export async function runBacktestCommand(
     err.write(`${message}\n`);
     return 2;
   };
-  const options = parseOptions(optionsSchema, input, err);
-  if (options === undefined) return 2;
-  const specs: TariffSpec[] = [];
-  for (const text of options.tariff) {
-    const spec = parseTariffSpec(text);
-    if (typeof spec === "string") return usage(`--tariff ${text}: ${spec}`);
-    specs.push(spec);
-  }
-  if (specs.length > 0 && options.region === undefined)
-    return usage("--tariff needs --region: the letter of your Octopus tariff code (E-1R-<product>-<region>), e.g. C");
+  const checked = checkBacktestOptions(input);
+  if ("problem" in checked) return usage(checked.problem);
+  const { options, specs } = checked;
 
   const read = readRulesInput(options);
   if ("problem" in read) return usage(read.problem);

@@ -7,6 +7,8 @@ import type { RuleEvent } from "../rules-runtime/index.js";
 import { StateChanges } from "../telemetry/index.js";
 import type { WebHealth } from "./api-types.js";
 import { type Asset, defaultAssetsDir, indexFor, loadAssets } from "./assets.js";
+import { spawnCli } from "./backtest-child.js";
+import { BacktestJobs } from "./backtest-jobs.js";
 import { presetKey } from "./battery-mode.js";
 import { LiveState } from "./live.js";
 import type { WebOptions } from "./options.js";
@@ -55,6 +57,7 @@ export function webFeature(options: WebOptions): WebFeature {
     carPlugged: () => options.rules()?.carState?.()?.plugged,
   });
   const stream = new EventStream();
+  const backtests = options.backtest ? new BacktestJobs(options.backtest.spawn ?? spawnCli, logger) : undefined;
   const cloud: CloudTally = { lastStatus: null, lastSuccess: null, requests: 0, failures: 0 };
   const clock = options.clock;
   const startedAt = clock.now();
@@ -106,6 +109,7 @@ export function webFeature(options: WebOptions): WebFeature {
         stream,
         health,
         ruleEvents: () => recentRuleEvents,
+        backtests,
       }).catch((error: unknown) => {
         logger.error({ err: error, path }, "the web API failed");
         if (!response.headersSent) json(response, 500, { error: (error as Error).message });
@@ -215,6 +219,7 @@ export function webFeature(options: WebOptions): WebFeature {
     async stop() {
       bus.removeAll(name);
       stream.close();
+      backtests?.stop();
       const running = server;
       server = undefined;
       if (!running) return;

@@ -8,6 +8,7 @@ import type { Store } from "../store/index.js";
 import type { Inventory } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import type { RequestBudgetState } from "../vocabulary/request-budget.js";
+import type { SpawnCli } from "./backtest-child.js";
 import type { PricesAt } from "./history-api.js";
 import type { CarTarget } from "./live-cars.js";
 import type { PlanHelp, PlanLive, PlanView } from "./plan-view.js";
@@ -53,6 +54,11 @@ export interface WebOptions {
   /** The charger's own path carrying it now (OCPP while its charge point is connected, then Modbus); undefined: neither. */
   readonly chargerPath?: (uuid: string) => "OCPP" | "Modbus" | undefined;
   /** Each device's writes today and the daily budget (the control gate's), when there is a budget. */
+  /**
+   * The Backtest page's runs: the CLI options naming this daemon's rules file and store (or none,
+   * for the demo house the CLI finds itself); left out, POST /api/backtest answers 503.
+   */
+  readonly backtest?: { readonly args: readonly string[]; readonly spawn?: SpawnCli };
   readonly writesToday?: () =>
     | { readonly budget: number; readonly devices: Readonly<Record<string, number>> }
     | undefined;

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { RuleEvent, RulesRuntime, SavingsRange } from "../rules-runtime/index.js";
 import type { HistorySavings, WebHealth } from "./api-types.js";
+import { backtestRoute } from "./backtest-api.js";
+import type { BacktestJobs } from "./backtest-jobs.js";
 import { historyDevices, powerColumns } from "./history-api.js";
 import { scopeDailyEnergy } from "./history-scope-days.js";
 import { historyScopes, scopeOf } from "./history-scopes.js";
@@ -23,6 +25,7 @@ export interface ApiContext {
   readonly stream: EventStream;
   readonly health: () => WebHealth;
   readonly ruleEvents: () => readonly RuleEvent[];
+  readonly backtests: BacktestJobs | undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -60,6 +63,8 @@ export async function handleApi(context: ApiContext): Promise<void> {
     if (!verdict.ok) return json(response, verdict.status, { error: verdict.message });
     return ruleCommand(context, decodeURIComponent(action[1] ?? ""), action[2] ?? "");
   }
+  const backtest = { guard: options.config, logger: options.logger, baseArgs: options.backtest?.args ?? [] };
+  if (await backtestRoute(context, { ...backtest, jobs: context.backtests })) return;
   if (method !== "GET") return json(response, 405, { error: "use GET" });
   const backups = settingsBackupsRoute(path, response, options.store);
   if (backups) return backups;

@@ -15,7 +15,7 @@ import { fillWeek, WEEK_DEVICE } from "./known-week.js";
  * Re-run after a page changes.
  */
 
-const PAGES = ["now", "plan", "history", "changes", "health"] as const;
+const PAGES = ["now", "plan", "history", "backtest", "changes", "health"] as const;
 
 /** The demo's rules and one whose condition does not hold now, so that its run-now dialog warns. */
 const RULES = [
@@ -215,7 +215,7 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
       }
       await page.close();
       expect(missed).toEqual([]);
-      // The menu's five links on every page, and more on those with controls.
+      // The menu's six links on every page, and more on those with controls.
       for (const name of PAGES) expect(counted[name], name).toBeGreaterThanOrEqual(5);
       expect(counted.changes).toBeGreaterThan(counted.health ?? 0);
     });

@@ -275,7 +275,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
         return { top: box.top, left: box.left, right: box.right };
       }),
     );
-    expect(links).toHaveLength(5);
+    expect(links).toHaveLength(6);
     expect(new Set(links.map((link) => link.top)).size).toBe(1);
     // Changes and Health too: every link lies wholly inside the screen, none behind a sideways scroll.
     for (const link of links) {
@@ -294,7 +294,7 @@ describe.skipIf(!hasChromium)("the Now and Health pages against the demo house",
       await phone.evaluate(() => (globalThis as unknown as InPage).document.scrollingElement?.scrollWidth),
     ).toBeLessThanOrEqual(390);
     await phone.keyboard.press("Tab"); // the skip link
-    for (const page of ["now", "plan", "history", "changes", "health"]) {
+    for (const page of ["now", "plan", "history", "backtest", "changes", "health"]) {
       await phone.keyboard.press("Tab");
       const focus = await phone.evaluate(() => {
         const active = (globalThis as unknown as InPage).document.activeElement;

@@ -3,6 +3,7 @@ import "./app.css";
 import type { LiveSnapshot } from "../api-types.js";
 import { openStream } from "./api.js";
 import type { Page, Stream, StreamName } from "./page.js";
+import { renderBacktest } from "./pages/backtest.js";
 import { renderChanges } from "./pages/changes.js";
 import { renderHealth } from "./pages/health.js";
 import { renderHistory } from "./pages/history.js";
@@ -13,6 +14,7 @@ const PAGES: Record<string, { title: string; render: Page }> = {
   now: { title: "Now", render: renderNow },
   plan: { title: "Plan", render: renderPlan },
   history: { title: "History", render: renderHistory },
+  backtest: { title: "Backtest", render: renderBacktest },
   changes: { title: "Changes", render: renderChanges },
   health: { title: "Health", render: renderHealth },
 };
