@@ -9,6 +9,7 @@ import { failed, MAY_OR_MAY_NOT, refused, seconds, skipped, succeeded, unknown }
 import { differencesText } from "./preset-differences.js";
 import { findPreset, presetProblems } from "./preset-rules.js";
 import { containsValues, slotsByNumber } from "./same-value.js";
+import { presetToSteps } from "./steps.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
 import { valuesChanged, valuesIn } from "./write-budget.js";
 
@@ -27,7 +28,7 @@ export async function changePreset(
   context: ChangeContext,
   inverter: ControlledInverter,
   reference: string,
-  fields: Fields,
+  requested: Fields,
 ): Promise<ChangeOutcome> {
   const descriptor = findPreset(inverter.presets, reference);
   if (!descriptor) {
@@ -38,6 +39,7 @@ export async function changePreset(
         : `preset ${reference} is not one inverter ${inverter.serial} lists (it lists: ${listed.join(", ")})`,
     );
   }
+  const fields = presetToSteps(descriptor, requested);
   const problems = presetProblems(descriptor, fields);
   if (problems) return refused(problems);
   const target: PresetTarget = {

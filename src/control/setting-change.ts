@@ -8,6 +8,7 @@ import { type Reading, sendChange, settle } from "./in-flight.js";
 import { failed, MAY_OR_MAY_NOT, refused, seconds, shown, skipped, succeeded, unknown } from "./outcome.js";
 import { sameValue } from "./same-value.js";
 import { checkSetting, isWriteOnly } from "./setting-rules.js";
+import { toStep } from "./steps.js";
 import { codeOf, type Verdict, verdictOf } from "./verdict.js";
 
 interface SettingTarget {
@@ -41,7 +42,7 @@ export async function changeSetting(
         : `setting ${settingId} is not one inverter ${inverter.serial} lists`,
     );
   }
-  const check = checkSetting(descriptor, requested);
+  const check = checkSetting(descriptor, toStep(descriptor.validation_rules, requested));
   if (!check.ok) return refused(check.reason);
   if (check.unknownRules.length > 0) {
     context.logger.warn(

@@ -83,6 +83,10 @@ function ruleProblem(rule: ParsedRule, value: unknown, parsed: readonly ParsedRu
       const fits = size !== undefined && (min === undefined || size >= min) && (max === undefined || size <= max);
       return fits ? [] : [sizeProblem(kind, min, max)];
     }
+    case "multiple_of": {
+      const number = numericValue(value);
+      return number !== undefined && Number.isInteger(number / rule.step) ? [] : [`must be a multiple of ${rule.step}`];
+    }
     case "alpha":
       return typeof value === "string" &&
         /^[\p{L}\p{M}\p{N}]+$/u.test(value) &&

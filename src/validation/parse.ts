@@ -31,6 +31,7 @@ export type ParsedRule =
   | { readonly kind: "between"; readonly min: number; readonly max: number; readonly text: string }
   | { readonly kind: "alpha" | "hex"; readonly length: number; readonly text: string }
   | { readonly kind: "bitwise"; readonly bits: number; readonly text: string }
+  | { readonly kind: "multiple_of"; readonly step: number; readonly text: string }
   | { readonly kind: "in"; readonly values: readonly string[]; readonly text: string }
   | { readonly kind: "exact"; readonly value: string; readonly text: string }
   | { readonly kind: "date_format"; readonly formats: readonly string[]; readonly text: string }
@@ -64,6 +65,7 @@ const WITH_ARGUMENTS = new Set([
   "alpha",
   "hex",
   "bitwise",
+  "multiple_of",
   "in",
   "exact",
   "date_format",
@@ -142,6 +144,10 @@ function parseWithArguments(text: string, name: string, rest: string): ParsedRul
     case "bitwise": {
       const bits = wholePositive(rest);
       return bits === undefined ? unknown : { kind: "bitwise", bits, text };
+    }
+    case "multiple_of": {
+      const step = finite(rest);
+      return step === undefined || step <= 0 ? unknown : { kind: "multiple_of", step, text };
     }
     case "in":
       return { kind: "in", values: rest.split(",").map((value) => value.trim()), text };

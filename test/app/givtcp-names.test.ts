@@ -66,12 +66,12 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       inverter_time: "the gateway's clock is not among its mapped registers",
     };
   }
-  const limits = "the battery-operating-range power limits are cloud presets; no register of this model is mapped";
-  const absent: Record<string, string> = {
-    charge_rate: limits,
-    discharge_rate: limits,
-  };
+  const absent: Record<string, string> = {};
   if (scenario === "three-phase") {
+    // HR 111/112 hold a C-rate: watts need the battery's capacity, which the LAN has only from HR 55.
+    const limits =
+      "the battery power limits are a C-rate (HR 111/112) on single-phase models; the three-phase has no capacity over the LAN to make watts of it";
+    Object.assign(absent, { charge_rate: limits, discharge_rate: limits });
     const capacity =
       "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
     Object.assign(absent, { soc_kw: capacity, soc_max: capacity });

@@ -73,6 +73,11 @@ const ONLY_LOCAL = [
  */
 const LAN_RANGES: Readonly<Record<string, { min: number; max: number }>> = {
   energy2mqtt_em2024e001_grid_settings_export_limit_watts: { min: 0, max: 65_535 },
+  // HR 111/112's 0-50 C-rate words on the demo's 9.5 kWh battery (95 W a word); the cloud's is the inverter's 3600 W.
+  energy2mqtt_sd2024g001_battery_operating_range_max_charge_watts: { min: 0, max: 4750 },
+  energy2mqtt_sd2024g001_battery_operating_range_max_discharge_watts: { min: 0, max: 4750 },
+  energy2mqtt_sd2024g001_setting_battery_charge_power: { min: 0, max: 4750 },
+  energy2mqtt_sd2024g001_setting_battery_discharge_power: { min: 0, max: 4750 },
 };
 
 /** The EMS's inverters have dongles of their own: over the LAN each is read live, the cloud gives them only through the EMS's rollup. */

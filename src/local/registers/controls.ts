@@ -1,3 +1,12 @@
+import {
+  C_RATE_WORDS,
+  CHARGE_LIMIT_REGISTER,
+  DISCHARGE_LIMIT_REGISTER,
+  rateWattsRange,
+  wattsOfWord,
+  wattsPerStep,
+  wordOfWatts,
+} from "./battery-rate.js";
 import { CLOCK_REGISTERS, isClockRegister } from "./clock.js";
 import { CLOUD_SETTINGS } from "./cloud-settings.js";
 import type { Detected, Model } from "./model.js";
@@ -22,9 +31,10 @@ import {
 
 /**
  * How a register holds the cloud's value: `bool` 0/1; `number` the value as is (percent,
- * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it.
+ * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it;
+ * `c-rate` watts as the battery's C-rate in hundredths (battery-rate.ts), `step` W a word.
  */
-export type Codec = "bool" | "number" | "hhmm";
+export type Codec = "bool" | "number" | "hhmm" | "c-rate";
 
 export interface ControlRegister {
   /** The cloud's setting ID. */
@@ -36,6 +46,8 @@ export interface ControlRegister {
   readonly range?: Range;
   /** The setting's rules on this model: the cloud's listing's, with its range the register's. */
   readonly rules: readonly string[];
+  /** A `c-rate` register's watts per word, from the battery's capacity. */
+  readonly step?: number;
 }
 
 /**
@@ -204,6 +216,38 @@ function singlePhaseBase(): ControlRegister[] {
   ];
 }
 
+/**
+ * The battery charge and discharge power limits (the cloud's settings 72/73, in W) as HR 111/112,
+ * which hold a C-rate: offered only with the battery's capacity, which makes watts of it. Their
+ * range is the words' 0-50 as watts, and a value is a whole number of steps (`multiple_of`), so a
+ * request between two steps is rounded before it is compared or sent.
+ */
+function rateEntries(capacityKwh: number): ControlRegister[] {
+  const step = wattsPerStep(capacityKwh);
+  if (step <= 0) return [];
+  const range = rateWattsRange(step);
+  const limit = (settingId: number, register: number): ControlRegister => ({
+    settingId,
+    register,
+    codec: "c-rate",
+    range,
+    rules: [...settingRules(settingId, range), `multiple_of:${step}`],
+    step,
+  });
+  return [limit(72, CHARGE_LIMIT_REGISTER), limit(73, DISCHARGE_LIMIT_REGISTER)];
+}
+
+/** The models whose map is the single-phase base (HR 0-119), where HR 111/112 are the battery limits. */
+const SINGLE_PHASE_BASE: ReadonlySet<Model> = new Set<Model>([
+  "Hybrid Gen1",
+  "Hybrid Gen2",
+  "Hybrid Gen3",
+  "HV Hybrid Gen3",
+  "Hybrid Gen4",
+  "AC-coupled",
+  "All-in-One",
+]);
+
 /** The 10-slot map with each slot's SOC limit (charge target SOC from HR 242, discharge from HR 272). */
 function extendedSlots(): ControlRegister[] {
   return [
@@ -341,9 +385,16 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
   }
 }
 
-/** The model's control map: the settings it offers over the LAN and the registers it may write. */
-export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">): ControlMap {
-  const entries = entriesOf(detected);
+/**
+ * The model's control map: the settings it offers over the LAN and the registers it may write;
+ * with the battery's capacity (battery-capacity.ts), its charge and discharge power limits too.
+ */
+export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">, capacityKwh?: number): ControlMap {
+  const rates =
+    capacityKwh !== undefined && capacityKwh > 0 && SINGLE_PHASE_BASE.has(detected.model)
+      ? rateEntries(capacityKwh)
+      : [];
+  const entries = [...entriesOf(detected), ...rates];
   const fields = presetFieldsOf(detected.model);
   return {
     model: detected.model,
@@ -415,6 +466,16 @@ export function encodeSetting(control: MappedRegister, value: boolean | number |
       if (!match) throw new ControlMapError(`${nameOf(control)} takes a time as HH:mm, not ${JSON.stringify(value)}`);
       return Number(match[1]) * 100 + Number(match[2]);
     }
+    case "c-rate": {
+      const watts = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+      const step = "step" in control ? control.step : undefined;
+      const word = typeof watts === "number" && Number.isFinite(watts) && step ? wordOfWatts(watts, step) : undefined;
+      if (word === undefined || word < C_RATE_WORDS.min || word > C_RATE_WORDS.max)
+        throw new ControlMapError(
+          `${nameOf(control)} takes watts from 0 to ${step ? wattsOfWord(C_RATE_WORDS.max, step) : "?"}, not ${JSON.stringify(value)}`,
+        );
+      return word;
+    }
   }
 }
 
@@ -434,5 +495,7 @@ export function decodeSetting(control: MappedRegister, word: number): boolean | 
         );
       return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
     }
+    case "c-rate":
+      return wattsOfWord(word, "step" in control && control.step ? control.step : 0);
   }
 }

@@ -3,6 +3,7 @@ import {
   BAMS_SUMMARY,
   BMU_CELLS,
   BMU_TEMPERATURE_SENSORS,
+  batteryCapacityKwh,
   CALIBRATION_REGISTER,
   CLOCK_FIRST,
   calibrationWord,
@@ -175,7 +176,6 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
   const lv = profile.battery.moduleKwh > 0;
   // The HV stack's BMUs: the listing's one module of 96 cells is four of 24 (as the captured All-in-One's
   // chain holds them); a pack of cells no whole number of 24-cell modules makes gets its BCU only.
-  const settings = lanSettings(record.control, controlMapOf({ model, armFirmware: profile.firmware.ARM }));
   const hvCells = lv ? 0 : (modules[0]?.cell_count ?? 0);
   const bmus = hvCells > 0 && hvCells % BMU_CELLS === 0 ? hvCells / BMU_CELLS : 0;
   const bmuSerial = (index: number): string => `HX${index + 1}${record.serial.slice(3)}`.slice(0, SERIAL_LENGTH);
@@ -234,6 +234,11 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     !threePhase && record.entry.battery_kwh > 0
       ? Math.round(nominalWh(kind, record.entry.battery_kwh) / profile.battery.nominalVoltage)
       : undefined;
+  // With HR 55's capacity, the map holds the battery power limits (HR 111/112) as the daemon's does.
+  const settings = lanSettings(
+    record.control,
+    controlMapOf({ model, armFirmware: profile.firmware.ARM }, batteryCapacityKwh(model, capacityAh)),
+  );
   const registers = (now: number): Map<number, RegisterFile> => {
     record.model.advanceTo(now);
     const system = record.model.liveSystemData();

@@ -1,7 +1,6 @@
 import {
   type ControlMap,
   ControlMapError,
-  controlMapOf,
   decodeSetting,
   encodeSetting,
   type MappedRegister,
@@ -18,6 +17,7 @@ import type {
   PresetFields,
 } from "../control-ports.js";
 import { type CloudOnlyKind, type DeviceControl, withoutCloud } from "../ports.js";
+import { lanControlMap } from "./control-map.js";
 import type { LocalDongle } from "./dongle.js";
 import { type ControlKey, lanPreset, type Value } from "./lan-presets.js";
 import { CONTROLLER } from "./reads.js";
@@ -116,7 +116,11 @@ function wordOf(entry: MappedRegister, value: Value): number {
   const check = checkValue(value, entry.rules);
   if (!check.ok) throw new ControlMapError(`${nameOf(entry)} ${check.problems.join("; ")}`);
   const taken =
-    entry.codec === "bool" ? booleanValue(value) : entry.codec === "number" ? numericValue(value) : String(value);
+    entry.codec === "bool"
+      ? booleanValue(value)
+      : entry.codec === "number" || entry.codec === "c-rate"
+        ? numericValue(value)
+        : String(value);
   if (taken === undefined) throw new ControlMapError(`${nameOf(entry)} cannot hold ${JSON.stringify(value)}`);
   return encodeSetting(entry, taken);
 }
@@ -144,7 +148,7 @@ export function localControl(options: LocalControlOptions): DeviceControl {
       throw new LocalControlError(
         `no dongle configured under local: answers for ${serial}: its settings cannot be reached over the LAN`,
       );
-    return { dongle, map: controlMapOf(detected) };
+    return { dongle, map: lanControlMap(detected, dongle.devices()) };
   };
   const entryOf = (map: ControlMap, serial: string, key: ControlKey): MappedRegister => {
     const entry = mappedOf(map, key);
@@ -288,9 +292,10 @@ export function localControl(options: LocalControlOptions): DeviceControl {
 
   /** A setting with a register on the device's model, or a preset the model has every register of; undefined before the model is read. */
   const carries = (serial: string, control: PortControlKey): boolean | undefined => {
-    const detected = options.dongleOf(serial)?.model;
-    if (!detected) return undefined;
-    const map = controlMapOf(detected);
+    const dongle = options.dongleOf(serial);
+    const detected = dongle?.model;
+    if (!dongle || !detected) return undefined;
+    const map = lanControlMap(detected, dongle.devices());
     if ("setting" in control) return map.settings.has(control.setting);
     return lanPreset(String(control.preset))?.descriptor(map) !== undefined;
   };

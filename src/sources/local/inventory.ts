@@ -1,12 +1,7 @@
-import {
-  batteryCapacityKwh,
-  CLOUD_SETTINGS,
-  type ControlMap,
-  controlMapOf,
-  type DecodedDevice,
-} from "../../local/index.js";
+import { batteryCapacityKwh, CLOUD_SETTINGS, type ControlMap, type DecodedDevice } from "../../local/index.js";
 import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../vocabulary/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
+import { lanControlMap } from "./control-map.js";
 import type { Identified } from "./dongle.js";
 import { LAN_PRESETS } from "./lan-presets.js";
 
@@ -112,7 +107,7 @@ function controlsOf(
   reason: string,
   writable: boolean,
 ): Pick<InverterDevice, "controllable" | "noControlReason" | "settings" | "presets"> {
-  const controls = lanControls(controlMapOf(identified.detected));
+  const controls = lanControls(lanControlMap(identified.detected, identified.devices));
   if (writable && controls.settings.length > 0) return { controllable: true, ...controls };
   return {
     controllable: false,
