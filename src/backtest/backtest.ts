@@ -1,7 +1,9 @@
 import type { Battery } from "../optimiser/index.js";
 import { periodRows } from "./periods.js";
 import { CHANGE_COST, OPTIMISER_MPC } from "./policy-settings.js";
-import { type RulesPolicy, replayPolicies } from "./replay.js";
+import type { PolicyReplay, RulesPolicy } from "./replay.js";
+import type { ReplayJob } from "./replay-messages.js";
+import { replayAll } from "./replay-pool.js";
 import {
   type BacktestPeriodKind,
   type BacktestPolicy,
@@ -44,29 +46,45 @@ export interface BacktestInput {
 /** Replays the house's half-hours under each policy and tariff and sums them per period. */
 export async function runBacktest(input: BacktestInput): Promise<BacktestResult> {
   const { house, battery, timeZone } = input;
+  const jobs: ReplayJob[] = input.tariffs.flatMap((tariff) =>
+    input.policies.map((policy) => ({
+      policy,
+      input: {
+        series: {
+          starts: house.starts,
+          load: house.load,
+          solar: house.solar,
+          importPrice: [...tariff.importPrice],
+          exportPrice: [...tariff.exportPrice],
+          timeZone,
+        },
+        battery,
+        initialSocKwh: (input.initialSocPercent / 100) * battery.capacityKwh,
+        metered: { importKwh: house.importKwh, exportKwh: house.exportKwh },
+        ...(input.rules ? { rules: input.rules } : {}),
+      },
+    })),
+  );
+  const tariffOf = (index: number) => input.tariffs[Math.floor(index / input.policies.length)] as PricedTariff;
+  const outcomes = await replayAll(jobs, (index, done) =>
+    input.onProgress?.(tariffOf(index).name, jobs[index]?.policy as BacktestPolicy, done),
+  );
   const rows: BacktestRow[] = [];
   const seconds: Record<string, number> = {};
-  for (const tariff of input.tariffs) {
-    const series = {
-      starts: house.starts,
-      load: house.load,
-      solar: house.solar,
-      importPrice: tariff.importPrice,
-      exportPrice: tariff.exportPrice,
-      timeZone,
-    };
-    const replays = await replayPolicies({
-      series,
-      battery,
-      initialSocKwh: (input.initialSocPercent / 100) * battery.capacityKwh,
-      metered: { importKwh: house.importKwh, exportKwh: house.exportKwh },
-      policies: input.policies,
-      ...(input.rules ? { rules: input.rules } : {}),
-      onProgress: (policy, done) => input.onProgress?.(tariff.name, policy, done),
-    });
-    for (const replay of replays) seconds[replay.policy] = (seconds[replay.policy] ?? 0) + replay.seconds;
+  const skipped = new Set<string>();
+  input.tariffs.forEach((tariff, t) => {
+    const replays: PolicyReplay[] = [];
+    for (const outcome of outcomes.slice(t * input.policies.length, (t + 1) * input.policies.length)) {
+      if (!outcome) continue;
+      if ("skipped" in outcome) skipped.add(`${tariff.name}: ${outcome.skipped}`);
+      else {
+        replays.push(outcome);
+        seconds[outcome.policy] = (seconds[outcome.policy] ?? 0) + outcome.seconds;
+      }
+    }
     rows.push(...periodRows(house.starts, timeZone, replays, tariff.name, input.by, input));
-  }
+  });
+  const notes = [...(input.notes ?? []), ...skipped];
   return backtestResultSchema.parse({
     from: input.from,
     to: input.to,
@@ -77,7 +95,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     battery,
     initialSocPercent: input.initialSocPercent,
     tariffs: input.tariffs.map((tariff) => ({ name: tariff.name, source: tariff.source })),
-    assumptions: assumptions(input),
+    assumptions: assumptions({ ...input, notes }),
     rows,
     seconds,
   });

@@ -40,6 +40,12 @@ export interface ExactOptions {
   readonly allBinaries?: boolean;
   /** Told after each solve: the round, the slots carrying binaries, the slots that broke a rule, the ms it took. */
   readonly onRound?: (round: { round: number; binarySlots: number; broken: number; ms: number }) => void;
+  /**
+   * Wall-clock seconds one program may take over all its rounds; past it, ExactTimeoutError. Where
+   * many schedules cost the same (a fixed export price above the cheap import price), branch and
+   * bound can run for hours on a week.
+   */
+  readonly timeLimitSeconds?: number;
   /** Told after each block of a decomposition (exact-blocks.ts): the half-hours settled so far. */
   readonly onBlock?: (doneSlots: number) => void;
 }
@@ -75,6 +81,9 @@ const EPS = 1e-6;
 
 /** Thrown when the solver is not installed: highs is a development dependency, not the daemon's. */
 export class SolverMissingError extends Error {}
+
+/** Thrown when a program does not finish within its timeLimitSeconds. */
+export class ExactTimeoutError extends Error {}
 
 /**
  * HiGHS, loaded on first use: only the exact optimum needs it, and an installation without the
@@ -196,11 +205,20 @@ export async function exactOptimum(input: ExactInput, options: ExactOptions): Pr
   let relaxedCost: number | undefined;
   for (let round = 1; ; round++) {
     const roundStarted = performance.now();
+    const left =
+      options.timeLimitSeconds === undefined ? undefined : options.timeLimitSeconds - (roundStarted - started) / 1000;
+    const timedOut = () =>
+      new ExactTimeoutError(
+        `a ${slotCount}-half-hour mixed-integer program did not finish in ${options.timeLimitSeconds} s (${binary.size} half-hours with binaries, round ${round})`,
+      );
+    if (left !== undefined && left <= 0) throw timedOut();
     const result = highs.solve(exactLp(input, options, binary), {
       output_flag: false,
       mip_rel_gap: 0,
       mip_abs_gap: 1e-9,
+      ...(left === undefined ? {} : { time_limit: left }),
     });
+    if (result.Status === "Time limit reached") throw timedOut();
     if (result.Status !== "Optimal") throw new Error(`exact optimum: HiGHS ended with ${result.Status}`);
     const value = (name: string): number => {
       const column = result.Columns[name];

@@ -14,3 +14,9 @@ export const OPTIMISER_MPC: MpcSettings = {
 
 /** A week: the blocks of the exact optimum's decomposition (exact-blocks.ts). */
 export const EXACT_BLOCK_SLOTS = 336;
+
+/**
+ * Wall-clock seconds one block's program may take in the backtest before the exact optimum is
+ * left out (a week of the planner-year takes about a second; the demo's fixed export price never ends).
+ */
+export const EXACT_BLOCK_SECONDS = 60;

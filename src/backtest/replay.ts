@@ -1,9 +1,10 @@
 import type { Battery } from "../optimiser/index.js";
+import { ExactTimeoutError } from "./exact.js";
 import { exactByBlocks } from "./exact-blocks.js";
 import { learnedSolar } from "./learned-solar.js";
 import { mpc } from "./mpc.js";
 import { optimiseRule } from "./optimise-rule.js";
-import { EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "./policy-settings.js";
+import { EXACT_BLOCK_SECONDS, EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "./policy-settings.js";
 import type { BacktestPolicy } from "./result.js";
 import type { HalfHourSeries } from "./series.js";
 import { type Decide, ecoOnly, SLOT_HOURS, simulateSteps, withoutBattery } from "./simulate.js";
@@ -23,16 +24,14 @@ export interface RulesPolicy {
   readonly exportLimit: boolean;
 }
 
+/** What one policy's replay needs: all of it plain data, so that a worker thread can run it. */
 export interface ReplayInput {
   readonly series: HalfHourSeries;
   readonly battery: Battery;
   readonly initialSocKwh: number;
   /** What the meter read each half-hour, for the "actual" policy. */
   readonly metered?: { readonly importKwh: readonly number[]; readonly exportKwh: readonly number[] };
-  readonly policies: readonly BacktestPolicy[];
   readonly rules?: RulesPolicy;
-  /** Told as each policy goes: the share of its half-hours done, 0 to 1. */
-  readonly onProgress?: (policy: BacktestPolicy, done: number) => void;
 }
 
 export interface PolicyReplay {
@@ -41,18 +40,35 @@ export interface PolicyReplay {
   readonly seconds: number;
 }
 
+/** A policy asked for and not replayed, and why (for the assumptions). */
+export interface PolicySkipped {
+  readonly policy: BacktestPolicy;
+  readonly skipped: string;
+}
+
 /** How often progress is told, in half-hours: a week. */
 const PROGRESS_SLOTS = 336;
 
-/** Every policy asked for (and possible) over the series, in the order asked. */
-export async function replayPolicies(input: ReplayInput): Promise<PolicyReplay[]> {
-  const out: PolicyReplay[] = [];
-  for (const policy of input.policies) {
-    const started = performance.now();
-    const flows = await replayOne(policy, input);
-    if (flows) out.push({ policy, flows, seconds: (performance.now() - started) / 1000 });
+/**
+ * One policy over the series; undefined when it cannot run here (no meter readings, no optimise
+ * rule). `onProgress` is told the share of its half-hours done, 0 to 1.
+ */
+export async function replayPolicy(
+  policy: BacktestPolicy,
+  input: ReplayInput,
+  onProgress?: (done: number) => void,
+): Promise<PolicyReplay | PolicySkipped | undefined> {
+  const started = performance.now();
+  try {
+    const flows = await replayOne(policy, input, onProgress);
+    return flows ? { policy, flows, seconds: (performance.now() - started) / 1000 } : undefined;
+  } catch (error) {
+    if (!(error instanceof ExactTimeoutError)) throw error;
+    return {
+      policy,
+      skipped: `exact optimum: left out, ${error.message}: where many schedules cost the same (a fixed export price above the cheapest import price) the solver cannot prove the best one in time`,
+    };
   }
-  return out;
 }
 
 function emptyFlows(slots: number): SlotFlows {
@@ -65,12 +81,16 @@ function record(flows: SlotFlows, series: HalfHourSeries, t: number, importKwh: 
   flows.cost[t] = importKwh * (series.importPrice[t] as number) - exportKwh * (series.exportPrice[t] as number);
 }
 
-async function replayOne(policy: BacktestPolicy, input: ReplayInput): Promise<SlotFlows | undefined> {
+async function replayOne(
+  policy: BacktestPolicy,
+  input: ReplayInput,
+  onProgress?: (done: number) => void,
+): Promise<SlotFlows | undefined> {
   const { series, battery, initialSocKwh } = input;
   const slots = series.starts.length;
   const flows = emptyFlows(slots);
   const told = (t: number) => {
-    if (t % PROGRESS_SLOTS === 0) input.onProgress?.(policy, t / slots);
+    if (t % PROGRESS_SLOTS === 0) onProgress?.(t / slots);
   };
   const run = (decide: Decide) => {
     simulateSteps(
@@ -113,6 +133,8 @@ async function replayOne(policy: BacktestPolicy, input: ReplayInput): Promise<Sl
       break;
     }
     case "exact-optimum": {
+      // Its first stage, the year's linear relaxation, tells nothing until done.
+      told(0);
       const exact = await exactByBlocks(
         {
           importPrices: series.importPrice,
@@ -123,7 +145,7 @@ async function replayOne(policy: BacktestPolicy, input: ReplayInput): Promise<Sl
           initialSocKwh,
           slotHours: SLOT_HOURS,
         },
-        { curtail: "at-limit", onBlock: (done) => told(done) },
+        { curtail: "at-limit", timeLimitSeconds: EXACT_BLOCK_SECONDS, onBlock: (done) => told(done) },
         EXACT_BLOCK_SLOTS,
       );
       exact.slots.forEach((slot, t) => {
@@ -132,6 +154,6 @@ async function replayOne(policy: BacktestPolicy, input: ReplayInput): Promise<Sl
       break;
     }
   }
-  input.onProgress?.(policy, 1);
+  onProgress?.(1);
   return flows;
 }

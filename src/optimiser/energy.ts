@@ -32,6 +32,22 @@ export function slotEnergy(
   solarKwh: number,
   targetKwh?: number,
 ): SlotResult {
+  const out: SlotResult = { socKwh: 0, importKwh: 0, exportKwh: 0, chargedKwh: 0, dischargedKwh: 0 };
+  slotEnergyInto(out, battery, slotHours, mode, socKwh, loadKwh, solarKwh, targetKwh);
+  return out;
+}
+
+/** slotEnergy written into `out` (the optimiser's backward pass calls it millions of times per plan). */
+export function slotEnergyInto(
+  out: SlotResult,
+  battery: Battery,
+  slotHours: number,
+  mode: Mode,
+  socKwh: number,
+  loadKwh: number,
+  solarKwh: number,
+  targetKwh?: number,
+): void {
   const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
   const maxIn = battery.chargeKw * slotHours;
   const maxOut = battery.dischargeKw * slotHours;
@@ -52,13 +68,11 @@ export function slotEnergy(
   }
   const grid = loadKwh - solarKwh + charged - discharged;
   const exportCap = battery.exportLimitKw === undefined ? Number.POSITIVE_INFINITY : battery.exportLimitKw * slotHours;
-  return {
-    socKwh: socKwh + charged * battery.chargeEfficiency - discharged / battery.dischargeEfficiency,
-    importKwh: grid > 0 ? grid : 0,
-    exportKwh: grid < 0 ? Math.min(-grid, exportCap) : 0,
-    chargedKwh: charged,
-    dischargedKwh: discharged,
-  };
+  out.socKwh = socKwh + charged * battery.chargeEfficiency - discharged / battery.dischargeEfficiency;
+  out.importKwh = grid > 0 ? grid : 0;
+  out.exportKwh = grid < 0 ? Math.min(-grid, exportCap) : 0;
+  out.chargedKwh = charged;
+  out.dischargedKwh = discharged;
 }
 
 /** Import cost less export income of a slot's result. */

@@ -79,16 +79,21 @@ interface LocalSlot {
   readonly slotOfDay: number;
 }
 
-const offsets = new Map<string, number>();
+/** Per zone, its offset per UTC hour (number keys: a backtest asks for millions). */
+const offsets = new Map<string, Map<number, number>>();
 
 /** The local weekday and half-hour of an instant; the zone's offset is memoised per UTC hour. */
 function localSlot(ms: number, timeZone: string): LocalSlot {
-  const key = `${timeZone}|${Math.floor(ms / HOUR_MS)}`;
-  let offset = offsets.get(key);
+  const hour = Math.floor(ms / HOUR_MS);
+  let zone = offsets.get(timeZone);
+  if (zone === undefined || zone.size > 200_000) {
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  let offset = zone.get(hour);
   if (offset === undefined) {
-    if (offsets.size > 200_000) offsets.clear();
-    offset = offsetMs(Math.floor(ms / HOUR_MS) * HOUR_MS, timeZone);
-    offsets.set(key, offset);
+    offset = offsetMs(hour * HOUR_MS, timeZone);
+    zone.set(hour, offset);
   }
   const local = ms + offset;
   const day = Math.floor(local / DAY_MS);

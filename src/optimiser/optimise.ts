@@ -1,4 +1,4 @@
-import { type SlotResult, slotCost, slotEnergy } from "./energy.js";
+import { type SlotResult, slotCost, slotEnergy, slotEnergyInto } from "./energy.js";
 import {
   MODES,
   type Mode,
@@ -20,7 +20,7 @@ import {
  */
 
 // Local bindings: the hot loops call these without going through the module namespace.
-const energyOf = slotEnergy;
+const energyInto = slotEnergyInto;
 const costOf = slotCost;
 const MODE_COUNT = MODES.length;
 const MODE_INDEX: Readonly<Record<Mode, number>> = { eco: 0, hold: 1, charge: 2, export: 3 };
@@ -87,13 +87,17 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     for (let i = 0; i < points; i++) last[m * points + i] = -options.terminalValue * i * step;
   }
   values[slots] = last;
+  const reach = targetReach(options, grid);
+  const steps = stepBuffers(options, grid);
   const best = new Float64Array(MODE_COUNT);
+  const scratch: SlotResult = { socKwh: 0, importKwh: 0, exportKwh: 0, chargedKwh: 0, dischargedKwh: 0 };
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = new Float64Array(MODE_COUNT * points);
-    const steps = stepCosts(options, grid, t);
+    stepCosts(options, grid, t, steps);
+    const chargeOpen = !options.noGridCharge?.[t];
     for (let i = 0; i < points; i++) {
-      bestPerMode(options, grid, next, t, i, steps, best);
+      bestPerMode(options, grid, next, t, i, steps, reach, chargeOpen, scratch, best);
       let least = Number.POSITIVE_INFINITY;
       for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
       for (let m = 0; m < MODE_COUNT; m++) {
@@ -103,6 +107,40 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     values[t] = here;
   }
   return values;
+}
+
+/**
+ * Per grid point, where its grid targets end: chargeEnd[i] is the first step k past the reach of
+ * a charge from point i (0: charge closed, the battery is full), exportEnd[i] the same for export
+ * (0: at or below the reserve). They depend on the SoC alone, so they are worked out once per plan.
+ */
+interface TargetReach {
+  readonly chargeEnd: Int32Array;
+  readonly exportEnd: Int32Array;
+}
+
+function targetReach(options: OptimiseOptions, grid: Grid): TargetReach {
+  const { battery, slotHours } = options;
+  const { chargeSteps, dischargeSteps } = stepCounts(options, grid);
+  const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
+  const chargeEnd = new Int32Array(grid.points);
+  const exportEnd = new Int32Array(grid.points);
+  for (let index = 0; index < grid.points; index++) {
+    const soc = index * grid.step;
+    if (soc < battery.capacityKwh - EPS) {
+      const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
+      let k = 1;
+      while (k < chargeSteps && (index + k) * grid.step < reach - EPS) k++;
+      chargeEnd[index] = k;
+    }
+    if (soc > reserve + EPS) {
+      const floor = Math.max(reserve, soc - (battery.dischargeKw * slotHours) / battery.dischargeEfficiency);
+      let k = 1;
+      while (k < dischargeSteps && (index - k) * grid.step > floor + EPS) k++;
+      exportEnd[index] = k;
+    }
+  }
+  return { chargeEnd, exportEnd };
 }
 
 /** Linear interpolation of the value of `mode` at stored energy `soc`. */
@@ -156,9 +194,11 @@ function bestPerMode(
   t: number,
   index: number,
   steps: StepCosts,
+  reach: TargetReach,
+  chargeOpen: boolean,
+  scratch: SlotResult,
   best: Float64Array,
 ): void {
-  const { battery, slotHours } = options;
   const soc = index * grid.step;
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
@@ -166,27 +206,28 @@ function bestPerMode(
   const exportPrice = options.exportPrices[t] as number;
   const { points } = grid;
   const slot: SlotPrices = { load, solar, importPrice, exportPrice };
-  best[0] = fullValue(options, grid, next, "eco", soc, slot);
-  best[1] = fullValue(options, grid, next, "hold", soc, slot);
+  best[0] = fullValue(options, grid, next, "eco", soc, slot, scratch);
+  best[1] = fullValue(options, grid, next, "hold", soc, slot, scratch);
   best[2] = Number.POSITIVE_INFINITY;
   best[3] = Number.POSITIVE_INFINITY;
-  if (!options.noGridCharge?.[t] && soc < battery.capacityKwh - EPS) {
-    const reach = Math.min(battery.capacityKwh, soc + battery.chargeKw * slotHours * battery.chargeEfficiency);
-    let least = fullValue(options, grid, next, "charge", soc, slot);
-    const base = 2 * points;
-    for (let k = 1; k < steps.charge.length && (index + k) * grid.step < reach - EPS; k++) {
-      const total = (steps.charge[k] as number) + (next[base + index + k] as number);
+  const chargeEnd = reach.chargeEnd[index] as number;
+  if (chargeOpen && chargeEnd > 0) {
+    let least = fullValue(options, grid, next, "charge", soc, slot, scratch);
+    const charge = steps.charge;
+    const base = 2 * points + index;
+    for (let k = 1; k < chargeEnd; k++) {
+      const total = (charge[k] as number) + (next[base + k] as number);
       if (total < least) least = total;
     }
     best[2] = least;
   }
-  const reserve = (battery.reservePercent / 100) * battery.capacityKwh;
-  if (soc > reserve + EPS) {
-    const floor = Math.max(reserve, soc - (battery.dischargeKw * slotHours) / battery.dischargeEfficiency);
-    let least = fullValue(options, grid, next, "export", soc, slot);
-    const base = 3 * points;
-    for (let k = 1; k < steps.discharge.length && (index - k) * grid.step > floor + EPS; k++) {
-      const total = (steps.discharge[k] as number) + (next[base + index - k] as number);
+  const exportEnd = reach.exportEnd[index] as number;
+  if (exportEnd > 0) {
+    let least = fullValue(options, grid, next, "export", soc, slot, scratch);
+    const discharge = steps.discharge;
+    const base = 3 * points + index;
+    for (let k = 1; k < exportEnd; k++) {
+      const total = (discharge[k] as number) + (next[base - k] as number);
       if (total < least) least = total;
     }
     best[3] = least;
@@ -208,9 +249,10 @@ function fullValue(
   mode: Mode,
   soc: number,
   slot: SlotPrices,
+  scratch: SlotResult,
 ): number {
-  const result = energyOf(options.battery, options.slotHours, mode, soc, slot.load, slot.solar, undefined);
-  return costOf(result, slot.importPrice, slot.exportPrice) + valueAt(next, grid, MODE_INDEX[mode], result.socKwh);
+  energyInto(scratch, options.battery, options.slotHours, mode, soc, slot.load, slot.solar, undefined);
+  return costOf(scratch, slot.importPrice, slot.exportPrice) + valueAt(next, grid, MODE_INDEX[mode], scratch.socKwh);
 }
 
 interface StepCosts {
@@ -220,28 +262,38 @@ interface StepCosts {
   readonly discharge: Float64Array;
 }
 
-function stepCosts(options: OptimiseOptions, grid: Grid, t: number): StepCosts {
+function stepCounts(options: OptimiseOptions, grid: Grid): { chargeSteps: number; dischargeSteps: number } {
+  const { battery, slotHours } = options;
+  return {
+    chargeSteps: Math.ceil((battery.chargeKw * slotHours * battery.chargeEfficiency) / grid.step) + 1,
+    dischargeSteps: Math.ceil((battery.dischargeKw * slotHours) / battery.dischargeEfficiency / grid.step) + 1,
+  };
+}
+
+/** The step cost arrays, allocated once per plan and filled per slot by stepCosts. */
+function stepBuffers(options: OptimiseOptions, grid: Grid): StepCosts {
+  const { chargeSteps, dischargeSteps } = stepCounts(options, grid);
+  return { charge: new Float64Array(chargeSteps), discharge: new Float64Array(dischargeSteps) };
+}
+
+function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCosts): void {
   const { battery, slotHours } = options;
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
   const importPrice = options.importPrices[t] as number;
   const exportPrice = options.exportPrices[t] as number;
-  const chargeSteps = Math.ceil((battery.chargeKw * slotHours * battery.chargeEfficiency) / grid.step) + 1;
-  const dischargeSteps = Math.ceil((battery.dischargeKw * slotHours) / battery.dischargeEfficiency / grid.step) + 1;
-  const charge = new Float64Array(chargeSteps);
-  const discharge = new Float64Array(dischargeSteps);
+  const { charge, discharge } = into;
   // A start and target far from the limits, so the target alone decides the energy.
   const middle = battery.capacityKwh;
-  for (let k = 1; k < chargeSteps; k++) {
+  for (let k = 1; k < charge.length; k++) {
     const result = slotEnergy(battery, slotHours, "charge", 0, load, solar, k * grid.step);
     charge[k] = slotCost(result, importPrice, exportPrice);
   }
   const reserveFree = { ...battery, reservePercent: 0 };
-  for (let k = 1; k < dischargeSteps; k++) {
+  for (let k = 1; k < discharge.length; k++) {
     const result = slotEnergy(reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
     discharge[k] = slotCost(result, importPrice, exportPrice);
   }
-  return { charge, discharge };
 }
 
 function bestChoice(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ExactInput, exactOptimum } from "../../src/backtest/exact.js";
+import { type ExactInput, ExactTimeoutError, exactOptimum } from "../../src/backtest/exact.js";
 import { exactByBlocks } from "../../src/backtest/exact-blocks.js";
 import type { Battery } from "../../src/optimiser/index.js";
 
@@ -29,6 +29,13 @@ const input = (
 });
 
 describe("the exact optimum of the planner-year bench", () => {
+  it("stops with ExactTimeoutError, naming the program, once its time is spent (never runs on silently)", async () => {
+    const problem = input([{ load: 1, solar: 0, buy: 0.1, sell: 0.05 }]);
+    const stopped = exactOptimum(problem, { curtail: "at-limit", timeLimitSeconds: 0 });
+    await expect(stopped).rejects.toBeInstanceOf(ExactTimeoutError);
+    await expect(stopped).rejects.toThrow("a 1-half-hour mixed-integer program did not finish in 0 s");
+  });
+
   it("solves six crafted half-hours to the optimum derived by hand, with the meter's rules binding", async () => {
     // By hand: charge 1 kWh at -0.10 (slot 0) and 1 kWh at 0.10 (slot 1); the battery serves slot 2's
     // load; slot 3's 2 kWh of solar charge 1 kWh and export 1 kWh (the limit) at 0.04; the battery
