@@ -24,6 +24,9 @@ function bounds(parsed: readonly ParsedRule[]): { min?: number; max?: number } {
 }
 
 function step(parsed: readonly ParsedRule[]): number {
+  // A value the device takes in steps (the LAN's battery power limits: capacity × 10 W) moves by them.
+  const multiple = parsed.find((rule) => rule.kind === "multiple_of");
+  if (multiple?.kind === "multiple_of") return multiple.step;
   const decimal = parsed.find((rule) => rule.kind === "type" && (rule.type === "decimal" || rule.type === "numeric"));
   if (decimal?.kind !== "type") return 1;
   return decimal.precision === undefined ? 0.1 : 10 ** -decimal.precision;
