@@ -71,13 +71,13 @@ const ONLY_LOCAL = [
  * Numbers whose range over the LAN is their register's on the model, not the cloud listing's
  * (docs/entities.md, "Which path carries what"): the EMS's plant export limit (HR 2071).
  */
-const LAN_RANGES: Readonly<Record<string, { min: number; max: number }>> = {
+const LAN_RANGES: Readonly<Record<string, { min: number; max: number; step?: number }>> = {
   energy2mqtt_em2024e001_grid_settings_export_limit_watts: { min: 0, max: 65_535 },
   // HR 111/112's 0-50 C-rate words on the demo's 9.5 kWh battery (95 W a word); the cloud's is the inverter's 3600 W.
-  energy2mqtt_sd2024g001_battery_operating_range_max_charge_watts: { min: 0, max: 4750 },
-  energy2mqtt_sd2024g001_battery_operating_range_max_discharge_watts: { min: 0, max: 4750 },
-  energy2mqtt_sd2024g001_setting_battery_charge_power: { min: 0, max: 4750 },
-  energy2mqtt_sd2024g001_setting_battery_discharge_power: { min: 0, max: 4750 },
+  energy2mqtt_sd2024g001_battery_operating_range_max_charge_watts: { min: 0, max: 4750, step: 95 },
+  energy2mqtt_sd2024g001_battery_operating_range_max_discharge_watts: { min: 0, max: 4750, step: 95 },
+  energy2mqtt_sd2024g001_setting_battery_charge_power: { min: 0, max: 4750, step: 95 },
+  energy2mqtt_sd2024g001_setting_battery_discharge_power: { min: 0, max: 4750, step: 95 },
 };
 
 /** The EMS's inverters have dongles of their own: over the LAN each is read live, the cloud gives them only through the EMS's rollup. */
@@ -220,7 +220,9 @@ describe("two daemons on the demo house: source cloud and source local", () => {
       if (EMS_SETTING.test(id)) expect(mine.enabled_by_default, id).toBe(false);
       const range = LAN_RANGES[id];
       if (range) {
-        expect({ min: mine.min, max: mine.max }, id).toEqual(range);
+        expect({ min: mine.min, max: mine.max, ...(range.step === undefined ? {} : { step: mine.step }) }, id).toEqual(
+          range,
+        );
         expect({ ...mine, ...range }, id).toEqual({ ...theirs, ...range });
       } else expect(mine, id).toEqual(theirs);
     }

@@ -4,6 +4,7 @@ import { PathFailure } from "../../vocabulary/index.js";
 import type { Inventory } from "../inventory.js";
 import type { DeviceSource } from "../ports.js";
 import type { PathChoice } from "./path-choice.js";
+import { withLanSteps } from "./register-steps.js";
 import { composeResources } from "./resources.js";
 
 /** Where the device list came from at the last discovery. */
@@ -66,7 +67,7 @@ export function autoSource(options: AutoSourceOptions): AutoSource {
         if (overLan.status === "fulfilled") warnUnmatched(overCloud.value, overLan.value, logger);
         if (from === "local") logger?.info("source auto: the cloud answers again; its device list is used");
         from = "cloud";
-        return overCloud.value;
+        return overLan.status === "fulfilled" ? withLanSteps(overCloud.value, overLan.value) : overCloud.value;
       }
       // A refresh keeps the cloud's list through a refusal or an outage (the inventory stays as it
       // is): trading it for the LAN's would take the EV chargers and smart devices out of Home Assistant.
