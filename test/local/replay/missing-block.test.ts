@@ -48,8 +48,9 @@ describe("a block that stops answering mid-run", () => {
   it("goes on publishing the device's other values at every poll", () => {
     const states = statesOf(run.messages, `${run.base}/${ID}`);
     const after = states.slice(statesBefore);
-    // A state goes out when a value changed: the three-phase's change at most polls of these 5 minutes.
-    expect(after.length).toBeGreaterThanOrEqual(10);
+    // A state goes out only when a value changed, and the capture's few frames repeat (CI saw 9, a
+    // loaded machine 6, of 30 polls): states keep coming. That every poll asks is checked below.
+    expect(after.length).toBeGreaterThanOrEqual(5);
     expect(after.at(-1)?.battery_soc).toEqual(expect.any(Number));
     const health = JSON.parse(
       run.messages.filter((m) => m.topic === `${run.base}/bridge/health`).at(-1)?.payload ?? "{}",
