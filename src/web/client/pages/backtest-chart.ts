@@ -1,4 +1,5 @@
 import type { BacktestPolicy, BacktestRow } from "../../../backtest/result.js";
+import { ticks } from "../chart-ticks.js";
 import { s } from "../dom.js";
 
 const HEIGHT = 240;
@@ -17,17 +18,6 @@ export const POLICY_COLOURS: Readonly<Record<BacktestPolicy, string>> = {
   "exact-optimum": "var(--export)",
 };
 
-/** Round steps from `min` to `max`. */
-function ticks(min: number, max: number, count = 4): number[] {
-  const raw = (max - min || 1) / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((m) => m >= raw) ?? raw;
-  const out: number[] = [];
-  for (let value = Math.floor(min / step) * step; value <= max + step / 2; value += step)
-    out.push(Math.round(value * 1e6) / 1e6);
-  return out;
-}
-
 /**
  * One tariff's cost per period as an SVG drawn to `width`: a group a period, a bar a policy (GBP,
  * import less export, for the house); the same figures are in the table below it.
@@ -42,7 +32,7 @@ export function backtestChart(
   const plotW = Math.max(40, width - LEFT - RIGHT);
   const plotH = HEIGHT - TOP - BOTTOM;
   const costs = rows.map((row) => row.costGbp);
-  const steps = ticks(Math.min(0, ...costs), Math.max(0.01, ...costs));
+  const steps = ticks(Math.min(0, ...costs), Math.max(0.01, ...costs), 4);
   const low = steps[0] ?? 0;
   const high = steps[steps.length - 1] ?? 1;
   const y = (gbp: number) => TOP + plotH - ((gbp - low) / (high - low || 1)) * plotH;

@@ -1,3 +1,4 @@
+import { ticks } from "../chart-ticks.js";
 import { s } from "../dom.js";
 import type { LocalTime } from "../local-time.js";
 import { plural } from "../plural.js";
@@ -8,18 +9,6 @@ const TOP = 26;
 const BOTTOM = 44;
 const LEFT = 52;
 const RIGHT = 64;
-
-/** Round steps for an axis from 0 (or below, for money) to `max`. */
-function ticks(min: number, max: number, count = 5): number[] {
-  const span = max - min || 1;
-  const raw = span / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((m) => m >= raw) ?? raw;
-  const out: number[] = [];
-  for (let value = Math.floor(min / step) * step; value <= max + step / 2; value += step)
-    out.push(Math.round(value * 1e6) / 1e6);
-  return out;
-}
 
 /**
  * Energy per day as an SVG drawn to the box's width: a group a day on a day axis, grid import and
@@ -38,10 +27,10 @@ export function dailyChart(
   const plotW = Math.max(40, width - LEFT - RIGHT);
   const plotH = HEIGHT - TOP - BOTTOM;
   const kwhMax = Math.max(1, ...rows.flatMap((row) => [row.importKwh ?? 0, row.exportKwh ?? 0]));
-  const kwhTicks = ticks(0, kwhMax);
+  const kwhTicks = ticks(0, kwhMax, 5);
   const kwhTop = kwhTicks[kwhTicks.length - 1] ?? kwhMax;
   const costs = rows.flatMap((row) => (row.cost === null ? [] : [row.cost]));
-  const costTicks = ticks(Math.min(0, ...costs), Math.max(0.01, ...costs));
+  const costTicks = ticks(Math.min(0, ...costs), Math.max(0.01, ...costs), 5);
   const costLow = costTicks[0] ?? 0;
   const costHigh = costTicks[costTicks.length - 1] ?? 1;
   const y = (kwh: number) => TOP + plotH - (kwh / kwhTop) * plotH;
