@@ -44,7 +44,9 @@ export async function startOcppHouse(options: {
       backoff: { initialDelayMs: 100, maxDelayMs: 500 },
     },
   });
-  const pump = options.sharedClock && setInterval(() => sim.simulator.clock.advance(1_000), options.sharedClock.tickMs);
+  /** Simulated ms each tick moves the shared clock: 1 s, or more over a stretch where nothing is due. */
+  let stepMs = 1_000;
+  const pump = options.sharedClock && setInterval(() => sim.simulator.clock.advance(stepMs), options.sharedClock.tickMs);
   const [charger] = await sim.clientFor("owner").evChargers.list().all();
   if (!charger) throw new Error("the demo house has no EV charger");
   const config = configSchema.parse({
@@ -75,6 +77,10 @@ export async function startOcppHouse(options: {
     uuid: charger.uuid,
     serial: charger.serial_number,
     storePath: join(options.dir, "e2m.db"),
+    /** How far each tick of the shared clock moves it (1 s unless set): a quiet stretch can pass faster. */
+    pace(ms: number): void {
+      stepMs = ms;
+    },
     async stop(): Promise<void> {
       if (pump) clearInterval(pump);
       await app.stop();
