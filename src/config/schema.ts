@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DONGLE_GAP_MS } from "../local/index.js";
 import { duration, durationBetween, isoInstant, isTimeZone } from "../time/index.js";
 // The history's kinds are part of the store's public shape, a file of plain constants.
 import { DOWNSAMPLED_KINDS, HISTORY_KINDS } from "../vocabulary/history-kinds.js";
@@ -327,6 +328,12 @@ export const localDongleConfig = z.strictObject({
     .describe(
       "Only listen: decode the answers the dongle sends to another client that already polls it (two clients asking at once confuse some dongles)",
     ),
+  gap_ms: integer()
+    .pipe(z.number().min(0).max(5_000))
+    .default(DONGLE_GAP_MS)
+    .describe(
+      `Least time between two frames sent to the dongle, ms (${DONGLE_GAP_MS}, plus up to 100 at random): a real dongle drops frames that come faster, so raise it if the log shows timeouts and lower it only for one that keeps up (the simulator's does)`,
+    ),
 });
 
 /** The paths live data comes by: the cloud, the dongles on the LAN, or each device's dongle with the cloud as fallback. */
@@ -518,7 +525,7 @@ export const configSchema = z
       .array(localDongleConfig)
       .default([])
       .describe(
-        "The dongles on the LAN, each `{host, port, passive}`: read and written with `source: local` or `auto` (a passive one only listens), and reported by `check`",
+        "The dongles on the LAN, each `{host, port, passive, gap_ms}`: read and written with `source: local` or `auto` (a passive one only listens), and reported by `check`",
       ),
     timezone: z
       .string()

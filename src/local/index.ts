@@ -15,6 +15,7 @@ export {
   parseFrame,
 } from "./frame.js";
 export { Framer } from "./framer.js";
+export { DONGLE_GAP_MS } from "./pacing.js";
 export { type State, type StateValue, statusName } from "./registers/bank.js";
 export {
   BAMS_CLUSTER,

@@ -10,6 +10,7 @@ import {
   parseFrame,
 } from "./frame.js";
 import { Framer } from "./framer.js";
+import { DONGLE_GAP_MS } from "./pacing.js";
 import {
   describe,
   deviceOf,
@@ -66,7 +67,7 @@ interface Pending {
 
 const DEFAULTS = {
   clientSerial: "AB1234G000",
-  minGapMs: 250,
+  minGapMs: DONGLE_GAP_MS,
   jitterMs: 100,
   requestTimeoutMs: 5_000,
   backoffMs: 1_000,

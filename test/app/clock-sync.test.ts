@@ -10,7 +10,7 @@ import { SimClock } from "../../src/simulator/clock.js";
 import { type AuditEntry, openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { startTestSimulator } from "../helpers/simulator.js";
+import { SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /*
  * The demo house on the LAN in Europe/London across the last Sunday of October 2026 (the 25th:
@@ -99,7 +99,7 @@ async function startHouse(
       log: { level: "silent" },
       source: "local",
       timezone: "Europe/London",
-      local: [{ host: "127.0.0.1", port: hybrid.port }],
+      local: [{ host: "127.0.0.1", port: hybrid.port, gap_ms: SIM_GAP_MS }],
       ...(options.clockConfig ? { clock: options.clockConfig } : {}),
     }),
     // Warnings reach the feed (bridge/logging) though nothing is printed.

@@ -13,7 +13,7 @@ import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { withoutRandomFaults } from "../helpers/calm-scenario.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { startTestSimulator } from "../helpers/simulator.js";
+import { SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /**
  * Issue 39: with `homeassistant.naming: givtcp`, every entity Predbat's GivTCP template names
@@ -155,7 +155,10 @@ async function startRun(
   const reach =
     path === "cloud"
       ? { cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 } }
-      : { source: "local", local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })) };
+      : {
+          source: "local",
+          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
+        };
   const store = join(dir, `${index}.db`);
   const config = configSchema.parse({
     ...reach,

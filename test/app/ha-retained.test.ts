@@ -11,7 +11,7 @@ import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { withoutRandomFaults } from "../helpers/calm-scenario.js";
 import { type Observed, observe } from "../helpers/mqtt-observer.js";
 import { NEW_YEAR_RULES_YAML } from "../helpers/new-year-rules.js";
-import { startTestSimulator } from "../helpers/simulator.js";
+import { SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /**
  * What the daemon leaves retained for Home Assistant once started and quiet: every discovery
@@ -59,7 +59,7 @@ async function retainedOf(name: string, path: "cloud" | "local", index: number):
       ? { cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 } }
       : {
           source: "local",
-          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
         };
   const config = configSchema.parse({
     ...reach,

@@ -9,7 +9,7 @@ import { later } from "../../src/time/index.js";
 import type { LiveSnapshot } from "../../src/web/api-types.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /*
  * A fault raised in the simulator's inverter (its admin endpoint) reaches the owner in words
@@ -114,7 +114,11 @@ describe.each(CASES)("an inverter fault raised in the simulator on %s, over the 
           ? { cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 } }
           : {
               source: "local",
-              local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+              local: sim.simulator.dongles.map((dongle) => ({
+                host: "127.0.0.1",
+                port: dongle.port,
+                gap_ms: SIM_GAP_MS,
+              })),
             };
       const app = await startApp(
         configSchema.parse({

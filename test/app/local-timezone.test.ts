@@ -9,7 +9,7 @@ import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
 import { dayOf } from "../../src/time/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /*
  * A daemon reading the house over the LAN takes the house's zone from `timezone:`, never from the
@@ -45,7 +45,7 @@ describe("a daemon with source: local and a configured time zone", () => {
         log: { level: "silent" },
         source: "local",
         timezone: ZONE,
-        local: [{ host: "127.0.0.1", port: hybrid.port }],
+        local: [{ host: "127.0.0.1", port: hybrid.port, gap_ms: SIM_GAP_MS }],
       }),
       createLogger(process.env.E2M_TEST_LOG ?? "silent"),
       "0.0.0-test",

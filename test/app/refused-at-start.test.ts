@@ -9,7 +9,7 @@ import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /*
  * A daemon whose cloud refuses it from its first request (the simulator's subscription switch):
@@ -49,7 +49,7 @@ describe("a daemon the cloud refuses from the start", () => {
     const config = configOf("autonocloud", {
       cloud: {},
       source: "auto",
-      local: [{ host: "127.0.0.1", port: sim.simulator.dongles[0]?.port ?? 1 }],
+      local: [{ host: "127.0.0.1", port: sim.simulator.dongles[0]?.port ?? 1, gap_ms: SIM_GAP_MS }],
     });
     const started = startApp(config, logger, "0.0.0-test", { clock: new SimClock({ start: MIDDAY }) });
     await expect(started).rejects.toMatchObject({ exitCode: 2 });
@@ -69,7 +69,7 @@ describe("a daemon the cloud refuses from the start", () => {
     const config = configOf("autoaway", {
       cloud: { url: "http://127.0.0.1:1/v1", token: "any", timeout: "1s" },
       source: "auto",
-      local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+      local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
     });
     const app = await startApp(config, logger, "0.0.0-test", { clock: new SimClock({ start: MIDDAY }) });
     try {
@@ -90,7 +90,7 @@ describe("a daemon the cloud refuses from the start", () => {
       app = await startApp(
         configOf("autorefused", {
           source: "auto",
-          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
         }),
         logger,
         "0.0.0-test",

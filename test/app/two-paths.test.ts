@@ -11,7 +11,7 @@ import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { checkHomeAssistantRules } from "../helpers/ha-rules/index.js";
 import { observe } from "../helpers/mqtt-observer.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 import { retainedUnder } from "../homeassistant/rules-harness.js";
 
 /*
@@ -164,7 +164,7 @@ describe("two daemons on the demo house: source cloud and source local", () => {
         configSchema.parse({
           ...l.config,
           source: "local",
-          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+          local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
         }),
         logger,
         "0.0.0-test",

@@ -6,6 +6,7 @@ import { runCheckCommand } from "../../src/commands/check.js";
 import { systemClock } from "../../src/time/index.js";
 import { capture } from "../helpers/capture.js";
 import { indexCapture, ReplayDongle } from "../helpers/replay-dongle.js";
+import { SIM_GAP_MS } from "../helpers/simulator.js";
 import { type CaptureName, captureText } from "../local/captures.js";
 
 /*
@@ -40,7 +41,7 @@ describe.concurrent("energy2mqtt check on captured dongles", () => {
     dongles.push(dongle);
     const port = await dongle.start();
     const file = join(dir, `${name}.yaml`);
-    writeFileSync(file, `source: local\nlocal:\n  - { host: 127.0.0.1, port: ${port} }\n`);
+    writeFileSync(file, `source: local\nlocal:\n  - { host: 127.0.0.1, port: ${port}, gap_ms: ${SIM_GAP_MS} }\n`);
     const out = capture();
     const err = capture();
     const code = await runCheckCommand({ config: file }, out.stream, err.stream);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCheckCommand } from "../../src/commands/check.js";
 import { freePort } from "../helpers/broker.js";
 import { capture } from "../helpers/capture.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 /** `check` on a LAN-only configuration: each dongle of the simulated house on 127.0.0.1, and one port where nothing listens. */
 describe("energy2mqtt check reports each dongle on the LAN", () => {
@@ -27,7 +27,12 @@ describe("energy2mqtt check reports each dongle on the LAN", () => {
     const file = join(dir, `${name}.yaml`);
     writeFileSync(
       file,
-      ["source: local", "local:", ...ports.map((port) => `  - { host: 127.0.0.1, port: ${port} }`), ""].join("\n"),
+      [
+        "source: local",
+        "local:",
+        ...ports.map((port) => `  - { host: 127.0.0.1, port: ${port}, gap_ms: ${SIM_GAP_MS} }`),
+        "",
+      ].join("\n"),
     );
     return file;
   };

@@ -11,7 +11,7 @@ import { runSettingsRestoreCommand } from "../../src/commands/settings-restore.j
 import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 const SERIAL = "SD2024G001";
 /** Battery Reserve % Limit: on the cloud's listing and on the Hybrid's register map. */
@@ -60,7 +60,9 @@ for (const path of ["cloud", "local"] as const) {
               "source: local",
               "timezone: Europe/London",
               "local:",
-              ...sim.simulator.dongles.map((dongle) => `  - { host: 127.0.0.1, port: ${dongle.port} }`),
+              ...sim.simulator.dongles.map(
+                (dongle) => `  - { host: 127.0.0.1, port: ${dongle.port}, gap_ms: ${SIM_GAP_MS} }`,
+              ),
             ];
       writeFileSync(config, [...pathLines, "store:", `  path: ${storePath}`, "log:", "  level: silent", ""].join("\n"));
       if (path === "cloud") {

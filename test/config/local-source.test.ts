@@ -7,8 +7,8 @@ describe("the local dongles and the source in the configuration", () => {
       local: [{ host: "dongle.lan" }, { host: "10.0.0.9", port: "9000", passive: "true" }],
     });
     expect(config.local).toEqual([
-      { host: "dongle.lan", port: 8899, passive: false },
-      { host: "10.0.0.9", port: 9000, passive: true },
+      { host: "dongle.lan", port: 8899, passive: false, gap_ms: 250 },
+      { host: "10.0.0.9", port: 9000, passive: true, gap_ms: 250 },
     ]);
     expect(config.source).toBe("cloud");
     expect(config.poll.local).toBe(10_000);
@@ -67,6 +67,15 @@ describe("the local dongles and the source in the configuration", () => {
       "port",
     ]);
     expect(configSchema.safeParse({ local: [{ host: "d", extra: 1 }] }).success).toBe(false);
+  });
+
+  it("paces frames to a dongle 250 ms apart unless gap_ms says otherwise, and refuses a gap out of 0-5000 ms", () => {
+    expect(configSchema.parse({ local: [{ host: "d" }] }).local[0]?.gap_ms).toBe(250);
+    expect(configSchema.parse({ local: [{ host: "d", gap_ms: "400" }] }).local[0]?.gap_ms).toBe(400);
+    for (const gap of [-1, 5_001, "soon"]) {
+      const bad = configSchema.safeParse({ local: [{ host: "d", gap_ms: gap }] });
+      expect(bad.error?.issues[0]?.path).toEqual(["local", 0, "gap_ms"]);
+    }
   });
 
   it("takes the house's time zone from timezone, Europe/London when left out, and refuses a zone Intl does not know", () => {

@@ -5,6 +5,7 @@ import { SimClock } from "../../src/simulator/clock.js";
 import { type LocalSource, localControl, localSource } from "../../src/sources/index.js";
 import type { Inventory } from "../../src/sources/inventory.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { SIM_GAP_MS } from "./simulator.js";
 
 export interface LanGate {
   readonly source: LocalSource;
@@ -29,7 +30,7 @@ export async function startLanGate(options: {
 }): Promise<LanGate> {
   const clock = new SimClock({ start: options.start });
   const source = localSource({
-    dongles: options.ports.map((port) => ({ host: "127.0.0.1", port, passive: false })),
+    dongles: options.ports.map((port) => ({ host: "127.0.0.1", port, passive: false, gap_ms: SIM_GAP_MS })),
     clock,
     timezone: "Europe/London",
     writes: true,

@@ -4,7 +4,7 @@ import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { freePort, startTestBroker } from "./broker.js";
-import { MIDDAY, startTestSimulator } from "./simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "./simulator.js";
 
 /**
  * The demo house under `source: local`, no cloud at all: its inverters on their dongles, its EV
@@ -50,7 +50,7 @@ export async function startLocalChargerHouse(options: {
     ...(options.source === "auto"
       ? { cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 } }
       : {}),
-    local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+    local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
     ev_chargers: [
       {
         serial: charger.serial_number,

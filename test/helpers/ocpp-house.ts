@@ -4,7 +4,7 @@ import { configSchema } from "../../src/config/index.js";
 import { createLogger, type Logger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
 import { freePort, startTestBroker } from "./broker.js";
-import { MIDDAY, startTestSimulator } from "./simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "./simulator.js";
 
 /**
  * The demo house under `source: auto` with its EV charger on the daemon's own OCPP central system:
@@ -46,13 +46,14 @@ export async function startOcppHouse(options: {
   });
   /** Simulated ms each tick moves the shared clock: 1 s, or more over a stretch where nothing is due. */
   let stepMs = 1_000;
-  const pump = options.sharedClock && setInterval(() => sim.simulator.clock.advance(stepMs), options.sharedClock.tickMs);
+  const pump =
+    options.sharedClock && setInterval(() => sim.simulator.clock.advance(stepMs), options.sharedClock.tickMs);
   const [charger] = await sim.clientFor("owner").evChargers.list().all();
   if (!charger) throw new Error("the demo house has no EV charger");
   const config = configSchema.parse({
     source: "auto",
     cloud: { url: sim.simulator.url, token: sim.simulator.tokens.owner, requests_per_minute: 10_000 },
-    local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+    local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
     ocpp: {
       enabled: true,
       port,

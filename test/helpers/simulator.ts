@@ -14,6 +14,12 @@ export const MIDDAY = Date.parse("2026-11-16T12:00:00Z");
 export const NIGHT = Date.parse("2026-11-16T02:00:00Z");
 /** Where the simulated clock starts when a test states no instant of its own. */
 export const TEST_START = MIDDAY;
+/**
+ * The gap between frames (config `gap_ms`) for the simulator's and the replayed captures' dongles:
+ * they answer every frame however fast it comes, so the 250 ms a real dongle needs would only
+ * make the tests wait.
+ */
+export const SIM_GAP_MS = 20;
 
 /**
  * The simulator on 127.0.0.1 and a free port, with a client per actor on demand. Its clock starts

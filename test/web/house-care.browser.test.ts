@@ -12,7 +12,7 @@ import { backupFile } from "../../src/control/index.js";
 import { createLogger } from "../../src/log/log.js";
 import { CALIBRATION_HOLDING } from "../../src/rules/engine/calibration-hold.js";
 import type { LiveSnapshot } from "../../src/web/api-types.js";
-import { MIDDAY, startTestSimulator } from "../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 import { axeCheck } from "./axe.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF } from "./demo.js";
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)("faults, settings backups, the clock and a calibra
       configSchema.parse({
         mqtt: { base_topic: `e2mcare${process.pid}` },
         source: "local",
-        local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port })),
+        local: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, gap_ms: SIM_GAP_MS })),
         poll: { local: "1m", inventory: "1h" },
         clock: { sync: "warn" },
         rules: join(dir, "rules.yaml"),

@@ -48,6 +48,7 @@ export class DongleLink {
       port: this.options.port,
       clock: this.options.clock,
       requestTimeoutMs: this.options.timeoutMs,
+      ...(this.options.gap_ms !== undefined ? { minGapMs: this.options.gap_ms } : {}),
       ...(this.options.random ? { random: this.options.random } : {}),
       onFrame: (frame) => this.onFrame(frame),
       onState: (state, detail) => {

@@ -8,6 +8,8 @@ export interface DongleOptions {
   readonly port: number;
   /** Only listen: decode the answers the dongle fans out to another client, never ask. */
   readonly passive: boolean;
+  /** Least time between two frames sent, ms (the session's default when left out). */
+  readonly gap_ms?: number;
   readonly clock: Clock;
   /** How long one request may wait for its answer; a passive dongle waits this long, times 6, to hear its controller. */
   readonly timeoutMs: number;

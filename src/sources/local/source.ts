@@ -11,6 +11,8 @@ export interface LocalDongleConfig {
   readonly host: string;
   readonly port: number;
   readonly passive: boolean;
+  /** Least time between two frames sent, ms (the session's default when left out). */
+  readonly gap_ms?: number;
 }
 
 export interface LocalSourceOptions {

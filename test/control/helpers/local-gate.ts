@@ -14,7 +14,7 @@ import { SimClock } from "../../../src/simulator/clock.js";
 import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
 import { cloudControl, localControl, localSource, withoutCloud } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
-import { startTestSimulator, TEST_START } from "../../helpers/simulator.js";
+import { SIM_GAP_MS, startTestSimulator, TEST_START } from "../../helpers/simulator.js";
 import { inverterDevice } from "./devices.js";
 
 export const INVERTER = "SD2024G001";
@@ -180,7 +180,7 @@ async function lanControl(sim: Awaited<ReturnType<typeof startTestSimulator>>) {
   const dongle = sim.simulator.local?.find(INVERTER);
   if (!dongle) throw new Error(`no dongle for ${INVERTER}`);
   const source = localSource({
-    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
+    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false, gap_ms: SIM_GAP_MS }],
     clock: new SimClock({ start: TEST_START }),
     timezone: HOUSE_ZONE,
     writes: true,

@@ -9,6 +9,7 @@ import { later } from "../../../src/time/index.js";
 import type { TestBroker } from "../../helpers/broker.js";
 import { type Recorded, recordMqtt } from "../../helpers/ha-rules/recorder.js";
 import { indexCapture, ReplayDongle } from "../../helpers/replay-dongle.js";
+import { SIM_GAP_MS } from "../../helpers/simulator.js";
 import { type CaptureName, captureText } from "../captures.js";
 
 /** The daemon's own instant at start: a fixed one, so nothing depends on the day or the hour it runs. */
@@ -121,7 +122,7 @@ export function localDaemonYaml(brokerUrl: string, base: string, port: number, s
     "log: { level: warn }",
     "source: local",
     "timezone: Europe/London",
-    `local: [{ host: 127.0.0.1, port: ${port} }]`,
+    `local: [{ host: 127.0.0.1, port: ${port}, gap_ms: ${SIM_GAP_MS} }]`,
     "",
   ].join("\n");
 }

@@ -12,7 +12,7 @@ import {
   type PollConfig,
   type Resource,
 } from "../../../src/sources/index.js";
-import { MIDDAY, recentFleetScenario, startTestSimulator } from "../../helpers/simulator.js";
+import { MIDDAY, recentFleetScenario, SIM_GAP_MS, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
  * source: auto's composition on the demo house over both paths: a real cloud client to the
@@ -57,7 +57,12 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       onRequest: (event) => cloudCalls.push(`${event.status} ${event.endpoint}`),
     });
     const local = localSource({
-      dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+      dongles: sim.simulator.dongles.map((dongle) => ({
+        host: "127.0.0.1",
+        port: dongle.port,
+        passive: false,
+        gap_ms: SIM_GAP_MS,
+      })),
       clock: clock(),
       timezone: "Europe/London",
       random: () => 0,
@@ -288,7 +293,12 @@ describe("source: auto on the demo house (cloud client and dongle sessions on on
       const logger = createLogger("warn", { destination: { write: (line: string) => lines.push(line) > 0 } });
       const client = other.clientFor("owner", { clock: clock() });
       const local = localSource({
-        dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+        dongles: sim.simulator.dongles.map((dongle) => ({
+          host: "127.0.0.1",
+          port: dongle.port,
+          passive: false,
+          gap_ms: SIM_GAP_MS,
+        })),
         clock: clock(),
         timezone: "Europe/London",
       });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/simulator/clock.js";
 import type { SimDongle } from "../../../src/simulator/local/dongle.js";
 import { type LocalSource, localControl, localSource } from "../../../src/sources/index.js";
-import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../../helpers/simulator.js";
 
 /*
  * localControl's answers when the LAN misbehaves, in the daemon's outcomes: a write whose echo is
@@ -22,7 +22,7 @@ beforeAll(async () => {
   if (!found) throw new Error(`no dongle for ${INVERTER}`);
   dongle = found;
   source = localSource({
-    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false }],
+    dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false, gap_ms: SIM_GAP_MS }],
     clock: new SimClock({ start: MIDDAY }),
     timezone: "Europe/London",
     timeoutMs: 1_500,

@@ -8,7 +8,7 @@ import type { PollResult } from "../../../src/sources/resource.js";
 import { VirtualClock } from "../../../src/time/virtual-clock.js";
 import { freePort } from "../../helpers/broker.js";
 import { DEFAULT_POLL } from "../../helpers/poll.js";
-import { MIDDAY, startTestSimulator } from "../../helpers/simulator.js";
+import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../../helpers/simulator.js";
 import { driven, openSession, readsOf } from "../../simulator/local/read-dongle.js";
 
 /*
@@ -43,7 +43,12 @@ describe("the local DeviceSource on the demo house's dongles", () => {
     sim = await startTestSimulator({ speed: 0, start: MIDDAY, localPort: 0, localResponseDelayMs: 0 });
     clock = new VirtualClock(MIDDAY);
     source = localSource({
-      dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+      dongles: sim.simulator.dongles.map((dongle) => ({
+        host: "127.0.0.1",
+        port: dongle.port,
+        passive: false,
+        gap_ms: SIM_GAP_MS,
+      })),
       clock,
       timezone: "Europe/London",
       timeoutMs: 2_000,
@@ -149,7 +154,7 @@ describe("a dongle that does not answer at start-up", () => {
     const source = localSource({
       dongles: [
         { host: "127.0.0.1", port: nobody, passive: false },
-        { host: "127.0.0.1", port: hybrid.port, passive: false },
+        { host: "127.0.0.1", port: hybrid.port, passive: false, gap_ms: SIM_GAP_MS },
       ],
       clock,
       timezone: "Europe/London",
@@ -217,7 +222,12 @@ describe("a three-phase hybrid's dongle", () => {
     });
     const clock = new VirtualClock(MIDDAY);
     const source = localSource({
-      dongles: sim.simulator.dongles.map((dongle) => ({ host: "127.0.0.1", port: dongle.port, passive: false })),
+      dongles: sim.simulator.dongles.map((dongle) => ({
+        host: "127.0.0.1",
+        port: dongle.port,
+        passive: false,
+        gap_ms: SIM_GAP_MS,
+      })),
       clock,
       timezone: "Europe/London",
       timeoutMs: 2_000,
