@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
   ] as const;
   for (const [id, words] of cases)
     for (const [range, span] of RANGES)
-      it(`${id}, ${range}: each day's import, export and cost is its inverters' rows summed`, async () => {
+      it(`${id}, ${range}: each day's import, export and cost is its inverters' rows summed, its saving their counters'`, async () => {
         const scope = scopes.find((one) => one.id === id);
         if (!scope) throw new Error(`${id} is not offered`);
         const to = scope.last + 1;
