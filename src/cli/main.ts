@@ -82,8 +82,12 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
     .option("--from <date>", "first day, YYYY-MM-DD (default: the first of --to's month)")
     .option("--to <date>", "last day, YYYY-MM-DD (default: today)")
     .option("--capacity <kwh>", "battery capacity when rules.yaml has no battery.capacity_kwh (default 9.5)")
+    .option(
+      "--inverter <serials...>",
+      "those inverters' own savings (one's, or a plant's summed) from their own counters, as History shows them: no standing charge, no eco-only figure",
+    )
     .option("--json", "print the days and months as JSON")
-    .action(async (options: Record<string, string | boolean | undefined>) => {
+    .action(async (options: Record<string, string | boolean | string[] | undefined>) => {
       setExitCode(await (await commands.rulesSavings()).runRulesSavingsCommand(options));
     });
 

@@ -2,13 +2,15 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import {
   computeSavings,
+  meteredGroup,
   OctopusTariff,
-  readMeteredHouse,
+  readMeteredInverters,
   refreshedTariffs,
   rulesTimeZone,
   type Savings,
   type SavingsDay,
   savingsBattery,
+  withoutStandingCharge,
   withStoredPrices,
 } from "../rules/index.js";
 import { type Clock, dayEndMs, dayOf, dayStartMs, isDay, SLOT_MS, systemClock } from "../time/index.js";
@@ -28,13 +30,16 @@ const optionsSchema = z.object({
     .number({ message: "must be a positive number of kWh" })
     .positive("must be a positive number of kWh")
     .optional(),
+  inverter: z.array(z.string().min(1, "must be an inverter's serial")).optional(),
   json: z.boolean().optional(),
 });
 export type RulesSavingsOptions = z.input<typeof optionsSchema>;
 
 /**
  * `energy2mqtt rules savings`: each day's cost from the store against the same house with no
- * battery and with the battery in eco only, and the months' sums.
+ * battery and with the battery in eco only, and the months' sums. With --inverter, those inverters'
+ * own (one's, or a plant's summed) from their own counters, as History shows them: no standing
+ * charge and no eco-only figure (the rules' one battery is the house's).
  */
 export async function runRulesSavingsCommand(
   input: RulesSavingsOptions,
@@ -80,18 +85,22 @@ export async function runRulesSavingsCommand(
   try {
     // Complete half-hours only, as the daemon's saved_month: the one under way is not metered yet.
     const end = Math.min(dayEndMs(to, timeZone), Math.floor(now / SLOT_MS) * SLOT_MS);
-    const house = readMeteredHouse(store.history, dayStartMs(from, timeZone), end);
+    const metered = readMeteredInverters(store.history, dayStartMs(from, timeZone), end);
+    const unknown = (options.inverter ?? []).filter((serial) => !metered.inverters.has(serial));
+    if (unknown.length > 0)
+      return usage(`--inverter ${unknown.join(", ")}: no metered half-hours in the store over these days`);
     // Days the tariffs no longer hold (an Agile file or URL keeps only the last days) priced as the daemon stored them.
-    savings = computeSavings(house, withStoredPrices(tariffs, store.publishedPrices), {
-      from,
-      to,
-      timeZone,
-      battery: savingsBattery(rules.battery, capacityKwh),
-    });
+    const priced = withStoredPrices(tariffs, store.publishedPrices);
+    savings = computeSavings(
+      meteredGroup(metered, options.inverter),
+      options.inverter ? withoutStandingCharge(priced) : priced,
+      { from, to, timeZone, battery: savingsBattery(rules.battery, capacityKwh) },
+    );
   } finally {
     store.close();
   }
   const currency = rules.tariffs.currency;
+  if (options.inverter) return groupSavings(options.inverter, { from, to, timeZone, currency }, savings, options, out);
   if (options.json) {
     out.write(`${JSON.stringify({ from, to, timeZone, currency, capacityKwh, ...savings }, null, 2)}\n`);
     return 0;
@@ -101,6 +110,27 @@ export async function runRulesSavingsCommand(
   );
   for (const note of [...notes, ...pastNotes]) out.write(`${note}\n`);
   out.write(savingsTable(savings));
+  return 0;
+}
+
+/** Some inverters' own savings: no eco-only figure, so none printed (null in JSON). */
+function groupSavings(
+  inverters: readonly string[],
+  range: { from: string; to: string; timeZone: string; currency: string },
+  savings: Savings,
+  options: { json?: boolean | undefined },
+  out: NodeJS.WritableStream,
+): number {
+  const months = savings.months.map((month) => ({ ...month, ecoOnly: null, savedVsEcoOnly: null }));
+  if (options.json) {
+    out.write(`${JSON.stringify({ ...range, inverters, days: savings.days, months }, null, 2)}\n`);
+    return 0;
+  }
+  const { from, to, timeZone, currency } = range;
+  out.write(
+    `${inverters.length === 1 ? `Inverter ${inverters[0]}'s` : `Inverters ${inverters.join(" + ")}'s (summed)`} own savings ${from} to ${to} (${timeZone}), in ${currency}: the cost metered from ${inverters.length === 1 ? "its" : "their"} own counters in the store against the same with no battery, priced with the rules' tariffs, no standing charge (the house's); no eco-only figure (the rules' battery is the house's)\n`,
+  );
+  out.write(savingsTable({ days: savings.days, months }));
   return 0;
 }
 
@@ -122,7 +152,13 @@ function pricesCell(estimated: number, unpriced: number): string {
   return parts.length > 0 ? parts.join(", ") : "published";
 }
 
-function savingsTable(savings: Savings): string {
+function savingsTable(savings: {
+  days: Savings["days"];
+  months: readonly (Omit<Savings["months"][number], "ecoOnly" | "savedVsEcoOnly"> & {
+    ecoOnly: number | null;
+    savedVsEcoOnly: number | null;
+  })[];
+}): string {
   if (savings.days.length === 0) return "No metered half-hours in the store over these days.\n";
   const money = (value: number | null) => (value === null ? "-" : value.toFixed(2));
   const rows = savings.days.map((one) => [

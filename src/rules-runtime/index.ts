@@ -4,6 +4,7 @@ export type {
   ConditionCheck,
   DaySavings,
   GridCounters,
+  HouseSavingsRange,
   ImportGuardStatus,
   MonthSavings,
   PeriodSavings,

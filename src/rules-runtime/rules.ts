@@ -252,6 +252,15 @@ export interface SavingsRange {
   readonly months: readonly MonthSavings[];
 }
 
+/** The house's savings over some months, and those of some of its inverters over the same months. */
+export interface HouseSavingsRange extends SavingsRange {
+  /**
+   * Some inverters' own savings (one inverter's, a plant's): their own counters' metered cost
+   * against the same inverters with no battery; no standing charge, no eco-only figure (null).
+   */
+  group(members: readonly string[]): SavingsRange;
+}
+
 /** Yesterday's and this month's savings (the month up to now); undefined parts had no metered data. */
 export interface SavingsSummary {
   readonly yesterday?: PeriodSavings;
@@ -293,7 +302,7 @@ export interface RulesRuntime {
    * The house's savings for each local day and month of the months [from, to) (epoch ms) touches,
    * each month whole up to the last complete half-hour (this month's is `saved_month`); undefined when not known.
    */
-  savingsBetween?(from: number, to: number): SavingsRange | undefined;
+  savingsBetween?(from: number, to: number): HouseSavingsRange | undefined;
   readonly events$: Observable<RuleEvent>;
   /** Stops triggers and timers; obligations still open stay in the store for the next start. */
   stop(): Promise<void>;

@@ -153,7 +153,10 @@ export function rulesFeature(options: RulesFeatureOptions): RulesFeature {
       house: house.forecast,
       carTopic: (topic) => carTopics.value(topic),
       savings: savingsSummary(store.history, { tariffs: pricing, timeZone, battery }),
-      savingsRange: (from, to) => overMonths(from, to, options.clock.now()),
+      savingsRange: (from, to) => {
+        const { house, group } = overMonths(from, to, options.clock.now());
+        return { ...house, group };
+      },
       clock: options.clock,
       logger,
       dryRun: options.dryRun,

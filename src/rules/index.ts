@@ -23,7 +23,7 @@ export { planText } from "./plan-output/plan-text.js";
 export { type CarRule, type CarSpec, carRules, carTargetIsSoc } from "./planners/car-windows.js";
 export type { PriceHistory } from "./planners/optimise-windows.js";
 export { PLAN_HOURS, type Preview, type PreviewCar, previewRules } from "./planners/preview.js";
-export { type MeteredHouse, readMeteredHouse } from "./savings/metered-slots.js";
+export { type MeteredHouse, meteredGroup, readMeteredHouse, readMeteredInverters } from "./savings/metered-slots.js";
 export { noBatteryCost } from "./savings/plan-baseline.js";
 export {
   PRICE_HISTORY_DAYS,
@@ -40,6 +40,7 @@ export {
   savingsBattery,
   savingsDaySchema,
   savingsMonthSchema,
+  withoutStandingCharge,
 } from "./savings/savings.js";
 export { savingsOverMonths } from "./savings/savings-months.js";
 export { savingsSummary } from "./savings/savings-summary.js";

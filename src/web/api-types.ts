@@ -179,29 +179,69 @@ export interface DailyEnergy {
 }
 
 /**
- * Savings in the tariffs' currency: the cost against the same house with no battery, and with the
- * battery in eco only. The house's: metered from every inverter's counters together, whichever
- * inverter the page shows; `actual` is the house's metered cost with the standing charge.
+ * Savings in the tariffs' currency: the metered cost against the same inverters with no battery
+ * (the grid carrying their load less their solar each half-hour), and for the house also against
+ * the battery in eco only. All metered from the inverters' lifetime counters (5-minute points).
  */
 export interface HistorySavings {
-  readonly scope: "house";
-  readonly days: readonly {
-    /** YYYY-MM-DD. */
-    readonly day: string;
-    readonly actual: number;
-    readonly noBattery: number;
-    readonly ecoOnly: number | null;
-    readonly savedVsNoBattery: number;
-    readonly savedVsEcoOnly: number | null;
-  }[];
-  readonly months: readonly {
-    /** YYYY-MM: the whole month, to the last complete half-hour (this month's is MQTT's saved_month). */
-    readonly month: string;
-    readonly days: number;
-    readonly actual: number;
-    readonly savedVsNoBattery: number;
-    readonly savedVsEcoOnly: number;
-  }[];
+  /**
+   * The house's: every inverter's counters together, whichever scope the page shows; `actual` is
+   * its metered cost with the standing charge. The only eco-only figure: the rules' one battery
+   * is the house's.
+   */
+  readonly house: {
+    readonly days: readonly {
+      /** YYYY-MM-DD. */
+      readonly day: string;
+      readonly actual: number;
+      readonly noBattery: number;
+      readonly ecoOnly: number | null;
+      readonly savedVsNoBattery: number;
+      readonly savedVsEcoOnly: number | null;
+    }[];
+    readonly months: readonly {
+      /** YYYY-MM: the whole month, to the last complete half-hour (this month's is MQTT's saved_month). */
+      readonly month: string;
+      readonly days: number;
+      readonly actual: number;
+      readonly savedVsNoBattery: number;
+      readonly savedVsEcoOnly: number;
+    }[];
+  };
+  /**
+   * The scope shown's own (an inverter's, a plant's; the house's too, there): its inverters'
+   * counters summed, `actual` without the standing charge (the house's connection's).
+   */
+  readonly scope: {
+    readonly kind: HistoryScopeName["kind"];
+    readonly days: readonly {
+      readonly day: string;
+      readonly actual: number;
+      readonly noBattery: number;
+      readonly savedVsNoBattery: number;
+    }[];
+    readonly months: readonly {
+      readonly month: string;
+      readonly days: number;
+      readonly actual: number;
+      readonly savedVsNoBattery: number;
+    }[];
+  };
+  /**
+   * A plant's or the house's months against its inverters' own, each alone: the parts' sum differs
+   * from the whole where, in a half-hour, one inverter's load outran its solar while another's
+   * solar outran its load (the whole nets them, each part alone does not). Null for one inverter.
+   */
+  readonly parts:
+    | readonly {
+        readonly month: string;
+        readonly inverters: readonly { readonly device: string; readonly savedVsNoBattery: number }[];
+        /** The inverters' own savings added up. */
+        readonly sum: number;
+        /** The scope's own saving less the sum. */
+        readonly difference: number;
+      }[]
+    | null;
 }
 
 export interface HistoryDevice {

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { RuleEvent, RulesRuntime, SavingsRange } from "../rules-runtime/index.js";
-import type { HistorySavings, WebHealth } from "./api-types.js";
+import type { RuleEvent, RulesRuntime } from "../rules-runtime/index.js";
+import type { WebHealth } from "./api-types.js";
 import { backtestRoute } from "./backtest-api.js";
 import type { BacktestJobs } from "./backtest-jobs.js";
 import { historyDevices, powerColumns } from "./history-api.js";
+import { scopeSavings } from "./history-savings.js";
 import { scopeDailyEnergy } from "./history-scope-days.js";
 import { historyScopes, scopeOf } from "./history-scopes.js";
 import type { LiveState } from "./live.js";
@@ -130,34 +131,12 @@ export async function handleApi(context: ApiContext): Promise<void> {
       return json(response, 200, {
         ...days,
         timeZone: options.timeZone?.() ?? null,
-        savings: savings ? houseSavings(savings) : null,
+        savings: savings ? scopeSavings(savings, scope) : null,
       });
     }
     default:
       return json(response, 404, { error: `no API ${path}` });
   }
-}
-
-/** The house's savings as the History page, its CSV and the API give them (the months whole, as on MQTT). */
-function houseSavings(savings: SavingsRange): HistorySavings {
-  return {
-    scope: "house",
-    days: savings.days.map(({ day, actual, noBattery, ecoOnly, savedVsNoBattery, savedVsEcoOnly }) => ({
-      day,
-      actual,
-      noBattery,
-      ecoOnly,
-      savedVsNoBattery,
-      savedVsEcoOnly,
-    })),
-    months: savings.months.map(({ month, days, actual, savedVsNoBattery, savedVsEcoOnly }) => ({
-      month,
-      days,
-      actual,
-      savedVsNoBattery,
-      savedVsEcoOnly,
-    })),
-  };
 }
 
 /**

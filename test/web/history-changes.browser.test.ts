@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
     const lines = readFileSync(path, "utf8").trimEnd().split("\r\n");
     const inverter = `inverter ${WEEK_DEVICE}`;
     expect(lines[0]).toBe(
-      `day (${WEEK_ZONE}),${inverter}: grid import (kWh),${inverter}: grid export (kWh),"${inverter}: grid net (kWh, export positive)",${inverter}: cost (GBP),house: cost with standing charge (GBP),house: saved vs no battery (GBP),house: saved vs eco only (GBP)`,
+      `day (${WEEK_ZONE}),${inverter}: grid import (kWh),${inverter}: grid export (kWh),"${inverter}: grid net (kWh, export positive)",${inverter}: cost (GBP),house: cost with standing charge (GBP),house: saved vs no battery (GBP),house: saved vs eco only (GBP),"${inverter}: own cost metered from its counters, no standing charge (GBP)","${inverter}: own saved vs no battery, from its counters (GBP)"`,
     );
     // Seven days, then October's line: the house's whole month.
     expect(lines).toHaveLength(9);
@@ -216,8 +216,10 @@ describe.skipIf(!hasChromium)("History and Changes in a real browser against the
       // The savings of src/rules/savings/savings.ts, metered from the counters: against no battery, and eco only.
       expect(Number(saved)).toBe(round(savedVsNoBattery(WEEK_DAYS[index] ?? "", index), 2));
       expect(savedEco).toMatch(/^-?\d+(\.\d+)?$/);
+      // The inverter's own, from its own counters: the known week's.
+      expect(Number(line.split(",")[9])).toBe(round(savedVsNoBattery(WEEK_DAYS[index] ?? "", index), 2));
     });
-    const month = page.locator('#savings li[data-month="2026-10"]');
+    const month = page.locator('#house-savings li[data-month="2026-10"]');
     expect(await month.textContent()).toContain("(7 days metered)");
     const monthSaved = WEEK_DAYS.reduce((sum, day, index) => sum + savedVsNoBattery(day, index), 0);
     expect(await month.locator("strong").first().textContent()).toBe(

@@ -11,11 +11,13 @@ import type { DailyEnergy, HistoryScope } from "../../src/web/api-types.js";
 import { hasChromium, launchChromium, openWebPage } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF, type Demo, startDemo } from "./demo.js";
 import { DEMO_EXPORT_PRICE, demoImportPrice, fillWeek, WEEK_DEVICE, WEEK_ZONE } from "./known-week.js";
+import { type MeteredSlots, meteredSlots, monthOf, savedDays } from "./metered-savings.js";
 
 /*
  * History's totals for one inverter, an EMS plant and the house, worked out here from the store's
  * rows alone (never the page's or the daemon's code) against the page, its CSV and the API, for
- * each range. The account has an EMS with two inverters: the daemon's backfill puts their last
+ * each range: the energy and cost per day, each scope's own saving from its inverters' counters,
+ * the house's, and a plant's or the house's against the sum of its inverters' own. The account has an EMS with two inverters: the daemon's backfill puts their last
  * three days in the store from the simulated cloud; beside them a stand-alone inverter the account
  * does not list (a known week, nothing backfills it), so the house is three inverters, the plant two.
  */
@@ -24,6 +26,7 @@ const START = Date.parse("2026-10-30T12:00:00Z");
 const EMS = "EM2026P001";
 const PLANT = [`PL2026A001`, `PL2026A002`] as const;
 const DAY = 86_400_000;
+const HALF_HOUR = 1_800_000;
 const RANGES = [
   ["day", DAY],
   ["week", 7 * DAY],
@@ -143,6 +146,8 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
   let browser: Browser;
   let page: Page;
   let scopes: HistoryScope[];
+  /** Each inverter's metered half-hours, to the last complete one before the daemon's clock started. */
+  let slots: MeteredSlots;
 
   beforeAll(async () => {
     await buildWebAssets();
@@ -161,6 +166,8 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
       scopes: HistoryScope[];
     };
     scopes = answer.scopes;
+    // The daemon's months run to the last complete half-hour: the one START is in has not ended.
+    slots = meteredSlots(storePath, Math.floor(START / HALF_HOUR) * HALF_HOUR);
     browser = await launchChromium();
     page = await openWebPage(browser, `${demo.url}#history`);
   }, 120_000);
@@ -194,7 +201,7 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
   ] as const;
   for (const [id, words] of cases)
     for (const [range, span] of RANGES)
-      it(`${id}, ${range}: each day's import, export and cost is its inverters' rows summed`, async () => {
+      it(`${id}, ${range}: each day's import, export and cost is its inverters' rows summed, its saving their counters'`, async () => {
         const scope = scopes.find((one) => one.id === id);
         if (!scope) throw new Error(`${id} is not offered`);
         const to = scope.last + 1;
@@ -225,8 +232,13 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
             day: node.getAttribute("data-day"),
             counted: node.querySelector('[data-cell="counted"]')?.textContent ?? null,
             cells: [...node.querySelectorAll("td")].slice(0, 4).map((cell) => cell.textContent),
+            own: node.querySelector('[data-cell="own-saved-no-battery"]')?.textContent ?? null,
+            house: node.querySelector('[data-cell="saved-no-battery"]')?.textContent ?? null,
           })),
         );
+        const own = savedDays(slots, scope.members);
+        const house = savedDays(slots, scopes.find((one) => one.id === "house")?.members ?? []);
+        const money = (value: number | undefined) => (value === undefined ? "–" : pounds.format(round(value, 2)));
         expect(rows.map((row) => row.day)).toEqual(expected.map((one) => one.day).reverse());
         for (const row of rows) {
           const mine = expected.find((one) => one.day === row.day);
@@ -240,6 +252,36 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
             kwh.format(round(round(mine.exportKwh, 3) - round(mine.importKwh, 3), 3)),
             mine.cost === null ? "–" : pounds.format(mine.cost),
           ]);
+          // Its own saving (the house has none apart from the house's), and the house's.
+          expect(row.own).toBe(scope.kind === "house" ? null : money(own.get(mine.day)?.saved));
+          expect(row.house).toBe(money(house.get(mine.day)?.saved));
+        }
+        expect(rows.some((row) => row.own !== "–" && row.house !== "–")).toBe(true);
+
+        // The month: the scope's own October, and for several inverters its inverters' own beside it.
+        const october = monthOf(own, "2026-10");
+        const houseOctober = monthOf(house, "2026-10");
+        expect(
+          await page.locator('#house-savings li[data-month="2026-10"] [data-saved="no-battery"]').textContent(),
+        ).toBe(pounds.format(houseOctober.saved));
+        if (scope.kind === "house") expect(await page.locator("#own-savings").count()).toBe(0);
+        else {
+          const month = page.locator('#own-savings li[data-month="2026-10"]');
+          expect(await month.locator('[data-saved="own-no-battery"]').textContent()).toBe(pounds.format(october.saved));
+          expect(await month.locator('[data-saved="own-cost"]').textContent()).toBe(pounds.format(october.actual));
+        }
+        const parts = scope.members.map((member) => monthOf(savedDays(slots, [member]), "2026-10").saved);
+        const sum = parts.reduce((total, one) => total + one, 0);
+        const line = page.locator('[data-parts="2026-10"]');
+        if (scope.members.length === 1) expect(await line.count()).toBe(0);
+        else {
+          expect(await line.locator('[data-saved="parts-sum"]').textContent()).toBe(pounds.format(sum));
+          const apart = Math.abs(october.saved - sum) >= 0.005;
+          expect(await line.locator('[data-saved="parts-difference"]').count()).toBe(apart ? 1 : 0);
+          if (apart)
+            expect(await line.locator('[data-saved="parts-difference"]').textContent()).toBe(
+              pounds.format(Math.abs(october.saved - sum)),
+            );
         }
 
         // The API: the scope named, each day's sums unrounded.
@@ -255,7 +297,20 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
         );
         expect(api.cost).toEqual(expected.map((one) => one.cost));
         expect(api.inverters).toEqual(expected.map((one) => one.inverters));
-        expect(api.savings?.scope).toBe("house");
+        expect(api.savings?.scope.kind).toBe(scope.kind);
+        const apiOwn = api.savings?.scope.months.find((one) => one.month === "2026-10");
+        expect(apiOwn?.savedVsNoBattery).toBeCloseTo(october.saved, 9);
+        expect(apiOwn?.actual).toBeCloseTo(october.actual, 9);
+        expect(api.savings?.house.months.find((one) => one.month === "2026-10")?.savedVsNoBattery).toBeCloseTo(
+          houseOctober.saved,
+          9,
+        );
+        const apiParts = api.savings?.parts?.find((one) => one.month === "2026-10");
+        if (scope.members.length === 1) expect(api.savings?.parts).toBeNull();
+        else {
+          expect(apiParts?.sum).toBeCloseTo(sum, 9);
+          expect(apiParts?.difference).toBeCloseTo(october.saved - sum, 9);
+        }
 
         // The CSV: the scope in its headers, the days shown.
         const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#energy-csv").click()]);
@@ -280,6 +335,10 @@ describe.skipIf(!hasChromium)("History's totals for an inverter, an EMS plant an
             mine.cost === null ? "" : String(mine.cost),
           ]);
           if (scope.kind !== "inverter") expect(cells[8]).toBe(String(mine.inverters));
+          const alone = own.get(mine.day);
+          expect(cells.slice(-2)).toEqual(
+            alone ? [String(round(alone.actual, 2)), String(round(alone.saved, 2))] : ["", ""],
+          );
         });
       });
 

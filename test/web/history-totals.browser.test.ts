@@ -10,7 +10,7 @@ import { runRulesSavingsCommand } from "../../src/commands/rules-savings.js";
 import { scenarioSchema } from "../../src/simulator/scenario/schema.js";
 import { type HistoryRecord, openStore } from "../../src/store/index.js";
 import { dayEndMs, dayOf, dayStartMs, VirtualClock, wallClock } from "../../src/time/index.js";
-import type { DailyEnergy, HistoryDevice } from "../../src/web/api-types.js";
+import type { DailyEnergy, HistoryDevice, HistoryScope } from "../../src/web/api-types.js";
 import { hasChromium, launchChromium, openWebPage } from "./browser-launch.js";
 import { DEMO_BATTERY_AND_TARIFF, type Demo, demoDaemonConfig, startDemo } from "./demo.js";
 import {
@@ -23,11 +23,13 @@ import {
   WEEK_DEVICE,
   WEEK_ZONE,
 } from "./known-week.js";
+import { type MeteredSlots, meteredSlots, monthOf, type SavedDay, savedDays } from "./metered-savings.js";
 
 /*
  * Every total the History page shows, worked out here from the store's rows alone (never the
  * page's or the daemon's code), against the page, its CSV, the API, `rules savings` and MQTT's
- * saved_month: for each range, for each inverter, and the house's (both inverters' counters).
+ * saved_month: for each range, for each inverter (its energy and cost, and its own saving from its
+ * own counters), and the house's (both inverters' counters), whose saving is not its parts' sum.
  * The account lists no device, so the house is the store's two inverters and nothing backfills
  * or polls into it; the daemon's clock is in October, so October is "this month" on MQTT.
  */
@@ -109,17 +111,8 @@ interface InverterDay {
   readonly exportKwh: number;
   readonly cost: number;
 }
-interface HouseDay {
-  readonly actual: number;
-  readonly saved: number;
-}
 
 const num = (value: unknown): number => (typeof value === "number" ? value : Number.NaN);
-const at = (data: unknown, ...path: string[]): number => {
-  let node = data;
-  for (const key of path) node = (node as Record<string, unknown> | undefined)?.[key];
-  return num(node);
-};
 
 /** One inverter's days from its flow.day and flow.half_hour rows, priced at the rules' prices. */
 function inverterDays(storePath: string, device: string): InverterDay[] {
@@ -148,51 +141,6 @@ function inverterDays(storePath: string, device: string): InverterDay[] {
   }
 }
 
-/**
- * The house's days from every inverter's lifetime counters: each increase between two points of
- * one inverter half an hour or less apart, in the half-hour it ends in; the house's half-hours
- * summed over the inverters; priced as is, and as the same load and solar with no battery.
- */
-function houseDays(storePath: string): Map<string, HouseDay> {
-  const store = openStore(storePath);
-  const slots = new Map<number, { import: number; export: number; load: number; solar: number }>();
-  try {
-    const last = new Map<string, { at: number; import: number; export: number; load: number; solar: number }>();
-    for (const row of store.history.query({ kind: "inverter.point", from: 0, to: Date.UTC(2030, 0, 1) })) {
-      const now = {
-        at: row.at,
-        import: at(row.data, "total", "grid", "import"),
-        export: at(row.data, "total", "grid", "export"),
-        load: at(row.data, "total", "consumption"),
-        solar: at(row.data, "total", "solar"),
-      };
-      const before = last.get(row.device);
-      last.set(row.device, now);
-      if (!before || now.at - before.at > HALF_HOUR) continue;
-      const start = Math.floor((now.at - 1) / HALF_HOUR) * HALF_HOUR;
-      const slot = slots.get(start) ?? { import: 0, export: 0, load: 0, solar: 0 };
-      slot.import += now.import - before.import;
-      slot.export += now.export - before.export;
-      slot.load += now.load - before.load;
-      slot.solar += now.solar - before.solar;
-      slots.set(start, slot);
-    }
-  } finally {
-    store.close();
-  }
-  const days = new Map<string, { actual: number; none: number }>();
-  for (const [start, slot] of slots) {
-    const day = dayOf(start, WEEK_ZONE);
-    const sum = days.get(day) ?? { actual: 0, none: 0 };
-    const price = demoImportPrice(start);
-    const grid = slot.load - slot.solar;
-    sum.actual += slot.import * price - slot.export * DEMO_EXPORT_PRICE;
-    sum.none += Math.max(0, grid) * price - Math.max(0, -grid) * DEMO_EXPORT_PRICE;
-    days.set(day, sum);
-  }
-  return new Map([...days].map(([day, sum]) => [day, { actual: sum.actual, saved: sum.none - sum.actual }]));
-}
-
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 const pounds = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
 const kwh = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 });
@@ -206,7 +154,10 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
     let page: Page;
     const inverters = new Map<string, InverterDay[]>();
-    let house: Map<string, HouseDay>;
+    let slots: MeteredSlots;
+    let house: Map<string, SavedDay>;
+    /** Each inverter's own days, from its own counters. */
+    const own = new Map<string, Map<string, SavedDay>>();
     /** October's house saving against no battery, from the store. */
     let october: { saved: number; actual: number; days: number };
 
@@ -215,13 +166,10 @@ describe.skipIf(!hasChromium)(
       fillWeek(storePath);
       fillSecond(storePath);
       for (const device of [WEEK_DEVICE, SECOND]) inverters.set(device, inverterDays(storePath, device));
-      house = houseDays(storePath);
-      const days = [...house].filter(([day]) => day.startsWith("2026-10"));
-      october = {
-        saved: days.reduce((sum, [, one]) => sum + one.saved, 0),
-        actual: days.reduce((sum, [, one]) => sum + one.actual, 0),
-        days: days.length,
-      };
+      slots = meteredSlots(storePath, START);
+      house = savedDays(slots, [WEEK_DEVICE, SECOND]);
+      for (const device of [WEEK_DEVICE, SECOND]) own.set(device, savedDays(slots, [device]));
+      october = monthOf(house, "2026-10");
       demo = await startDemo(dir, {}, START, RULES, EMPTY_ACCOUNT);
       browser = await launchChromium();
       page = await openWebPage(browser, `${demo.url}#history`);
@@ -287,22 +235,35 @@ describe.skipIf(!hasChromium)(
           for (const row of rows) {
             const mine = expected.find((one) => one.day === row.day);
             const ours = house.get(row.day ?? "");
-            if (!mine || !ours) throw new Error(`no ${row.day} in the store`);
+            const alone = own.get(device)?.get(row.day ?? "");
+            if (!mine || !ours || !alone) throw new Error(`no ${row.day} in the store`);
             expect(row.cells).toEqual([
               kwh.format(round(mine.importKwh, 3)),
               kwh.format(round(mine.exportKwh, 3)),
               kwh.format(round(round(mine.exportKwh, 3) - round(mine.importKwh, 3), 3)),
               pounds.format(round(mine.cost, 2)),
+              pounds.format(round(alone.saved, 2)),
               pounds.format(round(ours.actual, 2)),
               pounds.format(round(ours.saved, 2)),
               expect.stringMatching(/^-?£\d+\.\d\d$/),
             ]);
           }
           // The month: the house's whole October, whichever inverter and range.
-          const month = page.locator('#savings li[data-month="2026-10"]');
+          const month = page.locator('#house-savings li[data-month="2026-10"]');
           expect(await month.textContent()).toContain("(7 days metered)");
           expect(await month.locator('[data-saved="no-battery"]').textContent()).toBe(pounds.format(october.saved));
           expect(await month.locator('[data-saved="house-cost"]').textContent()).toBe(pounds.format(october.actual));
+          // The inverter's own October, from its own counters: its cost is its own, no standing charge.
+          const mineOctober = monthOf(own.get(device) ?? new Map(), "2026-10");
+          const ownMonth = page.locator('#own-savings li[data-month="2026-10"]');
+          expect(await page.locator("#own-savings-heading").textContent()).toContain(`this inverter (${device})`);
+          expect(await ownMonth.locator('[data-saved="own-no-battery"]').textContent()).toBe(
+            pounds.format(mineOctober.saved),
+          );
+          expect(await ownMonth.locator('[data-saved="own-cost"]').textContent()).toBe(
+            pounds.format(mineOctober.actual),
+          );
+          expect(await page.locator("[data-parts]").count()).toBe(0);
 
           // The API, unrounded.
           const api = (await (
@@ -312,10 +273,14 @@ describe.skipIf(!hasChromium)(
             expected.map((one) => round(one.importKwh, 9)),
           );
           expect(api.cost).toEqual(expected.map((one) => round(one.cost, 2)));
-          expect(api.savings?.scope).toBe("house");
-          const apiMonth = api.savings?.months.find((one) => one.month === "2026-10");
+          const apiMonth = api.savings?.house.months.find((one) => one.month === "2026-10");
           expect(apiMonth?.savedVsNoBattery).toBeCloseTo(october.saved, 9);
           expect(apiMonth?.actual).toBeCloseTo(october.actual, 9);
+          expect(api.savings?.scope.kind).toBe("inverter");
+          const apiOwn = api.savings?.scope.months.find((one) => one.month === "2026-10");
+          expect(apiOwn?.savedVsNoBattery).toBeCloseTo(mineOctober.saved, 9);
+          expect(apiOwn?.actual).toBeCloseTo(mineOctober.actual, 9);
+          expect(api.savings?.parts).toBeNull();
 
           // The CSV: the days shown, then the month.
           const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#energy-csv").click()]);
@@ -326,6 +291,11 @@ describe.skipIf(!hasChromium)(
           expect(lines).toHaveLength(expected.length + 1);
           expected.forEach((mine, index) => {
             const ours = house.get(mine.day);
+            const alone = own.get(device)?.get(mine.day);
+            expect(lines[index]?.split(",").slice(8)).toEqual([
+              String(round(alone?.actual ?? Number.NaN, 2)),
+              String(round(alone?.saved ?? Number.NaN, 2)),
+            ]);
             expect(lines[index]?.split(",").slice(0, 7)).toEqual([
               mine.day,
               String(round(mine.importKwh, 3)),
@@ -345,7 +315,45 @@ describe.skipIf(!hasChromium)(
             String(round(october.actual, 2)),
             String(round(october.saved, 2)),
           ]);
+          expect(lines.at(-1)?.split(",").slice(8)).toEqual([
+            String(round(mineOctober.actual, 2)),
+            String(round(mineOctober.saved, 2)),
+          ]);
         });
+
+    it("the house, all: its saving beside its inverters' own, and the difference their sum leaves", async () => {
+      const listed = (await (await fetch(new URL("api/history/devices", demo.url))).json()) as {
+        scopes: HistoryScope[];
+      };
+      const scope = listed.scopes.find((one) => one.id === "house");
+      if (!scope) throw new Error("no house scope");
+      await page.locator("#history-device").selectOption("house");
+      await page.locator('button[data-range="all"]').click();
+      await page.waitForSelector(
+        `#history-status[data-device="house"][data-from="${scope.first}"][data-to="${scope.last + 1}"]`,
+        { timeout: 20_000 },
+      );
+      const parts = [WEEK_DEVICE, SECOND].map((device) => monthOf(own.get(device) ?? new Map(), "2026-10").saved);
+      const sum = parts.reduce((total, one) => total + one, 0);
+      // The first inverter exports at midday while the second imports: the house nets them, each alone does not.
+      expect(Math.abs(october.saved - sum)).toBeGreaterThan(0.01);
+      const line = page.locator('[data-parts="2026-10"]');
+      expect(await line.locator('[data-saved="parts-sum"]').textContent()).toBe(pounds.format(sum));
+      expect(await line.locator('[data-saved="parts-difference"]').textContent()).toBe(
+        pounds.format(Math.abs(october.saved - sum)),
+      );
+      expect(await line.textContent()).toContain(october.saved < sum ? " less" : " more");
+      // The house has no column of its own beside the house's: its own saving is the house's.
+      expect(await page.locator('[data-cell="own-saved-no-battery"]').count()).toBe(0);
+      const api = (await (
+        await fetch(new URL(`api/history/days?device=house&from=${scope.first}&to=${scope.last + 1}`, demo.url))
+      ).json()) as DailyEnergy;
+      const part = api.savings?.parts?.find((one) => one.month === "2026-10");
+      expect(part?.inverters.map((one) => one.device)).toEqual([WEEK_DEVICE, SECOND]);
+      for (const [index, one] of (part?.inverters ?? []).entries())
+        expect(one.savedVsNoBattery).toBeCloseTo(parts[index] ?? 0, 9);
+      expect(part?.difference).toBeCloseTo(october.saved - sum, 9);
+    });
 
     it("gives October's saving as `rules savings` and MQTT's saved_month give it", async () => {
       const configPath = join(dir, "config.yaml");
@@ -373,6 +381,25 @@ describe.skipIf(!hasChromium)(
       expect(cli.months.map((one) => one.month)).toEqual(["2026-10"]);
       expect(cli.months[0]?.savedVsNoBattery).toBeCloseTo(october.saved, 9);
       expect(cli.months[0]?.actual).toBeCloseTo(october.actual, 9);
+
+      // One inverter's own, as History shows it: from its own counters, no eco-only figure.
+      chunks.length = 0;
+      const alone = await runRulesSavingsCommand(
+        { config: configPath, json: true, inverter: [SECOND] },
+        out,
+        err,
+        new VirtualClock(START),
+      );
+      expect(alone).toBe(0);
+      const second = JSON.parse(chunks.join("")) as {
+        inverters: string[];
+        months: { month: string; savedVsNoBattery: number; actual: number; savedVsEcoOnly: number | null }[];
+      };
+      const secondOctober = monthOf(own.get(SECOND) ?? new Map(), "2026-10");
+      expect(second.inverters).toEqual([SECOND]);
+      expect(second.months[0]?.savedVsNoBattery).toBeCloseTo(secondOctober.saved, 9);
+      expect(second.months[0]?.actual).toBeCloseTo(secondOctober.actual, 9);
+      expect(second.months[0]?.savedVsEcoOnly).toBeNull();
 
       // The daemon's broker (the embedded one speaks MQTT 3.1.1): the retained rules state.
       const client = await mqtt.connectAsync(demo.app.mqttUrl, { reconnectPeriod: 0 });

@@ -6,6 +6,7 @@ import type {
   CarState,
   CheapWindow,
   GridCounters,
+  HouseSavingsRange,
   Prices,
   RuleEvent,
   RuleRunResult,
@@ -13,7 +14,6 @@ import type {
   RulesRuntime,
   RunNowOptions,
   RunPreview,
-  SavingsRange,
   SavingsSummary,
   TodayCost,
 } from "../../rules-runtime/index.js";
@@ -307,7 +307,7 @@ export class RulesEngine implements RulesRuntime {
     }
   }
 
-  savingsBetween(from: number, to: number): SavingsRange | undefined {
+  savingsBetween(from: number, to: number): HouseSavingsRange | undefined {
     try {
       return this.options.savingsRange?.(from, to);
     } catch (error) {

@@ -8,7 +8,7 @@ import type {
   Requester,
 } from "../../control/index.js";
 import type { Logger } from "../../log/log.js";
-import type { SavingsRange, SavingsSummary } from "../../rules-runtime/index.js";
+import type { HouseSavingsRange, SavingsSummary } from "../../rules-runtime/index.js";
 import type { PublishedPrices, RuleObligations } from "../../store/index.js";
 import type { Inventory } from "../../telemetry/index.js";
 import type { Clock } from "../../time/index.js";
@@ -52,7 +52,7 @@ export interface RulesOptions {
   /** The last good number on an optimise rule's car topic (CarTopics.value); left out, none. */
   readonly carTopic?: (topic: string) => number | undefined;
   /** The savings of the local months [from, to) (epoch ms) touches, each whole to the last complete half-hour, for the History page. */
-  readonly savingsRange?: (from: number, to: number) => SavingsRange;
+  readonly savingsRange?: (from: number, to: number) => HouseSavingsRange;
   /** How far ahead windows are planned; 48 hours by default. */
   readonly horizonHours?: number;
 }

@@ -8,7 +8,9 @@ import { SLOT_MS } from "../../time/index.js";
  * The increase between two points belongs to the half-hour holding the later one's instant less
  * a millisecond, so 5-minute points and half-hourly downsampled rows (each at its half-hour's last
  * point) both land in the right half-hour. Points further apart than a half-hour, and counters
- * that went down, are holes: their energy is left out, never guessed.
+ * that went down, are holes: their energy is left out, never guessed. Each inverter's half-hours are
+ * kept apart (readMeteredInverters), so an inverter or a plant has its own metered half-hours
+ * beside the house's (every inverter's summed).
  */
 
 const kwh = z.number().finite().nullish();
@@ -50,10 +52,48 @@ interface Counters {
   readonly solar: number;
 }
 
+type Energy = { importKwh: number; exportKwh: number; loadKwh: number; solarKwh: number };
+
+/** Each inverter's metered half-hours, and the house's SoC readings. */
+export interface MeteredInverters {
+  /** By inverter serial: its half-hours with a counter increase, by slot start. */
+  readonly inverters: ReadonlyMap<string, ReadonlyMap<number, Energy>>;
+  readonly soc: MeteredHouse["soc"];
+}
+
 /** The house's metered half-hours between from and to (epoch ms, to exclusive). */
 export function readMeteredHouse(history: Pick<History, "query">, from: number, to: number): MeteredHouse {
+  return meteredGroup(readMeteredInverters(history, from, to));
+}
+
+/**
+ * Some inverters' half-hours summed (all of them, the house, without `members`). A group that is
+ * not the whole house gets no SoC readings: the eco-only baseline runs the rules' one battery,
+ * the house's, so it has none of its own.
+ */
+export function meteredGroup(metered: MeteredInverters, members?: readonly string[]): MeteredHouse {
+  const slots = new Map<number, Energy>();
+  const serials = members ?? [...metered.inverters.keys()];
+  for (const serial of serials)
+    for (const [start, rise] of metered.inverters.get(serial) ?? []) {
+      const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
+      slot.importKwh += rise.importKwh;
+      slot.exportKwh += rise.exportKwh;
+      slot.loadKwh += rise.loadKwh;
+      slot.solarKwh += rise.solarKwh;
+      slots.set(start, slot);
+    }
+  const whole = members === undefined || [...metered.inverters.keys()].every((serial) => members.includes(serial));
+  return {
+    slots: [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([start, slot]) => ({ start, ...slot })),
+    soc: whole ? metered.soc : [],
+  };
+}
+
+/** Each inverter's metered half-hours between from and to (epoch ms, to exclusive). */
+export function readMeteredInverters(history: Pick<History, "query">, from: number, to: number): MeteredInverters {
   const previous = new Map<string, Counters>();
-  const slots = new Map<number, { importKwh: number; exportKwh: number; loadKwh: number; solarKwh: number }>();
+  const inverters = new Map<string, Map<number, Energy>>();
   const soc = new Map<number, number>();
   // One point before `from` gives the first half-hour its starting counters.
   for (const record of history.query({ kind: "inverter.point", from: from - SLOT_MS, to: to + SLOT_MS })) {
@@ -96,15 +136,17 @@ export function readMeteredHouse(history: Pick<History, "query">, from: number, 
       solarKwh: now.solar - before.solar,
     };
     if (Object.values(rise).some((value) => value < 0)) continue;
+    const slots = inverters.get(record.device) ?? new Map<number, Energy>();
     const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
     slot.importKwh += rise.importKwh;
     slot.exportKwh += rise.exportKwh;
     slot.loadKwh += rise.loadKwh;
     slot.solarKwh += rise.solarKwh;
     slots.set(start, slot);
+    inverters.set(record.device, slots);
   }
   return {
-    slots: [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([start, slot]) => ({ start, ...slot })),
+    inverters,
     soc: [...soc.entries()].sort((a, b) => a[0] - b[0]).map(([at, percent]) => ({ at, percent })),
   };
 }

@@ -1,8 +1,8 @@
 import type { Battery } from "../../optimiser/index.js";
 import type { History } from "../../store/index.js";
 import { addDays, dayOf, dayStartMs, SLOT_MS } from "../../time/index.js";
-import { readMeteredHouse } from "./metered-slots.js";
-import { computeSavings, type Savings, type SavingsTariffs } from "./savings.js";
+import { meteredGroup, readMeteredInverters } from "./metered-slots.js";
+import { computeSavings, type Savings, type SavingsTariffs, withoutStandingCharge } from "./savings.js";
 
 export interface SavingsMonthsOptions {
   readonly tariffs: SavingsTariffs;
@@ -20,6 +20,17 @@ function nextMonthStart(day: string): string {
   return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
 }
 
+/** The house's savings, and a way to the savings of some of its inverters over the same months. */
+export interface MonthsSavings {
+  readonly house: Savings;
+  /**
+   * The savings of some inverters alone (one, or a plant's), from their own counters: their metered
+   * cost against the same inverters with no battery. No standing charge (the house's connection's,
+   * owed either way) and no eco-only figure (the rules' one battery is the house's).
+   */
+  group(members: readonly string[]): Savings;
+}
+
 /**
  * The savings of every local month that [from, to) touches, each month whole up to the last
  * complete half-hour before `now`: so a month's total is one number whatever range asked for it,
@@ -29,18 +40,19 @@ function nextMonthStart(day: string): string {
 export function savingsOverMonths(
   history: Pick<History, "query">,
   options: SavingsMonthsOptions,
-): (from: number, to: number, now: number) => Savings {
+): (from: number, to: number, now: number) => MonthsSavings {
   const { timeZone } = options;
+  const tariffs = options.tariffs;
+  const energyOnly = withoutStandingCharge(tariffs);
   return (from, to, now) => {
     const first = monthStartOf(dayOf(from, timeZone));
     const afterLast = nextMonthStart(dayOf(to - 1, timeZone));
     const end = Math.min(dayStartMs(afterLast, timeZone), Math.floor(now / SLOT_MS) * SLOT_MS);
-    const house = readMeteredHouse(history, dayStartMs(first, timeZone), end);
-    return computeSavings(house, options.tariffs, {
-      from: first,
-      to: addDays(afterLast, -1),
-      timeZone,
-      battery: options.battery,
-    });
+    const metered = readMeteredInverters(history, dayStartMs(first, timeZone), end);
+    const input = { from: first, to: addDays(afterLast, -1), timeZone, battery: options.battery };
+    return {
+      house: computeSavings(meteredGroup(metered), tariffs, input),
+      group: (members) => computeSavings(meteredGroup(metered, members), energyOnly, input),
+    };
   };
 }

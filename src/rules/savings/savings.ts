@@ -64,6 +64,18 @@ export interface SavingsTariffs {
   readonly export?: Pick<Tariff, "rates">;
 }
 
+/**
+ * The tariffs as some of the house's inverters are priced alone: the unit rates, not the standing
+ * charge (the house's connection's, owed once whoever draws on it).
+ */
+export function withoutStandingCharge(tariffs: SavingsTariffs): SavingsTariffs {
+  const { import: imported, export: exported } = tariffs;
+  return {
+    ...(imported ? { import: { rates: (from: number, to: number) => imported.rates(from, to) } } : {}),
+    ...(exported ? { export: exported } : {}),
+  };
+}
+
 export interface Savings {
   readonly days: SavingsDay[];
   readonly months: SavingsMonth[];

@@ -181,31 +181,81 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
   if (!days.savings)
     return [h("p", { class: "hint" }, "Savings need running rules with tariffs (rules.yaml): none are running.")];
   const months = monthsShown(days.savings, rows);
-  if (months.length === 0)
+  if (months.house.length === 0)
     return [h("p", { class: "hint" }, "No savings yet: they come from metered half-hours of the inverters' counters.")];
   const format = money(days.currency);
-  const first = days.savings.days[0]?.day;
+  const first = days.savings.house.days[0]?.day;
   const partial =
     first !== undefined && (rows[0]?.day ?? first) < first
       ? h("p", { class: "hint" }, `Savings are metered for the months of the range's last 62 days: from ${first}.`)
       : null;
   const monthName = new Intl.DateTimeFormat(navigator.language, { month: "long", year: "numeric", timeZone: "UTC" });
+  const named = (month: string, count: number) =>
+    `${monthName.format(Date.parse(`${month}-15T00:00:00Z`))} (${plural(count, "day")} metered): `;
+  const { scope } = days;
+  const whose = scope.kind === "plant" ? "the plant's" : "the house's";
+  const partsLines = months.parts.map((part) => {
+    const own = months.own.find((one) => one.month === part.month)?.savedVsNoBattery ?? 0;
+    const each = part.inverters.map((one) => `${one.device} ${format(one.savedVsNoBattery)}`).join(" + ");
+    const apart = Math.abs(part.difference) >= 0.005;
+    return h(
+      "p",
+      { class: "hint", "data-parts": part.month },
+      `${monthName.format(Date.parse(`${part.month}-15T00:00:00Z`))}: its inverters' own savings (${each}) add up to `,
+      h("strong", { "data-saved": "parts-sum" }, format(part.sum)),
+      ...(apart
+        ? [
+            `; ${whose} own is ${format(own)}, `,
+            h("strong", { "data-saved": "parts-difference" }, format(Math.abs(part.difference))),
+            part.difference < 0 ? " less" : " more",
+            ", from half-hours when one inverter's load outran its solar while another's solar outran its load (together they net, each alone does not).",
+          ]
+        : [`, ${whose} own saving.`]),
+    );
+  });
+  const ownLines =
+    scope.kind === "house"
+      ? []
+      : [
+          h("h3", { id: "own-savings-heading" }, `Saved by the battery: ${scopeWords(scope)}`),
+          h(
+            "p",
+            { class: "hint" },
+            `Metered from ${scope.kind === "plant" ? "its inverters' own counters, summed" : "its own counters"}: its cost against the same ${scope.kind === "plant" ? "inverters" : "inverter"} with no battery (the grid carrying its load less its solar each half-hour); no standing charge (the house's connection's), no eco-only figure (the rules' battery is the house's one).`,
+          ),
+          h(
+            "ul",
+            { class: "savings", id: "own-savings" },
+            ...months.own.map((month) =>
+              h(
+                "li",
+                { "data-month": month.month },
+                named(month.month, month.days),
+                h("strong", { "data-saved": "own-no-battery" }, format(month.savedVsNoBattery)),
+                " against no battery; its metered cost ",
+                h("span", { "data-saved": "own-cost" }, format(month.actual)),
+              ),
+            ),
+          ),
+        ];
   return [
+    ...ownLines,
+    ...(scope.kind === "plant" ? partsLines : []),
     h("h3", {}, "Saved by the battery: the house"),
     h(
       "p",
       { class: "hint" },
-      "Metered from every inverter's counters together, whichever inverter or plant is shown above (the battery's size and limits are the rules' one battery for the house, so no plant's or inverter's own saving can be worked out); each month whole (this month to the last complete half-hour), the same whatever the range.",
+      "Metered from every inverter's counters together, whichever inverter or plant is shown above; against eco only for the house alone (the battery's size and limits are the rules' one battery for the house); each month whole (this month to the last complete half-hour), the same whatever the range.",
     ),
     ...(partial ? [partial] : []),
     h(
       "ul",
-      { class: "savings" },
-      ...months.map((month) =>
+      { class: "savings", id: "house-savings" },
+      ...months.house.map((month) =>
         h(
           "li",
           { "data-month": month.month },
-          `${monthName.format(Date.parse(`${month.month}-15T00:00:00Z`))} (${plural(month.days, "day")} metered): `,
+          named(month.month, month.days),
           h("strong", { "data-saved": "no-battery" }, format(month.savedVsNoBattery)),
           " against no battery, ",
           h("strong", { "data-saved": "eco-only" }, format(month.savedVsEcoOnly)),
@@ -214,6 +264,7 @@ function savingsLines(days: DailyEnergy, rows: readonly DailyRow[]): HTMLElement
         ),
       ),
     ),
+    ...(scope.kind === "house" ? partsLines : []),
   ];
 }
 
@@ -228,6 +279,8 @@ function dailyTable(
   const kwh = (value: number | null) => (value === null ? "–" : number.format(value));
   const unit = currency ?? "cost";
   const columns = (titles: readonly string[]) => titles.map((title) => h("th", { scope: "col" }, title));
+  // The house's own saving is the house's columns: only a part of it has a column of its own.
+  const own = scope.kind !== "house";
   return scrollRegion(
     "Energy, cost and savings per day",
     h(
@@ -245,6 +298,15 @@ function dailyTable(
             { scope: "colgroup", colspan: "4", "data-group": "energy", "data-scope": scope.kind },
             capitalised(scopeWords(scope)),
           ),
+          own
+            ? h(
+                "th",
+                { scope: "colgroup", "data-group": "own-savings" },
+                scope.kind === "plant"
+                  ? "This plant's own saving (its counters)"
+                  : "This inverter's own saving (its counters)",
+              )
+            : null,
           h(
             "th",
             { scope: "colgroup", colspan: "3", "data-group": "savings", "data-scope": "house" },
@@ -260,6 +322,7 @@ function dailyTable(
             "Export kWh",
             "Net kWh (export +)",
             `Cost (${unit})`,
+            ...(own ? [`Saved vs no battery (${unit})`] : []),
             `Cost (${unit})`,
             `Saved vs no battery (${unit})`,
             `Saved vs eco only (${unit})`,
@@ -291,6 +354,7 @@ function dailyTable(
               h("td", {}, kwh(row.exportKwh)),
               h("td", {}, kwh(row.gridNetKwh)),
               h("td", { "data-cell": "cost" }, format(row.cost)),
+              own ? h("td", { "data-cell": "own-saved-no-battery" }, format(row.ownSavedVsNoBattery)) : null,
               h("td", { "data-cell": "house-cost" }, format(row.houseCost)),
               h("td", { "data-cell": "saved-no-battery" }, format(row.savedVsNoBattery)),
               h("td", { "data-cell": "saved-eco-only" }, format(row.savedVsEcoOnly)),
