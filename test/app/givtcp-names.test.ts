@@ -67,15 +67,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
     };
   }
   const absent: Record<string, string> = {};
-  if (scenario === "three-phase") {
-    // HR 111/112 hold a C-rate: watts need the battery's capacity, which the LAN has only from HR 55.
-    const limits =
-      "the battery power limits are a C-rate (HR 111/112) on single-phase models; the three-phase has no capacity over the LAN to make watts of it";
-    Object.assign(absent, { charge_rate: limits, discharge_rate: limits });
-    const capacity =
-      "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
-    Object.assign(absent, { soc_kw: capacity, soc_max: capacity });
-  }
   if (scenario === "ac-coupled")
     absent.load_today =
       "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
@@ -91,11 +82,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   if (scenario === "ac-coupled") {
     const pv = "an AC-coupled inverter has no PV input: its registers carry no solar power (the cloud reports 0)";
     Object.assign(absent, { pv_today: pv, pv_power: pv });
-  }
-  if (scenario === "three-phase") {
-    const slot = "the three-phase register map has no timed export, so no discharge slot to stand for GivTCP's";
-    const mode = "the three-phase register map has no eco mode, timed discharge or timed export to read a mode from";
-    Object.assign(absent, { discharge_start_time: slot, discharge_end_time: slot, inverter_mode: mode });
   }
   return absent;
 }
