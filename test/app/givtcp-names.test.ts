@@ -295,3 +295,47 @@ describe("commands through GivTCP's names on the demo house over the cloud", () 
     expect(run.state.givtcp_mode).toBeUndefined();
   }, 90_000);
 });
+
+describe("commands through GivTCP's names on the three-phase over the LAN", () => {
+  let run: Run;
+  const device = "st2024g001";
+  beforeAll(async () => {
+    run = await startRun("three-phase", "ST2024G001", "local", RUNS.length + 1);
+  }, 90_000);
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  it("gives the battery's size and its rates from the registers, and sets Timed Export, Eco and a charge rate through the gate", async () => {
+    // The simulated stack: 24.6 Ah through six 76.8 V modules; its rates in steps of 1 % of 12 kW.
+    expect(run.state.battery_capacity).toBe(11.3);
+    expect(run.state.givtcp_soc_kwh).toBe(Math.round(Number(run.state.battery_soc) * 11.3) / 100);
+    const rate = run.configs.get(`number.givtcp_${device}_battery_charge_rate`);
+    expect(rate).toMatchObject({ min: 120, max: 12_000, step: 120, unit_of_measurement: "W" });
+    const mode = run.configs.get(`select.givtcp_${device}_mode`);
+    expect(await run.publish(String(mode?.command_topic), "Timed Export")).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().givtcp_mode).toBe("Timed Export");
+    // The three-phase has no eco switch: a mode that needs one is refused, nothing written.
+    const paused = await run.publish(String(mode?.command_topic), "Eco (Paused)");
+    expect(paused).toMatchObject({ ok: false });
+    expect(String(paused.message)).toContain("eco switch");
+    expect(await run.publish(String(mode?.command_topic), "Eco")).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().givtcp_mode).toBe("Eco");
+    const wanted = run.latest().battery_operating_range_max_charge_watts === 2400 ? 3600 : 2400;
+    expect(await run.publish(String(rate?.command_topic), String(wanted))).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().battery_operating_range_max_charge_watts).toBe(wanted);
+
+    const reader = openStore(run.store);
+    try {
+      const rows = reader.audit.recent({ target: "ST2024G001", limit: 20 });
+      const applied = rows.filter((row) => row.ok && !row.skipped);
+      expect(applied.some((row) => row.requesterName === "givtcp_mode" && row.action.includes("timed-export"))).toBe(
+        true,
+      );
+      expect(rows.some((row) => !row.ok && row.requesterName === "givtcp_mode")).toBe(true);
+      expect(applied.some((row) => row.requesterName === "battery_operating_range_max_charge_watts")).toBe(true);
+    } finally {
+      reader.close();
+    }
+  }, 90_000);
+});

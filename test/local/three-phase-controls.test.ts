@@ -76,7 +76,7 @@ describe("the captured three-phase hybrid's controls", () => {
     };
     const values = exportPreset?.values(map, captured);
     expect(values?.enabled).toBe(true);
-    expect((values?.slots as unknown[])[0]).toEqual({ start_time: "01:00", end_time: "01:00" });
+    expect((values?.slots as unknown[] | undefined)?.[0]).toEqual({ start_time: "01:00", end_time: "01:00" });
     // GivTCP reads the same registers as Timed Export (its eco_mode is HR 27, which reads 0 here).
     expect(holding.u16(27)).toBe(0);
     expect(givtcpMode({ timed_export: "ON" })).toBe("Timed Export");
