@@ -25,7 +25,12 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
-export { BATTERY_CAPACITY_REGISTER, batteryCapacityKwh } from "./registers/battery-capacity.js";
+export {
+  BATTERY_CAPACITY_REGISTER,
+  batteryCapacityKwh,
+  HV_STACK_CAPACITY,
+  hvStackCapacityKwh,
+} from "./registers/battery-capacity.js";
 export { CALIBRATION_REGISTER, calibrationOf, calibrationWord } from "./registers/calibration.js";
 export {
   CLOCK_COUNT,
@@ -42,6 +47,7 @@ export {
 export { CLOUD_SETTINGS, type CloudSettingDescriptor } from "./registers/cloud-settings.js";
 export {
   acChargeIds,
+  type BatteryFacts,
   type Codec,
   type ControlMap,
   ControlMapError,

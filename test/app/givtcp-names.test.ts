@@ -67,15 +67,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
     };
   }
   const absent: Record<string, string> = {};
-  if (scenario === "three-phase") {
-    // HR 111/112 hold a C-rate: watts need the battery's capacity, which the LAN has only from HR 55.
-    const limits =
-      "the battery power limits are a C-rate (HR 111/112) on single-phase models; the three-phase has no capacity over the LAN to make watts of it";
-    Object.assign(absent, { charge_rate: limits, discharge_rate: limits });
-    const capacity =
-      "the three-phase's HR 55 reads 0 in its capture: no battery size over the LAN, only the cloud listing's";
-    Object.assign(absent, { soc_kw: capacity, soc_max: capacity });
-  }
   if (scenario === "ac-coupled")
     absent.load_today =
       "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
@@ -91,11 +82,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   if (scenario === "ac-coupled") {
     const pv = "an AC-coupled inverter has no PV input: its registers carry no solar power (the cloud reports 0)";
     Object.assign(absent, { pv_today: pv, pv_power: pv });
-  }
-  if (scenario === "three-phase") {
-    const slot = "the three-phase register map has no timed export, so no discharge slot to stand for GivTCP's";
-    const mode = "the three-phase register map has no eco mode, timed discharge or timed export to read a mode from";
-    Object.assign(absent, { discharge_start_time: slot, discharge_end_time: slot, inverter_mode: mode });
   }
   return absent;
 }
@@ -310,5 +296,49 @@ describe("commands through GivTCP's names on the demo house over the cloud", () 
     expect(ids.filter((id) => id.includes(".givtcp"))).toEqual([]);
     expect(ids).toContain(`select.inverter_${device}_pause_battery_mode`);
     expect(run.state.givtcp_mode).toBeUndefined();
+  }, 90_000);
+});
+
+describe("commands through GivTCP's names on the three-phase over the LAN", () => {
+  let run: Run;
+  const device = "st2024g001";
+  beforeAll(async () => {
+    run = await startRun("three-phase", "ST2024G001", "local", RUNS.length + 1);
+  }, 90_000);
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  it("gives the battery's size and its rates from the registers, and sets Timed Export, Eco and a charge rate through the gate", async () => {
+    // The simulated stack: 24.6 Ah through six 76.8 V modules; its rates in steps of 1 % of 12 kW.
+    expect(run.state.battery_capacity).toBe(11.3);
+    expect(run.state.givtcp_soc_kwh).toBe(Math.round(Number(run.state.battery_soc) * 11.3) / 100);
+    const rate = run.configs.get(`number.givtcp_${device}_battery_charge_rate`);
+    expect(rate).toMatchObject({ min: 120, max: 12_000, step: 120, unit_of_measurement: "W" });
+    const mode = run.configs.get(`select.givtcp_${device}_mode`);
+    expect(await run.publish(String(mode?.command_topic), "Timed Export")).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().givtcp_mode).toBe("Timed Export");
+    // The three-phase has no eco switch: a mode that needs one is refused, nothing written.
+    const paused = await run.publish(String(mode?.command_topic), "Eco (Paused)");
+    expect(paused).toMatchObject({ ok: false });
+    expect(String(paused.message)).toContain("eco switch");
+    expect(await run.publish(String(mode?.command_topic), "Eco")).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().givtcp_mode).toBe("Eco");
+    const wanted = run.latest().battery_operating_range_max_charge_watts === 2400 ? 3600 : 2400;
+    expect(await run.publish(String(rate?.command_topic), String(wanted))).toMatchObject({ ok: true });
+    await expect.poll(() => run.latest().battery_operating_range_max_charge_watts).toBe(wanted);
+
+    const reader = openStore(run.store);
+    try {
+      const rows = reader.audit.recent({ target: "ST2024G001", limit: 20 });
+      const applied = rows.filter((row) => row.ok && !row.skipped);
+      expect(applied.some((row) => row.requesterName === "givtcp_mode" && row.action.includes("timed-export"))).toBe(
+        true,
+      );
+      expect(rows.some((row) => !row.ok && row.requesterName === "givtcp_mode")).toBe(true);
+      expect(applied.some((row) => row.requesterName === "battery_operating_range_max_charge_watts")).toBe(true);
+    } finally {
+      reader.close();
+    }
   }, 90_000);
 });

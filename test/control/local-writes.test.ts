@@ -67,7 +67,10 @@ describe("a LAN inverter's controls", () => {
     const inverter = inventory.inverters.find((one) => one.serial === INVERTER);
     expect(inverter).toMatchObject({ model: "Hybrid Gen1", controllable: true });
     // With its battery known (HR 55), the charge and discharge power limits (HR 111/112) are offered too.
-    const offered = controlMapOf({ model: "Hybrid Gen1", armFirmware: 193 }, inverter?.batteryCapacityKwh);
+    const offered = controlMapOf(
+      { model: "Hybrid Gen1", armFirmware: 193 },
+      { capacityKwh: inverter?.batteryCapacityKwh },
+    );
     expect(inverter?.settings.map((setting) => setting.id).sort((a, b) => a - b)).toEqual(
       [...offered.settings.keys()].sort((a, b) => a - b),
     );

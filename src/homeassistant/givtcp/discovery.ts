@@ -44,7 +44,8 @@ function backing(
       return entity && entities.has("battery_soc") ? { entity, stateKey: derived } : undefined;
     }
     case "mode": {
-      const entity = entities.get("eco_mode");
+      // The eco switch, or on a device without one (the three-phase) its timed export.
+      const entity = entities.get("eco_mode") ?? entities.get("timed_export");
       return entity ? { entity, stateKey: derived } : undefined;
     }
     case "clock": {

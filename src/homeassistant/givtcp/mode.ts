@@ -12,7 +12,9 @@ const isMode = (text: string): text is GivTcpMode => (GIVTCP_MODES as readonly s
  * The preset switches a GivTCP mode sets, in the order that never has two discharge presets on at
  * once: what leaves a mode first, then what enters the new one. Steps that already hold are
  * skipped by the control gate; a switch the device does not have is left out when it is to be
- * off (there is nothing to turn off).
+ * off (there is nothing to turn off). A device with timed export but no eco switch (the
+ * three-phase: it covers the home's demand whenever no timed export runs) is always in eco: Eco is
+ * timed export off there, and a mode that needs eco off or Timed Demand is refused.
  */
 export function modeSteps(
   payload: string,
@@ -22,6 +24,7 @@ export function modeSteps(
   if (!isMode(mode)) {
     return { ok: false, message: `"${payload}" is not a mode; send one of ${GIVTCP_MODES.join(", ")}` };
   }
+  if (!has("eco_mode") && !has("timed_export")) return { ok: false, message: "this device has no battery mode to set" };
   const wanted: Record<GivTcpMode, readonly ModeStep[]> = {
     Eco: [
       { key: "timed_export", payload: "OFF" },
@@ -42,6 +45,19 @@ export function modeSteps(
       { key: "timed_export", payload: "ON" },
     ],
   };
-  const steps = wanted[mode].filter((step) => step.payload === "ON" || has(step.key));
+  const steps: ModeStep[] = [];
+  for (const step of wanted[mode]) {
+    if (has(step.key)) steps.push(step);
+    else if (step.key === "eco_mode" && step.payload === "OFF")
+      return {
+        ok: false,
+        message: `"${mode}" needs an eco switch, which this inverter has none of: it covers the home's demand whenever no timed export runs; send Eco or Timed Export`,
+      };
+    else if (step.payload === "ON" && step.key !== "eco_mode")
+      return {
+        ok: false,
+        message: `"${mode}" needs ${step.key}, which this inverter has not; send Eco or Timed Export`,
+      };
+  }
   return { ok: true, steps };
 }

@@ -6,13 +6,16 @@ type State = Readonly<Record<string, StateValue>>;
 /**
  * GivTCP's mode, as GivTCP reads it from the registers: discharge enabled in storage mode is
  * Timed Export, in eco mode Timed Demand; eco without discharge is Eco, and neither (the battery
- * only charges) Eco (Paused). Null while the presets are not known.
+ * only charges) Eco (Paused). A device with no eco switch at all (`eco_mode` absent: the
+ * three-phase, which covers the home's demand whenever no timed export runs) is Eco while its
+ * timed export is off. Null while the presets are not known.
  */
 export function givtcpMode(state: State): GivTcpMode | null {
   if (state.timed_export === "ON") return "Timed Export";
   if (state.timed_discharge === "ON") return "Timed Demand";
   if (state.eco_mode === "ON") return "Eco";
   if (state.eco_mode === "OFF") return "Eco (Paused)";
+  if (state.eco_mode === undefined && state.timed_export === "OFF") return "Eco";
   return null;
 }
 

@@ -28,3 +28,25 @@ export const wattsOfWord = (word: number, step: number): number => word * step;
 
 /** The watts the limits take on a battery of this step: 0 to the top word's. */
 export const rateWattsRange = (step: number): Range => ({ min: 0, max: wattsOfWord(C_RATE_WORDS.max, step) });
+
+/*
+ * The three-phase's battery power limits are not a C-rate: HR 1110 (ChargePowerRate) and HR 1108
+ * (DischargePowerRate) hold 1-100 % (the vendor's register list v4.1.6, its app v4.0.7 and its
+ * installer app, as givenergy-modbus inventories them). GivTCP makes watts of them as a share of
+ * the battery's top rate, which it takes as 25 A at 80 V per HV module (read.py: batmaxrate =
+ * 25 * 80 * number_batteries); the stack's BCU gives 25.0 A as its current limits (IR 104/105) in
+ * every capture. The same watts here give the same word GivTCP writes.
+ */
+
+/** HR 1110: the three-phase's charge power rate; HR 1108: its discharge power rate. */
+export const THREE_PHASE_CHARGE_RATE_REGISTER = 1110;
+export const THREE_PHASE_DISCHARGE_RATE_REGISTER = 1108;
+
+/** The words the three-phase's rates take: 1-100 % (the register list, the app, and GivTCP's check). */
+export const POWER_RATE_WORDS: Range = { min: 1, max: 100 };
+
+/** GivTCP's top battery rate per HV module: 25 A at 80 V. */
+export const WATTS_PER_HV_MODULE = 25 * 80;
+
+/** The watts one percent of a stack of `modules` is. */
+export const wattsPerPercent = (modules: number): number => (modules * WATTS_PER_HV_MODULE) / 100;

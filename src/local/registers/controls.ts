@@ -2,8 +2,11 @@ import {
   C_RATE_WORDS,
   CHARGE_LIMIT_REGISTER,
   DISCHARGE_LIMIT_REGISTER,
-  rateWattsRange,
+  POWER_RATE_WORDS,
+  THREE_PHASE_CHARGE_RATE_REGISTER,
+  THREE_PHASE_DISCHARGE_RATE_REGISTER,
   wattsOfWord,
+  wattsPerPercent,
   wattsPerStep,
   wordOfWatts,
 } from "./battery-rate.js";
@@ -32,9 +35,10 @@ import {
 /**
  * How a register holds the cloud's value: `bool` 0/1; `number` the value as is (percent,
  * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it;
- * `c-rate` watts as the battery's C-rate in hundredths (battery-rate.ts), `step` W a word.
+ * `c-rate` watts as the battery's C-rate in hundredths (battery-rate.ts), `step` W a word;
+ * `power-rate` watts as a percentage of the battery's top rate (the three-phase's), `step` W a word.
  */
-export type Codec = "bool" | "number" | "hhmm" | "c-rate";
+export type Codec = "bool" | "number" | "hhmm" | "c-rate" | "power-rate";
 
 export interface ControlRegister {
   /** The cloud's setting ID. */
@@ -46,8 +50,10 @@ export interface ControlRegister {
   readonly range?: Range;
   /** The setting's rules on this model: the cloud's listing's, with its range the register's. */
   readonly rules: readonly string[];
-  /** A `c-rate` register's watts per word, from the battery's capacity. */
+  /** A `c-rate` or `power-rate` register's watts per word, from the battery's capacity or modules. */
   readonly step?: number;
+  /** The words a `c-rate` or `power-rate` register takes. */
+  readonly words?: Range;
 }
 
 /**
@@ -217,25 +223,44 @@ function singlePhaseBase(): ControlRegister[] {
 }
 
 /**
- * The battery charge and discharge power limits (the cloud's settings 72/73, in W) as HR 111/112,
- * which hold a C-rate: offered only with the battery's capacity, which makes watts of it. Their
- * range is the words' 0-50 as watts, and a value is a whole number of steps (`multiple_of`), so a
- * request between two steps is rounded before it is compared or sent.
+ * The battery charge and discharge power limits (the cloud's settings 72/73, in W) as registers
+ * that hold watts in steps: `step` W a word, the words `words`. Their range is the words' as
+ * watts, and a value is a whole number of steps (`multiple_of`), so a request between two steps is
+ * rounded before it is compared or sent.
  */
-function rateEntries(capacityKwh: number): ControlRegister[] {
-  const step = wattsPerStep(capacityKwh);
+function powerLimits(
+  codec: "c-rate" | "power-rate",
+  step: number,
+  words: Range,
+  registers: { readonly charge: number; readonly discharge: number },
+): ControlRegister[] {
   if (step <= 0) return [];
-  const range = rateWattsRange(step);
+  const range: Range = { min: wattsOfWord(words.min, step), max: wattsOfWord(words.max, step) };
   const limit = (settingId: number, register: number): ControlRegister => ({
     settingId,
     register,
-    codec: "c-rate",
+    codec,
     range,
     rules: [...settingRules(settingId, range), `multiple_of:${step}`],
     step,
+    words,
   });
-  return [limit(72, CHARGE_LIMIT_REGISTER), limit(73, DISCHARGE_LIMIT_REGISTER)];
+  return [limit(72, registers.charge), limit(73, registers.discharge)];
 }
+
+/** HR 111/112 hold a C-rate: offered only with the battery's capacity, which makes watts of it. */
+const cRateEntries = (capacityKwh: number): ControlRegister[] =>
+  powerLimits("c-rate", wattsPerStep(capacityKwh), C_RATE_WORDS, {
+    charge: CHARGE_LIMIT_REGISTER,
+    discharge: DISCHARGE_LIMIT_REGISTER,
+  });
+
+/** The three-phase's HR 1110/1108 hold 1-100 % of the stack's top rate: offered with its HV modules counted. */
+const powerRateEntries = (modules: number): ControlRegister[] =>
+  powerLimits("power-rate", wattsPerPercent(modules), POWER_RATE_WORDS, {
+    charge: THREE_PHASE_CHARGE_RATE_REGISTER,
+    discharge: THREE_PHASE_DISCHARGE_RATE_REGISTER,
+  });
 
 /** The models whose map is the single-phase base (HR 0-119), where HR 111/112 are the battery limits. */
 const SINGLE_PHASE_BASE: ReadonlySet<Model> = new Set<Model>([
@@ -370,6 +395,9 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
       return [
         entry(71, 1109, "number", THREE_PHASE_SOC), // the three-phase's battery_soc_reserve
         entry(66, 1112, "bool"), // AC charge enable
+        // Enable DC Discharge: ForceDischargeEn, the discharge slots' switch (GivTCP's enable_discharge);
+        // outside them the three-phase covers the home's demand, so it has no eco switch (docs/entities.md).
+        entry(56, 1122, "bool"),
         entry(17, 20, "bool"), // enable_charge_target, shared with single-phase
         entry(77, 1111, "number", THREE_PHASE_SOC), // the three-phase's charge_target_soc
         ...slotEntries([...THREE_PHASE_CHARGE, ...extendedTail(246)], acChargeIds),
@@ -385,15 +413,33 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
   }
 }
 
+const THREE_PHASE: ReadonlySet<Model> = new Set<Model>(["Three-phase hybrid", "Three-phase AC-coupled"]);
+
+/** What the controller's battery is, where the power limits need it. */
+export interface BatteryFacts {
+  /** The nominal kWh (HR 55's, battery-capacity.ts): a single-phase model's C-rate needs it. */
+  readonly capacityKwh?: number;
+  /** The HV modules behind the BCU (its IR 64): the three-phase's power rates need them. */
+  readonly hvModules?: number;
+}
+
+function rateEntriesOf(model: Model, battery: BatteryFacts): ControlRegister[] {
+  const { capacityKwh, hvModules } = battery;
+  if (SINGLE_PHASE_BASE.has(model) && capacityKwh !== undefined && capacityKwh > 0) return cRateEntries(capacityKwh);
+  if (THREE_PHASE.has(model) && hvModules !== undefined && hvModules > 0) return powerRateEntries(hvModules);
+  return [];
+}
+
 /**
  * The model's control map: the settings it offers over the LAN and the registers it may write;
- * with the battery's capacity (battery-capacity.ts), its charge and discharge power limits too.
+ * with what its battery is (battery-capacity.ts, battery-rate.ts), its charge and discharge power
+ * limits too.
  */
-export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">, capacityKwh?: number): ControlMap {
-  const rates =
-    capacityKwh !== undefined && capacityKwh > 0 && SINGLE_PHASE_BASE.has(detected.model)
-      ? rateEntries(capacityKwh)
-      : [];
+export function controlMapOf(
+  detected: Pick<Detected, "model" | "armFirmware">,
+  battery: BatteryFacts = {},
+): ControlMap {
+  const rates = rateEntriesOf(detected.model, battery);
   const entries = [...entriesOf(detected), ...rates];
   const fields = presetFieldsOf(detected.model);
   return {
@@ -466,13 +512,15 @@ export function encodeSetting(control: MappedRegister, value: boolean | number |
       if (!match) throw new ControlMapError(`${nameOf(control)} takes a time as HH:mm, not ${JSON.stringify(value)}`);
       return Number(match[1]) * 100 + Number(match[2]);
     }
-    case "c-rate": {
+    case "c-rate":
+    case "power-rate": {
       const watts = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
       const step = "step" in control ? control.step : undefined;
+      const words = ("words" in control ? control.words : undefined) ?? C_RATE_WORDS;
       const word = typeof watts === "number" && Number.isFinite(watts) && step ? wordOfWatts(watts, step) : undefined;
-      if (word === undefined || word < C_RATE_WORDS.min || word > C_RATE_WORDS.max)
+      if (word === undefined || word < words.min || word > words.max)
         throw new ControlMapError(
-          `${nameOf(control)} takes watts from 0 to ${step ? wattsOfWord(C_RATE_WORDS.max, step) : "?"}, not ${JSON.stringify(value)}`,
+          `${nameOf(control)} takes watts from ${step ? wattsOfWord(words.min, step) : "?"} to ${step ? wattsOfWord(words.max, step) : "?"}, not ${JSON.stringify(value)}`,
         );
       return word;
     }
@@ -496,6 +544,7 @@ export function decodeSetting(control: MappedRegister, word: number): boolean | 
       return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
     }
     case "c-rate":
+    case "power-rate":
       return wattsOfWord(word, "step" in control && control.step ? control.step : 0);
   }
 }

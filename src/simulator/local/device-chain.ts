@@ -234,10 +234,15 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
     !threePhase && record.entry.battery_kwh > 0
       ? Math.round(nominalWh(kind, record.entry.battery_kwh) / profile.battery.nominalVoltage)
       : undefined;
-  // With HR 55's capacity, the map holds the battery power limits (HR 111/112) as the daemon's does.
+  // With HR 55's capacity (a three-phase: its stack's modules), the map holds the battery power
+  // limits (HR 111/112; HR 1110/1108) as the daemon's does.
+  const capacityKwh = batteryCapacityKwh(model, capacityAh);
   const settings = lanSettings(
     record.control,
-    controlMapOf({ model, armFirmware: profile.firmware.ARM }, batteryCapacityKwh(model, capacityAh)),
+    controlMapOf(
+      { model, armFirmware: profile.firmware.ARM },
+      { ...(capacityKwh === undefined ? {} : { capacityKwh }), ...(bmus > 0 ? { hvModules: bmus } : {}) },
+    ),
   );
   const registers = (now: number): Map<number, RegisterFile> => {
     record.model.advanceTo(now);

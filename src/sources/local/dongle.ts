@@ -90,7 +90,10 @@ export class LocalDongle {
       const detected = this.chain.detect();
       await this.blocks.readEach(liveReads(detected), signal);
       if (hasLvPacks(detected)) await probePacks(this.blocks, signal);
-      if (hasHvStack(detected)) await this.blocks.tryRead(BCU_BANK, signal);
+      // A three-phase's stack is asked only once its identity answered: told from its banks alone, a
+      // dongle that already let a block go silent is not kept past discovery's deadline by two more.
+      if (hasHvStack(detected) && (detected.family !== "three-phase" || identity))
+        await this.blocks.tryRead(BCU_BANK, signal);
     }
     const detected = this.chain.detect();
     this.detected = detected;

@@ -110,8 +110,12 @@ interface TimedOptions {
   readonly ids: (map: ControlMap, slot: number) => SlotIds | undefined;
   /** Whether the preset is on, from its settings, where the model has its switch. */
   readonly enabled: (setting: (id: ControlKey) => Value | undefined) => boolean;
-  /** Written before the enable switch when the preset is switched on (Eco mode for the discharge presets). */
-  readonly onEnable: readonly { readonly id: number; readonly value: Value }[];
+  /**
+   * Written before the enable switch when the preset is switched on (Eco mode for the discharge
+   * presets). One `where held` is written only on a model that has its register: the
+   * three-phase, which has no eco switch, exports in its discharge slots without one.
+   */
+  readonly onEnable: readonly { readonly id: number; readonly value: Value; readonly whereHeld?: true }[];
 }
 
 /**
@@ -124,11 +128,17 @@ function timedPreset(options: TimedOptions): LanPreset {
   const slotsOnly = (map: ControlMap): boolean => !switched(map) && map.model === "EMS";
   const needs = (map: ControlMap): boolean =>
     slotsOn(map, options.ids).length > 0 &&
-    (slotsOnly(map) || (switched(map) && options.onEnable.every((write) => map.settings.has(write.id))));
+    (slotsOnly(map) ||
+      (switched(map) && options.onEnable.every((write) => write.whereHeld || map.settings.has(write.id))));
+  /** The onEnable writes this model holds. */
+  const onEnable = (map: ControlMap): PresetWrite[] =>
+    options.onEnable
+      .filter((write) => map.settings.has(write.id))
+      .map((write) => ({ id: write.id, value: write.value }));
   return {
     identifier: options.identifier,
     settingIds: (map) => [
-      ...(switched(map) ? [options.enableId, ECO] : []),
+      ...(switched(map) ? [options.enableId, ...(map.settings.has(ECO) ? [ECO] : [])] : []),
       ...slotsOn(map, options.ids).flatMap((slot) => [slot.start, slot.end, slot.limit]),
     ],
     descriptor(map) {
@@ -206,7 +216,7 @@ function timedPreset(options: TimedOptions): LanPreset {
           writes.push({ id: ids.limit, value: Number(slot.percent_limit) });
         }
       }
-      if (enabled === true && switched(map)) writes.push(...options.onEnable, { id: options.enableId, value: true });
+      if (enabled === true && switched(map)) writes.push(...onEnable(map), { id: options.enableId, value: true });
       return { writes };
     },
   };
@@ -349,7 +359,7 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     enableId: DC_DISCHARGE,
     ids: exportIds,
     enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
-    onEnable: [{ id: ECO, value: false }],
+    onEnable: [{ id: ECO, value: false, whereHeld: true }],
   }),
   mappedPreset(
     "battery-operating-range",

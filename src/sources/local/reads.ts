@@ -39,8 +39,11 @@ export const lvPackBank = (address: number): Read => input(address, 60, 60);
 /** An HV stack's BCU: voltage, capacity and serial (IR 138-142). */
 export const BCU_BANK = input(BCU, 60, 120);
 
-/** Models whose battery is an HV stack behind a BCU, not LV packs. */
-const HV_MODELS = new Set(["HV Hybrid Gen3", "All-in-One", "Hybrid Gen4"]);
+/**
+ * Models whose battery is an HV stack behind a BCU, not LV packs. The three-phase hybrid's is too
+ * (its capture: a BCU at 0x70 over six modules); its battery's size is the BCU's (HR 55 reads 0).
+ */
+const HV_MODELS = new Set(["HV Hybrid Gen3", "All-in-One", "Hybrid Gen4", "Three-phase hybrid"]);
 
 export function hasHvStack(detected: Detected): boolean {
   return HV_MODELS.has(detected.model);
