@@ -29,6 +29,10 @@ export type GivtcpMode = (typeof MODES)[number];
 export const presetOf = (controls: ControlValues, identifier: string): PresetValues =>
   controls.presets?.[identifier] ?? {};
 
+/** Whether the device lists the preset at all (a three-phase has no eco mode or timed demand). */
+export const hasPreset = (controls: ControlValues, identifier: string): boolean =>
+  controls.presets?.[identifier] !== undefined;
+
 export const isOn = (value: unknown): boolean => value === true || value === 1 || value === "1" || value === "true";
 
 /** Slot `number` of a timed preset, whether the slots are a list or keyed by number. */
@@ -45,7 +49,8 @@ export function slotOf(values: PresetValues, number: number): Readonly<Record<st
 export function modeOf(controls: ControlValues): GivtcpMode {
   if (isOn(presetOf(controls, PRESET.export).enabled)) return "Timed Export";
   if (isOn(presetOf(controls, PRESET.demand).enabled)) return "Timed Demand";
-  if (!isOn(presetOf(controls, PRESET.eco).enabled)) return "Export (Paused)";
+  // With no eco switch (the three-phase) the inverter covers the home whenever no timed export runs.
+  if (hasPreset(controls, PRESET.eco) && !isOn(presetOf(controls, PRESET.eco).enabled)) return "Export (Paused)";
   return Number(presetOf(controls, PRESET.range).reserve_percent) === 100 ? "Eco (Paused)" : "Eco";
 }
 

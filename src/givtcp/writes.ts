@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ChangeRequest, ControlValues } from "../control/index.js";
-import { type GivtcpMode, isOn, MODES, PAUSE_MODES, PRESET, presetOf } from "./control-words.js";
+import { type GivtcpMode, hasPreset, isOn, MODES, PAUSE_MODES, PRESET, presetOf } from "./control-words.js";
 
 /** A number, or a number written as text ('45'), as GivTCP takes its bodies. */
 const numeric = z.union([
@@ -55,13 +55,16 @@ function modeRequests(mode: GivtcpMode, serial: string, controls: ControlValues)
     case "Timed Export":
       return [preset(serial, PRESET.export, { enabled: true })];
     case "Timed Demand":
+      if (!hasPreset(controls, PRESET.demand))
+        return "this inverter has no timed demand (it covers the home whenever no timed export runs): send Eco or Timed Export";
       return [preset(serial, PRESET.demand, { enabled: true })];
     case "Eco":
-      // Eco on, and the discharge schedule that would make it Timed Demand or Timed Export off.
+      // Eco on (where the model has the switch), and the discharge schedule that would make it
+      // Timed Demand or Timed Export off.
       return [
         ...(exporting ? [preset(serial, PRESET.export, { enabled: false })] : []),
         ...(demand ? [preset(serial, PRESET.demand, { enabled: false })] : []),
-        preset(serial, PRESET.eco, { enabled: true }),
+        ...(hasPreset(controls, PRESET.eco) ? [preset(serial, PRESET.eco, { enabled: true })] : []),
       ];
     default:
       return `the mode "${mode}" is not offered through energy2mqtt (it takes Eco, Timed Demand and Timed Export)`;
