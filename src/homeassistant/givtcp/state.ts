@@ -1,4 +1,5 @@
 import type { DeviceState } from "../../telemetry/index.js";
+import { PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY } from "../../vocabulary/index.js";
 import type { StateValue } from "../entities/index.js";
 import { type GivTcpMode, PAUSE_LABELS } from "./names.js";
 
@@ -29,6 +30,17 @@ export function givtcpTimestamp(ms: number): string {
 }
 
 const INVERTER_TIME = "givtcp_invertor_time";
+
+/** Keys a reading carries only for GivTCP's names (an AC-coupled unit's PV input, 0): not in the own naming's state. */
+const GIVTCP_ONLY = [PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY] as const;
+
+/** A reading's values as the own naming's state takes them: without those only GivTCP's names read. */
+export function withoutGivtcpOnly(values: Readonly<Record<string, StateValue>>): Readonly<Record<string, StateValue>> {
+  if (!GIVTCP_ONLY.some((key) => key in values)) return values;
+  const own = { ...values };
+  for (const key of GIVTCP_ONLY) delete own[key];
+  return own;
+}
 
 /**
  * What a reading gives GivTCP's names beyond its values: over the cloud, invertor_time is the
