@@ -41,7 +41,7 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
   );
   if (model === "AC-coupled") {
     // An AC-coupled unit has no PV input, and its PV registers read 0 (both captured units, while
-    // their site exported a kilowatt): not the site's solar, which is on another inverter, so no
+    // their site's generation meter read 583 W): not the site's solar, which is on another inverter, so no
     // `solar_power` or `today_solar_energy`. GivTCP publishes them as its PV_Power and
     // PV_Energy_Today_kWh (IR 18 + 20, IR 17 + 19): kept apart for its names (naming: givtcp).
     put(state, {
