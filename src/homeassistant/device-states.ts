@@ -7,7 +7,7 @@ import { completeStateOf, internStateKeys, stateKeys } from "./complete-state.js
 import { CounterGuard } from "./counter-guard.js";
 import { dongleState } from "./discovery.js";
 import { type DeviceDetails, detailsOf, entitiesFor, inventoryState, statePatch } from "./entities/index.js";
-import { givtcpState } from "./givtcp/state.js";
+import { givtcpReadingValues, givtcpState, withoutGivtcpOnly } from "./givtcp/state.js";
 import type { Send } from "./publisher.js";
 import { countersOf, internKeySet, NO_KEYS } from "./state-keys.js";
 import type { Topics } from "./topics.js";
@@ -95,8 +95,11 @@ export class DeviceStates {
       this.dongleHeard(reading.serial, typeof status === "string" ? status : null);
     }
     const learnt = detailsOf(reading);
-    const newKeys = this.noteReported(patch.device, patch.values);
-    this.applyState(patch.device, patch.values);
+    const values = this.options.givtcp
+      ? { ...patch.values, ...givtcpReadingValues(reading) }
+      : withoutGivtcpOnly(patch.values);
+    const newKeys = this.noteReported(patch.device, values);
+    this.applyState(patch.device, values);
     if (learnt || newKeys) this.learnDetails(patch.device, learnt ?? {});
   }
 

@@ -180,7 +180,8 @@ export function deviceDiscoveryMessages(
   options: DiscoveryOptions,
 ): DiscoveryMessage[] {
   const id = deviceId(device);
-  const entities = entitiesFor(device, options.details?.(id));
+  const details = options.details?.(id);
+  const entities = entitiesFor(device, details);
   const own = entities.map((entity) => ({
     topic: options.topics.discovery(entity.component, id, entity.key),
     payload: payloadFor(device, entity, inventory, options),
@@ -202,6 +203,7 @@ export function deviceDiscoveryMessages(
     commandTopic: (key) => options.topics.command(id, key),
     valueTemplate,
     availabilityTemplate: keyAvailabilityTemplate,
+    reported: (key) => details?.seenKeys?.includes(key) ?? false,
   });
   return [...own, ...givtcp];
 }

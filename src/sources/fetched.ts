@@ -26,6 +26,12 @@ export type Fetched =
       readonly at: number;
       readonly measuredAt: number | undefined;
       readonly values: StateValues;
+      /**
+       * The cloud's stamp of its latest reading (system data's `time`), null when it has none;
+       * only the cloud gives it. Not a clock the daemon reads or sets (docs/clock.md): shown as
+       * it is, as GivTCP's invertor_time over the cloud (homeassistant.naming: givtcp).
+       */
+      readonly cloudTime?: number | null;
     }
   | {
       readonly kind: "inverter.points";

@@ -40,3 +40,12 @@ export const COUNTER_PERIODS = ["today", "total"] as const;
 export const INVERTER_COUNTER_KEYS: readonly string[] = COUNTER_PERIODS.flatMap((period) =>
   INVERTER_COUNTERS.map((counter) => `${period}_${counter}`),
 );
+
+/**
+ * An AC-coupled unit's own PV input, W and kWh today: it has none, and its PV registers read 0
+ * (the LAN captures). Not the site's solar (`solar_power`, `today_solar_energy`), which is on
+ * another inverter: read over the LAN only for GivTCP's PV_Power and PV_Energy_Today_kWh, which
+ * GivTCP publishes from those registers (homeassistant.naming: givtcp).
+ */
+export const PV_INPUT_POWER = "pv_input_power";
+export const TODAY_PV_INPUT_ENERGY = "today_pv_input_energy";

@@ -48,12 +48,11 @@ function templateEntities(serial: string): Map<string, string> {
  * `setting_restart_inverter` button, a button in Home Assistant rather than GivTCP's switch.)
  */
 function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<string, string>> {
-  const clock = "the cloud reports no inverter clock; the LAN reads it from the registers (clock_drift)";
   if (path === "cloud" && scenario === "gateway") {
     const today = "the gateway's cloud data carries no daily counters (its AIOs' do, under givtcp2_/givtcp3_)";
-    return { inverter_time: clock, load_today: today, import_today: today, export_today: today, pv_today: today };
+    return { load_today: today, import_today: today, export_today: today, pv_today: today };
   }
-  if (path === "cloud") return { inverter_time: clock };
+  if (path === "cloud") return {};
   if (scenario === "gateway") {
     const controls = "over the LAN the gateway has sensors only: no control of it is mapped";
     const keys = ["charge_rate", "discharge_rate", "reserve", "inverter_mode", "charge_start_time", "charge_end_time"];
@@ -69,7 +68,7 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   const absent: Record<string, string> = {};
   if (scenario === "ac-coupled")
     absent.load_today =
-      "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
+      "the PV an AC-coupled unit's home uses is on another inverter, in none of its registers: GivTCP's balance for it (inverter out - AC charge - export + import + its own PV, 0) reads 0 kWh on both captured AC units while their site used power (src/local/registers/load-balance.ts); the cloud computes it";
   if (["demo", "hybrid", "three-phase"].includes(scenario)) {
     const pause =
       "pause battery (HR 318-320) is in the HR 300-359 block a hybrid does not answer (givenergy-modbus's has_ac_config_block: AC-coupled and All-in-One only), nor in the three-phase map; the template marks it optional";
@@ -78,10 +77,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   if (scenario !== "aio") {
     absent.discharge_target_soc =
       "this model's map has no discharge slot SOC limit (the single-phase extended map's HR 272 on, Gen3 and later); the template marks it optional (gen3 only)";
-  }
-  if (scenario === "ac-coupled") {
-    const pv = "an AC-coupled inverter has no PV input: its registers carry no solar power (the cloud reports 0)";
-    Object.assign(absent, { pv_today: pv, pv_power: pv });
   }
   return absent;
 }
@@ -120,6 +115,8 @@ interface Run {
   readonly store: string;
   readonly stop: () => Promise<void>;
   readonly publish: (topic: string, payload: string) => Promise<Json>;
+  /** The simulator's system data `time` for the inverter now, as the cloud answers it. */
+  readonly cloudTime: () => Promise<string | null | undefined>;
 }
 
 /** A daemon with `naming: givtcp` on a frozen house; its discovery configs by default_entity_id. */
@@ -186,6 +183,7 @@ async function startRun(
       );
       return JSON.parse(result.payload) as Json;
     },
+    cloudTime: async () => (await sim.clientFor("owner").inverterData.systemDataLatest(serial)).time,
     async stop() {
       await live.close();
       await app.stop();
@@ -241,6 +239,45 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
     const own = [...run.configs.keys()].filter((id) => id.includes(`.inverter_${serial.toLowerCase()}_`));
     expect(own.length).toBeGreaterThan(10);
     expect(run.configs.get(`sensor.inverter_${serial.toLowerCase()}_battery_soc`)).toBeDefined();
+  });
+
+  it("gives invertor_time as GivTCP writes it: the inverter's clock over the LAN, the cloud's stamp over the cloud", async () => {
+    const device = serial.toLowerCase();
+    // Over the LAN the gateway's clock is not read (its row above says so).
+    const config = run.configs.get(`sensor.givtcp_${device}_invertor_time`);
+    if (config === undefined) return;
+    // Polls that fail make the device unavailable (telemetry's health), and the time with it: no stale stamp.
+    expect(config.availability).toEqual(
+      expect.arrayContaining([expect.objectContaining({ topic: `${run.base}/${device}/availability` })]),
+    );
+    expect(config.device_class).toBe("timestamp");
+    const shown = String(run.latest().givtcp_invertor_time);
+    // Predbat's inverter.py reads it with "%Y-%m-%dT%H:%M:%S%z".
+    expect(shown).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    if (path === "cloud") expect(Date.parse(shown)).toBe(Date.parse(String(await run.cloudTime())));
+    else expect(run.state.clock_drift).toEqual(expect.any(Number));
+  });
+
+  it("gives the PV figures GivTCP gives: an AC-coupled unit's own PV input over the LAN (0), the site's over the cloud", () => {
+    if (scenario !== "ac-coupled") return;
+    const device = serial.toLowerCase();
+    const power = run.configs.get(`sensor.givtcp_${device}_pv_power`);
+    const today = run.configs.get(`sensor.givtcp_${device}_pv_energy_today_kwh`);
+    if (path === "local") {
+      expect(power?.value_template).toContain("pv_input_power");
+      expect(today?.value_template).toContain("today_pv_input_energy");
+      expect([run.state.pv_input_power, run.state.today_pv_input_energy]).toEqual([0, 0]);
+      // The own solar entities stay away: the LAN does not see the site's PV.
+      expect(run.configs.get(`sensor.inverter_${device}_solar_power`)).toBeUndefined();
+    } else {
+      expect(power?.value_template).toContain("solar_power");
+      expect(run.state.solar_power).toEqual(expect.any(Number));
+    }
+    expect(today).toMatchObject({
+      device_class: "energy",
+      state_class: "total_increasing",
+      unit_of_measurement: "kWh",
+    });
   });
 
   it("gives the mode select a state among its options once the eco mode is known", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { modeSteps } from "../../src/homeassistant/givtcp/mode.js";
-import { givtcpMode, givtcpState } from "../../src/homeassistant/givtcp/state.js";
+import { givtcpMode, givtcpState, withoutGivtcpOnly } from "../../src/homeassistant/givtcp/state.js";
 
 describe("GivTCP's values from the daemon's state", () => {
   it("reads the mode as GivTCP does: export, then demand, then eco on or off", () => {
@@ -28,6 +28,15 @@ describe("GivTCP's values from the daemon's state", () => {
       givtcp_battery_pause_mode: null,
       givtcp_invertor_time: null,
     });
+  });
+});
+
+describe("an AC-coupled unit's PV input in the state", () => {
+  it("goes only to GivTCP's names: the own naming's state is without it", () => {
+    const reading = { pv_input_power: 0, today_pv_input_energy: 0, grid_power: -330 };
+    expect(withoutGivtcpOnly(reading)).toEqual({ grid_power: -330 });
+    const hybrid = { solar_power: 1380, grid_power: 0 };
+    expect(withoutGivtcpOnly(hybrid)).toBe(hybrid);
   });
 });
 

@@ -169,6 +169,43 @@ describe("today's counters, from the registers each model keeps them in", () => 
   });
 });
 
+describe("an AC-coupled unit's PV registers (GivTCP's PV_Power and PV_Energy_Today_kWh)", () => {
+  // The same half hour at the site's EMS: its generation meter reads 583 W at the end, its load 489 W.
+  const ems = () => find(devices("ems30"), "ems").state;
+
+  it.each(["ac1x", "ac2x"] as const)(
+    "%s: IR 17-20 read 0 while the site's PV generates; none is the site's solar",
+    (name) => {
+      expect(ems()).toMatchObject({ meter_3_type: "GENERATION", generation_power: 583, calculated_load_power: 489 });
+      const registers = decoded(name).registers(0x11);
+      expect([17, 18, 19, 20].map((register) => registers.u16(register))).toEqual([0, 0, 0, 0]);
+      const state = find(devices(name), "inverter").state;
+      expect(state).toMatchObject({ pv_input_power: 0, today_pv_input_energy: 0 });
+      expect([state.solar_power, state.today_solar_energy]).toEqual([undefined, undefined]);
+    },
+  );
+
+  it.each([
+    ["ac1x", 6.3, 7.6, 0, 0],
+    ["ac2x", 7.7, 9.9, 28.8, 0],
+  ] as const)(
+    "%s: GivTCP's load balance for it is below 0 (so it publishes 0 kWh); the daemon gives none",
+    (name, out, acCharge, exported, imported) => {
+      const registers = decoded(name).registers(0x11);
+      const state = find(devices(name), "inverter").state;
+      // GivTCP's Load_Energy_Today_kWh on a non-hybrid: inverter out (IR 44) - AC charge (IR 35) - (export - import) + its own PV.
+      expect([registers.u16(44), state.today_ac_charge_energy, state.today_grid_export_energy]).toEqual([
+        out * 10,
+        acCharge,
+        exported,
+      ]);
+      expect(state.today_grid_import_energy).toBe(imported);
+      expect(out - acCharge - (exported - imported) + Number(state.today_pv_input_energy)).toBeLessThan(0);
+      expect(state.today_consumption_energy).toBeUndefined();
+    },
+  );
+});
+
 describe("guards, each counted", () => {
   it("skips the LAN broadcasts, and the error responses", () => {
     expect(decoded("ac1x").skips.broadcast).toBe(10);

@@ -21,15 +21,20 @@ export interface GivTcpContext {
   readonly commandTopic: (key: string) => string;
   readonly valueTemplate: (key: string) => string;
   readonly availabilityTemplate: (key: string) => string;
+  /** Whether the device has reported a value for a state key (one with no own entity too). */
+  readonly reported: (key: string) => boolean;
 }
 
 /** The own entity a GivTCP name reads and writes, and the state key its value is under. */
 function backing(
   name: GivTcpName,
   entities: ReadonlyMap<string, EntityDef>,
+  reported: (key: string) => boolean,
 ): { readonly entity: EntityDef; readonly stateKey: string } | undefined {
   const source = name.source;
   const derived = `givtcp_${name.name}`;
+  // A value with no own entity of its own is announced on the device's status, which every inverter reads.
+  const status = entities.get("status");
   switch (source.kind) {
     case "alias": {
       const entity = source.keys.map((key) => entities.get(key)).find((one) => one !== undefined);
@@ -38,6 +43,11 @@ function backing(
     case "labels": {
       const entity = source.keys.map((key) => entities.get(key)).find((one) => one !== undefined);
       return entity ? { entity, stateKey: derived } : undefined;
+    }
+    case "pv": {
+      const entity = entities.get(source.own);
+      if (entity) return { entity, stateKey: entity.key };
+      return status && reported(source.input) ? { entity: status, stateKey: source.input } : undefined;
     }
     case "soc-kwh": {
       const entity = entities.get("battery_capacity");
@@ -49,7 +59,8 @@ function backing(
       return entity ? { entity, stateKey: derived } : undefined;
     }
     case "clock": {
-      const entity = entities.get("clock_drift");
+      // The LAN reads the inverter's clock (its drift); the cloud stamps its readings (./state.ts).
+      const entity = entities.get("clock_drift") ?? (reported(derived) ? status : undefined);
       return entity ? { entity, stateKey: derived } : undefined;
     }
   }
@@ -118,7 +129,7 @@ export function givtcpDiscovery(context: GivTcpContext): { topic: string; payloa
   const entities = new Map(context.entities.map((entity) => [entity.key, entity]));
   const serial = context.serial.toLowerCase();
   return GIVTCP_NAMES.flatMap((name) => {
-    const found = backing(name, entities);
+    const found = backing(name, entities, context.reported);
     if (!found) return [];
     const own = context.payloadOf(found.entity);
     const rest = Object.fromEntries(

@@ -1,3 +1,4 @@
+import { PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY } from "../../vocabulary/index.js";
 import type { Component } from "../entities/index.js";
 
 /**
@@ -6,8 +7,12 @@ import type { Component } from "../entities/index.js";
  *   topic, the value unchanged (a time shown as GivTCP's "HH:MM:SS" select).
  * - `labels`: as alias, for a select whose own option labels GivTCP words differently; the
  *   state carries GivTCP's word under `givtcp_<name>` (./state.ts).
+ * - `pv`: the site's solar (`own`) where the device has it; else, where the device reads it, an
+ *   AC-coupled unit's own PV input (`input`: 0, it has none), which GivTCP publishes as its PV
+ *   figures (src/vocabulary/inverter-keys.ts).
  * - `soc-kwh`, `mode`, `clock`: values worked out into the state as `givtcp_<name>` (./state.ts);
- *   the mode's commands go to the `givtcp_mode` command (./mode.ts).
+ *   the mode's commands go to the `givtcp_mode` command (./mode.ts). The clock is the inverter's
+ *   over the LAN (its drift), the cloud's stamp of its latest reading over the cloud.
  */
 export type GivTcpSource =
   | { readonly kind: "alias"; readonly keys: readonly string[] }
@@ -17,6 +22,7 @@ export type GivTcpSource =
       /** GivTCP's option -> the daemon's option, in GivTCP's order. */
       readonly labels: Readonly<Record<string, string>>;
     }
+  | { readonly kind: "pv"; readonly own: string; readonly input: string }
   | { readonly kind: "soc-kwh" }
   | { readonly kind: "mode" }
   | { readonly kind: "clock" };
@@ -48,25 +54,27 @@ export const PAUSE_LABELS: Readonly<Record<string, string>> = {
   PauseBoth: "Pause Charge and Discharge",
 };
 
-const todayEnergy = (name: string, title: string, key: string): GivTcpName => ({
+const todayEnergy = (name: string, title: string, source: GivTcpSource): GivTcpName => ({
   name,
   component: "sensor",
   title,
-  source: { kind: "alias", keys: [key] },
+  source,
   unit: "kWh",
   device_class: "energy",
   state_class: "total_increasing",
 });
 
-const power = (name: string, title: string, key: string): GivTcpName => ({
+const power = (name: string, title: string, source: GivTcpSource): GivTcpName => ({
   name,
   component: "sensor",
   title,
-  source: { kind: "alias", keys: [key] },
+  source,
   unit: "W",
   device_class: "power",
   state_class: "measurement",
 });
+
+const alias = (key: string): GivTcpSource => ({ kind: "alias", keys: [key] });
 
 const slotTime = (name: string, title: string, key: string): GivTcpName => ({
   name,
@@ -98,10 +106,14 @@ const watts = (name: string, title: string, keys: readonly string[]): GivTcpName
  * "Timed Export", as GivTCP's one discharge slot serves both.
  */
 export const GIVTCP_NAMES: readonly GivTcpName[] = [
-  todayEnergy("load_energy_today_kwh", "Load Energy Today kWh", "today_consumption_energy"),
-  todayEnergy("import_energy_today_kwh", "Import Energy Today kWh", "today_grid_import_energy"),
-  todayEnergy("export_energy_today_kwh", "Export Energy Today kWh", "today_grid_export_energy"),
-  todayEnergy("pv_energy_today_kwh", "PV Energy Today kWh", "today_solar_energy"),
+  todayEnergy("load_energy_today_kwh", "Load Energy Today kWh", alias("today_consumption_energy")),
+  todayEnergy("import_energy_today_kwh", "Import Energy Today kWh", alias("today_grid_import_energy")),
+  todayEnergy("export_energy_today_kwh", "Export Energy Today kWh", alias("today_grid_export_energy")),
+  todayEnergy("pv_energy_today_kwh", "PV Energy Today kWh", {
+    kind: "pv",
+    own: "today_solar_energy",
+    input: TODAY_PV_INPUT_ENERGY,
+  }),
   watts("battery_charge_rate", "Battery Charge Rate", [
     "battery_operating_range_max_charge_watts",
     "setting_battery_charge_power",
@@ -110,9 +122,9 @@ export const GIVTCP_NAMES: readonly GivTcpName[] = [
     "battery_operating_range_max_discharge_watts",
     "setting_battery_discharge_power",
   ]),
-  power("battery_power", "Battery Power", "battery_power"),
-  power("pv_power", "PV Power", "solar_power"),
-  power("load_power", "Load Power", "consumption_power"),
+  power("battery_power", "Battery Power", alias("battery_power")),
+  power("pv_power", "PV Power", { kind: "pv", own: "solar_power", input: PV_INPUT_POWER }),
+  power("load_power", "Load Power", alias("consumption_power")),
   {
     name: "soc_kwh",
     component: "sensor",

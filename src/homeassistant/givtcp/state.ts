@@ -1,3 +1,5 @@
+import type { DeviceState } from "../../telemetry/index.js";
+import { PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY } from "../../vocabulary/index.js";
 import type { StateValue } from "../entities/index.js";
 import { type GivTcpMode, PAUSE_LABELS } from "./names.js";
 
@@ -25,11 +27,44 @@ function socKwh(state: State): number | null {
   return Math.round(soc * capacity) / 100;
 }
 
-/** The inverter's own time when last read: the daemon's time moved by the drift measured (ahead positive). */
+/** GivTCP's Invertor_Time form, which Predbat parses (`%Y-%m-%dT%H:%M:%S%z`): whole seconds, an offset. */
+export function givtcpTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "+00:00");
+}
+
+const INVERTER_TIME = "givtcp_invertor_time";
+
+/** Keys a reading carries only for GivTCP's names (an AC-coupled unit's PV input, 0): not in the own naming's state. */
+const GIVTCP_ONLY = [PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY] as const;
+
+/** A reading's values as the own naming's state takes them: without those only GivTCP's names read. */
+export function withoutGivtcpOnly(values: Readonly<Record<string, StateValue>>): Readonly<Record<string, StateValue>> {
+  if (!GIVTCP_ONLY.some((key) => key in values)) return values;
+  const own = { ...values };
+  for (const key of GIVTCP_ONLY) delete own[key];
+  return own;
+}
+
+/**
+ * What a reading gives GivTCP's names beyond its values: over the cloud, invertor_time is the
+ * cloud's stamp of its latest reading, as Predbat's own cloud client takes it for its
+ * inverter_time; null when the cloud gives none, so the entity goes unavailable rather than
+ * showing an old stamp. The LAN's readings give nothing here: there the clock is read (drift).
+ */
+export function givtcpReadingValues(reading: DeviceState): Record<string, StateValue> {
+  if (reading.kind !== "inverter.live" || reading.cloudTime === undefined) return {};
+  return { [INVERTER_TIME]: reading.cloudTime === null ? null : givtcpTimestamp(reading.cloudTime) };
+}
+
+/**
+ * The inverter's time: over the LAN, its own clock when last read (the daemon's time moved by
+ * the drift measured, ahead positive); over the cloud, the cloud's stamp as it came.
+ */
 function inverterTime(state: State, now: number): string | null {
   const drift = state.clock_drift;
-  if (typeof drift !== "number") return null;
-  return new Date(Math.floor(now / 1000) * 1000 + drift * 1000).toISOString().replace(".000Z", "+00:00");
+  if (typeof drift === "number") return givtcpTimestamp(now + drift * 1000);
+  const stamped = state[INVERTER_TIME];
+  return typeof stamped === "string" ? stamped : null;
 }
 
 function pauseMode(state: State): string | null {

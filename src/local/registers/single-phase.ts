@@ -1,3 +1,4 @@
+import { PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY } from "../../vocabulary/index.js";
 import { put, type Registers, type State, scaled, statusName, sum } from "./bank.js";
 import { calibrationOf } from "./calibration.js";
 import { balancedLoadToday } from "./load-balance.js";
@@ -38,7 +39,16 @@ export function decodeSinglePhase(ir: Registers, model: Model): State {
       total_grid_export_energy: scaled(ir.u32(21), 0.1),
     },
   );
-  if (model !== "AC-coupled") {
+  if (model === "AC-coupled") {
+    // An AC-coupled unit has no PV input, and its PV registers read 0 (both captured units, while
+    // their site's generation meter read 583 W): not the site's solar, which is on another inverter, so no
+    // `solar_power` or `today_solar_energy`. GivTCP publishes them as its PV_Power and
+    // PV_Energy_Today_kWh (IR 18 + 20, IR 17 + 19): kept apart for its names (naming: givtcp).
+    put(state, {
+      [PV_INPUT_POWER]: sum(pv1, pv2),
+      [TODAY_PV_INPUT_ENERGY]: scaled(sum(ir.u16(17), ir.u16(19)), 0.1),
+    });
+  } else {
     put(state, {
       solar_power: sum(pv1, pv2),
       solar_array_1_power: pv1,

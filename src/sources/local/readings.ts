@@ -8,8 +8,10 @@ import {
   INVERTER_LIVE_KEYS,
   isCalibrating,
   isEmsName,
+  PV_INPUT_POWER,
   round,
   type StateValues,
+  TODAY_PV_INPUT_ENERGY,
 } from "../../vocabulary/index.js";
 
 /*
@@ -42,6 +44,9 @@ export function liveValuesOf(state: State): StateValues {
     values.calibration = calibration;
     values.calibrating = isCalibrating(calibration) ? "ON" : "OFF";
   }
+  // An AC-coupled unit's PV input (0: it has none), for GivTCP's names: only when its model reads it.
+  for (const key of [PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY])
+    if (state[key] !== undefined) values[key] = num(state, key);
   for (const array of [1, 2]) {
     const prefix = `solar_array_${array}`;
     if (state[`${prefix}_power`] === undefined) continue;

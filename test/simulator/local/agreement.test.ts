@@ -56,6 +56,8 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
     "battery_1_design_capacity",
     "battery_1_cycle_count",
   ],
+  // An AC-coupled unit's own PV input (IR 17-20, 0: it has none) is not the site's solar, which
+  // the cloud reports through its generation meter; only GivTCP's names read it.
   "AC-coupled": [
     "device_type",
     "arm_firmware",
@@ -63,6 +65,8 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
     "clock",
     "faults",
     "calibration",
+    "pv_input_power",
+    "today_pv_input_energy",
     "battery_1_capacity",
     "battery_1_design_capacity",
     "battery_1_cycle_count",

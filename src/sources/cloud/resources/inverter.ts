@@ -74,13 +74,15 @@ export function inverterResources(context: ResourceContext, inverter: InverterDe
         const data = await liveData.read(signal);
         if (!data) return {};
         const lost = data.status && LOST.test(data.status);
+        const stamped = measuredAt(data.time, timezone);
         return {
           fetched: {
             kind: "inverter.live",
             serial,
             at: now(),
-            measuredAt: measuredAt(data.time, timezone),
+            measuredAt: stamped,
             values: liveValuesOf(data),
+            cloudTime: stamped ?? null,
           },
           ...(lost ? { down: { [id]: `the cloud reports inverter ${serial} as ${data.status}` } } : {}),
         };
