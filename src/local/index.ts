@@ -24,7 +24,12 @@ export {
   FIRST_BMU,
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
-export { BATTERY_CAPACITY_REGISTER, batteryCapacityKwh } from "./registers/battery-capacity.js";
+export {
+  AIO_NOMINAL_AH,
+  BATTERY_CAPACITY_REGISTER,
+  batteryCapacityKwh,
+  gatewayCapacityKwh,
+} from "./registers/battery-capacity.js";
 export { CALIBRATION_REGISTER, calibrationOf, calibrationWord } from "./registers/calibration.js";
 export {
   CLOCK_COUNT,

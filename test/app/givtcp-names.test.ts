@@ -8,6 +8,7 @@ import { startApp } from "../../src/app/index.js";
 import { configSchema } from "../../src/config/index.js";
 import { createLogger } from "../../src/log/log.js";
 import { SimClock } from "../../src/simulator/clock.js";
+import type { RunningSimulator } from "../../src/simulator/index.js";
 import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
@@ -54,18 +55,6 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
     return { inverter_time: clock, load_today: today, import_today: today, export_today: today, pv_today: today };
   }
   if (path === "cloud") return { inverter_time: clock };
-  if (scenario === "gateway") {
-    const controls = "over the LAN the gateway has sensors only: no control of it is mapped";
-    const keys = ["charge_rate", "discharge_rate", "reserve", "inverter_mode", "charge_start_time", "charge_end_time"];
-    keys.push("charge_limit", "scheduled_charge_enable", "discharge_start_time", "discharge_end_time");
-    keys.push("pause_mode", "pause_start_time", "pause_end_time", "discharge_target_soc");
-    return {
-      ...Object.fromEntries(keys.map((key) => [key, controls])),
-      soc_kw: "the battery's kWh capacity is the cloud listing's",
-      soc_max: "the battery's kWh capacity is the cloud listing's",
-      inverter_time: "the gateway's clock is not among its mapped registers",
-    };
-  }
   const absent: Record<string, string> = {};
   if (scenario === "three-phase") {
     // HR 111/112 hold a C-rate: watts need the battery's capacity, which the LAN has only from HR 55.
@@ -84,7 +73,7 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       "pause battery (HR 318-320) is in the HR 300-359 block a hybrid does not answer (givenergy-modbus's has_ac_config_block: AC-coupled and All-in-One only), nor in the three-phase map; the template marks it optional";
     Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
   }
-  if (scenario !== "aio") {
+  if (scenario !== "aio" && scenario !== "gateway") {
     absent.discharge_target_soc =
       "this model's map has no discharge slot SOC limit (the single-phase extended map's HR 272 on, Gen3 and later); the template marks it optional (gen3 only)";
   }
@@ -126,6 +115,7 @@ afterAll(async () => {
 });
 
 interface Run {
+  readonly simulator: RunningSimulator;
   readonly configs: Map<string, Json>;
   readonly state: Json;
   /** The device's state as last published. */
@@ -183,6 +173,7 @@ async function startRun(
   }
   const state = JSON.parse(live.latest.get(`${base}/${device}`)?.payload ?? "{}") as Json;
   return {
+    simulator: sim.simulator,
     configs,
     state,
     latest: () => JSON.parse(live.latest.get(`${base}/${device}`)?.payload ?? "{}") as Json,
@@ -308,4 +299,65 @@ describe("commands through GivTCP's names on the demo house over the cloud", () 
     expect(ids).toContain(`select.inverter_${device}_pause_battery_mode`);
     expect(run.state.givtcp_mode).toBeUndefined();
   }, 90_000);
+});
+
+describe("commands through GivTCP's names on the gateway over the LAN", () => {
+  let run: Run;
+  const device = "gw2024g001";
+  beforeAll(async () => {
+    run = await startRun("gateway", "GW2024G001", "local", RUNS.length + 1);
+  }, 90_000);
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  /** The single-register writes the gateway's own dongle received since `from`: register and word. */
+  const gatewayWrites = (from: number) =>
+    (run.simulator.local?.find("GW2024G001")?.writesReceived ?? [])
+      .slice(from)
+      .map((write) => ({ address: write.address, register: write.register, value: write.value }));
+  const writesSoFar = () => run.simulator.local?.find("GW2024G001")?.writesReceived.length ?? 0;
+  const gatewaySetting = (id: number) => run.simulator.world.gateways.get("GW2024G001")?.control.get(id);
+
+  it("writes the reserve, a charge slot and the charge rate to the gateway's own registers, one request each, audited", async () => {
+    const reserve = run.configs.get(`number.givtcp_${device}_battery_power_reserve`);
+    const slot = run.configs.get(`select.givtcp_${device}_charge_start_time_slot_1`);
+    const rate = run.configs.get(`number.givtcp_${device}_battery_charge_rate`);
+    // The rate is % of the two All-in-Ones' 6000 W each (HR 313), so it moves in 120 W steps up to 12000 W.
+    expect(rate).toMatchObject({ min: 120, max: 12_000, step: 120 });
+
+    const wanted = gatewaySetting(71) === 35 ? 40 : 35;
+    let mark = writesSoFar();
+    expect(await run.publish(String(reserve?.command_topic), String(wanted))).toMatchObject({ ok: true });
+    expect(gatewayWrites(mark)).toEqual([{ address: 0x11, register: 110, value: wanted }]);
+    expect(gatewaySetting(71)).toBe(wanted);
+
+    mark = writesSoFar();
+    expect(await run.publish(String(slot?.command_topic), "01:30:00")).toMatchObject({ ok: true });
+    expect(gatewayWrites(mark)).toEqual([{ address: 0x11, register: 94, value: 130 }]);
+    expect(gatewaySetting(64)).toBe("01:30");
+
+    mark = writesSoFar();
+    expect(await run.publish(String(rate?.command_topic), "6000")).toMatchObject({ ok: true });
+    expect(gatewayWrites(mark)).toEqual([{ address: 0x11, register: 313, value: 50 }]);
+    expect(gatewaySetting(72)).toBe(6000);
+    // No All-in-One behind it was written to.
+    for (const aio of ["CH2024A001", "CH2024A002"])
+      expect(run.simulator.local?.find(aio)?.writesReceived ?? []).toEqual([]);
+
+    const reader = openStore(run.store);
+    try {
+      const applied = reader.audit.recent({ target: "GW2024G001", limit: 20 }).filter((row) => row.ok && !row.skipped);
+      expect(applied.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      reader.close();
+    }
+  }, 60_000);
+
+  it("shows the gateway's own clock and its All-in-Ones' capacity", () => {
+    const time = Date.parse(String(run.latest().givtcp_invertor_time));
+    expect(Math.abs(time - run.simulator.clock.now())).toBeLessThan(5 * 60_000);
+    // Two All-in-Ones of 52 Ah at 307.2 V, as the cloud lists the gateway.
+    expect(run.latest().battery_capacity).toBe(31.9);
+  });
 });

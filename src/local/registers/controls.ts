@@ -9,6 +9,12 @@ import {
 } from "./battery-rate.js";
 import { CLOCK_REGISTERS, isClockRegister } from "./clock.js";
 import { CLOUD_SETTINGS } from "./cloud-settings.js";
+import {
+  GATEWAY_CHARGE_LIMIT_REGISTER,
+  GATEWAY_DISCHARGE_LIMIT_REGISTER,
+  GATEWAY_RATE_WORDS,
+  gatewayWattsPerStep,
+} from "./gateway-rate.js";
 import type { Detected, Model } from "./model.js";
 import {
   between,
@@ -32,7 +38,8 @@ import {
 /**
  * How a register holds the cloud's value: `bool` 0/1; `number` the value as is (percent,
  * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it;
- * `c-rate` watts as the battery's C-rate in hundredths (battery-rate.ts), `step` W a word.
+ * `c-rate` watts as a word of `step` W: the battery's C-rate in hundredths (battery-rate.ts), or
+ * on a gateway the % of its All-in-Ones' rating (gateway-rate.ts), within `words`.
  */
 export type Codec = "bool" | "number" | "hhmm" | "c-rate";
 
@@ -46,8 +53,10 @@ export interface ControlRegister {
   readonly range?: Range;
   /** The setting's rules on this model: the cloud's listing's, with its range the register's. */
   readonly rules: readonly string[];
-  /** A `c-rate` register's watts per word, from the battery's capacity. */
+  /** A `c-rate` register's watts per word, from the battery's capacity (a gateway's: its All-in-Ones' rating). */
   readonly step?: number;
+  /** A `c-rate` register's words, when not the C-rate's 0-50 (battery-rate.ts). */
+  readonly words?: Range;
 }
 
 /**
@@ -276,10 +285,52 @@ function acConfigBlock(): ControlRegister[] {
     entry(267, 313, "number", POWER_PERCENT), // Inverter Charge Power Percentage
     entry(268, 314, "number", POWER_PERCENT), // Inverter Discharge Power Percentage
     entry(271, 317, "bool"), // Enable EPS
+    ...pauseEntries(),
+  ];
+}
+
+/** Pause battery (HR 318-320, in the AC-output block): its mode and its one slot. */
+function pauseEntries(): ControlRegister[] {
+  return [
     entry(96, 318, "number"), // Pause Battery mode
     entry(155, 319, "hhmm"), // Pause Battery Start Time
     entry(156, 320, "hhmm"), // Pause Battery End Time
   ];
+}
+
+/**
+ * A gateway's own holding registers, as GivTCP reads and writes them on a gateway (its Gateway
+ * model takes the single-phase base map whole; read.py reads the controls, the 10-slot map and
+ * the pause slot from the gateway; write.py writes each to the gateway's registers at 0x11, never
+ * to the All-in-Ones behind it): the single-phase base, the 10 slots and pause battery. The
+ * captured gateway answers all of HR 0-359 with values that fit (eco on, reserve 4 %, charge slot
+ * 1 00:00-05:00, target 100 %, discharge slot targets 4 %, pause mode 0/1, pause slot 00:00-23:59).
+ * The rest of its AC-output block (export priority, EPS, HR 313/314 as %) is left out: GivTCP
+ * offers none of it on a gateway, and HR 313/314 are its power limits in W (gatewayRateEntries).
+ */
+function gatewayEntries(): ControlRegister[] {
+  return [...singlePhaseBase(), ...extendedSlots(), ...pauseEntries()];
+}
+
+/**
+ * A gateway's battery charge and discharge power limits (the cloud's settings 72/73, in W) as
+ * HR 313/314, % of its All-in-Ones' rating (gateway-rate.ts): offered when the gateway reports
+ * how many it has (IR 1700).
+ */
+function gatewayRateEntries(aioCount: number): ControlRegister[] {
+  const step = gatewayWattsPerStep(aioCount);
+  if (!(step > 0)) return [];
+  const range: Range = { min: GATEWAY_RATE_WORDS.min * step, max: GATEWAY_RATE_WORDS.max * step };
+  const limit = (settingId: number, register: number): ControlRegister => ({
+    settingId,
+    register,
+    codec: "c-rate",
+    range,
+    rules: [...settingRules(settingId, range), `multiple_of:${step}`],
+    step,
+    words: GATEWAY_RATE_WORDS,
+  });
+  return [limit(72, GATEWAY_CHARGE_LIMIT_REGISTER), limit(73, GATEWAY_DISCHARGE_LIMIT_REGISTER)];
 }
 
 /**
@@ -377,9 +428,10 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
       ];
     case "EMS":
       return emsSlots();
-    // No public map of these settings' registers (Polar); a gateway's are none of the listing's.
-    case "Polar":
     case "Gateway":
+      return gatewayEntries();
+    // No public map of these settings' registers (Polar).
+    case "Polar":
     case "Unknown":
       return [];
   }
@@ -387,13 +439,22 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
 
 /**
  * The model's control map: the settings it offers over the LAN and the registers it may write;
- * with the battery's capacity (battery-capacity.ts), its charge and discharge power limits too.
+ * with the battery's capacity (battery-capacity.ts), its charge and discharge power limits too,
+ * and on a gateway with the count of its All-in-Ones (IR 1700), its own.
  */
-export function controlMapOf(detected: Pick<Detected, "model" | "armFirmware">, capacityKwh?: number): ControlMap {
+export function controlMapOf(
+  detected: Pick<Detected, "model" | "armFirmware">,
+  capacityKwh?: number,
+  aioCount?: number,
+): ControlMap {
   const rates =
-    capacityKwh !== undefined && capacityKwh > 0 && SINGLE_PHASE_BASE.has(detected.model)
-      ? rateEntries(capacityKwh)
-      : [];
+    detected.model === "Gateway"
+      ? aioCount !== undefined && aioCount > 0
+        ? gatewayRateEntries(aioCount)
+        : []
+      : capacityKwh !== undefined && capacityKwh > 0 && SINGLE_PHASE_BASE.has(detected.model)
+        ? rateEntries(capacityKwh)
+        : [];
   const entries = [...entriesOf(detected), ...rates];
   const fields = presetFieldsOf(detected.model);
   return {
@@ -469,10 +530,11 @@ export function encodeSetting(control: MappedRegister, value: boolean | number |
     case "c-rate": {
       const watts = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
       const step = "step" in control ? control.step : undefined;
+      const words = ("words" in control ? control.words : undefined) ?? C_RATE_WORDS;
       const word = typeof watts === "number" && Number.isFinite(watts) && step ? wordOfWatts(watts, step) : undefined;
-      if (word === undefined || word < C_RATE_WORDS.min || word > C_RATE_WORDS.max)
+      if (word === undefined || word < words.min || word > words.max)
         throw new ControlMapError(
-          `${nameOf(control)} takes watts from 0 to ${step ? wattsOfWord(C_RATE_WORDS.max, step) : "?"}, not ${JSON.stringify(value)}`,
+          `${nameOf(control)} takes watts from ${step ? wattsOfWord(words.min, step) : "?"} to ${step ? wattsOfWord(words.max, step) : "?"}, not ${JSON.stringify(value)}`,
         );
       return word;
     }

@@ -1,7 +1,7 @@
-import { batteryCapacityKwh, CLOUD_SETTINGS, type ControlMap, type DecodedDevice } from "../../local/index.js";
+import { CLOUD_SETTINGS, type ControlMap, type DecodedDevice } from "../../local/index.js";
 import type { BatteryModule, PresetDescriptor, SettingDescriptor } from "../../vocabulary/index.js";
 import type { EmsDevice, Inventory, InverterDevice } from "../inventory.js";
-import { lanControlMap } from "./control-map.js";
+import { capacityOf, lanControlMap } from "./control-map.js";
 import type { Identified } from "./dongle.js";
 import { LAN_PRESETS } from "./lan-presets.js";
 
@@ -130,7 +130,7 @@ function inverterOf(
   writable: boolean,
 ): InverterDevice {
   const arm = controller.state.arm_firmware;
-  const capacityKwh = batteryCapacityKwh(identified.detected.model, num(controller, "battery_capacity_ah"));
+  const capacityKwh = capacityOf(identified.detected, identified.devices);
   return {
     kind: "inverter",
     serial: controller.serial,
