@@ -51,7 +51,14 @@ function templateEntities(serial: string): Map<string, string> {
 function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<string, string>> {
   const clock = "the cloud reports no inverter clock; the LAN reads it from the registers (clock_drift)";
   if (path === "cloud" && scenario === "gateway") {
-    const today = "the gateway's cloud data carries no daily counters (its AIOs' do, under givtcp2_/givtcp3_)";
+    // Over the LAN the gateway's own IR 1640-1657 carry them (registers/gateway.ts). Over the cloud
+    // the simulator serves its meter data's today/total as null, as the real-responses README says
+    // the service does for a gateway; no real gateway meter-data body is on file to say otherwise
+    // (Predbat's cloud client does read them from a gateway's own meter data: gecloud.py, batpred
+    // aaba48fc). Its All-in-Ones' counters are theirs, not the house's: the grid is metered at the
+    // gateway (its meters at 0x01/0x02 and IR 1640-1648 in the captured gateway), so no sum stands in.
+    const today =
+      "the service's meter data for a gateway has today/total null (real-responses README; no real gateway body on file); its AIOs' counters are their own, the house's grid is metered at the gateway";
     return { inverter_time: clock, load_today: today, import_today: today, export_today: today, pv_today: today };
   }
   if (path === "cloud") return { inverter_time: clock };
