@@ -13,6 +13,8 @@ import { loadScenario } from "../../src/simulator/scenario/load.js";
 import { openStore } from "../../src/store/index.js";
 import { startTestBroker, type TestBroker } from "../helpers/broker.js";
 import { withoutRandomFaults } from "../helpers/calm-scenario.js";
+import { replayHomeAssistant } from "../helpers/ha-rules/index.js";
+import { recordMqtt } from "../helpers/ha-rules/recorder.js";
 import { observe } from "../helpers/mqtt-observer.js";
 import { startTestSimulator } from "../helpers/simulator.js";
 
@@ -310,12 +312,18 @@ describe("commands through GivTCP's names on the demo house over the cloud", () 
 
 describe("commands through GivTCP's names on the gateway over the LAN", () => {
   let run: Run;
+  let recorder: Awaited<ReturnType<typeof recordMqtt>>;
   const device = "gw2024g001";
+  const index = RUNS.length + 1;
+  const prefix = `hagiv${process.pid}n${index}`;
   beforeAll(async () => {
-    run = await startRun("gateway", "GW2024G001", "local", RUNS.length + 1);
+    // Everything the daemon publishes, retained flags as published, for Home Assistant's rules at the end.
+    recorder = await recordMqtt(broker.url, [`e2mgiv${process.pid}n${index}/#`, `${prefix}/#`]);
+    run = await startRun("gateway", "GW2024G001", "local", index);
   }, 90_000);
   afterAll(async () => {
     await run?.stop();
+    await recorder?.close();
   });
 
   /** The single-register writes the gateway's own dongle received since `from`: register and word. */
@@ -360,6 +368,13 @@ describe("commands through GivTCP's names on the gateway over the LAN", () => {
       reader.close();
     }
   }, 60_000);
+
+  it("leaves Home Assistant nothing to log, its controls and their changes included", () => {
+    const controls = recorder.messages.filter((m) => /\/(number|select|switch)\/gw2024g001\/.*\/config$/.test(m.topic));
+    expect(controls.length).toBeGreaterThan(20);
+    const result = replayHomeAssistant(recorder.messages, { discoveryPrefix: prefix, statusTopic: `${prefix}/status` });
+    expect(result.findings.map((f) => `${f.rule} ${f.key ?? ""}: ${f.message}`)).toEqual([]);
+  });
 
   it("shows the gateway's own clock and its All-in-Ones' capacity", () => {
     const time = Date.parse(String(run.latest().givtcp_invertor_time));
