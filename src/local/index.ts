@@ -26,8 +26,10 @@ export {
   LV_BATTERY_ADDRESSES,
 } from "./registers/battery.js";
 export {
+  AIO_NOMINAL_AH,
   BATTERY_CAPACITY_REGISTER,
   batteryCapacityKwh,
+  gatewayCapacityKwh,
   HV_STACK_CAPACITY,
   hvStackCapacityKwh,
 } from "./registers/battery-capacity.js";

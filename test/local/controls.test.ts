@@ -19,6 +19,7 @@ const SLOTS_1_2 = [64, 65, 102, 103, 53, 54, 41, 42]; // AC charge 1-2 and DC di
 const SLOTS_3_10 = [...step3(105, 126), ...step3(106, 127), ...step3(131, 152), ...step3(132, 153)];
 const SLOT_LIMITS = [101, ...step3(104, 128), 129, 130, ...step3(133, 154)];
 const AC_BLOCK = [96, 155, 156, 265, 267, 268, 271]; // pause mode and slot, export priority, power %, EPS
+const PAUSE = [96, 155, 156]; // pause mode and slot (HR 318-320)
 const THREE_PHASE = [17, 56, 66, 71, 77];
 /** An EMS's own charge and discharge slots 1-3 with their targets; its plant enable and export limit are preset fields (below). */
 const EMS_SLOTS = [64, 65, 101, 102, 103, 104, 105, 106, 107, 53, 54, 129, 41, 42, 130, 131, 132, 133];
@@ -39,7 +40,8 @@ const OFFERED: readonly [Model, number | undefined, number[]][] = [
   ["Three-phase AC-coupled", undefined, [...THREE_PHASE, ...SLOTS_1_2, ...SLOTS_3_10]],
   ["Polar", undefined, []],
   ["EMS", undefined, EMS_SLOTS],
-  ["Gateway", undefined, []],
+  // Its own registers, as GivTCP reads and writes a gateway (its power limits need its All-in-Ones' count: below).
+  ["Gateway", undefined, [...BASE, ...SLOTS_1_2, ...SLOTS_3_10, ...SLOT_LIMITS, ...PAUSE]],
   ["Unknown", undefined, []],
 ];
 

@@ -50,3 +50,22 @@ export function hvStackCapacityKwh(ah: number | undefined, modules: number | und
   if (ah === undefined || modules === undefined || ah <= 0 || modules <= 0) return undefined;
   return Math.round((ah * modules * BMU_CELLS * LFP_CELL_VOLTS) / 100) / 10;
 }
+
+/**
+ * An All-in-One's nominal pack, Ah: HR 55 of the captured All-in-One, each module's design
+ * capacity in the cloud's real listing of a gateway with two, whose own nominal_capacity is their
+ * sum (104).
+ */
+export const AIO_NOMINAL_AH = 52;
+
+/**
+ * A gateway's nominal kWh: its All-in-Ones' packs together (IR 1700 counts them), as the cloud
+ * lists it (its nominal Ah, the packs' sum, times the All-in-One's 307.2 V), so both paths give the
+ * same `battery_capacity`. The gateway's own HR 55 reads 0 in its capture: it holds no size.
+ * (GivTCP shows a rounder 13.5 kWh per All-in-One, its usable capacity.)
+ */
+export function gatewayCapacityKwh(aioCount: number | undefined): number | undefined {
+  return aioCount === undefined || aioCount <= 0
+    ? undefined
+    : batteryCapacityKwh("All-in-One", aioCount * AIO_NOMINAL_AH);
+}

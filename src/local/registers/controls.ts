@@ -12,6 +12,12 @@ import {
 } from "./battery-rate.js";
 import { CLOCK_REGISTERS, isClockRegister } from "./clock.js";
 import { CLOUD_SETTINGS } from "./cloud-settings.js";
+import {
+  GATEWAY_CHARGE_LIMIT_REGISTER,
+  GATEWAY_DISCHARGE_LIMIT_REGISTER,
+  GATEWAY_RATE_WORDS,
+  gatewayWattsPerStep,
+} from "./gateway-rate.js";
 import type { Detected, Model } from "./model.js";
 import {
   between,
@@ -36,7 +42,8 @@ import {
  * How a register holds the cloud's value: `bool` 0/1; `number` the value as is (percent,
  * enumerations); `hhmm` a time of day as the number HHMM ("05:30" is 530), as the slots hold it;
  * `c-rate` watts as the battery's C-rate in hundredths (battery-rate.ts), `step` W a word;
- * `power-rate` watts as a percentage of the battery's top rate (the three-phase's), `step` W a word.
+ * `power-rate` watts as a percentage of the battery's top rate (the three-phase's, or a gateway's
+ * All-in-Ones' rating: gateway-rate.ts), `step` W a word, within `words`.
  */
 export type Codec = "bool" | "number" | "hhmm" | "c-rate" | "power-rate";
 
@@ -301,11 +308,43 @@ function acConfigBlock(): ControlRegister[] {
     entry(267, 313, "number", POWER_PERCENT), // Inverter Charge Power Percentage
     entry(268, 314, "number", POWER_PERCENT), // Inverter Discharge Power Percentage
     entry(271, 317, "bool"), // Enable EPS
+    ...pauseEntries(),
+  ];
+}
+
+/** Pause battery (HR 318-320, in the AC-output block): its mode and its one slot. */
+function pauseEntries(): ControlRegister[] {
+  return [
     entry(96, 318, "number"), // Pause Battery mode
     entry(155, 319, "hhmm"), // Pause Battery Start Time
     entry(156, 320, "hhmm"), // Pause Battery End Time
   ];
 }
+
+/**
+ * A gateway's own holding registers, as GivTCP reads and writes them on a gateway (its Gateway
+ * model takes the single-phase base map whole; read.py reads the controls, the 10-slot map and
+ * the pause slot from the gateway; write.py writes each to the gateway's registers at 0x11, never
+ * to the All-in-Ones behind it): the single-phase base, the 10 slots and pause battery. The
+ * captured gateway answers all of HR 0-359 with values that fit (eco on, reserve 4 %, charge slot
+ * 1 00:00-05:00, target 100 %, discharge slot targets 4 %, pause mode 0/1, pause slot 00:00-23:59).
+ * The rest of its AC-output block (export priority, EPS, HR 313/314 as %) is left out: GivTCP
+ * offers none of it on a gateway, and HR 313/314 are its power limits in W (gatewayRateEntries).
+ */
+function gatewayEntries(): ControlRegister[] {
+  return [...singlePhaseBase(), ...extendedSlots(), ...pauseEntries()];
+}
+
+/**
+ * A gateway's battery charge and discharge power limits (the cloud's settings 72/73, in W) as
+ * HR 313/314, % of its All-in-Ones' rating (gateway-rate.ts): offered when the gateway reports
+ * how many it has (IR 1700).
+ */
+const gatewayRateEntries = (aioCount: number): ControlRegister[] =>
+  powerLimits("power-rate", gatewayWattsPerStep(aioCount), GATEWAY_RATE_WORDS, {
+    charge: GATEWAY_CHARGE_LIMIT_REGISTER,
+    discharge: GATEWAY_DISCHARGE_LIMIT_REGISTER,
+  });
 
 /**
  * An EMS plant's own slots (HR 2044-2061): discharge slots 1-3 from HR 2044 and charge slots 1-3
@@ -405,9 +444,10 @@ function entriesOf(detected: Pick<Detected, "model" | "armFirmware">): ControlRe
       ];
     case "EMS":
       return emsSlots();
-    // No public map of these settings' registers (Polar); a gateway's are none of the listing's.
-    case "Polar":
     case "Gateway":
+      return gatewayEntries();
+    // No public map of these settings' registers (Polar).
+    case "Polar":
     case "Unknown":
       return [];
   }
@@ -421,10 +461,13 @@ export interface BatteryFacts {
   readonly capacityKwh?: number;
   /** The HV modules behind the BCU (its IR 64): the three-phase's power rates need them. */
   readonly hvModules?: number;
+  /** A gateway's All-in-Ones (its IR 1700): its power rates are % of their rating. */
+  readonly aioCount?: number;
 }
 
 function rateEntriesOf(model: Model, battery: BatteryFacts): ControlRegister[] {
-  const { capacityKwh, hvModules } = battery;
+  const { capacityKwh, hvModules, aioCount } = battery;
+  if (model === "Gateway") return aioCount !== undefined && aioCount > 0 ? gatewayRateEntries(aioCount) : [];
   if (SINGLE_PHASE_BASE.has(model) && capacityKwh !== undefined && capacityKwh > 0) return cRateEntries(capacityKwh);
   if (THREE_PHASE.has(model) && hvModules !== undefined && hvModules > 0) return powerRateEntries(hvModules);
   return [];

@@ -356,10 +356,6 @@ export function inverterChain(record: InverterRecord, clock?: ChainClock): Dongl
   };
 }
 
-function controllerOnly(serial: string, input: Range): ChainDevice[] {
-  return [{ address: CONTROLLER, serial, battery: false, holding: [IDENTITY], input: [input] }];
-}
-
 /** An EMS's own dongle: the rollup of IR 2040 on, from the same body as the cloud's /ems/{serial}/system-data/latest, and its meters at 0x01 on. */
 export function emsChain(ems: EmsRecord, clock?: ChainClock): DongleChain {
   const serial = checkSerial(ems.serial, "EMS serial");
@@ -434,12 +430,18 @@ export function emsChain(ems: EmsRecord, clock?: ChainClock): DongleChain {
 /**
  * A gateway's dongle: the rollup of IR 1600-1859 from the plant the cloud serves (its powers) and
  * its All-in-Ones' counters added up, which the gateway keeps though the cloud shows none; its
- * meters at 0x01 on.
+ * meters at 0x01 on; its own settings in HR 0-359 (the ones the cloud serves for it, as GivTCP
+ * reads and writes them on a gateway: registers/controls.ts) and its clock in HR 35-40.
  */
-export function gatewayChain(gateway: GatewayRecord): DongleChain {
+export function gatewayChain(gateway: GatewayRecord, clock?: ChainClock): DongleChain {
   const serial = checkSerial(gateway.serial, "gateway serial");
   const digits = String(gateway.dongle.firmware_version).replace(/\D/g, "").padStart(4, "0").slice(-4);
   const slots = gateway.inverters.slice(0, GATEWAY_AIO_SLOTS);
+  const model = modelFromIdentity(DEVICE_TYPE.gateway, PLANT_ARM.gateway);
+  const settings = lanSettings(
+    gateway.control,
+    controlMapOf({ model, armFirmware: PLANT_ARM.gateway }, { aioCount: gateway.inverters.length }),
+  );
   const registers = (now: number): Map<number, RegisterFile> => {
     gateway.model.advanceTo(now);
     const system = gateway.model.liveSystemData();
@@ -464,6 +466,8 @@ export function gatewayChain(gateway: GatewayRecord): DongleChain {
     const controller = new RegisterFile();
     encodeIdentity(controller, { deviceType: DEVICE_TYPE.gateway, armFirmware: PLANT_ARM.gateway, serial });
     encodeGateway(controller, state);
+    settings.encodeInto(controller);
+    if (clock) encodeClock(controller, clock.device.wallMs(now));
     const files = new Map<number, RegisterFile>([[CONTROLLER, controller]]);
     // Its meters: the first the grid's, which the cloud does not report for a gateway; the
     // simulator takes the plant's balance (solar and battery in, the home out), into the house positive.
@@ -477,8 +481,18 @@ export function gatewayChain(gateway: GatewayRecord): DongleChain {
     dongleSerial: checkSerial(gateway.dongle.serial, "gateway dongle serial"),
     deviceSerial: serial,
     kind: "gateway",
-    model: modelFromIdentity(DEVICE_TYPE.gateway, PLANT_ARM.gateway),
-    devices: [...meterDevices(gateway.meterCount, serial), ...controllerOnly(serial, { from: 1600, to: 1859 })],
+    model,
+    devices: [
+      ...meterDevices(gateway.meterCount, serial),
+      {
+        address: CONTROLLER,
+        serial,
+        battery: false,
+        holding: [IDENTITY, { from: 60, to: 359 }],
+        input: [{ from: 1600, to: 1859 }],
+      },
+    ],
     registers,
+    write: controllerWrite(settings, clock),
   };
 }

@@ -43,7 +43,7 @@ export interface LocalDongles {
 
 /**
  * One chain per inverter (an EMS's and a gateway's children included: each has its own dongle), EMS and gateway.
- * With `clocks`, each inverter and EMS gets its own clock there (by serial, upper case), which its
+ * With `clocks`, each inverter, EMS and gateway gets its own clock there (by serial, upper case), which its
  * registers show, its clock writes set, and an inverter's timed slots run by.
  */
 export function chainsOf(
@@ -67,7 +67,7 @@ export function chainsOf(
       return inverterChain(record, clock);
     }),
     ...[...world.ems.values()].map((record) => emsChain(record, chainClock(record.serial))),
-    ...[...world.gateways.values()].map((record) => gatewayChain(record)),
+    ...[...world.gateways.values()].map((record) => gatewayChain(record, chainClock(record.serial))),
   ];
 }
 

@@ -118,7 +118,7 @@ function wordOf(entry: MappedRegister, value: Value): number {
   const taken =
     entry.codec === "bool"
       ? booleanValue(value)
-      : entry.codec === "number" || entry.codec === "c-rate"
+      : entry.codec === "number" || entry.codec === "c-rate" || entry.codec === "power-rate"
         ? numericValue(value)
         : String(value);
   if (taken === undefined) throw new ControlMapError(`${nameOf(entry)} cannot hold ${JSON.stringify(value)}`);

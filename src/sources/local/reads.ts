@@ -28,11 +28,15 @@ export const DETECTION_BANKS: readonly Read[] = [
 
 /**
  * Whether a poll reads the controller's clock (HR 35-40, in the identity bank: the aligned block
- * every public tool asks for, rather than six registers alone): inverters and EMSs, whose slots
- * run by it.
+ * every public tool asks for, rather than six registers alone): inverters, EMSs and gateways,
+ * whose slots run by it (a gateway's clock is GivTCP's Invertor_Time for it; the captured one
+ * holds the house's time).
  */
 export const readsClock = (detected: Detected): boolean =>
-  detected.family === "single-phase" || detected.family === "three-phase" || detected.family === "ems";
+  detected.family === "single-phase" ||
+  detected.family === "three-phase" ||
+  detected.family === "ems" ||
+  detected.family === "gateway";
 
 /** An LV pack's one bank (capacity, cycles, serial at IR 110-114). */
 export const lvPackBank = (address: number): Read => input(address, 60, 60);

@@ -97,10 +97,11 @@ const ONLY_LOCAL: Record<string, readonly string[]> = {
   ],
   EMS: ["device_type", "arm_firmware", "clock"],
   // The gateway keeps its All-in-Ones' counters, which the cloud shows as null; its firmware,
-  // work mode and the All-in-Ones' slots are its registers' own.
+  // work mode, clock and the All-in-Ones' slots are its registers' own.
   Gateway: [
     "device_type",
     "arm_firmware",
+    "clock",
     "firmware",
     "work_mode",
     "aio_count",
