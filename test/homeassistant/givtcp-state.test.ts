@@ -54,13 +54,12 @@ describe("a GivTCP mode as preset changes", () => {
     });
   });
 
-  it("does not turn off a preset the device does not have, but still asks for the one it needs", () => {
+  it("does not turn off a preset the device does not have, and refuses a mode that needs one it lacks, naming it", () => {
     const steps = modeSteps("Eco", (key) => key === "eco_mode");
     expect(steps).toEqual({ ok: true, steps: [{ key: "eco_mode", payload: "ON" }] });
-    expect(modeSteps("Timed Export", (key) => key === "eco_mode")).toMatchObject({
-      ok: true,
-      steps: [{ key: "timed_export", payload: "ON" }],
-    });
+    const exporting = modeSteps("Timed Export", (key) => key === "eco_mode");
+    expect(exporting.ok).toBe(false);
+    if (!exporting.ok) expect(exporting.message).toContain("needs timed_export");
   });
 
   it("refuses a word that is not one of GivTCP's modes, naming them", () => {

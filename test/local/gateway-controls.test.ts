@@ -33,7 +33,7 @@ const gatewayOf = (name: CaptureName) =>
 /** Each setting the gateway's map offers, as its captured register decodes. */
 function settingsOf(name: CaptureName): Map<number, boolean | number | string> {
   const aios = gatewayOf(name)?.state.aio_count;
-  const map = controlMapOf({ model: "Gateway" }, undefined, typeof aios === "number" ? aios : undefined);
+  const map = controlMapOf({ model: "Gateway" }, { aioCount: typeof aios === "number" ? aios : undefined });
   const words = holdingOf(name);
   const values = new Map<number, boolean | number | string>();
   for (const [id, entry] of map.settings) {
@@ -67,7 +67,7 @@ describe("a gateway's own controls, from its real capture", () => {
       73: 12_000,
     });
     // Every setting the map offers is among the registers the capture holds, and each decodes.
-    const map = controlMapOf({ model: "Gateway" }, undefined, 2);
+    const map = controlMapOf({ model: "Gateway" }, { aioCount: 2 });
     expect(values.size).toBe(map.settings.size);
   });
 
@@ -86,7 +86,7 @@ describe("a gateway's own controls, from its real capture", () => {
   });
 
   it("turns a rate in W into the gateway's % of its All-in-Ones' rating, and refuses what it cannot hold", () => {
-    const map = controlMapOf({ model: "Gateway" }, undefined, 2);
+    const map = controlMapOf({ model: "Gateway" }, { aioCount: 2 });
     const charge = map.settings.get(72);
     if (!charge) throw new Error("the gateway with two All-in-Ones offers no charge power limit");
     expect(charge.register).toBe(313);
