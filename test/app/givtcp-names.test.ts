@@ -45,8 +45,9 @@ function templateEntities(serial: string): Map<string, string> {
 }
 
 /**
- * Entities the template names that a house does not give on a path, each with its reason.
- * Whatever is not listed here must be announced. (The template's commented auto_restart example,
+ * Entities the template names that a house cannot give on a path, each with its reason: a sensor
+ * is announced unavailable, saying so (docs/from-givtcp.md lists them); a control is not
+ * announced. Whatever is not listed here must be announced with its value. (The template's commented auto_restart example,
  * switch.givtcp_{geserial}_reboot_invertor, is not an entity it reads: the restart is the own
  * `setting_restart_inverter` button, a button in Home Assistant rather than GivTCP's switch.)
  */
@@ -212,17 +213,27 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
     const unexpected: string[] = [];
     for (const [key, entity] of templateEntities(serial)) {
       const config = run.configs.get(entity);
+      const domain = entity.split(".")[0];
       if (absentHere[key] !== undefined) {
-        if (config) unexpected.push(`${entity} (said to be absent: ${absentHere[key]})`);
+        // A sensor the path cannot give is announced unavailable, saying so; a control is not announced.
+        if (domain !== "sensor") {
+          if (config) unexpected.push(`${entity} (said to be absent: ${absentHere[key]})`);
+        } else if (!config) missing.push(`${key}: ${entity} (announced unavailable when not given)`);
+        else {
+          expect(String(config.json_attributes_template), entity).toContain("not_given");
+          const stateKey = `givtcp_${entity.split(`_${serial.toLowerCase()}_`)[1]}`;
+          expect(run.latest()[stateKey], entity).toBeUndefined();
+        }
         continue;
       }
       if (!config) {
         missing.push(`${key}: ${entity}`);
         continue;
       }
+      // Given: a value of its own, never the stand-in of one not given.
+      expect(config.json_attributes_template, entity).toBeUndefined();
       // A distinct unique_id, so the own entity keeps its own.
       expect(String(config.unique_id)).toMatch(/_givtcp_/);
-      const domain = entity.split(".")[0];
       if (domain === "select" && key === "inverter_mode") expect(config.options).toEqual(fixture.values.inverter_mode);
       else if (domain === "select" && key !== "pause_mode") {
         const options = z.array(z.string()).parse(config.options);

@@ -119,17 +119,38 @@ const OWN_ONLY = [
 /** A switch's payload fields, left out when the GivTCP entity is another component. */
 const SWITCH_ONLY = ["payload_on", "payload_off", "state_on", "state_off"] as const;
 
+/** Where docs/from-givtcp.md lists what a path cannot give under GivTCP's names, and why. */
+export const NOT_GIVEN_DOC = "docs/from-givtcp.md#what-a-path-cannot-give";
+
+/**
+ * A sensor GivTCP names that the device cannot give on the path in use (an AC-coupled unit's load
+ * today over the LAN, a gateway's daily counters over the cloud) stands on the device's status
+ * entity under its own key, which the state does not carry: announced all the same and
+ * unavailable, so an owner's dashboards, automations and long-term statistics keyed on GivTCP's
+ * entity ID keep it (Home Assistant logs nothing of a missing entity), and Predbat reads
+ * "unavailable" as no reading rather than as 0.
+ */
+function notGivenSensor(
+  name: GivTcpName,
+  entities: ReadonlyMap<string, EntityDef>,
+): { readonly entity: EntityDef; readonly stateKey: string } | undefined {
+  const status = entities.get("status");
+  return name.component === "sensor" && status ? { entity: status, stateKey: `givtcp_${name.name}` } : undefined;
+}
+
 /**
  * Discovery configs for the entities Predbat's GivTCP template names, beside the device's own:
  * GivTCP's entity IDs (`<component>.givtcp_<serial>_<name>`), domains, units and options, each
  * reading the same state JSON and commanding through the own entity's command topic (the mode
- * through its own command). A name whose own entity the device lacks is not announced.
+ * through its own command). A sensor the device cannot give on this path is announced unavailable
+ * (notGivenSensor); a control whose own entity the device lacks is not announced.
  */
 export function givtcpDiscovery(context: GivTcpContext): { topic: string; payload: Record<string, unknown> }[] {
   const entities = new Map(context.entities.map((entity) => [entity.key, entity]));
   const serial = context.serial.toLowerCase();
   return GIVTCP_NAMES.flatMap((name) => {
-    const found = backing(name, entities, context.reported);
+    const given = backing(name, entities, context.reported);
+    const found = given ?? notGivenSensor(name, entities);
     if (!found) return [];
     const own = context.payloadOf(found.entity);
     const rest = Object.fromEntries(
@@ -144,6 +165,12 @@ export function givtcpDiscovery(context: GivTcpContext): { topic: string; payloa
       ...rest,
       value_template: context.valueTemplate(found.stateKey),
       ...fieldsOf(name, found.entity, context),
+      ...(given
+        ? {}
+        : {
+            json_attributes_topic: own.state_topic,
+            json_attributes_template: `{{ {"not_given": "no value over this path for this device: see ${NOT_GIVEN_DOC}"} | tojson }}`,
+          }),
       availability: [
         ...availability,
         {
