@@ -9,6 +9,7 @@ import {
   type BacktestPolicy,
   type BacktestResult,
   type BacktestRow,
+  type BacktestRule,
   backtestResultSchema,
 } from "./result.js";
 import { PUBLISHED_AT_MINUTES } from "./slot-clocks.js";
@@ -72,6 +73,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const rows: BacktestRow[] = [];
   const seconds: Record<string, number> = {};
   const skipped = new Set<string>();
+  const rules: BacktestRule[] = [];
   input.tariffs.forEach((tariff, t) => {
     const replays: PolicyReplay[] = [];
     for (const outcome of outcomes.slice(t * input.policies.length, (t + 1) * input.policies.length)) {
@@ -79,6 +81,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
       if ("skipped" in outcome) skipped.add(`${tariff.name}: ${outcome.skipped}`);
       else {
         replays.push(outcome);
+        for (const rule of outcome.rules?.rules ?? []) rules.push({ tariff: tariff.name, ...rule });
+        for (const problem of outcome.rules?.problems.slice(0, 5) ?? [])
+          skipped.add(`${tariff.name}: rules replay: ${problem}`);
         seconds[outcome.policy] = (seconds[outcome.policy] ?? 0) + outcome.seconds;
       }
     }
@@ -95,13 +100,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     battery,
     initialSocPercent: input.initialSocPercent,
     tariffs: input.tariffs.map((tariff) => ({ name: tariff.name, source: tariff.source })),
-    assumptions: assumptions({ ...input, notes }),
+    assumptions: assumptions({ ...input, notes }, rules),
     rows,
+    ...(rules.length > 0 ? { rules } : {}),
     seconds,
   });
 }
 
-function assumptions(input: BacktestInput): string[] {
+function assumptions(input: BacktestInput, rules: readonly BacktestRule[]): string[] {
   const { battery, house } = input;
   const clock = `${String(Math.floor(PUBLISHED_AT_MINUTES / 60)).padStart(2, "0")}:00`;
   const lines = [
@@ -109,11 +115,25 @@ function assumptions(input: BacktestInput): string[] {
     `battery: ${battery.capacityKwh} kWh (${input.capacitySource}), charge ${battery.chargeKw} kW, discharge ${battery.dischargeKw} kW, efficiencies ${battery.chargeEfficiency} in and ${battery.dischargeEfficiency} out, reserve ${battery.reservePercent}%, ${battery.exportLimitKw === undefined ? "no export limit" : `export limit ${battery.exportLimitKw} kW`}; every modelled policy starts at ${Math.round(input.initialSocPercent)}% SoC; energy left at the end not credited`,
     "costs: import less export at each half-hour's price, standing charges excluded; saved = the same tariff's no-battery cost less the policy's",
     "actual: what the meter read (the house's real battery, whatever ran it); no battery: solar serves the load, the rest is imported or exported",
-    `rules: the rules file's optimise rule as the engine runs it (re-planned every half-hour, prices known from ${clock} for the next day, beyond them forecast from the last 14 days, learned solar); optimiser: the optimiser re-planning every half-hour over ${OPTIMISER_MPC.horizon} half-hours (src/optimiser/plan-ahead.ts); mode change cost ${CHANGE_COST}`,
+    `rules: the whole rules file run by the daemon's rules engine on a replayed clock (every trigger, condition, priority and restore; dry run lifted), prices known from ${clock} for the next day, the house's forecast learned from the replayed history, the SoC from the battery model; what the rules write lands on a model of the inverter's settings, which says each half-hour's mode (timed charge to its limit, timed export, pause, Eco, reserve and power limits)`,
+    `optimiser: the optimiser re-planning every half-hour over ${OPTIMISER_MPC.horizon} half-hours (src/optimiser/plan-ahead.ts); mode change cost ${CHANGE_COST}`,
     "exact optimum: the least cost any schedule could reach knowing everything ahead (a mixed-integer program solved in week blocks): the ceiling",
   ];
   for (const tariff of input.tariffs)
     if (tariff.filled > 0)
       lines.push(`${tariff.name}: ${tariff.filled} half-hours without a published price given the nearest one`);
-  return [...lines, ...(input.notes ?? [])];
+  return [...lines, ...rulesLines(rules), ...(input.notes ?? [])];
+}
+
+/** Which rules the rules policy replayed and which of their actions it could not, by name (the first tariff's replay). */
+function rulesLines(rules: readonly BacktestRule[]): string[] {
+  const first = rules.filter((rule) => rule.tariff === rules[0]?.tariff);
+  if (first.length === 0) return [];
+  const lines: string[] = [];
+  const notReplayed = first.filter((rule) => rule.notReplayed.length > 0);
+  if (notReplayed.length > 0)
+    lines.push(
+      `rules not replayed (no meaning in a replay; the metered load already holds what the car drew): ${notReplayed.map((rule) => `${rule.name} (${rule.notReplayed.join(", ")})`).join("; ")}`,
+    );
+  return lines;
 }

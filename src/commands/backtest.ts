@@ -94,7 +94,8 @@ export async function runBacktestCommand(
         : rules.battery.capacity_kwh !== undefined
           ? "the rules file's battery.capacity_kwh"
           : "a default: give --battery-kwh";
-    const { battery, rules: rulesPolicy } = houseBattery(rules, capacityKwh);
+    const battery = houseBattery(rules, capacityKwh);
+    const rulesPolicy = rules.rules.some((rule) => rule.enabled) ? { file } : undefined;
     const notes: string[] = [];
     const tariffs: PricedTariff[] = [];
     if (rules.tariffs.import) {
@@ -119,8 +120,7 @@ export async function runBacktestCommand(
       tariffs.push(priced);
     }
     const policies = options.policies ?? [...BACKTEST_POLICIES];
-    if (policies.includes("rules") && !rulesPolicy)
-      notes.push(`rules: left out, ${file} has no optimise rule (other rules are not replayed)`);
+    if (policies.includes("rules") && !rulesPolicy) notes.push(`rules: left out, ${file} has no rule switched on`);
     const long = house.starts.length > 7 * 48;
     const told = new Map<string, number>();
     const result: BacktestResult | undefined = await runBacktest({
