@@ -100,14 +100,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     battery,
     initialSocPercent: input.initialSocPercent,
     tariffs: input.tariffs.map((tariff) => ({ name: tariff.name, source: tariff.source })),
-    assumptions: assumptions({ ...input, notes }, rules),
+    assumptions: assumptions({ ...input, notes }),
     rows,
     ...(rules.length > 0 ? { rules } : {}),
     seconds,
   });
 }
 
-function assumptions(input: BacktestInput, rules: readonly BacktestRule[]): string[] {
+function assumptions(input: BacktestInput): string[] {
   const { battery, house } = input;
   const clock = `${String(Math.floor(PUBLISHED_AT_MINUTES / 60)).padStart(2, "0")}:00`;
   const lines = [
@@ -122,18 +122,5 @@ function assumptions(input: BacktestInput, rules: readonly BacktestRule[]): stri
   for (const tariff of input.tariffs)
     if (tariff.filled > 0)
       lines.push(`${tariff.name}: ${tariff.filled} half-hours without a published price given the nearest one`);
-  return [...lines, ...rulesLines(rules), ...(input.notes ?? [])];
-}
-
-/** Which rules the rules policy replayed and which of their actions it could not, by name (the first tariff's replay). */
-function rulesLines(rules: readonly BacktestRule[]): string[] {
-  const first = rules.filter((rule) => rule.tariff === rules[0]?.tariff);
-  if (first.length === 0) return [];
-  const lines: string[] = [];
-  const notReplayed = first.filter((rule) => rule.notReplayed.length > 0);
-  if (notReplayed.length > 0)
-    lines.push(
-      `rules not replayed (no meaning in a replay; the metered load already holds what the car drew): ${notReplayed.map((rule) => `${rule.name} (${rule.notReplayed.join(", ")})`).join("; ")}`,
-    );
-  return lines;
+  return [...lines, ...(input.notes ?? [])];
 }

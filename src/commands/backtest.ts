@@ -11,6 +11,7 @@ import {
   configuredPrices,
   houseBattery,
   meteredHalfHours,
+  notReplayed,
   octopusTariffPrices,
   type PricedTariff,
   runBacktest,
@@ -121,6 +122,11 @@ export async function runBacktestCommand(
     }
     const policies = options.policies ?? [...BACKTEST_POLICIES];
     if (policies.includes("rules") && !rulesPolicy) notes.push(`rules: left out, ${file} has no rule switched on`);
+    const unreplayed = notReplayed(rules);
+    if (policies.includes("rules") && rulesPolicy && unreplayed.length > 0)
+      notes.push(
+        `rules not replayed, having no meaning in a replay (the metered load already holds what the car drew): ${unreplayed.join("; ")}`,
+      );
     const long = house.starts.length > 7 * 48;
     const told = new Map<string, number>();
     const result: BacktestResult | undefined = await runBacktest({
