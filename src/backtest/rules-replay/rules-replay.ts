@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { Subject, startWith } from "rxjs";
+import { z } from "zod";
 import { type Battery, type SlotResult, slotEnergy } from "../../optimiser/index.js";
 import { type RuleEvent, startRules } from "../../rules/engine/index.js";
 import type { LiveObservation } from "../../rules/engine/live-state.js";
@@ -13,6 +14,7 @@ import { type SlotClock, slotClocks } from "../slot-clocks.js";
 import { inverterSlot } from "./inverter-action.js";
 import { ReplayClock } from "./replay-clock.js";
 import { REPLAY_INVERTER, ReplayDevices } from "./replay-devices.js";
+import { ReplayPublishedPrices } from "./replay-prices.js";
 import { ReplayTariff } from "./replay-tariff.js";
 import type { RulesReplayReport } from "./report.js";
 
@@ -50,10 +52,7 @@ export async function replayRules(
   const devices = new ReplayDevices(series.timeZone, battery.capacityKwh);
   const initial = readControl(devices.inverter);
   const problems: string[] = [];
-  const logger = pino(
-    { level: "error" },
-    { write: (line: string) => problems.push(String((JSON.parse(line) as { msg?: unknown }).msg ?? line)) },
-  );
+  const logger = pino({ level: "error" }, { write: (line: string) => problems.push(logLine(line)) });
   const store = openStore(":memory:");
   const clock = new ReplayClock(origin);
   const live = new Subject<LiveObservation>();
@@ -71,7 +70,7 @@ export async function replayRules(
     },
     gate: devices.gate,
     reads: devices.reads,
-    store,
+    store: { ruleObligations: store.ruleObligations, publishedPrices: new ReplayPublishedPrices() },
     inventory: () => devices.inventory(),
     live$: live.pipe(startWith({ kind: "inverter", serial: REPLAY_INVERTER, batterySoc: percent(soc) } as const)),
     clock,
@@ -142,6 +141,15 @@ function reading(
     pvPower: watts(series.solar[t] as number),
     ...(energy ? { gridPower: watts(energy.exportKwh - energy.importKwh) } : {}),
   };
+}
+
+const logLineSchema = z.object({ msg: z.string().optional(), err: z.object({ message: z.string() }).optional() });
+
+/** An error the engine logged, in words: its message and the error's. */
+function logLine(line: string): string {
+  const parsed = logLineSchema.safeParse(JSON.parse(line));
+  if (!parsed.success) return line.trim();
+  return [parsed.data.msg, parsed.data.err?.message].filter((part) => part !== undefined).join(": ");
 }
 
 /** The rules as they would act: dry run lifted from the file and from every rule. */
