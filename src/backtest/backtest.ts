@@ -9,6 +9,7 @@ import {
   type BacktestPolicy,
   type BacktestResult,
   type BacktestRow,
+  type BacktestRule,
   backtestResultSchema,
 } from "./result.js";
 import { PUBLISHED_AT_MINUTES } from "./slot-clocks.js";
@@ -72,6 +73,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
   const rows: BacktestRow[] = [];
   const seconds: Record<string, number> = {};
   const skipped = new Set<string>();
+  const rules: BacktestRule[] = [];
   input.tariffs.forEach((tariff, t) => {
     const replays: PolicyReplay[] = [];
     for (const outcome of outcomes.slice(t * input.policies.length, (t + 1) * input.policies.length)) {
@@ -79,6 +81,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
       if ("skipped" in outcome) skipped.add(`${tariff.name}: ${outcome.skipped}`);
       else {
         replays.push(outcome);
+        for (const rule of outcome.rules?.rules ?? []) rules.push({ tariff: tariff.name, ...rule });
+        for (const problem of outcome.rules?.problems.slice(0, 5) ?? [])
+          skipped.add(`${tariff.name}: rules replay: ${problem}`);
         seconds[outcome.policy] = (seconds[outcome.policy] ?? 0) + outcome.seconds;
       }
     }
@@ -97,6 +102,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestResult>
     tariffs: input.tariffs.map((tariff) => ({ name: tariff.name, source: tariff.source })),
     assumptions: assumptions({ ...input, notes }),
     rows,
+    ...(rules.length > 0 ? { rules } : {}),
     seconds,
   });
 }
@@ -109,7 +115,8 @@ function assumptions(input: BacktestInput): string[] {
     `battery: ${battery.capacityKwh} kWh (${input.capacitySource}), charge ${battery.chargeKw} kW, discharge ${battery.dischargeKw} kW, efficiencies ${battery.chargeEfficiency} in and ${battery.dischargeEfficiency} out, reserve ${battery.reservePercent}%, ${battery.exportLimitKw === undefined ? "no export limit" : `export limit ${battery.exportLimitKw} kW`}; every modelled policy starts at ${Math.round(input.initialSocPercent)}% SoC; energy left at the end not credited`,
     "costs: import less export at each half-hour's price, standing charges excluded; saved = the same tariff's no-battery cost less the policy's",
     "actual: what the meter read (the house's real battery, whatever ran it); no battery: solar serves the load, the rest is imported or exported",
-    `rules: the rules file's optimise rule as the engine runs it (re-planned every half-hour, prices known from ${clock} for the next day, beyond them forecast from the last 14 days, learned solar); optimiser: the optimiser re-planning every half-hour over ${OPTIMISER_MPC.horizon} half-hours (src/optimiser/plan-ahead.ts); mode change cost ${CHANGE_COST}`,
+    `rules: the whole rules file run by the daemon's rules engine on a replayed clock (every trigger, condition, priority and restore; dry run lifted), prices known from ${clock} for the next day, the house's forecast learned from the replayed history, the SoC from the battery model; what the rules write lands on a model of a GivEnergy hybrid's settings and presets (one with full-power-discharge-in-eco-mode), which says each half-hour's mode (timed charge to its limit, timed export, pause, Eco, reserve and power limits)`,
+    `optimiser: the optimiser re-planning every half-hour over ${OPTIMISER_MPC.horizon} half-hours (src/optimiser/plan-ahead.ts); mode change cost ${CHANGE_COST}`,
     "exact optimum: the least cost any schedule could reach knowing everything ahead (a mixed-integer program solved in week blocks): the ceiling",
   ];
   for (const tariff of input.tariffs)

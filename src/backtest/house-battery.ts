@@ -1,7 +1,6 @@
 import type { Battery } from "../optimiser/index.js";
 import type { RulesFile } from "../rules/file/schema.js";
 import { DISCHARGE_EFFICIENCY, RESERVE_PERCENT } from "../rules/planners/expected-soc.js";
-import type { RulesPolicy } from "./replay.js";
 
 type OptimiseSpec = NonNullable<RulesFile["rules"][number]["when"][number]["optimise"]>;
 
@@ -20,10 +19,10 @@ export function optimiseRuleOf(rules: RulesFile): { readonly name: string; reado
  * efficiency) and its optimise rule's discharge power, discharge efficiency, reserve and export
  * limit, else the planner's defaults; the capacity given.
  */
-export function houseBattery(rules: RulesFile, capacityKwh: number): { battery: Battery; rules?: RulesPolicy } {
+export function houseBattery(rules: RulesFile, capacityKwh: number): Battery {
   const optimise = optimiseRuleOf(rules)?.spec;
   const exportLimitKw = optimise?.export_limit_kw;
-  const battery: Battery = {
+  return {
     capacityKwh,
     chargeKw: rules.battery.charge_kw,
     dischargeKw: optimise?.discharge_kw ?? rules.battery.charge_kw,
@@ -32,6 +31,4 @@ export function houseBattery(rules: RulesFile, capacityKwh: number): { battery: 
     reservePercent: optimise?.reserve_soc ?? RESERVE_PERCENT,
     ...(exportLimitKw === undefined ? {} : { exportLimitKw }),
   };
-  if (!optimise) return { battery };
-  return { battery, rules: { changeCost: optimise.change_cost, exportLimit: exportLimitKw !== undefined } };
 }

@@ -20,6 +20,7 @@ export {
   backtestResultSchema,
   backtestRowSchema,
 } from "./result.js";
+export { notReplayed } from "./rules-replay/not-replayed.js";
 export { type MeteredHalfHours, meteredHalfHours, pricesOn } from "./store-input.js";
 export { backtestTable } from "./table.js";
 export { parseTariffSpec, type TariffSpec, tariffSpecSchema } from "./tariff-spec.js";

@@ -1,7 +1,8 @@
-import { type Battery, forecastLoad, type SlotAction } from "../optimiser/index.js";
+import type { Battery, SlotAction } from "../optimiser/index.js";
 import { type ModeWindow, planOptimiseWindows } from "../rules/planners/optimise-windows.js";
 import { replanWindow } from "../rules/planners/window-replan.js";
 import type { Rate } from "../rules/tariffs/index.js";
+import { houseForecastAt } from "./house-forecast.js";
 import type { SolarForecaster } from "./learned-solar.js";
 import type { HalfHourSeries } from "./series.js";
 import type { Decide } from "./simulate.js";
@@ -55,8 +56,6 @@ export function optimiseRule(
   const solveMs: number[] = [];
   const replanMs: number[] = [];
   let rewrites = 0;
-  const samples = (series: readonly number[], from: number, to: number) =>
-    series.slice(from, to).map((kwh, index) => ({ start: year.starts[from + index] as number, kwh }));
   const rates = (series: readonly number[], from: number, to: number): Rate[] =>
     series.slice(from, to).map((price, index) => {
       const start = year.starts[from + index] as number;
@@ -66,11 +65,7 @@ export function optimiseRule(
     const began = performance.now();
     const at = year.starts[t] as number;
     const known = (clocks[t] as SlotClock).knownUntil;
-    const ahead = {
-      from: at,
-      timeZone: year.timeZone,
-      slots: settings.priceForecast ? 2 * DAY : Math.max(1, known - t),
-    };
+    const slots = settings.priceForecast ? 2 * DAY : Math.max(1, known - t);
     const planned = planOptimiseWindows({
       spec: {
         horizon_hours: 48,
@@ -86,12 +81,7 @@ export function optimiseRule(
       to: at + DAY * 2 * SLOT_MS,
       importRates: rates(year.importPrice, t, known),
       exportRates: rates(year.exportPrice, t, known),
-      house: {
-        from: at,
-        load: forecastLoad(samples(year.load, Math.max(0, t - 28 * DAY), t), ahead),
-        solar: settings.solar(t, ahead.slots),
-        days: Math.min(28, Math.floor(t / DAY)),
-      },
+      house: houseForecastAt(year, settings.solar, t, slots),
       ...(settings.priceForecast
         ? {
             priceHistory: {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { batterySchema } from "../optimiser/index.js";
 import { backtestPolicySchema } from "./result.js";
+import { rulesReplayReportSchema } from "./rules-replay/report.js";
 
 /* What the backtest's worker threads are given and answer (replay-pool.ts, replay-worker.ts). */
 
@@ -20,7 +21,7 @@ export const replayJobSchema = z.object({
     battery: batterySchema,
     initialSocKwh: z.number(),
     metered: z.object({ importKwh: numbers, exportKwh: numbers }).optional(),
-    rules: z.object({ changeCost: z.number(), exportLimit: z.boolean() }).optional(),
+    rules: z.object({ file: z.string().min(1) }).optional(),
   }),
 });
 export type ReplayJob = z.infer<typeof replayJobSchema>;
@@ -30,7 +31,14 @@ export const workerMessageSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("progress"), done: z.number() }),
   z.object({ kind: z.literal("none") }),
   z.object({ kind: z.literal("skipped"), reason: z.string() }),
-  z.object({ kind: z.literal("done"), importKwh: flows, exportKwh: flows, cost: flows, seconds: z.number() }),
+  z.object({
+    kind: z.literal("done"),
+    importKwh: flows,
+    exportKwh: flows,
+    cost: flows,
+    seconds: z.number(),
+    rules: rulesReplayReportSchema.optional(),
+  }),
   z.object({ kind: z.literal("error"), message: z.string(), missingSolver: z.boolean() }),
 ]);
 export type WorkerMessage = z.infer<typeof workerMessageSchema>;

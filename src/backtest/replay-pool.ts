@@ -84,8 +84,9 @@ function inWorker(start: StartWorker, job: ReplayJob, onProgress: (done: number)
           settle(() => resolve({ policy: job.policy, skipped: message.reason }));
           break;
         case "done": {
-          const { importKwh, exportKwh, cost, seconds } = message;
-          settle(() => resolve({ policy: job.policy, flows: { importKwh, exportKwh, cost }, seconds }));
+          const { importKwh, exportKwh, cost, seconds, rules } = message;
+          const flows = { importKwh, exportKwh, cost };
+          settle(() => resolve({ policy: job.policy, flows, seconds, ...(rules ? { rules } : {}) }));
           break;
         }
         case "error":

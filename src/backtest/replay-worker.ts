@@ -15,7 +15,8 @@ if (port) {
       else if ("skipped" in outcome) post({ kind: "skipped", reason: outcome.skipped });
       else {
         const { importKwh, exportKwh, cost } = outcome.flows;
-        post({ kind: "done", importKwh, exportKwh, cost, seconds: outcome.seconds }, [
+        const rules = outcome.rules ? { rules: outcome.rules } : {};
+        post({ kind: "done", importKwh, exportKwh, cost, seconds: outcome.seconds, ...rules }, [
           importKwh.buffer as ArrayBuffer,
           exportKwh.buffer as ArrayBuffer,
           cost.buffer as ArrayBuffer,

@@ -1,11 +1,13 @@
 import type { Battery } from "../optimiser/index.js";
+import { loadRules } from "../rules/file/load.js";
 import { ExactTimeoutError } from "./exact.js";
 import { exactByBlocks } from "./exact-blocks.js";
 import { learnedSolar } from "./learned-solar.js";
 import { mpc } from "./mpc.js";
-import { optimiseRule } from "./optimise-rule.js";
 import { EXACT_BLOCK_SECONDS, EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "./policy-settings.js";
 import type { BacktestPolicy } from "./result.js";
+import type { RulesReplayReport } from "./rules-replay/report.js";
+import { replayRules } from "./rules-replay/rules-replay.js";
 import type { HalfHourSeries } from "./series.js";
 import { type Decide, ecoOnly, SLOT_HOURS, simulateSteps, withoutBattery } from "./simulate.js";
 import { slotClocks } from "./slot-clocks.js";
@@ -17,11 +19,9 @@ export interface SlotFlows {
   readonly cost: Float64Array;
 }
 
-/** The rules file's optimise rule as the engine runs it; undefined: the file has none. */
+/** The rules file the rules policy replays through the rules engine (rules-replay/), by its path. */
 export interface RulesPolicy {
-  readonly changeCost: number;
-  /** The rule is told the site's export limit (its export_limit_kw). */
-  readonly exportLimit: boolean;
+  readonly file: string;
 }
 
 /** What one policy's replay needs: all of it plain data, so that a worker thread can run it. */
@@ -38,6 +38,8 @@ export interface PolicyReplay {
   readonly policy: BacktestPolicy;
   readonly flows: SlotFlows;
   readonly seconds: number;
+  /** The rules policy's account of each rule. */
+  readonly rules?: RulesReplayReport;
 }
 
 /** A policy asked for and not replayed, and why (for the assumptions). */
@@ -60,8 +62,10 @@ export async function replayPolicy(
 ): Promise<PolicyReplay | PolicySkipped | undefined> {
   const started = performance.now();
   try {
-    const flows = await replayOne(policy, input, onProgress);
-    return flows ? { policy, flows, seconds: (performance.now() - started) / 1000 } : undefined;
+    const replayed = await replayOne(policy, input, onProgress);
+    if (!replayed) return undefined;
+    const seconds = (performance.now() - started) / 1000;
+    return { policy, flows: replayed.flows, seconds, ...(replayed.rules ? { rules: replayed.rules } : {}) };
   } catch (error) {
     if (!(error instanceof ExactTimeoutError)) throw error;
     return {
@@ -85,8 +89,9 @@ async function replayOne(
   policy: BacktestPolicy,
   input: ReplayInput,
   onProgress?: (done: number) => void,
-): Promise<SlotFlows | undefined> {
+): Promise<{ flows: SlotFlows; rules?: RulesReplayReport } | undefined> {
   const { series, battery, initialSocKwh } = input;
+  let rules: RulesReplayReport | undefined;
   const slots = series.starts.length;
   const flows = emptyFlows(slots);
   const told = (t: number) => {
@@ -122,14 +127,11 @@ async function replayOne(
       break;
     case "rules": {
       if (!input.rules) return undefined;
-      const rule = optimiseRule(series, slotClocks(series.starts, series.timeZone), battery, {
-        changeCost: input.rules.changeCost,
-        replan: true,
-        priceForecast: true,
-        exportLimit: input.rules.exportLimit,
-        solar: learnedSolar(series),
-      });
-      run(rule.decide);
+      rules = await replayRules(
+        { series, battery, initialSocKwh, rules: loadRules(input.rules.file).rules },
+        (t, energy) => record(flows, series, t, energy.importKwh, energy.exportKwh),
+        told,
+      );
       break;
     }
     case "exact-optimum": {
@@ -155,5 +157,5 @@ async function replayOne(
     }
   }
   onProgress?.(1);
-  return flows;
+  return rules ? { flows, rules } : { flows };
 }

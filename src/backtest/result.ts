@@ -38,6 +38,19 @@ export const backtestTariffSchema = z.strictObject({
   source: z.string(),
 });
 
+/** What one rule did in the rules policy's replay under one tariff. */
+export const backtestRuleSchema = z.strictObject({
+  tariff: z.string().min(1),
+  name: z.string(),
+  /** Changes that reached the inverter model (presets, settings, snapshots put back). */
+  changes: z.number().int().min(0),
+  /** Windows the rule opened. */
+  windows: z.number().int().min(0),
+  /** What it sent that the replay does not carry out (charger commands, notifications). */
+  notReplayed: z.array(z.string()),
+});
+export type BacktestRule = z.infer<typeof backtestRuleSchema>;
+
 export const backtestResultSchema = z.strictObject({
   /** First and last local day, both included. */
   from: z.string(),
@@ -54,6 +67,8 @@ export const backtestResultSchema = z.strictObject({
   /** What the figures assume, in words: printed above the table. */
   assumptions: z.array(z.string()),
   rows: z.array(backtestRowSchema),
+  /** The rules policy's rules, per tariff: what each did in the replay (absent when the rules policy was not run). */
+  rules: z.array(backtestRuleSchema).optional(),
   /** Seconds each policy took, summed over the tariffs. */
   seconds: z.record(z.string(), z.number().min(0)),
 });

@@ -26,6 +26,19 @@ export function backtestTable(result: BacktestResult): string {
         .trimEnd();
     lines.push("", `Tariff ${tariff.name}: ${tariff.source}`, line(head), ...body.map(line));
   }
+  const rules = result.rules ?? [];
+  if (rules.length > 0) {
+    lines.push("", "Rules replayed (changes written to the inverter, windows opened):");
+    for (const tariff of result.tariffs) {
+      const mine = rules.filter((rule) => rule.tariff === tariff.name);
+      if (mine.length === 0) continue;
+      const words = mine.map(
+        (rule) =>
+          `${rule.name} ${rule.changes}/${rule.windows}${rule.notReplayed.length > 0 ? ` (not replayed: ${rule.notReplayed.join(", ")})` : ""}`,
+      );
+      lines.push(`  ${tariff.name}: ${words.join(", ")}`);
+    }
+  }
   const times = Object.entries(result.seconds).map(([policy, seconds]) => `${policy} ${seconds.toFixed(1)} s`);
   if (times.length > 0) lines.push("", `Run time: ${times.join(", ")}`);
   return `${lines.join("\n")}\n`;

@@ -94,12 +94,12 @@ export function buildProgram(setExitCode: (code: number) => void, version: strin
   program
     .command("backtest")
     .description(
-      "replay the store's own half-hours: what happened, no battery, eco only, the rules' optimise rule, the optimiser and the exact optimum, per tariff",
+      "replay the store's own half-hours: what happened, no battery, eco only, the rules file (every rule, run by the rules engine), the optimiser and the exact optimum, per tariff",
     )
     .option("-c, --config <file>", "configuration file naming the rules file and the store")
     .option(
       "-r, --rules <file>",
-      "a rules file instead of the configuration's (its tariffs, battery and optimise rule)",
+      "a rules file instead of the configuration's (its tariffs, battery and rules: the rules policy replays all of them)",
     )
     .option("--store <file>", "the store to read instead of the configuration's store.path")
     .option("--from <date>", "first day, YYYY-MM-DD (default: a year before --to, or the store's first day)")

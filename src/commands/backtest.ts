@@ -11,6 +11,7 @@ import {
   configuredPrices,
   houseBattery,
   meteredHalfHours,
+  notReplayed,
   octopusTariffPrices,
   type PricedTariff,
   runBacktest,
@@ -94,7 +95,8 @@ export async function runBacktestCommand(
         : rules.battery.capacity_kwh !== undefined
           ? "the rules file's battery.capacity_kwh"
           : "a default: give --battery-kwh";
-    const { battery, rules: rulesPolicy } = houseBattery(rules, capacityKwh);
+    const battery = houseBattery(rules, capacityKwh);
+    const rulesPolicy = rules.rules.some((rule) => rule.enabled) ? { file } : undefined;
     const notes: string[] = [];
     const tariffs: PricedTariff[] = [];
     if (rules.tariffs.import) {
@@ -119,8 +121,12 @@ export async function runBacktestCommand(
       tariffs.push(priced);
     }
     const policies = options.policies ?? [...BACKTEST_POLICIES];
-    if (policies.includes("rules") && !rulesPolicy)
-      notes.push(`rules: left out, ${file} has no optimise rule (other rules are not replayed)`);
+    if (policies.includes("rules") && !rulesPolicy) notes.push(`rules: left out, ${file} has no rule switched on`);
+    const unreplayed = notReplayed(rules);
+    if (policies.includes("rules") && rulesPolicy && unreplayed.length > 0)
+      notes.push(
+        `rules not replayed, having no meaning in a replay (the metered load already holds what the car drew): ${unreplayed.join("; ")}`,
+      );
     const long = house.starts.length > 7 * 48;
     const told = new Map<string, number>();
     const result: BacktestResult | undefined = await runBacktest({

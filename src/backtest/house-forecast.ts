@@ -1,0 +1,29 @@
+import { forecastLoad } from "../optimiser/index.js";
+import type { HouseForecast } from "../rules/planners/optimise-windows.js";
+import type { SolarForecaster } from "./learned-solar.js";
+import type { HalfHourSeries } from "./series.js";
+
+const DAY = 48;
+
+/**
+ * The house's forecast as the daemon's optimise rule reads it at the start of slot t: the load
+ * learned from the last 28 days of the series, the solar from `solar`, for the next `slots`.
+ */
+export function houseForecastAt(
+  series: HalfHourSeries,
+  solar: SolarForecaster,
+  t: number,
+  slots: number,
+): HouseForecast {
+  const at = series.starts[t] as number;
+  const from = Math.max(0, t - 28 * DAY);
+  const samples = series.load
+    .slice(from, t)
+    .map((kwh, index) => ({ start: series.starts[from + index] as number, kwh }));
+  return {
+    from: at,
+    load: forecastLoad(samples, { from: at, timeZone: series.timeZone, slots }),
+    solar: solar(t, slots),
+    days: Math.min(28, Math.floor(t / DAY)),
+  };
+}
