@@ -119,9 +119,6 @@ const OWN_ONLY = [
 /** A switch's payload fields, left out when the GivTCP entity is another component. */
 const SWITCH_ONLY = ["payload_on", "payload_off", "state_on", "state_off"] as const;
 
-/** Where docs/from-givtcp.md lists what a path cannot give under GivTCP's names, and why. */
-export const NOT_GIVEN_DOC = "docs/from-givtcp.md#what-a-path-cannot-give";
-
 /**
  * A sensor GivTCP names that the device cannot give on the path in use (an AC-coupled unit's load
  * today over the LAN, a gateway's daily counters over the cloud) stands on the device's status
@@ -169,7 +166,7 @@ export function givtcpDiscovery(context: GivTcpContext): { topic: string; payloa
         ? {}
         : {
             json_attributes_topic: own.state_topic,
-            json_attributes_template: `{{ {"not_given": "no value over this path for this device: see ${NOT_GIVEN_DOC}"} | tojson }}`,
+            json_attributes_template: "{{ {'not_given': value_json.givtcp_not_given} | tojson }}",
           }),
       availability: [
         ...availability,

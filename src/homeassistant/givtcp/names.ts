@@ -39,6 +39,9 @@ export interface GivTcpName {
   readonly state_class?: "measurement" | "total_increasing";
 }
 
+/** Why a sensor GivTCP names shows unavailable: its attribute `not_given` (docs/from-givtcp.md lists them). */
+export const NOT_GIVEN = "no value over this path for this device: see docs/from-givtcp.md#what-a-path-cannot-give";
+
 /** GivTCP's battery modes (its Control.Mode values), the ones that can be set. */
 export const GIVTCP_MODES = ["Eco", "Eco (Paused)", "Timed Demand", "Timed Export"] as const;
 export type GivTcpMode = (typeof GIVTCP_MODES)[number];

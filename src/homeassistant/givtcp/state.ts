@@ -1,7 +1,7 @@
 import type { DeviceState } from "../../telemetry/index.js";
 import { PV_INPUT_POWER, TODAY_PV_INPUT_ENERGY } from "../../vocabulary/index.js";
 import type { StateValue } from "../entities/index.js";
-import { type GivTcpMode, PAUSE_LABELS } from "./names.js";
+import { GIVTCP_NAMES, type GivTcpMode, NOT_GIVEN, PAUSE_LABELS } from "./names.js";
 
 type State = Readonly<Record<string, StateValue>>;
 
@@ -72,6 +72,34 @@ function pauseMode(state: State): string | null {
   return Object.entries(PAUSE_LABELS).find(([, label]) => label === own)?.[0] ?? null;
 }
 
+/** The own keys a sensor GivTCP names reads its value from, whichever the device has. */
+function ownKeysOf(source: (typeof GIVTCP_NAMES)[number]["source"]): readonly string[] {
+  if (source.kind === "alias") return source.keys;
+  if (source.kind === "pv") return [source.own, source.input];
+  return [];
+}
+
+/**
+ * The sensors GivTCP names whose value the state holds under none of its own keys (or only as null) (the path
+ * cannot give it: discovery announces them unavailable, ./discovery.ts), as null under
+ * `givtcp_<name>`, and why under `givtcp_not_given` (their attributes).
+ */
+function notGiven(state: State): Record<string, StateValue> {
+  const absent = GIVTCP_NAMES.filter((name) => {
+    const keys = ownKeysOf(name.source);
+    return (
+      name.component === "sensor" &&
+      keys.length > 0 &&
+      keys.every((key) => state[key] === undefined || state[key] === null)
+    );
+  });
+  if (absent.length === 0) return {};
+  return {
+    ...Object.fromEntries(absent.map((name) => [`givtcp_${name.name}`, null])),
+    givtcp_not_given: NOT_GIVEN,
+  };
+}
+
 /** The values GivTCP's names read that the daemon's own keys do not hold as they are, under `givtcp_<name>`. */
 export function givtcpState(state: State, now: number): Record<string, StateValue> {
   return {
@@ -79,5 +107,6 @@ export function givtcpState(state: State, now: number): Record<string, StateValu
     givtcp_soc_kwh: socKwh(state),
     givtcp_invertor_time: inverterTime(state, now),
     givtcp_battery_pause_mode: pauseMode(state),
+    ...notGiven(state),
   };
 }
