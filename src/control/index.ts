@@ -21,4 +21,12 @@ export { prepareRestore } from "./restore/prepare.js";
 export { sameValue } from "./same-value.js";
 export { checkSetting } from "./setting-rules.js";
 export * from "./settings-backup/index.js";
+export {
+  deviceSideEffects,
+  FULL_POWER_FLAG,
+  type SideEffect,
+  type SideEffectDevice,
+  type SideEffects,
+  sideEffectsOf,
+} from "./side-effects.js";
 export { WriteBudget, type WriteBudgetOptions } from "./write-budget.js";

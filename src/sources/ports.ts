@@ -83,6 +83,8 @@ export interface ControlReads {
   readonly cloudOnly: { readonly evChargers: CloudChargerReads };
   /** What a charger's own path (OCPP) knows of it, for a charger that path carries now. */
   readonly chargers?: ChargerReads;
+  /** The path that carries the device's changes now (DeviceControl.pathOf), where the reads know it. */
+  pathOf?(serial: string): DevicePath;
 }
 
 /**

@@ -1,6 +1,13 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChangeRequest, cloudDeviceReads, prepareRestore, restorePlan } from "../../src/control/index.js";
+import {
+  type ChangeRequest,
+  cloudDeviceReads,
+  deviceSideEffects,
+  FULL_POWER_FLAG,
+  prepareRestore,
+  restorePlan,
+} from "../../src/control/index.js";
 import { HOUR_MS } from "../../src/time/index.js";
 import { INVERTER, type LocalGate, startLocalGate } from "./helpers/local-gate.js";
 
@@ -35,7 +42,7 @@ describe("a rule's restore over a device changed over the LAN", () => {
       },
     ];
     const reads = cloudDeviceReads(setup.gate.reads);
-    const controls = await prepareRestore(reads, requests, [], pino({ enabled: false }));
+    const controls = await prepareRestore(reads, requests, [], () => [], pino({ enabled: false }));
     const now = setup.clock.now();
     setup.store.ruleObligations.open({
       rule: rule.name,
@@ -99,7 +106,13 @@ describe("a rule's restore when the device's path changed during its window (the
       const cloudWrites = setup.events.filter(
         (event) => event.method === "POST" && event.endpoint.startsWith("Modify"),
       ).length;
-      const controls = await prepareRestore(cloudDeviceReads(setup.gate.reads), requests, [], pino({ enabled: false }));
+      const controls = await prepareRestore(
+        cloudDeviceReads(setup.gate.reads),
+        requests,
+        [],
+        () => [],
+        pino({ enabled: false }),
+      );
       for (const request of requests) expect((await setup.gate.apply(request, rule)).ok, window).toBe(true);
       expect(await setup.deviceValue(RESERVE)).not.toBe(before);
       const wentLan = (setup.lanDongle?.writesReceived.length ?? 0) > lanWrites;
@@ -119,5 +132,33 @@ describe("a rule's restore when the device's path changed during its window (the
       expect(await setup.deviceValue(RESERVE)).toBe(before);
       expect(await setup.checker.inverterControl.presetValues(INVERTER, "timed-charge")).toEqual(presetBefore);
     }
+  });
+
+  // lan-presets.ts: over the LAN, timed-export writes Eco mode (setting 24) off before its switch, even
+  // on an inverter with full-power-discharge-in-eco-mode; the rule never names Eco mode.
+  it("a window's timed-export over the LAN switches Eco mode off: the restore puts it back on after the export", async () => {
+    setup.setPath("local");
+    const eco = async () => (await setup.checker.inverterControl.presetValues(INVERTER, "eco-mode")).enabled;
+    if (!(await eco())) await setup.checker.inverterControl.modifyPreset(INVERTER, "eco-mode", { enabled: true });
+    const exportBefore = await setup.checker.inverterControl.presetValues(INVERTER, "timed-export");
+    expect(exportBefore.enabled).toBe(false);
+    const request: ChangeRequest = {
+      kind: "preset",
+      serial: INVERTER,
+      preset: "timed-export",
+      fields: { enabled: true, slots: { 1: { start_time: "17:00", end_time: "18:00" } } },
+    };
+    const reads = cloudDeviceReads(setup.gate.reads);
+    const withFlag = { ...setup.inverter, flags: [...setup.inverter.flags, FULL_POWER_FLAG] };
+    const effects = deviceSideEffects(() => withFlag, reads.pathOf);
+    const controls = await prepareRestore(reads, [request], [], effects, pino({ enabled: false }));
+    expect((await setup.gate.apply(request, rule)).ok).toBe(true);
+    expect(await eco()).toBe(false);
+
+    const report = await restorePlan(reads, setup.gate, rule, { snapshots: [], controls });
+    expect(report).toMatchObject({ ok: true });
+    expect(report.message).toMatch(/timed-export on SD2024G001 restored; preset eco-mode on SD2024G001 restored$/);
+    expect(await eco()).toBe(true);
+    expect((await setup.checker.inverterControl.presetValues(INVERTER, "timed-export")).enabled).toBe(false);
   });
 });

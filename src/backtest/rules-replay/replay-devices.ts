@@ -50,7 +50,7 @@ export class ReplayDevices {
           batteryCapacityKwh,
           batteries: [],
           meters: [],
-          flags: ["is-controllable"],
+          flags: ["is-controllable", FULL_POWER_FLAG],
           controllable: true,
           settings: this.inverter.settingsList().map((setting) => settingDescriptor.parse(setting)),
           presets: this.inverter.presetsList().map((preset) => presetDescriptor.parse(preset)),

@@ -1,4 +1,4 @@
-import type { ControlReads } from "../../sources/index.js";
+import type { ControlReads, DevicePath } from "../../sources/index.js";
 import type { SettingValue } from "../change.js";
 
 /**
@@ -17,6 +17,8 @@ export interface DeviceReads {
   chargerStatus(uuid: string): Promise<string | null | undefined>;
   /** The charger's current limit (adjust-charge-power-limit's data): the value and its unit, A or W. */
   chargerPowerLimit(uuid: string): Promise<ChargerPowerLimit>;
+  /** The path that carries the device's changes now, where known: a preset's side effects differ by path. */
+  pathOf?(serial: string): DevicePath;
 }
 
 /** adjust-charge-power-limit's command data; a field the charger does not give is undefined. */
@@ -40,7 +42,9 @@ const COMMAND = { priority: "command" } as const;
  * a charger whose own path (OCPP) carries it now is read there, the rest through the cloud.
  */
 export function cloudDeviceReads(client: ControlReads): DeviceReads {
+  const pathOf = client.pathOf;
   return {
+    ...(pathOf ? { pathOf: (serial: string) => pathOf.call(client, serial) } : {}),
     presetValues: (serial, preset) => client.inverters.readPreset(serial, preset, COMMAND),
     async setting(serial, settingId) {
       const read = await client.inverters.readSetting(serial, settingId, COMMAND);

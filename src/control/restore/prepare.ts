@@ -1,6 +1,7 @@
 import type { Logger } from "../../log/log.js";
 import type { ControlRestore, SavedValue } from "../../store/index.js";
 import type { ChangeRequest } from "../change.js";
+import type { SideEffects } from "../side-effects.js";
 import type { DeviceReads } from "./device-reads.js";
 import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values.js";
 
@@ -9,34 +10,59 @@ import { mergeFields, recordBefore, savedControl, wroteBy } from "./saved-values
  * before the change) and the value the change writes. A control already in `kept` (an earlier
  * change of the same window) keeps its value from before that first change; what is written now
  * is what the restore then looks for. Never a whole-inverter snapshot: its restore would put back
- * controls the rule never changed.
+ * controls the rule never changed. A control the change writes as a side effect (control/side-effects.ts:
+ * timed-export switching Eco mode off) is saved as if the rule wrote it, ahead of its cause: the
+ * restore goes last to first, so it is put back after its cause is.
  */
 export async function prepareRestore(
   reads: DeviceReads,
   requests: readonly ChangeRequest[],
   kept: readonly ControlRestore[],
+  sideEffects: SideEffects,
   logger: Logger,
 ): Promise<ControlRestore[]> {
-  const controls = new Map(kept.map((entry) => [savedControl(entry.before), entry]));
+  const entries = [...kept];
   for (const request of requests) {
-    const wrote = wroteBy(request);
-    if (!wrote) continue;
-    const key = savedControl(wrote);
-    const known = controls.get(key);
-    if (known) {
-      controls.set(key, { ...known, wrote: merged(known.wrote, wrote) });
-      if (!coversFields(known.before, wrote)) {
-        // A preset field the first change did not write: add what it holds now.
-        const more = await recordBefore(reads, request);
-        if (more) controls.set(key, { before: merged(more, known.before), wrote: merged(known.wrote, wrote) });
-      }
-      continue;
+    for (const effect of sideEffects(request)) {
+      const cause = entries.findIndex((entry) => savedControl(entry.before) === savedControl(wroteBy(request)));
+      const saved = await save(reads, entries, effect.request, cause < 0 ? entries.length : cause);
+      if (saved) logger.debug({ control: savedControl(wroteBy(effect.request)), why: effect.why }, "side effect saved");
     }
-    const before = await recordBefore(reads, request);
-    if (before) controls.set(key, { before, wrote });
-    else logger.warn({ control: key }, "this change cannot be put back after the window: it is left as is");
+    if (!(await save(reads, entries, request, entries.length)))
+      logger.warn(
+        { control: savedControl(wroteBy(request)) },
+        "this change cannot be put back after the window: it is left as is",
+      );
   }
-  return [...controls.values()];
+  return entries;
+}
+
+/**
+ * Adds what `request` writes to `entries`: merged into its control's entry when there is one,
+ * else a new entry at `at` with the value read now. False when the value cannot be saved.
+ */
+async function save(
+  reads: DeviceReads,
+  entries: ControlRestore[],
+  request: ChangeRequest,
+  at: number,
+): Promise<boolean> {
+  const wrote = wroteBy(request);
+  const index = entries.findIndex((entry) => savedControl(entry.before) === savedControl(wrote));
+  const known = entries[index];
+  if (known) {
+    entries[index] = { ...known, wrote: merged(known.wrote, wrote) };
+    if (!coversFields(known.before, wrote)) {
+      // A preset field the first change did not write: add what it holds now.
+      const more = await recordBefore(reads, request);
+      if (more) entries[index] = { before: merged(more, known.before), wrote: merged(known.wrote, wrote) };
+    }
+    return true;
+  }
+  const before = await recordBefore(reads, request);
+  if (!before) return false;
+  entries.splice(at, 0, { before, wrote });
+  return true;
 }
 
 /** `later` over `earlier` (a preset's fields merged, slot by slot); either alone when the other is missing. */

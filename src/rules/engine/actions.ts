@@ -1,4 +1,10 @@
-import { type DeviceReads, prepareRestore, restorePlan } from "../../control/index.js";
+import {
+  type DeviceReads,
+  deviceSideEffects,
+  prepareRestore,
+  restorePlan,
+  type SideEffects,
+} from "../../control/index.js";
 import type { Logger } from "../../log/log.js";
 import type { RuleActionResult, RuleLastRun, RuleRunResult } from "../../rules-runtime/index.js";
 import type { RuleObligation, RuleObligations } from "../../store/index.js";
@@ -23,6 +29,21 @@ export interface WindowWriteParts {
   readonly events: RuleEvents;
   readonly logger: Logger;
   readonly now: () => number;
+}
+
+/** What a change writes besides its own control (timed-export's Eco mode), on the devices as last listed. */
+export function windowSideEffects(parts: Pick<WindowWriteParts, "inventory" | "reads">): SideEffects {
+  const pathOf = parts.reads.pathOf;
+  return deviceSideEffects(
+    (serial) => {
+      const inventory = parts.inventory();
+      return (
+        inventory.inverters.find((device) => device.serial === serial) ??
+        inventory.ems.find((device) => device.serial === serial)
+      );
+    },
+    pathOf && ((serial) => pathOf.call(parts.reads, serial)),
+  );
 }
 
 export interface RuleActionsOptions extends WindowWriteParts {
@@ -185,6 +206,7 @@ export class RuleActions {
         reads,
         requests,
         promised?.restore.controls ?? [],
+        windowSideEffects(this.options),
         logger.child({ rule: rule.name }),
       );
       if (promised) {

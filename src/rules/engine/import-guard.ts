@@ -2,7 +2,7 @@ import { type ChangeRequest, prepareRestore } from "../../control/index.js";
 import type { ImportGuardStatus } from "../../rules-runtime/index.js";
 import type { ControlRestore } from "../../store/index.js";
 import type { Rule } from "../file/schema.js";
-import type { WindowWriteParts } from "./actions.js";
+import { type WindowWriteParts, windowSideEffects } from "./actions.js";
 import { claimControl } from "./claim-control.js";
 import {
   GUARD_HOLD_MS,
@@ -264,6 +264,7 @@ export class ImportGuard {
       reads,
       [request],
       promised.restore.controls,
+      windowSideEffects(this.options),
       logger.child({ rule: rule.name }),
     );
     obligations.update(promised.id, { restore: { ...promised.restore, controls } });

@@ -90,13 +90,30 @@ export interface EnvOptions {
   /** The actor whose token the engine uses. */
   readonly actor?: string;
   readonly dryRun?: boolean;
+  /** The demo inverter's flags, on the simulator and in the inventory alike; left out, the scenario's. */
+  readonly inverterFlags?: readonly string[];
   /** The commands the inventory says the charger takes; left out, all those it lists. */
   readonly chargerCommands?: (listed: readonly EvCommandId[]) => EvCommandId[];
 }
 
 /** The simulator (manual clock), a real SQLite file, the gate, and the engine on virtual time. */
 export async function startEnv(options: EnvOptions) {
-  const scenario = loadScenario("demo");
+  const demo = loadScenario("demo");
+  const flags = options.inverterFlags;
+  const scenario = {
+    ...demo,
+    accounts: demo.accounts.map((account) => ({
+      ...account,
+      devices: account.devices.map((device) =>
+        device.inverter.serial === INVERTER && flags
+          ? { ...device, inverter: { ...device.inverter, flags: [...flags] } }
+          : device,
+      ),
+    })),
+  };
+  const inverterFlags = scenario.accounts
+    .flatMap((account) => account.devices)
+    .find((device) => device.inverter.serial === INVERTER)?.inverter.flags;
   // A token that may control the inverter but not take snapshots: the local fallback.
   const withoutSnapshots = ALL_SCOPES.filter((scope) => !scope.startsWith("api:snapshot"));
   const sim = await startTestSimulator({
@@ -124,7 +141,7 @@ export async function startEnv(options: EnvOptions) {
   const inventory: Inventory = {
     account: await checker.account.get(),
     timezone: "Europe/London",
-    inverters: [await inverterDevice(checker, INVERTER)],
+    inverters: [await inverterDevice(checker, INVERTER, inverterFlags ? { flags: inverterFlags } : {})],
     ems: [],
     evChargers: [await chargerDevice(checker, CHARGER)].map((charger) =>
       options.chargerCommands ? { ...charger, commands: options.chargerCommands(charger.commands) } : charger,
