@@ -3,7 +3,7 @@ import { pino } from "pino";
 import type { Logger } from "../log/log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog, LocalSnapshots } from "../store/index.js";
-import type { Clock } from "../time/index.js";
+import { type Clock, localMinuteOfDay } from "../time/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
@@ -18,9 +18,24 @@ import type { ControlDevices, ControlledInverter } from "./devices.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { deleteLocalSnapshot, restoreLocalSnapshot, takeLocalSnapshot } from "./local-snapshot.js";
-import { failed, refused } from "./outcome.js";
+import { failed, refused, skipped } from "./outcome.js";
+import { changeHeldPause, pauseValues } from "./pause-change.js";
+import {
+  type Enforced,
+  emulatesPause,
+  enforcePause,
+  heldPause,
+  holdLimitWhilePaused,
+  PAUSE_PRESET,
+  pausedNow,
+  shownPause,
+  type PauseDeps,
+} from "./pause-emulation.js";
 import { changePreset } from "./preset-change.js";
+import { findPreset } from "./preset-rules.js";
 import { changeSetting } from "./setting-change.js";
+import { checkSetting } from "./setting-rules.js";
+import { toStep } from "./steps.js";
 import type { WriteBudget } from "./write-budget.js";
 
 export interface ControlGateDeps {
@@ -55,6 +70,8 @@ export interface ControlGateDeps {
    * it, snapshots of such a device are refused.
    */
   readonly localSnapshots?: LocalSnapshots;
+  /** The house's time zone, for the slots the daemon holds (an emulated pause's); UTC without it. */
+  readonly timeZone?: () => string;
 }
 
 /** A command refused before it could become a change request: its payload, device or control was wrong. */
@@ -96,6 +113,9 @@ export class ControlGate {
   private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
   private readonly writeBudget: WriteBudget | undefined;
   private readonly localSnapshots: LocalSnapshots | undefined;
+  private readonly timeZone: () => string;
+  /** Devices whose limits the held pause is writing now (in their turn of the queue). */
+  private readonly enforcing = new Set<string>();
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -110,6 +130,7 @@ export class ControlGate {
     this.onApplied = deps.onApplied;
     this.writeBudget = deps.writeBudget;
     this.localSnapshots = deps.localSnapshots;
+    this.timeZone = deps.timeZone ?? (() => "UTC");
     this.state = new ControlState(() => this.clock.now(), deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
@@ -272,7 +293,18 @@ export class ControlGate {
    * it needs no queue or audit; writing stays the gate's.
    */
   get reads(): ControlReads {
-    return this.control;
+    const { control, localSnapshots: snapshots } = this;
+    if (!snapshots) return control;
+    // A pause the daemon holds reads as the mode and slot it holds, with any limit at 0 shown paused.
+    const readPreset: ControlReads["inverters"]["readPreset"] = async (serial, preset, call) => {
+      const values = await control.inverters.readPreset(serial, preset, call);
+      if (preset !== PAUSE_PRESET || !emulatesPause(control, serial)) return values;
+      return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
+    };
+    return {
+      ...control,
+      inverters: { readSetting: (...args) => control.inverters.readSetting(...args), readPreset },
+    };
   }
 
   /**
@@ -321,10 +353,12 @@ export class ControlGate {
       const inverter = this.devices.inverter(request.serial);
       if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
       if (!inverter.controllable) return notControllable(inverter);
+      const held = await this.heldPauseChange(request, requester, inverter, context.signal ?? this.stopping.signal);
       const outcome =
-        request.kind === "setting"
+        held ??
+        (request.kind === "setting"
           ? await changeSetting(context, inverter, request.settingId, request.value)
-          : await changePreset(context, inverter, request.preset, request.fields);
+          : await changePreset(context, inverter, request.preset, request.fields));
       if (!outcome.skipped && !outcome.refused)
         this.state.distrustPresets(request.serial, request.kind === "preset" ? request.preset : undefined);
       return outcome;
@@ -354,6 +388,96 @@ export class ControlGate {
         return this.localSnapshot(action, inverter, requester, both);
     }
     return runDeviceAction(this.control, action, both);
+  }
+
+  /**
+   * Pause Battery where the daemon holds it (pause-emulation.ts): a change of the pause, or of a
+   * battery limit while its side is paused (kept for after the pause, not written). Undefined for
+   * every other change, which takes the ordinary path.
+   */
+  private async heldPauseChange(
+    request: Extract<ChangeRequest, { kind: "setting" | "preset" }>,
+    requester: Requester,
+    inverter: ControlledInverter,
+    signal: AbortSignal,
+  ): Promise<ChangeOutcome | undefined> {
+    const deps = this.pauseDeps(inverter.serial, requester, signal);
+    if (!deps) return undefined;
+    if (request.kind === "preset") {
+      if (findPreset(inverter.presets, request.preset)?.identifier !== PAUSE_PRESET) return undefined;
+      const outcome = await changeHeldPause(deps, inverter, request.preset, request.fields);
+      if (outcome.value !== undefined && typeof outcome.value === "object" && outcome.value !== null)
+        this.state.remember({
+          kind: "preset",
+          serial: inverter.serial,
+          preset: PAUSE_PRESET,
+          values: outcome.value as Readonly<Record<string, unknown>>,
+        });
+      return outcome;
+    }
+    // The pause's own writes of the limits are not held back by it.
+    if (this.enforcing.has(inverter.serial)) return undefined;
+    const descriptor = inverter.settings.find((setting) => setting.id === request.settingId);
+    if (!descriptor) return undefined;
+    const check = checkSetting(descriptor, toStep(descriptor.validation_rules, request.value));
+    if (!check.ok) return undefined;
+    const kept = holdLimitWhilePaused(deps, inverter.serial, request.settingId, check.value);
+    return kept === undefined ? undefined : skipped(`${descriptor.name}: ${kept}`, 0);
+  }
+
+  /** What the held pause needs of the gate, for a device whose pause the daemon holds; undefined otherwise. */
+  private pauseDeps(serial: string, requester: Requester, signal: AbortSignal): PauseDeps | undefined {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    return {
+      control: this.control,
+      snapshots,
+      signal,
+      now: () => this.clock.now(),
+      timeZone: this.timeZone,
+      remember: (reading: ControlReading) => this.state.remember(reading),
+      applySetting: async (settingId: number, value: SettingValue, restore: boolean) => {
+        const request: ChangeRequest = { kind: "setting", serial, settingId, value };
+        const by: Requester = { ...requester, name: requester.name ?? PAUSE_PRESET, ...(restore ? { restore } : {}) };
+        // The change holds the device's turn in the queue: each limit goes in it, one after another.
+        this.enforcing.add(serial);
+        try {
+          const { value: outcome, hold } = await this.applyNow(request, by, { signal });
+          await hold;
+          return outcome;
+        } finally {
+          this.enforcing.delete(serial);
+        }
+      },
+    };
+  }
+
+  /**
+   * Puts the battery's limits where the pause the daemon holds wants them now (at a slot's edge,
+   * and once at start): each limit through the setting path, audited under `requester`. Undefined
+   * when the device's pause is not the daemon's.
+   */
+  enforcePause(serial: string, requester: Requester): Promise<Enforced | undefined> {
+    return this.queue.run(`inverter:${serial}`, async () => {
+      const inverter = this.devices.inverter(serial);
+      const deps = this.pauseDeps(serial, requester, this.stopping.signal);
+      if (!inverter || !deps || !inverter.controllable) return undefined;
+      const enforced = await enforcePause(deps, inverter);
+      this.state.remember({ kind: "preset", serial, preset: PAUSE_PRESET, values: await pauseValues(deps, serial) });
+      if (!enforced.ok) this.logger.warn({ target: serial, source: requester.via }, enforced.message);
+      return enforced;
+    });
+  }
+
+  /**
+   * Which sides the pause the daemon holds for the device pauses this minute (as text, to compare
+   * with the last minute's); undefined when the device's pause is not the daemon's.
+   */
+  pausedSidesNow(serial: string): string | undefined {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
+    return JSON.stringify(pausedNow(heldPause(snapshots, serial), minute));
   }
 
   /** A snapshot of a device whose changes go over the LAN: the daemon's own, kept in the store. */

@@ -315,6 +315,49 @@ function fieldPreset(
   };
 }
 
+const PAUSE_MODE = 96;
+const CHARGE_LIMIT = 72;
+const DISCHARGE_LIMIT = 73;
+
+/**
+ * Pause Battery: the registers' own (HR 318-320) where the model has them; on a model with only
+ * the battery power limits (HR 111/112), the daemon's emulation (src/control/pause-emulation.ts),
+ * listed here so that the same entities are offered. Over the LAN it reads honestly from the
+ * limits: a limit at 0 is that side paused; the slot the daemon holds is the gate's to add, and its
+ * changes are the gate's (they are never planned here).
+ */
+function pauseBattery(own: LanPreset): LanPreset {
+  const emulated = (map: ControlMap): boolean =>
+    !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+  return {
+    identifier: own.identifier,
+    settingIds: (map) => (emulated(map) ? [CHARGE_LIMIT, DISCHARGE_LIMIT] : own.settingIds(map)),
+    descriptor(map) {
+      if (!emulated(map)) return own.descriptor(map);
+      return descriptor(
+        "pause-battery",
+        "Pause Battery",
+        "Pause the battery's charging, discharging or both, all day or between the given times: held by energy2mqtt, which sets the battery's power limits to 0 while the pause holds and puts them back after.",
+        {
+          mode: { description: "0 not paused, 1 charge, 2 discharge, 3 both.", validation: ["required", "integer", "in:0,1,2,3"] },
+          start_time: { description: "Start of the pause, local time.", validation: ["optional", "date_format:H:i"] },
+          end_time: { description: "End of the pause, local time.", validation: ["optional", "date_format:H:i"] },
+        },
+      );
+    },
+    values(map, setting) {
+      if (!emulated(map)) return own.values(map, setting);
+      const charge = setting(CHARGE_LIMIT) === 0 ? 1 : 0;
+      const discharge = setting(DISCHARGE_LIMIT) === 0 ? 2 : 0;
+      return { mode: charge + discharge, start_time: null, end_time: null };
+    },
+    plan(map, body) {
+      if (!emulated(map)) return own.plan(map, body);
+      return { error: `the ${map.model} has no pause register: energy2mqtt holds its pause through the control gate` };
+    },
+  };
+}
+
 /** The presets a LAN path offers, where the model has their settings. */
 export const LAN_PRESETS: readonly LanPreset[] = [
   mappedPreset(
@@ -369,15 +412,17 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     export_limit_enabled: { description: "Whether export to the grid is limited.", needed: false },
     export_limit_watts: { description: "The most the inverter exports, in watts.", needed: true },
   }),
-  mappedPreset(
-    "pause-battery",
-    "Pause Battery",
-    "Pause the battery's charging, discharging or both, all day or between the given times.",
-    {
-      mode: { id: 96, rules: ["required", "integer"], needed: true },
-      start_time: { id: 155, rules: ["optional"], needed: true },
-      end_time: { id: 156, rules: ["optional"], needed: true },
-    },
+  pauseBattery(
+    mappedPreset(
+      "pause-battery",
+      "Pause Battery",
+      "Pause the battery's charging, discharging or both, all day or between the given times.",
+      {
+        mode: { id: 96, rules: ["required", "integer"], needed: true },
+        start_time: { id: 155, rules: ["optional"], needed: true },
+        end_time: { id: 156, rules: ["optional"], needed: true },
+      },
+    ),
   ),
 ];
 
