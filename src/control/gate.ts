@@ -27,9 +27,9 @@ import {
   heldPause,
   holdLimitWhilePaused,
   PAUSE_PRESET,
+  type PauseDeps,
   pausedNow,
   shownPause,
-  type PauseDeps,
 } from "./pause-emulation.js";
 import { changePreset } from "./preset-change.js";
 import { findPreset } from "./preset-rules.js";

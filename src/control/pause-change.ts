@@ -59,5 +59,8 @@ export async function changeHeldPause(
   const values = await pauseValues(deps, inverter.serial);
   if (!enforced.ok) return failed(`Pause Battery kept by energy2mqtt, but ${enforced.message}`, { value: values });
   if (same) return skipped(`Pause Battery already holds these values (${enforced.message})`, values);
-  return succeeded(`Pause Battery applied, held by energy2mqtt: ${enforced.message}`, { verified: true, value: values });
+  return succeeded(`Pause Battery applied, held by energy2mqtt: ${enforced.message}`, {
+    verified: true,
+    value: values,
+  });
 }

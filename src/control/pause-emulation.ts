@@ -47,7 +47,8 @@ export function emulatesPause(control: DeviceControl, serial: string): boolean {
 }
 
 const isMode = (value: unknown): value is PauseMode => value === 0 || value === 1 || value === 2 || value === 3;
-const isTime = (value: unknown): value is string => typeof value === "string" && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+const isTime = (value: unknown): value is string =>
+  typeof value === "string" && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
 
 /** The pause the daemon holds for the device; not paused when it holds none. */
 export function heldPause(snapshots: LocalSnapshots, serial: string): HeldPause {
@@ -123,7 +124,10 @@ export interface Enforced {
 }
 
 async function readLimit(deps: PauseDeps, serial: string, settingId: number): Promise<number | string> {
-  const read = await deps.control.inverters.readSetting(serial, settingId, { priority: "command", signal: deps.signal });
+  const read = await deps.control.inverters.readSetting(serial, settingId, {
+    priority: "command",
+    signal: deps.signal,
+  });
   if (read.outcome !== "done") return read.reason;
   return typeof read.value === "number" ? read.value : `it reads as ${String(read.value)}`;
 }
@@ -171,7 +175,10 @@ export async function enforcePause(deps: PauseDeps, inverter: ControlledInverter
   ];
   const problems: string[] = [];
   for (const [id, pause] of wanted) {
-    const outcome = await deps.applySetting(id, pause ? 0 : keptValue(id), !pause);
+    const value = pause ? 0 : keptValue(id);
+    // A side that already holds its value is left alone: nothing to check or send.
+    if ((await readLimit(deps, serial, id)) === value) continue;
+    const outcome = await deps.applySetting(id, value, !pause);
     if (!outcome.ok) problems.push(outcome.message);
   }
   const sides = [paused.charge ? "charge" : "", paused.discharge ? "discharge" : ""].filter(Boolean).join(" and ");

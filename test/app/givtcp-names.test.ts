@@ -79,9 +79,11 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   if (scenario === "ac-coupled")
     absent.load_today =
       "an AC-coupled unit has no PV counter, so today's consumption cannot be balanced from its registers; the cloud computes it";
-  if (["demo", "hybrid", "three-phase"].includes(scenario)) {
+  if (scenario === "three-phase") {
+    // A hybrid has no pause registers either (HR 318-320 are in the HR 300-359 block only AC-coupled
+    // units and All-in-Ones answer), but the daemon holds its pause through the battery power limits.
     const pause =
-      "pause battery (HR 318-320) is in the HR 300-359 block a hybrid does not answer (givenergy-modbus's has_ac_config_block: AC-coupled and All-in-One only), nor in the three-phase map; the template marks it optional";
+      "pause battery (HR 318-320) is not in the three-phase map, and the daemon's own pause needs the battery power limits, which the three-phase lacks over the LAN; the template marks it optional";
     Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
   }
   if (scenario !== "aio") {

@@ -339,7 +339,10 @@ function pauseBattery(own: LanPreset): LanPreset {
         "Pause Battery",
         "Pause the battery's charging, discharging or both, all day or between the given times: held by energy2mqtt, which sets the battery's power limits to 0 while the pause holds and puts them back after.",
         {
-          mode: { description: "0 not paused, 1 charge, 2 discharge, 3 both.", validation: ["required", "integer", "in:0,1,2,3"] },
+          mode: {
+            description: "0 not paused, 1 charge, 2 discharge, 3 both.",
+            validation: ["required", "integer", "in:0,1,2,3"],
+          },
           start_time: { description: "Start of the pause, local time.", validation: ["optional", "date_format:H:i"] },
           end_time: { description: "End of the pause, local time.", validation: ["optional", "date_format:H:i"] },
         },
