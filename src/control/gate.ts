@@ -4,6 +4,7 @@ import type { Logger } from "../log/log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog, LocalSnapshots } from "../store/index.js";
 import { type Clock, localMinuteOfDay } from "../time/index.js";
+import { reservedSnapshotName } from "../vocabulary/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
@@ -380,6 +381,11 @@ export class ControlGate {
     const both = signal ? AbortSignal.any([signal, stop]) : stop;
     if (action.kind === "charger" && !this.devices.charger(action.uuid))
       return refusedAction(`EV charger ${action.uuid} is not one this account has`);
+    if (action.kind === "snapshot") {
+      // The daemon's own snapshots (a pause it holds) are put back by it alone, on either path.
+      const reserved = reservedSnapshotName(action.name);
+      if (reserved) return refusedAction(reserved);
+    }
     if (action.kind === "snapshot" || action.kind === "preset-profile") {
       const inverter = this.devices.inverter(action.serial);
       if (!inverter) return refusedAction(`inverter ${action.serial} is not one this account has`);

@@ -1,6 +1,7 @@
 import type { DeviceControl } from "../sources/index.js";
 import type { LocalSnapshots } from "../store/index.js";
 import { localMinuteOfDay } from "../time/index.js";
+import { ownSnapshotName } from "../vocabulary/index.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
 import type { ControlReading } from "./control-state.js";
 import type { ControlledInverter } from "./devices.js";
@@ -23,8 +24,8 @@ const PAUSE_START = 155;
 const PAUSE_END = 156;
 
 /** The daemon's own snapshots the emulation keeps: the limits before the pause, and the pause held. */
-export const LIMITS_SNAPSHOT = "e2m:pause-limits";
-export const HELD_SNAPSHOT = "e2m:pause-held";
+export const LIMITS_SNAPSHOT = ownSnapshotName("pause-limits");
+export const HELD_SNAPSHOT = ownSnapshotName("pause-held");
 
 /** 0 not paused, 1 charge, 2 discharge, 3 both (setting 96's values, GivTCP's order). */
 export type PauseMode = 0 | 1 | 2 | 3;

@@ -69,6 +69,18 @@ describe("Pause Battery held by the daemon on a hybrid over the LAN", () => {
     await setup.gate.apply(setup.setting(DISCHARGE, Number(before.discharge)), requester);
   });
 
+  it("refuses a user's snapshot named as the daemon's own: the kept limits stay, the discharge stays paused", async () => {
+    const kept = setup.store.localSnapshots.get(INVERTER, LIMITS);
+    expect(kept).toBeDefined();
+    for (const op of ["take", "restore", "delete"] as const) {
+      const outcome = await setup.gate.act({ kind: "snapshot", op, serial: INVERTER, name: LIMITS }, requester);
+      expect(outcome).toMatchObject({ ok: false, refused: true });
+      expect(outcome.message).toContain("energy2mqtt's own");
+    }
+    expect(setup.store.localSnapshots.get(INVERTER, LIMITS)).toEqual(kept);
+    expect(await lanValue(DISCHARGE)).toBe(0);
+  });
+
   it("refuses a mode that is none of 0-3, and changes nothing", async () => {
     const outcome = await pause({ mode: 7 });
     expect(outcome).toMatchObject({ ok: false, refused: true });
