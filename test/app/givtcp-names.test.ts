@@ -136,6 +136,8 @@ interface Run {
   readonly store: string;
   readonly stop: () => Promise<void>;
   readonly publish: (topic: string, payload: string) => Promise<Json>;
+  /** The single-register writes the house's dongle received (over the LAN; none over the cloud). */
+  readonly lanWrites: () => readonly { readonly register: number; readonly value: number; readonly outcome?: string }[];
 }
 
 /** A daemon with `naming: givtcp` on a frozen house; its discovery configs by default_entity_id. */
@@ -190,6 +192,7 @@ async function startRun(
     latest: () => JSON.parse(live.latest.get(`${base}/${device}`)?.payload ?? "{}") as Json,
     base,
     store,
+    lanWrites: () => sim.simulator.local?.find(serial)?.writesReceived ?? [],
     async publish(topic, payload) {
       const mark = live.messages.length;
       await live.publish(topic, payload);
@@ -255,6 +258,41 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
     expect(own.length).toBeGreaterThan(10);
     expect(run.configs.get(`sensor.inverter_${serial.toLowerCase()}_battery_soc`)).toBeDefined();
   });
+
+  if (scenario === "hybrid" && path === "local")
+    it("pauses the discharge through GivTCP's pause select (HR 112 to 0, audited), and Disabled puts it back", async () => {
+      const device = serial.toLowerCase();
+      const select = run.configs.get(`select.givtcp_${device}_battery_pause_mode`);
+      expect(select?.options).toEqual(["Disabled", "PauseCharge", "PauseDischarge", "PauseBoth"]);
+      // What Home Assistant sends for an option: the config's command_template maps GivTCP's word to the own label.
+      const template = String(select?.command_template);
+      const sent = (option: string) => new RegExp(`"${option}": "([^"]+)"`).exec(template)?.[1] ?? option;
+      const limit = run.state.setting_battery_discharge_power;
+      expect(limit).toBeGreaterThan(0);
+      const mark = run.lanWrites().length;
+      expect(await run.publish(String(select?.command_topic), sent("PauseDischarge"))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().givtcp_battery_pause_mode).toBe("PauseDischarge");
+      const paused = run.lanWrites().slice(mark);
+      expect(paused.map((write) => [write.register, write.value, write.outcome])).toEqual([[112, 0, "applied"]]);
+      await expect.poll(() => run.latest().setting_battery_discharge_power).toBe(0);
+
+      expect(await run.publish(String(select?.command_topic), sent("Disabled"))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().givtcp_battery_pause_mode).toBe("Disabled");
+      const back = run.lanWrites().slice(mark + paused.length);
+      expect(back.map((write) => [write.register, write.outcome])).toEqual([[112, "applied"]]);
+      await expect.poll(() => run.latest().setting_battery_discharge_power).toBe(limit);
+
+      const reader = openStore(run.store);
+      try {
+        const rows = reader.audit.recent({ target: serial, limit: 10 }).filter((row) => !row.skipped);
+        const discharge = rows.filter((row) => row.action === "setting:73");
+        expect(discharge).toHaveLength(2);
+        expect(discharge.every((row) => row.ok && row.source === "mqtt")).toBe(true);
+        expect(rows.filter((row) => row.action === "preset:pause-battery" && row.ok)).toHaveLength(2);
+      } finally {
+        reader.close();
+      }
+    }, 30_000);
 
   it("gives the mode select a state among its options once the eco mode is known", () => {
     if (run.configs.get(`select.givtcp_${serial.toLowerCase()}_mode`) === undefined) return;
