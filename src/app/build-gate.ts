@@ -54,8 +54,17 @@ export function buildGate(options: {
     localSnapshots: store?.localSnapshots ?? new MemoryLocalSnapshots(),
     timeZone: () => inventory().timezone,
   });
-  // The pause the daemon holds for a model without pause registers, moved at its slot's edges.
-  const pauseSlots = new PauseSlots(gate, () => inventory().inverters.map((inverter) => inverter.serial), clock);
+  // The pause the daemon holds for a model without pause registers, moved at its slot's edges, and its discharge target.
+  // The discharge target is checked against each inverter's latest live SoC.
+  const socs = new Map<string, number>();
+  life.onHalt(
+    bus.on("fetched", "discharge-target", (fetched) => {
+      if (fetched.kind === "inverter.live" && typeof fetched.values.battery_soc === "number")
+        socs.set(fetched.serial, fetched.values.battery_soc);
+    }),
+  );
+  const serials = () => inventory().inverters.map((inverter) => inverter.serial);
+  const pauseSlots = new PauseSlots(gate, serials, clock, (serial) => socs.get(serial));
   pauseSlots.start();
   life.onHalt(() => pauseSlots.stop());
   // Before the store closes: a write still waiting for its late answer is given up and recorded.

@@ -16,10 +16,19 @@ import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 import { actionTarget } from "./device-action.js";
 import { runDeviceAction } from "./device-action-run.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
+import {
+  keepTarget,
+  keptTarget,
+  runningSlot,
+  TARGET_FIELD,
+  TARGET_PRESET,
+  targetNow,
+  targetProblem,
+} from "./discharge-target.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { deleteLocalSnapshot, restoreLocalSnapshot, takeLocalSnapshot } from "./local-snapshot.js";
-import { failed, refused, skipped } from "./outcome.js";
+import { failed, refused, skipped, succeeded } from "./outcome.js";
 import { changeHeldPause, pauseValues } from "./pause-change.js";
 import {
   type Enforced,
@@ -31,6 +40,7 @@ import {
   type PauseDeps,
   pausedNow,
   shownPause,
+  withTarget,
 } from "./pause-emulation.js";
 import { changePreset } from "./preset-change.js";
 import { findPreset } from "./preset-rules.js";
@@ -96,6 +106,9 @@ export interface ApplyOptions {
 const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
 const DEFAULT_SETTLE_MS = 60_000;
 const DEFAULT_LATE_ANSWER_MS = 120_000;
+/** Who holds the discharge at the discharge target, in the audit log. */
+export const TARGET_REQUESTER: Requester = { via: "daemon", name: "discharge-target" };
+
 /** The cloud's limit on a snapshot's name, kept for the daemon's own. */
 const SNAPSHOT_NAME_MAX = 32;
 
@@ -117,6 +130,8 @@ export class ControlGate {
   private readonly timeZone: () => string;
   /** Devices whose limits the held pause is writing now (in their turn of the queue). */
   private readonly enforcing = new Set<string>();
+  /** Devices whose discharge the discharge target holds paused until the slot ends: the slot, as "HH:mm-HH:mm". */
+  private readonly targetHolds = new Map<string, string>();
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -299,8 +314,15 @@ export class ControlGate {
     // A pause the daemon holds reads as the mode and slot it holds, with any limit at 0 shown paused.
     const readPreset: ControlReads["inverters"]["readPreset"] = async (serial, preset, call) => {
       const values = await control.inverters.readPreset(serial, preset, call);
-      if (preset !== PAUSE_PRESET || !emulatesPause(control, serial)) return values;
-      return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
+      if (!emulatesPause(control, serial)) return values;
+      if (preset === PAUSE_PRESET) return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
+      // The discharge target the daemon holds, where the LAN lists it (lan-presets.ts) without a register.
+      if (preset === TARGET_PRESET && TARGET_FIELD in values)
+        return {
+          ...values,
+          [TARGET_FIELD]: (await targetNow(control, snapshots, serial, this.stopping.signal)) ?? null,
+        };
+      return values;
     };
     return {
       ...control,
@@ -354,7 +376,7 @@ export class ControlGate {
       const inverter = this.devices.inverter(request.serial);
       if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
       if (!inverter.controllable) return notControllable(inverter);
-      const held = await this.heldPauseChange(request, requester, inverter, context.signal ?? this.stopping.signal);
+      const held = await this.heldPauseChange(request, requester, inverter, context);
       const outcome =
         held ??
         (request.kind === "setting"
@@ -362,6 +384,8 @@ export class ControlGate {
           : await changePreset(context, inverter, request.preset, request.fields));
       if (!outcome.skipped && !outcome.refused)
         this.state.distrustPresets(request.serial, request.kind === "preset" ? request.preset : undefined);
+      const exporting = request.kind === "preset" && findPreset(inverter.presets, request.preset)?.identifier;
+      if (exporting === TARGET_PRESET && outcome.ok && held === undefined) await this.rememberHeldTarget(inverter);
       return outcome;
     } catch (error) {
       // Each change handles its own cloud errors; reaching this is a bug, reported rather than thrown.
@@ -405,12 +429,15 @@ export class ControlGate {
     request: Extract<ChangeRequest, { kind: "setting" | "preset" }>,
     requester: Requester,
     inverter: ControlledInverter,
-    signal: AbortSignal,
+    context: ChangeContext,
   ): Promise<ChangeOutcome | undefined> {
-    const deps = this.pauseDeps(inverter.serial, requester, signal);
+    const deps = this.pauseDeps(inverter.serial, requester, context.signal ?? this.stopping.signal);
     if (!deps) return undefined;
     if (request.kind === "preset") {
-      if (findPreset(inverter.presets, request.preset)?.identifier !== PAUSE_PRESET) return undefined;
+      const identifier = findPreset(inverter.presets, request.preset)?.identifier;
+      if (identifier === TARGET_PRESET && TARGET_FIELD in request.fields)
+        return this.keepDischargeTarget(request, inverter, context);
+      if (identifier !== PAUSE_PRESET) return undefined;
       const outcome = await changeHeldPause(deps, inverter, request.preset, request.fields);
       if (outcome.value !== undefined && typeof outcome.value === "object" && outcome.value !== null)
         this.state.remember({
@@ -431,6 +458,125 @@ export class ControlGate {
     return kept === undefined ? undefined : skipped(`${descriptor.name}: ${kept}`, 0);
   }
 
+  /**
+   * A change of Timed Export that sets the discharge target the daemon holds: the target kept in
+   * the store (it acts at the next minute's check), the preset's other fields, if any, through the
+   * ordinary path.
+   */
+  private async keepDischargeTarget(
+    request: Extract<ChangeRequest, { kind: "preset" }>,
+    inverter: ControlledInverter,
+    context: ChangeContext,
+  ): Promise<ChangeOutcome> {
+    const { [TARGET_FIELD]: wanted, ...rest } = request.fields;
+    const problem = targetProblem(wanted);
+    if (problem) return refused(problem);
+    const percent = wanted as number;
+    const snapshots = this.localSnapshots as LocalSnapshots;
+    const before = keptTarget(snapshots, inverter.serial);
+    if (before !== percent) keepTarget(snapshots, inverter.serial, percent, this.clock.now());
+    const kept =
+      before === percent
+        ? `the discharge target is already ${percent}%`
+        : `discharge target ${percent}% kept by energy2mqtt: a running discharge slot pauses at it, checked each minute`;
+    if (Object.keys(rest).length > 0) {
+      const others = await changePreset(context, inverter, request.preset, rest);
+      return { ...others, message: `${kept}; ${others.message}` };
+    }
+    await this.rememberHeldTarget(inverter);
+    if (before === percent) return skipped(kept, { [TARGET_FIELD]: percent });
+    return succeeded(kept, { verified: true, value: { [TARGET_FIELD]: percent } });
+  }
+
+  /**
+   * Timed Export's values as shown, with the discharge target the daemon holds, after a change of
+   * it: the path's own read (which the change remembered) does not know the target.
+   */
+  private async rememberHeldTarget(inverter: ControlledInverter): Promise<void> {
+    const { serial } = inverter;
+    if (!this.localSnapshots || !emulatesPause(this.control, serial)) return;
+    if (findPreset(inverter.presets, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return;
+    try {
+      const call = { priority: "command" as const, signal: this.stopping.signal };
+      const values = await this.reads.inverters.readPreset(serial, TARGET_PRESET, call);
+      this.state.remember({ kind: "preset", serial, preset: TARGET_PRESET, values });
+    } catch (error) {
+      this.logger.debug({ target: serial, err: (error as Error).message }, "Timed Export not read back");
+    }
+  }
+
+  /**
+   * The discharge target's check (discharge-target.ts), once a minute with the latest live SoC:
+   * while a discharge slot runs and the SoC is at or below the target, the discharge is held
+   * paused until that slot ends. Records each start and end of a hold in the audit log with its
+   * reason (`daemon`/`discharge-target`); true when the hold started or ended now.
+   */
+  async checkDischargeTarget(serial: string, soc: number | undefined): Promise<boolean> {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return false;
+    const signal = this.stopping.signal;
+    const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
+    const call = { priority: "background" as const, signal };
+    let slot: string | undefined;
+    let target: number | undefined;
+    try {
+      const exporting = await this.control.inverters.readPreset(serial, TARGET_PRESET, call);
+      if (!(TARGET_FIELD in exporting)) return false;
+      slot = runningSlot(exporting, minute);
+      if (slot === undefined)
+        slot = runningSlot(await this.control.inverters.readPreset(serial, "timed-discharge", call), minute);
+      target = await targetNow(this.control, snapshots, serial, signal);
+    } catch (error) {
+      this.logger.debug({ target: serial, err: (error as Error).message }, "discharge target not checked");
+      return false;
+    }
+    const holding = this.targetHolds.get(serial);
+    if (holding !== undefined && holding === slot) return false;
+    if (holding !== undefined) {
+      this.targetHolds.delete(serial);
+      this.recordTarget(
+        serial,
+        `the discharge slot ${holding} ended: the discharge target no longer holds the discharge`,
+        {
+          slot: holding,
+        },
+      );
+      return true;
+    }
+    if (slot === undefined || soc === undefined || target === undefined || soc > target) return false;
+    this.targetHolds.set(serial, slot);
+    this.recordTarget(
+      serial,
+      `battery at ${soc}%, at or below the discharge target ${target}%, during the discharge slot ${slot}: discharge paused until the slot ends`,
+      { soc, target, slot },
+    );
+    return true;
+  }
+
+  private recordTarget(serial: string, message: string, request: Record<string, string | number>): void {
+    this.logger.info({ target: serial }, message);
+    try {
+      this.audit.record({
+        at: this.clock.now(),
+        source: "daemon",
+        requesterName: TARGET_REQUESTER.name,
+        targetKind: "inverter",
+        target: serial,
+        action: "discharge-target",
+        request,
+        ok: true,
+        verified: false,
+        skipped: false,
+        message,
+      });
+    } catch (error) {
+      this.logger.warn(
+        { target: serial, err: (error as Error).message },
+        "the discharge target's row could not be written",
+      );
+    }
+  }
+
   /** What the held pause needs of the gate, for a device whose pause the daemon holds; undefined otherwise. */
   private pauseDeps(serial: string, requester: Requester, signal: AbortSignal): PauseDeps | undefined {
     const snapshots = this.localSnapshots;
@@ -441,6 +587,7 @@ export class ControlGate {
       signal,
       now: () => this.clock.now(),
       timeZone: this.timeZone,
+      targetHolds: () => this.targetHolds.has(serial),
       remember: (reading: ControlReading) => this.state.remember(reading),
       applySetting: async (settingId: number, value: SettingValue, restore: boolean) => {
         const request: ChangeRequest = { kind: "setting", serial, settingId, value };
@@ -483,7 +630,8 @@ export class ControlGate {
     const snapshots = this.localSnapshots;
     if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
-    return JSON.stringify(pausedNow(heldPause(snapshots, serial), minute));
+    const targetHolds = () => this.targetHolds.has(serial);
+    return JSON.stringify(withTarget(pausedNow(heldPause(snapshots, serial), minute), { targetHolds }));
   }
 
   /** A snapshot of a device whose changes go over the LAN: the daemon's own, kept in the store. */

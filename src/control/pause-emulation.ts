@@ -99,6 +99,14 @@ export function pausedNow(held: HeldPause, minute: number): { readonly charge: b
   return { charge: on && (held.mode & 1) !== 0, discharge: on && (held.mode & 2) !== 0 };
 }
 
+/** The sides paused now, the discharge also while the discharge target holds it. */
+export function withTarget(
+  paused: { readonly charge: boolean; readonly discharge: boolean },
+  deps: Pick<PauseDeps, "targetHolds">,
+): { readonly charge: boolean; readonly discharge: boolean } {
+  return { charge: paused.charge, discharge: paused.discharge || deps.targetHolds?.() === true };
+}
+
 /** The pause as the device shows it: the mode held, and any limit at 0 shown as that side paused. */
 export function shownPause(held: HeldPause, limitsMode: number): Record<string, unknown> {
   return { mode: held.mode | (limitsMode & 3), start_time: held.start, end_time: held.end };
@@ -106,6 +114,8 @@ export function shownPause(held: HeldPause, limitsMode: number): Record<string, 
 
 export interface PauseDeps {
   readonly control: DeviceControl;
+  /** Whether the discharge target (discharge-target.ts) holds the discharge paused now, besides the pause itself. */
+  readonly targetHolds?: () => boolean;
   readonly snapshots: LocalSnapshots;
   readonly signal: AbortSignal;
   readonly now: () => number;
@@ -141,7 +151,7 @@ async function readLimit(deps: PauseDeps, serial: string, settingId: number): Pr
 export async function enforcePause(deps: PauseDeps, inverter: ControlledInverter): Promise<Enforced> {
   const { serial } = inverter;
   const held = heldPause(deps.snapshots, serial);
-  const paused = pausedNow(held, localMinuteOfDay(deps.now(), deps.timeZone()));
+  const paused = withTarget(pausedNow(held, localMinuteOfDay(deps.now(), deps.timeZone())), deps);
   const kept = deps.snapshots.get(serial, LIMITS_SNAPSHOT);
   if (!paused.charge && !paused.discharge) {
     if (!kept) return { ok: true, message: "not paused: the battery's power limits are its own" };
@@ -194,13 +204,16 @@ export async function enforcePause(deps: PauseDeps, inverter: ControlledInverter
  * its limits say). Undefined when the side is not paused now.
  */
 export function holdLimitWhilePaused(
-  deps: Pick<PauseDeps, "snapshots" | "now" | "timeZone">,
+  deps: Pick<PauseDeps, "snapshots" | "now" | "timeZone" | "targetHolds">,
   serial: string,
   settingId: number,
   value: SettingValue,
 ): string | undefined {
   if (settingId !== CHARGE_LIMIT && settingId !== DISCHARGE_LIMIT) return undefined;
-  const paused = pausedNow(heldPause(deps.snapshots, serial), localMinuteOfDay(deps.now(), deps.timeZone()));
+  const paused = withTarget(
+    pausedNow(heldPause(deps.snapshots, serial), localMinuteOfDay(deps.now(), deps.timeZone())),
+    deps,
+  );
   const kept = deps.snapshots.get(serial, LIMITS_SNAPSHOT);
   if (!kept || !(settingId === CHARGE_LIMIT ? paused.charge : paused.discharge)) return undefined;
   deps.snapshots.delete(serial, LIMITS_SNAPSHOT);

@@ -361,6 +361,53 @@ function pauseBattery(own: LanPreset): LanPreset {
   };
 }
 
+/** The field of Timed Export that stands for HR 272 (discharge target SOC 1) where the daemon holds it. */
+export const DISCHARGE_TARGET_FIELD = "discharge_target_percent";
+
+/**
+ * Timed Export with the discharge target the daemon holds (src/control/discharge-target.ts), on a
+ * model whose pause is the daemon's (battery power limits, no pause register) and whose first
+ * discharge slot has no limit register (HR 272): the field is listed so that its entity is
+ * offered; its value and changes are the gate's, never read or planned here.
+ */
+function withDischargeTarget(own: LanPreset): LanPreset {
+  const held = (map: ControlMap): boolean => {
+    const first = exportIds(map, 1);
+    const pauseHeld =
+      !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+    return first !== undefined && !has(map, first.limit) && pauseHeld;
+  };
+  return {
+    ...own,
+    descriptor(map) {
+      const listed = own.descriptor(map);
+      if (!listed || !held(map)) return listed;
+      return {
+        ...listed,
+        parameters: {
+          ...listed.parameters,
+          [DISCHARGE_TARGET_FIELD]: {
+            description:
+              "The battery level (%) at which a running discharge slot stops: held by energy2mqtt, which pauses the discharge until the slot ends.",
+            validation: ["optional", "integer", "between:4,100"],
+          },
+        },
+      };
+    },
+    values(map, setting) {
+      const values = own.values(map, setting);
+      return held(map) ? { ...values, [DISCHARGE_TARGET_FIELD]: null } : values;
+    },
+    plan(map, body) {
+      if (body[DISCHARGE_TARGET_FIELD] !== undefined)
+        return {
+          error: `the ${map.model} has no discharge target register: energy2mqtt holds it through the control gate`,
+        };
+      return own.plan(map, body);
+    },
+  };
+}
+
 /** The presets a LAN path offers, where the model has their settings. */
 export const LAN_PRESETS: readonly LanPreset[] = [
   mappedPreset(
@@ -388,15 +435,17 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     enabled: (setting) => isOn(setting(DC_DISCHARGE)) && isOn(setting(ECO)),
     onEnable: [{ id: ECO, value: true }],
   }),
-  timedPreset({
-    identifier: "timed-export",
-    name: "Timed Export",
-    description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
-    enableId: DC_DISCHARGE,
-    ids: exportIds,
-    enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
-    onEnable: [{ id: ECO, value: false }],
-  }),
+  withDischargeTarget(
+    timedPreset({
+      identifier: "timed-export",
+      name: "Timed Export",
+      description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
+      enableId: DC_DISCHARGE,
+      ids: exportIds,
+      enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
+      onEnable: [{ id: ECO, value: false }],
+    }),
+  ),
   mappedPreset(
     "battery-operating-range",
     "Battery Operating Range",
