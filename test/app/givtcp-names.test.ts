@@ -86,10 +86,13 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
       "pause battery (HR 318-320) is not in the three-phase map, and the daemon's own pause needs the battery power limits, which the three-phase lacks over the LAN; the template marks it optional";
     Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
   }
-  if (scenario !== "aio") {
+  // The demo's and the hybrid's target is held by the daemon (no HR 272, but power limits and its own pause).
+  if (scenario === "ac-coupled")
     absent.discharge_target_soc =
-      "this model's map has no discharge slot SOC limit (the single-phase extended map's HR 272 on, Gen3 and later); the template marks it optional (gen3 only)";
-  }
+      "no discharge slot SOC limit (HR 272) in the AC-coupled map, and its pause is its own registers (HR 318-320), not the daemon's held pause the discharge target rides on; the template marks it optional (gen3 only)";
+  if (scenario === "three-phase")
+    absent.discharge_target_soc =
+      "the three-phase map has no timed export slot for a target to stop, nor the battery power limits over the LAN to pause its discharge by; the template marks it optional (gen3 only)";
   if (scenario === "ac-coupled") {
     const pv = "an AC-coupled inverter has no PV input: its registers carry no solar power (the cloud reports 0)";
     Object.assign(absent, { pv_today: pv, pv_power: pv });
@@ -292,6 +295,21 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
       } finally {
         reader.close();
       }
+    }, 30_000);
+
+  if (scenario === "hybrid" && path === "local")
+    it("shows the discharge target the daemon holds (the reserve until set) and keeps one set through GivTCP's number", async () => {
+      const device = serial.toLowerCase();
+      const number = run.configs.get(`number.givtcp_${device}_discharge_target_soc_1`);
+      expect(number).toMatchObject({ min: 4, max: 100, unit_of_measurement: "%" });
+      const reserve = Number(run.state.battery_operating_range_reserve_percent);
+      expect(run.state.timed_export_discharge_target_percent).toBe(Math.max(4, reserve));
+      const wanted = reserve === 45 ? 50 : 45;
+      const writes = run.lanWrites().length;
+      expect(await run.publish(String(number?.command_topic), String(wanted))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().timed_export_discharge_target_percent).toBe(wanted);
+      // Kept by the daemon: nothing is written to the inverter.
+      expect(run.lanWrites().length).toBe(writes);
     }, 30_000);
 
   it("gives the mode select a state among its options once the eco mode is known", () => {
