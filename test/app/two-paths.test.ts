@@ -65,6 +65,9 @@ const ONLY_LOCAL = [
   "energy2mqtt_sd2024g001_solar_array_2_power",
   "energy2mqtt_sd2024g001_solar_array_2_voltage",
   "energy2mqtt_sd2024g001_sync_clock",
+  // The hybrid has no discharge target register (HR 272): over the LAN the daemon holds the target
+  // itself (src/control/discharge-target.ts); the cloud's Timed Export has its slots' own limits.
+  "energy2mqtt_sd2024g001_timed_export_discharge_target_percent",
 ];
 
 /**
