@@ -514,36 +514,38 @@ export class ControlGate {
   async checkDischargeTarget(serial: string, soc: number | undefined): Promise<boolean> {
     const snapshots = this.localSnapshots;
     if (!snapshots || !emulatesPause(this.control, serial)) return false;
+    const listed = this.devices.inverter(serial)?.presets ?? [];
+    if (findPreset(listed, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return false;
+    const holding = this.targetHolds.get(serial);
+    if (holding === undefined) {
+      // Nothing to read while no hold can start: no SoC yet, or the battery above a target kept.
+      const kept = keptTarget(snapshots, serial);
+      if (soc === undefined || (kept !== undefined && soc > kept)) return false;
+    }
     const signal = this.stopping.signal;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
     const call = { priority: "background" as const, signal };
     let slot: string | undefined;
     let target: number | undefined;
     try {
-      const exporting = await this.control.inverters.readPreset(serial, TARGET_PRESET, call);
-      if (!(TARGET_FIELD in exporting)) return false;
-      slot = runningSlot(exporting, minute);
+      target = await targetNow(this.control, snapshots, serial, signal);
+      if (holding === undefined && (soc === undefined || target === undefined || soc > target)) return false;
+      slot = runningSlot(await this.control.inverters.readPreset(serial, TARGET_PRESET, call), minute);
+      // Timed Demand shares the discharge slots and their switch, in eco mode.
       if (slot === undefined)
         slot = runningSlot(await this.control.inverters.readPreset(serial, "timed-discharge", call), minute);
-      target = await targetNow(this.control, snapshots, serial, signal);
     } catch (error) {
       this.logger.debug({ target: serial, err: (error as Error).message }, "discharge target not checked");
       return false;
     }
-    const holding = this.targetHolds.get(serial);
-    if (holding !== undefined && holding === slot) return false;
     if (holding !== undefined) {
+      if (holding === slot) return false;
       this.targetHolds.delete(serial);
-      this.recordTarget(
-        serial,
-        `the discharge slot ${holding} ended: the discharge target no longer holds the discharge`,
-        {
-          slot: holding,
-        },
-      );
+      const ended = `the discharge slot ${holding} ended: the discharge target no longer holds the discharge`;
+      this.recordTarget(serial, ended, { slot: holding });
       return true;
     }
-    if (slot === undefined || soc === undefined || target === undefined || soc > target) return false;
+    if (slot === undefined || soc === undefined || target === undefined) return false;
     this.targetHolds.set(serial, slot);
     this.recordTarget(
       serial,

@@ -73,7 +73,8 @@ describe("the discharge target held by the daemon on a hybrid over the LAN", () 
     };
     const exporting = await exportPreset({ enabled: true, slots: [{ start_time: at(1), end_time: at(4) }] });
     expect(exporting).toMatchObject({ ok: true });
-    let soc = 60;
+    // At the target, but before the slot: nothing held.
+    let soc = 45;
     const slots = new PauseSlots(
       setup.gate,
       () => [INVERTER],
@@ -81,6 +82,8 @@ describe("the discharge target held by the daemon on a hybrid over the LAN", () 
       () => soc,
     );
     await slots.tick();
+    expect(await lanValue(DISCHARGE)).toBe(before.discharge);
+    soc = 60;
     setup.clock.advance(60_000);
     // The slot runs, the battery above the target: the discharge goes on.
     await slots.tick();
