@@ -78,3 +78,58 @@ export function runningSlot(values: Readonly<Record<string, unknown>>, minute: n
   }
   return undefined;
 }
+
+/** What the check needs: the path's reads, the daemon's snapshots, and the holds under way (serial -> slot). */
+export interface TargetCheckDeps {
+  readonly control: ControlReads;
+  readonly snapshots: LocalSnapshots;
+  readonly holds: Map<string, string>;
+  readonly signal: AbortSignal;
+}
+
+/** A hold that started or ended: its reason, and what it was decided on, for the audit log. */
+export interface TargetTurn {
+  readonly message: string;
+  readonly request: Record<string, string | number>;
+}
+
+/**
+ * This minute's check: a hold starts when a discharge slot runs and the SoC is at or below the
+ * target, and ends when its slot no longer runs (not when the SoC rises again: HR 272 stops the
+ * slot for good). Undefined when nothing changed.
+ */
+export async function checkTarget(
+  deps: TargetCheckDeps,
+  serial: string,
+  now: { readonly soc: number | undefined; readonly minute: number },
+): Promise<TargetTurn | undefined> {
+  const { control, snapshots, holds, signal } = deps;
+  const { soc, minute } = now;
+  const holding = holds.get(serial);
+  if (holding === undefined) {
+    // Nothing to read while no hold can start: no SoC yet, or the battery above a target kept.
+    const kept = keptTarget(snapshots, serial);
+    if (soc === undefined || (kept !== undefined && soc > kept)) return undefined;
+  }
+  const target = holding === undefined ? await targetNow(control, snapshots, serial, signal) : undefined;
+  if (holding === undefined && (soc === undefined || target === undefined || soc > target)) return undefined;
+  const call = { priority: "background" as const, signal };
+  // Timed Demand shares the discharge slots and their switch, in eco mode.
+  const slot =
+    runningSlot(await control.inverters.readPreset(serial, TARGET_PRESET, call), minute) ??
+    runningSlot(await control.inverters.readPreset(serial, "timed-discharge", call), minute);
+  if (holding !== undefined) {
+    if (holding === slot) return undefined;
+    holds.delete(serial);
+    return {
+      message: `the discharge slot ${holding} ended: the discharge target no longer holds the discharge`,
+      request: { slot: holding },
+    };
+  }
+  if (slot === undefined || soc === undefined || target === undefined) return undefined;
+  holds.set(serial, slot);
+  return {
+    message: `battery at ${soc}%, at or below the discharge target ${target}%, during the discharge slot ${slot}: discharge paused until the slot ends`,
+    request: { soc, target, slot },
+  };
+}

@@ -17,9 +17,9 @@ import { actionTarget } from "./device-action.js";
 import { runDeviceAction } from "./device-action-run.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
 import {
+  checkTarget,
   keepTarget,
   keptTarget,
-  runningSlot,
   TARGET_FIELD,
   TARGET_PRESET,
   targetNow,
@@ -376,7 +376,9 @@ export class ControlGate {
       const inverter = this.devices.inverter(request.serial);
       if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
       if (!inverter.controllable) return notControllable(inverter);
-      const held = await this.heldPauseChange(request, requester, inverter, context);
+      // Only a device whose pause the daemon holds waits on it (no extra turn for the others).
+      const deps = this.pauseDeps(inverter.serial, requester, context.signal ?? this.stopping.signal);
+      const held = deps && (await this.heldPauseChange(request, inverter, context, deps));
       const outcome =
         held ??
         (request.kind === "setting"
@@ -385,7 +387,8 @@ export class ControlGate {
       if (!outcome.skipped && !outcome.refused)
         this.state.distrustPresets(request.serial, request.kind === "preset" ? request.preset : undefined);
       const exporting = request.kind === "preset" && findPreset(inverter.presets, request.preset)?.identifier;
-      if (exporting === TARGET_PRESET && outcome.ok && held === undefined) await this.rememberHeldTarget(inverter);
+      if (deps && exporting === TARGET_PRESET && outcome.ok && held === undefined)
+        await this.rememberHeldTarget(inverter);
       return outcome;
     } catch (error) {
       // Each change handles its own cloud errors; reaching this is a bug, reported rather than thrown.
@@ -427,16 +430,14 @@ export class ControlGate {
    */
   private async heldPauseChange(
     request: Extract<ChangeRequest, { kind: "setting" | "preset" }>,
-    requester: Requester,
     inverter: ControlledInverter,
     context: ChangeContext,
+    deps: PauseDeps,
   ): Promise<ChangeOutcome | undefined> {
-    const deps = this.pauseDeps(inverter.serial, requester, context.signal ?? this.stopping.signal);
-    if (!deps) return undefined;
     if (request.kind === "preset") {
       const identifier = findPreset(inverter.presets, request.preset)?.identifier;
       if (identifier === TARGET_PRESET && TARGET_FIELD in request.fields)
-        return this.keepDischargeTarget(request, inverter, context);
+        return this.keepDischargeTarget(request, inverter, context, deps.snapshots);
       if (identifier !== PAUSE_PRESET) return undefined;
       const outcome = await changeHeldPause(deps, inverter, request.preset, request.fields);
       if (outcome.value !== undefined && typeof outcome.value === "object" && outcome.value !== null)
@@ -467,12 +468,11 @@ export class ControlGate {
     request: Extract<ChangeRequest, { kind: "preset" }>,
     inverter: ControlledInverter,
     context: ChangeContext,
+    snapshots: LocalSnapshots,
   ): Promise<ChangeOutcome> {
-    const { [TARGET_FIELD]: wanted, ...rest } = request.fields;
-    const problem = targetProblem(wanted);
-    if (problem) return refused(problem);
-    const percent = wanted as number;
-    const snapshots = this.localSnapshots as LocalSnapshots;
+    const { [TARGET_FIELD]: percent, ...rest } = request.fields;
+    const problem = targetProblem(percent);
+    if (problem || typeof percent !== "number") return refused(problem ?? `${TARGET_FIELD}: a number`);
     const before = keptTarget(snapshots, inverter.serial);
     if (before !== percent) keepTarget(snapshots, inverter.serial, percent, this.clock.now());
     const kept =
@@ -516,43 +516,19 @@ export class ControlGate {
     if (!snapshots || !emulatesPause(this.control, serial)) return false;
     const listed = this.devices.inverter(serial)?.presets ?? [];
     if (findPreset(listed, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return false;
-    const holding = this.targetHolds.get(serial);
-    if (holding === undefined) {
-      // Nothing to read while no hold can start: no SoC yet, or the battery above a target kept.
-      const kept = keptTarget(snapshots, serial);
-      if (soc === undefined || (kept !== undefined && soc > kept)) return false;
-    }
     const signal = this.stopping.signal;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
-    const call = { priority: "background" as const, signal };
-    let slot: string | undefined;
-    let target: number | undefined;
     try {
-      target = await targetNow(this.control, snapshots, serial, signal);
-      if (holding === undefined && (soc === undefined || target === undefined || soc > target)) return false;
-      slot = runningSlot(await this.control.inverters.readPreset(serial, TARGET_PRESET, call), minute);
-      // Timed Demand shares the discharge slots and their switch, in eco mode.
-      if (slot === undefined)
-        slot = runningSlot(await this.control.inverters.readPreset(serial, "timed-discharge", call), minute);
+      const turn = await checkTarget({ control: this.control, snapshots, holds: this.targetHolds, signal }, serial, {
+        soc,
+        minute,
+      });
+      if (turn) this.recordTarget(serial, turn.message, turn.request);
+      return turn !== undefined;
     } catch (error) {
       this.logger.debug({ target: serial, err: (error as Error).message }, "discharge target not checked");
       return false;
     }
-    if (holding !== undefined) {
-      if (holding === slot) return false;
-      this.targetHolds.delete(serial);
-      const ended = `the discharge slot ${holding} ended: the discharge target no longer holds the discharge`;
-      this.recordTarget(serial, ended, { slot: holding });
-      return true;
-    }
-    if (slot === undefined || soc === undefined || target === undefined) return false;
-    this.targetHolds.set(serial, slot);
-    this.recordTarget(
-      serial,
-      `battery at ${soc}%, at or below the discharge target ${target}%, during the discharge slot ${slot}: discharge paused until the slot ends`,
-      { soc, target, slot },
-    );
-    return true;
   }
 
   private recordTarget(serial: string, message: string, request: Record<string, string | number>): void {
