@@ -1,6 +1,6 @@
 import type { EventBus } from "../bus/event-bus.js";
 import type { Config } from "../config/index.js";
-import { ControlGate, WriteBudget } from "../control/index.js";
+import { ControlGate, PauseSlots, WriteBudget } from "../control/index.js";
 import type { Logger } from "../log/log.js";
 import type { DeviceControl } from "../sources/index.js";
 import { type AuditLog, MemoryLocalSnapshots, MemoryWriteCounts, type Store } from "../store/index.js";
@@ -52,7 +52,21 @@ export function buildGate(options: {
       logger,
     }),
     localSnapshots: store?.localSnapshots ?? new MemoryLocalSnapshots(),
+    timeZone: () => inventory().timezone,
   });
+  // The pause the daemon holds for a model without pause registers, moved at its slot's edges, and its discharge target.
+  // The discharge target is checked against each inverter's latest live SoC.
+  const socs = new Map<string, number>();
+  life.onHalt(
+    bus.on("fetched", "discharge-target", (fetched) => {
+      if (fetched.kind === "inverter.live" && typeof fetched.values.battery_soc === "number")
+        socs.set(fetched.serial, fetched.values.battery_soc);
+    }),
+  );
+  const serials = () => inventory().inverters.map((inverter) => inverter.serial);
+  const pauseSlots = new PauseSlots(gate, serials, clock, (serial) => socs.get(serial));
+  pauseSlots.start();
+  life.onHalt(() => pauseSlots.stop());
   // Before the store closes: a write still waiting for its late answer is given up and recorded.
   life.onStop(() => gate.stop());
   return { gate, devicesById };

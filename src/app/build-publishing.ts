@@ -6,7 +6,7 @@ import { bridgeNode } from "../health/index.js";
 import { type ClockSyncNow, type HomeAssistant, homeAssistant, Topics } from "../homeassistant/index.js";
 import type { Logger } from "../log/log.js";
 import { type Mqtt, type MqttTls, mqttFeature } from "../mqtt/index.js";
-import type { AccountReads, DeviceControl, DeviceSource } from "../sources/index.js";
+import type { AccountReads, DeviceSource } from "../sources/index.js";
 import { type Inventory, type TelemetryFeature, telemetryFeature } from "../telemetry/index.js";
 import type { Clock } from "../time/index.js";
 import type { DevicesById } from "./build-gate.js";
@@ -37,7 +37,6 @@ export function buildPublishing(options: {
   readonly mqttUrl: string;
   readonly tls: MqttTls | undefined;
   readonly source: DeviceSource;
-  readonly control: DeviceControl;
   /** What answers the bridge's account requests: the cloud, or else the LAN's refusals. */
   readonly account: AccountReads;
   readonly gate: ControlGate;
@@ -49,7 +48,7 @@ export function buildPublishing(options: {
   readonly logger: Logger;
   readonly clock: Clock;
 }): Publishing {
-  const { config, version, source, control, gate, devicesById, inventory, bus, logger, clock } = options;
+  const { config, version, source, gate, devicesById, inventory, bus, logger, clock } = options;
   const topics = new Topics(config.mqtt.base_topic, config.homeassistant.discovery_prefix);
   const telemetry = telemetryFeature({ source, poll: config.poll, bus, inventory, logger, clock });
   const mqtt = mqttFeature({
@@ -75,7 +74,8 @@ export function buildPublishing(options: {
     client: options.account,
     gate,
     syncClock: options.syncClock,
-    readBack: new ControlReadBack(control, gate, devicesById, logger),
+    // Through the gate: a pause the daemon holds reads as the mode and slot it keeps.
+    readBack: new ControlReadBack(gate.reads, gate, devicesById, logger),
     inventory,
     logger,
     clock,

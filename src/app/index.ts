@@ -129,7 +129,6 @@ export async function startApp(
       mqttUrl,
       tls,
       source,
-      control,
       account: client ?? (sources.lanControl ?? sources.noWrites).cloudOnly,
       gate,
       syncClock: (serial, requester) => clocks.watch.syncNow(serial, requester),

@@ -3,7 +3,8 @@ import { pino } from "pino";
 import type { Logger } from "../log/log.js";
 import type { ControlReads, DeviceControl } from "../sources/index.js";
 import type { AuditEntryInput, AuditLog, LocalSnapshots } from "../store/index.js";
-import type { Clock } from "../time/index.js";
+import { type Clock, localMinuteOfDay } from "../time/index.js";
+import { reservedSnapshotName } from "../vocabulary/index.js";
 import { actionAuditEntry, auditEntry, targetOf } from "./audit-entry.js";
 import { auditUnwritable, OUTCOME_PENDING } from "./audit-first.js";
 import type { ChangeOutcome, ChangeRequest, Requester, SettingValue } from "./change.js";
@@ -15,12 +16,37 @@ import type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 import { actionTarget } from "./device-action.js";
 import { runDeviceAction } from "./device-action-run.js";
 import type { ControlDevices, ControlledInverter } from "./devices.js";
+import {
+  checkTarget,
+  keepTarget,
+  keptTarget,
+  TARGET_FIELD,
+  TARGET_PRESET,
+  targetNow,
+  targetProblem,
+} from "./discharge-target.js";
 import { sendEvCommand } from "./ev-command-change.js";
 import { KeyedQueue } from "./keyed-queue.js";
 import { deleteLocalSnapshot, restoreLocalSnapshot, takeLocalSnapshot } from "./local-snapshot.js";
-import { failed, refused } from "./outcome.js";
+import { failed, refused, skipped, succeeded } from "./outcome.js";
+import { changeHeldPause, pauseValues } from "./pause-change.js";
+import {
+  type Enforced,
+  emulatesPause,
+  enforcePause,
+  heldPause,
+  holdLimitWhilePaused,
+  PAUSE_PRESET,
+  type PauseDeps,
+  pausedNow,
+  shownPause,
+  withTarget,
+} from "./pause-emulation.js";
 import { changePreset } from "./preset-change.js";
+import { findPreset } from "./preset-rules.js";
 import { changeSetting } from "./setting-change.js";
+import { checkSetting } from "./setting-rules.js";
+import { toStep } from "./steps.js";
 import type { WriteBudget } from "./write-budget.js";
 
 export interface ControlGateDeps {
@@ -55,6 +81,8 @@ export interface ControlGateDeps {
    * it, snapshots of such a device are refused.
    */
   readonly localSnapshots?: LocalSnapshots;
+  /** The house's time zone, for the slots the daemon holds (an emulated pause's); UTC without it. */
+  readonly timeZone?: () => string;
 }
 
 /** A command refused before it could become a change request: its payload, device or control was wrong. */
@@ -78,6 +106,9 @@ export interface ApplyOptions {
 const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
 const DEFAULT_SETTLE_MS = 60_000;
 const DEFAULT_LATE_ANSWER_MS = 120_000;
+/** Who holds the discharge at the discharge target, in the audit log. */
+export const TARGET_REQUESTER: Requester = { via: "daemon", name: "discharge-target" };
+
 /** The cloud's limit on a snapshot's name, kept for the daemon's own. */
 const SNAPSHOT_NAME_MAX = 32;
 
@@ -96,6 +127,11 @@ export class ControlGate {
   private readonly onApplied: ((event: ChangeApplied) => void) | undefined;
   private readonly writeBudget: WriteBudget | undefined;
   private readonly localSnapshots: LocalSnapshots | undefined;
+  private readonly timeZone: () => string;
+  /** Devices whose limits the held pause is writing now (in their turn of the queue). */
+  private readonly enforcing = new Set<string>();
+  /** Devices whose discharge the discharge target holds paused until the slot ends: the slot, as "HH:mm-HH:mm". */
+  private readonly targetHolds = new Map<string, string>();
   private readonly queue = new KeyedQueue();
   private readonly timing: WriteTiming;
   /** Aborted by stop(): ends writes still waiting for a late answer. */
@@ -110,6 +146,7 @@ export class ControlGate {
     this.onApplied = deps.onApplied;
     this.writeBudget = deps.writeBudget;
     this.localSnapshots = deps.localSnapshots;
+    this.timeZone = deps.timeZone ?? (() => "UTC");
     this.state = new ControlState(() => this.clock.now(), deps.cacheMaxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS);
     // Every change's requests listen to it, one device's after another's.
     setMaxListeners(0, this.stopping.signal);
@@ -272,7 +309,25 @@ export class ControlGate {
    * it needs no queue or audit; writing stays the gate's.
    */
   get reads(): ControlReads {
-    return this.control;
+    const { control, localSnapshots: snapshots } = this;
+    if (!snapshots) return control;
+    // A pause the daemon holds reads as the mode and slot it holds, with any limit at 0 shown paused.
+    const readPreset: ControlReads["inverters"]["readPreset"] = async (serial, preset, call) => {
+      const values = await control.inverters.readPreset(serial, preset, call);
+      if (!emulatesPause(control, serial)) return values;
+      if (preset === PAUSE_PRESET) return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
+      // The discharge target the daemon holds, where the LAN lists it (lan-presets.ts) without a register.
+      if (preset === TARGET_PRESET && TARGET_FIELD in values)
+        return {
+          ...values,
+          [TARGET_FIELD]: (await targetNow(control, snapshots, serial, this.stopping.signal)) ?? null,
+        };
+      return values;
+    };
+    return {
+      ...control,
+      inverters: { readSetting: (...args) => control.inverters.readSetting(...args), readPreset },
+    };
   }
 
   /**
@@ -321,12 +376,19 @@ export class ControlGate {
       const inverter = this.devices.inverter(request.serial);
       if (!inverter) return refused(`inverter ${request.serial} is not one this account has`);
       if (!inverter.controllable) return notControllable(inverter);
+      // Only a device whose pause the daemon holds waits on it (no extra turn for the others).
+      const deps = this.pauseDeps(inverter.serial, requester, context.signal ?? this.stopping.signal);
+      const held = deps && (await this.heldPauseChange(request, inverter, context, deps));
       const outcome =
-        request.kind === "setting"
+        held ??
+        (request.kind === "setting"
           ? await changeSetting(context, inverter, request.settingId, request.value)
-          : await changePreset(context, inverter, request.preset, request.fields);
+          : await changePreset(context, inverter, request.preset, request.fields));
       if (!outcome.skipped && !outcome.refused)
         this.state.distrustPresets(request.serial, request.kind === "preset" ? request.preset : undefined);
+      const exporting = request.kind === "preset" && findPreset(inverter.presets, request.preset)?.identifier;
+      if (deps && exporting === TARGET_PRESET && outcome.ok && held === undefined)
+        await this.rememberHeldTarget(inverter);
       return outcome;
     } catch (error) {
       // Each change handles its own cloud errors; reaching this is a bug, reported rather than thrown.
@@ -346,6 +408,11 @@ export class ControlGate {
     const both = signal ? AbortSignal.any([signal, stop]) : stop;
     if (action.kind === "charger" && !this.devices.charger(action.uuid))
       return refusedAction(`EV charger ${action.uuid} is not one this account has`);
+    if (action.kind === "snapshot") {
+      // The daemon's own snapshots (a pause it holds) are put back by it alone, on either path.
+      const reserved = reservedSnapshotName(action.name);
+      if (reserved) return refusedAction(reserved);
+    }
     if (action.kind === "snapshot" || action.kind === "preset-profile") {
       const inverter = this.devices.inverter(action.serial);
       if (!inverter) return refusedAction(`inverter ${action.serial} is not one this account has`);
@@ -354,6 +421,195 @@ export class ControlGate {
         return this.localSnapshot(action, inverter, requester, both);
     }
     return runDeviceAction(this.control, action, both);
+  }
+
+  /**
+   * Pause Battery where the daemon holds it (pause-emulation.ts): a change of the pause, or of a
+   * battery limit while its side is paused (kept for after the pause, not written). Undefined for
+   * every other change, which takes the ordinary path.
+   */
+  private async heldPauseChange(
+    request: Extract<ChangeRequest, { kind: "setting" | "preset" }>,
+    inverter: ControlledInverter,
+    context: ChangeContext,
+    deps: PauseDeps,
+  ): Promise<ChangeOutcome | undefined> {
+    if (request.kind === "preset") {
+      const identifier = findPreset(inverter.presets, request.preset)?.identifier;
+      if (identifier === TARGET_PRESET && TARGET_FIELD in request.fields)
+        return this.keepDischargeTarget(request, inverter, context, deps.snapshots);
+      if (identifier !== PAUSE_PRESET) return undefined;
+      const outcome = await changeHeldPause(deps, inverter, request.preset, request.fields);
+      if (outcome.value !== undefined && typeof outcome.value === "object" && outcome.value !== null)
+        this.state.remember({
+          kind: "preset",
+          serial: inverter.serial,
+          preset: PAUSE_PRESET,
+          values: outcome.value as Readonly<Record<string, unknown>>,
+        });
+      return outcome;
+    }
+    // The pause's own writes of the limits are not held back by it.
+    if (this.enforcing.has(inverter.serial)) return undefined;
+    const descriptor = inverter.settings.find((setting) => setting.id === request.settingId);
+    if (!descriptor) return undefined;
+    const check = checkSetting(descriptor, toStep(descriptor.validation_rules, request.value));
+    if (!check.ok) return undefined;
+    const kept = holdLimitWhilePaused(deps, inverter.serial, request.settingId, check.value);
+    return kept === undefined ? undefined : skipped(`${descriptor.name}: ${kept}`, 0);
+  }
+
+  /**
+   * A change of Timed Export that sets the discharge target the daemon holds: the target kept in
+   * the store (it acts at the next minute's check), the preset's other fields, if any, through the
+   * ordinary path.
+   */
+  private async keepDischargeTarget(
+    request: Extract<ChangeRequest, { kind: "preset" }>,
+    inverter: ControlledInverter,
+    context: ChangeContext,
+    snapshots: LocalSnapshots,
+  ): Promise<ChangeOutcome> {
+    const { [TARGET_FIELD]: percent, ...rest } = request.fields;
+    const problem = targetProblem(percent);
+    if (problem || typeof percent !== "number") return refused(problem ?? `${TARGET_FIELD}: a number`);
+    const before = keptTarget(snapshots, inverter.serial);
+    if (before !== percent) keepTarget(snapshots, inverter.serial, percent, this.clock.now());
+    const kept =
+      before === percent
+        ? `the discharge target is already ${percent}%`
+        : `discharge target ${percent}% kept by energy2mqtt: a running discharge slot pauses at it, checked each minute`;
+    if (Object.keys(rest).length > 0) {
+      const others = await changePreset(context, inverter, request.preset, rest);
+      return { ...others, message: `${kept}; ${others.message}` };
+    }
+    await this.rememberHeldTarget(inverter);
+    if (before === percent) return skipped(kept, { [TARGET_FIELD]: percent });
+    return succeeded(kept, { verified: true, value: { [TARGET_FIELD]: percent } });
+  }
+
+  /**
+   * Timed Export's values as shown, with the discharge target the daemon holds, after a change of
+   * it: the path's own read (which the change remembered) does not know the target.
+   */
+  private async rememberHeldTarget(inverter: ControlledInverter): Promise<void> {
+    const { serial } = inverter;
+    if (!this.localSnapshots || !emulatesPause(this.control, serial)) return;
+    if (findPreset(inverter.presets, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return;
+    try {
+      const call = { priority: "command" as const, signal: this.stopping.signal };
+      const values = await this.reads.inverters.readPreset(serial, TARGET_PRESET, call);
+      this.state.remember({ kind: "preset", serial, preset: TARGET_PRESET, values });
+    } catch (error) {
+      this.logger.debug({ target: serial, err: (error as Error).message }, "Timed Export not read back");
+    }
+  }
+
+  /**
+   * The discharge target's check (discharge-target.ts), once a minute with the latest live SoC:
+   * while a discharge slot runs and the SoC is at or below the target, the discharge is held
+   * paused until that slot ends. Records each start and end of a hold in the audit log with its
+   * reason (`daemon`/`discharge-target`); true when the hold started or ended now.
+   */
+  async checkDischargeTarget(serial: string, soc: number | undefined): Promise<boolean> {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return false;
+    const listed = this.devices.inverter(serial)?.presets ?? [];
+    if (findPreset(listed, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return false;
+    const signal = this.stopping.signal;
+    const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
+    try {
+      const turn = await checkTarget({ control: this.control, snapshots, holds: this.targetHolds, signal }, serial, {
+        soc,
+        minute,
+      });
+      if (turn) this.recordTarget(serial, turn.message, turn.request);
+      return turn !== undefined;
+    } catch (error) {
+      this.logger.debug({ target: serial, err: (error as Error).message }, "discharge target not checked");
+      return false;
+    }
+  }
+
+  private recordTarget(serial: string, message: string, request: Record<string, string | number>): void {
+    this.logger.info({ target: serial }, message);
+    try {
+      this.audit.record({
+        at: this.clock.now(),
+        source: "daemon",
+        requesterName: TARGET_REQUESTER.name,
+        targetKind: "inverter",
+        target: serial,
+        action: "discharge-target",
+        request,
+        ok: true,
+        verified: false,
+        skipped: false,
+        message,
+      });
+    } catch (error) {
+      this.logger.warn(
+        { target: serial, err: (error as Error).message },
+        "the discharge target's row could not be written",
+      );
+    }
+  }
+
+  /** What the held pause needs of the gate, for a device whose pause the daemon holds; undefined otherwise. */
+  private pauseDeps(serial: string, requester: Requester, signal: AbortSignal): PauseDeps | undefined {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    return {
+      control: this.control,
+      snapshots,
+      signal,
+      now: () => this.clock.now(),
+      timeZone: this.timeZone,
+      targetHolds: () => this.targetHolds.has(serial),
+      remember: (reading: ControlReading) => this.state.remember(reading),
+      applySetting: async (settingId: number, value: SettingValue, restore: boolean) => {
+        const request: ChangeRequest = { kind: "setting", serial, settingId, value };
+        const by: Requester = { ...requester, name: requester.name ?? PAUSE_PRESET, ...(restore ? { restore } : {}) };
+        // The change holds the device's turn in the queue: each limit goes in it, one after another.
+        this.enforcing.add(serial);
+        try {
+          const { value: outcome, hold } = await this.applyNow(request, by, { signal });
+          await hold;
+          return outcome;
+        } finally {
+          this.enforcing.delete(serial);
+        }
+      },
+    };
+  }
+
+  /**
+   * Puts the battery's limits where the pause the daemon holds wants them now (at a slot's edge,
+   * and once at start): each limit through the setting path, audited under `requester`. Undefined
+   * when the device's pause is not the daemon's.
+   */
+  enforcePause(serial: string, requester: Requester): Promise<Enforced | undefined> {
+    return this.queue.run(`inverter:${serial}`, async () => {
+      const inverter = this.devices.inverter(serial);
+      const deps = this.pauseDeps(serial, requester, this.stopping.signal);
+      if (!inverter || !deps || !inverter.controllable) return undefined;
+      const enforced = await enforcePause(deps, inverter);
+      this.state.remember({ kind: "preset", serial, preset: PAUSE_PRESET, values: await pauseValues(deps, serial) });
+      if (!enforced.ok) this.logger.warn({ target: serial, source: requester.via }, enforced.message);
+      return enforced;
+    });
+  }
+
+  /**
+   * Which sides the pause the daemon holds for the device pauses this minute (as text, to compare
+   * with the last minute's); undefined when the device's pause is not the daemon's.
+   */
+  pausedSidesNow(serial: string): string | undefined {
+    const snapshots = this.localSnapshots;
+    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
+    const targetHolds = () => this.targetHolds.has(serial);
+    return JSON.stringify(withTarget(pausedNow(heldPause(snapshots, serial), minute), { targetHolds }));
   }
 
   /** A snapshot of a device whose changes go over the LAN: the daemon's own, kept in the store. */

@@ -13,6 +13,7 @@ export type { ControlReading, ControlValues, EvCommandDataMap } from "./control-
 export type { DeviceAction, DeviceActionOutcome } from "./device-action.js";
 export type { ControlDevices, ControlledCharger, ControlledInverter } from "./devices.js";
 export { type ApplyOptions, ControlGate, type ControlGateDeps, type Refusal } from "./gate.js";
+export { PauseSlots } from "./pause-slots.js";
 export { findPreset, presetProblems } from "./preset-rules.js";
 export { ControlReadBack, type ControlRecord, type ControlTarget } from "./read-back.js";
 export { cloudDeviceReads, type DeviceReads } from "./restore/device-reads.js";

@@ -5,6 +5,9 @@ import type { PresetValues } from "../vocabulary/index.js";
  * How GivTCP's control words map onto the daemon's presets (docs/givtcp-rest.md): one table read
  * by readData and by the writes, so that what a write sets is what the next read shows.
  */
+/** Timed Export's field for the discharge target the daemon holds on a model without HR 272 (control/discharge-target.ts). */
+export const HELD_TARGET = "discharge_target_percent";
+
 export const PRESET = {
   eco: "eco-mode",
   charge: "timed-charge",

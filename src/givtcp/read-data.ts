@@ -1,7 +1,7 @@
 import type { ControlValues } from "../control/index.js";
 import type { InverterDevice } from "../telemetry/index.js";
 import { round, type StateValues } from "../vocabulary/index.js";
-import { isOn, modeOf, PAUSE_MODES, PRESET, presetOf, slotOf, timeOf } from "./control-words.js";
+import { HELD_TARGET, isOn, modeOf, PAUSE_MODES, PRESET, presetOf, slotOf, timeOf } from "./control-words.js";
 
 /** What readData is made of: the inverter, its last live reading and its control values. */
 export interface ReadDataInput {
@@ -57,7 +57,9 @@ export function readDataOf(input: ReadDataInput): Record<string, unknown> {
       ...(range.max_charge_watts == null ? {} : { Battery_Charge_Rate: numberOr(range.max_charge_watts, 0) }),
       ...(range.max_discharge_watts == null ? {} : { Battery_Discharge_Rate: numberOr(range.max_discharge_watts, 0) }),
       ...(dischargeSlot.percent_limit == null
-        ? {}
+        ? exporting[HELD_TARGET] == null
+          ? {}
+          : { Discharge_Target_SOC_1: numberOr(exporting[HELD_TARGET], 0) }
         : { Discharge_Target_SOC_1: numberOr(dischargeSlot.percent_limit, 0) }),
       Battery_pause_mode: PAUSE_MODES[numberOr(pause.mode, 0)] ?? "Disabled",
       Battery_Calibration: live.calibrating === "ON" || live.calibrating === true ? "Running" : "Off",

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import type { ChangeRequest, ControlValues } from "../control/index.js";
-import { type GivtcpMode, hasPreset, isOn, MODES, PAUSE_MODES, PRESET, presetOf } from "./control-words.js";
+import {
+  type GivtcpMode,
+  HELD_TARGET,
+  hasPreset,
+  isOn,
+  MODES,
+  PAUSE_MODES,
+  PRESET,
+  presetOf,
+} from "./control-words.js";
 
 /** A number, or a number written as text ('45'), as GivTCP takes its bodies. */
 const numeric = z.union([
@@ -197,7 +206,12 @@ export const ENDPOINTS: Readonly<Record<string, Endpoint<z.ZodType>>> = {
       slot: percent.pipe(z.literal(1, "slot 1: energy2mqtt takes slot 1 only")).optional(),
     }),
     plan: ({ dischargeToPercent }, serial, controls) => ({
-      requests: [preset(serial, dischargePreset(controls), { slots: { 1: { percent_limit: dischargeToPercent } } })],
+      // Without HR 272 the daemon holds the target (Timed Export lists it as a field of its own).
+      requests: [
+        HELD_TARGET in presetOf(controls, PRESET.export)
+          ? preset(serial, PRESET.export, { [HELD_TARGET]: dischargeToPercent })
+          : preset(serial, dischargePreset(controls), { slots: { 1: { percent_limit: dischargeToPercent } } }),
+      ],
       success: `Setting Discharge Target ${dischargeToPercent} was a success`,
       failure: "Setting Discharge Target failed",
     }),

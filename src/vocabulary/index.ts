@@ -8,6 +8,7 @@ export * from "./failures.js";
 export * from "./inverter-fault.js";
 export * from "./inverter-keys.js";
 export * from "./inverter-point.js";
+export * from "./own-snapshots.js";
 export * from "./presets.js";
 export * from "./smart-device.js";
 export * from "./values.js";

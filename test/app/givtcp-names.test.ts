@@ -68,15 +68,11 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
   if (scenario === "ac-coupled")
     absent.load_today =
       "the PV an AC-coupled unit's home uses is on another inverter, in none of its registers: GivTCP's balance for it (inverter out - AC charge - export + import + its own PV, 0) reads 0 kWh on both captured AC units while their site used power (src/local/registers/load-balance.ts); the cloud computes it";
-  if (["demo", "hybrid", "three-phase"].includes(scenario)) {
-    const pause =
-      "pause battery (HR 318-320) is in the HR 300-359 block a hybrid does not answer (givenergy-modbus's has_ac_config_block: AC-coupled and All-in-One only), nor in the three-phase map; the template marks it optional";
-    Object.assign(absent, { pause_mode: pause, pause_start_time: pause, pause_end_time: pause });
-  }
-  if (scenario !== "aio" && scenario !== "gateway") {
+  // A hybrid's and a three-phase's pause and discharge target are held by the daemon (no HR 318-320
+  // or HR 272, but the battery power limits to pause by).
+  if (scenario === "ac-coupled")
     absent.discharge_target_soc =
-      "this model's map has no discharge slot SOC limit (the single-phase extended map's HR 272 on, Gen3 and later); the template marks it optional (gen3 only)";
-  }
+      "no discharge slot SOC limit (HR 272) in the AC-coupled map, and its pause is its own registers (HR 318-320), not the daemon's held pause the discharge target rides on; the template marks it optional (gen3 only)";
   return absent;
 }
 
@@ -117,6 +113,8 @@ interface Run {
   readonly publish: (topic: string, payload: string) => Promise<Json>;
   /** The simulator's system data `time` for the inverter now, as the cloud answers it. */
   readonly cloudTime: () => Promise<string | null | undefined>;
+  /** The single-register writes the house's dongle received (over the LAN; none over the cloud). */
+  readonly lanWrites: () => readonly { readonly register: number; readonly value: number; readonly outcome?: string }[];
 }
 
 /** A daemon with `naming: givtcp` on a frozen house; its discovery configs by default_entity_id. */
@@ -175,6 +173,7 @@ async function startRun(
     latest: () => JSON.parse(live.latest.get(`${base}/${device}`)?.payload ?? "{}") as Json,
     base,
     store,
+    lanWrites: () => sim.simulator.local?.find(serial)?.writesReceived ?? [],
     async publish(topic, payload) {
       const mark = live.messages.length;
       await live.publish(topic, payload);
@@ -292,6 +291,55 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
       unit_of_measurement: "kWh",
     });
   });
+  if (scenario === "hybrid" && path === "local")
+    it("pauses the discharge through GivTCP's pause select (HR 112 to 0, audited), and Disabled puts it back", async () => {
+      const device = serial.toLowerCase();
+      const select = run.configs.get(`select.givtcp_${device}_battery_pause_mode`);
+      expect(select?.options).toEqual(["Disabled", "PauseCharge", "PauseDischarge", "PauseBoth"]);
+      // What Home Assistant sends for an option: the config's command_template maps GivTCP's word to the own label.
+      const template = String(select?.command_template);
+      const sent = (option: string) => new RegExp(`"${option}": "([^"]+)"`).exec(template)?.[1] ?? option;
+      const limit = run.state.setting_battery_discharge_power;
+      expect(limit).toBeGreaterThan(0);
+      const mark = run.lanWrites().length;
+      expect(await run.publish(String(select?.command_topic), sent("PauseDischarge"))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().givtcp_battery_pause_mode).toBe("PauseDischarge");
+      const paused = run.lanWrites().slice(mark);
+      expect(paused.map((write) => [write.register, write.value, write.outcome])).toEqual([[112, 0, "applied"]]);
+      await expect.poll(() => run.latest().setting_battery_discharge_power).toBe(0);
+
+      expect(await run.publish(String(select?.command_topic), sent("Disabled"))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().givtcp_battery_pause_mode).toBe("Disabled");
+      const back = run.lanWrites().slice(mark + paused.length);
+      expect(back.map((write) => [write.register, write.outcome])).toEqual([[112, "applied"]]);
+      await expect.poll(() => run.latest().setting_battery_discharge_power).toBe(limit);
+
+      const reader = openStore(run.store);
+      try {
+        const rows = reader.audit.recent({ target: serial, limit: 10 }).filter((row) => !row.skipped);
+        const discharge = rows.filter((row) => row.action === "setting:73");
+        expect(discharge).toHaveLength(2);
+        expect(discharge.every((row) => row.ok && row.source === "mqtt")).toBe(true);
+        expect(rows.filter((row) => row.action === "preset:pause-battery" && row.ok)).toHaveLength(2);
+      } finally {
+        reader.close();
+      }
+    }, 30_000);
+
+  if (scenario === "hybrid" && path === "local")
+    it("shows the discharge target the daemon holds (the reserve until set) and keeps one set through GivTCP's number", async () => {
+      const device = serial.toLowerCase();
+      const number = run.configs.get(`number.givtcp_${device}_discharge_target_soc_1`);
+      expect(number).toMatchObject({ min: 4, max: 100, unit_of_measurement: "%" });
+      const reserve = Number(run.state.battery_operating_range_reserve_percent);
+      expect(run.state.timed_export_discharge_target_percent).toBe(Math.max(4, reserve));
+      const wanted = reserve === 45 ? 50 : 45;
+      const writes = run.lanWrites().length;
+      expect(await run.publish(String(number?.command_topic), String(wanted))).toMatchObject({ ok: true });
+      await expect.poll(() => run.latest().timed_export_discharge_target_percent).toBe(wanted);
+      // Kept by the daemon: nothing is written to the inverter.
+      expect(run.lanWrites().length).toBe(writes);
+    }, 30_000);
 
   it("gives the mode select a state among its options once the eco mode is known", () => {
     if (run.configs.get(`select.givtcp_${serial.toLowerCase()}_mode`) === undefined) return;

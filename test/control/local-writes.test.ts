@@ -89,7 +89,13 @@ describe("a LAN inverter's controls", () => {
       "timed-discharge",
       "timed-export",
       "battery-operating-range",
+      // No pause registers (HR 318-320) nor discharge target (HR 272) on this model: both are the
+      // daemon's, held through the battery power limits (src/control/pause-emulation.ts).
+      "pause-battery",
     ]);
+    const exporting = inverter?.presets.find((preset) => preset.identifier === "timed-export");
+    expect(exporting?.parameters.discharge_target_percent?.validation).toEqual(["optional", "integer", "between:4,100"]);
+    expect(exporting?.parameters["slots.*.percent_limit"]).toBeUndefined();
   });
 });
 
@@ -235,8 +241,14 @@ describe("what never leaves the process", () => {
     await expect(control.cloudOnly.presetProfiles.list(INVERTER)).rejects.toThrow(/only the cloud has preset profiles/);
     await expect(control.cloudOnly.snapshots.take(INVERTER, "x")).rejects.toThrow(/the daemon keeps its own snapshots/);
     expect(control.pathOf(INVERTER)).toBe("local");
-    await expect(control.inverters.readPreset(INVERTER, "pause-battery")).rejects.toThrow(
-      /preset pause-battery is not offered over the LAN on the Hybrid Gen1 SD2024G001/,
+    await expect(control.inverters.readPreset(INVERTER, "grid-settings")).rejects.toThrow(
+      /preset grid-settings is not offered over the LAN on the Hybrid Gen1 SD2024G001/,
     );
+    // The pause the daemon holds: the path reads only the limits; its slot is the gate's to add.
+    expect(await control.inverters.readPreset(INVERTER, "pause-battery")).toEqual({
+      mode: 0,
+      start_time: null,
+      end_time: null,
+    });
   });
 });

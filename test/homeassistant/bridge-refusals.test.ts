@@ -236,6 +236,23 @@ describe("bridge requests refused", () => {
     expect(audits().length).toBe(before);
   });
 
+  it("refuses a snapshot under the daemon's own prefix (e2m:), in any case, and takes none", async () => {
+    for (const [action, name] of [
+      ["snapshot/take", "e2m:pause-limits"],
+      ["snapshot/restore", "e2m:pause-held"],
+      ["snapshot/delete", "E2M:mine"],
+    ] as const) {
+      const before = audits().length;
+      const body = await request(action, JSON.stringify({ serial: INVERTER, name }));
+      expect(body).toMatchObject({ status: "error", data: {} });
+      expect(body.error).toContain(`snapshot names starting "e2m:" are energy2mqtt's own (got "${name}")`);
+      const after = audits();
+      expect(after.length).toBe(before + 1);
+      expect(after[0]).toMatchObject({ source: "bridge", target: INVERTER, ok: false, message: body.error });
+    }
+    expect(await sim.clientFor("owner").snapshots.exists(INVERTER, "e2m:pause-limits")).toBe(false);
+  });
+
   it("records a payload over the limit capped, not whole", async () => {
     const huge = `{"serial":"${"S".repeat(70_000)}"}`;
     const body = await request("snapshot/take", huge);

@@ -111,6 +111,19 @@ describe("loading rules.yaml", () => {
     ]);
   });
 
+  it("refuses a snapshot named under the daemon's own prefix (e2m:)", () => {
+    const file = rulesFile([
+      ...TARIFFS,
+      "rules:",
+      "  - name: mine",
+      '    when: { cron: "0 7 * * *" }',
+      '    do: [{ snapshot: take, name: "e2m:pause-limits" }]',
+    ]);
+    expect(problemsOf(() => loadRules(file))).toEqual([
+      `${file}:7: rules.0.do.0.name: snapshot names starting "e2m:" are energy2mqtt's own (got "e2m:pause-limits"): choose another name`,
+    ]);
+  });
+
   it("refuses restore: after_window on a rule with no window", () => {
     const file = rulesFile([
       "rules:",

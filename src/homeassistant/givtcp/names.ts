@@ -177,5 +177,9 @@ export const GIVTCP_NAMES: readonly GivTcpName[] = [
   },
   slotTime("battery_pause_start_time_slot", "Battery Pause Start Time Slot", "pause_battery_start_time"),
   slotTime("battery_pause_end_time_slot", "Battery Pause End Time Slot", "pause_battery_end_time"),
-  percent("discharge_target_soc_1", "Discharge Target SOC 1", ["timed_export_slot_1_percent_limit"]),
+  // HR 272 where the model has it; else the target the daemon holds (src/control/discharge-target.ts).
+  percent("discharge_target_soc_1", "Discharge Target SOC 1", [
+    "timed_export_slot_1_percent_limit",
+    "timed_export_discharge_target_percent",
+  ]),
 ];

@@ -5,6 +5,7 @@ import {
   isChargerCommandId,
   PRESETS,
   type PresetIdentifier,
+  reservedSnapshotName,
 } from "../../vocabulary/index.js";
 import { exactlyOneKey } from "./schema-common.js";
 import { renderTemplates, stringsOf, TEMPLATE_SAMPLES, templateProblems } from "./templates.js";
@@ -111,7 +112,14 @@ export const actionSchema = z
     /** Charger uuid; left out: the account's only (or first) charger. */
     uuid: z.string().min(1).optional(),
     /** Snapshot name, at most 32 characters; left out: one per rule. */
-    name: z.string().min(1).max(32).optional(),
+    name: z
+      .string()
+      .min(1)
+      .max(32)
+      .refine((name) => reservedSnapshotName(name) === undefined, {
+        error: (issue) => reservedSnapshotName(String(issue.input)) ?? "a reserved snapshot name",
+      })
+      .optional(),
   })
   .superRefine((action, ctx) => {
     const one = exactlyOneKey(action, ACTION_KINDS, "an action (do:)");

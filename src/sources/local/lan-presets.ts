@@ -325,6 +325,99 @@ function fieldPreset(
   };
 }
 
+const PAUSE_MODE = 96;
+const CHARGE_LIMIT = 72;
+const DISCHARGE_LIMIT = 73;
+
+/**
+ * Pause Battery: the registers' own (HR 318-320) where the model has them; on a model with only
+ * the battery power limits (HR 111/112), the daemon's emulation (src/control/pause-emulation.ts),
+ * listed here so that the same entities are offered. Over the LAN it reads honestly from the
+ * limits: a limit at 0 is that side paused; the slot the daemon holds is the gate's to add, and its
+ * changes are the gate's (they are never planned here).
+ */
+function pauseBattery(own: LanPreset): LanPreset {
+  const emulated = (map: ControlMap): boolean =>
+    !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+  return {
+    identifier: own.identifier,
+    settingIds: (map) => (emulated(map) ? [CHARGE_LIMIT, DISCHARGE_LIMIT] : own.settingIds(map)),
+    descriptor(map) {
+      if (!emulated(map)) return own.descriptor(map);
+      return descriptor(
+        "pause-battery",
+        "Pause Battery",
+        "Pause the battery's charging, discharging or both, all day or between the given times: held by energy2mqtt, which sets the battery's power limits to 0 while the pause holds and puts them back after.",
+        {
+          mode: {
+            description: "0 not paused, 1 charge, 2 discharge, 3 both.",
+            validation: ["required", "integer", "in:0,1,2,3"],
+          },
+          start_time: { description: "Start of the pause, local time.", validation: ["optional", "date_format:H:i"] },
+          end_time: { description: "End of the pause, local time.", validation: ["optional", "date_format:H:i"] },
+        },
+      );
+    },
+    values(map, setting) {
+      if (!emulated(map)) return own.values(map, setting);
+      const charge = setting(CHARGE_LIMIT) === 0 ? 1 : 0;
+      const discharge = setting(DISCHARGE_LIMIT) === 0 ? 2 : 0;
+      return { mode: charge + discharge, start_time: null, end_time: null };
+    },
+    plan(map, body) {
+      if (!emulated(map)) return own.plan(map, body);
+      return { error: `the ${map.model} has no pause register: energy2mqtt holds its pause through the control gate` };
+    },
+  };
+}
+
+/** The field of Timed Export that stands for HR 272 (discharge target SOC 1) where the daemon holds it. */
+export const DISCHARGE_TARGET_FIELD = "discharge_target_percent";
+
+/**
+ * Timed Export with the discharge target the daemon holds (src/control/discharge-target.ts), on a
+ * model whose pause is the daemon's (battery power limits, no pause register) and whose first
+ * discharge slot has no limit register (HR 272): the field is listed so that its entity is
+ * offered; its value and changes are the gate's, never read or planned here.
+ */
+function withDischargeTarget(own: LanPreset): LanPreset {
+  const held = (map: ControlMap): boolean => {
+    const first = exportIds(map, 1);
+    const pauseHeld =
+      !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+    return first !== undefined && !has(map, first.limit) && pauseHeld;
+  };
+  return {
+    ...own,
+    descriptor(map) {
+      const listed = own.descriptor(map);
+      if (!listed || !held(map)) return listed;
+      return {
+        ...listed,
+        parameters: {
+          ...listed.parameters,
+          [DISCHARGE_TARGET_FIELD]: {
+            description:
+              "The battery level (%) at which a running discharge slot stops: held by energy2mqtt, which pauses the discharge until the slot ends.",
+            validation: ["optional", "integer", "between:4,100"],
+          },
+        },
+      };
+    },
+    values(map, setting) {
+      const values = own.values(map, setting);
+      return held(map) ? { ...values, [DISCHARGE_TARGET_FIELD]: null } : values;
+    },
+    plan(map, body) {
+      if (body[DISCHARGE_TARGET_FIELD] !== undefined)
+        return {
+          error: `the ${map.model} has no discharge target register: energy2mqtt holds it through the control gate`,
+        };
+      return own.plan(map, body);
+    },
+  };
+}
+
 /** The presets a LAN path offers, where the model has their settings. */
 export const LAN_PRESETS: readonly LanPreset[] = [
   mappedPreset(
@@ -352,15 +445,17 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     enabled: (setting) => isOn(setting(DC_DISCHARGE)) && isOn(setting(ECO)),
     onEnable: [{ id: ECO, value: true }],
   }),
-  timedPreset({
-    identifier: "timed-export",
-    name: "Timed Export",
-    description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
-    enableId: DC_DISCHARGE,
-    ids: exportIds,
-    enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
-    onEnable: [{ id: ECO, value: false, whereHeld: true }],
-  }),
+  withDischargeTarget(
+    timedPreset({
+      identifier: "timed-export",
+      name: "Timed Export",
+      description: "The battery discharges at maximum power at the given times, exporting what the home does not use.",
+      enableId: DC_DISCHARGE,
+      ids: exportIds,
+      enabled: (setting) => isOn(setting(DC_DISCHARGE)) && !isOn(setting(ECO)),
+      onEnable: [{ id: ECO, value: false, whereHeld: true }],
+    }),
+  ),
   mappedPreset(
     "battery-operating-range",
     "Battery Operating Range",
@@ -379,15 +474,17 @@ export const LAN_PRESETS: readonly LanPreset[] = [
     export_limit_enabled: { description: "Whether export to the grid is limited.", needed: false },
     export_limit_watts: { description: "The most the inverter exports, in watts.", needed: true },
   }),
-  mappedPreset(
-    "pause-battery",
-    "Pause Battery",
-    "Pause the battery's charging, discharging or both, all day or between the given times.",
-    {
-      mode: { id: 96, rules: ["required", "integer"], needed: true },
-      start_time: { id: 155, rules: ["optional"], needed: true },
-      end_time: { id: 156, rules: ["optional"], needed: true },
-    },
+  pauseBattery(
+    mappedPreset(
+      "pause-battery",
+      "Pause Battery",
+      "Pause the battery's charging, discharging or both, all day or between the given times.",
+      {
+        mode: { id: 96, rules: ["required", "integer"], needed: true },
+        start_time: { id: 155, rules: ["optional"], needed: true },
+        end_time: { id: 156, rules: ["optional"], needed: true },
+      },
+    ),
   ),
 ];
 

@@ -49,6 +49,7 @@ function routed(cloud: DeviceControl, lan: DeviceControl, path: () => DevicePath
       readPreset: (...args) => by().inverters.readPreset(...args),
       writeSetting: (...args) => by().inverters.writeSetting(...args),
       applyPreset: (...args) => by().inverters.applyPreset(...args),
+      carries: (...args) => by().inverters.carries?.(...args),
     },
     cloudOnly: noCloudSnapshots(cloud),
     answerMs: Math.max(cloud.answerMs, lan.answerMs),
