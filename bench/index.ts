@@ -1,4 +1,5 @@
 import { archiveBenchmark } from "./archive.bench.js";
+import { backtestYearBenchmark } from "./backtest-year.bench.js";
 import { carBenchmark } from "./car.bench.js";
 import { clientBenchmark } from "./client.bench.js";
 import { daemonBenchmark } from "./daemon.bench.js";
@@ -21,6 +22,7 @@ const benches: Record<string, (options: string[]) => Promise<void>> = {
   fleet: fleetBenchmark,
   planner: plannerBenchmark,
   "planner-year": plannerYearBenchmark,
+  "backtest-year": backtestYearBenchmark,
   car: carBenchmark,
   rules: rulesBenchmark,
   archive: archiveBenchmark,
