@@ -158,7 +158,7 @@ async function runBattery(
   rows.push({
     name: "8 exact optimum (MILP)",
     outcome: { ...metered, cost: exact.cost },
-    solve: `${(exact.solveMs / 1000).toFixed(0)} s: ${exact.blocks} week blocks, ${exact.binarySlots} binary half-hours over the chained solves (each week solved twice: itself and look-ahead); proven optimum between ${exact.lowerBound.toFixed(2)} and ${exact.cost.toFixed(2)} (gap ${exact.gap.toFixed(3)}); LP relaxation ${exact.relaxedCost.toFixed(2)}; its schedule run through the meter ${metered.cost.toFixed(2)}`,
+    solve: `${(exact.solveMs / 1000).toFixed(0)} s: ${exact.blocks} week blocks, ${exact.binarySlots} binary half-hours over the chained solves (each week solved twice: itself and look-ahead); proven optimum between ${exact.lowerBound?.toFixed(2)} and ${exact.cost.toFixed(2)} (gap ${exact.gap?.toFixed(3)}); LP relaxation ${exact.relaxedCost.toFixed(2)}; its schedule run through the meter ${metered.cost.toFixed(2)}`,
   });
 
   const none = rows[0]?.outcome.cost ?? 0;

@@ -11,15 +11,16 @@ import { type ExactInput, type ExactOptions, type ExactSlot, exactOptimum, relax
  * - lower bound (Lagrangian relaxation of the storage link between blocks): each block may start
  *   with any stored energy, paying the same value for it, and is paid that value for what it
  *   leaves; the sum of these blocks' optima is at most the optimum, for any values.
- * The optimum lies between the two; when they meet, the chain is the optimum.
+ * The optimum lies between the two; when they meet, the chain is the optimum. The lower bound's
+ * programs are one more per block; the backtest, which keeps only the chain, leaves them out.
  */
 
 export interface BlockResult {
   /** The chained schedule's cost: the optimum within `gap`. */
   readonly cost: number;
-  /** The Lagrangian bound: no schedule costs less. */
-  readonly lowerBound: number;
-  readonly gap: number;
+  /** The Lagrangian bound: no schedule costs less (undefined: not asked for). */
+  readonly lowerBound: number | undefined;
+  readonly gap: number | undefined;
   /** The linear relaxation of the whole year (a weaker lower bound). */
   readonly relaxedCost: number;
   readonly slots: readonly ExactSlot[];
@@ -33,6 +34,7 @@ export async function exactByBlocks(
   input: ExactInput & { readonly initialSocKwh: number },
   options: ExactOptions,
   blockSlots: number,
+  { lowerBound: withBound = true }: { readonly lowerBound?: boolean } = {},
 ): Promise<BlockResult> {
   const started = performance.now();
   const relaxed = await relaxedValues(input);
@@ -70,15 +72,15 @@ export async function exactByBlocks(
     );
     soc = kept[kept.length - 1]?.socKwh ?? soc;
     binarySlots += chained.binarySlots;
-    const bound = await exactOptimum(block(from, to, from === 0 ? input.initialSocKwh : "free"), options);
-    lowerBound += bound.objective;
+    if (withBound)
+      lowerBound += (await exactOptimum(block(from, to, from === 0 ? input.initialSocKwh : "free"), options)).objective;
     blocks++;
     options.onBlock?.(to);
   }
   return {
     cost,
-    lowerBound,
-    gap: cost - lowerBound,
+    lowerBound: withBound ? lowerBound : undefined,
+    gap: withBound ? cost - lowerBound : undefined,
     relaxedCost: relaxed.cost,
     slots,
     blocks,

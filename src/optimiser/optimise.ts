@@ -1,4 +1,4 @@
-import { type SlotResult, slotCost, slotEnergy, slotEnergyInto } from "./energy.js";
+import { type SlotResult, slotCost, slotEnergy } from "./energy.js";
 import {
   MODES,
   type Mode,
@@ -8,6 +8,14 @@ import {
   type PlannedSlot,
   type Schedule,
 } from "./model.js";
+import {
+  ecoAndHold,
+  fullCharge,
+  fullExport,
+  interpolate,
+  type UntargetedBattery,
+  untargetedBattery,
+} from "./untargeted.js";
 
 /*
  * An exact dynamic program over stored energy. The SoC axis is a grid of N + 1 points from empty
@@ -19,9 +27,6 @@ import {
  * the true SoC (off the grid too) and takes, slot by slot, the action the values say is best.
  */
 
-// Local bindings: the hot loops call these without going through the module namespace.
-const energyInto = slotEnergyInto;
-const costOf = slotCost;
 const MODE_COUNT = MODES.length;
 const MODE_INDEX: Readonly<Record<Mode, number>> = { eco: 0, hold: 1, charge: 2, export: 3 };
 const EPS = 1e-9;
@@ -77,34 +82,47 @@ function gridOf(options: OptimiseOptions): Grid {
   return { points: intervals + 1, step: options.battery.capacityKwh / intervals };
 }
 
+/**
+ * The value tables' storage, kept between plans: a plan's tables are read only within its own
+ * optimise call, and a backtest makes one plan per half-hour of a year.
+ */
+let storage = new Float64Array(0);
+
 /** values[t] holds, per mode and grid point, the least cost from slot t on; values[T] the terminal value. */
 function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   const slots = options.importPrices.length;
   const { points, step } = grid;
+  const size = MODE_COUNT * points;
+  if (storage.length < (slots + 1) * size) storage = new Float64Array((slots + 1) * size);
   const values: Float64Array[] = new Array(slots + 1);
-  const last = new Float64Array(MODE_COUNT * points);
+  for (let t = 0; t <= slots; t++) values[t] = storage.subarray(t * size, (t + 1) * size);
+  const last = values[slots] as Float64Array;
   for (let m = 0; m < MODE_COUNT; m++) {
     for (let i = 0; i < points; i++) last[m * points + i] = -options.terminalValue * i * step;
   }
-  values[slots] = last;
   const reach = targetReach(options, grid);
   const steps = stepBuffers(options, grid);
   const best = new Float64Array(MODE_COUNT);
-  const scratch: SlotResult = { socKwh: 0, importKwh: 0, exportKwh: 0, chargedKwh: 0, dischargedKwh: 0 };
+  const battery = untargetedBattery(options.battery, options.slotHours);
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
-    const here = new Float64Array(MODE_COUNT * points);
+    const here = values[t] as Float64Array;
     stepCosts(options, grid, t, steps);
     const chargeOpen = !options.noGridCharge?.[t];
+    const slot: SlotPrices = {
+      load: options.load[t] as number,
+      solar: options.solar[t] as number,
+      importPrice: options.importPrices[t] as number,
+      exportPrice: options.exportPrices[t] as number,
+    };
     for (let i = 0; i < points; i++) {
-      bestPerMode(options, grid, next, t, i, steps, reach, chargeOpen, scratch, best);
+      bestPerMode(battery, grid, next, slot, i, steps, reach, chargeOpen, best);
       let least = Number.POSITIVE_INFINITY;
       for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
       for (let m = 0; m < MODE_COUNT; m++) {
         here[m * points + i] = Math.min(best[m] as number, least + options.changeCost);
       }
     }
-    values[t] = here;
   }
   return values;
 }
@@ -143,19 +161,6 @@ function targetReach(options: OptimiseOptions, grid: Grid): TargetReach {
   return { chargeEnd, exportEnd };
 }
 
-/** Linear interpolation of the value of `mode` at stored energy `soc`. */
-function valueAt(values: Float64Array, grid: Grid, mode: number, soc: number): number {
-  const x = soc / grid.step;
-  const base = mode * grid.points;
-  const lo = Math.floor(x + EPS);
-  if (lo >= grid.points - 1) return values[base + grid.points - 1] as number;
-  if (lo < 0) return values[base] as number;
-  const frac = x - lo;
-  const low = values[base + lo] as number;
-  if (frac < EPS) return low;
-  return low + ((values[base + lo + 1] as number) - low) * frac;
-}
-
 /** Calls `visit` with every action open at `soc`: eco, hold, and (where open) charge or export to each reachable target. */
 function forEachAction(
   options: OptimiseOptions,
@@ -184,35 +189,28 @@ function forEachAction(
 /**
  * The best total per mode from grid point `index`. Charge and export to a grid target land
  * exactly on the grid and cost what their energy costs, the same from any start: those costs
- * come precomputed per step (`steps`), which keeps the backward pass fast. The rest goes through
- * the shared energy model.
+ * come precomputed per step (`steps`), which keeps the backward pass fast. The actions without a
+ * target (eco, hold, full power) go through the energy model (untargeted.ts).
  */
 function bestPerMode(
-  options: OptimiseOptions,
+  battery: UntargetedBattery,
   grid: Grid,
   next: Float64Array,
-  t: number,
+  slot: SlotPrices,
   index: number,
   steps: StepCosts,
   reach: TargetReach,
   chargeOpen: boolean,
-  scratch: SlotResult,
   best: Float64Array,
 ): void {
-  const soc = index * grid.step;
-  const load = options.load[t] as number;
-  const solar = options.solar[t] as number;
-  const importPrice = options.importPrices[t] as number;
-  const exportPrice = options.exportPrices[t] as number;
-  const { points } = grid;
-  const slot: SlotPrices = { load, solar, importPrice, exportPrice };
-  best[0] = fullValue(options, grid, next, "eco", soc, slot, scratch);
-  best[1] = fullValue(options, grid, next, "hold", soc, slot, scratch);
+  const { points, step } = grid;
+  const soc = index * step;
+  ecoAndHold(battery, slot, next, points, step, soc, best);
   best[2] = Number.POSITIVE_INFINITY;
   best[3] = Number.POSITIVE_INFINITY;
   const chargeEnd = reach.chargeEnd[index] as number;
   if (chargeOpen && chargeEnd > 0) {
-    let least = fullValue(options, grid, next, "charge", soc, slot, scratch);
+    let least = fullCharge(battery, slot, next, points, step, soc);
     const charge = steps.charge;
     const base = 2 * points + index;
     for (let k = 1; k < chargeEnd; k++) {
@@ -223,7 +221,7 @@ function bestPerMode(
   }
   const exportEnd = reach.exportEnd[index] as number;
   if (exportEnd > 0) {
-    let least = fullValue(options, grid, next, "export", soc, slot, scratch);
+    let least = fullExport(battery, slot, next, points, step, soc);
     const discharge = steps.discharge;
     const base = 3 * points + index;
     for (let k = 1; k < exportEnd; k++) {
@@ -239,20 +237,6 @@ interface SlotPrices {
   readonly solar: number;
   readonly importPrice: number;
   readonly exportPrice: number;
-}
-
-/** Cost plus value after of an action without a grid target (eco, hold, full-power charge or export). */
-function fullValue(
-  options: OptimiseOptions,
-  grid: Grid,
-  next: Float64Array,
-  mode: Mode,
-  soc: number,
-  slot: SlotPrices,
-  scratch: SlotResult,
-): number {
-  energyInto(scratch, options.battery, options.slotHours, mode, soc, slot.load, slot.solar, undefined);
-  return costOf(scratch, slot.importPrice, slot.exportPrice) + valueAt(next, grid, MODE_INDEX[mode], scratch.socKwh);
 }
 
 interface StepCosts {
@@ -312,7 +296,7 @@ function bestChoice(
     const result = slotEnergy(options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
     const cost = slotCost(result, options.importPrices[t] as number, options.exportPrices[t] as number);
     const change = mode === current ? 0 : options.changeCost;
-    const total = cost + change + valueAt(next, grid, MODE_INDEX[mode], result.socKwh);
+    const total = cost + change + interpolate(next, grid.points, grid.step, MODE_INDEX[mode], result.socKwh);
     if (!chosen || total < chosen.total - 1e-12) chosen = { mode, targetKwh, result, cost, total };
   });
   if (!chosen) throw new Error("no action open: the optimiser's action set is empty");
