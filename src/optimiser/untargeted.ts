@@ -4,7 +4,7 @@ import type { Battery } from "./model.js";
  * The optimiser's backward pass asks, at every slot and SoC grid point, what eco, hold, a full
  * charge and a full export cost plus the value where they land. That is slotEnergyInto and
  * slotCost (energy.ts) with the mode known in advance: the same arithmetic in the same order, so
- * the same figures to the last bit (test/optimiser checks them against slotEnergy), without
+ * the same figures to the last bit (test/optimiser/untargeted.test.ts checks them against it), without
  * the generic model's branches on the mode and its battery lookups, millions of times per year.
  */
 
