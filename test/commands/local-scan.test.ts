@@ -97,7 +97,7 @@ describe("energy2mqtt local scan", () => {
     const block = out.slice(out.indexOf("\nlocal:\n") + 1);
     expect(block).toContain(`  # ${MODBUS_HOST}:${modbusPort} answers Modbus TCP`);
     const local = (parse(block) as { local: unknown[] }).local.map((entry) => localDongleConfig.parse(entry));
-    expect(local).toEqual(HOSTS.map((host) => ({ host, port, passive: false })));
+    expect(local).toEqual(HOSTS.map((host) => ({ host, port, passive: false, gap_ms: 250 })));
 
     const config = join(dir, "scanned.yaml");
     writeFileSync(config, `source: local\n${block}`);
