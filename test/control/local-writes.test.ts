@@ -94,7 +94,11 @@ describe("a LAN inverter's controls", () => {
       "pause-battery",
     ]);
     const exporting = inverter?.presets.find((preset) => preset.identifier === "timed-export");
-    expect(exporting?.parameters.discharge_target_percent?.validation).toEqual(["optional", "integer", "between:4,100"]);
+    expect(exporting?.parameters.discharge_target_percent?.validation).toEqual([
+      "optional",
+      "integer",
+      "between:4,100",
+    ]);
     expect(exporting?.parameters["slots.*.percent_limit"]).toBeUndefined();
   });
 });
