@@ -67,10 +67,10 @@ export {
   type PresetIdentifier,
   type PresetParameter,
   type PresetValues,
-  type presetDescriptor,
+  presetDescriptor,
   type SettingDescriptor,
   type SettingValue,
-  type settingDescriptor,
+  settingDescriptor,
   slots,
 } from "./schemas/inverter-control.js";
 export type {

@@ -1,4 +1,3 @@
-import { presetDescriptor, settingDescriptor } from "../../cloud/schemas/inverter-control.js";
 import type {
   ChangeOutcome,
   ChangeRequest,
@@ -7,7 +6,7 @@ import type {
   DeviceReads,
 } from "../../control/index.js";
 import type { RulesGate } from "../../rules/engine/index.js";
-import { InverterControl, type SettingValue } from "../../simulator/inverter-control/index.js";
+import { InverterControl, listingOf, type SettingValue } from "../../simulator/inverter-control/index.js";
 import { FULL_POWER_FLAG } from "../../simulator/inverter-control/presets/timed.js";
 import type { Inventory } from "../../sources/index.js";
 import type { NotReplayedKind } from "./report.js";
@@ -52,8 +51,7 @@ export class ReplayDevices {
           meters: [],
           flags: ["is-controllable", FULL_POWER_FLAG],
           controllable: true,
-          settings: this.inverter.settingsList().map((setting) => settingDescriptor.parse(setting)),
-          presets: this.inverter.presetsList().map((preset) => presetDescriptor.parse(preset)),
+          ...listingOf(this.inverter),
         },
       ],
       ems: [],

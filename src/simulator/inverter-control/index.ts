@@ -1,4 +1,5 @@
 export type { ControlAnswer } from "./answers.js";
+export { listingOf } from "./descriptors.js";
 export {
   type DeviceConditions,
   InverterControl,
