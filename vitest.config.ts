@@ -9,7 +9,7 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default is one fork fewer than the cores: a single fork on CI's two, where most
     // files spend their time waiting on brokers, daemons and timers rather than on the processor
-    // (two forks kept them busy a quarter of the time): three on two cores.
+    // (with two forks the files' own times added up to 1.25 times the run's): three on two cores.
     maxWorkers: Math.max(3, availableParallelism() - 1),
   },
 });
