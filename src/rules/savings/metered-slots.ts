@@ -54,6 +54,16 @@ interface Counters {
 
 type Energy = { importKwh: number; exportKwh: number; loadKwh: number; solarKwh: number };
 
+/** Adds a half-hour's energy to what `slots` holds for its start. */
+function addInto(slots: Map<number, Energy>, start: number, rise: Energy): void {
+  const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
+  slot.importKwh += rise.importKwh;
+  slot.exportKwh += rise.exportKwh;
+  slot.loadKwh += rise.loadKwh;
+  slot.solarKwh += rise.solarKwh;
+  slots.set(start, slot);
+}
+
 /** Each inverter's metered half-hours, and the house's SoC readings. */
 export interface MeteredInverters {
   /** By inverter serial: its half-hours with a counter increase, by slot start. */
@@ -75,14 +85,7 @@ export function meteredGroup(metered: MeteredInverters, members?: readonly strin
   const slots = new Map<number, Energy>();
   const serials = members ?? [...metered.inverters.keys()];
   for (const serial of serials)
-    for (const [start, rise] of metered.inverters.get(serial) ?? []) {
-      const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
-      slot.importKwh += rise.importKwh;
-      slot.exportKwh += rise.exportKwh;
-      slot.loadKwh += rise.loadKwh;
-      slot.solarKwh += rise.solarKwh;
-      slots.set(start, slot);
-    }
+    for (const [start, rise] of metered.inverters.get(serial) ?? []) addInto(slots, start, rise);
   const whole = members === undefined || [...metered.inverters.keys()].every((serial) => members.includes(serial));
   return {
     slots: [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([start, slot]) => ({ start, ...slot })),
@@ -137,12 +140,7 @@ export function readMeteredInverters(history: Pick<History, "query">, from: numb
     };
     if (Object.values(rise).some((value) => value < 0)) continue;
     const slots = inverters.get(record.device) ?? new Map<number, Energy>();
-    const slot = slots.get(start) ?? { importKwh: 0, exportKwh: 0, loadKwh: 0, solarKwh: 0 };
-    slot.importKwh += rise.importKwh;
-    slot.exportKwh += rise.exportKwh;
-    slot.loadKwh += rise.loadKwh;
-    slot.solarKwh += rise.solarKwh;
-    slots.set(start, slot);
+    addInto(slots, start, rise);
     inverters.set(record.device, slots);
   }
   return {
