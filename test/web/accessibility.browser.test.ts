@@ -8,6 +8,7 @@ import { axeCheck } from "./axe.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
 import { DEMO_RULES, type Demo, startDemo } from "./demo.js";
 import { fillWeek, WEEK_DEVICE } from "./known-week.js";
+import { sidewaysOverflow } from "./sideways.js";
 
 /*
  * Every page, at desktop and phone width, light and dark: axe-core (run in the page) finds no
@@ -84,55 +85,6 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
     );
   };
 
-  /**
-   * Every element that pokes out of the screen sideways, but for those inside a region that
-   * scrolls on its own (a labelled table region) and those placed off it on purpose (the skip link).
-   */
-  const wider = (page: Page, name: string): Promise<string[]> =>
-    page.evaluate((pageName) => {
-      const { document, innerWidth, getComputedStyle } = globalThis as unknown as {
-        document: { querySelectorAll(s: string): ArrayLike<Element>; scrollingElement: { scrollWidth: number } };
-        innerWidth: number;
-        getComputedStyle(element: Element): { overflowX: string };
-      };
-      interface Element {
-        readonly tagName: string;
-        readonly className: unknown;
-        readonly parentElement: Element | null;
-        readonly scrollWidth: number;
-        readonly clientWidth: number;
-        querySelector(selector: string): unknown;
-        getBoundingClientRect(): { left: number; right: number; width: number };
-      }
-      const scrolls = (element: Element): boolean => {
-        for (let up = element.parentElement; up; up = up.parentElement)
-          if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) return true;
-        return false;
-      };
-      const found: string[] = [];
-      if (document.scrollingElement.scrollWidth > innerWidth)
-        found.push(`${pageName}: the page scrolls sideways (${document.scrollingElement.scrollWidth} px)`);
-      for (const element of Array.from(document.querySelectorAll("body *"))) {
-        // A box that scrolls sideways says so: only the scroll regions, with their "Scroll sideways" cue shown.
-        if (
-          ["auto", "scroll"].includes(getComputedStyle(element).overflowX) &&
-          element.scrollWidth > element.clientWidth + 1 &&
-          element.parentElement?.querySelector(".scroll-cue:not([hidden])") == null
-        )
-          found.push(
-            `${pageName}: ${element.tagName.toLowerCase()}.${String(element.className)} scrolls sideways unsaid`,
-          );
-        const box = element.getBoundingClientRect();
-        if (box.width === 0 || box.right <= 0) continue;
-        if (box.right <= innerWidth + 0.5 && box.left >= -0.5) continue;
-        if (!scrolls(element))
-          found.push(
-            `${pageName}: ${element.tagName.toLowerCase()}.${String(element.className)} reaches ${Math.round(box.right)} px`,
-          );
-      }
-      return found;
-    }, name);
-
   for (const width of WIDTHS)
     for (const scheme of SCHEMES)
       it(`finds no serious or critical violation and nothing wider than the screen on any page or dialog at ${width} px, ${scheme}`, async () => {
@@ -148,7 +100,7 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
         for (const name of PAGES) {
           await show(page, name);
           found.push(...(await axeCheck(page, name)).serious);
-          found.push(...(await wider(page, name)));
+          found.push(...(await sidewaysOverflow(page, name)));
           if (name === "changes") {
             // Each rule's run-now dialog too, open over the page (one whose condition fails says so in a warning).
             const runs = page.locator('.rule button[data-action="run"]');
@@ -160,7 +112,7 @@ describe.skipIf(!hasChromium)("accessibility of every page (axe-core and the key
               await dialog.waitFor();
               const what = `changes, run-now dialog of ${await dialog.getAttribute("data-rule")}`;
               found.push(...(await axeCheck(page, what)).serious);
-              found.push(...(await wider(page, what)));
+              found.push(...(await sidewaysOverflow(page, what)));
               await page.locator('dialog.run-preview button[data-confirm="cancel"]').click();
               await dialog.waitFor({ state: "detached" });
             }

@@ -13,6 +13,7 @@ import { BENCH_RULES, writeYearToStore } from "../helpers/planner-year-store.js"
 import { axeCheck } from "./axe.js";
 import { hasChromium, launchChromium } from "./browser-launch.js";
 import { type Demo, startDemo } from "./demo.js";
+import { sidewaysOverflow } from "./sideways.js";
 
 /*
  * The Backtest page against a running daemon whose store holds two weeks of the planner-year
@@ -58,29 +59,6 @@ interface InPage {
   readonly document: { querySelectorAll(s: string): ArrayLike<Element>; scrollingElement: { scrollWidth: number } };
   readonly innerWidth: number;
   getComputedStyle(element: Element): { overflowX: string };
-}
-
-/** Every element poking out of the screen sideways, but for those inside a box that scrolls on its own. */
-function wider(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const { document, innerWidth, getComputedStyle } = globalThis as unknown as InPage;
-    const scrolls = (element: Element): boolean => {
-      for (let up = element.parentElement; up; up = up.parentElement)
-        if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) return true;
-      return false;
-    };
-    const found: string[] = [];
-    if (document.scrollingElement.scrollWidth > innerWidth)
-      found.push(`the page scrolls sideways (${document.scrollingElement.scrollWidth} px)`);
-    for (const element of Array.from(document.querySelectorAll("body *"))) {
-      const box = element.getBoundingClientRect();
-      if (box.width === 0 || box.right <= 0) continue;
-      if (box.right <= innerWidth + 0.5 && box.left >= -0.5) continue;
-      if (!scrolls(element))
-        found.push(`${element.tagName.toLowerCase()}.${String(element.className)} reaches ${Math.round(box.right)} px`);
-    }
-    return found;
-  });
 }
 
 // The API's checks run without Chromium too; the page's need it.
@@ -245,7 +223,10 @@ describe("the Backtest page and its API", () => {
         async () => {
           await page.setViewportSize({ width, height: 900 });
           await page.emulateMedia({ colorScheme: scheme });
-          const found = [...(await axeCheck(page, `backtest ${width} ${scheme}`)).serious, ...(await wider(page))];
+          const found = [
+            ...(await axeCheck(page, `backtest ${width} ${scheme}`)).serious,
+            ...(await sidewaysOverflow(page, `backtest ${width} ${scheme}`)),
+          ];
           if (SHOTS) {
             mkdirSync(SHOTS, { recursive: true });
             await page.screenshot({ path: join(SHOTS, `backtest-${width}-${scheme}.png`), fullPage: true });
