@@ -5,10 +5,11 @@ import { inSlot } from "./pause-emulation.js";
 
 /*
  * The discharge target (GivTCP's discharge_target_soc_1, HR 272 on the models that have it) on a
- * model without that register but whose pause the daemon holds (pause-emulation.ts): the daemon
- * keeps the target, and while a discharge slot runs and the battery is at or below it, it pauses
- * the discharge (its power limit at 0) until the slot ends, as the register stops a timed
- * discharge at its level. Checked once a minute (pause-slots.ts) on the latest live SoC.
+ * model without that register but with the battery power limits (pause-emulation.ts, whether the
+ * model's pause is the daemon's or its own HR 318-320, as on an AC-coupled unit): the daemon keeps
+ * the target, and while a discharge slot runs and the battery is at or below it, it holds the
+ * discharge (its power limit at 0) until the slot ends, as the register stops a timed discharge at
+ * its level. Checked once a minute (pause-slots.ts) on the latest live SoC.
  */
 
 /** Timed Export's field for the target, as the LAN path lists it (lan-presets.ts). */

@@ -36,6 +36,7 @@ import {
   enforcePause,
   heldPause,
   holdLimitWhilePaused,
+  holdsLimits,
   PAUSE_PRESET,
   type PauseDeps,
   pausedNow,
@@ -314,8 +315,9 @@ export class ControlGate {
     // A pause the daemon holds reads as the mode and slot it holds, with any limit at 0 shown paused.
     const readPreset: ControlReads["inverters"]["readPreset"] = async (serial, preset, call) => {
       const values = await control.inverters.readPreset(serial, preset, call);
-      if (!emulatesPause(control, serial)) return values;
-      if (preset === PAUSE_PRESET) return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
+      if (!holdsLimits(control, serial)) return values;
+      if (preset === PAUSE_PRESET && emulatesPause(control, serial))
+        return shownPause(heldPause(snapshots, serial), Number(values.mode ?? 0));
       // The discharge target the daemon holds, where the LAN lists it (lan-presets.ts) without a register.
       if (preset === TARGET_PRESET && TARGET_FIELD in values)
         return {
@@ -438,7 +440,7 @@ export class ControlGate {
       const identifier = findPreset(inverter.presets, request.preset)?.identifier;
       if (identifier === TARGET_PRESET && TARGET_FIELD in request.fields)
         return this.keepDischargeTarget(request, inverter, context, deps.snapshots);
-      if (identifier !== PAUSE_PRESET) return undefined;
+      if (identifier !== PAUSE_PRESET || !emulatesPause(this.control, inverter.serial)) return undefined;
       const outcome = await changeHeldPause(deps, inverter, request.preset, request.fields);
       if (outcome.value !== undefined && typeof outcome.value === "object" && outcome.value !== null)
         this.state.remember({
@@ -494,7 +496,7 @@ export class ControlGate {
    */
   private async rememberHeldTarget(inverter: ControlledInverter): Promise<void> {
     const { serial } = inverter;
-    if (!this.localSnapshots || !emulatesPause(this.control, serial)) return;
+    if (!this.localSnapshots || !holdsLimits(this.control, serial)) return;
     if (findPreset(inverter.presets, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return;
     try {
       const call = { priority: "command" as const, signal: this.stopping.signal };
@@ -513,7 +515,7 @@ export class ControlGate {
    */
   async checkDischargeTarget(serial: string, soc: number | undefined): Promise<boolean> {
     const snapshots = this.localSnapshots;
-    if (!snapshots || !emulatesPause(this.control, serial)) return false;
+    if (!snapshots || !holdsLimits(this.control, serial)) return false;
     const listed = this.devices.inverter(serial)?.presets ?? [];
     if (findPreset(listed, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return false;
     const signal = this.stopping.signal;
@@ -555,10 +557,13 @@ export class ControlGate {
     }
   }
 
-  /** What the held pause needs of the gate, for a device whose pause the daemon holds; undefined otherwise. */
+  /**
+   * What a hold by the battery's limits (the daemon's pause, its discharge target) needs of the
+   * gate, for a device whose limits it can hold; undefined otherwise.
+   */
   private pauseDeps(serial: string, requester: Requester, signal: AbortSignal): PauseDeps | undefined {
     const snapshots = this.localSnapshots;
-    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    if (!snapshots || !holdsLimits(this.control, serial)) return undefined;
     return {
       control: this.control,
       snapshots,
@@ -594,7 +599,9 @@ export class ControlGate {
       const deps = this.pauseDeps(serial, requester, this.stopping.signal);
       if (!inverter || !deps || !inverter.controllable) return undefined;
       const enforced = await enforcePause(deps, inverter);
-      this.state.remember({ kind: "preset", serial, preset: PAUSE_PRESET, values: await pauseValues(deps, serial) });
+      // A pause register of the device's own shows its own values, read by the path.
+      if (emulatesPause(this.control, serial))
+        this.state.remember({ kind: "preset", serial, preset: PAUSE_PRESET, values: await pauseValues(deps, serial) });
       if (!enforced.ok) this.logger.warn({ target: serial, source: requester.via }, enforced.message);
       return enforced;
     });
@@ -606,7 +613,7 @@ export class ControlGate {
    */
   pausedSidesNow(serial: string): string | undefined {
     const snapshots = this.localSnapshots;
-    if (!snapshots || !emulatesPause(this.control, serial)) return undefined;
+    if (!snapshots || !holdsLimits(this.control, serial)) return undefined;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
     const targetHolds = () => this.targetHolds.has(serial);
     return JSON.stringify(withTarget(pausedNow(heldPause(snapshots, serial), minute), { targetHolds }));

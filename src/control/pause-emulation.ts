@@ -40,11 +40,20 @@ export interface HeldPause {
 /** GivTCP's default slot, which Predbat sets: the whole day. */
 export const NOT_PAUSED: HeldPause = { mode: 0, start: "00:00", end: "23:59" };
 
-/** Whether the device's pause is the daemon's: its changes go over the LAN, which has the limits but no pause register. */
-export function emulatesPause(control: DeviceControl, serial: string): boolean {
+/**
+ * Whether the daemon can hold a side of the battery at 0 through its power limits: its changes go
+ * over the LAN, which has both limits. The discharge target (discharge-target.ts) holds by them
+ * on such a model whether its pause is its own register or the daemon's.
+ */
+export function holdsLimits(control: DeviceControl, serial: string): boolean {
   if (control.pathOf(serial) !== "local") return false;
   const carries = (setting: number) => control.inverters.carries?.(serial, { setting });
-  return carries(PAUSE_MODE) === false && carries(CHARGE_LIMIT) === true && carries(DISCHARGE_LIMIT) === true;
+  return carries(CHARGE_LIMIT) === true && carries(DISCHARGE_LIMIT) === true;
+}
+
+/** Whether the device's pause is the daemon's: it holds the limits, and the LAN has no pause register. */
+export function emulatesPause(control: DeviceControl, serial: string): boolean {
+  return holdsLimits(control, serial) && control.inverters.carries?.(serial, { setting: PAUSE_MODE }) === false;
 }
 
 const isMode = (value: unknown): value is PauseMode => value === 0 || value === 1 || value === 2 || value === 3;

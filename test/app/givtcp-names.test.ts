@@ -69,10 +69,8 @@ function notGiven(scenario: string, path: "cloud" | "local"): Readonly<Record<st
     absent.load_today =
       "the PV an AC-coupled unit's home uses is on another inverter, in none of its registers: GivTCP's balance for it (inverter out - AC charge - export + import + its own PV, 0) reads 0 kWh on both captured AC units while their site used power (src/local/registers/load-balance.ts); the cloud computes it";
   // A hybrid's and a three-phase's pause and discharge target are held by the daemon (no HR 318-320
-  // or HR 272, but the battery power limits to pause by).
-  if (scenario === "ac-coupled")
-    absent.discharge_target_soc =
-      "no discharge slot SOC limit (HR 272) in the AC-coupled map, and its pause is its own registers (HR 318-320), not the daemon's held pause the discharge target rides on; the template marks it optional (gen3 only)";
+  // or HR 272, but the battery power limits to pause by); an AC-coupled unit's discharge target
+  // too (no HR 272), beside its own pause registers.
   return absent;
 }
 
@@ -326,7 +324,7 @@ describe.each(RUNS)("$scenario over the $path", ({ scenario, serial, path, index
       }
     }, 30_000);
 
-  if (scenario === "hybrid" && path === "local")
+  if ((scenario === "hybrid" || scenario === "ac-coupled") && path === "local")
     it("shows the discharge target the daemon holds (the reserve until set) and keeps one set through GivTCP's number", async () => {
       const device = serial.toLowerCase();
       const number = run.configs.get(`number.givtcp_${device}_discharge_target_soc_1`);

@@ -11,16 +11,21 @@ const TARGET = "discharge_target_percent";
 const requester = { via: "mqtt" as const, name: "timed_export_discharge_target_percent" };
 
 /**
- * Issue 39: the demo house's hybrid has no discharge target register (HR 272) over the LAN, but
- * its pause is the daemon's (battery power limits, HR 111/112): the daemon keeps the target, and
- * while an export slot runs and the battery's SoC is at or below it, holds the discharge limit at
- * 0 until the slot ends, then puts it back; all on the simulator's pinned clock.
+ * Issue 39: neither the demo house's hybrid nor the AC-coupled unit has a discharge target
+ * register (HR 272) over the LAN, but both have the battery power limits (HR 111/112); the
+ * hybrid's pause is the daemon's, the AC unit's its own HR 318-320. On both the daemon keeps the
+ * target, and while an export slot runs and the battery's SoC is at or below it, holds the
+ * discharge limit at 0 until the slot ends, then puts it back; all on the simulator's pinned clock.
  */
-describe("the discharge target held by the daemon on a hybrid over the LAN", () => {
+describe.each([
+  { kind: "a hybrid (its pause the daemon's)", scenario: "demo", serial: INVERTER },
+  { kind: "an AC-coupled unit (its pause its own registers)", scenario: "ac-coupled", serial: "SA2024G001" },
+])("the discharge target held by the daemon on $kind over the LAN", (house) => {
+  const INVERTER = house.serial;
   let setup: LocalGate;
   let before: { charge: unknown; discharge: unknown; reserve: unknown };
   beforeAll(async () => {
-    setup = await startLocalGate({ lan: true });
+    setup = await startLocalGate({ lan: true, house });
     before = { charge: await lanValue(CHARGE), discharge: await lanValue(DISCHARGE), reserve: await lanValue(RESERVE) };
     // The helper lists the cloud's settings and presets; over the LAN the limits reach their
     // register's watts, and Timed Export lists the target the daemon holds (lan-presets.ts).

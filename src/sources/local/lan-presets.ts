@@ -376,16 +376,15 @@ export const DISCHARGE_TARGET_FIELD = "discharge_target_percent";
 
 /**
  * Timed Export with the discharge target the daemon holds (src/control/discharge-target.ts), on a
- * model whose pause is the daemon's (battery power limits, no pause register) and whose first
- * discharge slot has no limit register (HR 272): the field is listed so that its entity is
- * offered; its value and changes are the gate's, never read or planned here.
+ * model with the battery power limits to hold the discharge by (its pause the daemon's or its own
+ * registers) and whose first discharge slot has no limit register (HR 272): the field is listed so
+ * that its entity is offered; its value and changes are the gate's, never read or planned here.
  */
 function withDischargeTarget(own: LanPreset): LanPreset {
   const held = (map: ControlMap): boolean => {
     const first = exportIds(map, 1);
-    const pauseHeld =
-      !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
-    return first !== undefined && !has(map, first.limit) && pauseHeld;
+    const limits = map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+    return first !== undefined && !has(map, first.limit) && limits;
   };
   return {
     ...own,

@@ -37,6 +37,8 @@ export interface LocalGateOptions {
    * (otherwise the cloud's control stands in for it, so tests can count its requests).
    */
   readonly lan?: boolean;
+  /** The simulator's built-in scenario and the inverter in it the gate controls: demo's SD2024G001 by default. */
+  readonly house?: { readonly scenario: string; readonly serial: string };
 }
 
 /** Routes the inverter's controls by the path in force, as source: auto does. */
@@ -65,7 +67,9 @@ function routed(cloud: DeviceControl, lan: DeviceControl, path: () => DevicePath
  * the source of bridge/logging.
  */
 export async function startLocalGate(options: LocalGateOptions = {}) {
+  const { scenario, serial } = options.house ?? { scenario: "demo", serial: INVERTER };
   const sim = await startTestSimulator({
+    scenario,
     speed: 0,
     start: TEST_START,
     ...(options.lan ? { localPort: 0, localResponseDelayMs: 0 } : {}),
@@ -76,11 +80,11 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
   const checker = sim.clientFor("owner");
   // The path can change between two calls, as with `source: auto`.
   const path = { now: "local" as DevicePath };
-  const lan = options.lan ? await lanControl(sim) : undefined;
+  const lan = options.lan ? await lanControl(sim, serial) : undefined;
   const control: DeviceControl = lan
     ? routed(cloudControl(client), lan.control, () => path.now)
     : { ...cloudControl(client), cloudOnly: noCloudSnapshots(cloudControl(client)), pathOf: () => path.now };
-  const inverter: InverterDevice = await inverterDevice(checker, INVERTER);
+  const inverter: InverterDevice = await inverterDevice(checker, serial);
   const dir = mkdtempSync(join(tmpdir(), "e2m-local-gate-"));
   const file = join(dir, "energy2mqtt.db");
   const warnings: LogEvent[] = [];
@@ -98,7 +102,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
       clock,
       control,
       audit: store.audit,
-      devices: { inverter: (serial) => (serial === INVERTER ? inverter : undefined), charger: () => undefined },
+      devices: { inverter: (asked) => (asked === serial ? inverter : undefined), charger: () => undefined },
       logger,
       writeBudget: new WriteBudget({
         counts: store.writeCounts,
@@ -125,13 +129,13 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
 
   const setting = (settingId: number, value: number | string | boolean): ChangeRequest => ({
     kind: "setting",
-    serial: INVERTER,
+    serial,
     settingId,
     value,
   });
 
   const deviceValue = async (settingId: number): Promise<unknown> => {
-    const read = await checker.inverterControl.readSetting(INVERTER, settingId);
+    const read = await checker.inverterControl.readSetting(serial, settingId);
     return read.ok ? read.value : `code ${read.code}`;
   };
 
@@ -140,6 +144,7 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     clock,
     client,
     checker,
+    serial,
     control,
     /** The simulator's dongle for the inverter, with `lan: true`. */
     lanDongle: lan?.dongle,
@@ -177,9 +182,9 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
 }
 
 /** The LAN control of the simulator's dongle for the inverter, its sessions on a clock that runs. */
-async function lanControl(sim: Awaited<ReturnType<typeof startTestSimulator>>) {
-  const dongle = sim.simulator.local?.find(INVERTER);
-  if (!dongle) throw new Error(`no dongle for ${INVERTER}`);
+async function lanControl(sim: Awaited<ReturnType<typeof startTestSimulator>>, serial: string) {
+  const dongle = sim.simulator.local?.find(serial);
+  if (!dongle) throw new Error(`no dongle for ${serial}`);
   const source = localSource({
     dongles: [{ host: "127.0.0.1", port: dongle.port, passive: false, gap_ms: SIM_GAP_MS }],
     clock: new SimClock({ start: TEST_START }),
