@@ -117,7 +117,7 @@ function assumptions(input: BacktestInput): string[] {
     "actual: what the meter read (the house's real battery, whatever ran it); no battery: solar serves the load, the rest is imported or exported",
     `rules: the whole rules file run by the daemon's rules engine on a replayed clock (every trigger, condition, priority and restore; dry run lifted), prices known from ${clock} for the next day, the house's forecast learned from the replayed history, the SoC from the battery model; what the rules write lands on a model of a GivEnergy hybrid's settings and presets (one with full-power-discharge-in-eco-mode), which says each half-hour's mode (timed charge to its limit, timed export, pause, Eco, reserve and power limits)`,
     `optimiser: the optimiser re-planning every half-hour over ${OPTIMISER_MPC.horizon} half-hours (src/optimiser/plan-ahead.ts); mode change cost ${CHANGE_COST}`,
-    "exact optimum: the least cost any schedule could reach knowing everything ahead (a mixed-integer program solved in week blocks): the ceiling",
+    "exact optimum: the least cost any schedule could reach knowing everything ahead (a mixed-integer program solved day by day, each day with the next as its look-ahead): the ceiling",
   ];
   for (const tariff of input.tariffs)
     if (tariff.filled > 0)

@@ -4,7 +4,7 @@ import { ExactTimeoutError } from "./exact.js";
 import { exactByBlocks } from "./exact-blocks.js";
 import { learnedSolar } from "./learned-solar.js";
 import { mpc } from "./mpc.js";
-import { EXACT_BLOCK_SECONDS, EXACT_BLOCK_SLOTS, OPTIMISER_MPC } from "./policy-settings.js";
+import { BACKTEST_EXACT_BLOCK_SLOTS, EXACT_BLOCK_SECONDS, OPTIMISER_MPC } from "./policy-settings.js";
 import type { BacktestPolicy } from "./result.js";
 import type { RulesReplayReport } from "./rules-replay/report.js";
 import { replayRules } from "./rules-replay/rules-replay.js";
@@ -148,7 +148,7 @@ async function replayOne(
           slotHours: SLOT_HOURS,
         },
         { curtail: "at-limit", timeLimitSeconds: EXACT_BLOCK_SECONDS, onBlock: (done) => told(done) },
-        EXACT_BLOCK_SLOTS,
+        BACKTEST_EXACT_BLOCK_SLOTS,
         // The schedule is the chain's: the bound that proves how close it is is not shown.
         { lowerBound: false },
       );

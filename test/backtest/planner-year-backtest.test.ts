@@ -27,7 +27,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "e2m-backtest-year-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Two weeks: two of the exact optimum's week blocks, fast enough for the suite (a year: see the report).
+// Two weeks: two of the bench's week blocks (the backtest solves them day by day), fast enough for the suite.
 const JANUARY_SLOTS = 14 * 48;
 const battery = (BENCH_BATTERIES.find((entry) => entry.key === "9.5") ?? BENCH_BATTERIES[0])?.battery;
 
