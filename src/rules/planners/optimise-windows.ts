@@ -2,6 +2,7 @@ import {
   type CarNeed,
   type ForecastOptions,
   forecastSeries,
+  type HalfHourSample,
   type Mode,
   type PlannedSlot,
   planAhead,
@@ -202,14 +203,50 @@ function forecastPrices(input: OptimiseWindowsInput, history: PriceHistory, from
   const imports = samples(history.import, input.importRates);
   if (count <= 0 || imports.length < 48) return [];
   const options = { ...PRICE_FORECAST, from, timeZone: history.timeZone, slots: count };
-  const importAhead = forecastSeries(imports, options);
+  const importAhead = lastForecast.import.of(imports, options);
   const exports = samples(history.export, input.exportRates);
-  const exportAhead = exports.length >= 48 ? forecastSeries(exports, options) : [];
+  const exportAhead = exports.length >= 48 ? lastForecast.export.of(exports, options) : [];
   return importAhead.map((price, index) => {
     const at = from + index * SLOT_MS;
     return { at, import: price, export: priceAt(input.exportRates, at) ?? exportAhead[index] ?? 0 };
   });
 }
+
+/**
+ * The last price forecast of one side, kept with what it was made from: each re-plan between two
+ * publications (every half-hour, 48 a day in a backtest's replay) asks for the same one again.
+ */
+class LastForecast {
+  private samples: readonly HalfHourSample[] = [];
+  private key = "";
+  private forecast: number[] = [];
+
+  /**
+   * forecastSeries's first `options.slots`: its n-th half-hour does not depend on how many are
+   * asked for, so one made for a day more serves the re-plans until the next publication.
+   */
+  of(samples: readonly HalfHourSample[], options: ForecastOptions & { readonly slots: number }): number[] {
+    const key = `${options.from} ${options.timeZone}`;
+    if (key !== this.key || this.forecast.length < options.slots || !sameSamples(samples, this.samples)) {
+      this.forecast = forecastSeries(samples, { ...options, slots: options.slots + 48 });
+      this.samples = samples;
+      this.key = key;
+    }
+    return this.forecast.slice(0, options.slots);
+  }
+}
+
+function sameSamples(a: readonly HalfHourSample[], b: readonly HalfHourSample[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const one = a[index] as HalfHourSample;
+    const other = b[index] as HalfHourSample;
+    if (one.start !== other.start || one.kwh !== other.kwh) return false;
+  }
+  return true;
+}
+
+const lastForecast = { import: new LastForecast(), export: new LastForecast() };
 
 /**
  * Touching slots of one mode (eco left out) as one window each. A window writes one percent limit,
