@@ -13,8 +13,9 @@ import { type ReplayJob, workerMessageSchema } from "./replay-messages.js";
 
 export type ReplayOutcome = PolicyReplay | PolicySkipped | undefined;
 
-/** Policies slow enough to be worth a thread: they re-plan every half-hour or solve programs. */
-const SLOW = new Set(["rules", "optimiser", "exact-optimum"]);
+/** Policies slow enough to be worth a thread (they re-plan every half-hour or solve programs), the longest first. */
+const LONGEST_FIRST: readonly string[] = ["rules", "optimiser", "exact-optimum"];
+const SLOW = new Set(LONGEST_FIRST);
 
 /** Runs every job and answers their outcomes in the jobs' order. */
 export async function replayAll(
@@ -24,8 +25,9 @@ export async function replayAll(
   const start = workerStarter();
   const outcomes: ReplayOutcome[] = new Array(jobs.length);
   const slow = jobs.map((job, index) => ({ job, index })).filter(({ job }) => start && SLOW.has(job.policy));
-  // The exact optimum first: it is the longest, so the others fill the other threads meanwhile.
-  slow.sort((a, b) => Number(b.job.policy === "exact-optimum") - Number(a.job.policy === "exact-optimum"));
+  // The longest first, so that the shorter ones fill the other threads meanwhile: on the
+  // planner-year's year the rules take about 60 s of a core, the optimiser 35 s, the exact optimum 15 s.
+  slow.sort((a, b) => LONGEST_FIRST.indexOf(a.job.policy) - LONGEST_FIRST.indexOf(b.job.policy));
   const queue = [...slow];
   const threads = Math.max(1, Math.min(availableParallelism(), queue.length));
   const runners = Array.from({ length: start ? threads : 0 }, async () => {
