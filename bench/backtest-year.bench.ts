@@ -14,7 +14,8 @@ import { BENCH_RULES, backtestHouse, writeYearToStore } from "../test/helpers/pl
  * it. Prints the wall time, the process's CPU time (all threads: the workers' too), the load
  * average before (other work on the machine slows the wall time) and each policy's seconds.
  * `npm run bench -- backtest-year` (`backtest-year:json=FILE` also writes the JSON output, to
- * compare two versions' figures to the penny; `backtest-year:days=N` replays the first N days).
+ * compare two versions' figures to the penny; `backtest-year:days=N` replays the first N days;
+ * `backtest-year:policies=rules,optimiser` only those, as the command's --policies).
  */
 
 const ROOT = join(import.meta.dirname, "..");
@@ -33,6 +34,7 @@ function sink(): { stream: Writable; text: () => string } {
 export async function backtestYearBenchmark(options: readonly string[] = []): Promise<void> {
   const jsonFile = options.find((option) => option.startsWith("json="))?.slice(5);
   const days = Number(options.find((option) => option.startsWith("days="))?.slice(5) ?? 365);
+  const policies = options.find((option) => option.startsWith("policies="))?.slice(9);
   const year = loadYear(ROOT);
   const dir = mkdtempSync(join(tmpdir(), "e2m-backtest-bench-"));
   try {
@@ -46,7 +48,7 @@ export async function backtestYearBenchmark(options: readonly string[] = []): Pr
     const cpu = process.cpuUsage();
     const started = performance.now();
     const code = await runBacktestCommand(
-      { config: house.config, from: "2023-01-01", to, by: "month", json: true },
+      { config: house.config, from: "2023-01-01", to, by: "month", json: true, ...(policies ? { policies } : {}) },
       out.stream,
       err.stream,
       new VirtualClock(Date.UTC(2026, 0, 20, 12)),
@@ -60,7 +62,7 @@ export async function backtestYearBenchmark(options: readonly string[] = []): Pr
       .map(([policy, value]) => `${policy} ${value.toFixed(1)} s`)
       .join(", ");
     console.log(
-      `backtest-year: ${result.halfHours} half-hours, every policy: ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (user+sys, all threads) on ${availableParallelism()} cores, 1-min load ${load.toFixed(2)} before`,
+      `backtest-year: ${result.halfHours} half-hours, ${policies ?? "every policy"}: ${wall.toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (user+sys, all threads) on ${availableParallelism()} cores, 1-min load ${load.toFixed(2)} before`,
     );
     console.log(`backtest-year: each policy (its own thread or the main one): ${seconds}`);
     const totals = new Map<string, number>();

@@ -1,9 +1,21 @@
-import { forecastLoad } from "../optimiser/index.js";
+import { forecastLoad, type HalfHourSample } from "../optimiser/index.js";
 import type { HouseForecast } from "../rules/planners/optimise-windows.js";
 import type { SolarForecaster } from "./learned-solar.js";
 import type { HalfHourSeries } from "./series.js";
 
 const DAY = 48;
+
+/** Each series' load as samples, made once: a replay asks for 28 days of them every half-hour. */
+const samplesOf = new WeakMap<HalfHourSeries, readonly HalfHourSample[]>();
+
+function loadSamples(series: HalfHourSeries): readonly HalfHourSample[] {
+  let samples = samplesOf.get(series);
+  if (!samples) {
+    samples = series.load.map((kwh, t) => ({ start: series.starts[t] as number, kwh }));
+    samplesOf.set(series, samples);
+  }
+  return samples;
+}
 
 /**
  * The house's forecast as the daemon's optimise rule reads it at the start of slot t: the load
@@ -17,12 +29,9 @@ export function houseForecastAt(
 ): HouseForecast {
   const at = series.starts[t] as number;
   const from = Math.max(0, t - 28 * DAY);
-  const samples = series.load
-    .slice(from, t)
-    .map((kwh, index) => ({ start: series.starts[from + index] as number, kwh }));
   return {
     from: at,
-    load: forecastLoad(samples, { from: at, timeZone: series.timeZone, slots }),
+    load: forecastLoad(loadSamples(series).slice(from, t), { from: at, timeZone: series.timeZone, slots }),
     solar: solar(t, slots),
     days: Math.min(28, Math.floor(t / DAY)),
   };
