@@ -85,6 +85,37 @@ describe("the optimiser's windows", () => {
     expect(ahead.basis?.slots).toHaveLength(published.length);
   });
 
+  it("forecasts again when the price history it learned from changes, not only when more prices are published", () => {
+    // The forecast past the published prices is kept between re-plans: the same `now`, published
+    // prices and history must give the same plan, and a history that differs within the days the
+    // forecast learns from (here: imports dearer than now's) a different one, in either order.
+    const past = (price: number): Rate[] =>
+      Array.from({ length: 14 * 48 }, (_, index) => {
+        const start = NOW - (index + 1) * SLOT;
+        return { start, end: start + SLOT, price, estimated: false };
+      });
+    const input = {
+      spec: SPEC,
+      now: NOW,
+      to: NOW + 48 * 3_600_000,
+      importRates: rates([0.05, 0.05, 0.05, 0.05]),
+      exportRates: rates([0.01, 0.01, 0.01, 0.01]),
+      soc: 20,
+      ...BATTERY,
+    };
+    const plan = (importPrice: number) =>
+      planOptimiseWindows({
+        ...input,
+        priceHistory: { timeZone: "Europe/London", import: past(importPrice), export: past(0.01) },
+      }).expectedCost;
+    // Imports as cheap as now's ahead: nothing to buy now. Dear ones: the battery is filled now.
+    const cheap = plan(0.02);
+    const dear = plan(0.4);
+    expect(dear).toBeGreaterThan(cheap);
+    expect(plan(0.02)).toBe(cheap);
+    expect(plan(0.4)).toBe(dear);
+  });
+
   it("knows the site's export limit: a forced export on top of solar is planned only up to it", () => {
     // A sunny afternoon: 4 kW of solar over a 0.2 kW house and the battery nearly full.
     const slots = 8;

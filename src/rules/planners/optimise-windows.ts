@@ -226,10 +226,15 @@ class LastForecast {
    * asked for, so one made for a day more serves the re-plans until the next publication.
    */
   of(samples: readonly HalfHourSample[], options: ForecastOptions & { readonly slots: number }): number[] {
+    // Only the samples of the days it learns from: the history's oldest, which drop off every
+    // half-hour, are older than that (it reaches back from now, the forecast from the first
+    // half-hour without a published price).
+    const since = Math.floor(options.from / SLOT_MS) * SLOT_MS - (options.days ?? 28) * 24 * HOUR_MS;
+    const learned = samples.filter((sample) => sample.start >= since);
     const key = `${options.from} ${options.timeZone}`;
-    if (key !== this.key || this.forecast.length < options.slots || !sameSamples(samples, this.samples)) {
-      this.forecast = forecastSeries(samples, { ...options, slots: options.slots + 48 });
-      this.samples = samples;
+    if (key !== this.key || this.forecast.length < options.slots || !sameSamples(learned, this.samples)) {
+      this.forecast = forecastSeries(learned, { ...options, slots: options.slots + 48 });
+      this.samples = learned;
       this.key = key;
     }
     return this.forecast.slice(0, options.slots);
