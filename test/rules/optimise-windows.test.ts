@@ -14,6 +14,24 @@ const BATTERY = { capacityKwh: 10, chargeKw: 3, chargeEfficiency: 0.95 };
 const rates = (prices: readonly number[]): Rate[] =>
   prices.map((price, index) => ({ start: NOW + index * SLOT, end: NOW + (index + 1) * SLOT, price, estimated: false }));
 
+/** Two weeks of published prices before now, all at `price`. */
+const past = (price: number): Rate[] =>
+  Array.from({ length: 14 * 48 }, (_, index) => {
+    const start = NOW - (index + 1) * SLOT;
+    return { start, end: start + SLOT, price, estimated: false };
+  });
+
+/** A plan's input with four half-hours' import prices published (exports at 0.01), a 48-hour horizon and the battery at 20%. */
+const fourPublished = (imports: readonly number[]) => ({
+  spec: SPEC,
+  now: NOW,
+  to: NOW + 48 * 3_600_000,
+  importRates: rates(imports),
+  exportRates: rates([0.01, 0.01, 0.01, 0.01]),
+  soc: 20,
+  ...BATTERY,
+});
+
 describe("the optimiser's windows", () => {
   it("charges in the cheap half-hours and exports in the dear ones, with targets within the battery's limits", () => {
     const importPrices = [0.3, 0.05, 0.05, 0.05, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3];
@@ -56,20 +74,7 @@ describe("the optimiser's windows", () => {
   it("plans beyond the published prices from their history, acting only within the published ones", () => {
     const published = [0.05, 0.05, 0.05, 0.05];
     // Two weeks of published prices before now: dear imports and exports that pay.
-    const past = (price: number): Rate[] =>
-      Array.from({ length: 14 * 48 }, (_, index) => {
-        const start = NOW - (index + 1) * SLOT;
-        return { start, end: start + SLOT, price, estimated: false };
-      });
-    const input = {
-      spec: SPEC,
-      now: NOW,
-      to: NOW + 48 * 3_600_000,
-      importRates: rates(published),
-      exportRates: rates([0.01, 0.01, 0.01, 0.01]),
-      soc: 20,
-      ...BATTERY,
-    };
+    const input = fourPublished(published);
     const alone = planOptimiseWindows(input);
     const ahead = planOptimiseWindows({
       ...input,
@@ -89,20 +94,7 @@ describe("the optimiser's windows", () => {
     // The forecast past the published prices is kept between re-plans: the same `now`, published
     // prices and history must give the same plan, and a history that differs within the days the
     // forecast learns from (here: imports dearer than now's) a different one, in either order.
-    const past = (price: number): Rate[] =>
-      Array.from({ length: 14 * 48 }, (_, index) => {
-        const start = NOW - (index + 1) * SLOT;
-        return { start, end: start + SLOT, price, estimated: false };
-      });
-    const input = {
-      spec: SPEC,
-      now: NOW,
-      to: NOW + 48 * 3_600_000,
-      importRates: rates([0.05, 0.05, 0.05, 0.05]),
-      exportRates: rates([0.01, 0.01, 0.01, 0.01]),
-      soc: 20,
-      ...BATTERY,
-    };
+    const input = fourPublished([0.05, 0.05, 0.05, 0.05]);
     const plan = (importPrice: number) =>
       planOptimiseWindows({
         ...input,
