@@ -26,7 +26,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const FROM = "2023-01-01";
 const TO = "2023-01-14";
 /** The rules policy (the slowest) is left out to keep the test fast: the page's box unticked, the CLI told so. */
-const POLICIES = ["actual", "no-battery", "eco-only", "optimiser"];
+const POLICIES = ["actual", "no-battery", "eco-only", "rules", "optimiser"];
 const run = promisify(execFile);
 /** Screenshots for a person to look at, only when asked for: E2M_SCREENSHOTS=/some/dir. */
 const SHOTS = process.env.E2M_SCREENSHOTS;
@@ -119,7 +119,6 @@ describe("the Backtest page and its API", () => {
       await page.locator('input[name="from"]').fill(FROM);
       await page.locator('input[name="to"]').fill(TO);
       await page.locator('select[name="by"]').selectOption("day");
-      await page.locator('input[name="policy"][value="rules"]').uncheck();
       await page.getByRole("button", { name: "Run" }).click();
       await page.waitForSelector(".backtest-status:has-text('Running')");
       // One run at a time: the second is told which one runs.
@@ -195,7 +194,21 @@ describe("the Backtest page and its API", () => {
         });
       });
       const heads = await page.locator("table.backtest-table thead th").allTextContents();
-      expect(heads).toEqual(["period", "actual", "no battery", "eco only", "optimiser"]);
+      expect(heads).toEqual(["period", "actual", "no battery", "eco only", "rules", "optimiser"]);
+      // What each rule did, as the CLI's JSON (and its "Rules replayed" lines) says.
+      const rows = await page.locator(".backtest-rules-table tbody tr").all();
+      const replayed = await Promise.all(rows.map((row) => row.locator("th, td").allTextContents()));
+      expect(cli.rules?.length).toBeGreaterThan(0);
+      expect(replayed).toEqual(
+        (cli.rules ?? []).map((rule) => [
+          rule.tariff,
+          rule.name,
+          String(rule.changes),
+          String(rule.windows),
+          rule.notReplayed.length > 0 ? rule.notReplayed.join(", ") : "nothing",
+        ]),
+      );
+      expect(cli.rules?.find((rule) => rule.name === "optimiser")?.changes).toBeGreaterThan(0);
       // The chart: a bar per policy and day, each the table's cost; every figure says its scope.
       expect(await page.locator("svg.backtest-chart rect[data-policy]").count()).toBe(cli.rows.length);
       expect(await page.locator("svg.backtest-chart").getAttribute("aria-label")).toContain("for the house");

@@ -91,9 +91,55 @@ export function backtestResultView(result: BacktestResult, width: number): HTMLE
       `Backtest ${result.from} to ${result.to} (${result.timeZone}), by ${result.by}, for ${SCOPE}: ${result.halfHours} half-hours replayed.`,
     ),
     ...tariffs,
+    rulesReplayed(result),
     h("h3", {}, "Assumptions"),
     h("ul", { class: "backtest-assumptions" }, ...result.assumptions.map((line) => h("li", {}, line))),
     times.length > 0 ? h("p", { class: "hint" }, `Run time: ${times.join(", ")}`) : null,
+  );
+}
+
+/** What each rule did in the rules policy's replay, per tariff (the CLI's "Rules replayed" lines); nothing without the rules policy. */
+function rulesReplayed(result: BacktestResult): HTMLElement | null {
+  const rules = result.rules ?? [];
+  if (rules.length === 0) return null;
+  const table = h(
+    "table",
+    { class: "backtest-rules-table" },
+    h("caption", {}, "What each rule of the rules file did in the rules policy's replay"),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "tariff"),
+        h("th", { scope: "col" }, "rule"),
+        h("th", { scope: "col", class: "num" }, "changes written"),
+        h("th", { scope: "col", class: "num" }, "windows opened"),
+        h("th", { scope: "col" }, "not replayed"),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...rules.map((rule) =>
+        h(
+          "tr",
+          { "data-tariff": rule.tariff, "data-rule": rule.name },
+          h("td", {}, rule.tariff),
+          h("th", { scope: "row" }, rule.name),
+          h("td", { class: "num" }, String(rule.changes)),
+          h("td", { class: "num" }, String(rule.windows)),
+          h("td", {}, rule.notReplayed.length > 0 ? rule.notReplayed.join(", ") : "nothing"),
+        ),
+      ),
+    ),
+  );
+  return h(
+    "section",
+    { class: "backtest-rules", "aria-label": "Rules replayed" },
+    h("h3", {}, "Rules replayed"),
+    scrollRegion("Rules replayed", table),
   );
 }
 

@@ -6,7 +6,10 @@ import type { Page } from "../page.js";
 import { backtestResultView } from "./backtest-result.js";
 
 const POLL_MS = 500;
-/** Checked at first: all but the exact optimum, which needs a solver installed and takes longest. */
+/**
+ * Checked at first: all but the exact optimum, which needs a solver installed and, where many
+ * schedules cost the same (the demo house's fixed export price), takes longest by far.
+ */
 const FIRST_POLICIES = new Set(["actual", "no-battery", "eco-only", "rules", "optimiser"]);
 
 /** The Backtest page: the form of `energy2mqtt backtest`, its progress, then its table and chart. */
