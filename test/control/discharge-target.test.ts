@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PauseSlots } from "../../src/control/index.js";
 import { localMinuteOfDay } from "../../src/time/index.js";
-import type { PresetDescriptor, SettingDescriptor } from "../../src/vocabulary/index.js";
+import type { PresetDescriptor } from "../../src/vocabulary/index.js";
 import { INVERTER, type LocalGate, startLocalGate } from "./helpers/local-gate.js";
 
 const RESERVE = 71;
@@ -27,12 +27,8 @@ describe.each([
   beforeAll(async () => {
     setup = await startLocalGate({ lan: true, house });
     before = { charge: await lanValue(CHARGE), discharge: await lanValue(DISCHARGE), reserve: await lanValue(RESERVE) };
-    // The helper lists the cloud's settings and presets; over the LAN the limits reach their
-    // register's watts, and Timed Export lists the target the daemon holds (lan-presets.ts).
-    const settings = setup.inverter.settings as SettingDescriptor[];
-    for (const [index, setting] of settings.entries())
-      if (setting.id === CHARGE || setting.id === DISCHARGE)
-        settings[index] = { ...setting, validation_rules: [`between:0,${Math.max(3600, Number(before.charge))}`] };
+    setup.limitsInLanWatts(Number(before.charge));
+    // The helper lists the cloud's presets; over the LAN Timed Export lists the target the daemon holds (lan-presets.ts).
     const presets = setup.inverter.presets as PresetDescriptor[];
     for (const [index, preset] of presets.entries())
       if (preset.identifier === "timed-export")
@@ -48,10 +44,7 @@ describe.each([
     await setup?.stop();
   });
 
-  async function lanValue(settingId: number): Promise<unknown> {
-    const read = await setup.control.inverters.readSetting(INVERTER, settingId);
-    return read.outcome === "done" ? read.value : read.reason;
-  }
+  const lanValue = (settingId: number) => setup.lanValue(settingId);
   const exportPreset = (fields: Record<string, unknown>) =>
     setup.gate.apply({ kind: "preset", serial: INVERTER, preset: "timed-export", fields }, requester);
   const shown = async () => (await setup.gate.reads.inverters.readPreset(INVERTER, "timed-export"))[TARGET];

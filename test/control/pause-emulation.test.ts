@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PauseSlots } from "../../src/control/index.js";
 import { localMinuteOfDay } from "../../src/time/index.js";
-import type { SettingDescriptor } from "../../src/vocabulary/index.js";
 import { INVERTER, type LocalGate, startLocalGate } from "./helpers/local-gate.js";
 
 const CHARGE = 72;
@@ -21,21 +20,14 @@ describe("Pause Battery held by the daemon on a hybrid over the LAN", () => {
   beforeAll(async () => {
     setup = await startLocalGate({ lan: true });
     before = { charge: await lanValue(CHARGE), discharge: await lanValue(DISCHARGE) };
-    // The helper lists the cloud's settings (limits to 3600 W); over the LAN this model's reach its top word's watts.
-    const settings = setup.inverter.settings as SettingDescriptor[];
-    for (const [index, setting] of settings.entries())
-      if (setting.id === CHARGE || setting.id === DISCHARGE)
-        settings[index] = { ...setting, validation_rules: [`between:0,${Math.max(3600, Number(before.charge))}`] };
+    setup.limitsInLanWatts(Number(before.charge));
   }, 30_000);
   afterAll(async () => {
     await setup?.stop();
   });
 
   /** The limit as the dongle answers it now. */
-  async function lanValue(settingId: number): Promise<unknown> {
-    const read = await setup.control.inverters.readSetting(INVERTER, settingId);
-    return read.outcome === "done" ? read.value : read.reason;
-  }
+  const lanValue = (settingId: number) => setup.lanValue(settingId);
   const pause = (fields: Record<string, unknown>) =>
     setup.gate.apply({ kind: "preset", serial: INVERTER, preset: "pause-battery", fields }, requester);
 

@@ -14,6 +14,7 @@ import { SimClock } from "../../../src/simulator/clock.js";
 import type { DeviceControl, DevicePath, InverterDevice } from "../../../src/sources/index.js";
 import { cloudControl, localControl, localSource, withoutCloud } from "../../../src/sources/index.js";
 import { openStore, type Store } from "../../../src/store/index.js";
+import type { SettingDescriptor } from "../../../src/vocabulary/index.js";
 import { SIM_GAP_MS, startTestSimulator, TEST_START } from "../../helpers/simulator.js";
 import { inverterDevice } from "./devices.js";
 
@@ -139,6 +140,23 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     return read.ok ? read.value : `code ${read.code}`;
   };
 
+  /** A setting as the path in force answers it now (with `lan: true`, the dongle); the reason when it cannot. */
+  const lanValue = async (settingId: number): Promise<unknown> => {
+    const read = await control.inverters.readSetting(serial, settingId);
+    return read.outcome === "done" ? read.value : read.reason;
+  };
+
+  /**
+   * The battery power limits (settings 72/73) listed up to what the LAN reaches: the helper lists
+   * the cloud's (to 3600 W), while over the LAN a model's limits reach their register's watts.
+   */
+  const limitsInLanWatts = (chargeWatts: number): void => {
+    const settings = inverter.settings as SettingDescriptor[];
+    for (const [index, listed] of settings.entries())
+      if (listed.id === 72 || listed.id === 73)
+        settings[index] = { ...listed, validation_rules: [`between:0,${Math.max(3600, chargeWatts)}`] };
+  };
+
   return {
     sim,
     clock,
@@ -164,6 +182,8 @@ export async function startLocalGate(options: LocalGateOptions = {}) {
     apply,
     setting,
     deviceValue,
+    lanValue,
+    limitsInLanWatts,
     /** A restarted daemon: the gate stopped and the store closed, then both opened again on the same file. */
     async restart() {
       await state.gate.stop();
