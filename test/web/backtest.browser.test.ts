@@ -44,21 +44,12 @@ interface Cell {
 
 /** What the page's functions see of the browser (the tests compile without the DOM's types). */
 interface Element {
-  readonly tagName: string;
-  readonly className: unknown;
-  readonly parentElement: Element | null;
-  readonly scrollWidth: number;
-  readonly clientWidth: number;
   readonly textContent: string;
   getAttribute(name: string): string | null;
   closest(selector: string): Element | null;
-  querySelector(selector: string): Element | null;
-  getBoundingClientRect(): { left: number; right: number; width: number };
 }
 interface InPage {
-  readonly document: { querySelectorAll(s: string): ArrayLike<Element>; scrollingElement: { scrollWidth: number } };
-  readonly innerWidth: number;
-  getComputedStyle(element: Element): { overflowX: string };
+  readonly document: { querySelectorAll(s: string): ArrayLike<Element> };
 }
 
 // The API's checks run without Chromium too; the page's need it.
