@@ -107,6 +107,10 @@ export interface ApplyOptions {
 const DEFAULT_CACHE_MAX_AGE_MS = 10 * 60_000;
 const DEFAULT_SETTLE_MS = 60_000;
 const DEFAULT_LATE_ANSWER_MS = 120_000;
+/** Whether Timed Export lists the discharge target the daemon holds (lan-presets.ts: a model without HR 272). */
+const listsHeldTarget = (presets: ControlledInverter["presets"]): boolean =>
+  findPreset(presets, TARGET_PRESET)?.parameters[TARGET_FIELD] !== undefined;
+
 /** Who holds the discharge at the discharge target, in the audit log. */
 export const TARGET_REQUESTER: Requester = { via: "daemon", name: "discharge-target" };
 
@@ -496,8 +500,7 @@ export class ControlGate {
    */
   private async rememberHeldTarget(inverter: ControlledInverter): Promise<void> {
     const { serial } = inverter;
-    if (!this.localSnapshots || !holdsLimits(this.control, serial)) return;
-    if (findPreset(inverter.presets, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return;
+    if (!this.limitsHeld(serial) || !listsHeldTarget(inverter.presets)) return;
     try {
       const call = { priority: "command" as const, signal: this.stopping.signal };
       const values = await this.reads.inverters.readPreset(serial, TARGET_PRESET, call);
@@ -514,10 +517,8 @@ export class ControlGate {
    * reason (`daemon`/`discharge-target`); true when the hold started or ended now.
    */
   async checkDischargeTarget(serial: string, soc: number | undefined): Promise<boolean> {
-    const snapshots = this.localSnapshots;
-    if (!snapshots || !holdsLimits(this.control, serial)) return false;
-    const listed = this.devices.inverter(serial)?.presets ?? [];
-    if (findPreset(listed, TARGET_PRESET)?.parameters[TARGET_FIELD] === undefined) return false;
+    const snapshots = this.limitsHeld(serial);
+    if (!snapshots || !listsHeldTarget(this.devices.inverter(serial)?.presets ?? [])) return false;
     const signal = this.stopping.signal;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
     try {
@@ -562,8 +563,8 @@ export class ControlGate {
    * gate, for a device whose limits it can hold; undefined otherwise.
    */
   private pauseDeps(serial: string, requester: Requester, signal: AbortSignal): PauseDeps | undefined {
-    const snapshots = this.localSnapshots;
-    if (!snapshots || !holdsLimits(this.control, serial)) return undefined;
+    const snapshots = this.limitsHeld(serial);
+    if (!snapshots) return undefined;
     return {
       control: this.control,
       snapshots,
@@ -612,11 +613,19 @@ export class ControlGate {
    * with the last minute's); undefined when the device's pause is not the daemon's.
    */
   pausedSidesNow(serial: string): string | undefined {
-    const snapshots = this.localSnapshots;
-    if (!snapshots || !holdsLimits(this.control, serial)) return undefined;
+    const snapshots = this.limitsHeld(serial);
+    if (!snapshots) return undefined;
     const minute = localMinuteOfDay(this.clock.now(), this.timeZone());
     const targetHolds = () => this.targetHolds.has(serial);
     return JSON.stringify(withTarget(pausedNow(heldPause(snapshots, serial), minute), { targetHolds }));
+  }
+
+  /**
+   * The daemon's snapshots, where it can hold the device's battery limits (its changes over the
+   * LAN, which has both): its pause and discharge target are kept there. Undefined otherwise.
+   */
+  private limitsHeld(serial: string): LocalSnapshots | undefined {
+    return this.localSnapshots && holdsLimits(this.control, serial) ? this.localSnapshots : undefined;
   }
 
   /** A snapshot of a device whose changes go over the LAN: the daemon's own, kept in the store. */
