@@ -1,7 +1,15 @@
 import type { DeviceControl } from "../sources/index.js";
 import type { LocalSnapshots } from "../store/index.js";
 import { localMinuteOfDay } from "../time/index.js";
-import { ownSnapshotName } from "../vocabulary/index.js";
+import {
+  type Carries,
+  CHARGE_LIMIT_SETTING,
+  DISCHARGE_LIMIT_SETTING,
+  hasBatteryLimits,
+  ownSnapshotName,
+  PAUSE_MODE_SETTING,
+  pauseHeldByDaemon,
+} from "../vocabulary/index.js";
 import type { ChangeOutcome, SettingValue } from "./change.js";
 import type { ControlReading } from "./control-state.js";
 import type { ControlledInverter } from "./devices.js";
@@ -17,9 +25,9 @@ import { restoreLocalSnapshot } from "./local-snapshot.js";
  */
 
 export const PAUSE_PRESET = "pause-battery";
-export const CHARGE_LIMIT = 72;
-export const DISCHARGE_LIMIT = 73;
-const PAUSE_MODE = 96;
+export const CHARGE_LIMIT = CHARGE_LIMIT_SETTING;
+export const DISCHARGE_LIMIT = DISCHARGE_LIMIT_SETTING;
+const PAUSE_MODE = PAUSE_MODE_SETTING;
 const PAUSE_START = 155;
 const PAUSE_END = 156;
 
@@ -46,15 +54,18 @@ export const NOT_PAUSED: HeldPause = { mode: 0, start: "00:00", end: "23:59" };
  * on such a model whether its pause is its own register or the daemon's.
  */
 export function holdsLimits(control: DeviceControl, serial: string): boolean {
-  if (control.pathOf(serial) !== "local") return false;
-  const carries = (setting: number) => control.inverters.carries?.(serial, { setting });
-  return carries(CHARGE_LIMIT) === true && carries(DISCHARGE_LIMIT) === true;
+  return control.pathOf(serial) === "local" && hasBatteryLimits(carriesOver(control, serial));
 }
 
 /** Whether the device's pause is the daemon's: it holds the limits, and the LAN has no pause register. */
 export function emulatesPause(control: DeviceControl, serial: string): boolean {
-  return holdsLimits(control, serial) && control.inverters.carries?.(serial, { setting: PAUSE_MODE }) === false;
+  return control.pathOf(serial) === "local" && pauseHeldByDaemon(carriesOver(control, serial));
 }
+
+const carriesOver =
+  (control: DeviceControl, serial: string): Carries =>
+  (setting) =>
+    control.inverters.carries?.(serial, { setting });
 
 const isMode = (value: unknown): value is PauseMode => value === 0 || value === 1 || value === 2 || value === 3;
 const isTime = (value: unknown): value is string =>

@@ -5,6 +5,7 @@ export * from "./device-actions.js";
 export * from "./devices.js";
 export * from "./ems-statuses.js";
 export * from "./failures.js";
+export * from "./held-limits.js";
 export * from "./inverter-fault.js";
 export * from "./inverter-keys.js";
 export * from "./inverter-point.js";

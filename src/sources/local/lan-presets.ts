@@ -7,7 +7,14 @@ import {
 } from "../../local/index.js";
 import { booleanValue } from "../../validation/index.js";
 import type { PresetDescriptor, PresetIdentifier } from "../../vocabulary/index.js";
-import { PRESETS } from "../../vocabulary/index.js";
+import {
+  type Carries,
+  CHARGE_LIMIT_SETTING,
+  DISCHARGE_LIMIT_SETTING,
+  hasBatteryLimits,
+  PRESETS,
+  pauseHeldByDaemon,
+} from "../../vocabulary/index.js";
 
 /*
  * The cloud's presets that the daemon uses, as writes of the settings they map to (as the cloud
@@ -325,9 +332,11 @@ function fieldPreset(
   };
 }
 
-const PAUSE_MODE = 96;
-const CHARGE_LIMIT = 72;
-const DISCHARGE_LIMIT = 73;
+/** What the model's map carries, for the rules of which controls the daemon holds (vocabulary/held-limits.ts). */
+const carriesIn =
+  (map: ControlMap): Carries =>
+  (id) =>
+    map.settings.has(id);
 
 /**
  * Pause Battery: the registers' own (HR 318-320) where the model has them; on a model with only
@@ -337,11 +346,10 @@ const DISCHARGE_LIMIT = 73;
  * changes are the gate's (they are never planned here).
  */
 function pauseBattery(own: LanPreset): LanPreset {
-  const emulated = (map: ControlMap): boolean =>
-    !map.settings.has(PAUSE_MODE) && map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
+  const emulated = (map: ControlMap): boolean => pauseHeldByDaemon(carriesIn(map));
   return {
     identifier: own.identifier,
-    settingIds: (map) => (emulated(map) ? [CHARGE_LIMIT, DISCHARGE_LIMIT] : own.settingIds(map)),
+    settingIds: (map) => (emulated(map) ? [CHARGE_LIMIT_SETTING, DISCHARGE_LIMIT_SETTING] : own.settingIds(map)),
     descriptor(map) {
       if (!emulated(map)) return own.descriptor(map);
       return descriptor(
@@ -360,8 +368,8 @@ function pauseBattery(own: LanPreset): LanPreset {
     },
     values(map, setting) {
       if (!emulated(map)) return own.values(map, setting);
-      const charge = setting(CHARGE_LIMIT) === 0 ? 1 : 0;
-      const discharge = setting(DISCHARGE_LIMIT) === 0 ? 2 : 0;
+      const charge = setting(CHARGE_LIMIT_SETTING) === 0 ? 1 : 0;
+      const discharge = setting(DISCHARGE_LIMIT_SETTING) === 0 ? 2 : 0;
       return { mode: charge + discharge, start_time: null, end_time: null };
     },
     plan(map, body) {
@@ -383,8 +391,7 @@ export const DISCHARGE_TARGET_FIELD = "discharge_target_percent";
 function withDischargeTarget(own: LanPreset): LanPreset {
   const held = (map: ControlMap): boolean => {
     const first = exportIds(map, 1);
-    const limits = map.settings.has(CHARGE_LIMIT) && map.settings.has(DISCHARGE_LIMIT);
-    return first !== undefined && !has(map, first.limit) && limits;
+    return first !== undefined && !has(map, first.limit) && hasBatteryLimits(carriesIn(map));
   };
   return {
     ...own,
