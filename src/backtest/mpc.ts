@@ -1,4 +1,11 @@
-import { type Battery, forecastLoad, forecastSeries, type HalfHourSample, planAhead } from "../optimiser/index.js";
+import {
+  type Battery,
+  forecastLoad,
+  type HalfHourSample,
+  KeptForecast,
+  PRICE_FORECAST,
+  planAhead,
+} from "../optimiser/index.js";
 import { learnedSolar, type SolarForecaster } from "./learned-solar.js";
 import type { HalfHourSeries } from "./series.js";
 import type { Decide } from "./simulate.js";
@@ -48,39 +55,23 @@ export function mpc(
   const exportSamples = samples(year, year.exportPrice);
   const solveMs: number[] = [];
   const DAY = 48;
-  // The prices' forecast past the published ones changes only when more are published (a day's
-  // 48 re-plans share one), and its n-th half-hour does not depend on how many are asked for: each
-  // is worked out once, for the whole horizon, and sliced.
-  const forecasts = { import: new Map<number, number[]>(), export: new Map<number, number[]>() };
-  const forecastFrom = (known: number, past: readonly HalfHourSample[], kept: Map<number, number[]>): number[] => {
-    const cached = kept.get(known);
-    if (cached) return cached;
-    kept.clear();
-    const ahead = forecastSeries(past.slice(Math.max(0, known - 14 * DAY), known), {
-      from: year.starts[known] as number,
-      timeZone: year.timeZone,
-      slots: settings.horizon,
-      days: 14,
-      halfLifeDays: 3,
-      weekdayWeight: 1.5,
-      correctionDays: 1,
-      correctionHalfLifeHours: 24,
-    });
-    kept.set(known, ahead);
-    return ahead;
-  };
+  // Each side's forecast past the published prices, kept until more are published.
+  const forecasts = { import: new KeptForecast(), export: new KeptForecast() };
   const decide: Decide = (t, socKwh, mode) => {
     const slots = Math.min(settings.horizon, year.starts.length - t);
     const from = year.starts[t] as number;
     const known = (clocks[t] as SlotClock).knownUntil;
-    const prices = (
-      series: readonly number[],
-      past: readonly HalfHourSample[],
-      kept: Map<number, number[]>,
-    ): number[] => {
+    const prices = (series: readonly number[], past: readonly HalfHourSample[], kept: KeptForecast): number[] => {
       const out = series.slice(t, Math.min(known, t + slots));
       if (out.length < slots && settings.forecastPrices)
-        out.push(...forecastFrom(known, past, kept).slice(0, slots - out.length));
+        out.push(
+          ...kept.of(past.slice(Math.max(0, known - 14 * DAY), known), {
+            ...PRICE_FORECAST,
+            from: year.starts[known] as number,
+            timeZone: year.timeZone,
+            slots: slots - out.length,
+          }),
+        );
       return out;
     };
     const importPrices = prices(year.importPrice, importSamples, forecasts.import);

@@ -58,6 +58,14 @@ export const HOUSE_LOAD: Omit<ForecastOptions, "from" | "timeZone"> = {
   correctionHalfLifeHours: 12,
   nowcastHalfLifeHours: 1,
 };
+/** How prices beyond the published ones are forecast: as the planner-year bench's MPC (its row 5). */
+export const PRICE_FORECAST: Omit<ForecastOptions, "from" | "timeZone"> = {
+  days: 14,
+  halfLifeDays: 3,
+  weekdayWeight: 1.5,
+  correctionDays: 1,
+  correctionHalfLifeHours: 24,
+};
 export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
   days: 14,
   halfLifeDays: 4,
@@ -199,4 +207,44 @@ export function forecastLoad(samples: readonly HalfHourSample[], options: Foreca
 /** The house's solar generation for the next slots (the HOUSE_SOLAR settings unless overridden). */
 export function forecastSolar(samples: readonly HalfHourSample[], options: ForecastOptions): number[] {
   return forecastSeries(samples, { ...HOUSE_SOLAR, ...options });
+}
+
+/**
+ * The last forecast of one series, kept with what it was made from: each re-plan between two
+ * publications of prices (every half-hour, 48 a day in a backtest's replay) asks for the same one
+ * again. The optimise rule and the backtest's optimiser keep one per price side.
+ */
+export class KeptForecast {
+  private samples: readonly HalfHourSample[] = [];
+  private key = "";
+  private forecast: number[] = [];
+
+  /**
+   * forecastSeries's first `options.slots`: its n-th half-hour does not depend on how many are
+   * asked for, so one made for a day more serves the re-plans until the next publication.
+   */
+  of(samples: readonly HalfHourSample[], options: ForecastOptions & { readonly slots: number }): number[] {
+    // Only the samples of the days it learns from: the history's oldest, which drop off every
+    // half-hour, are older than that (it reaches back from now, the forecast from the first
+    // half-hour without a published price).
+    const since = Math.floor(options.from / SLOT_MS) * SLOT_MS - (options.days ?? 28) * DAY_MS;
+    const learned = samples.filter((sample) => sample.start >= since);
+    const key = `${options.from} ${options.timeZone}`;
+    if (key !== this.key || this.forecast.length < options.slots || !sameSamples(learned, this.samples)) {
+      this.forecast = forecastSeries(learned, { ...options, slots: options.slots + 48 });
+      this.samples = learned;
+      this.key = key;
+    }
+    return this.forecast.slice(0, options.slots);
+  }
+}
+
+function sameSamples(a: readonly HalfHourSample[], b: readonly HalfHourSample[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const one = a[index] as HalfHourSample;
+    const other = b[index] as HalfHourSample;
+    if (one.start !== other.start || one.kwh !== other.kwh) return false;
+  }
+  return true;
 }

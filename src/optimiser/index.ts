@@ -20,6 +20,8 @@ export {
   HOUSE_LOAD,
   HOUSE_SOLAR,
   halfHourSampleSchema,
+  KeptForecast,
+  PRICE_FORECAST,
 } from "./forecast.js";
 export {
   type Battery,

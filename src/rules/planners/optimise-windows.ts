@@ -1,10 +1,9 @@
 import {
   type CarNeed,
-  type ForecastOptions,
-  forecastSeries,
-  type HalfHourSample,
+  KeptForecast,
   type Mode,
   type PlannedSlot,
+  PRICE_FORECAST,
   planAhead,
   planWithCar,
   type ScheduleBasis,
@@ -81,15 +80,6 @@ export interface PriceHistory {
   readonly import: readonly Rate[];
   readonly export: readonly Rate[];
 }
-
-/** How prices beyond the published ones are forecast: as the planner-year bench's MPC (its row 5). */
-export const PRICE_FORECAST: Omit<ForecastOptions, "from" | "timeZone"> = {
-  days: 14,
-  halfLifeDays: 3,
-  weekdayWeight: 1.5,
-  correctionDays: 1,
-  correctionHalfLifeHours: 24,
-};
 
 /**
  * The optimiser's schedule from the half-hour holding now to the horizon or the last known import
@@ -212,46 +202,8 @@ function forecastPrices(input: OptimiseWindowsInput, history: PriceHistory, from
   });
 }
 
-/**
- * The last price forecast of one side, kept with what it was made from: each re-plan between two
- * publications (every half-hour, 48 a day in a backtest's replay) asks for the same one again.
- */
-class LastForecast {
-  private samples: readonly HalfHourSample[] = [];
-  private key = "";
-  private forecast: number[] = [];
-
-  /**
-   * forecastSeries's first `options.slots`: its n-th half-hour does not depend on how many are
-   * asked for, so one made for a day more serves the re-plans until the next publication.
-   */
-  of(samples: readonly HalfHourSample[], options: ForecastOptions & { readonly slots: number }): number[] {
-    // Only the samples of the days it learns from: the history's oldest, which drop off every
-    // half-hour, are older than that (it reaches back from now, the forecast from the first
-    // half-hour without a published price).
-    const since = Math.floor(options.from / SLOT_MS) * SLOT_MS - (options.days ?? 28) * 24 * HOUR_MS;
-    const learned = samples.filter((sample) => sample.start >= since);
-    const key = `${options.from} ${options.timeZone}`;
-    if (key !== this.key || this.forecast.length < options.slots || !sameSamples(learned, this.samples)) {
-      this.forecast = forecastSeries(learned, { ...options, slots: options.slots + 48 });
-      this.samples = learned;
-      this.key = key;
-    }
-    return this.forecast.slice(0, options.slots);
-  }
-}
-
-function sameSamples(a: readonly HalfHourSample[], b: readonly HalfHourSample[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) {
-    const one = a[index] as HalfHourSample;
-    const other = b[index] as HalfHourSample;
-    if (one.start !== other.start || one.kwh !== other.kwh) return false;
-  }
-  return true;
-}
-
-const lastForecast = { import: new LastForecast(), export: new LastForecast() };
+/** Each side's price forecast, kept between the re-plans until the next publication. */
+const lastForecast = { import: new KeptForecast(), export: new KeptForecast() };
 
 /**
  * Touching slots of one mode (eco left out) as one window each. A window writes one percent limit,
