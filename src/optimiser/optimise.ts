@@ -8,6 +8,7 @@ import {
   type PlannedSlot,
   type Schedule,
 } from "./model.js";
+import { chargeMinima, exportMinima, kindOf, RunsOfKind, type StepRun, windowScratch } from "./target-minima.js";
 import {
   ecoAndHold,
   fullCharge,
@@ -103,12 +104,38 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   const reach = targetReach(options, grid);
   const steps = stepBuffers(options, grid);
   const best = new Float64Array(MODE_COUNT);
+  const targets: TargetTotals = {
+    charge: new Float64Array(points),
+    export: new Float64Array(points),
+    scratch: windowScratch(points),
+  };
   const battery = untargetedBattery(options.battery, options.slotHours);
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = values[t] as Float64Array;
     stepCosts(options, grid, t, steps);
     const chargeOpen = !options.noGridCharge?.[t];
+    if (chargeOpen)
+      chargeMinima(
+        steps.charge,
+        steps.chargeRuns,
+        next,
+        2 * points,
+        reach.chargeEnd,
+        points,
+        targets.scratch,
+        targets.charge,
+      );
+    exportMinima(
+      steps.discharge,
+      steps.dischargeRuns,
+      next,
+      3 * points,
+      reach.exportEnd,
+      points,
+      targets.scratch,
+      targets.export,
+    );
     const slot: SlotPrices = {
       load: options.load[t] as number,
       solar: options.solar[t] as number,
@@ -116,7 +143,7 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
       exportPrice: options.exportPrices[t] as number,
     };
     for (let i = 0; i < points; i++) {
-      bestPerMode(battery, grid, next, slot, i, steps, reach, chargeOpen, best);
+      bestPerMode(battery, grid, next, slot, i, targets, reach, chargeOpen, best);
       let least = Number.POSITIVE_INFINITY;
       for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
       for (let m = 0; m < MODE_COUNT; m++) {
@@ -188,9 +215,8 @@ function forEachAction(
 
 /**
  * The best total per mode from grid point `index`. Charge and export to a grid target land
- * exactly on the grid and cost what their energy costs, the same from any start: those costs
- * come precomputed per step (`steps`), which keeps the backward pass fast. The actions without a
- * target (eco, hold, full power) go through the energy model (untargeted.ts).
+ * exactly on the grid: their best totals come worked out for the whole slot (target-minima.ts).
+ * The actions without a target (eco, hold, full power) go through the energy model (untargeted.ts).
  */
 function bestPerMode(
   battery: UntargetedBattery,
@@ -198,7 +224,7 @@ function bestPerMode(
   next: Float64Array,
   slot: SlotPrices,
   index: number,
-  steps: StepCosts,
+  targets: TargetTotals,
   reach: TargetReach,
   chargeOpen: boolean,
   best: Float64Array,
@@ -208,28 +234,23 @@ function bestPerMode(
   ecoAndHold(battery, slot, next, points, step, soc, best);
   best[2] = Number.POSITIVE_INFINITY;
   best[3] = Number.POSITIVE_INFINITY;
-  const chargeEnd = reach.chargeEnd[index] as number;
-  if (chargeOpen && chargeEnd > 0) {
-    let least = fullCharge(battery, slot, next, points, step, soc);
-    const charge = steps.charge;
-    const base = 2 * points + index;
-    for (let k = 1; k < chargeEnd; k++) {
-      const total = (charge[k] as number) + (next[base + k] as number);
-      if (total < least) least = total;
-    }
-    best[2] = least;
+  if (chargeOpen && (reach.chargeEnd[index] as number) > 0) {
+    const full = fullCharge(battery, slot, next, points, step, soc);
+    const target = targets.charge[index] as number;
+    best[2] = target < full ? target : full;
   }
-  const exportEnd = reach.exportEnd[index] as number;
-  if (exportEnd > 0) {
-    let least = fullExport(battery, slot, next, points, step, soc);
-    const discharge = steps.discharge;
-    const base = 3 * points + index;
-    for (let k = 1; k < exportEnd; k++) {
-      const total = (discharge[k] as number) + (next[base - k] as number);
-      if (total < least) least = total;
-    }
-    best[3] = least;
+  if ((reach.exportEnd[index] as number) > 0) {
+    const full = fullExport(battery, slot, next, points, step, soc);
+    const target = targets.export[index] as number;
+    best[3] = target < full ? target : full;
   }
+}
+
+/** Per grid point, the best total of a charge and of an export to a grid target in the slot. */
+interface TargetTotals {
+  readonly charge: Float64Array;
+  readonly export: Float64Array;
+  readonly scratch: ReturnType<typeof windowScratch>;
 }
 
 interface SlotPrices {
@@ -244,6 +265,9 @@ interface StepCosts {
   readonly charge: Float64Array;
   /** discharge[k]: the slot's cost when the battery gives up k grid steps. */
   readonly discharge: Float64Array;
+  /** The runs of k over which charge[k] grows linearly, in order of k. */
+  readonly chargeRuns: StepRun[];
+  readonly dischargeRuns: StepRun[];
 }
 
 function stepCounts(options: OptimiseOptions, grid: Grid): { chargeSteps: number; dischargeSteps: number } {
@@ -257,7 +281,12 @@ function stepCounts(options: OptimiseOptions, grid: Grid): { chargeSteps: number
 /** The step cost arrays, allocated once per plan and filled per slot by stepCosts. */
 function stepBuffers(options: OptimiseOptions, grid: Grid): StepCosts {
   const { chargeSteps, dischargeSteps } = stepCounts(options, grid);
-  return { charge: new Float64Array(chargeSteps), discharge: new Float64Array(dischargeSteps) };
+  return {
+    charge: new Float64Array(chargeSteps),
+    discharge: new Float64Array(dischargeSteps),
+    chargeRuns: [],
+    dischargeRuns: [],
+  };
 }
 
 function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCosts): void {
@@ -267,17 +296,25 @@ function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCo
   const importPrice = options.importPrices[t] as number;
   const exportPrice = options.exportPrices[t] as number;
   const { charge, discharge } = into;
-  // A start and target far from the limits, so the target alone decides the energy.
-  const middle = battery.capacityKwh;
+  const exportCap = battery.exportLimitKw === undefined ? Number.POSITIVE_INFINITY : battery.exportLimitKw * slotHours;
+  const kinds = new RunsOfKind(into.chargeRuns, charge);
   for (let k = 1; k < charge.length; k++) {
     const result = slotEnergy(battery, slotHours, "charge", 0, load, solar, k * grid.step);
     charge[k] = slotCost(result, importPrice, exportPrice);
+    // No target lies more than the grid's width away: further steps clamp at the limits.
+    if (k < grid.points) kinds.add(k, kindOf(result, exportCap, battery.chargeKw * slotHours));
   }
+  kinds.close();
+  // A start and target far from the limits, so the target alone decides the energy.
+  const middle = battery.capacityKwh;
   const reserveFree = { ...battery, reservePercent: 0 };
+  const discharging = new RunsOfKind(into.dischargeRuns, discharge);
   for (let k = 1; k < discharge.length; k++) {
     const result = slotEnergy(reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
     discharge[k] = slotCost(result, importPrice, exportPrice);
+    if (k < grid.points) discharging.add(k, kindOf(result, exportCap, battery.dischargeKw * slotHours));
   }
+  discharging.close();
 }
 
 function bestChoice(
