@@ -23,3 +23,4 @@ export {
   type EvcRegister,
   type EvcState,
 } from "./modbus-map.js";
+export { modbusSerial } from "./modbus-serial.js";

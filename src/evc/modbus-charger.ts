@@ -1,4 +1,3 @@
-import modbusSerial from "modbus-serial";
 import { z } from "zod";
 import type { Logger } from "../log/log.js";
 import { type Clock, later } from "../time/index.js";
@@ -11,6 +10,7 @@ import {
   EVC_STATES,
   EVC_WRITABLE,
 } from "./modbus-map.js";
+import { modbusSerial } from "./modbus-serial.js";
 
 /**
  * The EV charger over Modbus TCP (the daemon's side): reads its state from the holding registers
@@ -19,13 +19,6 @@ import {
  * its value in range; once sent, it is read back after `readBackDelayMs` on the daemon's clock, and
  * a value that did not hold (the charger reverted it) is reported as such.
  */
-
-/**
- * modbus-serial is CommonJS whose module.exports is the client class, while its types declare it as
- * an ES default export: under NodeNext the default import is that class at run time, but typed as
- * the module. This says what it is.
- */
-const ModbusRTU = modbusSerial as unknown as (typeof modbusSerial)["default"];
 
 export interface ModbusChargerOptions {
   readonly host: string;
@@ -119,6 +112,7 @@ function exceptionOf(error: unknown): string | undefined {
 export function modbusCharger(options: ModbusChargerOptions): ModbusCharger {
   const { clock, logger } = options;
   const log = logger.child({ evc: `${options.host}:${options.port}` });
+  const ModbusRTU = modbusSerial();
   const client = new ModbusRTU();
   let closed = false;
   let connecting: Promise<void> | undefined;

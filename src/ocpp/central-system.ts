@@ -2,13 +2,14 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { createRPCError, type RPCClient, RPCServer } from "ocpp-rpc";
+import type { RPCClient } from "ocpp-rpc";
 import { Subject } from "rxjs";
 import type { z } from "zod";
 import type { OcppSession } from "../store/index.js";
 import { isoSeconds } from "../time/index.js";
 import * as messages from "./messages.js";
 import { readMeterValues } from "./meter-values.js";
+import { ocppRpc } from "./ocpp-rpc.js";
 import {
   type CentralSystem,
   type CentralSystemOptions,
@@ -40,6 +41,7 @@ const shown = (identity: string): string => JSON.stringify(identity.slice(0, 64)
  * points, on ocpp-rpc with the specification's schemas enforced. Resolves once it listens.
  */
 export async function startCentralSystem(options: CentralSystemOptions): Promise<CentralSystem> {
+  const { RPCServer, createRPCError } = ocppRpc();
   const logger = options.logger.child({ module: "ocpp" });
   const clock = options.clock;
   const now = (): number => clock.now();

@@ -13,6 +13,7 @@
 export type { OcppSession, OcppSessionStore } from "../store/index.js";
 export { startCentralSystem } from "./central-system.js";
 export { type MeterReading, readMeterValues } from "./meter-values.js";
+export { ocppRpc } from "./ocpp-rpc.js";
 export { type CentralSystemSettings, centralSystemSettings, type OcppConfig } from "./settings.js";
 export {
   type CentralSystem,

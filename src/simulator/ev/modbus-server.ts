@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { ServerTCP } from "modbus-serial";
+import type { ServerTCP } from "modbus-serial";
 import {
   EVC_CHARGE_CONTROL,
   EVC_MIN_LIMIT_A,
@@ -8,6 +8,7 @@ import {
   EVC_SERIAL_END,
   EVC_STATES,
   type EvcState,
+  modbusSerial,
 } from "../../evc/index.js";
 import { type Clock, later } from "../../time/index.js";
 import type { LocalCharger } from "./types.js";
@@ -98,6 +99,7 @@ export class EvcModbusServer {
     const host = this.options.host ?? "127.0.0.1";
     // modbus-serial takes port 0 for its default 502: find a free port first.
     const port = this.options.port || (await freePort(host));
+    const { ServerTCP } = modbusSerial();
     const server = new ServerTCP(
       {
         getHoldingRegister: (address: number) => this.read(address, 1)[0] ?? 0,

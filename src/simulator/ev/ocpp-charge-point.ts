@@ -1,6 +1,7 @@
-import { RPCClient } from "ocpp-rpc";
+import type { RPCClient } from "ocpp-rpc";
 import { z } from "zod";
 import { EV_STOP_REASONS } from "../../cloud/index.js";
+import { ocppRpc } from "../../ocpp/index.js";
 import { type Clock, every, later } from "../../time/index.js";
 import type { LocalCharger, Session } from "./types.js";
 
@@ -134,6 +135,7 @@ export class OcppChargePoint {
     this.charger = options.charger;
     this.clock = options.clock;
     this.meterValueIntervalS = options.meterValueIntervalS ?? 60;
+    const { RPCClient } = ocppRpc();
     this.client = new RPCClient({
       identity: options.id,
       endpoint: options.url,
