@@ -80,18 +80,15 @@ const SLOTS_PER_DAY = 48;
 // 1970-01-01 was a Thursday: day numbers count from it, Monday 0 as in time/.
 const THURSDAY = 3;
 
-interface LocalSlot {
-  /** 0 Monday to 6 Sunday. */
-  readonly weekday: number;
-  /** 0 to 47 (a 25-hour day reuses its repeated hour's half-hours). */
-  readonly slotOfDay: number;
-}
-
 /** Per zone, its offset per UTC hour (number keys: a backtest asks for millions). */
 const offsets = new Map<string, Map<number, number>>();
 
-/** The local weekday and half-hour of an instant; the zone's offset is memoised per UTC hour. */
-function localSlot(ms: number, timeZone: string): LocalSlot {
+/**
+ * The local weekday (0 Monday to 6 Sunday) and half-hour of the day (0 to 47: a 25-hour day
+ * reuses its repeated hour's half-hours) of an instant, as one number: weekday * 48 + half-hour.
+ * The zone's offset is memoised per UTC hour.
+ */
+function localSlot(ms: number, timeZone: string): number {
   const hour = Math.floor(ms / HOUR_MS);
   let zone = offsets.get(timeZone);
   if (zone === undefined || zone.size > 200_000) {
@@ -105,10 +102,32 @@ function localSlot(ms: number, timeZone: string): LocalSlot {
   }
   const local = ms + offset;
   const day = Math.floor(local / DAY_MS);
-  return {
-    weekday: (((day + THURSDAY) % 7) + 7) % 7,
-    slotOfDay: Math.min(SLOTS_PER_DAY - 1, Math.floor((local - day * DAY_MS) / SLOT_MS)),
-  };
+  const weekday = (((day + THURSDAY) % 7) + 7) % 7;
+  return weekday * SLOTS_PER_DAY + Math.min(SLOTS_PER_DAY - 1, Math.floor((local - day * DAY_MS) / SLOT_MS));
+}
+
+/** Per half-life, the weight of a sample by its age in whole half-hours (worked out as they are asked for). */
+const weightsByAge = new Map<number, Float64Array>();
+const MOST_WEIGHED_SLOTS = 60 * SLOTS_PER_DAY;
+
+/**
+ * A sample's weight: halving every `halfLife` days of `age` (ms). A replay's forecasts weigh the
+ * same few thousand ages millions of times, so the power is kept per whole half-hour of age.
+ */
+function ageWeight(age: number, halfLife: number): number {
+  const slots = age / SLOT_MS;
+  if (!Number.isInteger(slots) || slots < 0 || slots >= MOST_WEIGHED_SLOTS) return 0.5 ** (age / DAY_MS / halfLife);
+  let weights = weightsByAge.get(halfLife);
+  if (!weights) {
+    weights = new Float64Array(MOST_WEIGHED_SLOTS).fill(Number.NaN);
+    if (weightsByAge.size < 16) weightsByAge.set(halfLife, weights);
+  }
+  let weight = weights[slots] as number;
+  if (Number.isNaN(weight)) {
+    weight = 0.5 ** (age / DAY_MS / halfLife);
+    weights[slots] = weight;
+  }
+  return weight;
 }
 
 /** Weighted sums per weekday and half-hour of the day. */
@@ -120,21 +139,24 @@ class Profile {
     private readonly dayKindWeight: number,
   ) {}
 
-  add(at: LocalSlot, value: number, weight: number): void {
-    const index = (at.weekday * SLOTS_PER_DAY + at.slotOfDay) * 2;
+  /** `at`: localSlot's weekday and half-hour. */
+  add(at: number, value: number, weight: number): void {
+    const index = at * 2;
     this.sums[index] = (this.sums[index] as number) + weight * value;
     this.sums[index + 1] = (this.sums[index + 1] as number) + weight;
   }
 
   /** The profile's value, or undefined with no sample at that half-hour. */
-  at(slot: LocalSlot): number | undefined {
+  at(slot: number): number | undefined {
     let sum = 0;
     let weight = 0;
-    const weekend = slot.weekday >= 5;
+    const slotWeekday = Math.floor(slot / SLOTS_PER_DAY);
+    const slotOfDay = slot - slotWeekday * SLOTS_PER_DAY;
+    const weekend = slotWeekday >= 5;
     for (let weekday = 0; weekday < 7; weekday++) {
       const factor =
-        (weekday === slot.weekday ? this.weekdayWeight : 1) * (weekday >= 5 === weekend ? this.dayKindWeight : 1);
-      const index = (weekday * SLOTS_PER_DAY + slot.slotOfDay) * 2;
+        (weekday === slotWeekday ? this.weekdayWeight : 1) * (weekday >= 5 === weekend ? this.dayKindWeight : 1);
+      const index = (weekday * SLOTS_PER_DAY + slotOfDay) * 2;
       sum += factor * (this.sums[index] as number);
       weight += factor * (this.sums[index + 1] as number);
     }
@@ -155,23 +177,23 @@ export function forecastSeries(samples: readonly HalfHourSample[], options: Fore
   const first = Math.floor(options.from / SLOT_MS) * SLOT_MS;
   const since = first - days * DAY_MS;
   const profile = new Profile(options.weekdayWeight ?? 1, options.dayKindWeight ?? 1);
-  const used: { at: LocalSlot; start: number; kwh: number }[] = [];
+  const used = new UsedSamples(samples.length);
   let total = 0;
   for (const sample of samples) {
     if (sample.start < since || sample.start >= first) continue;
     const at = localSlot(sample.start, options.timeZone);
-    profile.add(at, sample.kwh, 0.5 ** ((first - sample.start) / DAY_MS / halfLife));
-    used.push({ at, start: sample.start, kwh: sample.kwh });
+    profile.add(at, sample.kwh, ageWeight(first - sample.start, halfLife));
+    used.add(at, sample.start, sample.kwh);
     total += sample.kwh;
   }
-  const fallback = used.length > 0 ? total / used.length : 0;
+  const fallback = used.count > 0 ? total / used.count : 0;
   const ratio = correctionRatio(used, profile, first - correctionDays * DAY_MS);
   const scaled = (index: number, base: number): number =>
     base * (1 + (ratio - 1) * 0.5 ** ((index * SLOT_MS) / HOUR_MS / correctionHalfLife));
-  const last = used[used.length - 1];
+  const last = used.count - 1;
   const anomaly =
-    options.nowcastHalfLifeHours !== undefined && last && last.start === first - SLOT_MS
-      ? last.kwh - scaled(-1, profile.at(last.at) ?? fallback)
+    options.nowcastHalfLifeHours !== undefined && last >= 0 && used.start[last] === first - SLOT_MS
+      ? (used.kwh[last] as number) - scaled(-1, profile.at(used.at[last] as number) ?? fallback)
       : 0;
   const out: number[] = [];
   for (let index = 0; index < slots; index++) {
@@ -183,17 +205,34 @@ export function forecastSeries(samples: readonly HalfHourSample[], options: Fore
   return out;
 }
 
-function correctionRatio(
-  used: readonly { at: LocalSlot; start: number; kwh: number }[],
-  profile: Profile,
-  since: number,
-): number {
+/** The samples a forecast learned from, in their order: where each falls in the week, its start and its value. */
+class UsedSamples {
+  readonly at: Int32Array;
+  readonly start: Float64Array;
+  readonly kwh: Float64Array;
+  count = 0;
+
+  constructor(most: number) {
+    this.at = new Int32Array(most);
+    this.start = new Float64Array(most);
+    this.kwh = new Float64Array(most);
+  }
+
+  add(at: number, start: number, kwh: number): void {
+    this.at[this.count] = at;
+    this.start[this.count] = start;
+    this.kwh[this.count] = kwh;
+    this.count++;
+  }
+}
+
+function correctionRatio(used: UsedSamples, profile: Profile, since: number): number {
   let actual = 0;
   let expected = 0;
-  for (const sample of used) {
-    if (sample.start < since) continue;
-    actual += sample.kwh;
-    expected += profile.at(sample.at) ?? 0;
+  for (let index = 0; index < used.count; index++) {
+    if ((used.start[index] as number) < since) continue;
+    actual += used.kwh[index] as number;
+    expected += profile.at(used.at[index] as number) ?? 0;
   }
   if (expected <= 1e-9 || actual <= 0) return 1;
   return Math.min(2, Math.max(0.5, actual / expected));

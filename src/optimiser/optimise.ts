@@ -1,4 +1,4 @@
-import { type SlotResult, slotCost, slotEnergy } from "./energy.js";
+import { type SlotResult, slotCost, slotEnergyInto } from "./energy.js";
 import {
   MODES,
   type Mode,
@@ -268,6 +268,8 @@ interface StepCosts {
   /** The runs of k over which charge[k] grows linearly, in order of k. */
   readonly chargeRuns: StepRun[];
   readonly dischargeRuns: StepRun[];
+  /** Scratch for the energy model's answer. */
+  readonly result: SlotResult;
 }
 
 function stepCounts(options: OptimiseOptions, grid: Grid): { chargeSteps: number; dischargeSteps: number } {
@@ -286,6 +288,7 @@ function stepBuffers(options: OptimiseOptions, grid: Grid): StepCosts {
     discharge: new Float64Array(dischargeSteps),
     chargeRuns: [],
     dischargeRuns: [],
+    result: { socKwh: 0, importKwh: 0, exportKwh: 0, chargedKwh: 0, dischargedKwh: 0 },
   };
 }
 
@@ -298,8 +301,9 @@ function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCo
   const { charge, discharge } = into;
   const exportCap = battery.exportLimitKw === undefined ? Number.POSITIVE_INFINITY : battery.exportLimitKw * slotHours;
   const kinds = new RunsOfKind(into.chargeRuns, charge);
+  const result = into.result;
   for (let k = 1; k < charge.length; k++) {
-    const result = slotEnergy(battery, slotHours, "charge", 0, load, solar, k * grid.step);
+    slotEnergyInto(result, battery, slotHours, "charge", 0, load, solar, k * grid.step);
     charge[k] = slotCost(result, importPrice, exportPrice);
     // No target lies more than the grid's width away: further steps clamp at the limits.
     if (k < grid.points) kinds.add(k, kindOf(result, exportCap, battery.chargeKw * slotHours));
@@ -310,7 +314,7 @@ function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCo
   const reserveFree = { ...battery, reservePercent: 0 };
   const discharging = new RunsOfKind(into.dischargeRuns, discharge);
   for (let k = 1; k < discharge.length; k++) {
-    const result = slotEnergy(reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
+    slotEnergyInto(result, reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
     discharge[k] = slotCost(result, importPrice, exportPrice);
     if (k < grid.points) discharging.add(k, kindOf(result, exportCap, battery.dischargeKw * slotHours));
   }
@@ -329,12 +333,13 @@ function bestChoice(
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
   let chosen: Choice | undefined;
+  const result: SlotResult = { socKwh: 0, importKwh: 0, exportKwh: 0, chargedKwh: 0, dischargedKwh: 0 };
   forEachAction(options, grid, soc, !options.noGridCharge?.[t], (mode, targetKwh) => {
-    const result = slotEnergy(options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
+    slotEnergyInto(result, options.battery, options.slotHours, mode, soc, load, solar, targetKwh);
     const cost = slotCost(result, options.importPrices[t] as number, options.exportPrices[t] as number);
     const change = mode === current ? 0 : options.changeCost;
     const total = cost + change + interpolate(next, grid.points, grid.step, MODE_INDEX[mode], result.socKwh);
-    if (!chosen || total < chosen.total - 1e-12) chosen = { mode, targetKwh, result, cost, total };
+    if (!chosen || total < chosen.total - 1e-12) chosen = { mode, targetKwh, result: { ...result }, cost, total };
   });
   if (!chosen) throw new Error("no action open: the optimiser's action set is empty");
   return chosen;

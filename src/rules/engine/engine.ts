@@ -90,7 +90,7 @@ export class RulesEngine implements RulesRuntime {
   /** A plan was made: from then on the battery's first charge known means planning again. */
   private planned = false;
   /** Each optimise rule's last plan, half-hour by half-hour with its reasons. */
-  private readonly explained = new Map<string, readonly ExplainedSlot[]>();
+  private readonly explained = new Map<string, () => readonly ExplainedSlot[]>();
   /** What the watched charger delivered, for an optimise rule's car. */
   private readonly carLedger = new CarLedger();
   private live: Subscription | undefined;
@@ -143,7 +143,7 @@ export class RulesEngine implements RulesRuntime {
       state: () => this.state,
       reschedule: () => this.schedule(),
       planNow: (name, now) => {
-        const slot = this.explained.get(name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
+        const slot = this.explainedAt(name, now);
         return slot ? { start: slot.start, action: slot.action, reason: slot.reason } : undefined;
       },
     });
@@ -211,7 +211,7 @@ export class RulesEngine implements RulesRuntime {
       // An open window's own interval, with what its plan said (a run now or a resumed one has none).
       const next = open ? { ...open.planned, start: open.start, end: open.end } : this.book.nextPlanned(rule.name, now);
       const lastRun = this.actions.lastRun(rule.name);
-      const slot = this.explained.get(rule.name)?.find((row) => row.start <= now && now < row.start + SLOT_MS);
+      const slot = this.explainedAt(rule.name, now);
       const guard = this.guard.status(rule.name);
       return {
         name: rule.name,
@@ -228,7 +228,12 @@ export class RulesEngine implements RulesRuntime {
 
   /** An optimise rule's last plan, half-hour by half-hour with its reasons (as `rules plan --json` gives it); empty for other rules. */
   explainedPlan(name: string): readonly ExplainedSlot[] {
-    return this.explained.get(name) ?? [];
+    return this.explained.get(name)?.() ?? [];
+  }
+
+  /** The half-hour of an optimise rule's last plan that holds `now`. */
+  private explainedAt(name: string, now: number): ExplainedSlot | undefined {
+    return this.explainedPlan(name).find((row) => row.start <= now && now < row.start + SLOT_MS);
   }
 
   setEnabled(name: string, enabled: boolean): void {
@@ -413,10 +418,10 @@ export class RulesEngine implements RulesRuntime {
         ...(optimising ? { priceHistory: this.priceHistory(now) } : {}),
       });
       this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
-      this.explained.set(
-        rule.name,
-        this.state.calibrating && this.holdsForCalibration(rule.name) ? heldPlan(explained, now) : explained,
-      );
+      if (this.state.calibrating && this.holdsForCalibration(rule.name)) {
+        const held = heldPlan(explained(), now);
+        this.explained.set(rule.name, () => held);
+      } else this.explained.set(rule.name, explained);
       for (const note of notes) this.logger.info({ rule: rule.name }, note);
     }
   }

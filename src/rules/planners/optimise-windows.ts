@@ -12,6 +12,7 @@ import { HOUR_MS, SLOT_MS } from "../../time/index.js";
 import { type Action, actionSchema } from "../file/action-schema.js";
 import type { Trigger } from "../file/trigger-schema.js";
 import type { Rate } from "../tariffs/index.js";
+import { mergeByStart } from "../tariffs/merge-by-start.js";
 
 /** The house's forecast consumption and solar, kWh per half-hour from the half-hour holding `from`. */
 export interface HouseForecast {
@@ -185,11 +186,13 @@ export function planOptimiseWindows(input: OptimiseWindowsInput): OptimisePlan {
  */
 function forecastPrices(input: OptimiseWindowsInput, history: PriceHistory, from: number, end: number) {
   const count = Math.ceil((end - from) / SLOT_MS);
-  const samples = (past: readonly Rate[], ahead: readonly Rate[]) => {
-    const known = new Map<number, number>();
-    for (const rate of [...past, ...ahead]) if (rate.start < from && !rate.estimated) known.set(rate.start, rate.price);
-    return [...known].sort(([a], [b]) => a - b).map(([start, price]) => ({ start, kwh: price }));
-  };
+  const known = (rate: Rate | undefined) => (rate && rate.start < from && !rate.estimated ? rate : undefined);
+  // A price published ahead is the newer word on a half-hour the history holds too.
+  const samples = (past: readonly Rate[], ahead: readonly Rate[]) =>
+    mergeByStart(past, ahead, (before, after) => {
+      const rate = known(after) ?? known(before);
+      return rate && { start: rate.start, kwh: rate.price };
+    });
   const imports = samples(history.import, input.importRates);
   if (count <= 0 || imports.length < 48) return [];
   const options = { ...PRICE_FORECAST, from, timeZone: history.timeZone, slots: count };

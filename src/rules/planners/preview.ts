@@ -166,7 +166,7 @@ function previewRule(rule: Rule, input: PreviewInput, to: number, soc: { at: num
     dryRun: rule.dry_run || input.rules.dry_run,
     windows: windows.map((found) => found.window),
     notes,
-    explained: planned.explained,
+    explained: planned.explained(),
   };
 }
 

@@ -71,8 +71,11 @@ export interface RuleWindows {
   readonly notes: string[];
   /** The SoC the rule's battery plans expect, period by period; the house's own use is not modelled. */
   readonly soc: SocPoint[];
-  /** The optimiser's half-hours with the reason for each (optimise triggers only). */
-  readonly explained: ExplainedSlot[];
+  /**
+   * The optimiser's half-hours with the reason for each (optimise triggers only), worked out when
+   * first asked for: the engine re-plans every half-hour and reads them only when shown.
+   */
+  readonly explained: () => readonly ExplainedSlot[];
 }
 
 /** What the planner of one window trigger is given, and where it puts what it plans. */
@@ -89,8 +92,8 @@ export interface TriggerPlanning {
   note(text: string): void;
   /** Adds the SoC a battery plan expects. */
   soc(points: readonly SocPoint[]): void;
-  /** Adds the optimiser's explained half-hours. */
-  explain(rows: readonly ExplainedSlot[]): void;
+  /** Adds the optimiser's explained half-hours, as they are worked out. */
+  explain(rows: () => readonly ExplainedSlot[]): void;
 }
 
 /**
@@ -107,7 +110,7 @@ export function planRuleWindows(rule: Rule, input: WindowInput): RuleWindows {
   const windows: PlannedWindow[] = [];
   const notes: string[] = [];
   const soc: SocPoint[] = [];
-  const explained: ExplainedSlot[] = [];
+  const explaining: (() => readonly ExplainedSlot[])[] = [];
   rule.when.forEach((trigger, index) => {
     if (!isWindowTrigger(trigger)) return;
     const tariff = tariffOf(trigger);
@@ -120,11 +123,20 @@ export function planRuleWindows(rule: Rule, input: WindowInput): RuleWindows {
       window: (window) => windows.push(window),
       note: (text) => notes.push(text),
       soc: (points) => soc.push(...points),
-      explain: (rows) => explained.push(...rows),
+      explain: (rows) => explaining.push(rows),
     });
   });
   windows.sort((a, b) => a.start - b.start);
-  return { windows, notes, soc, explained };
+  return { windows, notes, soc, explained: once(() => explaining.flatMap((rows) => rows())) };
+}
+
+/** `make` called the first time it is asked for, its answer kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }
 
 /** Runs of prices below (or above) a limit. */
@@ -253,7 +265,6 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
     ...(input.house ? { house: input.house } : {}),
     ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
     soc: input.soc,
-    ...(input.priceHistory ? { priceHistory: input.priceHistory } : {}),
     capacityKwh,
     chargeKw: input.rules.battery.charge_kw,
     chargeEfficiency: input.rules.battery.efficiency,
@@ -263,8 +274,11 @@ const planOptimisedWindows: TriggerPlanner = (trigger, planning) => {
   if (plan.car && !plan.car.met && car?.need)
     planning.note(`optimiser: car: ${car.need.needKwh.toFixed(1)} kWh cannot all be delivered before ${spec.car?.by}`);
   planning.soc(plan.soc);
-  if (plan.basis)
-    planning.explain(explainSchedule(plan.basis, { timeZone: input.timeZone, currency: input.rules.tariffs.currency }));
+  const { basis } = plan;
+  if (basis)
+    planning.explain(() =>
+      explainSchedule(basis, { timeZone: input.timeZone, currency: input.rules.tariffs.currency }),
+    );
   const windows = jointWindows(plan.windows, plan.basis?.starts ?? [], plan.car?.kwh ?? []);
   for (const window of windows) {
     const battery = window.battery;

@@ -2,6 +2,7 @@ import type { PriceSide, PublishedPrices } from "../../store/index.js";
 import { HOUR_MS } from "../../time/index.js";
 import type { PriceHistory } from "../planners/optimise-windows.js";
 import type { Rate, Tariff } from "../tariffs/index.js";
+import { mergeByStart } from "../tariffs/merge-by-start.js";
 import type { SavingsTariffs } from "./savings.js";
 
 /** How far back the optimiser's price forecast learns from (PRICE_FORECAST's days). */
@@ -29,17 +30,11 @@ export function mergedRates(
 ): Rate[] {
   const held = tariff?.rates(from, to) ?? [];
   if (!stored) return held;
-  const bySlot = new Map<number, Rate>(held.map((rate) => [rate.start, rate]));
-  for (const row of stored.between(side, from, to)) {
-    if (bySlot.get(row.start)?.estimated === false) continue;
-    bySlot.set(row.start, {
-      start: row.start,
-      end: row.end,
-      price: row.price,
-      estimated: row.reported === "estimated",
-    });
-  }
-  return [...bySlot.values()].sort((a, b) => a.start - b.start);
+  return mergeByStart(held, stored.between(side, from, to), (rate, row): Rate | undefined =>
+    row === undefined || rate?.estimated === false
+      ? rate
+      : { start: row.start, end: row.end, price: row.price, estimated: row.reported === "estimated" },
+  );
 }
 
 /**
