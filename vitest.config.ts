@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/longest-first-sequencer.js";
 
 export default defineConfig({
   test: {
@@ -11,5 +12,6 @@ export default defineConfig({
     // files spend their time waiting on brokers, daemons and timers rather than on the processor
     // (with two forks the files' own times added up to 1.25 times the run's): three on two cores.
     maxWorkers: Math.max(3, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
