@@ -85,40 +85,29 @@ export function chargeMinima(
   scratch: WindowScratch,
   out: Float64Array,
 ): void {
-  out.fill(Number.POSITIVE_INFINITY, 0, points);
-  const { queue, keys } = scratch;
-  for (const run of runs) {
-    let head = 0;
-    let tail = 0;
-    let pushed = -1;
-    for (let i = 0; i < points; i++) {
-      const reach = end[i] as number;
-      if (reach === 0) continue;
-      const lo = i + run.from;
-      const hi = Math.min(i + run.to, i + reach - 1);
-      for (let j = Math.max(pushed + 1, lo); j <= hi; j++) {
-        const key = (next[offset + j] as number) + run.slope * j;
-        // Strictly greater leaves: an equal key earlier in the window (a smaller k) stays first.
-        while (tail > head && (keys[tail - 1] as number) > key) tail--;
-        queue[tail] = j;
-        keys[tail] = key;
-        tail++;
-        pushed = j;
-      }
-      while (tail > head && (queue[head] as number) < lo) head++;
-      if (tail === head || (queue[head] as number) > hi) continue;
-      const j = queue[head] as number;
-      const total = (cost[j - i] as number) + (next[offset + j] as number);
-      if (total < (out[i] as number)) out[i] = total;
-    }
-  }
+  targetMinima(1, cost, runs, next, offset, end, points, scratch, out);
+}
+
+/** chargeMinima downwards: the least cost[k] + next[offset + i - k], an export's k steps down. */
+export function exportMinima(
+  cost: Float64Array,
+  runs: readonly StepRun[],
+  next: Float64Array,
+  offset: number,
+  end: Int32Array,
+  points: number,
+  scratch: WindowScratch,
+  out: Float64Array,
+): void {
+  targetMinima(-1, cost, runs, next, offset, end, points, scratch, out);
 }
 
 /**
- * Per point i, into out[i], the least cost[k] + next[offset + i - k] over k in 1..end[i]-1 (none
- * when end[i] is 0). Among equal totals the smallest k, the largest j.
+ * The sliding minima, up (`way` 1: j = i + k) or down (-1: j = i - k). The window of j for i
+ * is [lo, hi]; j enters it in rising order, and its key is next[j] + way * slope * j.
  */
-export function exportMinima(
+function targetMinima(
+  way: 1 | -1,
   cost: Float64Array,
   runs: readonly StepRun[],
   next: Float64Array,
@@ -134,15 +123,19 @@ export function exportMinima(
     let head = 0;
     let tail = 0;
     let pushed = -1;
+    const slope = way * run.slope;
     for (let i = 0; i < points; i++) {
       const reach = end[i] as number;
       if (reach === 0) continue;
-      const lo = Math.max(i - run.to, i - reach + 1);
-      const hi = i - run.from;
+      const near = i + way * run.from;
+      const far = i + way * Math.min(run.to, reach - 1);
+      const lo = way > 0 ? near : far;
+      const hi = way > 0 ? far : near;
       for (let j = Math.max(pushed + 1, lo); j <= hi; j++) {
-        const key = (next[offset + j] as number) - run.slope * j;
-        // Greater or equal leaves: of equal keys the later j (the smaller k) is kept.
-        while (tail > head && (keys[tail - 1] as number) >= key) tail--;
+        const key = (next[offset + j] as number) + slope * j;
+        // Of equal keys the one nearer i (the smaller k) stays first: upwards the earlier j,
+        // downwards the later.
+        while (tail > head && ((keys[tail - 1] as number) > key || (way < 0 && keys[tail - 1] === key))) tail--;
         queue[tail] = j;
         keys[tail] = key;
         tail++;
@@ -151,7 +144,7 @@ export function exportMinima(
       while (tail > head && (queue[head] as number) < lo) head++;
       if (tail === head || (queue[head] as number) > hi) continue;
       const j = queue[head] as number;
-      const total = (cost[i - j] as number) + (next[offset + j] as number);
+      const total = (cost[way * (j - i)] as number) + (next[offset + j] as number);
       if (total < (out[i] as number)) out[i] = total;
     }
   }

@@ -8,6 +8,7 @@ import {
   type StepRun,
   windowScratch,
 } from "../../src/optimiser/target-minima.js";
+import { sequence } from "../../src/simulator/random.js";
 
 /*
  * The backward pass finds the best charge and export to a grid target by sliding minima over
@@ -17,16 +18,6 @@ import {
  */
 
 const SLOT_HOURS = 0.5;
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Case {
   readonly battery: Battery;
@@ -107,7 +98,7 @@ function plainLoop(cost: Float64Array, next: Float64Array, offset: number, end: 
 
 describe("the best charge and export to a grid target", () => {
   it("are what trying every step gives, on a thousand slots of every kind", () => {
-    const r = random(2026);
+    const r = sequence(2026);
     let kinds = 0;
     for (let n = 0; n < 1000; n++) {
       const c = caseOf(r);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mergeByStart } from "../../../src/rules/tariffs/merge-by-start.js";
+import { sequence } from "../../../src/simulator/random.js";
 
 /*
  * The price history joins the tariff's rates with the store's published prices by their start at
@@ -9,16 +10,6 @@ import { mergeByStart } from "../../../src/rules/tariffs/merge-by-start.js";
 interface Entry {
   readonly start: number;
   readonly tag: string;
-}
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The later of each list's own repeats, then the map's join, sorted by start. */
@@ -41,7 +32,7 @@ function list(r: () => number, name: string, ordered: boolean): Entry[] {
 
 describe("mergeByStart", () => {
   it("joins two lists by start as a map would, in order, repeats and all", () => {
-    const r = random(40);
+    const r = sequence(40);
     const take = (a?: Entry, b?: Entry) =>
       a && b ? `${a.tag}+${b.tag}` : a && a.start % 4 !== 0 ? a.tag : b && b.start % 5 !== 0 ? b.tag : undefined;
     for (let n = 0; n < 500; n++) {
