@@ -8,7 +8,7 @@ import {
   type PlannedSlot,
   type Schedule,
 } from "./model.js";
-import { chargeMinima, exportMinima, kindOf, RunsOfKind, type StepRun, windowScratch } from "./target-minima.js";
+import { kindOf, RunsOfKind, type StepRun, targetMinima, windowScratch } from "./target-minima.js";
 import {
   ecoAndHold,
   fullCharge,
@@ -116,7 +116,8 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     stepCosts(options, grid, t, steps);
     const chargeOpen = !options.noGridCharge?.[t];
     if (chargeOpen)
-      chargeMinima(
+      targetMinima(
+        1,
         steps.charge,
         steps.chargeRuns,
         next,
@@ -126,7 +127,8 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
         targets.scratch,
         targets.charge,
       );
-    exportMinima(
+    targetMinima(
+      -1,
       steps.discharge,
       steps.dischargeRuns,
       next,

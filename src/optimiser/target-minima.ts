@@ -71,42 +71,13 @@ export function windowScratch(points: number): WindowScratch {
 }
 
 /**
- * Per point i, into out[i], the least cost[k] + next[offset + i + k] over k in 1..end[i]-1 (none
- * when end[i] is 0: out[i] stays +Infinity). Among equal totals the smallest k, as a loop over k
- * keeping the first strictly lower total would.
+ * Per point i, into out[i], the least cost[k] + next[offset + j] over k in 1..end[i]-1, where
+ * j = i + k for a charge (`way` 1) and i - k for an export (-1); none when end[i] is 0 (out[i]
+ * stays +Infinity). Among equal totals the smallest k, as a loop over k keeping the first strictly
+ * lower total would. The window of j for i is [lo, hi]; j enters it in rising order, and its key is
+ * next[j] + way * slope * j.
  */
-export function chargeMinima(
-  cost: Float64Array,
-  runs: readonly StepRun[],
-  next: Float64Array,
-  offset: number,
-  end: Int32Array,
-  points: number,
-  scratch: WindowScratch,
-  out: Float64Array,
-): void {
-  targetMinima(1, cost, runs, next, offset, end, points, scratch, out);
-}
-
-/** chargeMinima downwards: the least cost[k] + next[offset + i - k], an export's k steps down. */
-export function exportMinima(
-  cost: Float64Array,
-  runs: readonly StepRun[],
-  next: Float64Array,
-  offset: number,
-  end: Int32Array,
-  points: number,
-  scratch: WindowScratch,
-  out: Float64Array,
-): void {
-  targetMinima(-1, cost, runs, next, offset, end, points, scratch, out);
-}
-
-/**
- * The sliding minima, up (`way` 1: j = i + k) or down (-1: j = i - k). The window of j for i
- * is [lo, hi]; j enters it in rising order, and its key is next[j] + way * slope * j.
- */
-function targetMinima(
+export function targetMinima(
   way: 1 | -1,
   cost: Float64Array,
   runs: readonly StepRun[],

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Battery, slotCost, slotEnergy } from "../../src/optimiser/index.js";
-import {
-  chargeMinima,
-  exportMinima,
-  kindOf,
-  RunsOfKind,
-  type StepRun,
-  windowScratch,
-} from "../../src/optimiser/target-minima.js";
+import { kindOf, RunsOfKind, type StepRun, targetMinima, windowScratch } from "../../src/optimiser/target-minima.js";
 import { sequence } from "../../src/simulator/random.js";
 
 /*
@@ -106,11 +99,11 @@ describe("the best charge and export to a grid target", () => {
       const out = new Float64Array(c.points);
       const charge = stepsOf(c, "charge");
       const chargeEnd = reachOf(c, "charge", r);
-      chargeMinima(charge.cost, charge.runs, c.next, 2 * c.points, chargeEnd, c.points, scratch, out);
+      targetMinima(1, charge.cost, charge.runs, c.next, 2 * c.points, chargeEnd, c.points, scratch, out);
       expect([...out]).toEqual(plainLoop(charge.cost, c.next, 2 * c.points, chargeEnd, 1));
       const discharge = stepsOf(c, "export");
       const exportEnd = reachOf(c, "export", r);
-      exportMinima(discharge.cost, discharge.runs, c.next, 3 * c.points, exportEnd, c.points, scratch, out);
+      targetMinima(-1, discharge.cost, discharge.runs, c.next, 3 * c.points, exportEnd, c.points, scratch, out);
       expect([...out]).toEqual(plainLoop(discharge.cost, c.next, 3 * c.points, exportEnd, -1));
       kinds = Math.max(kinds, charge.runs.length, discharge.runs.length);
     }
