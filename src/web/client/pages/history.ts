@@ -64,6 +64,8 @@ export const renderHistory: Page = (main) => {
   let asked = 0;
   const load = async (device: HistoryScope, from: number, to: number): Promise<void> => {
     status.textContent = "Loading…";
+    // What the status describes is what is shown: nothing, until this range is.
+    for (const key of ["device", "from", "to"] as const) delete status.dataset[key];
     const ask = ++asked;
     const [columns, days] = await Promise.all([
       getJson<HistoryColumns>("history", { device: device.id, from, to, width: Math.max(300, power.clientWidth) }),
