@@ -8,7 +8,7 @@ import {
   type PlannedSlot,
   type Schedule,
 } from "./model.js";
-import { kindOf, RunsOfKind, type StepRun, targetMinima, windowScratch } from "./target-minima.js";
+import { kindOf, RunsOfKind, type StepRun, targetMinima, type WindowScratch, windowScratch } from "./target-minima.js";
 import {
   ecoAndHold,
   fullCharge,
@@ -113,7 +113,7 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = values[t] as Float64Array;
-    stepCosts(options, grid, t, steps);
+    stepCosts(options, battery, grid, t, steps);
     const chargeOpen = !options.noGridCharge?.[t];
     if (chargeOpen)
       targetMinima(
@@ -252,7 +252,7 @@ function bestPerMode(
 interface TargetTotals {
   readonly charge: Float64Array;
   readonly export: Float64Array;
-  readonly scratch: ReturnType<typeof windowScratch>;
+  readonly scratch: WindowScratch;
 }
 
 interface SlotPrices {
@@ -294,21 +294,20 @@ function stepBuffers(options: OptimiseOptions, grid: Grid): StepCosts {
   };
 }
 
-function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCosts): void {
+function stepCosts(options: OptimiseOptions, b: UntargetedBattery, grid: Grid, t: number, into: StepCosts): void {
   const { battery, slotHours } = options;
   const load = options.load[t] as number;
   const solar = options.solar[t] as number;
   const importPrice = options.importPrices[t] as number;
   const exportPrice = options.exportPrices[t] as number;
   const { charge, discharge } = into;
-  const exportCap = battery.exportLimitKw === undefined ? Number.POSITIVE_INFINITY : battery.exportLimitKw * slotHours;
   const kinds = new RunsOfKind(into.chargeRuns, charge);
   const result = into.result;
   for (let k = 1; k < charge.length; k++) {
     slotEnergyInto(result, battery, slotHours, "charge", 0, load, solar, k * grid.step);
     charge[k] = slotCost(result, importPrice, exportPrice);
     // No target lies more than the grid's width away: further steps clamp at the limits.
-    if (k < grid.points) kinds.add(k, kindOf(result, exportCap, battery.chargeKw * slotHours));
+    if (k < grid.points) kinds.add(k, kindOf(result, b.exportCap, b.maxIn));
   }
   kinds.close();
   // A start and target far from the limits, so the target alone decides the energy.
@@ -318,7 +317,7 @@ function stepCosts(options: OptimiseOptions, grid: Grid, t: number, into: StepCo
   for (let k = 1; k < discharge.length; k++) {
     slotEnergyInto(result, reserveFree, slotHours, "export", middle, load, solar, middle - k * grid.step);
     discharge[k] = slotCost(result, importPrice, exportPrice);
-    if (k < grid.points) discharging.add(k, kindOf(result, exportCap, battery.dischargeKw * slotHours));
+    if (k < grid.points) discharging.add(k, kindOf(result, b.exportCap, b.maxOut));
   }
   discharging.close();
 }
