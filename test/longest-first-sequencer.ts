@@ -3,23 +3,23 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /*
  * On a fresh clone (CI) vitest knows no file's duration and runs them in the order it finds them,
  * so a file of a minute or more could start last and run alone at the end (sigterm.test.ts did:
- * its last 70 s on one of three forks). These, the longest in CI's JSON report of 2026-11-29
- * (seconds on 2 cores with 3 forks), start first; the rest follow in vitest's own order, which
- * with durations it has kept from an earlier run is already longest first.
+ * its last 70 s on one of three forks). These, the longest of a whole run on 2026-11-29 (seconds
+ * with hooks and imports, 2 cores, 4 forks), start first; the rest follow in vitest's own order,
+ * which with durations it has kept from an earlier run is already longest first.
  */
 const LONGEST = [
-  "test/app/givtcp-names.test.ts", // 114 s
-  "test/app/ha-zero-warnings.test.ts", // 75
-  "test/local/replay/sigterm.test.ts", // 69
-  "test/local/replay/captures-daemon.test.ts", // 62
-  "test/commands/run-stop.test.ts", // 60
-  "test/commands/settings-backup-restore.test.ts", // 56
-  "test/app/failover.test.ts", // 49
-  "test/app/ha-retained.test.ts", // 48
-  "test/web/accessibility.browser.test.ts", // 38
-  "test/app/inverter-faults.test.ts", // 34
-  "test/web/history-changes.browser.test.ts", // 34
-  "test/commands/check-run-agree.test.ts", // 32
+  "test/app/givtcp-names.test.ts", // 102 s
+  "test/local/replay/captures-daemon.test.ts", // 68
+  "test/app/ha-zero-warnings.test.ts", // 62
+  "test/ship/packed-package.test.ts", // 59
+  "test/app/ha-retained.test.ts", // 55
+  "test/commands/settings-backup-restore.test.ts", // 55
+  "test/app/ocpp-failover.test.ts", // 51
+  "test/app/clock-sync.test.ts", // 51
+  "test/app/failover.test.ts", // 51
+  "test/local/replay/sigterm.test.ts", // 47
+  "test/app/inverter-faults.test.ts", // 35
+  "test/rules/engine/calibration-hold.test.ts", // 33
 ];
 
 export class LongestFirstSequencer extends BaseSequencer {
