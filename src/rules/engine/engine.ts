@@ -399,6 +399,8 @@ export class RulesEngine implements RulesRuntime {
     this.planned = true;
     const inverter = inventory.inverters.find((found) => found.serial === serial);
     const house = optimising ? this.options.house?.(now) : undefined;
+    // Once per re-plan, not per rule: each rule with windows is given the same.
+    const history = optimising ? this.priceHistory(now) : undefined;
     for (const rule of this.rules) {
       if (!rule.when.some(isWindowTrigger)) continue;
       const { windows, notes, explained } = planRuleWindows(rule, {
@@ -415,7 +417,7 @@ export class RulesEngine implements RulesRuntime {
           topic: (topic) => this.options.carTopic?.(topic),
           deliveredKwh: (from, to, kw) => this.carLedger.deliveredKwh(from, to, kw),
         },
-        ...(optimising ? { priceHistory: this.priceHistory(now) } : {}),
+        ...(history ? { priceHistory: history } : {}),
       });
       this.book.replan(rule.name, await this.followPlan(rule, windows, now), now);
       if (this.state.calibrating && this.holdsForCalibration(rule.name)) {
