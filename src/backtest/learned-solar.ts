@@ -1,5 +1,6 @@
 import { forecastSolar } from "../optimiser/index.js";
 import type { HalfHourSeries } from "./series.js";
+import { seriesSamples } from "./series-samples.js";
 
 const DAY_SLOTS = 48;
 
@@ -14,9 +15,10 @@ export type SolarForecaster = (t: number, slots: number) => number[];
 export function learnedSolar(series: HalfHourSeries): SolarForecaster {
   return (t, slots) => {
     const from = Math.max(0, t - 14 * DAY_SLOTS);
-    const samples = series.solar
-      .slice(from, t)
-      .map((kwh, index) => ({ start: series.starts[from + index] as number, kwh }));
-    return forecastSolar(samples, { from: series.starts[t] as number, timeZone: series.timeZone, slots });
+    return forecastSolar(seriesSamples(series, "solar").slice(from, t), {
+      from: series.starts[t] as number,
+      timeZone: series.timeZone,
+      slots,
+    });
   };
 }

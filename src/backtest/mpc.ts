@@ -8,6 +8,7 @@ import {
 } from "../optimiser/index.js";
 import { learnedSolar, type SolarForecaster } from "./learned-solar.js";
 import type { HalfHourSeries } from "./series.js";
+import { seriesSamples } from "./series-samples.js";
 import type { Decide } from "./simulate.js";
 import type { SlotClock } from "./slot-clocks.js";
 
@@ -50,7 +51,7 @@ export function mpc(
   settings: MpcSettings,
   solarForecast: SolarForecaster = learnedSolar(year),
 ): MpcRun {
-  const loadSamples = samples(year, year.load);
+  const loadSamples = seriesSamples(year, "load");
   const importSamples = samples(year, year.importPrice);
   const exportSamples = samples(year, year.exportPrice);
   const solveMs: number[] = [];
