@@ -11,6 +11,7 @@ import { configSchema } from "../../src/config/index.js";
 import { DEMO_RULES_FILE } from "../../src/demo/rules.js";
 import { withDemoStore } from "../../src/demo/store.js";
 import { addDays } from "../../src/time/index.js";
+import { type ChildOutput, childOutput } from "../helpers/child-output.js";
 
 /*
  * The web page's backtest runs `energy2mqtt backtest` with the options backtestArgs gives. On the
@@ -27,10 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), "e2m-web-backtest-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `energy2mqtt backtest ARGS --json` from the sources, in `cwd`, with no settings from this machine. */
-function backtestJson(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function backtestJson(args: readonly string[], cwd: string): Promise<ChildOutput> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env))
     if (value !== undefined && !name.startsWith("ENERGY2MQTT_")) env[name] = value;
@@ -39,15 +37,7 @@ function backtestJson(
     ["--import", TSX, resolve("test/helpers/cli-entry.ts"), "backtest", ...args, "--json"],
     { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
   );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 describe("the options the web page's backtest runs with", () => {

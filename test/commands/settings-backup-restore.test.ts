@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +10,7 @@ import { runSettingsRestoreCommand } from "../../src/commands/settings-restore.j
 import { SimClock } from "../../src/simulator/clock.js";
 import { openStore } from "../../src/store/index.js";
 import { capture } from "../helpers/capture.js";
+import { childOutput } from "../helpers/child-output.js";
 import { MIDDAY, SIM_GAP_MS, startTestSimulator } from "../helpers/simulator.js";
 
 const SERIAL = "SD2024G001";
@@ -228,16 +228,7 @@ for (const path of ["cloud", "local"] as const) {
             env: { ...process.env, ENERGY2MQTT_CONFIG: "" },
           });
           child.stdin.end();
-          let stdout = "";
-          let stderr = "";
-          child.stdout.on("data", (chunk: Buffer) => {
-            stdout += chunk.toString();
-          });
-          child.stderr.on("data", (chunk: Buffer) => {
-            stderr += chunk.toString();
-          });
-          const [code] = (await once(child, "exit")) as [number | null];
-          return { code, stdout, stderr };
+          return childOutput(child);
         };
         const fromCli = join(dir, "from-cli.yaml");
         const backup = await run([

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { childOutput } from "../helpers/child-output.js";
 
 /**
  * The package as a user gets it from the registry: `npm pack` (which runs `prepare`, the build,
@@ -26,20 +27,10 @@ const packResult = z.array(z.object({ filename: z.string(), files: z.array(z.obj
 
 /** Runs a command to its end; rejects with its output when it fails. */
 function exec(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${stderr}`)),
-    );
+  const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  return childOutput(child).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(`${command} ${args.join(" ")} exited ${code}:\n${stderr}`);
+    return stdout;
   });
 }
 
