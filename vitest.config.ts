@@ -3,28 +3,37 @@ import { defineConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/longest-first-sequencer.js";
 
 /*
- * The test files share their forks, one file after another: a fresh fork for each file paid a
- * second or more (up to three under load) of starting and importing the daemon's modules, more
- * than most files' tests. Every file stops what it starts in its afterAll.
- *
- * The replays of real captures keep a fork each (REPLAYS): they run the daemon on a clock sixty
- * times faster than the wall's, where a request timeout is 83 ms, so that nothing another file
- * left running takes the processor from them.
+ * Two kinds of test file. Most files are small and check code in one process: a fresh fork for
+ * each paid a second or more of starting and importing, more than their tests. Those (the folders
+ * below) share their forks, one file after another. The rest start daemons, brokers, browsers and
+ * timers of their own and keep a fork each, so that nothing one leaves behind reaches the next:
+ * with every file sharing, a Plan page test found another file's rules and a dongle test missed
+ * its one-second wait (CI, 2026-11-29). A new folder is isolated until it is listed here.
  */
-const REPLAYS = ["test/local/replay/**/*.test.ts"];
+const SHARED = [
+  "test/*.test.ts",
+  "test/{bench,broker,bus,cloud,config,demo,docs,evc,givtcp,history,lint,ocpp,optimiser,store,time,validation}/**/*.test.ts",
+  "test/{helpers,homeassistant,simulator}/**/*.test.ts",
+  "test/local/*.test.ts",
+  "test/rules/*.test.ts",
+  "test/rules/{forecasts,tariffs}/**/*.test.ts",
+  "test/sources/*.test.ts",
+  "test/sources/{cloud,local,ocpp}/**/*.test.ts",
+];
 
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // Most files spend their time waiting on brokers, daemons and timers rather than on the
-    // processor: with three forks on CI's two cores a third of it sat idle.
-    maxWorkers: availableParallelism() + 2,
+    // Vitest's default is one fork fewer than the cores: a single fork on CI's two, where most
+    // files spend their time waiting on brokers, daemons and timers rather than on the processor.
+    // More than three made the replays of real captures (a 60x clock) fail under load.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
-      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: REPLAYS, isolate: false } },
-      { extends: true, test: { name: "replays", include: REPLAYS } },
+      { extends: true, test: { name: "isolated", include: ["test/**/*.test.ts"], exclude: SHARED } },
+      { extends: true, test: { name: "shared", include: SHARED, isolate: false } },
     ],
   },
 });
