@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * On a fresh clone (CI) vitest knows no file's duration and runs them in the order it finds them,
  * so a file of a minute or more could start last and run alone at the end (sigterm.test.ts did:
  * its last 70 s on one of three forks). These, the longest of a whole run on 2026-11-29 (seconds
- * with hooks and imports, 2 cores, 4 forks sharing)), start first; the rest follow in vitest's own order,
+ * with hooks and imports, 2 cores, 4 forks), start first; the rest follow in vitest's own order,
  * which with durations it has kept from an earlier run is already longest first.
  */
 const LONGEST = [
