@@ -7,6 +7,11 @@ import { startTestSimulator } from "../../helpers/simulator.js";
 import { driven, openSession } from "./read-dongle.js";
 
 const START = Date.UTC(2025, 5, 15, 11, 0, 0);
+/**
+ * What a socket brings, waited for: vi.waitFor's one second is a dongle's answer on a quiet
+ * machine, not with other test files busy on both cores (CI missed one once).
+ */
+const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5_000 });
 
 /** A bare TCP client on 127.0.0.1 that records what the dongle sends, CRC failures included. */
 class RawClient {
@@ -68,7 +73,7 @@ async function connect(dongle: SimDongle, count = 1): Promise<RawClient[]> {
   const before = dongle.clientCount;
   const opened = await Promise.all(Array.from({ length: count }, () => RawClient.connect(dongle.port)));
   clients.push(...opened);
-  await vi.waitFor(() => expect(dongle.clientCount).toBe(before + count));
+  await eventually(() => expect(dongle.clientCount).toBe(before + count));
   return opened;
 }
 
@@ -137,7 +142,7 @@ describe("a simulated dongle speaks the framed protocol", () => {
     const { dongle } = await hybrid();
     const [asking, listening] = await connect(dongle, 2);
     asking?.read(0x11, 4, 0, 60);
-    await vi.waitFor(() => expect(listening?.kinds()).toEqual(["response"]));
+    await eventually(() => expect(listening?.kinds()).toEqual(["response"]));
     expect(asking?.kinds()).toEqual(["response"]);
     expect(listening?.received[0]?.frame).toMatchObject({ base: 0, count: 60, deviceSerial: "SH2024G001" });
   });
@@ -147,7 +152,7 @@ describe("a simulated dongle speaks the framed protocol", () => {
     const [asking, listening] = await connect(dongle, 2);
     asking?.read(0x11, 4, 0, 60);
     asking?.read(0x11, 3, 0, 60);
-    await vi.waitFor(() => expect(listening?.kinds()).toEqual(["response", "response"]));
+    await eventually(() => expect(listening?.kinds()).toEqual(["response", "response"]));
     expect(dongle.requestsByClientPort.get(asking?.socket.localPort ?? -1)).toBe(2);
     expect(dongle.requestsByClientPort.has(listening?.socket.localPort ?? -1)).toBe(false);
   });
@@ -157,7 +162,7 @@ describe("a simulated dongle speaks the framed protocol", () => {
     const [client] = await connect(dongle);
     client?.read(0x11, 4, 0, 60);
     client?.read(0x11, 3, 0, 60);
-    await vi.waitFor(() => expect(dongle.stats.requests).toBe(2));
+    await eventually(() => expect(dongle.stats.requests).toBe(2));
     sim.simulator.clock.advance(499);
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(dongle.stats.responses).toBe(0);
@@ -167,7 +172,7 @@ describe("a simulated dongle speaks the framed protocol", () => {
     expect(dongle.stats.responses).toBe(1);
     sim.simulator.clock.advance(1);
     expect(dongle.stats.responses).toBe(2);
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(client?.received.map(({ frame }) => (frame.kind === "response" ? frame.function : 0))).toEqual([4, 3]),
     );
   });
@@ -180,16 +185,16 @@ describe("a simulated dongle speaks the framed protocol", () => {
     for (let beat = 1; beat <= 4; beat++) {
       sim.simulator.clock.advance(60_000);
       if (beat === 4) break;
-      await vi.waitFor(() => expect(echoing.kinds().filter((kind) => kind === "heartbeat")).toHaveLength(beat));
+      await eventually(() => expect(echoing.kinds().filter((kind) => kind === "heartbeat")).toHaveLength(beat));
       const last = echoing.received.at(-1)?.frame;
       expect(last).toMatchObject({ kind: "heartbeat", dongleSerial: "WF2024H001", beat });
       if (last?.kind === "heartbeat") {
         echoing.socket.write(buildHeartbeat("WF2024H001", beat));
         echoed++;
       }
-      await vi.waitFor(() => expect(dongle.stats.heartbeatsEchoed).toBe(echoed));
+      await eventually(() => expect(dongle.stats.heartbeatsEchoed).toBe(echoed));
     }
-    await vi.waitFor(() => expect(silent.closed).toBe(true));
+    await eventually(() => expect(silent.closed).toBe(true));
     expect(echoing.closed).toBe(false);
     expect(dongle.stats.closedForMissedHeartbeats).toBe(1);
     expect(silent.kinds()).toEqual(["heartbeat", "heartbeat", "heartbeat"]);
@@ -227,7 +232,7 @@ describe("the dongles' admin faults", () => {
     const [client] = await connect(dongle);
     client?.read(0x11, 4, 0, 60);
     client?.read(0x11, 4, 0, 60);
-    await vi.waitFor(() => expect(client?.received).toHaveLength(2));
+    await eventually(() => expect(client?.received).toHaveLength(2));
     expect(client?.received.map(({ crcOk, frame }) => [crcOk, frame.kind])).toEqual([
       [false, "crc-failure"],
       [true, "response"],
@@ -241,13 +246,13 @@ describe("the dongles' admin faults", () => {
     client?.read(0x11, 4, 0, 60);
     client?.read(0x32, 4, 60, 60);
     client?.read(0x11, 3, 9_000, 1);
-    await vi.waitFor(() => expect(client?.received).toHaveLength(3));
+    await eventually(() => expect(client?.received).toHaveLength(3));
     expect((await admin("/dongles/WF2024H001", undefined, "GET")).body.data).toMatchObject({
       faults: { answer_as: "ZZ9999Z999" },
     });
     await admin("/dongles/WF2024H001", { answer_as: "" });
     client?.read(0x11, 4, 0, 60);
-    await vi.waitFor(() => expect(client?.received).toHaveLength(4));
+    await eventually(() => expect(client?.received).toHaveLength(4));
     expect(
       client?.received.map(({ frame }) =>
         frame.kind === "response" || frame.kind === "error" ? [frame.kind, frame.deviceSerial] : [frame.kind],
@@ -264,11 +269,11 @@ describe("the dongles' admin faults", () => {
     const { dongle } = await hybrid();
     const [client] = await connect(dongle);
     client?.read(0x32, 4, 60, 60);
-    await vi.waitFor(() => expect(client?.received).toHaveLength(1));
+    await eventually(() => expect(client?.received).toHaveLength(1));
     await admin("/dongles/WF2024H001", { silent_battery: true });
     client?.read(0x32, 4, 60, 60);
     client?.read(0x11, 4, 0, 60);
-    await vi.waitFor(() => expect(client?.received).toHaveLength(2));
+    await eventually(() => expect(client?.received).toHaveLength(2));
     expect(client?.received.map(({ frame }) => (frame.kind === "response" ? frame.address : -1))).toEqual([0x32, 0x11]);
     expect(dongle.stats.unanswered).toBe(1);
   });
@@ -278,10 +283,10 @@ describe("the dongles' admin faults", () => {
     await admin("/dongles/WF2024H001", { broadcast_every_s: 30, drop_every_s: 45 });
     const [client] = await connect(dongle);
     sim.simulator.clock.advance(30_000);
-    await vi.waitFor(() => expect(client?.kinds()).toEqual(["broadcast"]));
+    await eventually(() => expect(client?.kinds()).toEqual(["broadcast"]));
     expect(client?.received[0]?.frame).toMatchObject({ text: "192.168.0.50,255.255.255.0,192.168.0.1" });
     sim.simulator.clock.advance(15_000);
-    await vi.waitFor(() => expect(client?.closed).toBe(true));
+    await eventually(() => expect(client?.closed).toBe(true));
     expect(dongle.stats.drops).toBe(1);
     // Off again: no more drops.
     await admin("/dongles/WF2024H001", { drop_every_s: 0, broadcast_every_s: 0 });
