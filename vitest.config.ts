@@ -7,8 +7,8 @@ import { LongestFirstSequencer } from "./test/longest-first-sequencer.js";
  * each paid a second or more of starting and importing, more than their tests. Those (the folders
  * below) share their forks, one file after another. The rest start daemons, brokers, browsers and
  * timers of their own and keep a fork each, so that nothing one leaves behind reaches the next:
- * with every file sharing, a Plan page test found another file's rules and a dongle test missed
- * its one-second wait (CI, 2026-11-29). A new folder is isolated until it is listed here.
+ * with every file sharing, a Plan page test found a plan another file had left (CI, 2026-11-29).
+ * A new folder is isolated until it is listed here.
  */
 const SHARED = [
   "test/*.test.ts",

@@ -12,6 +12,7 @@ import { DEMO_RULES_FILE } from "../../src/demo/rules.js";
 import { withDemoStore } from "../../src/demo/store.js";
 import { addDays } from "../../src/time/index.js";
 import { type ChildOutput, childOutput } from "../helpers/child-output.js";
+import { settingsFreeEnv } from "../helpers/settings-free-env.js";
 
 /*
  * The web page's backtest runs `energy2mqtt backtest` with the options backtestArgs gives. On the
@@ -29,13 +30,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `energy2mqtt backtest ARGS --json` from the sources, in `cwd`, with no settings from this machine. */
 function backtestJson(args: readonly string[], cwd: string): Promise<ChildOutput> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !name.startsWith("ENERGY2MQTT_")) env[name] = value;
   const child = spawn(
     process.execPath,
     ["--import", TSX, resolve("test/helpers/cli-entry.ts"), "backtest", ...args, "--json"],
-    { cwd, env, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd, env: settingsFreeEnv(), stdio: ["ignore", "pipe", "pipe"] },
   );
   return childOutput(child);
 }

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEMO_STORE_FILE } from "../../src/demo/store.js";
 import { openStore } from "../../src/store/index.js";
+import { childOutput } from "../helpers/child-output.js";
 import { eveningPeakPoints } from "../helpers/house-points.js";
+import { settingsFreeEnv } from "../helpers/settings-free-env.js";
 
 const CLI_ENTRY = fileURLToPath(new URL("../helpers/cli-entry.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -15,10 +17,8 @@ const NOW = "2026-11-16T12:00:00Z";
 
 /** `energy2mqtt rules plan` as a user types it, on the embedded defaults (no configuration file). */
 async function rulesPlan(storePath: string): Promise<{ code: number | null; out: string; err: string }> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith("ENERGY2MQTT_")) env[name] = value;
   // Where the store goes; the demo's own is demo.db beside it.
-  env.ENERGY2MQTT_STORE_PATH = storePath;
+  const env = { ...settingsFreeEnv(), ENERGY2MQTT_STORE_PATH: storePath };
   const child = spawn(
     process.execPath,
     ["--import", "tsx", CLI_ENTRY, "rules", "plan", "--now", NOW, "--hours", "24"],
@@ -28,16 +28,8 @@ async function rulesPlan(storePath: string): Promise<{ code: number | null; out:
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (chunk) => {
-    out += String(chunk);
-  });
-  child.stderr.on("data", (chunk) => {
-    err += String(chunk);
-  });
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return { code, out, err };
+  const { code, stdout, stderr } = await childOutput(child);
+  return { code, out: stdout, err: stderr };
 }
 
 /** The optimiser's table rows: a local time, an action, prices, SoC, ..., and a reason. */

@@ -8,6 +8,7 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { childOutput } from "../helpers/child-output.js";
+import { settingsFreeEnv } from "../helpers/settings-free-env.js";
 
 /**
  * The package as a user gets it from the registry: `npm pack` (which runs `prepare`, the build,
@@ -77,9 +78,7 @@ describe("the packed package, installed with production dependencies only", () =
 
   /** The installed command, with the Node that runs the tests first on PATH and no settings from this machine. */
   const start = (args: readonly string[], cwd: string) => {
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env))
-      if (value !== undefined && !name.startsWith("ENERGY2MQTT_")) env[name] = value;
+    const env = settingsFreeEnv();
     // The demo house at a stated instant, never the wall clock's.
     env.ENERGY2MQTT_DEMO_START = "2026-11-16T12:00:00Z";
     env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}`;
