@@ -40,10 +40,6 @@ export interface MpcRun {
   readonly solveMs: number[];
 }
 
-function samples(year: HalfHourSeries, series: readonly number[]): HalfHourSample[] {
-  return series.map((kwh, t) => ({ start: year.starts[t] as number, kwh }));
-}
-
 export function mpc(
   year: HalfHourSeries,
   clocks: readonly SlotClock[],
@@ -52,8 +48,8 @@ export function mpc(
   solarForecast: SolarForecaster = learnedSolar(year),
 ): MpcRun {
   const loadSamples = seriesSamples(year, "load");
-  const importSamples = samples(year, year.importPrice);
-  const exportSamples = samples(year, year.exportPrice);
+  const importSamples = seriesSamples(year, "importPrice");
+  const exportSamples = seriesSamples(year, "exportPrice");
   const solveMs: number[] = [];
   const DAY = 48;
   // Each side's forecast past the published prices, kept until more are published.

@@ -1,22 +1,23 @@
 import type { HalfHourSample } from "../optimiser/index.js";
 import type { HalfHourSeries } from "./series.js";
 
-type Metered = "load" | "solar";
+/** The series' columns: kWh metered, or GBP per kWh. */
+type Sampled = "load" | "solar" | "importPrice" | "exportPrice";
 
-/** Each series' metered half-hours as samples, made once: a replay's forecasts learn from weeks of them every half-hour. */
-const made = new WeakMap<HalfHourSeries, Partial<Record<Metered, readonly HalfHourSample[]>>>();
+/** Each series' half-hours as samples, made once: a replay's forecasts learn from weeks of them every half-hour. */
+const made = new WeakMap<HalfHourSeries, Partial<Record<Sampled, readonly HalfHourSample[]>>>();
 
-/** The series' load or solar as the forecasts' samples, one per half-hour. */
-export function seriesSamples(series: HalfHourSeries, metered: Metered): readonly HalfHourSample[] {
+/** One of the series' columns as the forecasts' samples, one per half-hour. */
+export function seriesSamples(series: HalfHourSeries, sampled: Sampled): readonly HalfHourSample[] {
   let kept = made.get(series);
   if (!kept) {
     kept = {};
     made.set(series, kept);
   }
-  let samples = kept[metered];
+  let samples = kept[sampled];
   if (!samples) {
-    samples = series[metered].map((kwh, t) => ({ start: series.starts[t] as number, kwh }));
-    kept[metered] = samples;
+    samples = series[sampled].map((kwh, t) => ({ start: series.starts[t] as number, kwh }));
+    kept[sampled] = samples;
   }
   return samples;
 }
