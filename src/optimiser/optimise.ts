@@ -101,15 +101,16 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
   for (let m = 0; m < MODE_COUNT; m++) {
     for (let i = 0; i < points; i++) last[m * points + i] = -options.terminalValue * i * step;
   }
-  const reach = targetReach(options, grid);
+  const { chargeEnd, exportEnd } = targetReach(options, grid);
   const steps = stepBuffers(options, grid);
-  const best = new Float64Array(MODE_COUNT);
+  const ecoHold = new Float64Array(2);
   const targets: TargetTotals = {
     charge: new Float64Array(points),
     export: new Float64Array(points),
     scratch: windowScratch(points),
   };
   const battery = untargetedBattery(options.battery, options.slotHours);
+  const { changeCost } = options;
   for (let t = slots - 1; t >= 0; t--) {
     const next = values[t + 1] as Float64Array;
     const here = values[t] as Float64Array;
@@ -122,7 +123,7 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
         steps.chargeRuns,
         next,
         2 * points,
-        reach.chargeEnd,
+        chargeEnd,
         points,
         targets.scratch,
         targets.charge,
@@ -133,7 +134,7 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
       steps.dischargeRuns,
       next,
       3 * points,
-      reach.exportEnd,
+      exportEnd,
       points,
       targets.scratch,
       targets.export,
@@ -145,12 +146,29 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
       exportPrice: options.exportPrices[t] as number,
     };
     for (let i = 0; i < points; i++) {
-      bestPerMode(battery, grid, next, slot, i, targets, reach, chargeOpen, best);
-      let least = Number.POSITIVE_INFINITY;
-      for (let m = 0; m < MODE_COUNT; m++) least = Math.min(least, best[m] as number);
-      for (let m = 0; m < MODE_COUNT; m++) {
-        here[m * points + i] = Math.min(best[m] as number, least + options.changeCost);
+      const soc = i * step;
+      ecoAndHold(battery, slot, next, points, step, soc, ecoHold);
+      const eco = ecoHold[0] as number;
+      const hold = ecoHold[1] as number;
+      // Charge and export to a grid target come worked out for the whole slot (target-minima.ts);
+      // full power goes through the energy model, as eco and hold do (untargeted.ts).
+      let charge = Number.POSITIVE_INFINITY;
+      if (chargeOpen && (chargeEnd[i] as number) > 0) {
+        const full = fullCharge(battery, slot, next, points, step, soc);
+        const target = targets.charge[i] as number;
+        charge = target < full ? target : full;
       }
+      let discharge = Number.POSITIVE_INFINITY;
+      if ((exportEnd[i] as number) > 0) {
+        const full = fullExport(battery, slot, next, points, step, soc);
+        const target = targets.export[i] as number;
+        discharge = target < full ? target : full;
+      }
+      const changed = Math.min(Math.min(Math.min(eco, hold), charge), discharge) + changeCost;
+      here[i] = Math.min(eco, changed);
+      here[points + i] = Math.min(hold, changed);
+      here[2 * points + i] = Math.min(charge, changed);
+      here[3 * points + i] = Math.min(discharge, changed);
     }
   }
   return values;
@@ -212,39 +230,6 @@ function forEachAction(
     const floor = Math.max(reserve, soc - (battery.dischargeKw * slotHours) / battery.dischargeEfficiency);
     for (let j = Math.ceil(soc / grid.step - EPS) - 1; j * grid.step > floor + EPS; j--) visit("export", j * grid.step);
     visit("export", undefined);
-  }
-}
-
-/**
- * The best total per mode from grid point `index`. Charge and export to a grid target land
- * exactly on the grid: their best totals come worked out for the whole slot (target-minima.ts).
- * The actions without a target (eco, hold, full power) go through the energy model (untargeted.ts).
- */
-function bestPerMode(
-  battery: UntargetedBattery,
-  grid: Grid,
-  next: Float64Array,
-  slot: SlotPrices,
-  index: number,
-  targets: TargetTotals,
-  reach: TargetReach,
-  chargeOpen: boolean,
-  best: Float64Array,
-): void {
-  const { points, step } = grid;
-  const soc = index * step;
-  ecoAndHold(battery, slot, next, points, step, soc, best);
-  best[2] = Number.POSITIVE_INFINITY;
-  best[3] = Number.POSITIVE_INFINITY;
-  if (chargeOpen && (reach.chargeEnd[index] as number) > 0) {
-    const full = fullCharge(battery, slot, next, points, step, soc);
-    const target = targets.charge[index] as number;
-    best[2] = target < full ? target : full;
-  }
-  if ((reach.exportEnd[index] as number) > 0) {
-    const full = fullExport(battery, slot, next, points, step, soc);
-    const target = targets.export[index] as number;
-    best[3] = target < full ? target : full;
   }
 }
 
