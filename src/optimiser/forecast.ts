@@ -80,27 +80,47 @@ const SLOTS_PER_DAY = 48;
 // 1970-01-01 was a Thursday: day numbers count from it, Monday 0 as in time/.
 const THURSDAY = 3;
 
-/** Per zone, its offset per UTC hour (number keys: a backtest asks for millions). */
-const offsets = new Map<string, Map<number, number>>();
+/** Per zone, its offsets per UTC hour in blocks of BLOCK_HOURS (NaN: not worked out yet). */
+const offsets = new Map<string, Map<number, Float64Array>>();
+const BLOCK_HOURS = 4096;
+/** The block asked for last: a forecast's samples fall in one or two, and a backtest asks millions of times. */
+let lastBlock: { zone: string; key: number; hours: Float64Array } = {
+  zone: "",
+  key: Number.NaN,
+  hours: new Float64Array(0),
+};
+
+/** The zone's offset at the start of UTC hour `hour`, memoised. */
+function hourOffset(hour: number, timeZone: string): number {
+  const key = Math.floor(hour / BLOCK_HOURS);
+  if (lastBlock.key !== key || lastBlock.zone !== timeZone) {
+    let zone = offsets.get(timeZone);
+    if (zone === undefined || zone.size > 64) {
+      zone = new Map();
+      offsets.set(timeZone, zone);
+    }
+    let hours = zone.get(key);
+    if (hours === undefined) {
+      hours = new Float64Array(BLOCK_HOURS).fill(Number.NaN);
+      zone.set(key, hours);
+    }
+    lastBlock = { zone: timeZone, key, hours };
+  }
+  const index = hour - key * BLOCK_HOURS;
+  let offset = lastBlock.hours[index] as number;
+  if (Number.isNaN(offset)) {
+    offset = offsetMs(hour * HOUR_MS, timeZone);
+    lastBlock.hours[index] = offset;
+  }
+  return offset;
+}
 
 /**
  * The local weekday (0 Monday to 6 Sunday) and half-hour of the day (0 to 47: a 25-hour day
  * reuses its repeated hour's half-hours) of an instant, as one number: weekday * 48 + half-hour.
- * The zone's offset is memoised per UTC hour.
  */
 function localSlot(ms: number, timeZone: string): number {
-  const hour = Math.floor(ms / HOUR_MS);
-  let zone = offsets.get(timeZone);
-  if (zone === undefined || zone.size > 200_000) {
-    zone = new Map();
-    offsets.set(timeZone, zone);
-  }
-  let offset = zone.get(hour);
-  if (offset === undefined) {
-    offset = offsetMs(hour * HOUR_MS, timeZone);
-    zone.set(hour, offset);
-  }
-  const local = ms + offset;
+  const local = ms + hourOffset(Math.floor(ms / HOUR_MS), timeZone);
   const day = Math.floor(local / DAY_MS);
   const weekday = (((day + THURSDAY) % 7) + 7) % 7;
   return weekday * SLOTS_PER_DAY + Math.min(SLOTS_PER_DAY - 1, Math.floor((local - day * DAY_MS) / SLOT_MS));
