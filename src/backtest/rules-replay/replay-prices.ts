@@ -7,7 +7,8 @@ import type { PriceSide, PublishedPrice, PublishedPrices } from "../../store/ind
  */
 export class ReplayPublishedPrices implements PublishedPrices {
   private readonly sides = { import: new Map<number, PublishedPrice>(), export: new Map<number, PublishedPrice>() };
-  private readonly sorted: { import?: number[]; export?: number[] } = {};
+  /** Per side, its prices in time order: made again after a save changed any. */
+  private readonly sorted: { import?: PublishedPrice[]; export?: PublishedPrice[] } = {};
 
   save(prices: readonly PublishedPrice[]): number {
     let written = 0;
@@ -16,7 +17,7 @@ export class ReplayPublishedPrices implements PublishedPrices {
       const before = held.get(price.start);
       if (before && before.end === price.end && before.price === price.price && before.reported === price.reported)
         continue;
-      if (!before) this.sorted[price.side] = undefined;
+      this.sorted[price.side] = undefined;
       held.set(price.start, price);
       written++;
     }
@@ -24,33 +25,29 @@ export class ReplayPublishedPrices implements PublishedPrices {
   }
 
   between(side: PriceSide, from: number, to: number): PublishedPrice[] {
-    const held = this.sides[side];
-    const starts = this.startsOf(side);
-    const out: PublishedPrice[] = [];
-    for (let i = firstAtOrAfter(starts, from); i < starts.length && (starts[i] as number) < to; i++)
-      out.push(held.get(starts[i] as number) as PublishedPrice);
-    return out;
+    const sorted = this.sortedOf(side);
+    return sorted.slice(firstAtOrAfter(sorted, from), firstAtOrAfter(sorted, to));
   }
 
   applyRetention(): number {
     return 0;
   }
 
-  private startsOf(side: PriceSide): number[] {
+  private sortedOf(side: PriceSide): PublishedPrice[] {
     const known = this.sorted[side];
     if (known) return known;
-    const starts = [...this.sides[side].keys()].sort((a, b) => a - b);
-    this.sorted[side] = starts;
-    return starts;
+    const sorted = [...this.sides[side].values()].sort((a, b) => a.start - b.start);
+    this.sorted[side] = sorted;
+    return sorted;
   }
 }
 
-function firstAtOrAfter(sorted: readonly number[], value: number): number {
+function firstAtOrAfter(sorted: readonly PublishedPrice[], value: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((sorted[middle] as number) < value) low = middle + 1;
+    if ((sorted[middle] as PublishedPrice).start < value) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -13,6 +13,8 @@ export class ReplayTariff implements Tariff {
   private knownUntil = 0;
   /** For each slot, the first later slot at whose start more prices are known. */
   private readonly nextPublication: Int32Array;
+  /** Each slot's rate, made once: the engine asks for two weeks of them every half-hour. */
+  private readonly all: readonly Rate[];
 
   constructor(
     private readonly starts: readonly number[],
@@ -24,6 +26,12 @@ export class ReplayTariff implements Tariff {
       const later = (clocks[t + 1] as SlotClock).knownUntil > (clocks[t] as SlotClock).knownUntil;
       this.nextPublication[t] = later ? t + 1 : (this.nextPublication[t + 1] as number);
     }
+    this.all = starts.map((start, t) => ({
+      start,
+      end: start + SLOT_MS,
+      price: prices[t] as number,
+      estimated: false,
+    }));
   }
 
   priceAt(at: number): number | undefined {
@@ -32,14 +40,9 @@ export class ReplayTariff implements Tariff {
   }
 
   rates(from: number, to: number): Rate[] {
-    const rates: Rate[] = [];
     const first = Math.max(0, Math.floor((from - this.origin) / SLOT_MS));
     const last = Math.min(this.knownUntil, Math.ceil((to - this.origin) / SLOT_MS));
-    for (let t = first; t < last; t++) {
-      const start = this.starts[t] as number;
-      rates.push({ start, end: start + SLOT_MS, price: this.prices[t] as number, estimated: false });
-    }
-    return rates;
+    return this.all.slice(first, Math.max(first, last));
   }
 
   async refresh(now: number): Promise<void> {
