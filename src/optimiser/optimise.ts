@@ -147,7 +147,7 @@ function solveValues(options: OptimiseOptions, grid: Grid): Float64Array[] {
     };
     for (let i = 0; i < points; i++) {
       const soc = i * step;
-      ecoAndHold(battery, slot, next, points, step, soc, ecoHold);
+      ecoAndHold(battery, slot, next, points, step, i, ecoHold);
       const eco = ecoHold[0] as number;
       const hold = ecoHold[1] as number;
       // Charge and export to a grid target come worked out for the whole slot (target-minima.ts);

@@ -67,7 +67,7 @@ function landing(b: UntargetedBattery, soc: number, charged: number, discharged:
 }
 
 /**
- * Eco's and hold's totals from stored energy `soc`, into out[0] and out[1]: the cost plus the
+ * Eco's and hold's totals from grid point `index`, into out[0] and out[1]: the cost plus the
  * value of the mode where the slot leaves the battery (`next`: the values after the slot).
  */
 export function ecoAndHold(
@@ -76,9 +76,10 @@ export function ecoAndHold(
   next: Float64Array,
   points: number,
   step: number,
-  soc: number,
+  index: number,
   out: Float64Array,
 ): void {
+  const soc = index * step;
   const surplus = slot.solar - slot.load;
   if (surplus > 0) {
     // Both take the surplus in: the same energy, each mode's own value after.
@@ -92,7 +93,8 @@ export function ecoAndHold(
   }
   const discharged = Math.min(-surplus, b.maxOut, Math.max(0, soc - b.reserveKwh) * b.dischargeEfficiency);
   out[0] = cost(b, slot, 0, discharged) + interpolate(next, points, step, 0, landing(b, soc, 0, discharged));
-  out[1] = cost(b, slot, 0, 0) + interpolate(next, points, step, 1, landing(b, soc, 0, 0));
+  // A hold with nothing to take in stays on its grid point: interpolate would answer that point's value.
+  out[1] = cost(b, slot, 0, 0) + (next[points + index] as number);
 }
 
 /** A full-power charge to full: its total from stored energy `soc`. */

@@ -59,7 +59,7 @@ describe("the backward pass's untargeted actions", () => {
               const slot = { load, solar, importPrice: buy, exportPrice: sell };
               const prices = { load, solar, buy, sell };
               const out = new Float64Array(2);
-              ecoAndHold(b, slot, next, POINTS, STEP, soc, out);
+              ecoAndHold(b, slot, next, POINTS, STEP, point, out);
               expect(out[0]).toBe(modelTotal(battery, "eco", soc, prices));
               expect(out[1]).toBe(modelTotal(battery, "hold", soc, prices));
               expect(fullCharge(b, slot, next, POINTS, STEP, soc)).toBe(modelTotal(battery, "charge", soc, prices));
