@@ -77,6 +77,7 @@ export const HOUSE_SOLAR: Omit<ForecastOptions, "from" | "timeZone"> = {
 };
 
 const SLOTS_PER_DAY = 48;
+const SLOTS_PER_WEEK = 7 * SLOTS_PER_DAY;
 // 1970-01-01 was a Thursday: day numbers count from it, Monday 0 as in time/.
 const THURSDAY = 3;
 
@@ -121,27 +122,33 @@ function hourOffset(hour: number, timeZone: string): number {
  */
 function localSlot(ms: number, timeZone: string): number {
   const local = ms + hourOffset(Math.floor(ms / HOUR_MS), timeZone);
-  const day = Math.floor(local / DAY_MS);
-  const weekday = (((day + THURSDAY) % 7) + 7) % 7;
-  return weekday * SLOTS_PER_DAY + Math.min(SLOTS_PER_DAY - 1, Math.floor((local - day * DAY_MS) / SLOT_MS));
+  // Local half-hours since 1970-01-01 (a Thursday), counted from a Monday, wrapped to the week.
+  const index = (Math.floor(local / SLOT_MS) + THURSDAY * SLOTS_PER_DAY) % SLOTS_PER_WEEK;
+  return index < 0 ? index + SLOTS_PER_WEEK : index;
 }
 
 /** Per half-life, the weight of a sample by its age in whole half-hours (worked out as they are asked for). */
 const weightsByAge = new Map<number, Float64Array>();
 const MOST_WEIGHED_SLOTS = 60 * SLOTS_PER_DAY;
 
-/**
- * A sample's weight: halving every `halfLife` days of `age` (ms). A replay's forecasts weigh the
- * same few thousand ages millions of times, so the power is kept per whole half-hour of age.
- */
-function ageWeight(age: number, halfLife: number): number {
-  const slots = age / SLOT_MS;
-  if (!Number.isInteger(slots) || slots < 0 || slots >= MOST_WEIGHED_SLOTS) return 0.5 ** (age / DAY_MS / halfLife);
+/** The weights by whole half-hours of age for one half-life (NaN: not worked out yet). */
+function weightsOf(halfLife: number): Float64Array {
   let weights = weightsByAge.get(halfLife);
   if (!weights) {
     weights = new Float64Array(MOST_WEIGHED_SLOTS).fill(Number.NaN);
     if (weightsByAge.size < 16) weightsByAge.set(halfLife, weights);
   }
+  return weights;
+}
+
+/**
+ * A sample's weight: halving every `halfLife` days of `age` (ms). A replay's forecasts weigh the
+ * same few thousand ages millions of times, so the power is kept per whole half-hour of age in
+ * `weights` (weightsOf the half-life).
+ */
+function ageWeight(age: number, halfLife: number, weights: Float64Array): number {
+  const slots = age / SLOT_MS;
+  if (!Number.isInteger(slots) || slots < 0 || slots >= MOST_WEIGHED_SLOTS) return 0.5 ** (age / DAY_MS / halfLife);
   let weight = weights[slots] as number;
   if (Number.isNaN(weight)) {
     weight = 0.5 ** (age / DAY_MS / halfLife);
@@ -197,12 +204,13 @@ export function forecastSeries(samples: readonly HalfHourSample[], options: Fore
   const first = Math.floor(options.from / SLOT_MS) * SLOT_MS;
   const since = first - days * DAY_MS;
   const profile = new Profile(options.weekdayWeight ?? 1, options.dayKindWeight ?? 1);
-  const used = new UsedSamples(samples.length);
+  const used = UsedSamples.empty(samples.length);
+  const weights = weightsOf(halfLife);
   let total = 0;
   for (const sample of samples) {
     if (sample.start < since || sample.start >= first) continue;
     const at = localSlot(sample.start, options.timeZone);
-    profile.add(at, sample.kwh, ageWeight(first - sample.start, halfLife));
+    profile.add(at, sample.kwh, ageWeight(first - sample.start, halfLife, weights));
     used.add(at, sample.start, sample.kwh);
     total += sample.kwh;
   }
@@ -231,8 +239,16 @@ class UsedSamples {
   readonly start: Float64Array;
   readonly kwh: Float64Array;
   count = 0;
+  /** One kept between forecasts (they run one at a time): a replay makes millions of them. */
+  private static kept = new UsedSamples(0);
 
-  constructor(most: number) {
+  static empty(most: number): UsedSamples {
+    if (UsedSamples.kept.at.length < most) UsedSamples.kept = new UsedSamples(most);
+    UsedSamples.kept.count = 0;
+    return UsedSamples.kept;
+  }
+
+  private constructor(most: number) {
     this.at = new Int32Array(most);
     this.start = new Float64Array(most);
     this.kwh = new Float64Array(most);
