@@ -72,8 +72,14 @@ describe("the EV charger's OCPP link going away and coming back", () => {
       await sim.admin("/clock", { advance_ms: 10 * 60_000 });
       const meanwhile = Date.now();
       await watcher.waitFor((m) => m.topic === `${base}/${id}` && m.at >= meanwhile, 30_000).catch(() => undefined);
+      const back = Date.now();
       await sim.admin(`/ocpp/${CHARGE_POINT}`, { connected: true });
       await pathNow("local");
+      // The move is logged before the charger's next state is published: wait for that state.
+      const isLocal = (payload: string) => (JSON.parse(payload) as Json).path === "local";
+      await watcher
+        .waitFor((m) => m.topic === `${base}/${id}` && isLocal(m.payload), 30_000, back)
+        .catch(() => undefined);
     } finally {
       await watcher.close();
     }
