@@ -89,14 +89,46 @@ export function targetMinima(
   out: Float64Array,
 ): void {
   out.fill(Number.POSITIVE_INFINITY, 0, points);
-  // One loop per direction, without the other's branches: every slot of every plan runs them.
-  for (const run of runs)
-    if (run.from === run.to) oneStep(way, run.from, cost, next, offset, end, points, out);
-    else if (way > 0) chargeRun(run, cost, next, offset, end, points, scratch, out);
-    else exportRun(run, cost, next, offset, end, points, scratch, out);
+  const { queue, keys } = scratch;
+  for (const run of runs) {
+    if (run.from === run.to) {
+      oneStep(way, run.from, cost, next, offset, end, points, out);
+      continue;
+    }
+    let head = 0;
+    let tail = 0;
+    let pushed = -1;
+    const slope = way * run.slope;
+    for (let i = 0; i < points; i++) {
+      const reach = end[i] as number;
+      if (reach === 0) continue;
+      const near = i + way * run.from;
+      const far = i + way * Math.min(run.to, reach - 1);
+      const lo = way > 0 ? near : far;
+      const hi = way > 0 ? far : near;
+      for (let j = Math.max(pushed + 1, lo); j <= hi; j++) {
+        const key = (next[offset + j] as number) + slope * j;
+        // Of equal keys the one nearer i (the smaller k) stays first: upwards the earlier j,
+        // downwards the later.
+        while (tail > head && ((keys[tail - 1] as number) > key || (way < 0 && keys[tail - 1] === key))) tail--;
+        queue[tail] = j;
+        keys[tail] = key;
+        tail++;
+        pushed = j;
+      }
+      while (tail > head && (queue[head] as number) < lo) head++;
+      if (tail === head || (queue[head] as number) > hi) continue;
+      const j = queue[head] as number;
+      const total = (cost[way * (j - i)] as number) + (next[offset + j] as number);
+      if (total < (out[i] as number)) out[i] = total;
+    }
+  }
 }
 
-/** A run of one step k (some 40% of them: the step where the power limit is reached, say) needs no window. */
+/**
+ * A run of one step k needs no window: from each point i that reaches it, cost[k] + next[i ± k].
+ * Some 40% of the runs are such (the step where the power limit is reached, say).
+ */
 function oneStep(
   way: 1 | -1,
   k: number,
@@ -111,81 +143,6 @@ function oneStep(
   for (let i = 0; i < points; i++) {
     if ((end[i] as number) <= k) continue;
     const total = paid + (next[offset + i + way * k] as number);
-    if (total < (out[i] as number)) out[i] = total;
-  }
-}
-
-/** A charge's run: from point i, j = i + k over [i + from, i + min(to, end[i] - 1)]; of equal keys the earlier j. */
-function chargeRun(
-  run: StepRun,
-  cost: Float64Array,
-  next: Float64Array,
-  offset: number,
-  end: Int32Array,
-  points: number,
-  { queue, keys }: WindowScratch,
-  out: Float64Array,
-): void {
-  const { from, to, slope } = run;
-  let head = 0;
-  let tail = 0;
-  let pushed = -1;
-  for (let i = 0; i < points; i++) {
-    const reach = end[i] as number;
-    if (reach === 0) continue;
-    const lo = i + from;
-    const hi = i + (to < reach - 1 ? to : reach - 1);
-    for (let j = pushed + 1 > lo ? pushed + 1 : lo; j <= hi; j++) {
-      const key = (next[offset + j] as number) + slope * j;
-      while (tail > head && (keys[tail - 1] as number) > key) tail--;
-      queue[tail] = j;
-      keys[tail] = key;
-      tail++;
-      pushed = j;
-    }
-    while (tail > head && (queue[head] as number) < lo) head++;
-    if (tail === head) continue;
-    const j = queue[head] as number;
-    if (j > hi) continue;
-    const total = (cost[j - i] as number) + (next[offset + j] as number);
-    if (total < (out[i] as number)) out[i] = total;
-  }
-}
-
-/** An export's run: from point i, j = i - k over [i - min(to, end[i] - 1), i - from]; of equal keys the later j. */
-function exportRun(
-  run: StepRun,
-  cost: Float64Array,
-  next: Float64Array,
-  offset: number,
-  end: Int32Array,
-  points: number,
-  { queue, keys }: WindowScratch,
-  out: Float64Array,
-): void {
-  const { from, to } = run;
-  const slope = -run.slope;
-  let head = 0;
-  let tail = 0;
-  let pushed = -1;
-  for (let i = 0; i < points; i++) {
-    const reach = end[i] as number;
-    if (reach === 0) continue;
-    const lo = i - (to < reach - 1 ? to : reach - 1);
-    const hi = i - from;
-    for (let j = pushed + 1 > lo ? pushed + 1 : lo; j <= hi; j++) {
-      const key = (next[offset + j] as number) + slope * j;
-      while (tail > head && (keys[tail - 1] as number) >= key) tail--;
-      queue[tail] = j;
-      keys[tail] = key;
-      tail++;
-      pushed = j;
-    }
-    while (tail > head && (queue[head] as number) < lo) head++;
-    if (tail === head) continue;
-    const j = queue[head] as number;
-    if (j > hi) continue;
-    const total = (cost[i - j] as number) + (next[offset + j] as number);
     if (total < (out[i] as number)) out[i] = total;
   }
 }
