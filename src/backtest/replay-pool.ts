@@ -26,7 +26,7 @@ export async function replayAll(
   const outcomes: ReplayOutcome[] = new Array(jobs.length);
   const slow = jobs.map((job, index) => ({ job, index })).filter(({ job }) => start && SLOW.has(job.policy));
   // The longest first, so that the shorter ones fill the other threads meanwhile: on the
-  // planner-year's year the rules take about 60 s of a core, the optimiser 35 s, the exact optimum 15 s.
+  // planner-year's year the rules take about 32 s of a core, the optimiser 27 s, the exact optimum 14 s.
   slow.sort((a, b) => LONGEST_FIRST.indexOf(a.job.policy) - LONGEST_FIRST.indexOf(b.job.policy));
   const queue = [...slow];
   const threads = Math.max(1, Math.min(availableParallelism(), queue.length));
